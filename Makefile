@@ -1,0 +1,52 @@
+# graphmem: the two commands that matter are `make demo` and `make test`. Both set up .venv first.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: venv demo test check lint typecheck pytest server-start server-stop server-status clean bench locomo
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+demo: venv
+	$(VENV)/bin/graphmem demo
+
+server-start: venv
+	$(VENV)/bin/graphmem server start
+
+server-stop: venv
+	$(VENV)/bin/graphmem server stop
+
+server-status: venv
+	$(VENV)/bin/graphmem server status
+
+lint: venv
+	$(VENV)/bin/ruff format --check graphmem tests benchmarks
+	$(VENV)/bin/ruff check graphmem tests benchmarks
+
+typecheck: venv
+	$(VENV)/bin/mypy
+
+pytest: venv server-start
+	$(PY) -m pytest -q
+
+# The one quality gate: formatting, lint, strict types, and the whole suite against the real server.
+test: lint typecheck pytest
+
+check: test
+
+locomo: venv server-start
+	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/locomo.json
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache

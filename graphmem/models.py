@@ -1,0 +1,95 @@
+"""Value types of the public API: plain data, no database access."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class MemoryType(StrEnum):
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    PREFERENCE = "preference"
+
+
+class Priority(StrEnum):
+    """Decay tiers. ``COMMON`` (common knowledge) sits above P0 and never decays."""
+
+    COMMON = "common"
+    P0 = "P0"
+    P1 = "P1"
+    P2 = "P2"
+    P3 = "P3"
+
+
+class MemoryStatus(StrEnum):
+    ACTIVE = "active"
+    WEAK = "weak"
+    DORMANT = "dormant"
+    FORGOTTEN = "forgotten"
+    CONFLICTED = "conflicted"
+    SUPERSEDED = "superseded"
+
+
+class Source(StrEnum):
+    USER = "user"
+    AGENT = "agent"
+    TOOL = "tool"
+    INFERENCE = "inference"
+
+
+class Memory(BaseModel):
+    """One stored memory, as read back from the graph."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    content: str
+    user_id: str
+    memory_type: MemoryType = MemoryType.EPISODIC
+    session_id: str | None = None
+    agent_id: str | None = None
+    org_id: str | None = None
+    priority: Priority = Priority.P2
+    importance: float = 0.5
+    strength: float = 1.0
+    retention: float = 1.0
+    access_count: int = 0
+    status: MemoryStatus = MemoryStatus.ACTIVE
+    layer: str = "active"
+    source: Source = Source.USER
+    confidence: float = 1.0
+    tags: tuple[str, ...] = ()
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    version: int = 1
+    created_at: datetime | None = None
+    occurred_at: datetime | None = None
+    last_accessed_at: datetime | None = None
+
+
+class Explanation(BaseModel):
+    """Why a hit was returned: which seed sources found it, how activation reached it, score parts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    search_level: str
+    score_type: str
+    raw_score: float
+    seed_sources: dict[str, int] = Field(default_factory=dict, description="source -> rank (1-based)")
+    path: list[str] = Field(default_factory=list, description="node ids from a seed to this memory")
+    edge_types: list[str] = Field(default_factory=list)
+    components: dict[str, float] = Field(default_factory=dict)
+
+
+class Hit(BaseModel):
+    """One recall result."""
+
+    model_config = ConfigDict(frozen=True)
+
+    memory: Memory
+    score: float
+    explanation: Explanation

@@ -1,0 +1,49 @@
+"""Cypher lives in ``.cypher`` files (one statement each), loaded once by name.
+
+Query files sit in the repository's ``cypher/`` folder, shipped as the package ``graphmem.cypher``; schema
+statements sit in ``schema/``, shipped as ``graphmem.schema``.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/")
+
+
+def _read(package: str, name: str) -> str:
+    if not name or not set(name) <= _NAME_CHARS or ".." in name:
+        raise KeyError(f"bad query name {name!r}")
+    resource = resources.files(package).joinpath(f"{name}.cypher")
+    if not resource.is_file():
+        raise KeyError(f"no query named {name!r} in {package}")
+    text = resource.read_text(encoding="utf-8")
+    return strip_comments(text)
+
+
+def strip_comments(text: str) -> str:
+    """Drop ``//`` header and full-line comments; keep the statement."""
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("//")]
+    return "\n".join(lines).strip().rstrip(";")
+
+
+@functools.cache
+def query(name: str) -> str:
+    """The statement of ``cypher/<name>.cypher``."""
+    return _read("graphmem.cypher", name)
+
+
+def query_names(folder: str = "") -> list[str]:
+    """Every query name (optionally under one sub-folder such as ``kit``)."""
+    root = resources.files("graphmem.cypher")
+    base = root.joinpath(folder) if folder else root
+    prefix = f"{folder}/" if folder else ""
+    return sorted(prefix + p.name[: -len(".cypher")] for p in base.iterdir() if p.name.endswith(".cypher"))
+
+
+def schema_statements() -> list[tuple[str, str]]:
+    """(name, statement) for every schema file, in file-name order."""
+    root = resources.files("graphmem.schema")
+    names = sorted(p.name for p in root.iterdir() if p.name.endswith(".cypher"))
+    return [(n[: -len(".cypher")], _read("graphmem.schema", n[: -len(".cypher")])) for n in names]

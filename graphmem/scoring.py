@@ -1,0 +1,101 @@
+"""Scoring math of the read path: fusion, spreading activation, final blend, reinforcement. Pure functions."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60) -> dict[str, float]:
+    """Reciprocal rank fusion: score(d) = Σ_lists 1 / (k + rank_list(d)), ranks starting at 1."""
+    scores: dict[str, float] = {}
+    for ranking in rankings.values():
+        for rank, doc in enumerate(ranking, start=1):
+            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+def rrf_max(lists: int, k: int = 60) -> float:
+    """The best possible RRF score with ``lists`` rankings (rank 1 everywhere): for normalising to [0, 1]."""
+    return lists / (k + 1)
+
+
+def fan_factor(fan: int, strength: float) -> float:
+    """ACT-R associative strength S − ln(fan), scaled to [0, 1] by S: hubs spread less activation.
+
+    An entity mentioned by one memory passes everything on; by e^S memories or more, nothing.
+    """
+    if fan <= 1:
+        return 1.0
+    return max(0.0, strength - math.log(fan)) / strength
+
+
+def passed_activation(activation: float, edge_weight: float, view_weight: float, hop_decay: float) -> float:
+    """Activation passed over one edge: activation × edge weight × view weight × per-hop decay."""
+    return activation * edge_weight * view_weight * hop_decay
+
+
+@dataclass(frozen=True)
+class BlendWeights:
+    """Final score = relevance × (1 − state_weight) + state × state_weight; relevance blends seed and
+    activation evidence, state blends retention, strength, importance and confidence."""
+
+    seed: float = 1.0
+    activation: float = 0.6
+    state_weight: float = 0.1
+    retention: float = 0.4
+    strength: float = 0.2
+    importance: float = 0.2
+    confidence: float = 0.2
+
+
+BLEND_PRESETS: dict[str, BlendWeights] = {
+    "balanced": BlendWeights(),
+    "relevance": BlendWeights(state_weight=0.0),
+    "memory_state": BlendWeights(state_weight=0.3),
+}
+
+
+def memory_state(
+    retention: float, strength: float, importance: float, confidence: float, w: BlendWeights
+) -> float:
+    """How alive a memory is, in [0, 1] (strength is on a 0–4 scale)."""
+    total = w.retention + w.strength + w.importance + w.confidence
+    if total <= 0:
+        return 0.0
+    value = (
+        w.retention * _unit(retention)
+        + w.strength * _unit(strength / 4.0)
+        + w.importance * _unit(importance)
+        + w.confidence * _unit(confidence)
+    )
+    return value / total
+
+
+def final_score(
+    seed: float, activation: float, state: float, w: BlendWeights
+) -> tuple[float, dict[str, float]]:
+    """The blended score and its components (seed and activation are in [0, 1])."""
+    relevance = (w.seed * seed + w.activation * activation) / (w.seed + w.activation)
+    score = relevance * (1 - w.state_weight) + state * w.state_weight
+    return score, {"seed": seed, "activation": activation, "relevance": relevance, "state": state}
+
+
+def reinforced_strength(strength: float, access_count: int, gain: float = 0.5, ceiling: float = 4.0) -> float:
+    """Strength after a successful recall: grows on a log scale of use, never above the ceiling.
+
+    s' = min(ceiling, s + gain × ln(2 + n) / (1 + n)) where n is the access count before this recall:
+    early recalls strengthen a lot, later ones less.
+    """
+    n = max(0, access_count)
+    return min(ceiling, strength + gain * math.log(2 + n) / (1 + n))
+
+
+def suppressed_strength(strength: float, penalty: float = 0.05, floor: float = 0.1) -> float:
+    """Retrieval-induced forgetting: a competitor that was not returned loses a little strength."""
+    return max(floor, strength * (1 - penalty))
+
+
+def _unit(x: float) -> float:
+    return min(1.0, max(0.0, x))

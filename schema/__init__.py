@@ -1,0 +1,1 @@
+"""Schema statements (constraints and indexes), one per .cypher file, applied by init()."""

@@ -1,0 +1,201 @@
+"""Tests of graphmem.server against the real local Neo4j server (no mocks).
+
+They use the default-home server (``LocalServer()``, honouring ``GRAPHMEM_HOME``) on 127.0.0.1:7687/7474,
+start it if needed (the first run assembles it with Maven) and leave it running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from neo4j import Driver, GraphDatabase
+from neo4j.exceptions import AuthError
+
+from graphmem.errors import PortInUse, ServerError, ValidationError
+from graphmem.server import LocalServer, ServerStatus, default_home
+
+NEO4J_VERSION = "5.26.30"
+GDS_VERSION = "2.13.9"
+
+
+@pytest.fixture(scope="module")
+def server() -> LocalServer:
+    local = LocalServer()
+    local.start(timeout=600)
+    return local
+
+
+@pytest.fixture()
+def driver(server: LocalServer) -> Iterator[Driver]:
+    status = server.start()
+    with GraphDatabase.driver(status.bolt_uri, auth=server.credentials()) as drv:
+        yield drv
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+# --- no server needed ------------------------------------------------------------------------------
+def test_default_home_honours_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GRAPHMEM_HOME", str(tmp_path / "gm"))
+    assert default_home() == tmp_path / "gm"
+    monkeypatch.delenv("GRAPHMEM_HOME")
+    assert default_home() == Path.home() / ".local" / "share" / "graphmem"
+
+
+def test_bad_arguments_rejected(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError):
+        LocalServer(tmp_path, heap="lots")
+    with pytest.raises(ValidationError):
+        LocalServer(tmp_path, bolt_port=7000, http_port=7000)
+
+
+def test_fresh_home_is_not_running(tmp_path: Path) -> None:
+    local = LocalServer(tmp_path / "fresh", bolt_port=_free_port(), http_port=_free_port())
+    local.stop()  # no-op
+    status = local.status()
+    assert not status.running
+    assert status.pid is None
+    assert status.neo4j_version == ""
+    assert status.plugins == []
+    with pytest.raises(ServerError):
+        local.credentials()
+
+
+@pytest.mark.parametrize("taken", ["bolt", "http"])
+def test_port_in_use(tmp_path: Path, taken: str) -> None:
+    bolt_port, http_port = _free_port(), _free_port()
+    while http_port == bolt_port:
+        http_port = _free_port()
+    busy = bolt_port if taken == "bolt" else http_port
+    home = tmp_path / "other"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
+        blocker.bind(("127.0.0.1", busy))
+        blocker.listen(1)
+        with pytest.raises(PortInUse) as caught:
+            LocalServer(home, bolt_port=bolt_port, http_port=http_port).start(timeout=30)
+    assert caught.value.port == busy
+    assert not (home / "neo4j" / "lib").exists(), "the port check must come before assembling"
+
+
+# --- the default-home server -----------------------------------------------------------------------
+def test_start_is_idempotent(server: LocalServer) -> None:
+    first = server.start()
+    second = LocalServer().start()
+    assert first.running and second.running
+    assert first.pid == second.pid
+
+
+def test_status_fields(server: LocalServer) -> None:
+    status = server.status()
+    assert isinstance(status, ServerStatus)
+    assert status.running
+    assert isinstance(status.pid, int) and status.pid > 0
+    assert status.home == default_home().expanduser().absolute()
+    assert status.bolt_uri == "bolt://127.0.0.1:7687"
+    assert status.browser_url == "http://127.0.0.1:7474/browser/"
+    assert status.username == "neo4j"
+    assert status.password_file.is_file()
+    assert status.neo4j_version == NEO4J_VERSION
+    assert {"apoc", "gds"} <= set(status.plugins)
+    as_dict = status.to_dict()
+    assert json.loads(json.dumps(as_dict)) == as_dict
+    assert as_dict["pid"] == status.pid and as_dict["home"] == str(status.home)
+
+
+def test_password_file_is_private(server: LocalServer) -> None:
+    mode = stat.S_IMODE(os.stat(server.status().password_file).st_mode)
+    assert mode == 0o600
+    user, password = server.credentials()
+    assert user == "neo4j"
+    assert len(password) >= 16
+
+
+def test_logs(server: LocalServer) -> None:
+    text = server.logs(200)
+    assert "Started." in text or "Remote interface available" in text
+    assert len(server.logs(3).splitlines()) <= 3
+
+
+def test_browser_answers(server: LocalServer) -> None:
+    with urllib.request.urlopen(server.status().browser_url, timeout=10) as response:
+        assert response.status == 200
+        body = response.read().decode("utf-8", errors="replace")
+    assert "Neo4j Browser" in body
+
+
+def test_auth_is_on(server: LocalServer) -> None:
+    with (
+        GraphDatabase.driver(server.status().bolt_uri, auth=("neo4j", "not-the-password")) as drv,
+        pytest.raises(AuthError),
+    ):
+        drv.verify_connectivity()
+
+
+def test_apoc_available(driver: Driver) -> None:
+    records, _, _ = driver.execute_query("RETURN apoc.version() AS v")
+    assert str(records[0]["v"]).startswith("5.26.")
+    records, _, _ = driver.execute_query("RETURN apoc.text.join(['a', 'b'], '-') AS j")
+    assert records[0]["j"] == "a-b"
+
+
+def test_gds_available(driver: Driver) -> None:
+    records, _, _ = driver.execute_query("RETURN gds.version() AS v")
+    assert records[0]["v"] == GDS_VERSION
+    tag = "GmSrvGds" + uuid.uuid4().hex[:8]
+    graph = f"g_{tag}"
+    driver.execute_query(
+        f"CREATE (a:{tag} {{n: 1}})-[:R]->(b:{tag} {{n: 2}})-[:R]->(c:{tag} {{n: 3}}), "
+        "(c)-[:R]->(a), (c)-[:R]->(b)"
+    )
+    try:
+        records, _, _ = driver.execute_query(
+            "CALL gds.graph.project($g, $label, 'R') YIELD nodeCount, relationshipCount "
+            "RETURN nodeCount, relationshipCount",
+            g=graph,
+            label=tag,
+        )
+        assert (records[0]["nodeCount"], records[0]["relationshipCount"]) == (3, 4)
+        records, _, _ = driver.execute_query(
+            "CALL gds.pageRank.stream($g) YIELD nodeId, score "
+            "RETURN gds.util.asNode(nodeId).n AS n, score ORDER BY n",
+            g=graph,
+        )
+        scores = {r["n"]: r["score"] for r in records}
+        assert set(scores) == {1, 2, 3}
+        assert scores[2] > scores[1] and scores[3] > scores[1]
+    finally:
+        driver.execute_query("CALL gds.graph.drop($g, false) YIELD graphName RETURN graphName", g=graph)
+        driver.execute_query(f"MATCH (n:{tag}) DETACH DELETE n")
+
+
+def test_data_survives_restart(server: LocalServer) -> None:
+    marker = str(uuid.uuid4())
+    status = server.start()
+    with GraphDatabase.driver(status.bolt_uri, auth=server.credentials()) as drv:
+        drv.execute_query("CREATE (:GraphmemServerTest {id: $id})", id=marker)
+    try:
+        server.stop()
+        assert not server.status().running
+        restarted = server.start(timeout=600)
+        assert restarted.running and restarted.pid != status.pid
+        with GraphDatabase.driver(restarted.bolt_uri, auth=server.credentials()) as drv:
+            records, _, _ = drv.execute_query(
+                "MATCH (n:GraphmemServerTest {id: $id}) RETURN count(n) AS c", id=marker
+            )
+            assert records[0]["c"] == 1
+            drv.execute_query("MATCH (n:GraphmemServerTest {id: $id}) DETACH DELETE n", id=marker)
+    finally:
+        server.start(timeout=600)  # others rely on the server: leave it running
