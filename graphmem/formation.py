@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import logging
 import uuid
@@ -44,6 +45,15 @@ class MemoryDraft:
     confidence: float = 1.0
 
 
+def user_key(user_id: str) -> str:
+    """A digits-only token for a tenant, indexed in the full-text index so Lucene can require the tenant.
+
+    Only an optimisation: every query still filters on ``user_id`` itself, so a hash collision cannot leak.
+    """
+    digest = hashlib.blake2b(user_id.encode("utf-8"), digest_size=8).digest()
+    return "u" + str(int.from_bytes(digest, "big"))
+
+
 def session_uid(user_id: str, session_id: str) -> str:
     """A session key unique across tenants (length-prefixed, so no two pairs collide)."""
     return f"{len(user_id)}:{user_id}/{session_id}"
@@ -67,6 +77,7 @@ def _props(draft: MemoryDraft, now: datetime) -> dict[str, Any]:
         "session_id": draft.session_id,
         "agent_id": draft.agent_id,
         "org_id": draft.org_id,
+        "user_key": user_key(draft.user_id),
         "occurred_at": draft.occurred_at or now,
         "created_at": now,
     }
