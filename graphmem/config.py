@@ -72,5 +72,17 @@ class Settings(BaseSettings):
     retrieval_preset: str = "balanced"
     max_content_chars: int = Field(default=MAX_CONTENT_CHARS, ge=1)
 
+    # --- automation (see graphmem.automation; the job configuration itself is stored in Neo4j) ---
+    automation_config_id: str = Field(default="default", description="which stored automation config to use")
+    dynamics_preset: str = Field(default="balanced", description="decay preset used until a config is stored")
+    gds_enabled: bool = Field(default=True, description="use GDS for associate when the plugin is present")
+    gds_probe: str = Field(
+        default="gds.version", description="procedure whose presence means GDS is installed"
+    )
+    apoc_probe: str = Field(
+        default="apoc.help", description="procedure whose presence means APOC is installed"
+    )
+    worker_poll_seconds: float = Field(default=30.0, gt=0, description="worker: config re-read interval")
+
     def preset(self) -> RetrievalPreset:
         return PRESETS[self.retrieval_preset]

@@ -11,13 +11,16 @@ import neo4j
 
 from . import formation, retrieval
 from . import validation as check
+from .automation import Automation
 from .config import Settings
 from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import ConfigurationError, ConnectionFailed, SchemaError
+from .jobs import ControlPlane, Jobs
 from .models import Explanation, Hit, Memory, MemoryType, Priority, Source
 from .queries import schema_statements
 from .records import memory_from_row
 from .runtime import Runtime
+from .scheduler import Scheduler
 from .store import Store, translate_errors
 
 logger = logging.getLogger(__name__)
@@ -63,6 +66,7 @@ class GraphMemory:
 
     def __init__(self, store: Store, embedder: Embedder, settings: Settings) -> None:
         self._rt = Runtime(store=store, embedder=embedder, settings=settings)
+        self._control = ControlPlane.build(self._rt)  # no thread until scheduler.start()
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -96,6 +100,7 @@ class GraphMemory:
         return cls(Store(driver, database or settings.neo4j_database), embedder, settings)
 
     def close(self) -> None:
+        self._control.scheduler.shutdown(wait=False)
         self._rt.store.close()
 
     def __enter__(self) -> GraphMemory:
@@ -109,6 +114,22 @@ class GraphMemory:
     @property
     def embedder(self) -> Embedder:
         return self._rt.embedder
+
+    # --- dynamics and automation (graphmem.jobs, graphmem.automation, graphmem.scheduler) -------------
+    @property
+    def jobs(self) -> Jobs:
+        """Run, list, enable, disable and reconcile the maintenance jobs (decay, forget, consolidate, ...)."""
+        return self._control.jobs
+
+    @property
+    def automation(self) -> Automation:
+        """The stored automation config (versioned), job-run history and health."""
+        return self._control.automation
+
+    @property
+    def scheduler(self) -> Scheduler:
+        """The in-process APScheduler: ``start()``, then ``jobs.reconcile()`` loads the stored schedules."""
+        return self._control.scheduler
 
     # --- schema ------------------------------------------------------------------------------------
     def init(self) -> None:

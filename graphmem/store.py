@@ -118,6 +118,17 @@ class Store:
         ):
             return session.execute_read(work)
 
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a named write query in an auto-commit transaction (needed by ``CALL { } IN TRANSACTIONS``).
+
+        Not retried: the batched maintenance statements are idempotent, their callers rerun them.
+        """
+        started = time.perf_counter()
+        with translate_errors(), self._driver.session(database=self.database) as session:
+            records = list(session.run(query(name), params))
+        logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)
+        return [to_native(r.data()) for r in records]
+
     def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run one statement given as text (schema DDL only)."""
         return self._execute(neo4j.RoutingControl.WRITE, cypher, params or {}, "statement")

@@ -1,0 +1,6 @@
+// Associate job (GDS): project one user's live memories with their embeddings into an in-memory graph.
+// $graph: projection name; $user_id: the tenant
+MATCH (m:Memory)
+WHERE m.user_id = $user_id AND m.status IN ['active', 'weak', 'dormant'] AND m.embedding IS NOT NULL
+WITH gds.graph.project($graph, m, null, {sourceNodeProperties: m {.embedding}, targetNodeProperties: null}) AS g
+RETURN g.nodeCount AS nodes

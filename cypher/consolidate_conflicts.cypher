@@ -1,0 +1,17 @@
+// Consolidate job: resolve CONFLICTS_WITH between two live memories of a user: the newer one wins, the older
+// one is forgotten as outdated (P0 and common knowledge are only marked conflicted, never forgotten).
+// $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
+MATCH (a:Memory)-[c:CONFLICTS_WITH]-(b:Memory)
+WHERE ($user_id IS NULL OR a.user_id = $user_id) AND a.user_id = b.user_id AND c.resolved_at IS NULL
+  AND a.status IN ['active', 'weak', 'dormant'] AND b.status IN ['active', 'weak', 'dormant']
+  AND (a.created_at < b.created_at OR (a.created_at = b.created_at AND a.id < b.id))
+CALL (a, b, c) {
+  WITH a, b, c WHERE c.resolved_at IS NULL AND a.status IN ['active', 'weak', 'dormant']
+  SET c.resolved_at = $now, c.resolution = 'newer_wins', c.winner = b.id,
+      a.status_before_forgetting = a.status, a.outdated_by = b.id, a.status_changed_at = $now,
+      a.status = CASE WHEN coalesce(a.priority, 'P2') IN ['P0', 'common'] THEN 'conflicted' ELSE 'forgotten' END,
+      a.forgotten_at = CASE WHEN coalesce(a.priority, 'P2') IN ['P0', 'common'] THEN null ELSE $now END,
+      a.forgotten_reason = CASE WHEN coalesce(a.priority, 'P2') IN ['P0', 'common'] THEN null ELSE 'outdated' END
+  RETURN count(*) AS resolved
+} IN TRANSACTIONS OF $batch ROWS
+RETURN coalesce(sum(resolved), 0) AS resolved

@@ -1,0 +1,22 @@
+// Forget job: users over the live-memory cap lose their weakest memories first (lowest strength × priority
+// weight × (1 + uses)); P0 and common knowledge are exempt. No-op when $p.capacity_per_user is 0.
+// $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $weights: priority -> weight
+MATCH (m:Memory)
+WHERE $p.capacity_per_user > 0 AND ($user_id IS NULL OR m.user_id = $user_id)
+  AND m.status IN ['active', 'weak', 'dormant']
+WITH m.user_id AS uid, count(*) AS live
+WHERE live > $p.capacity_per_user
+CALL (uid, live) {
+  MATCH (m:Memory)
+  WHERE m.user_id = uid AND m.status IN ['active', 'weak', 'dormant']
+    AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common']
+  WITH m ORDER BY coalesce(m.strength, 1.0) * $weights[coalesce(m.priority, 'P2')] * (1 + coalesce(m.access_count, 0)),
+                  m.created_at
+  WITH live, collect(m) AS ranked
+  WITH ranked[..(live - $p.capacity_per_user)] AS victims
+  UNWIND victims AS v
+  SET v.status_before_forgetting = v.status, v.status = 'forgotten', v.forgotten_at = $now,
+      v.forgotten_reason = 'capacity', v.status_changed_at = $now
+  RETURN count(v) AS n
+} IN TRANSACTIONS OF 1 ROWS
+RETURN coalesce(sum(n), 0) AS forgotten

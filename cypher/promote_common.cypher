@@ -1,0 +1,27 @@
+// Promote job: memories recalled in more than $p.promote_session_share of a user's sessions over the window,
+// in at least $p.promote_min_sessions sessions and from $p.promote_min_contexts distinct contexts, become
+// common knowledge (no decay, layer long_term). Usage comes from RecallEvent nodes (session: session_id, else
+// the day of the event; context: context, else the query intent).
+// $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
+MATCH (e:RecallEvent)
+WHERE ($user_id IS NULL OR e.user_id = $user_id)
+  AND e.at >= $now - duration({days: $p.promote_window_days}) AND e.at <= $now
+WITH e.user_id AS uid, e, coalesce(e.session_id, toString(date(e.at))) AS session,
+     coalesce(e.context, e.intent, 'default') AS context
+WITH uid, collect({ids: e.memory_ids, session: session, context: context}) AS events,
+     count(DISTINCT session) AS sessions
+CALL (uid, events, sessions) {
+  UNWIND events AS ev
+  UNWIND ev.ids AS mid
+  WITH mid, count(DISTINCT ev.session) AS used, count(DISTINCT ev.context) AS contexts
+  WHERE used >= $p.promote_min_sessions AND contexts >= $p.promote_min_contexts
+    AND toFloat(used) / sessions > $p.promote_session_share
+  MATCH (m:Memory {id: mid})
+  WHERE m.user_id = uid AND m.status IN ['active', 'weak', 'dormant'] AND coalesce(m.priority, 'P2') <> 'common'
+  SET m.priority_before_promotion = m.priority, m.priority = 'common', m.layer = 'long_term',
+      m.promoted_at = $now, m.promotion_sessions = used, m.promotion_contexts = contexts,
+      m.strength = CASE WHEN coalesce(m.strength, 0.0) < $p.strength_floor.common
+                        THEN $p.strength_floor.common ELSE m.strength END
+  RETURN count(m) AS promoted
+} IN TRANSACTIONS OF 1 ROWS
+RETURN coalesce(sum(promoted), 0) AS promoted

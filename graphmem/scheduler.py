@@ -1,0 +1,159 @@
+"""Runs the enabled jobs on their schedules with APScheduler, in-process or as a worker.
+
+A schedule is either a five-field crontab (``"0 3 * * *"``) or an interval (``"every 15m"``, units s, m, h,
+d). The stored automation configuration is the single source of truth: :meth:`Scheduler.reconcile` brings
+the scheduler in line with it; :func:`job_states` compares the two (scheduled, disabled, missing, drifted).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import socket
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+logger = logging.getLogger(__name__)
+
+_INTERVAL = re.compile(r"^every\s+(\d+)\s*([smhd])$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
+    """A trigger from a schedule string; ``ValueError`` with the reason when it is malformed."""
+    text = " ".join(spec.split())
+    match = _INTERVAL.match(text)
+    if match:
+        seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+        if seconds <= 0:
+            raise ValueError(f"interval must be positive: {spec!r}")
+        return IntervalTrigger(seconds=seconds, timezone=UTC)
+    if len(text.split(" ")) != 5:
+        raise ValueError(f"not a 5-field crontab or 'every N[s|m|h|d]': {spec!r}")
+    try:
+        return CronTrigger.from_crontab(text, timezone=UTC)
+    except ValueError as exc:
+        raise ValueError(f"malformed crontab {spec!r}: {exc}") from exc
+
+
+def canonical(spec: str) -> str:
+    """The normal form of a schedule string (whitespace collapsed), for drift comparison."""
+    return " ".join(spec.split())
+
+
+@dataclass(frozen=True)
+class Planned:
+    """What the stored configuration says about one job."""
+
+    enabled: bool
+    schedule: str
+
+
+def job_states(planned: Mapping[str, Planned], scheduled: Mapping[str, str] | None) -> dict[str, str]:
+    """Each job's state: scheduled, disabled, missing (enabled, not scheduled) or drifted (other schedule).
+
+    ``scheduled`` maps job name to the schedule a running scheduler has; ``None`` when none runs. A job
+    that is scheduled but disabled in the config counts as drifted.
+    """
+    states: dict[str, str] = {}
+    current = scheduled or {}
+    for name, plan in planned.items():
+        have = current.get(name)
+        if not plan.enabled:
+            states[name] = "disabled" if have is None else "drifted"
+        elif have is None:
+            states[name] = "missing"
+        elif canonical(have) != canonical(plan.schedule):
+            states[name] = "drifted"
+        else:
+            states[name] = "scheduled"
+    return states
+
+
+class Scheduler:
+    """An APScheduler ``BackgroundScheduler`` holding one APScheduler job per enabled graphmem job.
+
+    ``runner(name)`` is called by APScheduler's thread pool when a job is due; at most one instance of each
+    job runs at a time, and missed runs are coalesced into one.
+    """
+
+    def __init__(self, runner: Callable[[str], Any]) -> None:
+        self._runner = runner
+        self._scheduler = BackgroundScheduler(
+            timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600}
+        )
+        self._lock = threading.Lock()
+        self._specs: dict[str, str] = {}
+
+    @property
+    def running(self) -> bool:
+        return bool(self._scheduler.running)
+
+    def start(self, *, paused: bool = False) -> None:
+        """Start the scheduler thread (call ``mem.jobs.reconcile()`` to load the stored schedules)."""
+        if not self.running:
+            self._scheduler.start(paused=paused)
+            logger.info("scheduler started")
+
+    def shutdown(self, wait: bool = True) -> None:
+        if self.running:
+            self._scheduler.shutdown(wait=wait)
+            logger.info("scheduler stopped")
+
+    def scheduled(self) -> dict[str, str] | None:
+        """Job name → schedule string of what is scheduled now; ``None`` when the scheduler is not running."""
+        if not self.running:
+            return None
+        return {job.id: self._specs.get(job.id, "") for job in self._scheduler.get_jobs()}
+
+    def add(self, name: str, schedule: str) -> None:
+        """Schedule (or reschedule) one job; used by reconcile, and by tests to create drift."""
+        self._scheduler.add_job(
+            self._runner,
+            trigger=parse_schedule(schedule),
+            args=[name],
+            id=name,
+            name=f"graphmem:{name}",
+            replace_existing=True,
+        )
+        self._specs[name] = canonical(schedule)
+
+    def remove(self, name: str) -> None:
+        if self._scheduler.get_job(name) is not None:
+            self._scheduler.remove_job(name)
+        self._specs.pop(name, None)
+
+    def reconcile(self, planned: Mapping[str, Planned]) -> dict[str, str]:
+        """Add missing jobs, reschedule drifted ones, remove disabled ones; returns name → action taken."""
+        with self._lock:
+            actions: dict[str, str] = {}
+            for name, state in job_states(planned, self.scheduled() or {}).items():
+                plan = planned[name]
+                if state in ("missing", "drifted") and plan.enabled:
+                    self.add(name, plan.schedule)
+                    actions[name] = "added" if state == "missing" else "rescheduled"
+                elif state == "drifted":
+                    self.remove(name)
+                    actions[name] = "removed"
+            for extra in set(self.scheduled() or {}) - set(planned):
+                self.remove(extra)
+                actions[extra] = "removed"
+            return actions
+
+
+def identity() -> tuple[str, int]:
+    """This process's host name and pid (recorded on job runs to detect killed ones)."""
+    return socket.gethostname(), os.getpid()
+
+
+def fresh(seen_at: datetime | None, now: datetime, poll_seconds: float) -> bool:
+    """A heartbeat counts as alive for three poll intervals."""
+    return seen_at is not None and now - seen_at <= timedelta(seconds=3 * poll_seconds)
