@@ -8,18 +8,20 @@ from .errors import (
     ConfigurationError,
     ConnectionFailed,
     EmbedderError,
+    ExtractionError,
     GraphMemError,
     MemoryNotFound,
     NotFoundError,
     SchemaError,
     ServerError,
     StoreError,
+    TenantMismatch,
     TransientError,
     ValidationError,
     VersionConflict,
 )
 from .memory import GraphMemory
-from .models import Explanation, Hit, Memory, MemoryStatus, MemoryType, Priority, Source
+from .models import Explanation, Fact, FactType, Hit, Memory, MemoryStatus, MemoryType, Priority, Source
 
 __version__ = "0.1.0"
 
@@ -29,6 +31,9 @@ __all__ = [
     "Embedder",
     "EmbedderError",
     "Explanation",
+    "ExtractionError",
+    "Fact",
+    "FactType",
     "GraphMemError",
     "GraphMemory",
     "Hit",
@@ -44,6 +49,7 @@ __all__ = [
     "Settings",
     "Source",
     "StoreError",
+    "TenantMismatch",
     "TransientError",
     "ValidationError",
     "VersionConflict",

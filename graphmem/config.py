@@ -71,6 +71,15 @@ class Settings(BaseSettings):
     embedding_device: Literal["cpu", "cuda", "mps"] = "cpu"
     retrieval_preset: str = "balanced"
     max_content_chars: int = Field(default=MAX_CONTENT_CHARS, ge=1)
+    # --- formation (see graphmem.formation) ---
+    redact_pii: bool = Field(default=False, description="redact emails, phones, card/account numbers")
+    duplicate_threshold: float = Field(
+        default=0.95, ge=0.0, le=1.0, description="cosine for a near-duplicate"
+    )
+    related_threshold: float = Field(default=0.55, ge=0.0, le=1.0, description="cosine for a RELATED_TO edge")
+    related_k: int = Field(default=5, ge=0, le=50, description="RELATED_TO edges per new memory (at most)")
+    entity_merge_threshold: float = Field(default=0.9, ge=0.0, le=1.0, description="cosine to merge entities")
+    extract_facts: bool = Field(default=True, description="run the fact pattern extractor at formation")
 
     # --- automation (see graphmem.automation; the job configuration itself is stored in Neo4j) ---
     automation_config_id: str = Field(default="default", description="which stored automation config to use")

@@ -32,6 +32,19 @@ class MemoryNotFound(NotFoundError):
         self.memory_id = memory_id
 
 
+class TenantMismatch(GraphMemError):
+    """An operation would connect data of two different users."""
+
+    def __init__(self, src_id: str, dst_id: str) -> None:
+        super().__init__(f"{src_id!r} and {dst_id!r} belong to different users")
+        self.src_id = src_id
+        self.dst_id = dst_id
+
+
+class ExtractionError(GraphMemError):
+    """An optional extractor (e.g. an LLM endpoint) failed; callers fall back to the pattern extractor."""
+
+
 class VersionConflict(GraphMemError):
     """An optimistic-concurrency check failed: the stored version moved."""
 
@@ -97,6 +110,7 @@ __all__ = [
     "ConnectionFailed",
     "DownloadFailed",
     "EmbedderError",
+    "ExtractionError",
     "GraphMemError",
     "MemoryNotFound",
     "NotFoundError",
@@ -106,6 +120,7 @@ __all__ = [
     "ServerError",
     "ServerStartTimeout",
     "StoreError",
+    "TenantMismatch",
     "TransientError",
     "ValidationError",
     "VersionConflict",

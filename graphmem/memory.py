@@ -9,14 +9,16 @@ from typing import Any
 
 import neo4j
 
-from . import formation, retrieval
+from . import edges, factbase, formation, retrieval
+from . import messages as inbound
 from . import validation as check
 from .automation import Automation
-from .config import Settings
+from .config import MAX_BATCH, Settings
 from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import ConfigurationError, ConnectionFailed, SchemaError
+from .extraction import Extractor
 from .jobs import ControlPlane, Jobs
-from .models import Explanation, Hit, Memory, MemoryType, Priority, Source
+from .models import Explanation, Fact, FactType, Hit, Memory, MemoryType, Priority, Source
 from .queries import schema_statements
 from .records import memory_from_row
 from .runtime import Runtime
@@ -64,8 +66,11 @@ class GraphMemory:
     ...     hits = mem.recall("what is my pet called?", user_id="alice")
     """
 
-    def __init__(self, store: Store, embedder: Embedder, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, embedder: Embedder, settings: Settings, extractor: Extractor | None = None
+    ) -> None:
         self._rt = Runtime(store=store, embedder=embedder, settings=settings)
+        self._extractor = extractor  # None: graphmem.extraction.PatternExtractor (no LLM)
         self._control = ControlPlane.build(self._rt)  # no thread until scheduler.start()
 
     # --- lifecycle ---------------------------------------------------------------------------------
@@ -78,6 +83,7 @@ class GraphMemory:
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
     ) -> GraphMemory:
         """Connect to the locally managed server (no arguments), or to any Neo4j 5.26+ by URI."""
         settings = settings or Settings()
@@ -97,7 +103,7 @@ class GraphMemory:
         embedder = embedder or SentenceTransformerEmbedder(
             settings.embedding_model, device=settings.embedding_device
         )
-        return cls(Store(driver, database or settings.neo4j_database), embedder, settings)
+        return cls(Store(driver, database or settings.neo4j_database), embedder, settings, extractor)
 
     def close(self) -> None:
         self._control.scheduler.shutdown(wait=False)
@@ -155,7 +161,7 @@ class GraphMemory:
         *,
         user_id: str,
         session_id: str | None = None,
-        memory_type: MemoryType | str = MemoryType.EPISODIC,
+        memory_type: MemoryType | str | None = None,
         occurred_at: datetime | None = None,
         metadata: dict[str, Any] | None = None,
         priority: Priority | str | None = None,
@@ -170,7 +176,7 @@ class GraphMemory:
             user_id=check.user_id(user_id),
             session_id=check.identifier(session_id, "session_id", required=False),
             agent_id=check.identifier(agent_id, "agent_id", required=False),
-            memory_type=check.enum(memory_type, MemoryType, "memory_type"),
+            memory_type=None if memory_type is None else check.enum(memory_type, MemoryType, "memory_type"),
             priority=None if priority is None else check.enum(priority, Priority, "priority"),
             importance=check.unit_interval(importance, "importance"),
             occurred_at=check.aware_datetime(occurred_at, "occurred_at"),
@@ -178,7 +184,83 @@ class GraphMemory:
             tags=check.tags(tags),
             source=check.enum(source, Source, "source"),
         )
-        return formation.form(self._rt, [draft])[0]
+        return formation.form(self._rt, [draft], extractor=self._extractor)[0]
+
+    def add_messages(
+        self,
+        messages: list[Any],
+        *,
+        user_id: str,
+        session_id: str,
+        agent_id: str | None = None,
+    ) -> list[Memory]:
+        """Store a conversation's messages (one transaction per call, at most ``MAX_BATCH``), one Memory each.
+
+        ``messages``: dicts ``{role, content, timestamp?, name?, metadata?}``, Google ADK ``Content`` objects
+        or their dict form, or plain strings (user turns). A near-duplicate reinforces the memory it repeats,
+        which is returned in its place.
+        """
+        turns = inbound.normalize_all(
+            messages, max_batch=MAX_BATCH, max_chars=self._rt.settings.max_content_chars
+        )
+        uid = check.user_id(user_id)
+        sid = check.identifier(session_id, "session_id")
+        aid = check.identifier(agent_id, "agent_id", required=False)
+        assert sid is not None
+        return formation.add_turns(
+            self._rt, turns, user_id=uid, session_id=sid, agent_id=aid, extractor=self._extractor
+        )
+
+    def set_fact(
+        self,
+        user_id: str,
+        key: str,
+        value: str,
+        *,
+        fact_type: FactType | str = FactType.CUSTOM,
+        valid_from: datetime | None = None,
+        source: Source | str | None = None,
+        agent_id: str | None = None,
+    ) -> Fact:
+        """Set a fact value: supersede the current version, keep both as a conflict, or merge."""
+        new = factbase.FactInput(
+            user_id=check.user_id(user_id),
+            key=check.text(key, "key", max_chars=check.MAX_ID_CHARS),
+            value=check.text(value, "value", max_chars=self._rt.settings.max_content_chars),
+            fact_type=check.enum(fact_type, FactType, "fact_type"),
+            agent_id=check.identifier(agent_id, "agent_id", required=False),
+            valid_from=check.aware_datetime(valid_from, "valid_from"),
+            source=Source.USER if source is None else check.enum(source, Source, "source"),
+        )
+        return factbase.set_fact(self._rt, new)
+
+    def get_fact(self, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
+        """The current version of a fact, or None."""
+        return factbase.get_fact(
+            self._rt,
+            check.user_id(user_id),
+            check.text(key, "key", max_chars=check.MAX_ID_CHARS),
+            agent_id=check.identifier(agent_id, "agent_id", required=False),
+        )
+
+    def link(
+        self,
+        src_id: str,
+        dst_id: str,
+        rel_type: str,
+        *,
+        weight: float = 1.0,
+        valid_from: datetime | None = None,
+    ) -> None:
+        """Add an edge between two memories of one user; ``rel_type`` from ``graphmem.linking.LINK_TYPES``."""
+        edges.link(
+            self._rt,
+            check.identifier(src_id, "src_id") or "",
+            check.identifier(dst_id, "dst_id") or "",
+            edges.check_rel_type(rel_type),
+            weight=check.unit_interval(weight, "weight"),
+            valid_from=check.aware_datetime(valid_from, "valid_from"),
+        )
 
     # --- read --------------------------------------------------------------------------------------
     def recall(self, query: str, *, user_id: str, k: int = 10, as_of: datetime | None = None) -> list[Hit]:

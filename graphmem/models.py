@@ -69,6 +69,37 @@ class Memory(BaseModel):
     created_at: datetime | None = None
     occurred_at: datetime | None = None
     last_accessed_at: datetime | None = None
+    role: str | None = None
+    speaker: str | None = None
+
+
+class FactType(StrEnum):
+    PREFERENCE = "preference"
+    PROFILE = "profile"
+    RULE = "rule"
+    CUSTOM = "custom"
+
+
+class Fact(BaseModel):
+    """One version of a fact: a key's value for a user, with valid time and transaction time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    user_id: str
+    key: str
+    value: str
+    fact_type: FactType = FactType.CUSTOM
+    agent_id: str | None = None
+    status: str = "current"
+    source: Source = Source.USER
+    confidence: float = 1.0
+    version: int = 1
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    recorded_at: datetime | None = None
+    expired_at: datetime | None = None
+    memory_id: str | None = None
 
 
 class Explanation(BaseModel):

@@ -1,0 +1,13 @@
+// Formation context, exact plan: each new vector's most similar existing memories of the same user
+// (near-duplicates, RELATED_TO and CAUSES candidates). Scores are Neo4j's cosine in [0, 1].
+// $user_id, $vectors: list of {i, embedding}, $k
+UNWIND $vectors AS v
+CALL (v) {
+  MATCH (m:Memory) WHERE m.user_id = $user_id AND NOT coalesce(m.status, 'active') IN ['forgotten', 'superseded']
+  WITH m, vector.similarity.cosine(m.embedding, v.embedding) AS score
+  ORDER BY score DESC
+  LIMIT $k
+  RETURN collect({id: m.id, score: score, content: m.content, occurred_at: m.occurred_at,
+                  session_id: m.session_id}) AS hits
+}
+RETURN v.i AS i, hits

@@ -1,0 +1,10 @@
+// A caller-made edge between two memories of one user. $rel_type is checked against an allow-list in
+// Python (graphmem.linking.LINK_TYPES) and again here.
+// $src, $dst, $user_id, $rel_type, $weight, $valid_from, $now
+MATCH (a:Memory {id: $src}) WHERE a.user_id = $user_id
+MATCH (b:Memory {id: $dst}) WHERE b.user_id = $user_id
+  AND $rel_type IN ['FOLLOWS', 'RELATED_TO', 'CAUSES', 'CONFLICTS_WITH']
+CREATE (a)-[r:$($rel_type)]->(b)
+SET r.weight = $weight, r.valid_from = $valid_from, r.valid_to = null, r.recorded_at = $now,
+    r.expired_at = null, r.method = 'manual'
+RETURN count(r) AS created

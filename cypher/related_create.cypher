@@ -1,0 +1,9 @@
+// Semantic view: RELATED_TO edges from a new memory to similar memories of the same user; weight = cosine.
+// $pairs: list of {src, dst, weight, valid_from}
+// $user_id, $now
+UNWIND $pairs AS p
+MATCH (a:Memory {id: p.src}) WHERE a.user_id = $user_id
+MATCH (b:Memory {id: p.dst}) WHERE b.user_id = $user_id
+CREATE (a)-[:RELATED_TO {weight: p.weight, valid_from: p.valid_from, valid_to: null,
+                         recorded_at: $now, expired_at: null}]->(b)
+RETURN count(*) AS created

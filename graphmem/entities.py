@@ -1,0 +1,417 @@
+"""Deterministic entity extraction and name normalization (pure, no database, no model).
+
+Rules, in order of trust:
+
+1. relation patterns: ``my dog Rex``, ``a cat named Misty``, ``my sister Anna`` give a typed entity;
+2. capitalized spans inside a sentence (``went to Paris with Jon Snow``), with org/place cues for the type;
+3. a sentence-initial capitalized word only when it is known (seen mid-sentence, or a known entity), so
+   ordinary sentence starts (``Went``, ``Yesterday``) are not taken for names;
+4. known entity keys (the user's existing entities) found in lower case (``rex``).
+
+Entity keys are normalized names: lower case, no determiners/possessives/titles, no relation prefix, so
+``Rex``, ``rex`` and ``my dog Rex`` share the key ``rex``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+ANIMALS = frozenset(
+    [
+        "dog",
+        "dogs",
+        "puppy",
+        "cat",
+        "cats",
+        "kitten",
+        "horse",
+        "bird",
+        "parrot",
+        "rabbit",
+        "bunny",
+        "hamster",
+        "fish",
+        "turtle",
+        "snake",
+        "pony",
+    ]
+)
+KIN = frozenset(
+    [
+        "mom",
+        "mum",
+        "mother",
+        "dad",
+        "father",
+        "sister",
+        "brother",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "partner",
+        "girlfriend",
+        "boyfriend",
+        "friend",
+        "boss",
+        "colleague",
+        "coworker",
+        "cousin",
+        "aunt",
+        "uncle",
+        "grandma",
+        "grandmother",
+        "grandpa",
+        "grandfather",
+        "niece",
+        "nephew",
+        "neighbor",
+        "neighbour",
+        "kid",
+        "kids",
+        "child",
+        "baby",
+        "fiance",
+        "fiancee",
+        "roommate",
+        "teacher",
+        "mentor",
+        "therapist",
+        "doctor",
+    ]
+)
+ORG_CUES = frozenset(
+    [
+        "inc",
+        "corp",
+        "corporation",
+        "company",
+        "co",
+        "ltd",
+        "llc",
+        "university",
+        "college",
+        "school",
+        "academy",
+        "institute",
+        "hospital",
+        "bank",
+        "group",
+        "foundation",
+        "museum",
+        "church",
+        "club",
+        "center",
+        "centre",
+        "team",
+        "lab",
+        "labs",
+        "agency",
+    ]
+)
+PLACE_PREPOSITIONS = frozenset({"in", "to", "from", "at", "near", "visit", "visited", "visiting"})
+STOP = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "im",
+        "a",
+        "an",
+        "the",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "it",
+        "it's",
+        "he",
+        "she",
+        "we",
+        "they",
+        "you",
+        "me",
+        "him",
+        "us",
+        "them",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "who",
+        "which",
+        "whose",
+        "if",
+        "so",
+        "and",
+        "but",
+        "or",
+        "yes",
+        "yeah",
+        "yep",
+        "no",
+        "nope",
+        "ok",
+        "okay",
+        "hey",
+        "hi",
+        "hello",
+        "bye",
+        "goodbye",
+        "thanks",
+        "thank",
+        "sure",
+        "great",
+        "wow",
+        "oh",
+        "ah",
+        "um",
+        "hmm",
+        "well",
+        "also",
+        "just",
+        "really",
+        "very",
+        "good",
+        "nice",
+        "cool",
+        "awesome",
+        "lol",
+        "haha",
+        "omg",
+        "please",
+        "sorry",
+        "congrats",
+        "congratulations",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "tonight",
+        "morning",
+        "evening",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sir",
+        "madam",
+        "dear",
+        "let",
+        "let's",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "did",
+        "do",
+        "does",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "be",
+        "been",
+        "being",
+        "not",
+        "don't",
+        "doesn't",
+        "didn't",
+        "can't",
+        "won't",
+        "isn't",
+        "wasn't",
+        "aren't",
+        "as",
+        "for",
+        "with",
+        "by",
+        "on",
+        "of",
+        "then",
+        "than",
+        "after",
+        "before",
+        "because",
+        "since",
+        "although",
+        "though",
+        "while",
+        "anyway",
+        "anyways",
+        "btw",
+        "also",
+        "maybe",
+        "absolutely",
+        "definitely",
+        "totally",
+        "exactly",
+        "true",
+        "right",
+        "wait",
+        "look",
+        "see",
+        "love",
+        "like",
+        "glad",
+        "happy",
+    ]
+)
+TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "sir", "saint", "st"})
+DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their"})
+
+_WORD = r"[A-Z][\w'&.-]*"
+_CAP_SPAN = re.compile(rf"\b{_WORD}(?:\s+(?:of\s+|de\s+|the\s+)?{_WORD})*")
+_RELATION = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|best|pet)\s+)?"
+    r"(?P<rel>[a-z]+)(?:\s*,)?\s+(?:(?:is\s+)?(?:named|called)\s+)?(?P<name>[A-Z][\w'-]+)"
+)
+_NAMED = re.compile(
+    r"\b(?:[Aa]n?|[Tt]he|[Mm]y|[Oo]ur)\s+(?P<rel>[a-z]+)\s+(?:named|called)\s+(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+)
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n+|[\"“(]\s*)$")
+_POSSESSIVE = re.compile(r"['’]s$")
+_NON_KEY = re.compile(r"[^\w\s&-]")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entity mention: its surface name, a coarse type, and the normalized key."""
+
+    name: str
+    type: str
+    key: str
+
+
+def normalize_key(name: str) -> str:
+    """The resolution key of a name: ``"My dog Rex's"`` -> ``"rex"``."""
+    text = _POSSESSIVE.sub("", name.strip())
+    words = _NON_KEY.sub(" ", text.lower()).split()
+    while words and (words[0] in DETERMINERS or words[0] in TITLES):
+        words = words[1:]
+    if len(words) > 1 and (words[0] in ANIMALS or words[0] in KIN):
+        words = words[1:]
+    return " ".join(words)
+
+
+def _type_of(rel: str | None, words: list[str], before: str) -> str:
+    if rel in ANIMALS:
+        return "animal"
+    if rel in KIN:
+        return "person"
+    if any(w.lower().strip(".") in ORG_CUES for w in words):
+        return "organization"
+    prev = before.rstrip().rsplit(" ", 1)[-1].lower() if before.strip() else ""
+    if prev in PLACE_PREPOSITIONS:
+        return "place"
+    return "person" if len(words) <= 3 else "other"
+
+
+def _trim(words: list[str]) -> list[str]:
+    while words and words[0].lower().strip(".,'") in STOP:
+        words = words[1:]
+    while words and words[-1].lower().strip(".,'") in STOP | {"of", "de", "the"}:
+        words = words[:-1]
+    return words
+
+
+def extract(text: str, *, known: Iterable[str] = ()) -> list[Mention]:
+    """Entity mentions in ``text``, deduplicated by key, in order of first appearance.
+
+    ``known`` holds keys already known for this user (or batch): a sentence-initial or lower-case
+    occurrence of one of them counts as a mention.
+    """
+    known_keys = {k for k in known if k}
+    found: dict[str, Mention] = {}
+    taken: list[tuple[int, int]] = []
+
+    def add(name: str, type_: str, start: int, end: int) -> None:
+        key = normalize_key(name)
+        if not key or key in STOP or len(key) < 2 or key.isdigit():
+            return
+        taken.append((start, end))
+        found.setdefault(key, Mention(name=name.strip(), type=type_, key=key))
+
+    for pattern in (_NAMED, _RELATION):
+        for m in pattern.finditer(text):
+            rel = m.group("rel").lower()
+            if rel in ANIMALS or rel in KIN or pattern is _NAMED:
+                name = m.group("name")
+                if name.lower() not in STOP:
+                    add(name, _type_of(rel, name.split(), ""), m.start("name"), m.end("name"))
+    for m in _CAP_SPAN.finditer(text):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        raw = m.group(0).split()
+        at_start = bool(_SENTENCE_START.search(text[: m.start()]))
+        words = _trim(raw)
+        if not words:
+            continue
+        dropped_first = words[0] != raw[0]
+        name = " ".join(words).rstrip(".,")
+        key = normalize_key(name)
+        initial = at_start and not dropped_first
+        if initial and len(words) == 1 and key not in known_keys:
+            continue  # "Went", "Honestly": a capital only because a sentence starts here
+        if name.isupper() and len(name) <= 5 and key not in known_keys:
+            type_ = "organization"  # an acronym such as LGBTQ, NASA
+        else:
+            type_ = _type_of(None, words, text[: m.start()])
+        add(name, type_, m.start(), m.end())
+    if known_keys:
+        lowered = text.lower()
+        for key in known_keys - set(found):
+            for hit in re.finditer(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lowered):
+                if not any(s <= hit.start() < e for s, e in taken):
+                    add(text[hit.start() : hit.end()], "other", hit.start(), hit.end())
+                    break
+    return list(found.values())
+
+
+def mid_sentence_keys(texts: Iterable[str]) -> set[str]:
+    """Keys of capitalized words seen inside sentences: they make a sentence-initial occurrence credible."""
+    keys: set[str] = set()
+    for text in texts:
+        for m in _CAP_SPAN.finditer(text):
+            if not _SENTENCE_START.search(text[: m.start()]):
+                words = _trim(m.group(0).split())
+                if words:
+                    keys.add(normalize_key(" ".join(words)))
+    return keys
