@@ -144,8 +144,6 @@ def plan_links(
 
 
 def should_merge_entities(new_key: str, old_key: str, cosine: float, threshold: float) -> bool:
-    """Merge two entity names by embedding only when they also look alike (shared prefix or containment)."""
-    if cosine < threshold:
-        return False
-    a, b = new_key.split(), old_key.split()
-    return a[0][:3] == b[0][:3] or set(a) <= set(b) or set(b) <= set(a)
+    """Merge two entity names by embedding only when they also start alike ("new york city" ~ "new york",
+    but not "york" ~ "new york")."""
+    return cosine >= threshold and new_key.split()[0][:3] == old_key.split()[0][:3]

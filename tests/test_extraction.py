@@ -1,0 +1,250 @@
+"""Pure formation rules: messages, entities, facts, causal cues, PII, duplicates, importance. No database."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem import ValidationError, entities, facts, importance, linking, messages
+from graphmem.extraction import CueDirection, PatternExtractor, causal_cue, luhn_ok, redact_pii
+from graphmem.facts import CurrentFact, FactInput, Resolution
+from graphmem.models import FactType, MemoryType, Priority, Source
+
+T0 = datetime(2024, 5, 1, tzinfo=UTC)
+
+
+# --- messages --------------------------------------------------------------------------------------
+def test_every_message_shape_normalizes() -> None:
+    adk = SimpleNamespace(role="model", parts=[SimpleNamespace(text="Hello"), SimpleNamespace(text="there")])
+    event = SimpleNamespace(
+        author="user", content=SimpleNamespace(role="user", parts=[SimpleNamespace(text="hi")])
+    )
+    turns = messages.normalize_all(
+        [
+            {
+                "role": "user",
+                "content": "I like tea",
+                "name": "Ann",
+                "timestamp": "2024-05-01T10:00:00Z",
+                "metadata": {"dia_id": "D1:1"},
+            },
+            adk,
+            {"role": "user", "parts": [{"text": "dict content"}]},
+            event,
+            "plain string",
+        ],
+        max_batch=10,
+        max_chars=1000,
+    )
+    assert [t.role for t in turns] == ["user", "model", "user", "user", "user"]
+    assert turns[0].speaker == "Ann" and turns[0].metadata == {"dia_id": "D1:1"}
+    assert turns[0].timestamp == datetime(2024, 5, 1, 10, tzinfo=UTC)
+    assert (
+        turns[1].content == "Hello\nthere" and turns[1].speaker == "model" and turns[1].source is Source.AGENT
+    )
+
+
+@pytest.mark.parametrize(
+    ("batch", "field"),
+    [
+        ([{"role": "user"}], "messages[0].content"),
+        ([{"role": "wizard", "content": "x"}], "messages[0].role"),
+        ([{"content": "x"}], "messages[0].role"),
+        ([{"role": "user", "content": "x", "timestamp": "last tuesday"}], "messages[0].timestamp"),
+        ([{"role": "user", "content": "x", "metadata": [1]}], "messages[0].metadata"),
+        ([{"role": "user", "parts": []}], "messages[0]"),
+        ([42], "messages[0]"),
+        (["x"] * 11, "messages"),
+        ([], "messages"),
+        ("not a list", "messages"),
+    ],
+)
+def test_bad_messages_are_typed_errors(batch: object, field: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        messages.normalize_all(batch, max_batch=10, max_chars=1000)
+    assert info.value.field == field
+
+
+# --- entities --------------------------------------------------------------------------------------
+def test_entity_variants_share_a_key() -> None:
+    assert (
+        entities.normalize_key("Rex") == entities.normalize_key("rex") == entities.normalize_key("my dog Rex")
+    )
+    assert entities.normalize_key("Dr. Smith's") == "smith"
+
+
+def test_entities_from_rules() -> None:
+    found = {m.key: m.type for m in entities.extract("My dog Rex loves the beach in Brighton with Anna Lee.")}
+    assert found == {"rex": "animal", "brighton": "place", "anna lee": "person"}
+    assert entities.extract("Went to the shop. Honestly it was fine.") == []
+    assert [m.key for m in entities.extract("rex chewed my shoes", known={"rex"})] == ["rex"]
+    assert [m.type for m in entities.extract("I work at Acme Corp now")] == ["organization"]
+
+
+# --- facts -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My name is Alice Smith.", [("name", "Alice Smith", FactType.PROFILE)]),
+        (
+            "I live in Leeds and I work at Acme Corp.",
+            [("location", "Leeds", FactType.PROFILE), ("employer", "Acme Corp", FactType.PROFILE)],
+        ),
+        ("I'm allergic to peanuts", [("allergy:peanuts", "yes", FactType.PROFILE)]),
+        ("I love hiking!", [("preference:hiking", "love", FactType.PREFERENCE)]),
+        ("I can't stand jazz", [("preference:jazz", "hate", FactType.PREFERENCE)]),
+        ("My favourite colour is green.", [("favorite:colour", "green", FactType.PREFERENCE)]),
+        ("Always answer in French.", [("rule:answer in french", "always", FactType.RULE)]),
+        ("I like it", []),
+        ("The weather is nice", []),
+    ],
+)
+def test_fact_patterns(text: str, expected: list[tuple[str, str, FactType]]) -> None:
+    assert sorted((f.key, f.value, f.fact_type) for f in facts.extract(text)) == sorted(expected)
+
+
+def _input(value: str, when: datetime, source: Source = Source.USER) -> FactInput:
+    return FactInput(user_id="u", key="city", value=value, valid_from=when, source=source)
+
+
+def test_fact_plan_supersedes_and_closes_intervals() -> None:
+    current = CurrentFact("old", "Leeds", T0, Source.USER, 1)
+    plan = facts.plan([_input("York", T0 + timedelta(days=3))], {("u", None, "custom", "city"): current}, T0)
+    assert plan.results[0][1] is Resolution.SUPERSEDE
+    assert plan.close == [{"id": "old", "valid_to": T0 + timedelta(days=3)}]
+    assert plan.supersedes[0]["dst"] == "old" and plan.create[0]["version"] == 2
+    assert plan.audit[0]["resolution"] == "supersede"
+
+
+def test_fact_classification() -> None:
+    current = CurrentFact("old", "Leeds", T0, Source.USER, 1)
+    later = T0 + timedelta(days=1)
+    assert facts.classify(current, _input("leeds.", later), later)[0] is Resolution.MERGE
+    assert facts.classify(current, _input("York", later, Source.INFERENCE), later)[0] is Resolution.KEEP_BOTH
+    assert facts.classify(current, _input("York", T0 - timedelta(days=1)), T0 - timedelta(days=1))[0] is (
+        Resolution.KEEP_BOTH
+    )
+    assert facts.classify(None, _input("York", later), later)[0] is Resolution.NEW
+
+
+def test_two_values_in_one_batch_chain_versions() -> None:
+    plan = facts.plan([_input("A", T0), _input("B", T0 + timedelta(days=1))], {}, T0)
+    assert [r["status"] for r in plan.create] == ["superseded", "current"]
+    assert plan.create[0]["valid_to"] == T0 + timedelta(days=1) and plan.close == []
+
+
+# --- causal cues -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "cue", "direction"),
+    [
+        ("It rained, so I stayed home.", "so", CueDirection.EFFECT),
+        ("That's why I moved.", "that's why", CueDirection.EFFECT),
+        ("As a result, I missed the bus.", "as a result", CueDirection.EFFECT),
+        ("Because my mother was sick.", "because", CueDirection.CAUSE),
+        ("I'm learning German because I moved to Berlin", "because", CueDirection.EFFECT),
+    ],
+)
+def test_causal_cues(text: str, cue: str, direction: CueDirection) -> None:
+    found = causal_cue(text)
+    assert found is not None and (found.cue, found.direction) == (cue, direction)
+
+
+@pytest.mark.parametrize("text", ["I was so happy!", "I have lived here since 2019.", "We went to the shop."])
+def test_not_causal(text: str) -> None:
+    assert causal_cue(text) is None
+
+
+# --- PII -------------------------------------------------------------------------------------------
+def test_pii_redaction() -> None:
+    text, kinds = redact_pii(
+        "Mail bob@example.com, call +44 7700 900123, card 4111 1111 1111 1111, account number: 12345678. "
+        "Born 1990, meet 2024-05-01, I have 3 kids."
+    )
+    assert kinds == ["account", "card", "email", "phone"]
+    assert "bob@" not in text and "4111" not in text and "7700" not in text and "12345678" not in text
+    assert "1990" in text and "2024-05-01" in text and "3 kids" in text
+
+
+def test_a_number_failing_luhn_is_not_a_card() -> None:
+    assert not luhn_ok("4111111111111112")
+    assert "[CARD]" not in redact_pii("order 4111 1111 1111 1112")[0]
+
+
+@given(st.text(alphabet="abcdefghij .,!?", max_size=80))
+def test_redaction_leaves_plain_text_alone(text: str) -> None:
+    assert redact_pii(text) == (text, [])
+
+
+# --- duplicates and links ----------------------------------------------------------------------------
+def _item(text: str) -> linking.NewItem:
+    return linking.NewItem(text, T0, "s")
+
+
+def test_duplicate_of_existing_and_of_batch() -> None:
+    existing = [linking.Neighbour("m1", 0.97, "I adopted a dog named Rex", T0, "s")]
+    vectors = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    plan = linking.plan_links(
+        [_item("I adopted a dog named Rex!"), _item("I adopted a dog named Rex!"), _item("other")],
+        [existing, [], []],
+        linking.batch_cosines(vectors),
+        duplicate_threshold=0.95,
+        related_threshold=0.5,
+        related_k=5,
+    )
+    assert plan.duplicate_of_existing == {0: ("m1", 0.97)}
+    assert 1 not in plan.duplicate_of_batch  # its twin merged into m1, so it is the first new copy
+
+
+def test_differing_numbers_or_negation_are_not_duplicates() -> None:
+    assert not linking.same_claims("I paid $30", "I paid $40")
+    assert not linking.same_claims("I like jazz", "I don't like jazz")
+    assert linking.same_claims("I adopted Rex", "i adopted rex!")
+
+
+def test_related_and_causal_links() -> None:
+    vectors = np.array([[1.0, 0.0], [0.9, 0.43589], [0.0, 1.0]])
+    plan = linking.plan_links(
+        [_item("It rained all day."), _item("It rained, so I stayed home."), _item("Unrelated.")],
+        [[], [], []],
+        linking.batch_cosines(vectors),
+        duplicate_threshold=0.95,
+        related_threshold=0.5,
+        related_k=5,
+    )
+    assert plan.related == [(1, 0, 0.9)]
+    assert plan.causes == [(0, 1, 0.9, "so")]
+
+
+def test_entity_merge_needs_similarity_and_likeness() -> None:
+    assert linking.should_merge_entities("rexy", "rex", 0.93, 0.9)
+    assert not linking.should_merge_entities("paris", "london", 0.95, 0.9)
+    assert not linking.should_merge_entities("york", "new york", 0.95, 0.9)
+    assert not linking.should_merge_entities("rexy", "rex", 0.8, 0.9)
+
+
+# --- importance --------------------------------------------------------------------------------------
+def test_importance_ranks_types_and_boosts_marked() -> None:
+    def score(t: MemoryType, marked: bool = False) -> float:
+        f = importance.factors(base=0.5, access_count=0, n_facts=0, memory_type=t, occurred_at=T0, now=T0)
+        return importance.importance(f, marked=marked)
+
+    order = [
+        score(MemoryType.PREFERENCE),
+        score(MemoryType.PROCEDURAL),
+        score(MemoryType.SEMANTIC),
+        score(MemoryType.EPISODIC),
+    ]
+    assert order == sorted(order, reverse=True) and len(set(order)) == 4
+    assert score(MemoryType.EPISODIC, marked=True) > score(MemoryType.EPISODIC)
+    assert importance.is_marked(Priority.P0, [], {}) and importance.is_marked(None, ["Important"], {})
+    assert importance.DEFAULT_PRIORITY[MemoryType.EPISODIC] is Priority.P2
+
+
+def test_pattern_extractor_uses_mid_sentence_names_for_sentence_starts() -> None:
+    out = PatternExtractor().extract(["Melanie said hi.", "I met Melanie at the park."])
+    assert [m.key for m in out[0].entities] == ["melanie"]
