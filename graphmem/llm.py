@@ -112,6 +112,9 @@ class OpenAICompatibleExtractor:
                     payload = json.loads(response.read())
                 content = payload["choices"][0]["message"]["content"]
                 return _Answer.model_validate_json(content)
+            except urllib.error.HTTPError as exc:
+                exc.close()
+                last = exc
             except (urllib.error.URLError, TimeoutError, OSError, KeyError, IndexError, TypeError) as exc:
                 last = exc
             except (json.JSONDecodeError, ValidationError) as exc:

@@ -311,7 +311,7 @@ def test_failure_mid_batch_leaves_nothing(
 
 def test_pii_is_redacted_when_enabled(mem: GraphMemory, user_id: str) -> None:
     settings = Settings(redact_pii=True)
-    with GraphMemory(mem._rt.store, mem.embedder, settings) as private:
-        m = private.remember("Email me at alice@example.com or call 07700 900123", user_id=user_id)
+    private = GraphMemory(mem._rt.store, mem.embedder, settings)  # shares mem's driver: not closed here
+    m = private.remember("Email me at alice@example.com or call 07700 900123", user_id=user_id)
     assert m.content == "Email me at [EMAIL] or call [PHONE]"
     assert m.metadata["pii_redacted"] == ["email", "phone"]
