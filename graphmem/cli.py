@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from .cli_jobs import register as register_jobs
 from .config import Settings
 from .errors import GraphMemError
 from .memory import GraphMemory
@@ -22,6 +23,7 @@ server_app = typer.Typer(
     help="Manage the local Neo4j server (assembled from Maven Central).", no_args_is_help=True
 )
 app.add_typer(server_app, name="server")
+register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 
 console = Console()
 err_console = Console(stderr=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import validation as check
 from .automation import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
-from .errors import ValidationError
+from .errors import GraphMemError, ValidationError
 from .runtime import Runtime
 from .scheduler import Scheduler, fresh, identity, job_states
 
@@ -332,6 +332,15 @@ class Jobs:
             config_version=config.version,
         )
 
+    def clear_heartbeat(self) -> None:
+        host, pid = identity()
+        try:
+            self._rt.store.write(
+                "scheduler_heartbeat_clear", id=self._automation.config_id, host=host, pid=pid
+            )
+        except GraphMemError as exc:  # stopping must not fail because the database went away
+            logger.info("scheduler heartbeat not cleared: %s", type(exc).__name__)
+
     def work(self, stop: threading.Event) -> None:
         """The worker loop: schedule, re-read the config every ``worker_poll_seconds`` until ``stop``."""
         self._scheduler.start()
@@ -354,7 +363,9 @@ class ControlPlane:
     @classmethod
     def build(cls, rt: Runtime) -> ControlPlane:
         holder: list[Jobs] = []
-        scheduler = Scheduler(lambda name: holder[0].run(name, trigger="schedule"))
+        scheduler = Scheduler(
+            lambda name: holder[0].run(name, trigger="schedule"), on_stop=lambda: holder[0].clear_heartbeat()
+        )
         automation = Automation(rt, lambda: scheduler.running)
         jobs = Jobs(rt, automation, scheduler)
         holder.append(jobs)

@@ -85,8 +85,9 @@ class Scheduler:
     job runs at a time, and missed runs are coalesced into one.
     """
 
-    def __init__(self, runner: Callable[[str], Any]) -> None:
+    def __init__(self, runner: Callable[[str], Any], on_stop: Callable[[], Any] | None = None) -> None:
         self._runner = runner
+        self._on_stop = on_stop
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600}
         )
@@ -106,7 +107,10 @@ class Scheduler:
     def shutdown(self, wait: bool = True) -> None:
         if self.running:
             self._scheduler.shutdown(wait=wait)
+            self._specs.clear()
             logger.info("scheduler stopped")
+            if self._on_stop is not None:
+                self._on_stop()
 
     def scheduled(self) -> dict[str, str] | None:
         """Job name → schedule string of what is scheduled now; ``None`` when the scheduler is not running."""

@@ -1,0 +1,204 @@
+"""The automation control plane on the real server: stored config, drift, health, interrupted runs, CLI."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings, ValidationError, VersionConflict
+from graphmem.automation import AutomationConfig
+from graphmem.cli import app
+from graphmem.scheduler import Scheduler
+
+
+@pytest.fixture()
+def config_id() -> str:
+    return f"test-{uuid.uuid4()}"
+
+
+@pytest.fixture()
+def auto(server: Any, embedder: SentenceTransformerEmbedder, config_id: str) -> Iterator[GraphMemory]:
+    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+def test_config_is_stored_versioned_and_checked(auto: GraphMemory) -> None:
+    cfg = auto.automation.get_config()
+    assert cfg.version == 0 and cfg.dynamics.preset == "balanced"
+    v1 = auto.automation.set_config(cfg.with_job("decay", schedule="every 30m"))
+    assert v1.version == 1 and auto.automation.get_config().jobs["decay"].schedule == "every 30m"
+    with pytest.raises(VersionConflict):
+        auto.automation.set_config(cfg.with_job("decay", schedule="every 5m"))  # read at version 0
+    bad_rate = cfg.dynamics.model_copy(update={"strength_decay": {**cfg.dynamics.strength_decay, "P2": -0.1}})
+    for bad in [
+        v1.model_copy(update={"dynamics": bad_rate}),
+        v1.model_copy(update={"dynamics": v1.dynamics.model_copy(update={"forget_retention": 1.5})}),
+        {**v1.model_dump(), "jobs": {**v1.model_dump()["jobs"], "forget": {"schedule": "0 25 * * *"}}},
+    ]:
+        with pytest.raises(ValidationError):
+            auto.automation.set_config(bad)
+    with pytest.raises(ValidationError):
+        v1.with_job("decay", schedule="every now and then")
+    stored = auto.automation.get_config()
+    assert stored.version == 1 and stored == v1  # unchanged by the rejected writes
+    history = auto.query(
+        "MATCH (h:AutomationConfigVersion {config_id: $id}) RETURN count(h) AS n",
+        {"id": auto.automation.config_id},
+    )
+    assert history[0]["n"] == 1
+    assert AutomationConfig.from_preset("aggressive").dynamics.preset == "aggressive"
+
+
+def test_drift_is_detected_and_reconciled(auto: GraphMemory) -> None:
+    auto.scheduler.start(paused=True)  # paused: nothing fires during the test
+    try:
+        assert {s.state for s in auto.jobs.list()} == {"missing"}
+        assert {s.state for s in auto.jobs.reconcile()} == {"scheduled"}
+        auto.scheduler.add("decay", "every 5m")  # someone changed the live scheduler
+        states = {s.name: s for s in auto.jobs.list()}
+        assert states["decay"].state == "drifted" and states["decay"].scheduled_as == "every 5m"
+        assert {s.name: s.state for s in auto.jobs.reconcile()}["decay"] == "scheduled"
+        status = auto.jobs.disable("review")  # reconciled at once while the scheduler runs
+        assert status.state == "disabled" and not status.enabled
+        assert auto.jobs.enable("review").state == "scheduled"
+        assert "scheduler_not_running" not in auto.automation.health().reasons
+    finally:
+        auto.scheduler.shutdown()
+    assert "scheduler_not_running" in auto.automation.health().reasons
+
+
+def test_health_is_degraded_when_a_plugin_is_missing(
+    server: Any, embedder: SentenceTransformerEmbedder, config_id: str, user_id: str
+) -> None:
+    settings = Settings(automation_config_id=config_id, gds_probe="gds.not.installed", apoc_probe="apoc.nope")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        health = mem.automation.health()
+        assert health.status == "degraded"
+        assert {"gds_not_installed", "apoc_not_installed"} <= set(health.reasons)
+        assert health.details["associate_method"] == "vector_index"
+        mem.remember("I like green tea", user_id=user_id)
+        mem.remember("Green tea is my favourite drink", user_id=user_id)
+        run = mem.jobs.run("associate", user_id=user_id)
+        assert run.counts["method"] == "vector_index" and run.counts["fallback_reason"] == "gds_not_installed"
+    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as mem:
+        reasons = mem.automation.health().reasons
+        assert "gds_not_installed" not in reasons and "apoc_not_installed" not in reasons
+        assert "vector_index_missing" not in reasons
+
+
+def _bulk_memories(mem: GraphMemory, user_id: str, n: int, created: datetime) -> None:
+    mem._rt.store.run_statement(
+        "UNWIND range(1, $n) AS i CREATE (m:Memory {id: randomUUID()}) "
+        "SET m.user_id = $u, m.content = 'bulk ' + i, m.memory_type = 'episodic', m.priority = 'P3', "
+        "m.strength = 1.0, m.retention = 1.0, m.access_count = 0, m.status = 'active', m.layer = 'working', "
+        "m.created_at = $t",
+        {"n": n, "u": user_id, "t": created},
+    )
+
+
+def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
+    auto: GraphMemory, config_id: str, user_id: str
+) -> None:
+    created = datetime(2025, 1, 1, tzinfo=UTC)
+    now = created + timedelta(days=5)
+    _bulk_memories(auto, user_id, 6000, created)
+    cfg = auto.automation.get_config()
+    auto.automation.set_config(cfg.model_copy(update={"batch_size": 5}))  # many small transactions
+    script = (
+        "import sys; from datetime import datetime; from graphmem import GraphMemory\n"
+        "class E:\n    dimension = 384\n    def embed(self, texts): return [[0.0] * 384 for _ in texts]\n"
+        "mem = GraphMemory.connect(embedder=E())\n"
+        "mem.jobs.run('decay', user_id=sys.argv[1], now=datetime.fromisoformat(sys.argv[2]))\n"
+    )
+    env = {**os.environ, "GRAPHMEM_AUTOMATION_CONFIG_ID": config_id}
+    proc = subprocess.Popen([sys.executable, "-c", script, user_id, now.isoformat()], env=env)
+    done = 0
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            done = auto.query(
+                "MATCH (m:Memory {user_id: $u}) WHERE m.decayed_at IS NOT NULL RETURN count(m) AS n",
+                {"u": user_id},
+            )[0]["n"]
+            if done >= 200:
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+            time.sleep(0.02)
+    finally:
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, "the job finished before it could be killed"
+    left = auto.automation.runs(5, job="decay", user_id=user_id)
+    assert left[0].status == "running"  # the killed process could not record anything
+    partial = auto.query(
+        "MATCH (m:Memory {user_id: $u}) RETURN count(m.decayed_at) AS done, count(m) AS total", {"u": user_id}
+    )[0]
+    assert 0 < partial["done"] < partial["total"] == 6000
+    # each committed batch is consistent on its own: decayed memories carry the strength of 5 days
+    rerun = auto.jobs.run("decay", user_id=user_id, now=now)
+    assert rerun.status == "success" and rerun.counts["memories"] == 6000
+    runs = {r.id: r for r in auto.automation.runs(5, job="decay", user_id=user_id)}
+    assert runs[left[0].id].status == "interrupted"
+    final = auto.query(
+        "MATCH (m:Memory {user_id: $u}) RETURN min(m.strength) AS lo, max(m.strength) AS hi, "
+        "count(m.decayed_at) AS done",
+        {"u": user_id},
+    )[0]
+    assert final["done"] == 6000
+    assert final["lo"] == pytest.approx(0.9**5) and final["hi"] == pytest.approx(0.9**5)
+    auto._rt.store.run_statement("MATCH (m:Memory {user_id: $u}) DETACH DELETE m", {"u": user_id})
+
+
+def test_failed_runs_are_recorded(auto: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = auto._rt.store
+    real = store.write_auto
+
+    def flaky(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if name == "forget_hard":
+            raise RuntimeError("disk on fire")
+        return real(name, **params)
+
+    monkeypatch.setattr(store, "write_auto", flaky)
+    run = auto.jobs.run("forget", user_id=user_id)
+    assert run.status == "failed" and "disk on fire" in (run.error or "")
+    assert "soft_forgotten" in run.counts and "hard_deleted" not in run.counts
+    assert auto.automation.runs(1, job="forget", user_id=user_id)[0].id == run.id
+
+
+def test_the_scheduler_runs_jobs_on_their_schedule(auto: GraphMemory, user_id: str) -> None:
+    # A scheduler scoped to this test's tenant: the library's own runs jobs for all users.
+    sched = Scheduler(lambda name: auto.jobs.run(name, user_id=user_id, trigger="schedule"))
+    sched.start()
+    try:
+        sched.add("review", "every 1s")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not auto.automation.runs(5, job="review", user_id=user_id):
+            time.sleep(0.2)
+    finally:
+        sched.shutdown()
+    runs = auto.automation.runs(5, job="review", user_id=user_id)
+    assert runs and runs[0].trigger == "schedule" and runs[0].status == "success"
+
+
+def test_cli_jobs_and_health(auto: GraphMemory, config_id: str, user_id: str) -> None:
+    runner = CliRunner()
+    env = {"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id}
+    listed = runner.invoke(app, ["jobs", "list", "--json"], env=env)
+    assert listed.exit_code == 0 and '"decay"' in listed.stdout
+    ran = runner.invoke(app, ["jobs", "run", "review", "--user", user_id, "--json"], env=env)
+    assert ran.exit_code == 0 and '"success"' in ran.stdout
+    assert runner.invoke(app, ["jobs", "disable", "promote"], env=env).exit_code == 0
+    assert auto.automation.get_config().jobs["promote"].enabled is False
+    assert runner.invoke(app, ["jobs", "run", "nope"], env=env).exit_code == 1
+    health = runner.invoke(app, ["health", "--json"], env=env)
+    assert health.exit_code in (0, 2) and '"status"' in health.stdout

@@ -1,0 +1,306 @@
+"""The maintenance jobs on the real server, each test in its own tenant, jobs scoped to that tenant."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import dynamics as d
+
+P = d.DynamicsParams()
+
+
+@pytest.fixture()
+def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
+    """A GraphMemory with its own automation config id: no test changes the shared configuration."""
+    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+def write(mem: GraphMemory, cypher: str, **params: Any) -> list[dict[str, Any]]:
+    return mem._rt.store.run_statement(cypher, params)
+
+
+def node(mem: GraphMemory, memory_id: str) -> dict[str, Any]:
+    rows = mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})
+    return rows[0]["m"] if rows else {}
+
+
+def related(mem: GraphMemory, memory_id: str) -> tuple[int, float]:
+    row = mem.query(
+        "MATCH (m:Memory {id: $id}) OPTIONAL MATCH (m)-[r:RELATED_TO]-(:Memory) WHERE r.expired_at IS NULL "
+        "RETURN count(r) AS n, coalesce(avg(r.weight), 0.0) AS w",
+        {"id": memory_id},
+    )[0]
+    return int(row["n"]), float(row["w"])
+
+
+def days(a: datetime, b: datetime) -> float:
+    return (b - a).total_seconds() / 86400
+
+
+def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, user_id: str) -> None:
+    cases = [
+        ("The quarterly report is due every March", "semantic", "P1", 3, 5.0),
+        ("I prefer window seats on long flights", "preference", "P2", 10, 30.0),
+        ("We had pasta for dinner on Tuesday", "episodic", "P3", 0, None),
+    ]
+    made = []
+    for text, kind, prio, uses, accessed_after in cases:
+        m = dyn.remember(text, user_id=user_id, memory_type=kind, priority=prio)
+        assert m.created_at is not None
+        last = None if accessed_after is None else m.created_at + timedelta(days=accessed_after)
+        write(
+            dyn,
+            "MATCH (m:Memory {id: $id}) SET m.access_count = $n, m.last_accessed_at = $t",
+            id=m.id,
+            n=uses,
+            t=last,
+        )
+        made.append((m, kind, prio, uses, last))
+    now = made[0][0].created_at + timedelta(days=40)  # type: ignore[operator]
+    run = dyn.jobs.run("decay", user_id=user_id, now=now)
+    assert run.status == "success" and run.counts["memories"] == 3
+    for m, kind, prio, uses, last in made:
+        stored = node(dyn, m.id)
+        n_rel, assoc = related(dyn, m.id)
+        expected = d.retention(
+            memory_type=kind,
+            days_since_access=days(last or m.created_at, now),
+            days_since_creation=days(m.created_at, now),
+            access_count=uses,
+            related_count=n_rel,
+            params=P,
+        )
+        assert stored["retention"] == pytest.approx(expected, rel=1e-6), kind
+        since = max(last or m.created_at, m.created_at)
+        rate = d.effective_rate(P.strength_decay[prio], assoc)
+        assert stored["strength"] == pytest.approx(
+            d.decay_strength(1.0, days(since, now), rate, P.strength_floor[prio]), rel=1e-6
+        )
+        if uses:
+            assert stored["base_activation"] == pytest.approx(
+                d.actr_base_level_approx(uses, days(m.created_at, now))
+            )
+    # idempotent: a rerun at the same clock changes nothing
+    before = {m.id: node(dyn, m.id)["strength"] for m, *_ in made}
+    dyn.jobs.run("decay", user_id=user_id, now=now)
+    assert {m.id: node(dyn, m.id)["strength"] for m, *_ in made} == before
+
+
+def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: str) -> None:
+    m = dyn.remember("Parked the car on level three", user_id=user_id, priority="P3")
+    assert m.created_at is not None
+    seen = []
+    for day in (3, 12, 18, 40):
+        now = m.created_at + timedelta(days=day)
+        dyn.jobs.run("decay", user_id=user_id, now=now)
+        dyn.jobs.run("forget", user_id=user_id, now=now)
+        seen.append(node(dyn, m.id)["status"])
+    assert seen == ["active", "weak", "dormant", "forgotten"]
+    # strength followed the closed form across the four incremental runs
+    assert node(dyn, m.id)["strength"] == pytest.approx(0.9**40, rel=1e-6)
+
+
+def test_soft_and_hard_forgetting(dyn: GraphMemory, user_id: str) -> None:
+    p3 = dyn.remember("The vending machine was out of crisps", user_id=user_id, priority="P3")
+    p0 = dyn.remember("My daughter is allergic to peanuts", user_id=user_id, priority="P0")
+    other = dyn.remember("Budget meeting moved to Friday", user_id=user_id, priority="P1")
+    write(
+        dyn,
+        "MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) CREATE (a)-[:RELATED_TO {weight: 0.01}]->(b)",
+        a=p0.id,
+        b=other.id,
+    )
+    assert p3.created_at is not None
+    now = p3.created_at + timedelta(days=40)
+    dyn.jobs.run("decay", user_id=user_id, now=now)
+    run = dyn.jobs.run("forget", user_id=user_id, now=now)
+    assert run.counts["soft_forgotten"] == 1 and run.counts["edges_removed"] >= 1
+    assert node(dyn, p3.id)["status"] == "forgotten"
+    assert node(dyn, p0.id)["status"] != "forgotten"  # P0 is never forgotten automatically
+    assert dyn.recall("vending machine crisps", user_id=user_id, k=5, reinforce=False) == [] or all(
+        h.memory.id != p3.id
+        for h in dyn.recall("vending machine crisps", user_id=user_id, k=5, reinforce=False)
+    )
+    # restorable ...
+    assert dyn.jobs.restore([p3.id], user_id=user_id, now=now) == [p3.id]
+    assert node(dyn, p3.id)["status"] in ("active", "weak", "dormant")
+    # ... and, once forgotten again, hard-deleted after the grace period
+    later = now + timedelta(days=25)
+    dyn.jobs.run("decay", user_id=user_id, now=later)
+    dyn.jobs.run("forget", user_id=user_id, now=later)
+    assert node(dyn, p3.id)["status"] == "forgotten"
+    run = dyn.jobs.run("forget", user_id=user_id, now=later + timedelta(days=P.hard_delete_grace_days + 1))
+    assert run.counts["hard_deleted"] >= 1 and node(dyn, p3.id) == {}
+    assert node(dyn, p0.id) != {}
+
+
+def test_capacity_forgetting_removes_the_weakest(dyn: GraphMemory, user_id: str) -> None:
+    cfg = dyn.automation.get_config()
+    dyn.automation.set_config(
+        cfg.model_copy(update={"dynamics": cfg.dynamics.model_copy(update={"capacity_per_user": 2})})
+    )
+    keep_p0 = dyn.remember("Emergency contact is my sister Ana", user_id=user_id, priority="P0")
+    strong = dyn.remember("I run the Berlin marathon every year", user_id=user_id, priority="P2")
+    weak = dyn.remember("Saw a red bicycle this morning", user_id=user_id, priority="P3")
+    write(dyn, "MATCH (m:Memory {id: $id}) SET m.strength = 3.0, m.access_count = 5", id=strong.id)
+    run = dyn.jobs.run("forget", user_id=user_id)
+    assert run.counts["capacity_forgotten"] == 1
+    assert (
+        node(dyn, weak.id)["status"] == "forgotten" and node(dyn, weak.id)["forgotten_reason"] == "capacity"
+    )
+    assert node(dyn, strong.id)["status"] == "active" and node(dyn, keep_p0.id)["status"] == "active"
+
+
+def test_consolidate_merges_near_duplicates(dyn: GraphMemory, user_id: str) -> None:
+    a = dyn.remember("My sister Clara lives in Toronto with her two cats", user_id=user_id)
+    # formation deduplicates at write time; a duplicate that slipped through (e.g. an import) is made by hand
+    row = write(
+        dyn,
+        "MATCH (a:Memory {id: $id}) CREATE (b:Memory) "
+        "SET b = a {.*, id: randomUUID(), content: a.content + '.', "
+        "created_at: a.created_at + duration('PT1S'), access_count: 2} RETURN b.id AS id",
+        id=a.id,
+    )
+    assert a.created_at is not None
+    b = a.model_copy(update={"id": row[0]["id"], "created_at": a.created_at + timedelta(seconds=1)})
+    dyn.jobs.run("associate", user_id=user_id)
+    run = dyn.jobs.run("consolidate", user_id=user_id)
+    assert run.counts["merged"] == 1
+    older, newer = (a, b) if (a.created_at, a.id) < (b.created_at, b.id) else (b, a)
+    assert node(dyn, newer.id)["status"] == "superseded"
+    survivor = node(dyn, older.id)
+    assert survivor["merged_from"] == [newer.id] and survivor["access_count"] >= 2
+    edge = dyn.query(
+        "MATCH (:Memory {id: $b})-[r:MERGED_INTO]->(:Memory {id: $a}) RETURN r.similarity AS s",
+        {"a": older.id, "b": newer.id},
+    )
+    assert edge and edge[0]["s"] >= P.duplicate_similarity
+    assert dyn.jobs.run("consolidate", user_id=user_id).counts["merged"] == 0  # idempotent
+
+
+def test_consolidate_summarises_an_old_session(dyn: GraphMemory, user_id: str) -> None:
+    texts = [
+        "We landed in Lisbon around noon",
+        "The hotel overlooked the Tagus river",
+        "Dinner was grilled sardines in Alfama",
+        "On day two we took the tram to Belem",
+        "The pastel de nata queue was very long",
+    ]
+    members = [dyn.remember(t, user_id=user_id, session_id="lisbon-trip") for t in texts]
+    assert members[0].created_at is not None
+    now = members[0].created_at + timedelta(days=10)
+    run = dyn.jobs.run("consolidate", user_id=user_id, now=now)
+    assert run.counts["summaries"] == 1
+    rows = dyn.query(
+        "MATCH (s:Memory {user_id: $u, is_summary: true})-[:SUMMARIZES]->(m:Memory) "
+        "RETURN s.content AS content, s.layer AS layer, s.embedding IS NOT NULL AS has_vec, "
+        "collect(m.id) AS ids",
+        {"u": user_id},
+    )
+    assert len(rows) == 1
+    live = {m.id for m in members if node(dyn, m.id)["status"] != "superseded"}
+    assert set(rows[0]["ids"]) == live and rows[0]["layer"] == "long_term" and rows[0]["has_vec"]
+    assert "Lisbon" in rows[0]["content"]
+    assert dyn.jobs.run("consolidate", user_id=user_id, now=now).counts["summaries"] == 0
+
+
+def _topic_memories(mem: GraphMemory, user_id: str) -> list[str]:
+    texts = [
+        "I play tennis every Saturday morning",
+        "My tennis coach says my backhand improved",
+        "I bought a new tennis racket last week",
+        "Quarterly taxes are due in April",
+        "The accountant needs the tax receipts",
+    ]
+    return [mem.remember(t, user_id=user_id).id for t in texts]
+
+
+def test_associate_uses_gds_knn_when_present(dyn: GraphMemory, user_id: str) -> None:
+    _topic_memories(dyn, user_id)
+    assert dyn.automation.probe()["gds"], "the shared server has GDS"
+    run = dyn.jobs.run("associate", user_id=user_id)
+    assert run.status == "success" and run.counts["method"] == "gds_knn" and run.counts["edges"] > 0
+    methods = dyn.query(
+        "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO]-(b:Memory) RETURN collect(DISTINCT r.method) AS m, "
+        "collect(DISTINCT b.user_id) AS users",
+        {"u": user_id},
+    )[0]
+    assert "gds_knn" in methods["m"] and methods["users"] == [user_id]
+
+
+def test_associate_falls_back_to_the_vector_index(
+    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
+) -> None:
+    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
+    with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        _topic_memories(mem, user_id)
+        run = mem.jobs.run("associate", user_id=user_id)
+        assert run.counts["method"] == "vector_index" and run.counts["fallback_reason"] == "gds_not_installed"
+        assert run.counts["edges"] > 0
+        rows = mem.query(
+            "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO {method: 'vector_index'}]-(b:Memory) "
+            "RETURN collect(DISTINCT b.user_id) AS users",
+            {"u": user_id},
+        )
+        assert rows[0]["users"] == [user_id]
+
+
+def test_promotion_to_common_knowledge(dyn: GraphMemory, user_id: str) -> None:
+    hot = dyn.remember("Always answer in British English", user_id=user_id, memory_type="procedural")
+    cold = dyn.remember("The printer on floor 2 jams", user_id=user_id)
+    assert hot.created_at is not None
+    start = hot.created_at
+    sessions = [f"s{i}" for i in range(6)]
+    for i, s in enumerate(sessions):
+        ids = [hot.id] if i < 4 else [cold.id]
+        if i == 5:
+            ids.append(cold.id)
+        event = {
+            "id": str(uuid.uuid4()),
+            "user_id": user_id,
+            "memory_ids": ids,
+            "session_id": s,
+            "context": "writing" if i % 2 else "support",
+            "query": "x",
+        }
+        dyn._rt.store.write("recall_record", event=event, now=start + timedelta(days=i))
+    run = dyn.jobs.run("promote", user_id=user_id, now=start + timedelta(days=10))
+    assert run.counts["promoted"] == 1
+    promoted = node(dyn, hot.id)
+    assert promoted["priority"] == "common" and promoted["layer"] == "long_term"
+    assert node(dyn, cold.id)["priority"] != "common"
+    # common knowledge does not decay
+    strength = promoted["strength"]
+    dyn.jobs.run("decay", user_id=user_id, now=start + timedelta(days=200))
+    assert node(dyn, hot.id)["strength"] == pytest.approx(strength)
+
+
+def test_review_dates_follow_stability(dyn: GraphMemory, user_id: str) -> None:
+    m = dyn.remember("The wifi password is on the fridge", user_id=user_id, priority="P2")
+    assert m.created_at is not None
+    dyn.jobs.run("review", user_id=user_id, now=m.created_at)
+    first = node(dyn, m.id)
+    interval = d.review_interval(P.initial_stability["P2"], P.desired_retention)
+    assert first["stability"] == pytest.approx(3.0)
+    assert days(m.created_at, first["next_review_at"]) == pytest.approx(interval, abs=1e-4)
+    recalled = m.created_at + timedelta(days=2)
+    write(
+        dyn, "MATCH (m:Memory {id: $id}) SET m.access_count = 1, m.last_accessed_at = $t", id=m.id, t=recalled
+    )
+    dyn.jobs.run("review", user_id=user_id, now=recalled)
+    second = node(dyn, m.id)
+    s1 = d.updated_stability(3.0, 2.0, P)
+    assert second["stability"] == pytest.approx(s1)
+    assert days(recalled, second["next_review_at"]) == pytest.approx(d.review_interval(s1, 0.9), abs=1e-4)
+    assert dyn.jobs.run("review", user_id=user_id, now=recalled).counts["scheduled"] == 0
+    assert math.isfinite(second["stability"])
