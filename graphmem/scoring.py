@@ -21,13 +21,15 @@ def rrf_max(lists: int, k: int = 60) -> float:
     return lists / (k + 1)
 
 
-def fan_factor(fan: int, strength: float) -> float:
-    """ACT-R associative strength S − ln(fan), scaled to [0, 1] by S: hubs spread less activation.
+def fan_factor(fan: int, max_fan: int) -> float:
+    """ACT-R associative strength S − ln(fan) with S = ln(max_fan), scaled to [0, 1] by S: hubs spread less.
 
-    An entity mentioned by one memory passes everything on; by e^S memories or more, nothing.
+    An entity mentioned by one memory passes everything on; by ``max_fan`` memories or more, nothing.
+    (cypher/activation_step.cypher computes the same factor in the database.)
     """
     if fan <= 1:
         return 1.0
+    strength = math.log(max_fan)
     return max(0.0, strength - math.log(fan)) / strength
 
 
@@ -36,13 +38,39 @@ def passed_activation(activation: float, edge_weight: float, view_weight: float,
     return activation * edge_weight * view_weight * hop_decay
 
 
+def minmax(values: Mapping[str, float]) -> dict[str, float]:
+    """Min-max normalisation to [0, 1] (all equal → all 1)."""
+    if not values:
+        return {}
+    low, high = min(values.values()), max(values.values())
+    if high - low <= 1e-12:
+        return dict.fromkeys(values, 1.0)
+    return {key: (v - low) / (high - low) for key, v in values.items()}
+
+
+def linear_fusion(
+    cosine: Mapping[str, float], bm25: Mapping[str, float], vector_weight: float = 0.5
+) -> dict[str, float]:
+    """Convex combination of min-max normalised cosine (over all candidates) and BM25 scaled by the best
+    BM25 score (a candidate the full-text index did not return scores 0 there)."""
+    cos = minmax(cosine)
+    top = max(bm25.values(), default=0.0)
+    keys = set(cosine) | set(bm25)
+    return {
+        key: vector_weight * cos.get(key, 0.0)
+        + (1 - vector_weight) * (bm25.get(key, 0.0) / top if top else 0.0)
+        for key in keys
+    }
+
+
 @dataclass(frozen=True)
 class BlendWeights:
-    """Final score = relevance × (1 − state_weight) + state × state_weight; relevance blends seed and
-    activation evidence, state blends retention, strength, importance and confidence."""
+    """relevance = seed + activation × received + speaker bonus (when the query names who said it);
+    final = relevance × (1 − state_weight) + state × state_weight, where state blends retention, strength,
+    importance and confidence."""
 
-    seed: float = 1.0
-    activation: float = 0.6
+    activation: float = 1.0
+    speaker: float = 0.2
     state_weight: float = 0.1
     retention: float = 0.4
     strength: float = 0.2
@@ -74,12 +102,18 @@ def memory_state(
 
 
 def final_score(
-    seed: float, activation: float, state: float, w: BlendWeights
+    seed: float, activation: float, speaker: bool, state: float, w: BlendWeights
 ) -> tuple[float, dict[str, float]]:
-    """The blended score and its components (seed and activation are in [0, 1])."""
-    relevance = (w.seed * seed + w.activation * activation) / (w.seed + w.activation)
+    """The blended score and its components."""
+    relevance = seed + w.activation * activation + (w.speaker if speaker else 0.0)
     score = relevance * (1 - w.state_weight) + state * w.state_weight
-    return score, {"seed": seed, "activation": activation, "relevance": relevance, "state": state}
+    return score, {
+        "seed": seed,
+        "activation": activation,
+        "speaker": float(speaker),
+        "relevance": relevance,
+        "state": state,
+    }
 
 
 def reinforced_strength(strength: float, access_count: int, gain: float = 0.5, ceiling: float = 4.0) -> float:
@@ -99,3 +133,22 @@ def suppressed_strength(strength: float, penalty: float = 0.05, floor: float = 0
 
 def _unit(x: float) -> float:
     return min(1.0, max(0.0, x))
+
+
+def proactive_score(
+    importance: float,
+    age_days: float,
+    access_count: int,
+    *,
+    recency_days: float = 30.0,
+    frequency_ref: int = 10,
+) -> float:
+    """Session-start preload rank: 0.4 importance + 0.3 recency + 0.2 frequency + 0.1 baseline.
+
+    recency = e^(−age / recency_days) with age since last access (or creation); frequency =
+    ln(1 + n) / ln(1 + frequency_ref), capped at 1.
+    """
+    recency = math.exp(-max(0.0, age_days) / recency_days)
+    n = max(0, access_count)
+    frequency = 1.0 if n >= frequency_ref else math.log(1 + n) / math.log(1 + frequency_ref)
+    return 0.4 * importance + 0.3 * recency + 0.2 * frequency + 0.1

@@ -100,3 +100,29 @@ def tags(value: object) -> list[str]:
     if isinstance(value, str) or not all(isinstance(t, str) and t.strip() for t in value):  # type: ignore[attr-defined]
         raise ValidationError("tags", "must be a list of non-empty strings")
     return [t.strip() for t in value]  # type: ignore[attr-defined]
+
+
+def bounded_int(value: object, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(field, f"must be an integer, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValidationError(field, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def boolean(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValidationError(field, f"must be True or False, not {value!r}")
+    return value
+
+
+def views(value: object) -> dict[str, float] | None:
+    """View-weight overrides: names are checked against the views by graphmem.intent.resolve_views."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise ValidationError("views", "must be a dict of view name to weight")
+    from .intent import resolve_views
+
+    resolve_views("", value)  # raises ValidationError naming an unknown view or a bad weight
+    return dict(value)
