@@ -1,0 +1,224 @@
+"""Batched ingestion speed: graphmem's formation path against a bare ``UNWIND ... CREATE`` of the same rows.
+
+    .venv/bin/python benchmarks/ingest.py --memories 2000 --batch 500 --e2e 300
+
+1. precomputed: ``add_messages`` with every embedding computed beforehand (turn texts and entity names),
+   so the number measures formation itself: context reads, extraction, linking, facts, one transaction
+   per batch;
+2. bare: the same rows (same properties and vectors) written by one ``UNWIND ... CREATE`` per batch,
+   in the same run, as the floor to compare with;
+3. end to end: ``add_messages`` with the real embedder and extraction on (messages/s).
+
+Turn texts come from the LoCoMo file when present (else synthetic). Results go to stdout and --out (JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+
+from graphmem import GraphMemory, SentenceTransformerEmbedder
+from graphmem.extraction import PatternExtractor
+from graphmem.formation import user_key
+
+console = Console()
+BARE = """
+UNWIND $rows AS row
+CREATE (m:Memory {id: row.id})
+SET m += row.props, m.user_id = row.user_id, m.content = row.content
+WITH m, row
+CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+RETURN count(m) AS n
+"""
+
+
+class PrecomputedEmbedder:
+    """Serves vectors computed before the clock starts; counts texts it had to embed anyway."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder, texts: Sequence[str]) -> None:
+        self.inner = inner
+        unique = sorted(set(texts))
+        self.cache = dict(zip(unique, inner.embed(unique), strict=True))
+        self.misses = 0
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        missing = [t for t in texts if t not in self.cache]
+        if missing:
+            self.misses += len(missing)
+            self.cache.update(zip(missing, self.inner.embed(missing), strict=True))
+        return [self.cache[t] for t in texts]
+
+
+def texts_from(data: Path, n: int) -> list[str]:
+    if data.exists():
+        turns = [
+            t["text"]
+            for sample in json.loads(data.read_text())
+            for key, session in sample["conversation"].items()
+            if key.startswith("session_") and not key.endswith("date_time")
+            for t in session
+            if t.get("text")
+        ]
+    else:
+        turns = [
+            f"Note {i}: I went to the market in Town{i % 50} and bought {i % 7} apples." for i in range(n)
+        ]
+    return [turns[i % len(turns)] + ("" if i < len(turns) else f" (again, {i})") for i in range(n)]
+
+
+def batches(texts: list[str], size: int) -> list[list[dict[str, Any]]]:
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    msgs = [
+        {"role": "user", "name": "Sam", "content": t, "timestamp": t0 + timedelta(minutes=i)}
+        for i, t in enumerate(texts)
+    ]
+    return [msgs[i : i + size] for i in range(0, len(msgs), size)]
+
+
+def run_formation(mem: GraphMemory, parts: list[list[dict[str, Any]]], user: str, label: str) -> float:
+    started = time.perf_counter()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(label, total=sum(len(p) for p in parts))
+        for n, part in enumerate(parts):
+            mem.add_messages(part, user_id=user, session_id=f"s{n}")
+            progress.advance(task, len(part))
+    return time.perf_counter() - started
+
+
+def run_bare(
+    mem: GraphMemory, parts: list[list[dict[str, Any]]], embedder: PrecomputedEmbedder, user: str
+) -> float:
+    now = datetime.now(UTC)
+    prepared = [
+        [
+            {
+                "id": str(uuid.uuid4()),
+                "user_id": user,
+                "content": m["content"],
+                "embedding": embedder.cache[m["content"]],
+                "props": {
+                    "memory_type": "episodic",
+                    "priority": "P2",
+                    "importance": 0.5,
+                    "strength": 1.0,
+                    "retention": 1.0,
+                    "access_count": 0,
+                    "status": "active",
+                    "layer": "working",
+                    "source": "user",
+                    "confidence": 1.0,
+                    "tags": [],
+                    "metadata": "{}",
+                    "session_id": f"s{n}",
+                    "role": "user",
+                    "speaker": "Sam",
+                    "user_key": user_key(user),
+                    "occurred_at": m["timestamp"],
+                    "created_at": now,
+                    "recorded_at": now,
+                    "version": 1,
+                },
+            }
+            for m in part
+        ]
+        for n, part in enumerate(parts)
+    ]
+    started = time.perf_counter()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("bare UNWIND ... CREATE", total=sum(len(p) for p in prepared))
+        for rows in prepared:
+            mem._rt.store.run_statement(BARE, {"rows": rows})
+            progress.advance(task, len(rows))
+    return time.perf_counter() - started
+
+
+def wipe(mem: GraphMemory, users: list[str]) -> None:
+    for u in users:
+        with mem._rt.store.driver.session(database=mem._rt.store.database) as session:
+            session.run(  # CALL ... IN TRANSACTIONS needs an auto-commit transaction
+                "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) "
+                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+                {"u": u},
+            ).consume()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--memories", type=int, default=2000)
+    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--e2e", type=int, default=300, help="messages for the end-to-end run")
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/ingest.json"))
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark's users afterwards")
+    args = parser.parse_args(argv)
+    run = uuid.uuid4().hex[:8]
+    texts = texts_from(args.data, args.memories)
+    inner = SentenceTransformerEmbedder()
+    names = [m.name for ex in PatternExtractor().extract(texts) for m in ex.entities]
+    with console.status("precomputing embeddings"):
+        pre = PrecomputedEmbedder(inner, texts + names)
+    users = {k: f"bench-{k}-{run}" for k in ("formation", "bare", "e2e")}
+    parts = batches(texts, args.batch)
+    with GraphMemory.connect(embedder=pre) as mem:
+        mem.init()
+        bare_s = run_bare(mem, parts, pre, users["bare"])
+        formation_s = run_formation(mem, parts, users["formation"], "formation (precomputed embeddings)")
+        counts = mem.query(
+            "MATCH (m:Memory {user_id: $u}) OPTIONAL MATCH (m)-[r]->() RETURN count(DISTINCT m) AS memories,"
+            " count(r) AS edges",
+            {"u": users["formation"]},
+        )[0]
+    e2e_texts = [f"{t} [{run}]" for t in texts_from(args.data, args.memories + args.e2e)[-args.e2e :]]
+    with GraphMemory.connect(embedder=inner) as mem:
+        e2e_s = run_formation(mem, batches(e2e_texts, min(args.batch, 100)), users["e2e"], "end to end")
+        if not args.keep:
+            wipe(mem, list(users.values()))
+    report = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "load": os.getloadavg()},
+        "memories": args.memories,
+        "batch": args.batch,
+        "formation_precomputed": {
+            "seconds": round(formation_s, 2),
+            "memories_per_s": round(args.memories / formation_s, 1),
+            "stored": counts["memories"],
+            "edges": counts["edges"],
+            "embedder_misses": pre.misses,
+        },
+        "bare_unwind_create": {
+            "seconds": round(bare_s, 2),
+            "memories_per_s": round(args.memories / bare_s, 1),
+        },
+        "ratio_formation_to_bare": round(bare_s / formation_s, 3),
+        "end_to_end": {
+            "messages": args.e2e,
+            "seconds": round(e2e_s, 2),
+            "messages_per_s": round(args.e2e / e2e_s, 1),
+        },
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2))
+    console.print_json(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
