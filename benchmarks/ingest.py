@@ -31,7 +31,7 @@ from rich.progress import Progress
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder
 from graphmem.extraction import PatternExtractor
-from graphmem.formation import user_key
+from graphmem.formation import MemoryDraft, embedding_text, user_key
 
 console = Console()
 BARE = """
@@ -111,7 +111,11 @@ def run_bare(
                 "id": str(uuid.uuid4()),
                 "user_id": user,
                 "content": m["content"],
-                "embedding": embedder.cache[m["content"]],
+                "embedding": embedder.cache[
+                    embedding_text(
+                        MemoryDraft(content=m["content"], user_id=user, role="user", speaker="Sam")
+                    )
+                ],
                 "props": {
                     "memory_type": "episodic",
                     "priority": "P2",
@@ -173,8 +177,11 @@ def main(argv: list[str] | None = None) -> None:
     texts = texts_from(args.data, args.memories)
     inner = SentenceTransformerEmbedder()
     names = [m.name for ex in PatternExtractor().extract(texts) for m in ex.entities]
+    embedded = [
+        embedding_text(MemoryDraft(content=t, user_id="u", role="user", speaker="Sam")) for t in texts
+    ]
     with console.status("precomputing embeddings"):
-        pre = PrecomputedEmbedder(inner, texts + names)
+        pre = PrecomputedEmbedder(inner, embedded + names)
     users = {k: f"bench-{k}-{run}" for k in ("formation", "bare", "e2e")}
     parts = batches(texts, args.batch)
     with GraphMemory.connect(embedder=pre) as mem:

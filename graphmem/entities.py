@@ -14,6 +14,7 @@ Entity keys are normalized names: lower case, no determiners/possessives/titles,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -396,13 +397,17 @@ def extract(text: str, *, known: Iterable[str] = ()) -> list[Mention]:
             type_ = _type_of(None, words, text[: m.start()])
         add(name, type_, m.start(), m.end())
     if known_keys:
-        lowered = text.lower()
-        for key in known_keys - set(found):
-            for hit in re.finditer(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lowered):
-                if not any(s <= hit.start() < e for s, e in taken):
-                    add(text[hit.start() : hit.end()], "other", hit.start(), hit.end())
-                    break
+        for hit in _known_regex(frozenset(known_keys)).finditer(text.lower()):
+            if hit.group(0) not in found and not any(s <= hit.start() < e for s, e in taken):
+                add(text[hit.start() : hit.end()], "other", hit.start(), hit.end())
     return list(found.values())
+
+
+@functools.lru_cache(maxsize=16)
+def _known_regex(keys: frozenset[str]) -> re.Pattern[str]:
+    """One alternation over the known keys (longest first), compiled once per set of keys."""
+    alternation = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])")
 
 
 def mid_sentence_keys(texts: Iterable[str]) -> set[str]:

@@ -166,7 +166,7 @@ class PatternExtractor:
     """Deterministic rules: :func:`graphmem.entities.extract` and :func:`graphmem.facts.extract`."""
 
     def extract(self, texts: Sequence[str], *, known: Collection[str] = ()) -> list[TurnExtraction]:
-        known_keys = set(known) | entities.mid_sentence_keys(texts)
+        known_keys = frozenset(set(known) | entities.mid_sentence_keys(texts))
         return [
             TurnExtraction(
                 entities=tuple(entities.extract(t, known=known_keys)), facts=tuple(facts.extract(t))

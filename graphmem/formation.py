@@ -41,6 +41,9 @@ __all__ = [
     "user_key",
 ]
 
+CLIENT_SCAN_MAX = 5_000
+"""Tenants with at most this many memories get their formation context by a client-side cosine scan."""
+
 KNOWN_ENTITY_LIMIT = 5_000
 """Most entity keys of a user that the extractor is told about (most mentioned first)."""
 
@@ -138,6 +141,8 @@ def _neighbours(
     counts = rt.store.read("user_memory_count", user_id=user_id)[0]
     if counts["user_count"] == 0:
         return [[] for _ in vectors]
+    if counts["user_count"] <= CLIENT_SCAN_MAX:
+        return _client_scan(rt, user_id, vectors, k)
     plan = plan_vector_search(counts["user_count"], counts["total"], k, rt.settings.preset())
     payload = [{"i": i, "embedding": v} for i, v in enumerate(vectors)]
     if plan.method == "index":
@@ -158,6 +163,33 @@ def _neighbours(
             )
             for h in r["hits"]
         ]
+    return out
+
+
+def _client_scan(
+    rt: Runtime, user_id: str, vectors: list[list[float]], k: int
+) -> list[list[linking.Neighbour]]:
+    """The exact top-k by cosine, computed in numpy over the tenant's embeddings (small tenants)."""
+    rows = rt.store.read("formation_tenant_vectors", user_id=user_id)
+    rows = [r for r in rows if r["embedding"] is not None]
+    if not rows:
+        return [[] for _ in vectors]
+    cosines = linking.cross_cosines(vectors, [r["embedding"] for r in rows])
+    out = []
+    for i in range(len(vectors)):
+        top = linking.top_k(cosines[i], k)
+        out.append(
+            [
+                linking.Neighbour(
+                    id=rows[j]["id"],
+                    cosine=round(float(cosines[i, j]), 6),
+                    content=rows[j]["content"] or "",
+                    occurred_at=rows[j]["occurred_at"],
+                    session_id=rows[j]["session_id"],
+                )
+                for j in top
+            ]
+        )
     return out
 
 

@@ -80,6 +80,25 @@ def batch_cosines(vectors: Sequence[Sequence[float]]) -> np.ndarray:
     return out
 
 
+def cross_cosines(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> np.ndarray:
+    """Cosine of every row of ``a`` against every row of ``b``."""
+    x = np.asarray(a, dtype=np.float32)
+    y = np.asarray(b, dtype=np.float32)
+    x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    y = y / np.maximum(np.linalg.norm(y, axis=1, keepdims=True), 1e-12)
+    out: np.ndarray = x @ y.T
+    return out
+
+
+def top_k(row: np.ndarray, k: int) -> list[int]:
+    """Indices of the k largest values of ``row``, largest first."""
+    if k <= 0 or row.size == 0:
+        return []
+    k = min(k, row.size)
+    part = np.argpartition(-row, k - 1)[:k]
+    return [int(j) for j in part[np.argsort(-row[part], kind="stable")]]
+
+
 def plan_links(
     items: Sequence[NewItem],
     neighbours: Sequence[Sequence[Neighbour]],

@@ -248,3 +248,12 @@ def test_importance_ranks_types_and_boosts_marked() -> None:
 def test_pattern_extractor_uses_mid_sentence_names_for_sentence_starts() -> None:
     out = PatternExtractor().extract(["Melanie said hi.", "I met Melanie at the park."])
     assert [m.key for m in out[0].entities] == ["melanie"]
+
+
+def test_client_side_top_k_matches_a_full_sort() -> None:
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(5, 8)), rng.normal(size=(40, 8))
+    cos = linking.cross_cosines(a.tolist(), b.tolist())
+    for i in range(5):
+        assert linking.top_k(cos[i], 6) == [int(j) for j in np.argsort(-cos[i])[:6]]
+    assert linking.top_k(cos[0], 0) == [] and len(linking.top_k(cos[0], 99)) == 40
