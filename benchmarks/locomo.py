@@ -28,8 +28,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, retrieval
+from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings, retrieval
 from graphmem import recall as recall_use_case
+from graphmem.config import PRESETS, RetrievalPreset
 from graphmem.formation import user_key
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -73,8 +74,11 @@ def evidence_ids(qa: dict[str, Any], known: set[str]) -> list[str]:
 Method = Callable[[GraphMemory, str, str, int], list[str]]
 
 
+RECALL_OPTIONS: dict[str, Any] = {}
+
+
 def method_graphmem(mem: GraphMemory, user: str, question: str, k: int) -> list[str]:
-    return [h.memory.id for h in mem.recall(question, user_id=user, k=k, reinforce=False)]
+    return [h.memory.id for h in mem.recall(question, user_id=user, k=k, reinforce=False, **RECALL_OPTIONS)]
 
 
 def method_hybrid(mem: GraphMemory, user: str, question: str, k: int) -> list[str]:
@@ -100,7 +104,7 @@ def method_bm25(mem: GraphMemory, user: str, question: str, k: int) -> list[str]
 METHODS: dict[str, Method] = {
     "vector (exact cosine)": method_vector,
     "bm25 (full-text index)": method_bm25,
-    "hybrid (RRF, no graph)": method_hybrid,
+    "hybrid (no graph)": method_hybrid,
     "graphmem (hybrid + activation)": method_graphmem,
 }
 
@@ -185,6 +189,19 @@ def _request(q: str, user: str, hops: int = 3) -> recall_use_case.RecallRequest:
     )
 
 
+def reuse_ingestion(mem: GraphMemory, data: list[dict[str, Any]], prefix: str) -> dict[str, Any] | None:
+    """The dia_id → memory map of an earlier ingestion, read back from memory metadata (None if absent)."""
+    conversations = {}
+    for sample in data:
+        user = f"{prefix}{sample['sample_id']}"
+        rows = mem.query("MATCH (m:Memory {user_id: $u}) RETURN m.id AS id, m.metadata AS md", {"u": user})
+        if not rows:
+            return None
+        mapping = {json.loads(r["md"]).get("dia_id"): r["id"] for r in rows}
+        conversations[sample["sample_id"]] = {"user_id": user, "dia_to_memory": mapping}
+    return {"conversations": conversations, "reused": True}
+
+
 def markdown(results: dict[str, Any]) -> str:
     cols = [*[c for c in CATEGORIES.values() if c != "adversarial"], "overall (1-4)", "adversarial"]
     lines = [
@@ -206,13 +223,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--user-prefix", default="locomo-")
     parser.add_argument("--methods", default="all", help="comma-separated method names, or all")
     parser.add_argument("--no-latency", action="store_true")
+    parser.add_argument("--hops", type=int, default=3, help="activation hops for the graphmem method")
+    parser.add_argument("--views", type=json.loads, help='view weights for graphmem, e.g. {"temporal": 1}')
+    parser.add_argument(
+        "--embedding-cache", type=Path, help="JSON file of question embeddings kept across runs"
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="reuse an earlier ingestion with the same prefix"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="FIELD=VALUE", help="override a retrieval preset field"
+    )
     args = parser.parse_args(argv)
     data = json.loads(args.data.read_text())
     cached = CachingEmbedder(SentenceTransformerEmbedder())
-    with GraphMemory.connect(embedder=cached) as mem:
+    if args.embedding_cache and args.embedding_cache.exists():
+        cached.cache.update(json.loads(args.embedding_cache.read_text()))
+    RECALL_OPTIONS.update(hops=args.hops, views=args.views)
+    overrides = dict(item.split("=", 1) for item in args.set)
+    PRESETS["bench"] = RetrievalPreset.model_validate({**PRESETS["balanced"].model_dump(), **overrides})
+    settings = Settings(retrieval_preset="bench", record_recalls=False)
+    with GraphMemory.connect(embedder=cached, settings=settings) as mem:
         mem.init()
         started = time.perf_counter()
-        ingested = ingest_locomo(mem, args.data, user_prefix=args.user_prefix)
+        reused = reuse_ingestion(mem, data, args.user_prefix) if args.reuse else None
+        ingested = reused or ingest_locomo(mem, args.data, user_prefix=args.user_prefix)
         ingest_s = time.perf_counter() - started
         methods = METHODS if args.methods == "all" else {m: METHODS[m] for m in args.methods.split(",")}
         results = evaluate(mem, data, ingested, methods)
@@ -228,9 +263,12 @@ def main(argv: list[str] | None = None) -> None:
         "machine": {"cpus": _cpus(), "python": platform.python_version(), "neo4j": server},
         "data": str(args.data),
         "ingest": {k: v for k, v in ingested.items() if k != "conversations"} | {"seconds": ingest_s},
+        "preset": PRESETS["bench"].model_dump(),
         "results": results,
         "latency": lat,
     }
+    if args.embedding_cache:
+        args.embedding_cache.write_text(json.dumps(cached.cache))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, default=str))
     args.out.with_suffix(".md").write_text(markdown(results) + "\n")

@@ -39,7 +39,7 @@ class RetrievalPreset(BaseModel, frozen=True):
         default="linear", description="how vector and full-text seed scores are fused (see README)"
     )
     vector_weight: float = Field(default=0.5, ge=0, le=1, description="share of cosine in linear fusion")
-    hop_decay: float = Field(default=0.5, gt=0, le=1, description="activation kept per hop")
+    hop_decay: float = Field(default=0.7, gt=0, le=1, description="activation kept per hop")
     activation_threshold: float = Field(default=0.02, ge=0, description="weaker activation stops spreading")
     beam: int = Field(default=60, ge=1, description="most memories one hop may activate")
     frontier: int = Field(default=20, ge=1, description="most memories one hop spreads from")

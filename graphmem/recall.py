@@ -76,7 +76,11 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     ranked = retrieval.blend(candidates, own, received, named, BLEND_PRESETS[preset.blend])
     top = ranked[: req.k]
     rrf_scores = seeds.rrf(preset.rrf_k)
-    hits = [_hit(s, candidates, seeds, own, rrf_scores, received) for s in top]
+    full = {
+        r["memory"]["id"]: r["memory"]
+        for r in rt.store.read("memory_fetch", ids=[s.id for s in top], user_id=req.user_id, embedding=None)
+    }
+    hits = [_hit(s, full[s.id], seeds, own, rrf_scores, received) for s in top if s.id in full]
     if req.reinforce and req.as_of is None and rt.settings.reinforce_on_recall:
         competitors = ranked[req.k : 2 * req.k] if rt.settings.retrieval_induced_forgetting else []
         _change_memory(
@@ -90,7 +94,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
 def _fetch(
     rt: Runtime, ids: list[str], user_id: str, embedding: list[float] | None
 ) -> dict[str, dict[str, Any]]:
-    rows = rt.store.read("memory_fetch", ids=ids, user_id=user_id, embedding=embedding)
+    rows = rt.store.read("candidate_fetch", ids=ids, user_id=user_id, embedding=embedding)
     return {r["memory"]["id"]: r for r in rows}
 
 
@@ -109,7 +113,7 @@ def _leading_name(query: str) -> set[str]:
 
 def _hit(
     scored: retrieval.Scored,
-    candidates: Mapping[str, dict[str, Any]],
+    memory: dict[str, Any],
     seeds: retrieval.Seeds,
     own: Mapping[str, float],
     rrf_scores: Mapping[str, float],
@@ -131,7 +135,7 @@ def _hit(
         level, score_type, raw = "graph", "activation", reached.activation if reached else 0.0
     components = {**scored.components, "rrf": rrf_scores.get(mid, 0.0), "own": own.get(mid, 0.0)}
     return Hit(
-        memory=memory_from_row(candidates[mid]["memory"]),
+        memory=memory_from_row(memory),
         score=scored.score,
         explanation=Explanation(
             search_level=level,
