@@ -4,6 +4,7 @@
 // $batch: rows per inner transaction
 MATCH (m:Memory)
 WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.status IN ['active', 'weak', 'dormant']
+  AND NOT m:CoreBlock // core memory blocks are pinned: they never decay
 CALL (m) {
   OPTIONAL MATCH (m)-[r:RELATED_TO]-(:Memory)
   WHERE r.expired_at IS NULL

@@ -7,6 +7,9 @@ from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import (
     ConfigurationError,
     ConnectionFailed,
+    CoreBlockLimitExceeded,
+    CoreBlockNotFound,
+    CoreBlockReadOnly,
     EmbedderError,
     ExtractionError,
     GraphMemError,
@@ -21,13 +24,28 @@ from .errors import (
     VersionConflict,
 )
 from .memory import GraphMemory
-from .models import Explanation, Fact, FactType, Hit, Memory, MemoryStatus, MemoryType, Priority, Source
+from .models import (
+    CoreBlock,
+    Explanation,
+    Fact,
+    FactType,
+    Hit,
+    Memory,
+    MemoryStatus,
+    MemoryType,
+    Priority,
+    Source,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
     "ConnectionFailed",
+    "CoreBlock",
+    "CoreBlockLimitExceeded",
+    "CoreBlockNotFound",
+    "CoreBlockReadOnly",
     "Embedder",
     "EmbedderError",
     "Explanation",

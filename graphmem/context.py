@@ -8,12 +8,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .models import Hit
+from .models import CoreBlock, Hit
 from .records import memory_from_row
 from .runtime import Runtime
 
-ItemKind = Literal["fact", "memory", "history"]
+ItemKind = Literal["core", "fact", "memory", "history"]
 SECTION_TITLES: dict[str, str] = {
+    "core": "Core memory",
     "fact": "Known facts",
     "memory": "Relevant memories",
     "history": "Recent history",
@@ -57,9 +58,14 @@ def token_counter(rt: Runtime) -> Callable[[str], int]:
 
 
 def candidate_items(
-    facts: list[dict[str, Any]], hits: list[Hit], recent: list[dict[str, Any]], count: Callable[[str], int]
+    facts: list[dict[str, Any]],
+    hits: list[Hit],
+    recent: list[dict[str, Any]],
+    count: Callable[[str], int],
+    core: list[CoreBlock] | None = None,
 ) -> list[ContextItem]:
-    """Items in priority order (rank 0 first): facts, recalled memories, then recent history not recalled."""
+    """Items in priority order (rank 0 first): core memory blocks, facts, recalled memories, then recent
+    history not recalled."""
     items: list[ContextItem] = []
 
     def add(kind: ItemKind, text: str, memory_id: str | None = None, score: float | None = None) -> None:
@@ -69,10 +75,17 @@ def candidate_items(
             )
         )
 
+    # --- core memory blocks (graphmem.core): pinned first; never repeated as recalled memories or history
+    recalled = set()
+    for block in core or []:
+        recalled.add(block.id)
+        add("core", f"[{block.label}] {block.value}", block.id)
+    # ---
     for fact in facts:
         add("fact", f"{fact['key']}: {fact['value']}")
-    recalled = set()
     for hit in hits:
+        if hit.memory.id in recalled:
+            continue
         recalled.add(hit.memory.id)
         add("memory", hit.memory.content, hit.memory.id, hit.score)
     for row in recent:

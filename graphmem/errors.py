@@ -32,6 +32,30 @@ class MemoryNotFound(NotFoundError):
         self.memory_id = memory_id
 
 
+class CoreBlockNotFound(NotFoundError):
+    def __init__(self, label: str) -> None:
+        super().__init__(f"core memory block {label!r} not found")
+        self.label = label
+
+
+class CoreBlockReadOnly(GraphMemError):
+    """The agent tried to edit a read-only core memory block."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"core memory block {label!r} is read-only")
+        self.label = label
+
+
+class CoreBlockLimitExceeded(ValidationError):
+    """A core memory block's value would exceed the block's character limit."""
+
+    def __init__(self, label: str, length: int, limit: int) -> None:
+        super().__init__("value", f"block {label!r} would be {length} characters long; its limit is {limit}")
+        self.label = label
+        self.length = length
+        self.limit = limit
+
+
 class TenantMismatch(GraphMemError):
     """An operation would connect data of two different users."""
 
@@ -108,6 +132,9 @@ class ServerStartTimeout(ServerError):
 __all__ = [
     "ConfigurationError",
     "ConnectionFailed",
+    "CoreBlockLimitExceeded",
+    "CoreBlockNotFound",
+    "CoreBlockReadOnly",
     "DownloadFailed",
     "EmbedderError",
     "ExtractionError",

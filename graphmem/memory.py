@@ -10,6 +10,7 @@ from typing import Any
 import neo4j
 
 from . import context as context_use_case
+from . import core as core_memory
 from . import edges, factbase, formation
 from . import messages as inbound
 from . import recall as recall_use_case
@@ -21,7 +22,7 @@ from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import ConfigurationError, ConnectionFailed, SchemaError
 from .extraction import Extractor
 from .jobs import ControlPlane, Jobs
-from .models import Fact, FactType, Hit, Memory, MemoryType, Priority, Source
+from .models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, Priority, Source
 from .queries import schema_statements
 from .runtime import Runtime
 from .scheduler import Scheduler
@@ -268,6 +269,50 @@ class GraphMemory:
             valid_from=check.aware_datetime(valid_from, "valid_from"),
         )
 
+    # --- core memory blocks (graphmem.core) ---------------------------------------------------------
+    def core_blocks(self, user_id: str) -> list[CoreBlock]:
+        """The user's core memory blocks (pinned first in every ``context()``), by label."""
+        return core_memory.list_blocks(self._rt, check.user_id(user_id))
+
+    def set_core_block(
+        self,
+        user_id: str,
+        label: str,
+        value: str,
+        *,
+        limit: int = core_memory.DEFAULT_LIMIT,
+        description: str = "",
+        read_only: bool = False,
+    ) -> CoreBlock:
+        """Create or overwrite a core memory block; the previous value is kept in its history."""
+        spec = core_memory.check_spec(self._rt, label, limit, description, read_only)
+        return core_memory.set_block(self._rt, check.user_id(user_id), spec, core_memory.block_value(value))
+
+    def core_append(self, user_id: str, label: str, text: str) -> CoreBlock:
+        """Append a line to a block (errors: missing or read-only block, limit exceeded)."""
+        max_chars = self._rt.settings.max_content_chars
+        return core_memory.append(
+            self._rt,
+            check.user_id(user_id),
+            check.identifier(label, "label") or "",
+            check.text(text, "text", max_chars=max_chars),
+        )
+
+    def core_replace(self, user_id: str, label: str, old: str, new: str) -> CoreBlock:
+        """Replace ``old`` by ``new`` in a block (errors: ``old`` not in the block, read-only, limit)."""
+        max_chars = self._rt.settings.max_content_chars
+        return core_memory.replace(
+            self._rt,
+            check.user_id(user_id),
+            check.identifier(label, "label") or "",
+            check.text(old, "old", max_chars=max_chars),
+            core_memory.block_value(new, "new"),
+        )
+
+    def core_history(self, user_id: str, label: str) -> list[CoreBlock]:
+        """Every version of a core memory block, newest first."""
+        return core_memory.history(self._rt, check.user_id(user_id), check.identifier(label, "label") or "")
+
     # --- read --------------------------------------------------------------------------------------
     def recall(
         self,
@@ -309,9 +354,10 @@ class GraphMemory:
         hits = self.recall(query, user_id=uid, k=k, reinforce=reinforce)
         facts = self._rt.store.read("context_facts", user_id=uid)
         recent = self._rt.store.read("context_recent", user_id=uid, k=RECENT_HISTORY)
+        core = core_memory.list_blocks(self._rt, uid)
         count = context_use_case.token_counter(self._rt)
         return context_use_case.fit(
-            context_use_case.candidate_items(facts, hits, recent, count), budget, count
+            context_use_case.candidate_items(facts, hits, recent, count, core=core), budget, count
         )
 
     def proactive(self, user_id: str, *, k: int = 10) -> list[Hit]:

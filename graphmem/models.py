@@ -102,6 +102,21 @@ class Fact(BaseModel):
     memory_id: str | None = None
 
 
+class CoreBlock(BaseModel):
+    """A labelled block of core memory (``persona``, ``human``, ...) the agent edits; always in context."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    value: str
+    limit: int = 2000
+    description: str = ""
+    read_only: bool = False
+    id: str | None = None
+    version: int = 1
+    updated_at: datetime | None = None
+
+
 class Explanation(BaseModel):
     """Why a hit was returned: which seed sources found it, how activation reached it, score parts."""
 

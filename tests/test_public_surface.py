@@ -5,6 +5,10 @@ def test_exported_members_are_exactly_the_public_surface() -> None:
     assert set(graphmem.__all__) == {
         "ConfigurationError",
         "ConnectionFailed",
+        "CoreBlock",
+        "CoreBlockLimitExceeded",
+        "CoreBlockNotFound",
+        "CoreBlockReadOnly",
         "Embedder",
         "EmbedderError",
         "Explanation",

@@ -1,0 +1,16 @@
+// Write a new version of a core memory block: a P0 Memory that never decays; the previous version (if any)
+// is closed (status superseded, expired_at) and kept as history behind a SUPERSEDES edge.
+// $user_id, $label, $id: new memory id, $value, $embedding: list of floats, $props: map of scalar properties
+// $expected_version: the version the caller read (0: none), $now: datetime
+OPTIONAL MATCH (old:CoreBlock) WHERE old.user_id = $user_id AND old.core_label = $label AND old.expired_at IS NULL
+WITH old, coalesce(old.version, 0) AS found
+WHERE found = $expected_version
+CREATE (m:Memory:CoreBlock {id: $id})
+SET m += $props, m.user_id = $user_id, m.core_label = $label, m.content = $value,
+    m.recorded_at = $now, m.created_at = $now, m.updated_at = $now, m.version = found + 1
+WITH m, old
+CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
+FOREACH (_ IN CASE WHEN old IS NULL THEN [] ELSE [1] END |
+  SET old.status = 'superseded', old.expired_at = $now, old.valid_to = $now, old.status_changed_at = $now
+  CREATE (m)-[:SUPERSEDES {valid_from: $now, recorded_at: $now}]->(old))
+RETURN m {.*, embedding: null} AS block

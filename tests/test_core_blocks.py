@@ -1,0 +1,80 @@
+"""Core memory blocks on the real server: pinned, limited, read-only, versioned, first in context."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.core import appended, replaced
+from graphmem.errors import CoreBlockLimitExceeded, CoreBlockNotFound, CoreBlockReadOnly, ValidationError
+from graphmem.models import CoreBlock
+
+
+def test_pure_edits() -> None:
+    assert appended("", "a") == "a"
+    assert appended("a", "b") == "a\nb"
+    block = CoreBlock(label="human", value="likes tea")
+    assert replaced(block, "tea", "coffee") == "likes coffee"
+    with pytest.raises(ValidationError):
+        replaced(block, "juice", "water")
+
+
+def test_set_append_replace_keep_history(mem: GraphMemory, user_id: str) -> None:
+    block = mem.set_core_block(user_id, "human", "Name: Alice", limit=100, description="about the user")
+    assert (block.label, block.value, block.limit, block.version) == ("human", "Name: Alice", 100, 1)
+    mem.set_core_block(user_id, "persona", "I am a helpful assistant.")
+    block = mem.core_append(user_id, "human", "Likes tea")
+    assert block.value == "Name: Alice\nLikes tea" and block.version == 2
+    block = mem.core_replace(user_id, "human", "tea", "green tea")
+    assert block.value == "Name: Alice\nLikes green tea" and block.version == 3
+    assert block.description == "about the user" and block.limit == 100
+    assert [b.label for b in mem.core_blocks(user_id)] == ["human", "persona"]
+    history = mem.core_history(user_id, "human")
+    assert [b.value for b in history] == [
+        "Name: Alice\nLikes green tea",
+        "Name: Alice\nLikes tea",
+        "Name: Alice",
+    ]
+    rows = mem.query(
+        "MATCH (m:Memory:CoreBlock {user_id: $u, core_label: 'human'}) "
+        "RETURN m.priority AS p, m.status AS s ORDER BY m.version",
+        {"u": user_id},
+    )
+    assert [r["p"] for r in rows] == ["P0"] * 3
+    assert [r["s"] for r in rows] == ["superseded", "superseded", "active"]
+
+
+def test_errors(mem: GraphMemory, user_id: str) -> None:
+    mem.set_core_block(user_id, "notes", "12345", limit=10)
+    with pytest.raises(CoreBlockLimitExceeded):
+        mem.core_append(user_id, "notes", "123456789")
+    with pytest.raises(CoreBlockLimitExceeded):
+        mem.set_core_block(user_id, "notes", "x" * 11, limit=10)
+    with pytest.raises(ValidationError):
+        mem.core_replace(user_id, "notes", "absent", "x")
+    with pytest.raises(CoreBlockNotFound):
+        mem.core_append(user_id, "missing", "x")
+    mem.set_core_block(user_id, "rules", "Be brief.", read_only=True)
+    with pytest.raises(CoreBlockReadOnly):
+        mem.core_append(user_id, "rules", "Be kind.")
+    with pytest.raises(CoreBlockReadOnly):
+        mem.core_replace(user_id, "rules", "brief", "long")
+    with pytest.raises(ValidationError):
+        mem.set_core_block(user_id, "notes", "x", limit=0)
+    assert mem.core_blocks(user_id)[0].value == "12345"
+
+
+def test_context_puts_core_blocks_first(mem: GraphMemory, user_id: str) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    block = mem.set_core_block(user_id, "human", "The user is called Alice and loves dogs.")
+    ctx = mem.context("what is my dog called?", user_id=user_id, token_budget=500)
+    assert ctx.text.startswith("## Core memory\n- [human] The user is called Alice")
+    assert ctx.kept[0].kind == "core"
+    assert sum(1 for i in ctx.items if i.memory_id == block.id) == 1
+
+
+def test_core_blocks_never_decay(mem: GraphMemory, user_id: str) -> None:
+    mem.set_core_block(user_id, "persona", "A patient tutor.")
+    mem.jobs.run("decay", user_id=user_id)
+    rows = mem.query("MATCH (m:CoreBlock {user_id: $u}) RETURN m.decayed_at AS d", {"u": user_id})
+    assert rows == [{"d": None}]
