@@ -3,7 +3,7 @@
 // $as_of: datetime or null (transaction time: what the engine held then)
 MATCH (m:Memory) WHERE m.user_id = $user_id
   AND ($as_of IS NULL OR (m.recorded_at <= $as_of AND (m.expired_at IS NULL OR m.expired_at > $as_of)))
-  AND ($as_of IS NOT NULL OR NOT m.status IN ['forgotten', 'superseded'])
+  AND ($as_of IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC
 LIMIT $k

@@ -1,0 +1,118 @@
+"""Pure parts of the read path: fusion, activation math, intent, planning, preload rank."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem.config import RetrievalPreset
+from graphmem.errors import ValidationError
+from graphmem.intent import Intent, View, detect_intent, resolve_views
+from graphmem.retrieval import lucene_query, plan_vector_search, query_terms
+from graphmem.scoring import (
+    BlendWeights,
+    fan_factor,
+    final_score,
+    linear_fusion,
+    passed_activation,
+    proactive_score,
+    reinforced_strength,
+    rrf,
+    suppressed_strength,
+)
+
+
+def test_rrf_matches_its_definition() -> None:
+    scores = rrf({"vector": ["a", "b", "c"], "fulltext": ["c", "a"]}, k=60)
+    assert scores["a"] == pytest.approx(1 / 61 + 1 / 62)
+    assert scores["b"] == pytest.approx(1 / 62)
+    assert scores["c"] == pytest.approx(1 / 63 + 1 / 61)
+
+
+def test_linear_fusion_normalises_both_sources() -> None:
+    fused = linear_fusion({"a": 0.9, "b": 0.7, "c": 0.5}, {"c": 8.0, "b": 2.0}, vector_weight=0.5)
+    assert fused["a"] == pytest.approx(0.5)  # best cosine, no BM25 hit
+    assert fused["b"] == pytest.approx(0.5 * 0.5 + 0.5 * 0.25)
+    assert fused["c"] == pytest.approx(0.5)  # worst cosine, best BM25
+
+
+@given(st.integers(min_value=1, max_value=10_000), st.integers(min_value=2, max_value=10_000))
+def test_fan_factor_is_a_damping_in_unit_interval(fan: int, max_fan: int) -> None:
+    factor = fan_factor(fan, max_fan)
+    assert 0.0 <= factor <= 1.0
+    if fan >= max_fan:
+        assert factor == 0.0
+    if fan > 1:
+        assert factor == pytest.approx(max(0.0, (math.log(max_fan) - math.log(fan)) / math.log(max_fan)))
+
+
+def test_passed_activation_is_the_product() -> None:
+    assert passed_activation(0.8, 0.5, 0.6, 0.7) == pytest.approx(0.8 * 0.5 * 0.6 * 0.7)
+
+
+def test_final_score_blends_relevance_and_state() -> None:
+    w = BlendWeights(activation=1.0, speaker=0.2, state_weight=0.1)
+    score, parts = final_score(0.5, 0.3, True, 0.9, w)
+    assert parts["relevance"] == pytest.approx(0.5 + 0.3 + 0.2)
+    assert score == pytest.approx(1.0 * 0.9 + 0.9 * 0.1)
+
+
+@given(st.floats(min_value=0, max_value=4), st.integers(min_value=0, max_value=1000))
+def test_reinforcement_grows_on_a_log_scale_and_stays_bounded(strength: float, count: int) -> None:
+    after = reinforced_strength(strength, count)
+    assert strength <= after <= 4.0
+    assert after - strength <= 0.5 * math.log(2 + count) / (1 + count) + 1e-12
+
+
+def test_suppression_loses_a_little_and_keeps_a_floor() -> None:
+    assert suppressed_strength(2.0) == pytest.approx(1.9)
+    assert suppressed_strength(0.1) == pytest.approx(0.1)
+
+
+def test_proactive_score_closed_form() -> None:
+    assert proactive_score(1.0, 0.0, 10) == pytest.approx(1.0)
+    assert proactive_score(0.5, 30.0, 0) == pytest.approx(0.2 + 0.3 * math.exp(-1) + 0.1)
+
+
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("Why did Rex go to the vet?", Intent.CAUSAL),
+        ("What happened because of the storm?", Intent.CAUSAL),
+        ("When did I adopt Rex?", Intent.TEMPORAL),
+        ("How long ago did I move?", Intent.TEMPORAL),
+        ("Who looks after the dog?", Intent.ENTITY),
+        ("What does Emma like?", Intent.ENTITY),
+        ("what food do I like?", Intent.SEMANTIC),
+    ],
+)
+def test_intent_detection(query: str, intent: Intent) -> None:
+    decision = detect_intent(query)
+    assert decision.intent is intent
+    top = max(decision.views.values())
+    dominant = {Intent.CAUSAL: View.CAUSAL, Intent.TEMPORAL: View.TEMPORAL, Intent.ENTITY: View.ENTITY}
+    if intent in dominant:
+        assert decision.views[dominant[intent]] == top
+
+
+def test_views_override_and_unknown_views() -> None:
+    assert resolve_views("why?", {"temporal": 1.0}).views == {View.TEMPORAL: 1.0}
+    with pytest.raises(ValidationError):
+        resolve_views("why?", {"gossip": 1.0})
+    with pytest.raises(ValidationError):
+        resolve_views("why?", {"temporal": 3})
+
+
+def test_planner_scans_small_tenants_and_overfetches_for_large_ones() -> None:
+    preset = RetrievalPreset(exact_scan_max=1000, overfetch=2.0)
+    assert plan_vector_search(500, 1_000_000, 10, preset).method == "exact"
+    plan = plan_vector_search(100_000, 1_000_000, 10, preset)
+    assert plan.method == "index" and plan.fetch == 200
+
+
+def test_query_terms_and_lucene_escaping() -> None:
+    assert query_terms("What is the name of my dog, Rex?") == ["name", "dog", "rex"]
+    assert lucene_query(["c++", "a:b"], "u1") == r"+user_key:u1 +(c\+\+ a\:b)"
