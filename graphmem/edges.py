@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
+from . import audit
 from .errors import MemoryNotFound, TenantMismatch, ValidationError
 from .linking import LINK_TYPES
 from .runtime import Runtime
@@ -44,6 +45,14 @@ def link(
             weight=weight,
             valid_from=valid_from or now,
             now=now,
+        )
+        audit.append(
+            tx,
+            "link",
+            user_id=owners["src_user"],
+            now=now,
+            target_ids=[src_id, dst_id],
+            details={"type": rel_type},
         )
 
     rt.store.unit_of_work(work)

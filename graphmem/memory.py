@@ -9,18 +9,20 @@ from typing import Any
 
 import neo4j
 
+from . import audit, edges, factbase, formation, governance, temporal
 from . import context as context_use_case
 from . import core as core_memory
-from . import edges, factbase, formation
 from . import messages as inbound
 from . import recall as recall_use_case
 from . import validation as check
+from .audit import AuditEvent
 from .automation import Automation
 from .config import MAX_BATCH, Settings
 from .context import Context
 from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import ConfigurationError, ConnectionFailed, SchemaError
 from .extraction import Extractor
+from .governance import DeletionReport
 from .jobs import ControlPlane, Jobs
 from .models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, Priority, Source
 from .queries import schema_statements
@@ -191,7 +193,11 @@ class GraphMemory:
             tags=check.tags(tags),
             source=check.enum(source, Source, "source"),
         )
-        return formation.form(self._rt, [draft], extractor=self._extractor)[0]
+        memory = formation.form(self._rt, [draft], extractor=self._extractor)[0]
+        audit.record(
+            self._rt, "remember", user_id=draft.user_id, target_ids=[memory.id], actor=draft.agent_id
+        )
+        return memory
 
     def add_messages(
         self,
@@ -214,9 +220,11 @@ class GraphMemory:
         sid = check.identifier(session_id, "session_id")
         aid = check.identifier(agent_id, "agent_id", required=False)
         assert sid is not None
-        return formation.add_turns(
+        memories = formation.add_turns(
             self._rt, turns, user_id=uid, session_id=sid, agent_id=aid, extractor=self._extractor
         )
+        audit.record(self._rt, "add_messages", user_id=uid, target_ids=[m.id for m in memories], actor=aid)
+        return memories
 
     def set_fact(
         self,
@@ -239,11 +247,42 @@ class GraphMemory:
             valid_from=check.aware_datetime(valid_from, "valid_from"),
             source=Source.USER if source is None else check.enum(source, Source, "source"),
         )
-        return factbase.set_fact(self._rt, new)
+        fact = factbase.set_fact(self._rt, new)
+        audit.record(
+            self._rt,
+            "set_fact",
+            user_id=new.user_id,
+            target_ids=[fact.id],
+            version=fact.version,
+            actor=new.agent_id,
+        )
+        return fact
 
-    def get_fact(self, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
-        """The current version of a fact, or None."""
-        return factbase.get_fact(
+    def get_fact(
+        self,
+        user_id: str,
+        key: str,
+        *,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        agent_id: str | None = None,
+    ) -> Fact | None:
+        """The current version of a fact, or None. With ``as_of`` (valid time: what was true then) and/or
+        ``known_at`` (transaction time: what had been recorded by then), the version that held then, as it
+        read at ``known_at``; the other defaults to now. Naive datetimes are read as UTC."""
+        uid = check.user_id(user_id)
+        fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
+        aid = check.identifier(agent_id, "agent_id", required=False)
+        valid_at = check.aware_datetime(as_of, "as_of")
+        recorded_by = check.aware_datetime(known_at, "known_at")
+        if valid_at is None and recorded_by is None:
+            return factbase.get_fact(self._rt, uid, fact_key, agent_id=aid)
+        return temporal.fact_at(self._rt, uid, fact_key, agent_id=aid, as_of=valid_at, known_at=recorded_by)
+
+    def fact_history(self, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:
+        """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
+        transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``."""
+        return temporal.fact_history(
             self._rt,
             check.user_id(user_id),
             check.text(key, "key", max_chars=check.MAX_ID_CHARS),
@@ -380,3 +419,42 @@ class GraphMemory:
         """Run your own Cypher in a read transaction (writes are refused by the server)."""
         check.text(cypher, "cypher", max_chars=100_000)
         return self._rt.store.run_readonly(cypher, params)
+
+    # --- audit and governance (graphmem.audit, graphmem.governance) --------------------------------------
+    def audit_log(
+        self, *, user_id: str | None = None, target_id: str | None = None, since: datetime | None = None
+    ) -> list[AuditEvent]:
+        """Audit events, oldest first; ``user_id`` also finds a deleted user's tombstone."""
+        return audit.log(
+            self._rt,
+            user_id=check.identifier(user_id, "user_id", required=False),
+            target_id=check.identifier(target_id, "target_id", required=False),
+            since=check.aware_datetime(since, "since"),
+        )
+
+    def export_user(self, user_id: str) -> dict[str, Any]:
+        """Everything stored about a user (fact history and audit included), JSON-serializable."""
+        return governance.export_user(self._rt, check.user_id(user_id))
+
+    def delete_user(self, user_id: str, *, actor: str | None = None) -> DeletionReport:
+        """Hard-delete every node and relationship of a user, in batches (idempotent); the audit keeps a
+        tombstone holding only a hash of the user id."""
+        return governance.delete_user(
+            self._rt, check.user_id(user_id), actor=check.identifier(actor, "actor", required=False)
+        )
+
+    def anonymize_user(self, user_id: str, *, actor: str | None = None) -> int:
+        """Redact a user's content and personal fields, keeping structure and counts; nodes touched."""
+        return governance.anonymize_user(
+            self._rt, check.user_id(user_id), actor=check.identifier(actor, "actor", required=False)
+        )
+
+    def govern_memory(self, memory_id: str, *, user_id: str, decision: str, actor: str | None = None) -> None:
+        """Apply a governance decision to one memory: ``retain``, ``delete`` or ``anonymize`` (audited)."""
+        governance.govern_memory(
+            self._rt,
+            check.identifier(memory_id, "memory_id") or "",
+            user_id=check.user_id(user_id),
+            decision=check.enum(decision, governance.Decision, "decision"),
+            actor=check.identifier(actor, "actor", required=False),
+        )

@@ -1,0 +1,21 @@
+// GDPR anonymization: redact content and personal fields of a user's nodes and relationships, in batches;
+// nodes, relationships, ids and counts stay. Idempotent.
+// $user_id, $redacted: the replacement text, $batch: rows per transaction
+MATCH (n) WHERE n.user_id = $user_id AND NOT n:AuditEvent
+CALL (n) {
+  SET n.content = CASE WHEN n.content IS NULL THEN null ELSE $redacted END,
+      n.value = CASE WHEN n.value IS NULL THEN null ELSE $redacted END,
+      n.old_value = CASE WHEN n.old_value IS NULL THEN null ELSE $redacted END,
+      n.new_value = CASE WHEN n.new_value IS NULL THEN null ELSE $redacted END,
+      n.query = CASE WHEN n.query IS NULL THEN null ELSE $redacted END,
+      n.name = CASE WHEN n.name IS NULL THEN null ELSE $redacted END,
+      n.key = CASE WHEN n:Entity THEN n.id WHEN n:Fact OR n:Conflict THEN $redacted ELSE n.key END,
+      n.aliases = CASE WHEN n.aliases IS NULL THEN null ELSE [] END,
+      n.metadata = CASE WHEN n.metadata IS NULL THEN null ELSE '{}' END,
+      n.tags = CASE WHEN n.tags IS NULL THEN null ELSE [] END,
+      n.speaker = null, n.embedding = null, n.anonymized = true
+  WITH n
+  OPTIONAL MATCH (n)-[r:ENTITY]->()
+  SET r.name = CASE WHEN r.name IS NULL THEN null ELSE $redacted END
+} IN TRANSACTIONS OF $batch ROWS
+RETURN count(*) AS anonymized

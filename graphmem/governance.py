@@ -1,0 +1,161 @@
+"""GDPR: export everything about a user, hard-delete it, or anonymize it; per-memory decisions.
+
+Every operation is audited. A deletion keeps a tombstone in the audit log that holds only the SHA-256 of
+the user id (``graphmem.audit.user_hash``), the action, the time and the counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections import Counter
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from . import audit
+from .errors import MemoryNotFound
+from .runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Decision", "DeletionReport", "anonymize_user", "delete_user", "export_user", "govern_memory"]
+
+REDACTED = "[redacted]"
+BATCH = 500
+_COLLECTIONS = {
+    "Memory": "memories",
+    "Fact": "facts",
+    "Entity": "entities",
+    "Session": "sessions",
+    "Conflict": "conflicts",
+    "Merge": "merges",
+    "RecallEvent": "recall_events",
+    "Feedback": "feedback",
+    "JobRun": "job_runs",
+    "User": "users",
+}
+
+
+class Decision(StrEnum):
+    RETAIN = "retain"
+    DELETE = "delete"
+    ANONYMIZE = "anonymize"
+
+
+class DeletionReport(BaseModel):
+    """What ``delete_user`` removed: node counts per label and the relationships detached."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    nodes: dict[str, int] = Field(default_factory=dict)
+    relationships: int = 0
+    audit_events_redacted: int = 0
+
+    @property
+    def deleted(self) -> int:
+        return sum(self.nodes.values())
+
+
+def jsonable(value: Any) -> Any:
+    """Datetimes to ISO-8601 text, recursively; JSON-text metadata decoded."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def _props(row: dict[str, Any]) -> dict[str, Any]:
+    props = jsonable(row["props"])
+    if isinstance(props.get("metadata"), str):
+        with contextlib.suppress(ValueError):
+            props["metadata"] = json.loads(props["metadata"])
+    return dict(props)
+
+
+def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
+    """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
+    left out), relationships, and the audit log; JSON-serializable."""
+    nodes = rt.store.read("user_nodes", user_id=user_id)
+    rels = rt.store.read("user_relationships", user_id=user_id)
+    out: dict[str, Any] = {
+        "user_id": user_id,
+        "exported_at": datetime.now(UTC).isoformat(),
+        **{name: [] for name in _COLLECTIONS.values()},
+        "other": [],
+    }
+    for row in nodes:
+        label = next((lb for lb in row["labels"] if lb in _COLLECTIONS), None)
+        item = {"labels": row["labels"], **_props(row)} if label is None else _props(row)
+        out[_COLLECTIONS[label] if label else "other"].append(item)
+    out["relationships"] = [
+        {"src": r["src"], "type": r["type"], "dst": r["dst"], "properties": jsonable(r["props"])}
+        for r in rels
+    ]
+    out["audit"] = [e.model_dump(mode="json") for e in audit.log(rt, user_id=user_id)]
+    return out
+
+
+def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> DeletionReport:
+    """Hard-delete every node and relationship of ``user_id`` in batches; idempotent (a second call
+    deletes nothing and reports zeros). The audit keeps a tombstone without personal content."""
+    nodes = rt.store.read("user_nodes", user_id=user_id)
+    rels = rt.store.read("user_relationships", user_id=user_id)
+    counts = Counter(row["labels"][0] if row["labels"] else "" for row in nodes)
+    rt.store.write_auto("user_delete", user_id=user_id, batch=BATCH)
+    audit.record(
+        rt,
+        "delete_user",
+        user_id=user_id,
+        actor=actor,
+        details={"nodes": dict(counts), "relationships": len(rels)},
+    )
+    redacted = rt.store.write("user_audit_redact", user_hash=audit.user_hash(user_id))
+    report = DeletionReport(
+        user_id=user_id,
+        nodes=dict(counts),
+        relationships=len(rels),
+        audit_events_redacted=int(redacted[0]["redacted"]) if redacted else 0,
+    )
+    logger.info("delete_user: %d nodes, %d relationships", report.deleted, report.relationships)
+    return report
+
+
+def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> int:
+    """Redact content and personal fields of every node of ``user_id``; structure and counts stay.
+    Returns the number of nodes touched."""
+    rows = rt.store.write_auto("user_anonymize", user_id=user_id, redacted=REDACTED, batch=BATCH)
+    count = int(rows[0]["anonymized"]) if rows else 0
+    audit.record(rt, "anonymize_user", user_id=user_id, actor=actor, details={"nodes": count})
+    return count
+
+
+def govern_memory(
+    rt: Runtime, memory_id: str, *, user_id: str, decision: Decision, actor: str | None = None
+) -> None:
+    """Apply one governance decision to a memory, with an audit record."""
+    rows = rt.store.write(
+        "memory_govern",
+        user_id=user_id,
+        id=memory_id,
+        decision=decision.value,
+        redacted=REDACTED,
+        now=datetime.now(UTC),
+    )
+    if not rows:
+        raise MemoryNotFound(memory_id)
+    audit.record(
+        rt,
+        f"govern:{decision.value}",
+        user_id=user_id,
+        actor=actor,
+        target_ids=[memory_id],
+        version=rows[0]["version"],
+    )

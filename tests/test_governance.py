@@ -1,0 +1,119 @@
+"""GDPR on the real server: export round-trips through JSON, deletion leaves zero remnants (twice),
+anonymization keeps structure, per-memory decisions and their audit records."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem import GraphMemory, MemoryNotFound, ValidationError
+
+
+def build(mem: GraphMemory, user_id: str) -> list[str]:
+    ids = [
+        m.id
+        for m in mem.add_messages(
+            [
+                "My name is Alice and I live in Paris.",
+                "I adopted a dog named Rex because I felt lonely.",
+                "I love hiking in the Alps with Bob.",
+            ],
+            user_id=user_id,
+            session_id="s1",
+        )
+    ]
+    mem.set_fact(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 1, 1, tzinfo=UTC))
+    mem.set_fact(user_id, "city", "Berlin", fact_type="profile")
+    mem.link(ids[0], ids[2], "RELATED_TO", weight=0.7)
+    return ids
+
+
+def remnants(mem: GraphMemory, user_id: str) -> list[dict[str, object]]:
+    return mem.query(
+        "MATCH (n) WHERE n.user_id = $u RETURN labels(n) AS labels UNION ALL "
+        "MATCH ()-[r]->() WHERE r.user_id = $u RETURN [type(r)] AS labels",
+        {"u": user_id},
+    )
+
+
+def test_export_round_trips_through_json(mem: GraphMemory, user_id: str) -> None:
+    build(mem, user_id)
+    exported = mem.export_user(user_id)
+    again = json.loads(json.dumps(exported))
+    assert again == exported
+    assert len(again["memories"]) == 3 and "embedding" not in again["memories"][0]
+    city = sorted((f for f in again["facts"] if f["key"] == "city"), key=lambda f: f["version"])
+    assert [f["value"] for f in city] == ["Paris", "Berlin"]
+    assert any(r["type"] == "SUPERSEDES" for r in again["relationships"])
+    assert any(r["type"] == "FOLLOWS" for r in again["relationships"])
+    assert again["sessions"] and again["entities"]
+    assert {e["action"] for e in again["audit"]} >= {"add_messages", "set_fact", "link"}
+    other = mem.export_user(f"{user_id}-nobody")
+    assert other["memories"] == [] and other["relationships"] == [] and other["audit"] == []
+
+
+def test_delete_user_leaves_zero_remnants_and_is_idempotent(mem: GraphMemory, user_id: str) -> None:
+    build(mem, user_id)
+    mem.recall("where does Alice live?", user_id=user_id)
+    neighbours = mem.query(
+        "MATCH (n)--(x) WHERE n.user_id = $u AND x.user_id IS NULL AND NOT x:AuditEvent "
+        "RETURN DISTINCT elementId(x) AS id",
+        {"u": user_id},
+    )
+    report = mem.delete_user(user_id)
+    assert report.nodes["Memory"] == 3 and report.nodes["Fact"] >= 2 and report.relationships > 0
+    assert remnants(mem, user_id) == []
+    for row in neighbours:  # nothing without a user_id hangs orphaned
+        assert mem.query("MATCH (x) WHERE elementId(x) = $id RETURN count { (x)--() } AS degree", row) in (
+            [],
+            [{"degree": 1}],
+        )
+    assert mem.export_user(user_id)["memories"] == []
+    assert mem.fact_history(user_id, "city") == [] and mem.get_fact(user_id, "city") is None
+
+    events = mem.audit_log(user_id=user_id)
+    assert events[-1].action == "delete_user" and events[-1].details["nodes"]["Memory"] == 3
+    assert all(e.user_id is None and e.target_ids == () for e in events)  # a tombstone, no personal data
+
+    second = mem.delete_user(user_id)
+    assert second.deleted == 0 and second.relationships == 0
+
+
+def test_anonymize_user_keeps_structure(mem: GraphMemory, user_id: str) -> None:
+    build(mem, user_id)
+    before = mem.export_user(user_id)
+    touched = mem.anonymize_user(user_id)
+    after = mem.export_user(user_id)
+    assert touched == sum(len(v) for k, v in before.items() if isinstance(v, list) and k not in ("audit", "relationships"))
+    for name in ("memories", "facts", "entities", "sessions", "relationships"):
+        assert len(after[name]) == len(before[name]), name
+    text = json.dumps({k: v for k, v in after.items() if k != "audit"})
+    for personal in ("Alice", "Paris", "Berlin", "Rex", "Bob", "hiking"):
+        assert personal not in text, personal
+    assert {m["content"] for m in after["memories"]} == {"[redacted]"}
+    assert mem.audit_log(user_id=user_id)[-1].action == "anonymize_user"
+    assert mem.anonymize_user(user_id) == touched  # idempotent
+
+
+def test_per_memory_decisions_are_audited(mem: GraphMemory, user_id: str) -> None:
+    keep, redact, drop = build(mem, user_id)
+    mem.govern_memory(keep, user_id=user_id, decision="retain")
+    mem.govern_memory(redact, user_id=user_id, decision="anonymize")
+    mem.govern_memory(drop, user_id=user_id, decision="delete")
+    rows = mem.query(
+        "MATCH (m:Memory) WHERE m.user_id = $u "
+        "RETURN m.id AS id, m.content AS content, m.retained AS retained",
+        {"u": user_id},
+    )
+    by_id = {r["id"]: r for r in rows}
+    assert drop not in by_id and by_id[keep]["retained"] is True and by_id[redact]["content"] == "[redacted]"
+    for memory_id, action in ((keep, "govern:retain"), (redact, "govern:anonymize"), (drop, "govern:delete")):
+        assert [e.action for e in mem.audit_log(target_id=memory_id)][-1] == action
+    with pytest.raises(MemoryNotFound):
+        mem.govern_memory(drop, user_id=user_id, decision="delete")
+    with pytest.raises(MemoryNotFound):
+        mem.govern_memory(keep, user_id=f"{user_id}-other", decision="delete")
+    with pytest.raises(ValidationError):
+        mem.govern_memory(keep, user_id=user_id, decision="shred")
