@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from .cli_agent import register as register_agent
 from .cli_jobs import register as register_jobs
 from .config import Settings
 from .errors import GraphMemError
@@ -24,6 +25,7 @@ server_app = typer.Typer(
 )
 app.add_typer(server_app, name="server")
 register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
+register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
 
 console = Console()
 err_console = Console(stderr=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 MAX_CONTENT_CHARS = 20_000
@@ -107,6 +107,10 @@ class Settings(BaseSettings):
         default="apoc.help", description="procedure whose presence means APOC is installed"
     )
     worker_poll_seconds: float = Field(default=30.0, gt=0, description="worker: config re-read interval")
+
+    # --- agent-facing interfaces (see graphmem.mcp_server, graphmem.api) ---
+    mcp_user_id: str | None = Field(default=None, description="the tenant the MCP server acts for")
+    api_key: SecretStr | None = Field(default=None, description="the key REST clients send in X-API-Key")
 
     def preset(self) -> RetrievalPreset:
         return PRESETS[self.retrieval_preset]

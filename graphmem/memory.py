@@ -9,7 +9,7 @@ from typing import Any
 
 import neo4j
 
-from . import audit, edges, factbase, formation, governance, temporal
+from . import audit, edges, factbase, forgetting, formation, governance, temporal
 from . import context as context_use_case
 from . import core as core_memory
 from . import messages as inbound
@@ -307,6 +307,12 @@ class GraphMemory:
             weight=check.unit_interval(weight, "weight"),
             valid_from=check.aware_datetime(valid_from, "valid_from"),
         )
+
+    def forget(self, memory_id: str, *, user_id: str) -> None:
+        """Soft-forget one of the user's memories (status ``forgotten``, restorable with ``jobs.restore``)."""
+        uid = check.user_id(user_id)
+        forgetting.forget(self._rt, check.identifier(memory_id, "memory_id") or "", uid)
+        self._preload.invalidate(uid)
 
     # --- core memory blocks (graphmem.core) ---------------------------------------------------------
     def core_blocks(self, user_id: str) -> list[CoreBlock]:

@@ -1,0 +1,45 @@
+"""Operations the agent-facing interfaces (MCP, REST) share, over the facade, with JSON-ready results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import Context
+from .memory import GraphMemory
+from .models import CoreBlock, Fact, Hit, Memory
+
+
+def memory_json(memory: Memory) -> dict[str, Any]:
+    return memory.model_dump(mode="json", exclude={"metadata"}) | {"metadata": memory.metadata}
+
+
+def hit_json(hit: Hit, *, explain: bool = False) -> dict[str, Any]:
+    out = {"memory": memory_json(hit.memory), "score": hit.score}
+    if explain:
+        out["explanation"] = hit.explanation.model_dump(mode="json")
+    return out
+
+
+def fact_json(fact: Fact | None) -> dict[str, Any] | None:
+    return None if fact is None else fact.model_dump(mode="json")
+
+
+def block_json(block: CoreBlock) -> dict[str, Any]:
+    return block.model_dump(mode="json")
+
+
+def context_json(context: Context) -> dict[str, Any]:
+    return {
+        "text": context.text,
+        "tokens": context.tokens,
+        "budget": context.budget,
+        "kept": [i.model_dump(mode="json") for i in context.kept],
+        "dropped": [i.model_dump(mode="json") for i in context.dropped],
+    }
+
+
+def update_memory(mem: GraphMemory, memory_id: str, content: str, *, user_id: str) -> Memory:
+    """Correct a memory: the old one is soft-forgotten (restorable) and the new text is remembered with
+    ``metadata.replaces`` pointing at it (graphmem has no in-place memory edit yet)."""
+    mem.forget(memory_id, user_id=user_id)
+    return mem.remember(content, user_id=user_id, metadata={"replaces": memory_id}, source="agent")

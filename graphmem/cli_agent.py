@@ -1,0 +1,207 @@
+"""`graphmem mcp`, `graphmem api`, `graphmem facts ...` and `graphmem core ...` (registered by cli.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .agent_ops import block_json, fact_json
+from .config import Settings
+from .errors import ConfigurationError, GraphMemError
+from .memory import GraphMemory
+from .models import CoreBlock
+
+facts_app = typer.Typer(help="Facts: set a value, read the current one.", no_args_is_help=True)
+core_app = typer.Typer(help="Core memory blocks: list, set, append, replace.", no_args_is_help=True)
+console = Console()
+err_console = Console(stderr=True)
+
+HomeOption = Annotated[Path | None, typer.Option("--home", help="server home of the local Neo4j")]
+JsonOption = Annotated[bool, typer.Option("--json", help="print JSON")]
+UserOption = Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")]
+
+
+def _settings(home: Path | None) -> Settings:
+    return Settings(home=home) if home is not None else Settings()
+
+
+def _connect(home: Path | None) -> GraphMemory:
+    return GraphMemory.connect(settings=_settings(home))
+
+
+def _fail(exc: GraphMemError) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {exc}")
+    return typer.Exit(code=1)
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2))
+
+
+# --- servers ---------------------------------------------------------------------------------------
+def mcp(
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="the tenant the tools act for ($GRAPHMEM_MCP_USER_ID)")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Serve the Model Context Protocol over stdio (tools: memory_recall, memory_remember, ...)."""
+    from .mcp_server import serve
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)  # stdout carries the protocol
+    settings = _settings(home)
+    try:
+        uid = user or settings.mcp_user_id
+        if not uid:
+            raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
+        with GraphMemory.connect(settings=settings) as mem:
+            serve(mem, uid)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+def api(
+    host: Annotated[str, typer.Option("--host", help="bind address (loopback by default)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8765,
+    home: HomeOption = None,
+) -> None:
+    """Serve the REST API (FastAPI + uvicorn); clients send the key of $GRAPHMEM_API_KEY in X-API-Key."""
+    import uvicorn
+
+    from .api import create_app
+
+    settings = _settings(home)
+    try:
+        if settings.api_key is None:
+            raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
+        with GraphMemory.connect(settings=settings) as mem:
+            uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+# --- facts -----------------------------------------------------------------------------------------
+@facts_app.command("set")
+def facts_set(
+    key: str,
+    value: str,
+    user: UserOption,
+    fact_type: Annotated[str, typer.Option("--type", help="preference, profile, rule or custom")] = "custom",
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Set a fact's value (the previous value is kept as history)."""
+    try:
+        with _connect(home) as mem:
+            fact = mem.set_fact(user, key, value, fact_type=fact_type)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(fact_json(fact))
+    else:
+        console.print(f"{fact.key} = [bold]{fact.value}[/] ({fact.status}, version {fact.version})")
+
+
+@facts_app.command("get")
+def facts_get(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """A fact's current value (exit code 4 when there is none)."""
+    try:
+        with _connect(home) as mem:
+            fact = mem.get_fact(user, key)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(fact_json(fact))
+    elif fact is not None:
+        console.print(f"{fact.key} = [bold]{fact.value}[/] (since {fact.valid_from:%Y-%m-%d %H:%M})")
+    if fact is None:
+        if not as_json:
+            err_console.print(f"no fact {key!r}")
+        raise typer.Exit(code=4)
+
+
+# --- core memory blocks ----------------------------------------------------------------------------
+def _print_blocks(blocks: list[CoreBlock], as_json: bool) -> None:
+    if as_json:
+        _print_json([block_json(b) for b in blocks])
+        return
+    table = Table(title="core memory")
+    for column in ("label", "value", "chars", "read-only", "version"):
+        table.add_column(column)
+    for b in blocks:
+        table.add_row(
+            b.label, b.value, f"{len(b.value)}/{b.limit}", "yes" if b.read_only else "no", str(b.version)
+        )
+    console.print(table)
+
+
+@core_app.command("list")
+def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """The user's core memory blocks."""
+    try:
+        with _connect(home) as mem:
+            _print_blocks(mem.core_blocks(user), as_json)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+@core_app.command("set")
+def core_set(
+    label: str,
+    value: str,
+    user: UserOption,
+    limit: Annotated[int, typer.Option("--limit", help="character limit")] = 2000,
+    description: Annotated[str, typer.Option("--description")] = "",
+    read_only: Annotated[bool, typer.Option("--read-only", help="the agent may not edit it")] = False,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create or overwrite a block."""
+    try:
+        with _connect(home) as mem:
+            block = mem.set_core_block(
+                user, label, value, limit=limit, description=description, read_only=read_only
+            )
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    _print_blocks([block], as_json)
+
+
+@core_app.command("append")
+def core_append(
+    label: str, text: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """Append a line to a block."""
+    try:
+        with _connect(home) as mem:
+            block = mem.core_append(user, label, text)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    _print_blocks([block], as_json)
+
+
+@core_app.command("replace")
+def core_replace(
+    label: str, old: str, new: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """Replace text in a block."""
+    try:
+        with _connect(home) as mem:
+            block = mem.core_replace(user, label, old, new)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    _print_blocks([block], as_json)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("mcp")(mcp)
+    app.command("api")(api)
+    app.add_typer(facts_app, name="facts")
+    app.add_typer(core_app, name="core")

@@ -1,0 +1,103 @@
+"""The REST API with FastAPI's TestClient against the real server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from graphmem import GraphMemory
+from graphmem.api import create_app
+
+KEY = "test-key"
+
+
+@pytest.fixture(scope="module")
+def client(mem: GraphMemory) -> Iterator[TestClient]:
+    with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_auth_and_openapi(client: TestClient, user_id: str) -> None:
+    assert client.get("/health").status_code == 200
+    anonymous = client.post(f"/users/{user_id}/recall", json={"query": "x"}, headers={"X-API-Key": ""})
+    assert anonymous.status_code == 401
+    wrong = client.post(f"/users/{user_id}/recall", json={"query": "x"}, headers={"X-API-Key": "nope"})
+    assert wrong.status_code == 401
+    schema = client.get("/openapi.json").json()
+    assert "/users/{user_id}/memories" in schema["paths"]
+    assert "/automation/jobs/{job}/run" in schema["paths"]
+
+
+def test_memories_round_trip(client: TestClient, user_id: str) -> None:
+    created = client.post(f"/users/{user_id}/memories", json={"content": "I adopted a dog named Rex"})
+    assert created.status_code == 201, created.text
+    rex = created.json()
+    turns = client.post(
+        f"/users/{user_id}/messages",
+        json={"session_id": "s1", "messages": [{"role": "user", "content": "My sister lives in Lisbon"}]},
+    )
+    assert turns.status_code == 201 and turns.json()[0]["session_id"] == "s1"
+    hits = client.post(f"/users/{user_id}/recall", json={"query": "what is my dog called?", "k": 2}).json()
+    assert hits[0]["memory"]["id"] == rex["id"]
+    client.put(f"/users/{user_id}/core/human", json={"value": "Alice, a dog owner", "limit": 100})
+    ctx = client.post(f"/users/{user_id}/context", json={"query": "my dog", "token_budget": 300}).json()
+    assert ctx["text"].startswith("## Core memory") and "Rex" in ctx["text"]
+    updated = client.put(f"/users/{user_id}/memories/{rex['id']}", json={"content": "My dog is called Max"})
+    assert updated.status_code == 200 and updated.json()["metadata"] == {"replaces": rex["id"]}
+    new_id = updated.json()["id"]
+    assert client.delete(f"/users/{user_id}/memories/{new_id}").json() == {"forgotten": new_id}
+    hits = client.post(f"/users/{user_id}/recall", json={"query": "dog", "reinforce": False}).json()
+    assert {rex["id"], new_id}.isdisjoint(h["memory"]["id"] for h in hits)
+    # another tenant cannot forget it
+    other = client.delete(f"/users/{user_id}-other/memories/{rex['id']}")
+    assert other.status_code == 404 and other.json()["error"] == "MemoryNotFound"
+
+
+def test_facts_and_core(client: TestClient, user_id: str) -> None:
+    fact = client.put(f"/users/{user_id}/facts", json={"key": "favorite:color", "value": "green"}).json()
+    assert fact["value"] == "green" and fact["status"] == "current"
+    got = client.get(f"/users/{user_id}/facts", params={"key": "favorite:color"})
+    assert got.json()["id"] == fact["id"]
+    assert client.get(f"/users/{user_id}/facts", params={"key": "nothing"}).status_code == 404
+    client.put(f"/users/{user_id}/core/rules", json={"value": "Be brief.", "read_only": True})
+    refused = client.post(f"/users/{user_id}/core/rules/append", json={"text": "x"})
+    assert refused.status_code == 403 and refused.json()["error"] == "CoreBlockReadOnly"
+    client.put(f"/users/{user_id}/core/notes", json={"value": "abc", "limit": 5})
+    too_long = client.post(f"/users/{user_id}/core/notes/append", json={"text": "defgh"})
+    assert too_long.status_code == 422 and too_long.json()["error"] == "CoreBlockLimitExceeded"
+    missing = client.post(f"/users/{user_id}/core/notes/replace", json={"old": "zzz", "new": "y"})
+    assert missing.status_code == 422
+    assert [b["label"] for b in client.get(f"/users/{user_id}/core").json()] == ["notes", "rules"]
+
+
+def test_validation_errors_are_4xx_json(client: TestClient, user_id: str) -> None:
+    for response in [
+        client.post(f"/users/{user_id}/memories", json={"content": "   "}),
+        client.post(f"/users/{user_id}/memories", json={"content": "x", "memory_type": "nonsense"}),
+        client.post(f"/users/{user_id}/memories", json={"text": "wrong field"}),
+        client.post(f"/users/{user_id}/recall", json={"query": "x", "k": 0}),
+        client.post(f"/users/{user_id}/recall", json={"query": "x", "k": "many"}),
+        client.post(f"/users/{user_id}/context", json={"query": "x", "token_budget": -1}),
+        client.post("/automation/jobs/nonsense/run"),
+        client.post("/automation/config", json={"config": {"jobs": {"decay": {"schedule": "whenever"}}}}),
+    ]:
+        assert 400 <= response.status_code < 500, response.text
+        assert isinstance(response.json(), dict) and "Traceback" not in response.text
+
+
+def test_automation(client: TestClient, user_id: str) -> None:
+    overview = client.get("/automation").json()
+    assert {"config", "jobs", "health"} <= set(overview)
+    version = overview["config"]["version"]
+    stale = client.post(
+        "/automation/config", json={"config": overview["config"], "expected_version": version + 7}
+    )
+    assert stale.status_code == 409 and stale.json()["error"] == "VersionConflict"
+    client.post(f"/users/{user_id}/memories", json={"content": "Decay me gently"})
+    run = client.post("/automation/jobs/decay/run", params={"user_id": user_id}).json()
+    assert run["status"] == "success" and run["job"] == "decay"
+    logs = client.get("/automation/logs", params={"job": "decay", "user_id": user_id}).json()
+    assert logs[0]["id"] == run["id"]
+    assert client.post("/automation/jobs/decay/reconcile").json()["name"] == "decay"
