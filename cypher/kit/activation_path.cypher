@@ -1,0 +1,9 @@
+// The activation path behind a recall hit: the edges between consecutive ids of its explanation's path
+// (hit.explanation.path), from the seed to the recalled memory.
+// :param user_id => 'alice'
+// :param path => ['<seed memory id>', '<next id>', '<recalled memory id>']
+UNWIND range(0, size($path) - 2) AS i
+MATCH (a {id: $path[i]})-[r]-(b {id: $path[i + 1]})
+WHERE a.user_id = $user_id AND b.user_id = $user_id AND (a:Memory OR a:Entity) AND (b:Memory OR b:Entity)
+RETURN i AS step, a, r, b
+ORDER BY step

@@ -1,0 +1,9 @@
+// Decay over time: average retention and strength of a user's memories by age in weeks, and how many
+// were forgotten, per priority tier.
+// :param user_id => 'alice'
+MATCH (m:Memory)
+WHERE m.user_id = $user_id
+WITH m, duration.inDays(m.created_at, datetime()).days / 7 AS week
+RETURN week, m.priority AS priority, count(*) AS memories, avg(m.retention) AS avg_retention,
+       avg(m.strength) AS avg_strength, count(CASE WHEN m.status = 'forgotten' THEN 1 END) AS forgotten
+ORDER BY week, priority

@@ -1,0 +1,7 @@
+// Forgotten memories (soft-deleted, restorable until the hard-delete grace period ends), newest first.
+// :param user_id => 'alice'
+MATCH (m:Memory)
+WHERE m.user_id = $user_id AND m.status = 'forgotten'
+RETURN m.id AS id, m.content AS content, m.forgotten_at AS forgotten_at, m.forgotten_reason AS reason,
+       m.status_before_forgetting AS was, m.retention AS retention
+ORDER BY m.forgotten_at DESC

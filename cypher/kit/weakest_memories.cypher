@@ -1,0 +1,10 @@
+// The weakest memories still held: lowest retention first, with what protects or dooms them.
+// :param user_id => 'alice'
+// :param limit => 25
+MATCH (m:Memory)
+WHERE m.user_id = $user_id AND m.status <> 'forgotten'
+RETURN m.id AS id, m.content AS content, m.status AS status, m.priority AS priority,
+       m.retention AS retention, m.strength AS strength, m.access_count AS access_count,
+       m.last_accessed_at AS last_accessed_at
+ORDER BY m.retention ASC, m.strength ASC
+LIMIT toInteger($limit)

@@ -1,0 +1,115 @@
+"""The Cypher exploration kit (cypher/kit/): headers with :param lines, EXPLAIN on the real server, rows on a
+graph this test builds, and a Browser style file covering every label and relationship type."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.queries import query, query_names
+
+KIT = Path(__file__).parents[1] / "cypher" / "kit"
+KIT_QUERIES = query_names("kit")
+PARAM = re.compile(r"^// :param (\w+) =>", re.MULTILINE)
+
+
+def params_of(name: str) -> set[str]:
+    return set(PARAM.findall((KIT / f"{name.split('/')[1]}.cypher").read_text()))
+
+
+def test_the_kit_is_there() -> None:
+    assert {n.split("/")[1] for n in KIT_QUERIES} >= {
+        "user_graph",
+        "session_chain",
+        "entity_neighbourhood",
+        "activation_path",
+        "beliefs_at",
+        "fact_chains",
+        "conflicts",
+        "weakest_memories",
+        "forgotten_memories",
+        "decay_over_time",
+    }
+
+
+@pytest.mark.parametrize("name", KIT_QUERIES)
+def test_kit_query_declares_every_parameter(name: str) -> None:
+    text = (KIT / f"{name.split('/')[1]}.cypher").read_text()
+    assert text.startswith("//"), name
+    used = set(re.findall(r"\$(\w+)", query(name)))
+    assert used == params_of(name), name
+
+
+@pytest.mark.parametrize("name", KIT_QUERIES)
+def test_kit_query_passes_explain(mem: GraphMemory, name: str) -> None:
+    mem._rt.store.run_statement("EXPLAIN " + query(name), {})
+
+
+def test_style_file_covers_the_graph_model() -> None:
+    grass = (KIT / "graphmem.grass").read_text()
+    model = (Path(__file__).parents[1] / "docs" / "graph-model.md").read_text()
+    labels = set(re.findall(r"^\| `(\w+)` \| `", model, re.MULTILINE))
+    types = set(re.findall(r"^\| `([A-Z_]+)` \| \w", model, re.MULTILINE))
+    assert labels and types
+    for label in labels:
+        if label[0].isupper() and not label.isupper():
+            assert f"node.{label} {{" in grass, label
+    for rel in types:
+        assert f"relationship.{rel} {{" in grass, rel
+    assert grass.count("{") == grass.count("}")
+
+
+@pytest.fixture()
+def graph(mem: GraphMemory, user_id: str) -> dict[str, Any]:
+    memories = mem.add_messages(
+        [
+            "I adopted a dog named Rex because I felt lonely.",
+            "Rex loves the park near Lake Annecy.",
+            "I live in Paris.",
+        ],
+        user_id=user_id,
+        session_id="s1",
+    )
+    mem.set_fact(user_id, "city", "Lyon", fact_type="profile", valid_from=datetime(2025, 1, 1, tzinfo=UTC))
+    mem.set_fact(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 3, 1, tzinfo=UTC))
+    mem.set_fact(
+        user_id,
+        "city",
+        "Nice",
+        fact_type="profile",
+        source="agent",
+        valid_from=datetime(2026, 4, 1, tzinfo=UTC),
+    )
+    mem._rt.store.run_statement(  # as the forget job leaves it
+        "MATCH (m:Memory {id: $id}) SET m.status = 'forgotten', m.forgotten_at = datetime(), "
+        "m.forgotten_reason = 'decayed'",
+        {"id": memories[2].id},
+    )
+    hits = mem.recall("what is my dog's name?", user_id=user_id, reinforce=False)
+    path = next((h.explanation.path for h in hits if len(h.explanation.path) > 1), None)
+    return {
+        "user_id": user_id,
+        "limit": 300,
+        "session_id": "s1",
+        "entity": "Rex",
+        "path": path or [memories[0].id, memories[1].id],
+        "as_of": datetime(2026, 3, 3, tzinfo=UTC),
+        "known_at": datetime.now(UTC),
+        "key": None,
+    }
+
+
+def test_kit_queries_return_rows_on_a_user_graph(mem: GraphMemory, graph: dict[str, Any]) -> None:
+    for name in KIT_QUERIES:
+        params = {p: graph[p] for p in params_of(name)}
+        rows = mem.query(query(name), params)
+        assert rows, name
+    beliefs = mem.query(query("kit/beliefs_at"), {p: graph[p] for p in params_of("kit/beliefs_at")})
+    assert {r["key"]: r["value"] for r in beliefs}["city"] == "Paris"
+    other = mem.query(query("kit/user_graph"), {"user_id": f"{graph['user_id']}-other", "limit": 10})
+    assert other == []
