@@ -198,12 +198,34 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         return ops.fact_json(fact) or {}
 
     @app.get("/users/{user_id}/facts", tags=["facts"], dependencies=auth)
-    def get_fact(user_id: str, key: str, agent_id: str | None = None) -> dict[str, Any]:
-        """The current value of a fact (404 when there is none)."""
-        fact = mem.get_fact(user_id, key, agent_id=agent_id)
+    def get_fact(
+        user_id: str,
+        key: str,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        agent_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A fact's current value, or the one valid at ``as_of`` as known at ``known_at`` (404: none)."""
+        fact = mem.get_fact(user_id, key, as_of=as_of, known_at=known_at, agent_id=agent_id)
         if fact is None:
             raise HTTPException(status_code=404, detail=f"no fact {key!r}")
         return ops.fact_json(fact) or {}
+
+    @app.get("/users/{user_id}/facts/history", tags=["facts"], dependencies=auth)
+    def fact_history(user_id: str, key: str, agent_id: str | None = None) -> list[dict[str, Any] | None]:
+        """Every version of a fact, oldest first (valid time and transaction time)."""
+        return [ops.fact_json(f) for f in mem.fact_history(user_id, key, agent_id=agent_id)]
+
+    # --- users -------------------------------------------------------------------------------------
+    @app.get("/users/{user_id}/export", tags=["users"], dependencies=auth)
+    def export_user(user_id: str) -> dict[str, Any]:
+        """Everything stored about a user (JSON)."""
+        return mem.export_user(user_id)
+
+    @app.delete("/users/{user_id}", tags=["users"], dependencies=auth)
+    def delete_user(user_id: str) -> dict[str, Any]:
+        """Hard-delete a user's data (the audit keeps a tombstone)."""
+        return mem.delete_user(user_id, actor="api").model_dump(mode="json")
 
     # --- core memory blocks ------------------------------------------------------------------------
     @app.get("/users/{user_id}/core", tags=["core memory"], dependencies=auth)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -110,21 +111,57 @@ def facts_set(
 
 
 @facts_app.command("get")
-def facts_get(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """A fact's current value (exit code 4 when there is none)."""
+def facts_get(
+    key: str,
+    user: UserOption,
+    as_of: Annotated[
+        datetime | None, typer.Option("--as-of", help="valid at (ISO date or date-time)")
+    ] = None,
+    known_at: Annotated[
+        datetime | None, typer.Option("--known-at", help="as recorded by (ISO date or date-time)")
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A fact's value, now or at a point in time (exit code 4 when there is none)."""
     try:
         with _connect(home) as mem:
-            fact = mem.get_fact(user, key)
+            fact = mem.get_fact(user, key, as_of=as_of, known_at=known_at)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
         _print_json(fact_json(fact))
     elif fact is not None:
-        console.print(f"{fact.key} = [bold]{fact.value}[/] (since {fact.valid_from:%Y-%m-%d %H:%M})")
+        console.print(f"{fact.key} = [bold]{fact.value}[/] (valid from {_when(fact.valid_from)})")
     if fact is None:
         if not as_json:
             err_console.print(f"no fact {key!r}")
         raise typer.Exit(code=4)
+
+
+@facts_app.command("history")
+def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every version of a fact, oldest first."""
+    try:
+        with _connect(home) as mem:
+            versions = mem.fact_history(user, key)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json([fact_json(f) for f in versions])
+        return
+    table = Table(title=key)
+    for column in ("version", "value", "status", "valid from", "valid to", "recorded"):
+        table.add_column(column)
+    for f in versions:
+        table.add_row(
+            str(f.version), f.value, f.status, _when(f.valid_from), _when(f.valid_to), _when(f.recorded_at)
+        )
+    console.print(table)
+
+
+def _when(value: datetime | None) -> str:
+    return f"{value:%Y-%m-%d %H:%M}" if value else "-"
 
 
 # --- core memory blocks ----------------------------------------------------------------------------

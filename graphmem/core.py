@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from . import audit
 from . import validation as check
 from .errors import (
     CoreBlockLimitExceeded,
@@ -141,8 +142,17 @@ def write(rt: Runtime, user_id: str, spec: BlockSpec, value: str, *, expected_ve
         raise VersionConflict(
             f"core block {spec.label!r}", expected_version, current.version if current else 0
         )
-    logger.debug("core block %s: version %s", spec.label, rows[0]["block"].get("version"))
-    return block_from_row(rows[0]["block"])
+    block = block_from_row(rows[0]["block"])
+    audit.record(
+        rt,
+        "core_block_write",
+        user_id=user_id,
+        target_ids=[block.id or ""],
+        version=block.version,
+        details={"label": spec.label, "chars": len(value)},
+    )
+    logger.debug("core block %s: version %d", spec.label, block.version)
+    return block
 
 
 def set_block(rt: Runtime, user_id: str, spec: BlockSpec, value: str) -> CoreBlock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
+from . import audit
 from .errors import MemoryNotFound
 from .runtime import Runtime
 
@@ -18,4 +19,5 @@ def forget(rt: Runtime, memory_id: str, user_id: str, *, reason: str = "requeste
     )
     if not rows:
         raise MemoryNotFound(memory_id)
+    audit.record(rt, "forget", user_id=user_id, target_ids=[memory_id], details={"reason": reason})
     logger.debug("forgot memory %s on request", memory_id)

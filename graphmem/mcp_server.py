@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -89,9 +90,16 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
 
     @server.tool()
     @_tool_errors
-    def fact_get(key: str) -> dict[str, Any]:
-        """The current value of a fact, or null in ``fact``."""
-        return {"fact": ops.fact_json(mem.get_fact(uid, key))}
+    def fact_get(key: str, as_of: datetime | None = None, known_at: datetime | None = None) -> dict[str, Any]:
+        """A fact's value (null when none): the current one, or the one valid at ``as_of`` as it was known at
+        ``known_at`` (ISO 8601 date-times)."""
+        return {"fact": ops.fact_json(mem.get_fact(uid, key, as_of=as_of, known_at=known_at))}
+
+    @server.tool()
+    @_tool_errors
+    def fact_history(key: str) -> dict[str, Any]:
+        """Every version of a fact, oldest first, with when it was valid and when it was recorded."""
+        return {"versions": [ops.fact_json(f) for f in mem.fact_history(uid, key)]}
 
     @server.tool()
     @_tool_errors

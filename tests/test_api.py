@@ -101,3 +101,20 @@ def test_automation(client: TestClient, user_id: str) -> None:
     logs = client.get("/automation/logs", params={"job": "decay", "user_id": user_id}).json()
     assert logs[0]["id"] == run["id"]
     assert client.post("/automation/jobs/decay/reconcile").json()["name"] == "decay"
+
+
+def test_fact_time_travel_history_export_delete(client: TestClient, user_id: str) -> None:
+    facts = f"/users/{user_id}/facts"
+    client.put(facts, json={"key": "location", "value": "Paris", "valid_from": "2024-01-01T00:00:00Z"})
+    client.put(facts, json={"key": "location", "value": "Lisbon", "valid_from": "2025-01-01T00:00:00Z"})
+    assert client.get(facts, params={"key": "location"}).json()["value"] == "Lisbon"
+    then = client.get(facts, params={"key": "location", "as_of": "2024-06-01T00:00:00Z"})
+    assert then.json()["value"] == "Paris"
+    assert client.get(facts, params={"key": "location", "as_of": "yesterday"}).status_code == 422
+    history = client.get(f"{facts}/history", params={"key": "location"}).json()
+    assert [f["value"] for f in history] == ["Paris", "Lisbon"]
+    exported = client.get(f"/users/{user_id}/export")
+    assert exported.status_code == 200 and "Lisbon" in exported.text
+    report = client.delete(f"/users/{user_id}").json()
+    assert report["user_id"] == user_id and sum(report["nodes"].values()) > 0
+    assert client.get(facts, params={"key": "location"}).status_code == 404

@@ -20,6 +20,7 @@ TOOLS = {
     "memory_forget",
     "fact_set",
     "fact_get",
+    "fact_history",
     "core_memory_append",
     "core_memory_replace",
     "memory_context",
@@ -50,6 +51,11 @@ async def _session(user_id: str) -> dict[str, Any]:
         )
         out["fact"] = _data(await client.call_tool("fact_set", {"key": "favorite:color", "value": "green"}))
         out["fact_get"] = _data(await client.call_tool("fact_get", {"key": "favorite:color"}))
+        await client.call_tool("fact_set", {"key": "favorite:color", "value": "blue"})
+        out["history"] = _data(await client.call_tool("fact_history", {"key": "favorite:color"}))
+        out["before"] = _data(
+            await client.call_tool("fact_get", {"key": "favorite:color", "as_of": "2000-01-01T00:00:00Z"})
+        )
         out["append_missing"] = await client.call_tool("core_memory_append", {"label": "human", "text": "x"})
         out["bad_k"] = await client.call_tool("memory_recall", {"query": "dog", "k": 0})
         out["bad_args"] = await client.call_tool("memory_recall", {"k": 3})
@@ -74,6 +80,8 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     assert contents[0] == "I adopted a dog named Rex"
     assert all(h["memory"]["user_id"] == user_id for h in out["recall"]["hits"])
     assert out["fact"]["value"] == "green" and out["fact_get"]["fact"]["value"] == "green"
+    assert [f["value"] for f in out["history"]["versions"]] == ["green", "blue"]
+    assert out["before"]["fact"] is None
     for name in ("append_missing", "bad_k", "bad_args", "forget_other"):
         assert out[name].is_error, name
     assert "CoreBlockNotFound" in out["append_missing"].content[0].text
