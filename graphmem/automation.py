@@ -15,6 +15,7 @@ from typing import Any, Literal
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from . import audit
 from .dynamics import PRESETS, DynamicsParams
 from .errors import ValidationError, VersionConflict
 from .runtime import Runtime
@@ -184,6 +185,15 @@ class Automation:
             if found != expected:
                 raise VersionConflict(f"automation config {self.config_id!r}", expected, found)
             tx.run("automation_config_write", id=self.config_id, version=found + 1, body=body, now=now, by=by)
+            audit.append(
+                tx,
+                "config_change",
+                user_id=None,
+                now=now,
+                actor=by,
+                target_ids=[self.config_id],
+                version=found + 1,
+            )
             return found + 1
 
         version = self._rt.store.unit_of_work(work)

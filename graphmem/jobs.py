@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from . import audit
 from . import validation as check
 from .automation import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
 from .errors import GraphMemError, ValidationError
@@ -225,6 +226,14 @@ class Jobs:
             self._finish(run_id, "interrupted", counts, "interrupted")
             raise
         run = self._finish(run_id, status, counts, error)
+        audit.record(
+            self._rt,
+            f"job:{name}",
+            user_id=uid,
+            actor=trigger,
+            target_ids=[run_id],
+            details={"status": status, "counts": counts},
+        )
         logger.info("job %s %s: %s", name, status, counts)
         return run
 

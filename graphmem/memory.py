@@ -9,7 +9,7 @@ from typing import Any
 
 import neo4j
 
-from . import audit, edges, factbase, forgetting, formation, governance, temporal
+from . import audit, edges, factbase, forgetting, formation, governance, temporal, versioning
 from . import context as context_use_case
 from . import core as core_memory
 from . import messages as inbound
@@ -425,6 +425,42 @@ class GraphMemory:
         """Run your own Cypher in a read transaction (writes are refused by the server)."""
         check.text(cypher, "cypher", max_chars=100_000)
         return self._rt.store.run_readonly(cypher, params)
+
+    def update_memory(
+        self,
+        memory_id: str,
+        *,
+        user_id: str,
+        expected_version: int,
+        content: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        priority: Priority | str | None = None,
+    ) -> Memory:
+        """Change a memory's content, metadata or priority if it is still at ``expected_version`` (else
+        ``VersionConflict``, nothing written); the previous version stays readable in ``memory_history``."""
+        uid = check.user_id(user_id)
+        change = versioning.MemoryUpdate(
+            content=None
+            if content is None
+            else check.text(content, "content", max_chars=self._rt.settings.max_content_chars),
+            metadata=None if metadata is None else check.metadata(metadata),
+            priority=None if priority is None else check.enum(priority, Priority, "priority"),
+        )
+        updated = versioning.update(
+            self._rt,
+            check.identifier(memory_id, "memory_id") or "",
+            user_id=uid,
+            change=change,
+            expected_version=check.bounded_int(expected_version, "expected_version", 1, 2**62),
+        )
+        self._preload.invalidate(uid)
+        return updated
+
+    def memory_history(self, memory_id: str, *, user_id: str) -> list[Memory]:
+        """Every version of a memory, oldest first."""
+        return versioning.history(
+            self._rt, check.identifier(memory_id, "memory_id") or "", user_id=check.user_id(user_id)
+        )
 
     # --- audit and governance (graphmem.audit, graphmem.governance) --------------------------------------
     def audit_log(

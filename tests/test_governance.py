@@ -86,7 +86,9 @@ def test_anonymize_user_keeps_structure(mem: GraphMemory, user_id: str) -> None:
     before = mem.export_user(user_id)
     touched = mem.anonymize_user(user_id)
     after = mem.export_user(user_id)
-    assert touched == sum(len(v) for k, v in before.items() if isinstance(v, list) and k not in ("audit", "relationships"))
+    assert touched == sum(
+        len(v) for k, v in before.items() if isinstance(v, list) and k not in ("audit", "relationships")
+    )
     for name in ("memories", "facts", "entities", "sessions", "relationships"):
         assert len(after[name]) == len(before[name]), name
     text = json.dumps({k: v for k, v in after.items() if k != "audit"})

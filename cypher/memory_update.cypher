@@ -1,0 +1,11 @@
+// Update a locked memory: keep the previous version as a MemoryVersion node (VERSION_OF the memory),
+// then overwrite the given fields (null: keep) and bump the version.
+// $user_id, $id, $version_id, $content, $metadata (JSON text), $priority, $now
+MATCH (m:Memory {id: $id}) WHERE m.user_id = $user_id
+CREATE (v:MemoryVersion {id: $version_id})-[:VERSION_OF {recorded_at: $now}]->(m)
+SET v.user_id = m.user_id, v.memory_id = m.id, v.version = m.version, v.content = m.content,
+    v.metadata = m.metadata, v.priority = m.priority, v.recorded_at = coalesce(m.updated_at, m.recorded_at),
+    v.expired_at = $now
+SET m.content = coalesce($content, m.content), m.metadata = coalesce($metadata, m.metadata),
+    m.priority = coalesce($priority, m.priority), m.version = m.version + 1, m.updated_at = $now
+RETURN m.version AS version

@@ -1,0 +1,7 @@
+// Every version of one memory of a tenant, oldest first: the kept MemoryVersion nodes, then the memory.
+// $user_id, $id
+MATCH (m:Memory {id: $id}) WHERE m.user_id = $user_id
+OPTIONAL MATCH (v:MemoryVersion)-[:VERSION_OF]->(m)
+WITH m, v ORDER BY v.version
+WITH m, [x IN collect(v) | x {.*}] AS previous
+RETURN previous, m {.*, embedding: null} AS current
