@@ -225,13 +225,18 @@ def vector_seeds(
     rt: Runtime, embedding: list[float], *, user_id: str, k: int, as_of: datetime | None
 ) -> tuple[list[dict[str, Any]], str]:
     """The user's top-k memory ids by cosine, and the method used ("exact" or "index")."""
-    counts = rt.store.read("user_memory_count", user_id=user_id)[0]
-    plan = plan_vector_search(counts["user_count"], counts["total"], k, rt.settings.preset())
+    sizes = rt.tenant_sizes.get(user_id)
+    if sizes is None:
+        counts = rt.store.read("user_memory_count", user_id=user_id)[0]
+        sizes = (int(counts["user_count"]), int(counts["total"]))
+        rt.tenant_sizes.put(user_id, *sizes)
+    user_count, total = sizes
+    plan = plan_vector_search(user_count, total, k, rt.settings.preset())
     if plan.method == "index":
         rows = rt.store.read(
             "recall_vector_index", user_id=user_id, embedding=embedding, k=k, fetch=plan.fetch, as_of=as_of
         )
-        if len(rows) >= min(k, counts["user_count"]):
+        if len(rows) >= min(k, user_count):
             return rows, "index"
     rows = rt.store.read("recall_exact", user_id=user_id, embedding=embedding, k=k, as_of=as_of)
     return rows, "exact"

@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+import time
+from dataclasses import dataclass, field
 
 from .config import Settings
 from .embedding import Embedder
 from .store import Store
+
+
+class TenantSizes:
+    """Recently counted tenant sizes for the recall planner (a stale count only changes the plan, and the
+    planner falls back to the exact scan when the index returns too few)."""
+
+    def __init__(self, ttl: float = 30.0) -> None:
+        self._ttl = ttl
+        self._lock = threading.Lock()
+        self._entries: dict[str, tuple[float, int, int]] = {}
+
+    def get(self, user_id: str) -> tuple[int, int] | None:
+        with self._lock:
+            entry = self._entries.get(user_id)
+        if entry is None or time.monotonic() - entry[0] > self._ttl:
+            return None
+        return entry[1], entry[2]
+
+    def put(self, user_id: str, user_count: int, total: int) -> None:
+        with self._lock:
+            self._entries[user_id] = (time.monotonic(), user_count, total)
 
 
 @dataclass(frozen=True)
@@ -14,3 +37,4 @@ class Runtime:
     store: Store
     embedder: Embedder
     settings: Settings
+    tenant_sizes: TenantSizes = field(default_factory=TenantSizes, compare=False)

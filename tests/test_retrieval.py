@@ -30,7 +30,9 @@ def _with(mem: GraphMemory, **settings: object) -> GraphMemory:
 
 
 def _props(mem: GraphMemory, memory_id: str) -> dict[str, object]:
-    return mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})[0]["m"]
+    return mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})[0][
+        "m"
+    ]
 
 
 def test_hybrid_seeds_come_from_both_indexes(mem: GraphMemory, user_id: str) -> None:
@@ -67,7 +69,9 @@ def test_substring_level_when_nothing_else_finds_it(mem: GraphMemory, user_id: s
     assert hits[0].explanation.search_level == "substring"
 
 
-def _activation_edges(mem: GraphMemory, query: str, user_id: str, target: str, views: dict[str, float]) -> list[str]:
+def _activation_edges(
+    mem: GraphMemory, query: str, user_id: str, target: str, views: dict[str, float]
+) -> list[str]:
     hits = mem.recall(query, user_id=user_id, k=10, views=views, reinforce=False)
     by_id = {h.memory.id: h for h in hits}
     assert target in by_id, "the linked memory was not returned"
@@ -85,8 +89,11 @@ def test_activation_path_through_each_memory_view(
     mem.link(seed.id, other.id, rel_type, weight=1.0)
     edges = _activation_edges(mem, "kitchen pipe burst", user_id, other.id, {view: 1.0})
     assert edges == [rel_type]
-    hit = next(h for h in mem.recall("kitchen pipe burst", user_id=user_id, views={view: 1.0}, reinforce=False)
-               if h.memory.id == other.id)
+    hit = next(
+        h
+        for h in mem.recall("kitchen pipe burst", user_id=user_id, views={view: 1.0}, reinforce=False)
+        if h.memory.id == other.id
+    )
     assert hit.explanation.path == [seed.id, other.id]
     assert hit.explanation.components["activation"] > 0
 
@@ -115,7 +122,8 @@ def test_intent_chooses_the_views(mem: GraphMemory, user_id: str) -> None:
     mem.link(cause.id, effect.id, "CAUSES")
     hits = mem.recall("Why did we eat by candlelight?", user_id=user_id, k=2)
     events = mem.query(
-        "MATCH (r:RecallEvent {user_id: $u}) RETURN r.intent AS intent ORDER BY r.at DESC LIMIT 1", {"u": user_id}
+        "MATCH (r:RecallEvent {user_id: $u}) RETURN r.intent AS intent ORDER BY r.at DESC LIMIT 1",
+        {"u": user_id},
     )
     assert events[0]["intent"] == "causal"
     reached = {h.memory.id: h.explanation.edge_types for h in hits}
@@ -186,7 +194,10 @@ def test_proactive_ranks_and_is_invalidated_by_feedback(mem: GraphMemory, user_i
     assert first[0].score > first[1].score
     mem.feedback(low.id, user_id=user_id, useful=True)
     assert _props(mem, low.id)["importance"] > 0.1
-    assert mem.query("MATCH (f:Feedback)-[:ABOUT]->(m {id: $id}) RETURN count(f) AS n", {"id": low.id})[0]["n"] == 1
+    assert (
+        mem.query("MATCH (f:Feedback)-[:ABOUT]->(m {id: $id}) RETURN count(f) AS n", {"id": low.id})[0]["n"]
+        == 1
+    )
     with pytest.raises(MemoryNotFound):
         mem.feedback(low.id, user_id=f"{user_id}-intruder", useful=False)
 
