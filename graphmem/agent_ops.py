@@ -38,8 +38,13 @@ def context_json(context: Context) -> dict[str, Any]:
     }
 
 
-def update_memory(mem: GraphMemory, memory_id: str, content: str, *, user_id: str) -> Memory:
-    """Correct a memory: the old one is soft-forgotten (restorable) and the new text is remembered with
-    ``metadata.replaces`` pointing at it (graphmem has no in-place memory edit yet)."""
-    mem.forget(memory_id, user_id=user_id)
-    return mem.remember(content, user_id=user_id, metadata={"replaces": memory_id}, source="agent")
+def update_memory(
+    mem: GraphMemory, memory_id: str, content: str, *, user_id: str, expected_version: int | None = None
+) -> Memory:
+    """Change a memory's text in place (a new version; the old one stays in ``memory_history``).
+
+    ``expected_version`` (from a recall hit) guards against lost updates (``VersionConflict``); omitted, the
+    current version is used: the last writer wins."""
+    if expected_version is None:
+        expected_version = mem.memory_history(memory_id, user_id=user_id)[-1].version
+    return mem.update_memory(memory_id, user_id=user_id, expected_version=expected_version, content=content)

@@ -86,6 +86,7 @@ class ContextBody(_Body):
 
 class UpdateBody(_Body):
     content: str
+    expected_version: int = Field(description="the version read; a moved version is a 409 and writes nothing")
 
 
 class FactBody(_Body):
@@ -182,8 +183,16 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.put("/users/{user_id}/memories/{memory_id}", tags=["memories"], dependencies=auth)
     def update(user_id: str, memory_id: str, body: UpdateBody) -> dict[str, Any]:
-        """Correct a memory: the old one is forgotten (restorable), the new text stored in its place."""
-        return ops.memory_json(ops.update_memory(mem, memory_id, body.content, user_id=user_id))
+        """Change a memory's text (a new version; the previous one stays in its history)."""
+        memory = ops.update_memory(
+            mem, memory_id, body.content, user_id=user_id, expected_version=body.expected_version
+        )
+        return ops.memory_json(memory)
+
+    @app.get("/users/{user_id}/memories/{memory_id}/history", tags=["memories"], dependencies=auth)
+    def memory_history(user_id: str, memory_id: str) -> list[dict[str, Any]]:
+        """Every version of a memory, oldest first."""
+        return [ops.memory_json(m) for m in mem.memory_history(memory_id, user_id=user_id)]
 
     @app.delete("/users/{user_id}/memories/{memory_id}", tags=["memories"], dependencies=auth)
     def forget(user_id: str, memory_id: str) -> dict[str, Any]:

@@ -71,9 +71,11 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
 
     @server.tool()
     @_tool_errors
-    def memory_update(memory_id: str, content: str) -> dict[str, Any]:
-        """Correct a memory: the old one is forgotten (restorable) and the new text stored in its place."""
-        return ops.memory_json(ops.update_memory(mem, memory_id, content, user_id=uid))
+    def memory_update(memory_id: str, content: str, expected_version: int | None = None) -> dict[str, Any]:
+        """Correct a memory's text (the previous version is kept). Pass the ``version`` memory_recall returned
+        to refuse the edit if the memory changed since; omitted, the latest version is edited."""
+        memory = ops.update_memory(mem, memory_id, content, user_id=uid, expected_version=expected_version)
+        return ops.memory_json(memory)
 
     @server.tool()
     @_tool_errors

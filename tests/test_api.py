@@ -44,12 +44,15 @@ def test_memories_round_trip(client: TestClient, user_id: str) -> None:
     client.put(f"/users/{user_id}/core/human", json={"value": "Alice, a dog owner", "limit": 100})
     ctx = client.post(f"/users/{user_id}/context", json={"query": "my dog", "token_budget": 300}).json()
     assert ctx["text"].startswith("## Core memory") and "Rex" in ctx["text"]
-    updated = client.put(f"/users/{user_id}/memories/{rex['id']}", json={"content": "My dog is called Max"})
-    assert updated.status_code == 200 and updated.json()["metadata"] == {"replaces": rex["id"]}
-    new_id = updated.json()["id"]
-    assert client.delete(f"/users/{user_id}/memories/{new_id}").json() == {"forgotten": new_id}
+    edit = {"content": "My dog is called Max", "expected_version": rex["version"]}
+    updated = client.put(f"/users/{user_id}/memories/{rex['id']}", json=edit)
+    assert updated.status_code == 200 and updated.json()["version"] == rex["version"] + 1
+    assert client.put(f"/users/{user_id}/memories/{rex['id']}", json=edit).status_code == 409
+    history = client.get(f"/users/{user_id}/memories/{rex['id']}/history").json()
+    assert [m["content"] for m in history] == ["I adopted a dog named Rex", "My dog is called Max"]
+    assert client.delete(f"/users/{user_id}/memories/{rex['id']}").json() == {"forgotten": rex["id"]}
     hits = client.post(f"/users/{user_id}/recall", json={"query": "dog", "reinforce": False}).json()
-    assert {rex["id"], new_id}.isdisjoint(h["memory"]["id"] for h in hits)
+    assert rex["id"] not in {h["memory"]["id"] for h in hits}
     # another tenant cannot forget it
     other = client.delete(f"/users/{user_id}-other/memories/{rex['id']}")
     assert other.status_code == 404 and other.json()["error"] == "MemoryNotFound"

@@ -66,6 +66,9 @@ async def _session(user_id: str) -> dict[str, Any]:
             )
         )
         out["rex_id"] = rex["id"]
+        out["stale"] = await client.call_tool(
+            "memory_update", {"memory_id": rex["id"], "content": "stale edit", "expected_version": 1}
+        )
         out["context"] = _data(
             await client.call_tool("memory_context", {"query": "my dog", "token_budget": 300})
         )
@@ -86,9 +89,12 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
         assert out[name].is_error, name
     assert "CoreBlockNotFound" in out["append_missing"].content[0].text
     assert "MemoryNotFound" in out["forget_other"].content[0].text
-    assert out["updated"]["metadata"] == {"replaces": out["rex_id"]}
-    status = mem.query("MATCH (m:Memory {id: $id}) RETURN m.status AS s", {"id": out["rex_id"]})
-    assert status == [{"s": "forgotten"}]
+    assert out["updated"]["id"] == out["rex_id"] and out["updated"]["version"] == 2
+    assert out["stale"].is_error and "VersionConflict" in out["stale"].content[0].text
+    assert [m.content for m in mem.memory_history(out["rex_id"], user_id=user_id)] == [
+        "I adopted a dog named Rex",
+        "My dog is called Max",
+    ]
     assert out["context"]["text"].startswith("## Core memory\n- [persona] A friendly assistant.")
     assert "Max" in out["context"]["text"]
 
