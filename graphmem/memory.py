@@ -9,7 +9,7 @@ from typing import Any
 
 import neo4j
 
-from . import audit, edges, factbase, forgetting, formation, governance, temporal, versioning
+from . import audit, edges, factbase, forgetting, formation, governance, idempotency, temporal, versioning
 from . import context as context_use_case
 from . import core as core_memory
 from . import messages as inbound
@@ -178,8 +178,10 @@ class GraphMemory:
         tags: list[str] | None = None,
         agent_id: str | None = None,
         source: Source | str = Source.USER,
+        idempotency_key: str | None = None,
     ) -> Memory:
-        """Store one memory (atomically). With a session, it follows that session's previous memory."""
+        """Store one memory (atomically). With a session, it follows that session's previous memory.
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
         draft = formation.MemoryDraft(
             content=check.text(content, "content", max_chars=self._rt.settings.max_content_chars),
             user_id=check.user_id(user_id),
@@ -193,11 +195,29 @@ class GraphMemory:
             tags=check.tags(tags),
             source=check.enum(source, Source, "source"),
         )
-        memory = formation.form(self._rt, [draft], extractor=self._extractor)[0]
-        audit.record(
-            self._rt, "remember", user_id=draft.user_id, target_ids=[memory.id], actor=draft.agent_id
+        key = check.identifier(idempotency_key, "idempotency_key", required=False)
+
+        def write() -> Memory:
+            memory = formation.form(self._rt, [draft], extractor=self._extractor)[0]
+            audit.record(
+                self._rt,
+                "remember",
+                user_id=draft.user_id,
+                target_ids=[memory.id],
+                actor=draft.agent_id,
+                idempotency_key=key,
+            )
+            return memory
+
+        return idempotency.once(
+            self._rt,
+            user_id=draft.user_id,
+            key=key,
+            action="remember",
+            perform=write,
+            ids_of=lambda m: [m.id],
+            replay=lambda ids: idempotency.memories(self._rt, draft.user_id, ids)[0],
         )
-        return memory
 
     def add_messages(
         self,
@@ -206,6 +226,7 @@ class GraphMemory:
         user_id: str,
         session_id: str,
         agent_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> list[Memory]:
         """Store a conversation's messages (one transaction per call, at most ``MAX_BATCH``), one Memory each.
 
@@ -220,11 +241,27 @@ class GraphMemory:
         sid = check.identifier(session_id, "session_id")
         aid = check.identifier(agent_id, "agent_id", required=False)
         assert sid is not None
-        memories = formation.add_turns(
-            self._rt, turns, user_id=uid, session_id=sid, agent_id=aid, extractor=self._extractor
+        key = check.identifier(idempotency_key, "idempotency_key", required=False)
+
+        def write() -> list[Memory]:
+            memories = formation.add_turns(
+                self._rt, turns, user_id=uid, session_id=sid, agent_id=aid, extractor=self._extractor
+            )
+            ids = [m.id for m in memories]
+            audit.record(
+                self._rt, "add_messages", user_id=uid, target_ids=ids, actor=aid, idempotency_key=key
+            )
+            return memories
+
+        return idempotency.once(
+            self._rt,
+            user_id=uid,
+            key=key,
+            action="add_messages",
+            perform=write,
+            ids_of=lambda ms: [m.id for m in ms],
+            replay=lambda ids: idempotency.memories(self._rt, uid, ids),
         )
-        audit.record(self._rt, "add_messages", user_id=uid, target_ids=[m.id for m in memories], actor=aid)
-        return memories
 
     def set_fact(
         self,
@@ -236,8 +273,10 @@ class GraphMemory:
         valid_from: datetime | None = None,
         source: Source | str | None = None,
         agent_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Fact:
-        """Set a fact value: supersede the current version, keep both as a conflict, or merge."""
+        """Set a fact value: supersede the current version, keep both as a conflict, or merge.
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
         new = factbase.FactInput(
             user_id=check.user_id(user_id),
             key=check.text(key, "key", max_chars=check.MAX_ID_CHARS),
@@ -247,16 +286,30 @@ class GraphMemory:
             valid_from=check.aware_datetime(valid_from, "valid_from"),
             source=Source.USER if source is None else check.enum(source, Source, "source"),
         )
-        fact = factbase.set_fact(self._rt, new)
-        audit.record(
+        idem = check.identifier(idempotency_key, "idempotency_key", required=False)
+
+        def write() -> Fact:
+            fact = factbase.set_fact(self._rt, new)
+            audit.record(
+                self._rt,
+                "set_fact",
+                user_id=new.user_id,
+                target_ids=[fact.id],
+                version=fact.version,
+                actor=new.agent_id,
+                idempotency_key=idem,
+            )
+            return fact
+
+        return idempotency.once(
             self._rt,
-            "set_fact",
             user_id=new.user_id,
-            target_ids=[fact.id],
-            version=fact.version,
-            actor=new.agent_id,
+            key=idem,
+            action="set_fact",
+            perform=write,
+            ids_of=lambda f: [f.id],
+            replay=lambda ids: idempotency.fact(self._rt, new.user_id, ids),
         )
-        return fact
 
     def get_fact(
         self,
@@ -435,9 +488,11 @@ class GraphMemory:
         content: str | None = None,
         metadata: dict[str, Any] | None = None,
         priority: Priority | str | None = None,
+        idempotency_key: str | None = None,
     ) -> Memory:
         """Change a memory's content, metadata or priority if it is still at ``expected_version`` (else
-        ``VersionConflict``, nothing written); the previous version stays readable in ``memory_history``."""
+        ``VersionConflict``, nothing written); the previous version stays readable in ``memory_history``.
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
         uid = check.user_id(user_id)
         change = versioning.MemoryUpdate(
             content=None
@@ -446,12 +501,18 @@ class GraphMemory:
             metadata=None if metadata is None else check.metadata(metadata),
             priority=None if priority is None else check.enum(priority, Priority, "priority"),
         )
-        updated = versioning.update(
+        mid = check.identifier(memory_id, "memory_id") or ""
+        expected = check.bounded_int(expected_version, "expected_version", 1, 2**62)
+        updated = idempotency.once(
             self._rt,
-            check.identifier(memory_id, "memory_id") or "",
             user_id=uid,
-            change=change,
-            expected_version=check.bounded_int(expected_version, "expected_version", 1, 2**62),
+            key=check.identifier(idempotency_key, "idempotency_key", required=False),
+            action="update_memory",
+            perform=lambda: versioning.update(
+                self._rt, mid, user_id=uid, change=change, expected_version=expected
+            ),
+            ids_of=lambda m: [m.id, str(m.version)],
+            replay=lambda ids: versioning.history(self._rt, mid, user_id=uid)[int(ids[1]) - 1],
         )
         self._preload.invalidate(uid)
         return updated
