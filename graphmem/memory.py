@@ -9,7 +9,18 @@ from typing import Any
 
 import neo4j
 
-from . import audit, edges, factbase, forgetting, formation, governance, idempotency, temporal, versioning
+from . import (
+    audit,
+    edges,
+    factbase,
+    forgetting,
+    formation,
+    governance,
+    idempotency,
+    snapshots,
+    temporal,
+    versioning,
+)
 from . import context as context_use_case
 from . import core as core_memory
 from . import messages as inbound
@@ -20,7 +31,7 @@ from .automation import Automation
 from .config import MAX_BATCH, Settings
 from .context import Context
 from .embedding import Embedder, SentenceTransformerEmbedder
-from .errors import ConfigurationError, ConnectionFailed, SchemaError
+from .errors import ConfigurationError, ConnectionFailed, SchemaError, ValidationError
 from .extraction import Extractor
 from .governance import DeletionReport
 from .jobs import ControlPlane, Jobs
@@ -28,6 +39,7 @@ from .models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, Priority
 from .queries import schema_statements
 from .runtime import Runtime
 from .scheduler import Scheduler
+from .snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 from .store import Store, translate_errors
 
 logger = logging.getLogger(__name__)
@@ -521,6 +533,44 @@ class GraphMemory:
         """Every version of a memory, oldest first."""
         return versioning.history(
             self._rt, check.identifier(memory_id, "memory_id") or "", user_id=check.user_id(user_id)
+        )
+
+    # --- the graph over time (graphmem.snapshots) -----------------------------------------------------
+    def timeline(
+        self, user_id: str, *, start: datetime | None = None, end: datetime | None = None
+    ) -> list[TimelineEvent]:
+        """A user's dated events, oldest first: memories, updates, forgetting, fact versions recorded and
+        closed; ``start``/``end`` bound them (inclusive)."""
+        return snapshots.timeline(
+            self._rt,
+            check.user_id(user_id),
+            start=check.aware_datetime(start, "start"),
+            end=check.aware_datetime(end, "end"),
+        )
+
+    def snapshot(self, user_id: str, *, as_of: datetime, known_at: datetime | None = None) -> GraphSnapshot:
+        """The user's nodes and edges valid at ``as_of`` as recorded by ``known_at`` (default: now);
+        ``to_networkx()`` and ``to_json()`` export it."""
+        valid_at = check.aware_datetime(as_of, "as_of")
+        if valid_at is None:
+            raise ValidationError("as_of", "is required")
+        return snapshots.snapshot(
+            self._rt,
+            check.user_id(user_id),
+            as_of=valid_at,
+            known_at=check.aware_datetime(known_at, "known_at"),
+        )
+
+    def diff(
+        self, user_id: str, t1: datetime, t2: datetime, *, known_at: datetime | None = None
+    ) -> GraphDiff:
+        """What was added, closed or changed in the user's graph between valid times ``t1`` and ``t2``, both
+        read as recorded by ``known_at`` (default: now; pass ``known_at=t1`` etc. for what was known then)."""
+        start, end = check.aware_datetime(t1, "t1"), check.aware_datetime(t2, "t2")
+        if start is None or end is None:
+            raise ValidationError("t1" if start is None else "t2", "is required")
+        return snapshots.diff(
+            self._rt, check.user_id(user_id), start, end, known_at=check.aware_datetime(known_at, "known_at")
         )
 
     # --- audit and governance (graphmem.audit, graphmem.governance) --------------------------------------
