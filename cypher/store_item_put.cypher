@@ -1,0 +1,22 @@
+// LangGraph store: write an item (namespace, key) of a user as a Memory labelled StoreItem, in place
+// (a new item is created; an existing live one gets the new value). No near-duplicate merging: items are
+// addressed by key. $user_id, $namespace: list of strings, $key, $id: id for a new item, $content: text to
+// search, $value: JSON text, $embedding: list of floats, $props: map of scalar properties, $now: datetime
+OPTIONAL MATCH (old:StoreItem)
+WHERE old.user_id = $user_id AND old.store_ns = $namespace AND old.store_key = $key AND old.status <> 'forgotten'
+WITH old LIMIT 1
+CALL (old) {
+  WITH old WHERE old IS NULL
+  CREATE (m:Memory:StoreItem {id: $id})
+  SET m += $props, m.user_id = $user_id, m.store_ns = $namespace, m.store_key = $key,
+      m.created_at = $now, m.recorded_at = $now, m.version = 1
+  RETURN m
+UNION
+  WITH old WHERE old IS NOT NULL
+  SET old.version = coalesce(old.version, 1) + 1
+  RETURN old AS m
+}
+SET m.content = $content, m.store_value = $value, m.updated_at = $now
+WITH m
+CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
+RETURN m {.*, embedding: null} AS item

@@ -1,0 +1,104 @@
+"""The LangGraph BaseStore adapter against the real server (sync and async), and inside a real graph."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, TypedDict
+
+import pytest
+from langgraph.graph import END, START, StateGraph
+from langgraph.store.base import BaseStore
+
+from graphmem import GraphMemory
+from graphmem.errors import ConfigurationError, ValidationError
+from graphmem.langgraph_store import GraphMemStore, item_text, matches
+
+
+def test_pure_helpers() -> None:
+    assert item_text("k", {"text": "likes tea", "n": 3}) == "k: likes tea"
+    assert item_text("k", {"n": 3}) == 'k: {"n": 3}'
+    assert matches({"a": 1, "b": 2}, {"a": 1}) and not matches({"a": 1}, {"a": 2})
+
+
+def test_put_get_search_delete_namespaces(mem: GraphMemory, user_id: str) -> None:
+    store = GraphMemStore(mem, user_id=user_id)
+    ns = ("memories", "profile")
+    store.put(ns, "pet", {"text": "The user has a dog named Rex", "kind": "pet"})
+    store.put(ns, "drink", {"text": "The user drinks green tea every morning", "kind": "habit"})
+    store.put(("memories", "work"), "job", {"text": "The user works as a nurse", "kind": "job"})
+    item = store.get(ns, "pet")
+    assert item is not None and item.value["text"] == "The user has a dog named Rex"
+    store.put(ns, "pet", {"text": "The user has a dog named Max", "kind": "pet"})
+    updated = store.get(ns, "pet")
+    assert updated is not None and updated.value["text"].endswith("Max")
+    assert updated.created_at == item.created_at and updated.updated_at > item.updated_at
+    assert store.get(ns, "nothing") is None
+
+    hits = store.search(("memories",), query="what pet does the user have?", limit=2)
+    assert hits[0].key == "pet" and hits[0].score is not None
+    assert [i.key for i in store.search(("memories",), filter={"kind": "job"})] == ["job"]
+    assert {i.key for i in store.search(ns)} == {"pet", "drink"}
+    assert len(store.search(("memories",), limit=1, offset=1)) == 1
+
+    assert store.list_namespaces() == [("memories", "profile"), ("memories", "work")]
+    assert store.list_namespaces(prefix=("memories", "work")) == [("memories", "work")]
+    assert store.list_namespaces(max_depth=1) == [("memories",)]
+
+    store.delete(ns, "drink")
+    assert store.get(ns, "drink") is None
+    assert {i.key for i in store.search(ns)} == {"pet"}
+
+
+def test_async_and_tenant_from_namespace(mem: GraphMemory, user_id: str) -> None:
+    store = GraphMemStore(mem, user_from_namespace=lambda ns: ns[1])
+
+    async def run() -> Any:
+        await store.aput(("memories", user_id), "city", {"text": "Lives in Lisbon"})
+        got = await store.aget(("memories", user_id), "city")
+        other = await store.aget(("memories", f"{user_id}-other"), "city")
+        found = await store.asearch(("memories", user_id), query="where does the user live?")
+        return got, other, found
+
+    got, other, found = asyncio.run(run())
+    assert got is not None and got.value == {"text": "Lives in Lisbon"}
+    assert other is None
+    assert [i.key for i in found] == ["city"]
+    with pytest.raises(ValidationError):
+        store.search(())
+    with pytest.raises(ConfigurationError):
+        GraphMemStore(mem)
+
+
+class State(TypedDict):
+    question: str
+    answer: str
+
+
+def test_in_a_langgraph_graph(mem: GraphMemory, user_id: str) -> None:
+    def remember(state: State, *, store: BaseStore) -> dict[str, Any]:
+        store.put(("notes",), "fav", {"text": "Favourite colour is green"})
+        return {}
+
+    def answer(state: State, *, store: BaseStore) -> dict[str, Any]:
+        hits = store.search(("notes",), query=state["question"], limit=1)
+        return {"answer": hits[0].value["text"] if hits else ""}
+
+    builder = StateGraph(State)
+    builder.add_node("remember", remember)
+    builder.add_node("answer", answer)
+    builder.add_edge(START, "remember")
+    builder.add_edge("remember", "answer")
+    builder.add_edge("answer", END)
+    graph = builder.compile(store=GraphMemStore(mem, user_id=user_id))
+    result = graph.invoke({"question": "what colour do I like?", "answer": ""})
+    assert result["answer"] == "Favourite colour is green"
+
+
+def test_example_script_runs(mem: GraphMemory, user_id: str) -> None:
+    script = Path(__file__).parents[1] / "examples" / "langgraph_agent.py"
+    done = subprocess.run([sys.executable, str(script), user_id], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("my bike is a red Cannondale")
