@@ -31,6 +31,7 @@ from rich.progress import Progress
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
 from graphmem import recall as recall_use_case
 from graphmem.formation import user_key
+from graphmem.server import LocalServer
 
 console = Console()
 CACHE = Path(__file__).parent / "cache"
@@ -207,6 +208,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--prefix", default="scale-")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/scale_recall.json"))
+    parser.add_argument(
+        "--server-home",
+        type=Path,
+        default=Path("benchmarks/cache/scale-server"),
+        help="home of a separate local server for the synthetic data ('shared': the default server)",
+    )
+    parser.add_argument("--bolt-port", type=int, default=7688)
+    parser.add_argument("--http-port", type=int, default=7475)
     args = parser.parse_args(argv)
 
     embedder = SentenceTransformerEmbedder()
@@ -229,7 +238,12 @@ def main(argv: list[str] | None = None) -> None:
             return [cached[t] for t in batch]
 
     settings = Settings(record_recalls=False)
-    with GraphMemory.connect(embedder=embedder, settings=settings) as mem:
+    connect: dict[str, Any] = {}
+    if str(args.server_home) != "shared":
+        server = LocalServer(args.server_home.resolve(), bolt_port=args.bolt_port, http_port=args.http_port)
+        status = server.start(progress=lambda msg: console.log(msg))
+        connect = {"uri": status.bolt_uri, "auth": server.credentials()}
+    with GraphMemory.connect(embedder=embedder, settings=settings, **connect) as mem:
         mem.init()
         rate = populate(mem, plan, texts, base, {big, small})
         total = mem.query("MATCH (m:Memory) RETURN count(m) AS n")[0]["n"]
@@ -266,11 +280,11 @@ def main(argv: list[str] | None = None) -> None:
             r["ratio_p50_graph_recall_to_bare"] = (
                 r["recall_graph_embedding_excluded"]["p50_ms"] / r["bare_vector_index_query"]["p50_ms"]
             )
-        server = mem.query("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
+        version = mem.query("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
     report = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "neo4j": server},
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "neo4j": version},
         "synthetic_vectors": "perturbed MiniLM embeddings of 3,000 template sentences (sigma 0.04)",
         "memories_in_database": total,
         "write_rate_per_s": rate,

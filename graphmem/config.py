@@ -34,6 +34,11 @@ class RetrievalPreset(BaseModel, frozen=True):
         description="tenants with at most this many memories are searched by an exact cosine scan",
     )
     overfetch: float = Field(default=2.0, ge=1.0, description="ANN over-fetch factor for large tenants")
+    max_fetch: int = Field(
+        default=5_000,
+        ge=1,
+        description="most neighbours asked of the ANN index; beyond it the exact scan is used",
+    )
     blend: str = Field(default="balanced", description="a name in graphmem.scoring.BLEND_PRESETS")
     fusion: Literal["linear", "rrf"] = Field(
         default="linear", description="how vector and full-text seed scores are fused (see README)"

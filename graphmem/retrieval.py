@@ -171,8 +171,10 @@ def plan_vector_search(user_count: int, total: int, k: int, preset: RetrievalPre
     if user_count <= preset.exact_scan_max or total <= 0:
         return VectorPlan("exact", 0)
     share = user_count / total
-    fetch = math.ceil(k / share * preset.overfetch)
-    return VectorPlan("index", max(k, min(fetch, total)))
+    fetch = max(k, min(math.ceil(k / share * preset.overfetch), total))
+    if fetch > preset.max_fetch:  # a small share of a huge index: scanning the tenant is cheaper
+        return VectorPlan("exact", 0)
+    return VectorPlan("index", fetch)
 
 
 def query_terms(text: str) -> list[str]:

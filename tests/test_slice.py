@@ -107,7 +107,7 @@ def test_small_tenant_among_many_gets_its_true_top_k(
         mem.remember(text, user_id=user)
     from graphmem.config import PRESETS, RetrievalPreset
 
-    PRESETS["test-plan"] = RetrievalPreset(name="test-plan", exact_scan_max=exact_scan_max)
+    PRESETS["test-plan"] = RetrievalPreset(name="test-plan", exact_scan_max=exact_scan_max, max_fetch=10**9)
     try:
         with GraphMemory.connect(
             settings=Settings(retrieval_preset="test-plan"), embedder=embedder
