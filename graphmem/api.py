@@ -13,12 +13,13 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import agent_ops as ops
-from . import errors
+from . import dashboard, errors
+from . import validation as check
 from .memory import GraphMemory
 
 logger = logging.getLogger(__name__)
@@ -260,6 +261,23 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     @app.post("/users/{user_id}/core/{label}/replace", tags=["core memory"], dependencies=auth)
     def core_replace(user_id: str, label: str, body: CoreReplaceBody) -> dict[str, Any]:
         return ops.block_json(mem.core_replace(user_id, label, body.old, body.new))
+
+    # --- dashboard (graphmem.dashboard) -----------------------------------------------------------
+    @app.get("/dashboard", tags=["dashboard"], response_class=HTMLResponse)
+    def dashboard_page() -> str:
+        """The dashboard page (it asks for the API key and reads the routes below with it)."""
+        return dashboard.page()
+
+    @app.get("/stats", tags=["dashboard"], dependencies=auth)
+    def stats(user_id: str | None = None) -> dict[str, Any]:
+        """Memories by status and type and a retention histogram, for one user or all."""
+        uid = None if user_id is None else check.user_id(user_id)
+        return dashboard.memory_stats(mem._rt, uid).model_dump(mode="json")
+
+    @app.get("/users/{user_id}/timeline", tags=["dashboard"], dependencies=auth)
+    def timeline(user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[Any]:
+        """The user's dated events, oldest first."""
+        return [e.model_dump(mode="json") for e in mem.timeline(user_id, start=start, end=end)]
 
     # --- automation --------------------------------------------------------------------------------
     @app.get("/automation", tags=["automation"], dependencies=auth)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from graphmem import GraphMemory
 from graphmem.api import create_app
+from graphmem.dashboard import page as dashboard_page
+from graphmem.dashboard import stats_from_rows
 
 KEY = "test-key"
 
@@ -121,3 +126,49 @@ def test_fact_time_travel_history_export_delete(client: TestClient, user_id: str
     report = client.delete(f"/users/{user_id}").json()
     assert report["user_id"] == user_id and sum(report["nodes"].values()) > 0
     assert client.get(facts, params={"key": "location"}).status_code == 404
+
+
+def test_dashboard_routes(client: TestClient, user_id: str) -> None:
+    page = client.get("/dashboard", headers={"X-API-Key": ""})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    for element in (
+        'id="health"',
+        'id="jobs"',
+        'id="runs"',
+        'id="counts"',
+        'id="retention"',
+        'id="timeline"',
+    ):
+        assert element in page.text
+    client.post(f"/users/{user_id}/memories", json={"content": "I adopted a dog named Rex"})
+    client.post(
+        f"/users/{user_id}/memories", json={"content": "How to bake bread", "memory_type": "procedural"}
+    )
+    stats = client.get("/stats", params={"user_id": user_id}).json()
+    assert stats["total"] == 2 and stats["by_status"] == {"active": 2}
+    assert stats["by_type"]["procedural"] == 1 and sum(stats["retention_histogram"]) == 2
+    assert client.get("/stats", headers={"X-API-Key": ""}).status_code == 401
+    events = client.get(f"/users/{user_id}/timeline").json()
+    assert [e["kind"] for e in events] == ["memory", "memory"]
+    assert events[0]["text"] == "I adopted a dog named Rex"
+
+
+def test_stats_fold() -> None:
+    rows = [
+        {"status": "active", "type": "episodic", "bucket": 9, "n": 3},
+        {"status": "weak", "type": "episodic", "bucket": 2, "n": 1},
+        {"status": "active", "type": "semantic", "bucket": 12, "n": 2},
+    ]
+    stats = stats_from_rows(rows)
+    assert stats.total == 6 and stats.by_status == {"active": 5, "weak": 1}
+    assert stats.by_type == {"episodic": 4, "semantic": 2}
+    assert stats.retention_histogram == [0, 0, 1, 0, 0, 0, 0, 0, 0, 5]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to parse the page's script")
+def test_dashboard_script_parses(tmp_path: Path) -> None:
+    html = dashboard_page()
+    script = tmp_path / "dashboard.mjs"
+    script.write_text(html[html.index("<script>") + len("<script>") : html.index("</script>")])
+    done = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
