@@ -31,8 +31,8 @@ server-status: venv
 	$(VENV)/bin/graphmem server status
 
 lint: venv
-	$(VENV)/bin/ruff format --check graphmem tests benchmarks
-	$(VENV)/bin/ruff check graphmem tests benchmarks
+	$(VENV)/bin/ruff format --check graphmem tests benchmarks examples
+	$(VENV)/bin/ruff check graphmem tests benchmarks examples
 
 typecheck: venv
 	$(VENV)/bin/mypy
