@@ -2,6 +2,11 @@
 // is closed (status superseded, expired_at) and kept as history behind a SUPERSEDES edge.
 // $user_id, $label, $id: new memory id, $value, $embedding: list of floats, $props: map of scalar properties
 // $expected_version: the version the caller read (0: none), $now: datetime
+// Writing to the User node first serializes concurrent edits of one user; a moved version writes nothing.
+MERGE (u:User {id: $user_id})
+  ON CREATE SET u.user_id = $user_id, u.created_at = $now
+SET u.core_edited_at = $now
+WITH u
 OPTIONAL MATCH (old:CoreBlock) WHERE old.user_id = $user_id AND old.core_label = $label AND old.expired_at IS NULL
 WITH old, coalesce(old.version, 0) AS found
 WHERE found = $expected_version

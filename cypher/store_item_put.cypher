@@ -2,6 +2,11 @@
 // (a new item is created; an existing live one gets the new value). No near-duplicate merging: items are
 // addressed by key. $user_id, $namespace: list of strings, $key, $id: id for a new item, $content: text to
 // search, $value: JSON text, $embedding: list of floats, $props: map of scalar properties, $now: datetime
+// Writing to the User node first serializes concurrent puts of one user (no key gets two items).
+MERGE (u:User {id: $user_id})
+  ON CREATE SET u.user_id = $user_id, u.created_at = $now
+SET u.store_edited_at = $now
+WITH u
 OPTIONAL MATCH (old:StoreItem)
 WHERE old.user_id = $user_id AND old.store_ns = $namespace AND old.store_key = $key AND old.status <> 'forgotten'
 WITH old LIMIT 1

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from graphmem import GraphMemory
 from graphmem.core import appended, replaced
-from graphmem.errors import CoreBlockLimitExceeded, CoreBlockNotFound, CoreBlockReadOnly, ValidationError
+from graphmem.errors import (
+    CoreBlockLimitExceeded,
+    CoreBlockNotFound,
+    CoreBlockReadOnly,
+    ValidationError,
+    VersionConflict,
+)
 from graphmem.models import CoreBlock
 
 
@@ -78,3 +86,21 @@ def test_core_blocks_never_decay(mem: GraphMemory, user_id: str) -> None:
     mem.jobs.run("decay", user_id=user_id)
     rows = mem.query("MATCH (m:CoreBlock {user_id: $u}) RETURN m.decayed_at AS d", {"u": user_id})
     assert rows == [{"d": None}]
+
+
+def test_concurrent_edits_never_fork_a_block(mem: GraphMemory, user_id: str) -> None:
+    mem.set_core_block(user_id, "notes", "start")
+
+    def append(i: int) -> bool:
+        try:
+            mem.core_append(user_id, "notes", f"line {i}")
+            return True
+        except VersionConflict:
+            return False
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        done = list(pool.map(append, range(4)))
+    live = mem.query(
+        "MATCH (m:CoreBlock {user_id: $u}) WHERE m.expired_at IS NULL RETURN m.version AS v", {"u": user_id}
+    )
+    assert len(live) == 1 and live[0]["v"] == 1 + sum(done) and any(done)
