@@ -1,5 +1,6 @@
 // GDPR anonymization: redact content and personal fields of a user's nodes and relationships, in batches;
-// nodes, relationships, ids and counts stay. Idempotent.
+// nodes, relationships, ids and counts stay (memory embeddings are then replaced by user_anonymize_embeddings).
+// Idempotent.
 // $user_id, $redacted: the replacement text, $batch: rows per transaction
 MATCH (n) WHERE n.user_id = $user_id AND NOT n:AuditEvent
 CALL (n) {
@@ -13,7 +14,7 @@ CALL (n) {
       n.aliases = CASE WHEN n.aliases IS NULL THEN null ELSE [] END,
       n.metadata = CASE WHEN n.metadata IS NULL THEN null ELSE '{}' END,
       n.tags = CASE WHEN n.tags IS NULL THEN null ELSE [] END,
-      n.speaker = null, n.embedding = null, n.anonymized = true
+      n.speaker = null, n.embedding = CASE WHEN n:Memory THEN n.embedding ELSE null END, n.anonymized = true
   WITH n
   OPTIONAL MATCH (n)-[r:ENTITY]->()
   SET r.name = CASE WHEN r.name IS NULL THEN null ELSE $redacted END

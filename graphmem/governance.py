@@ -133,6 +133,8 @@ def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> in
     Returns the number of nodes touched."""
     rows = rt.store.write_auto("user_anonymize", user_id=user_id, redacted=REDACTED, batch=BATCH)
     count = int(rows[0]["anonymized"]) if rows else 0
+    embedding = rt.embedder.embed([REDACTED])[0]
+    rt.store.write_auto("user_anonymize_embeddings", user_id=user_id, embedding=embedding, batch=BATCH)
     audit.record(rt, "anonymize_user", user_id=user_id, actor=actor, details={"nodes": count})
     return count
 
@@ -151,6 +153,9 @@ def govern_memory(
     )
     if not rows:
         raise MemoryNotFound(memory_id)
+    if decision is Decision.ANONYMIZE:
+        embedding = rt.embedder.embed([REDACTED])[0]
+        rt.store.write("memory_embedding_set", user_id=user_id, id=memory_id, embedding=embedding)
     audit.record(
         rt,
         f"govern:{decision.value}",

@@ -97,6 +97,8 @@ def test_anonymize_user_keeps_structure(mem: GraphMemory, user_id: str) -> None:
     assert {m["content"] for m in after["memories"]} == {"[redacted]"}
     assert mem.audit_log(user_id=user_id)[-1].action == "anonymize_user"
     assert mem.anonymize_user(user_id) == touched  # idempotent
+    hits = mem.recall("where does Alice live?", user_id=user_id, reinforce=False)  # still searchable
+    assert hits and {h.memory.content for h in hits} == {"[redacted]"}
 
 
 def test_per_memory_decisions_are_audited(mem: GraphMemory, user_id: str) -> None:
@@ -111,6 +113,7 @@ def test_per_memory_decisions_are_audited(mem: GraphMemory, user_id: str) -> Non
     )
     by_id = {r["id"]: r for r in rows}
     assert drop not in by_id and by_id[keep]["retained"] is True and by_id[redact]["content"] == "[redacted]"
+    assert all(h.memory.id != drop for h in mem.recall("hiking", user_id=user_id, reinforce=False))
     for memory_id, action in ((keep, "govern:retain"), (redact, "govern:anonymize"), (drop, "govern:delete")):
         assert [e.action for e in mem.audit_log(target_id=memory_id)][-1] == action
     with pytest.raises(MemoryNotFound):
