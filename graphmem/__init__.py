@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .audit import AuditEvent
 from .config import Settings
 from .embedding import Embedder, SentenceTransformerEmbedder
 from .errors import (
@@ -23,6 +24,7 @@ from .errors import (
     ValidationError,
     VersionConflict,
 )
+from .governance import DeletionReport
 from .memory import GraphMemory
 from .models import (
     CoreBlock,
@@ -36,24 +38,29 @@ from .models import (
     Priority,
     Source,
 )
+from .snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AuditEvent",
     "ConfigurationError",
     "ConnectionFailed",
     "CoreBlock",
     "CoreBlockLimitExceeded",
     "CoreBlockNotFound",
     "CoreBlockReadOnly",
+    "DeletionReport",
     "Embedder",
     "EmbedderError",
     "Explanation",
     "ExtractionError",
     "Fact",
     "FactType",
+    "GraphDiff",
     "GraphMemError",
     "GraphMemory",
+    "GraphSnapshot",
     "Hit",
     "Memory",
     "MemoryNotFound",
@@ -68,6 +75,7 @@ __all__ = [
     "Source",
     "StoreError",
     "TenantMismatch",
+    "TimelineEvent",
     "TransientError",
     "ValidationError",
     "VersionConflict",
