@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -95,3 +96,19 @@ class SentenceTransformerEmbedder:
             show_progress_bar=False,
         )
         return [[float(x) for x in row] for row in vectors]
+
+
+def embed_checked(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+    """Embed and check the result: one finite vector of the embedder's dimension per text."""
+    vectors = embedder.embed(texts)
+    dimension = embedder.dimension
+    if len(vectors) != len(texts):
+        raise EmbedderError(f"the embedder returned {len(vectors)} vectors for {len(texts)} texts")
+    for vector in vectors:
+        if len(vector) != dimension:
+            raise EmbedderError(
+                f"the embedder returned a vector of dimension {len(vector)}, expected {dimension}"
+            )
+        if not all(math.isfinite(x) for x in vector):
+            raise EmbedderError("the embedder returned a vector with NaN or infinite values")
+    return vectors

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import factbase, importance, linking
+from .embedding import embed_checked
 from .entities import Mention
 from .extraction import Extractor, PatternExtractor, TurnExtraction, redact_pii
 from .facts import FactInput, memory_type_hint, with_subject
@@ -210,7 +211,7 @@ def _resolve_entities(
     if not by_key:
         return {}, []
     new_keys = [k for k in by_key if k not in known]
-    vectors = dict(zip(new_keys, rt.embedder.embed([by_key[k].name for k in new_keys]), strict=True))
+    vectors = dict(zip(new_keys, embed_checked(rt.embedder, [by_key[k].name for k in new_keys]), strict=True))
     resolved = {k: known[k] for k in by_key if k in known}
     if new_keys and known:
         threshold = rt.settings.entity_merge_threshold
@@ -266,7 +267,7 @@ def form(
     settings = rt.settings
     if settings.redact_pii:
         drafts = [_redact(d) for d in drafts]
-    vectors = rt.embedder.embed([embedding_text(d) for d in drafts])
+    vectors = embed_checked(rt.embedder, [embedding_text(d) for d in drafts])
     neighbours = _neighbours(rt, user_id, vectors, settings.related_k + 5)
     known_rows = rt.store.read("entity_keys", user_id=user_id, limit=KNOWN_ENTITY_LIMIT)
     known = {r["key"]: r["id"] for r in known_rows}

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import retrieval
+from .embedding import embed_checked
 from .errors import EmbedderError, MemoryNotFound
 from .formation import user_key
 from .intent import named_entities, resolve_views
@@ -45,7 +46,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     now = now or datetime.now(UTC)
     preset = rt.settings.preset()
     try:
-        embedding: list[float] | None = rt.embedder.embed([req.query])[0]
+        embedding: list[float] | None = embed_checked(rt.embedder, [req.query])[0]
     except EmbedderError as exc:  # the fallback chain goes on without vectors
         logger.warning("embedding the query failed; recall continues without vector seeds: %s", exc)
         embedding = None

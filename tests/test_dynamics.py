@@ -84,8 +84,8 @@ def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, use
         since = max(last or m.created_at, m.created_at)
         rate = d.effective_rate(P.strength_decay[prio], assoc)
         assert stored["strength"] == pytest.approx(
-            d.decay_strength(1.0, days(since, now), rate, P.strength_floor[prio]), rel=1e-6
-        )
+            d.decay_strength(1.0, days(since, now), rate, P.strength_floor[prio]), rel=1e-5
+        )  # association weights are stored as float32-rounded cosines: 1e-6 is below their precision
         if uses:
             assert stored["base_activation"] == pytest.approx(
                 d.actr_base_level_approx(uses, days(m.created_at, now))

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import numpy as np
 import pytest
 
 from graphmem import (
+    EmbedderError,
     GraphMemory,
     SchemaError,
     SentenceTransformerEmbedder,
@@ -18,6 +20,9 @@ from graphmem import (
     ValidationError,
 )
 from graphmem.config import MAX_CONTENT_CHARS, MAX_K
+from graphmem.store import Store, Tx
+
+T = TypeVar("T")
 
 
 def test_init_is_idempotent(mem: GraphMemory) -> None:
@@ -167,7 +172,7 @@ def test_recall_rejects_empty_query(mem: GraphMemory, user_id: str) -> None:
 
 
 class _BrokenEmbedder:
-    """Returns vectors the store refuses, to make the write fail inside its transaction."""
+    """Returns vectors of the wrong size: a clear EmbedderError before anything is written."""
 
     dimension = 384
 
@@ -175,18 +180,48 @@ class _BrokenEmbedder:
         return [[float("nan")] * 3 for _ in texts]
 
 
+class _FailingStore(Store):
+    """The real store, with a failure injected after the second query of a write transaction."""
+
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        def failing(tx: Tx) -> T:
+            real_run, calls = tx.run, []
+
+            def run(name: str, /, **params: object) -> list[dict[str, object]]:
+                rows = real_run(name, **params)
+                calls.append(name)
+                if len(calls) == 2:
+                    raise StoreError(f"injected failure after {calls}")
+                return rows
+
+            tx.run = run  # type: ignore[method-assign]
+            return work(tx)
+
+        return super().unit_of_work(failing)
+
+
 def test_remember_is_transactional(mem: GraphMemory, user_id: str) -> None:
     mem.remember("first, stored fine", user_id=user_id, session_id="s")
-    broken = GraphMemory(mem._rt.store, _BrokenEmbedder(), mem._rt.settings)
-    with pytest.raises(StoreError):
-        broken.remember("second, must vanish", user_id=user_id, session_id="s2")
+    failing = GraphMemory(
+        _FailingStore(mem._rt.store.driver, mem._rt.store.database), mem.embedder, mem._rt.settings
+    )
+    with pytest.raises(StoreError, match="injected failure"):
+        failing.remember("second, must vanish", user_id=user_id, session_id="s2")
     rows = mem.query(
         "MATCH (n) WHERE n.user_id = $u RETURN labels(n)[0] AS label, count(*) AS n ORDER BY label",
         {"u": user_id},
     )
-    assert {r["label"]: r["n"] for r in rows} == {"Memory": 1, "Session": 1, "User": 1}
+    counts = {r["label"]: r["n"] for r in rows}
+    assert counts["Memory"] == 1 and counts["Session"] == 1
     tail = mem.query("MATCH (u:User {id: $u}) RETURN u.last_session_uid AS s", {"u": user_id})
     assert tail[0]["s"].endswith("/s")
+
+
+def test_a_broken_embedder_is_a_clear_error_and_writes_nothing(mem: GraphMemory, user_id: str) -> None:
+    broken = GraphMemory(mem._rt.store, _BrokenEmbedder(), mem._rt.settings)
+    with pytest.raises(EmbedderError, match="dimension 3, expected 384"):
+        broken.remember("never stored", user_id=user_id)
+    assert mem.query("MATCH (n) WHERE n.user_id = $u RETURN count(n) AS n", {"u": user_id})[0]["n"] == 0
 
 
 class _SmallEmbedder:
