@@ -185,21 +185,15 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
 
 
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
-    """Ingest the sample afresh: a demo run starts from the same state every time."""
+    """Ingest the sample afresh (the demo user is deleted first): every run starts from the same state."""
     user = sample["user_id"]
-    existing = mem.query("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"]
-    if existing:
-        return int(existing)
+    mem.delete_user(user)
     count = 0
     for session in sample["sessions"]:
         start = datetime.fromisoformat(session["date"])
-        for i, message in enumerate(session["messages"]):
-            mem.remember(
-                message["content"],
-                user_id=user,
-                session_id=session["session_id"],
-                occurred_at=start + timedelta(minutes=i),
-                metadata={"role": message["role"]},
-            )
-            count += 1
+        messages = [
+            {"role": m["role"], "content": m["content"], "timestamp": start + timedelta(minutes=i)}
+            for i, m in enumerate(session["messages"])
+        ]
+        count += len(mem.add_messages(messages, user_id=user, session_id=session["session_id"]))
     return count
