@@ -46,7 +46,7 @@ test: lint typecheck pytest
 check: test
 
 locomo: venv server-start
-	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/locomo.json
+	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/recall_quality.json
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -1,7 +1,7 @@
 """LoCoMo evidence recall: graphmem against baselines on the same store and embedder, in one run.
 
     .venv/bin/python benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json \
-        --out benchmarks/results/locomo.json
+        --out benchmarks/results/recall_quality.json
 
 Each conversation is ingested as one user (turns as memories, speaker and session date kept, dia_id in
 metadata); every question is recalled with reinforce=False so questions cannot influence each other, and
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/locomo.json"))
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/recall_quality.json"))
     parser.add_argument("--user-prefix", default="locomo-")
     parser.add_argument("--methods", default="all", help="comma-separated method names, or all")
     parser.add_argument("--no-latency", action="store_true")

@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
     parser.add_argument("--user-prefix", default="locomo-")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/locomo_ingest.json"))
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/conversation_ingest.json"))
     args = parser.parse_args(argv)
     with GraphMemory.connect() as mem:
         mem.init()
