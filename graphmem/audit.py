@@ -70,10 +70,12 @@ def event_row(
 
 
 def record(rt: Runtime, action: str, *, user_id: str | None, **fields: Any) -> None:
-    """Append one event in its own transaction."""
+    """Append one event in its own transaction (and mark the user's derived caches stale)."""
     rt.store.write(
         "audit_append", events=[event_row(action, user_id=user_id, **fields)], now=datetime.now(UTC)
     )
+    if user_id is not None:
+        rt.changes.touch(user_id)
     logger.debug("audit: %s", action)
 
 

@@ -377,7 +377,6 @@ class GraphMemory:
         """Soft-forget one of the user's memories (status ``forgotten``, restorable with ``jobs.restore``)."""
         uid = check.user_id(user_id)
         forgetting.forget(self._rt, check.identifier(memory_id, "memory_id") or "", uid)
-        self._preload.invalidate(uid)
 
     # --- core memory blocks (graphmem.core) ---------------------------------------------------------
     def core_blocks(self, user_id: str) -> list[CoreBlock]:
@@ -451,7 +450,7 @@ class GraphMemory:
         )
         hits = recall_use_case.recall(self._rt, request)
         if request.reinforce and request.as_of is None:
-            self._preload.invalidate(request.user_id)
+            self._rt.changes.touch(request.user_id)
         return hits
 
     def context(
@@ -484,7 +483,7 @@ class GraphMemory:
             user_id=uid,
             useful=check.boolean(useful, "useful"),
         )
-        self._preload.invalidate(uid)
+        self._rt.changes.touch(uid)
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run your own Cypher in a read transaction (writes are refused by the server)."""
@@ -526,7 +525,7 @@ class GraphMemory:
             ids_of=lambda m: [m.id, str(m.version)],
             replay=lambda ids: versioning.history(self._rt, mid, user_id=uid)[int(ids[1]) - 1],
         )
-        self._preload.invalidate(uid)
+        self._rt.changes.touch(uid)
         return updated
 
     def memory_history(self, memory_id: str, *, user_id: str) -> list[Memory]:

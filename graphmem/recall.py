@@ -223,25 +223,22 @@ def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: da
 
 
 class PreloadCache:
-    """Per-user cache of the session-start preload, invalidated by writes through this client and expired
-    after ``ttl`` seconds (for writes by other processes)."""
+    """Per-user cache of the session-start preload: stale once the user changed through this client
+    (``Runtime.changes``), and expired after ``ttl`` seconds (for writes by other processes)."""
 
     def __init__(self, rt: Runtime, ttl: float = 300.0) -> None:
         self._rt = rt
         self._ttl = ttl
-        self._entries: dict[str, tuple[float, int, list[Hit]]] = {}
+        self._entries: dict[str, tuple[float, int, int, list[Hit]]] = {}
         self._lock = threading.Lock()
-
-    def invalidate(self, user_id: str) -> None:
-        with self._lock:
-            self._entries.pop(user_id, None)
 
     def get(self, user_id: str, k: int, *, now: datetime | None = None) -> list[Hit]:
         clock = time.monotonic()
+        version = self._rt.changes.version(user_id)
         with self._lock:
             cached = self._entries.get(user_id)
-        if cached and clock - cached[0] < self._ttl and cached[1] >= k:
-            return cached[2][:k]
+        if cached and clock - cached[0] < self._ttl and cached[1] == version and cached[2] >= k:
+            return cached[3][:k]
         rows = self._rt.store.read(
             "proactive_rank",
             user_id=user_id,
@@ -261,5 +258,5 @@ class PreloadCache:
             for r in rows
         ]
         with self._lock:
-            self._entries[user_id] = (clock, k, hits)
+            self._entries[user_id] = (clock, version, k, hits)
         return hits

@@ -17,7 +17,7 @@ from typing import Any
 
 from .config import RetrievalPreset
 from .errors import GraphMemError
-from .intent import VIEW_EDGE, IntentDecision, View
+from .intent import VIEW_EDGE, View
 from .runtime import Runtime
 from .scoring import BlendWeights, final_score, linear_fusion, memory_state, rrf
 
@@ -309,7 +309,3 @@ def blend(
 
 def _num(value: Any, default: float) -> float:
     return default if value is None else float(value)
-
-
-def views_summary(decision: IntentDecision) -> dict[str, float]:
-    return {v.value: w for v, w in decision.views.items()}

@@ -32,9 +32,28 @@ class TenantSizes:
             self._entries[user_id] = (time.monotonic(), user_count, total)
 
 
+class UserChanges:
+    """A per-user change counter, bumped by every audited mutation (graphmem.audit.record) and by recall:
+    caches of derived per-user results (the proactive preload) compare it instead of being invalidated
+    by hand at each write site."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._versions: dict[str, int] = {}
+
+    def touch(self, user_id: str) -> None:
+        with self._lock:
+            self._versions[user_id] = self._versions.get(user_id, 0) + 1
+
+    def version(self, user_id: str) -> int:
+        with self._lock:
+            return self._versions.get(user_id, 0)
+
+
 @dataclass(frozen=True)
 class Runtime:
     store: Store
     embedder: Embedder
     settings: Settings
     tenant_sizes: TenantSizes = field(default_factory=TenantSizes, compare=False)
+    changes: UserChanges = field(default_factory=UserChanges, compare=False)

@@ -16,11 +16,6 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60) -> dict[str, float]:
     return scores
 
 
-def rrf_max(lists: int, k: int = 60) -> float:
-    """The best possible RRF score with ``lists`` rankings (rank 1 everywhere): for normalising to [0, 1]."""
-    return lists / (k + 1)
-
-
 def fan_factor(fan: int, max_fan: int) -> float:
     """ACT-R associative strength S − ln(fan) with S = ln(max_fan), scaled to [0, 1] by S: hubs spread less.
 

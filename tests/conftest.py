@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import GraphMemory, SentenceTransformerEmbedder
 from graphmem.server import LocalServer
 
 
@@ -34,7 +34,3 @@ def mem(server: LocalServer, embedder: SentenceTransformerEmbedder) -> Iterator[
 def user_id() -> str:
     """Each test isolates itself with its own tenant instead of wiping the database."""
     return f"test-{uuid.uuid4()}"
-
-
-def make_memory(settings: Settings, embedder: SentenceTransformerEmbedder) -> GraphMemory:
-    return GraphMemory.connect(settings=settings, embedder=embedder)

@@ -252,3 +252,11 @@ def test_settings_switch_off_retrieval_induced_forgetting(mem: GraphMemory, user
         if mid not in returned:
             assert _props(mem, mid)["strength"] == before[mid]
     assert isinstance(Settings().reinforce_on_recall, bool)
+
+
+def test_proactive_sees_a_new_memory_at_once(mem: GraphMemory, user_id: str) -> None:
+    """The preload cache goes stale with any audited write of the user, not only with recall or feedback."""
+    first = mem.remember("I collect old postcards", user_id=user_id, importance=0.2)
+    assert [h.memory.id for h in mem.proactive(user_id, k=5)] == [first.id]
+    urgent = mem.remember("My passport expires next month", user_id=user_id, importance=1.0)
+    assert [h.memory.id for h in mem.proactive(user_id, k=5)] == [urgent.id, first.id]
