@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: venv demo test check lint typecheck pytest server-start server-stop server-status clean bench locomo
+.PHONY: venv demo test check lint typecheck pytest browser server-start server-stop server-status clean bench locomo
 
 venv: $(STAMP)
 
@@ -37,7 +37,18 @@ lint: venv
 typecheck: venv
 	$(VENV)/bin/mypy
 
-pytest: venv server-start
+# Chromium and its driver for the dashboard's browser test (Debian packages), installed once when missing.
+browser:
+	@if [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	  else SUDO=none; fi; \
+	  if command -v apt-get >/dev/null && [ "$$SUDO" != none ]; then \
+	    echo "installing chromium and chromium-driver (apt-get)"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
+	  else echo "warning: /usr/bin/chromedriver missing and apt-get unusable: the dashboard browser test will fail"; fi; \
+	fi
+
+pytest: venv server-start browser
 	$(PY) -m pytest -q
 
 # The one quality gate: formatting, lint, strict types, and the whole suite against the real server.

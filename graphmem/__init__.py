@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .aio import AsyncGraphMemory
 from .audit import AuditEvent
 from .config import Settings
 from .embedding import Embedder, SentenceTransformerEmbedder
@@ -43,6 +44,7 @@ from .snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncGraphMemory",
     "AuditEvent",
     "ConfigurationError",
     "ConnectionFailed",

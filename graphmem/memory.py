@@ -40,7 +40,7 @@ from .queries import schema_statements
 from .runtime import Runtime
 from .scheduler import Scheduler
 from .snapshots import GraphDiff, GraphSnapshot, TimelineEvent
-from .store import Store, translate_errors
+from .store import QueryStore, Store, translate_errors
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +77,31 @@ def _resolve_connection(
     return uri or status.bolt_uri, auth
 
 
+DRIVER_OPTIONS: dict[str, Any] = {
+    # A young graph lacks properties that queries mention (expired_at, ...): not worth a warning.
+    "notifications_disabled_classifications": [neo4j.NotificationDisabledClassification.UNRECOGNIZED],
+}
+"""Options of every driver graphmem opens, sync (GraphMemory) or async (AsyncGraphMemory)."""
+
+
+def _open_store(
+    uri: str | None, auth: tuple[str, str] | None, database: str | None, settings: Settings
+) -> Store:
+    uri, auth = _resolve_connection(uri, auth, settings)
+    driver = neo4j.GraphDatabase.driver(uri, auth=auth, **DRIVER_OPTIONS)
+    with translate_errors():
+        try:
+            driver.verify_connectivity()
+        except Exception:
+            driver.close()
+            raise
+    return Store(driver, database or settings.neo4j_database)
+
+
+def default_embedder(settings: Settings) -> Embedder:
+    return SentenceTransformerEmbedder(settings.embedding_model, device=settings.embedding_device)
+
+
 class GraphMemory:
     """Long-term memory for agents, on Neo4j.
 
@@ -87,7 +112,7 @@ class GraphMemory:
     """
 
     def __init__(
-        self, store: Store, embedder: Embedder, settings: Settings, extractor: Extractor | None = None
+        self, store: QueryStore, embedder: Embedder, settings: Settings, extractor: Extractor | None = None
     ) -> None:
         self._rt = Runtime(store=store, embedder=embedder, settings=settings)
         self._extractor = extractor  # None: graphmem.extraction.PatternExtractor (no LLM)
@@ -108,23 +133,8 @@ class GraphMemory:
     ) -> GraphMemory:
         """Connect to the locally managed server (no arguments), or to any Neo4j 5.26+ by URI."""
         settings = settings or Settings()
-        uri, auth = _resolve_connection(uri, auth, settings)
-        # A young graph lacks properties that queries mention (expired_at, ...): not worth a warning.
-        driver = neo4j.GraphDatabase.driver(
-            uri,
-            auth=auth,
-            notifications_disabled_classifications=[neo4j.NotificationDisabledClassification.UNRECOGNIZED],
-        )
-        with translate_errors():
-            try:
-                driver.verify_connectivity()
-            except Exception:
-                driver.close()
-                raise
-        embedder = embedder or SentenceTransformerEmbedder(
-            settings.embedding_model, device=settings.embedding_device
-        )
-        return cls(Store(driver, database or settings.neo4j_database), embedder, settings, extractor)
+        store = _open_store(uri, auth, database, settings)
+        return cls(store, embedder or default_embedder(settings), settings, extractor)
 
     def close(self) -> None:
         self._control.scheduler.shutdown(wait=False)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .config import Settings
 from .embedding import Embedder
-from .store import Store
+from .store import QueryStore
 
 
 class TenantSizes:
@@ -52,7 +52,7 @@ class UserChanges:
 
 @dataclass(frozen=True)
 class Runtime:
-    store: Store
+    store: QueryStore
     embedder: Embedder
     settings: Settings
     tenant_sizes: TenantSizes = field(default_factory=TenantSizes, compare=False)

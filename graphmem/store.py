@@ -5,17 +5,19 @@ Only this module (and the schema step) talks to the driver. Every value travels 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import neo4j
 import neo4j.exceptions as nex
 from neo4j.time import Date, DateTime
 
 from . import errors
+from ._bridge import await_only, greenlet_spawn, in_bridge
 from .queries import query
 
 logger = logging.getLogger(__name__)
@@ -54,9 +56,28 @@ def translate_errors() -> Iterator[None]:
         raise errors.StoreError(str(exc)) from exc
 
 
-class Tx:
+class Tx(Protocol):
     """A transaction handed to unit-of-work functions: runs named queries inside it."""
 
+    def run(self, name: str, /, **params: Any) -> list[Row]: ...
+
+
+class QueryStore(Protocol):
+    """What the use cases need from a store; :class:`Store` (sync driver) and :class:`AsyncStore` (async
+    driver, under graphmem._bridge) both provide it."""
+
+    database: str
+
+    def read(self, name: str, /, **params: Any) -> list[Row]: ...
+    def write(self, name: str, /, **params: Any) -> list[Row]: ...
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]: ...
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T: ...
+    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
+    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
+    def close(self) -> None: ...
+
+
+class _DriverTx:
     def __init__(self, tx: neo4j.ManagedTransaction) -> None:
         self._tx = tx
 
@@ -104,7 +125,7 @@ class Store:
     def unit_of_work(self, work: Callable[[Tx], T]) -> T:
         """Run several named queries in one write transaction: all of them happen, or none."""
         with translate_errors(), self._driver.session(database=self.database) as session:
-            return session.execute_write(lambda tx: work(Tx(tx)))
+            return session.execute_write(lambda tx: work(_DriverTx(tx)))
 
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """The read-only escape hatch: the user's own Cypher in a read transaction."""
@@ -131,4 +152,113 @@ class Store:
 
     def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run one statement given as text (schema DDL only)."""
+        return self._execute(neo4j.RoutingControl.WRITE, cypher, params or {}, "statement")
+
+
+async def _rows(result: neo4j.AsyncResult) -> list[Row]:
+    return [to_native(r.data()) async for r in result]
+
+
+class AsyncTx:
+    """A transaction of the async driver, run from the synchronous unit-of-work code (graphmem._bridge)."""
+
+    def __init__(self, tx: neo4j.AsyncManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        return await_only(self._run(query(name), params))
+
+    async def _run(self, cypher: str, params: dict[str, Any]) -> list[Row]:
+        return await _rows(await self._tx.run(cypher, params))
+
+
+class AsyncStore:
+    """:class:`Store` on the async driver: the same synchronous interface, to be called from code run by
+    ``graphmem._bridge.greenlet_spawn`` (as ``AsyncGraphMemory`` does); each round trip is awaited on the
+    event loop through ``await_only``, so the loop keeps serving other tasks meanwhile."""
+
+    def __init__(
+        self,
+        driver: neo4j.AsyncDriver,
+        database: str = "neo4j",
+        *,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        self._driver = driver
+        self.database = database
+        self._loop = loop
+
+    @property
+    def driver(self) -> neo4j.AsyncDriver:
+        return self._driver
+
+    def _await(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await on the loop: from the bridge by switching greenlets; from another thread (a job started by
+        the in-process scheduler) by handing the coroutine to the driver's loop and waiting for it."""
+        if not in_bridge() and self._loop is not None and self._loop.is_running():
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not self._loop:
+                return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+        return await_only(coro)
+
+    def close(self) -> None:
+        self._await(self._driver.close())
+
+    def _execute(
+        self, routing: neo4j.RoutingControl, cypher: str, params: Mapping[str, Any], label: str
+    ) -> list[Row]:
+        started = time.perf_counter()
+        with translate_errors():
+            records, _, _ = self._await(
+                self._driver.execute_query(cypher, dict(params), database_=self.database, routing_=routing)
+            )
+        logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
+        return [to_native(r.data()) for r in records]
+
+    def read(self, name: str, /, **params: Any) -> list[Row]:
+        return self._execute(neo4j.RoutingControl.READ, query(name), params, name)
+
+    def write(self, name: str, /, **params: Any) -> list[Row]:
+        return self._execute(neo4j.RoutingControl.WRITE, query(name), params, name)
+
+    def _in_session(
+        self, work: Callable[[neo4j.AsyncSession], Coroutine[Any, Any, T]], *, read: bool = False
+    ) -> T:
+        async def run() -> T:
+            mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
+            async with self._driver.session(database=self.database, default_access_mode=mode) as session:
+                return await work(session)
+
+        with translate_errors():
+            return self._await(run())
+
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        """One write transaction (retried by the driver on transient errors): ``work`` runs synchronously in
+        a nested greenlet, its queries awaited inside the transaction."""
+
+        async def transaction(tx: neo4j.AsyncManagedTransaction) -> T:
+            return await greenlet_spawn(work, AsyncTx(tx))
+
+        return self._in_session(lambda session: session.execute_write(transaction))
+
+    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
+            return await _rows(await tx.run(cypher, dict(params or {})))
+
+        return self._in_session(lambda session: session.execute_read(work), read=True)
+
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]:
+        started = time.perf_counter()
+
+        async def work(session: neo4j.AsyncSession) -> list[Row]:
+            return await _rows(await session.run(query(name), params))
+
+        rows = self._in_session(work)
+        logger.debug("%s: %d rows in %.1f ms", name, len(rows), (time.perf_counter() - started) * 1000)
+        return rows
+
+    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         return self._execute(neo4j.RoutingControl.WRITE, cypher, params or {}, "statement")

@@ -3,6 +3,7 @@ import graphmem
 
 def test_exported_members_are_exactly_the_public_surface() -> None:
     assert set(graphmem.__all__) == {
+        "AsyncGraphMemory",
         "AuditEvent",
         "ConfigurationError",
         "ConnectionFailed",
