@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--server-home",
         type=Path,
-        default=Path("benchmarks/cache/scale-server"),
+        default=Path("benchmarks/cache/scale-1000000"),
         help="home of a separate local server for the synthetic data ('shared': the default server)",
     )
     parser.add_argument("--bolt-port", type=int, default=7688)
