@@ -14,6 +14,8 @@ from rich.table import Table
 
 from .cli_agent import register as register_agent
 from .cli_jobs import register as register_jobs
+from .cli_memory import register as register_memory
+from .cli_users import register as register_users
 from .config import Settings
 from .errors import GraphMemError
 from .memory import GraphMemory
@@ -26,6 +28,8 @@ server_app = typer.Typer(
 app.add_typer(server_app, name="server")
 register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
+register_memory(app)  # graphmem memory update|forget|history, graphmem context
+register_users(app)  # graphmem export, delete-user, anonymize-user, import
 
 console = Console()
 err_console = Console(stderr=True)

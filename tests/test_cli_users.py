@@ -1,0 +1,138 @@
+"""`graphmem export | delete-user | anonymize-user | import | memory ... | context` via typer's CliRunner
+against the real server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from graphmem import GraphMemory, ValidationError
+from graphmem.cli import app
+from graphmem.cli_users import plan_import
+
+runner = CliRunner()
+
+
+def _json(args: list[str], **kwargs: object) -> object:
+    result = runner.invoke(app, [*args, "--json"], **kwargs)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def _count(mem: GraphMemory, user: str) -> int:
+    return int(mem.query("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"])
+
+
+def test_plan_import_batches_by_session() -> None:
+    lines = [
+        '{"role": "user", "content": "a", "session_id": "s1"}',
+        "",
+        '{"role": "assistant", "content": "b", "session_id": "s1"}',
+        '{"role": "user", "content": "c", "session_id": "s1"}',
+        '"a plain user turn"',
+        '{"role": "user", "content": "d", "session_id": "s2"}',
+    ]
+    batches = plan_import(lines, session_id="default", batch=2)
+    assert [(b.session_id, b.lines) for b in batches] == [
+        ("s1", [1, 3]),
+        ("s1", [4]),
+        ("default", [5]),
+        ("s2", [6]),
+    ]
+    assert batches[0].messages[0] == {"role": "user", "content": "a"}
+    with pytest.raises(ValidationError, match="line 2"):
+        plan_import(['"ok"', "{not json"], session_id="s", batch=10)
+    with pytest.raises(ValidationError, match="line 1: has no session_id"):
+        plan_import(['{"role": "user", "content": "x"}'], session_id=None, batch=10)
+    with pytest.raises(ValidationError, match="batch"):
+        plan_import([], session_id="s", batch=0)
+
+
+def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path: Path) -> None:
+    messages = [
+        {
+            "role": "user",
+            "content": f"Day {i}: I walked the dog Rex along the river {i} km",
+            "session_id": "walks",
+        }
+        for i in range(1, 8)
+    ] + [{"role": "assistant", "content": "Rex must be a happy dog", "session_id": "chat"}]
+    file = tmp_path / "messages.jsonl"
+    file.write_text("\n".join(json.dumps(m) for m in messages) + "\n")
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"role": "user", "content": "fine", "session_id": "s"}\n{"role": "robot", "content": "x"}\n'
+    )
+    refused = runner.invoke(app, ["import", str(bad), "-u", user_id, "--session", "s"])
+    assert refused.exit_code == 1 and "line 2" in refused.output and "role" in refused.output
+    assert _count(mem, user_id) == 0  # every line is checked before anything is written
+
+    summary = _json(["import", str(file), "-u", user_id, "--batch", "3"])
+    assert summary == {
+        "user_id": user_id,
+        "messages": 8,
+        "batches": 4,
+        "sessions": ["chat", "walks"],
+        "memories": 8,
+    }
+    assert _count(mem, user_id) == 8
+    again = runner.invoke(app, ["import", str(file), "-u", user_id, "--batch", "3"])
+    assert again.exit_code == 0 and "8 messages in 4 batches" in again.stdout
+    assert _count(mem, user_id) == 8  # re-running the same file stores nothing twice
+
+    out = runner.invoke(app, ["export", user_id])
+    assert out.exit_code == 0
+    data = json.loads(out.stdout)
+    assert data["user_id"] == user_id and len(data["memories"]) == 8
+    assert {m["content"] for m in data["memories"]} == {m["content"] for m in messages}
+    target = tmp_path / "export.json"
+    to_file = runner.invoke(app, ["export", user_id, "--out", str(target)])
+    assert to_file.exit_code == 0 and "memories" in to_file.output
+    assert len(json.loads(target.read_text())["memories"]) == 8
+
+    anonymized = _json(["anonymize-user", user_id, "--yes"])
+    assert isinstance(anonymized, dict) and anonymized["anonymized"] >= 8
+    contents = mem.query("MATCH (m:Memory {user_id: $u}) RETURN DISTINCT m.content AS c", {"u": user_id})
+    assert [r["c"] for r in contents] == ["[redacted]"]
+
+    declined = runner.invoke(app, ["delete-user", user_id], input="n\n")
+    assert declined.exit_code == 1 and "aborted" in declined.output
+    assert _count(mem, user_id) == 8
+    report = _json(["delete-user", user_id, "--yes"])
+    assert isinstance(report, dict) and report["user_id"] == user_id and report["nodes"]["Memory"] == 8
+    assert _count(mem, user_id) == 0
+    table = runner.invoke(app, ["delete-user", user_id], input="y\n")  # idempotent; a table for people
+    assert table.exit_code == 0 and "total" in table.stdout and "0 relationships" in table.stdout
+
+
+def test_memory_update_forget_history_context(mem: GraphMemory, user_id: str) -> None:
+    rex = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    updated = _json(
+        ["memory", "update", rex.id, "My dog is called Max", "-u", user_id, "--expected-version", "1"]
+    )
+    assert (
+        isinstance(updated, dict) and updated["version"] == 2 and updated["content"] == "My dog is called Max"
+    )
+    stale = runner.invoke(
+        app, ["memory", "update", rex.id, "Rex again", "-u", user_id, "--expected-version", "1"]
+    )
+    assert stale.exit_code == 1 and "version" in stale.output.lower()
+    history = _json(["memory", "history", rex.id, "-u", user_id])
+    assert isinstance(history, list) and [m["content"] for m in history] == [
+        "I adopted a dog named Rex",
+        "My dog is called Max",
+    ]
+    people = runner.invoke(app, ["memory", "history", rex.id, "-u", user_id])
+    assert people.exit_code == 0 and "Max" in people.stdout
+
+    ctx = _json(["context", "what is my dog called?", "-u", user_id, "--budget", "200"])
+    assert isinstance(ctx, dict) and "Max" in ctx["text"] and ctx["tokens"] <= 200
+
+    assert _json(["memory", "forget", rex.id, "-u", user_id]) == {"forgotten": rex.id}
+    assert mem.recall("dog", user_id=user_id, reinforce=False) == []
+    other = runner.invoke(app, ["memory", "forget", rex.id, "-u", f"{user_id}-other"])
+    assert other.exit_code == 1 and "not found" in other.output.lower()
