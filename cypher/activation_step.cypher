@@ -28,7 +28,9 @@ CALL (src, f) {
 }
 WITH src, n, via, entity, passed
 WHERE n.user_id = $user_id AND passed >= $threshold
-  AND ($as_of IS NULL OR (n.recorded_at <= $as_of AND (n.expired_at IS NULL OR n.expired_at > $as_of)))
+  AND ($as_of IS NULL OR (n.recorded_at <= $as_of AND (n.expired_at IS NULL OR n.expired_at > $as_of)
+       AND (n.forgotten_at IS NULL OR n.forgotten_at > $as_of)
+       AND (n.superseded_at IS NULL OR n.superseded_at > $as_of)))
   AND ($as_of IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
 WITH n, src, via, entity, passed ORDER BY passed DESC
 WITH n, collect({src: src.id, via: via, entity: entity, passed: passed})[0] AS best

@@ -1,9 +1,11 @@
 // Consolidate job: merge near-duplicates found among RELATED_TO neighbours (cosine >= threshold, same user and
 // type). The older memory survives and takes the uses, the higher strength and importance and the list of
-// merged ids; the newer one is kept as history (status superseded, MERGED_INTO the survivor).
+// merged ids; the newer one is kept as history (status superseded, MERGED_INTO the survivor). A memory a
+// governance decision retained is never merged away (it may survive a merge).
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 MATCH (b:Memory)
 WHERE ($user_id IS NULL OR b.user_id = $user_id) AND b.status IN ['active', 'weak', 'dormant']
+  AND NOT coalesce(b.retained, false)
   AND b.embedding IS NOT NULL AND EXISTS { (b)-[:RELATED_TO]-(:Memory) }
 CALL (b) {
   MATCH (b)-[:RELATED_TO]-(a:Memory)

@@ -1,11 +1,13 @@
 // The version of a fact key valid at $as_of as recorded by $known_at (graphmem.temporal.known_interval):
 // recorded by then, not a kept contradiction, and its valid interval as known then contains $as_of
-// (a version closed after $known_at was still open then; one closed without valid_to is valid nowhere).
+// (a never-closed version ends at its recorded valid_to, null: open; a version closed after $known_at was
+// still open then; one closed without valid_to is valid nowhere).
 // $user_id, $key, $agent_id (null: any agent), $as_of, $known_at: datetimes
 MATCH (f:Fact)
 WHERE f.user_id = $user_id AND f.key = $key AND ($agent_id IS NULL OR f.agent_id = $agent_id)
   AND f.status <> 'conflicted' AND f.recorded_at <= $known_at AND f.valid_from <= $as_of
-WITH f, CASE WHEN f.expired_at IS NULL OR $known_at < f.expired_at THEN null
+WITH f, CASE WHEN f.expired_at IS NULL THEN f.valid_to
+             WHEN $known_at < f.expired_at THEN null
              ELSE coalesce(f.valid_to, f.valid_from) END AS valid_to
 WHERE valid_to IS NULL OR $as_of < valid_to
 RETURN f {.*} AS fact

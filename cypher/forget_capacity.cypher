@@ -1,5 +1,5 @@
 // Forget job: users over the live-memory cap lose their weakest memories first (lowest strength × priority
-// weight × (1 + uses)); P0 and common knowledge are exempt. No-op when $p.capacity_per_user is 0.
+// weight × (1 + uses)); P0, common knowledge and retained memories (governance) are exempt. No-op when $p.capacity_per_user is 0.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $weights: priority -> weight
 MATCH (m:Memory)
 WHERE $p.capacity_per_user > 0 AND ($user_id IS NULL OR m.user_id = $user_id)
@@ -9,7 +9,7 @@ WHERE live > $p.capacity_per_user
 CALL (uid, live) {
   MATCH (m:Memory)
   WHERE m.user_id = uid AND m.status IN ['active', 'weak', 'dormant']
-    AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common']
+    AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
   WITH m ORDER BY coalesce(m.strength, 1.0) * $weights[coalesce(m.priority, 'P2')] * (1 + coalesce(m.access_count, 0)),
                   m.created_at
   WITH live, collect(m) AS ranked

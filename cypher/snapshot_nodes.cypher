@@ -16,7 +16,9 @@ CALL () {
   MATCH (n:Fact)
   WHERE n.user_id = $user_id AND n.status <> 'conflicted' AND n.recorded_at <= $known_at
     AND n.valid_from <= $as_of
-    AND (n.expired_at IS NULL OR $known_at < n.expired_at OR $as_of < coalesce(n.valid_to, n.valid_from))
+    AND CASE WHEN n.expired_at IS NULL THEN n.valid_to IS NULL OR $as_of < n.valid_to
+             WHEN $known_at < n.expired_at THEN true
+             ELSE $as_of < coalesce(n.valid_to, n.valid_from) END
   RETURN n
 }
 RETURN coalesce(n.id, n.uid) AS id, labels(n)[0] AS label, n {.*, embedding: null} AS props

@@ -1,9 +1,10 @@
 // GDPR anonymization: redact content and personal fields of a user's nodes and relationships, in batches;
 // nodes, relationships, ids and counts stay (memory embeddings are then replaced by user_anonymize_embeddings).
 // Idempotent.
-// $user_id, $redacted: the replacement text, $batch: rows per transaction
-MATCH (n) WHERE n.user_id = $user_id AND NOT n:AuditEvent
-CALL (n) {
+// $ids: element ids of the user's nodes (user_nodes), $redacted: the replacement text, $batch: rows per transaction
+UNWIND $ids AS id
+CALL (id) {
+  MATCH (n) WHERE elementId(n) = id
   SET n.content = CASE WHEN n.content IS NULL THEN null ELSE $redacted END,
       n.value = CASE WHEN n.value IS NULL THEN null ELSE $redacted END,
       n.old_value = CASE WHEN n.old_value IS NULL THEN null ELSE $redacted END,

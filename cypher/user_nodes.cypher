@@ -1,5 +1,21 @@
-// Every node of a user (audit events aside), embeddings left out, for an export or a deletion report.
-// $user_id
-MATCH (n) WHERE n.user_id = $user_id AND NOT n:AuditEvent
-RETURN coalesce(n.id, n.uid, elementId(n)) AS key, labels(n) AS labels, n {.*, embedding: null} AS props
+// Every node of a user (audit events aside), found through the user_id index of each label that holds one
+// (schema 020, 070-080): element id, labels and, with $props, the properties (embeddings left out).
+// The one list of a user's labels: export_user, delete_user and anonymize_user all start here.
+// $user_id, $props: boolean
+CALL () {
+  MATCH (n:Memory) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:MemoryVersion) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Fact) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Entity) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Session) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Conflict) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Merge) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:RecallEvent) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Feedback) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:JobRun) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:User) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:IdempotencyKey) WHERE n.user_id = $user_id RETURN n
+}
+RETURN elementId(n) AS element_id, coalesce(n.id, n.uid, elementId(n)) AS key, labels(n) AS labels,
+       CASE WHEN $props THEN n {.*, embedding: null} ELSE null END AS props
 ORDER BY labels[0], key

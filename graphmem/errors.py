@@ -32,6 +32,14 @@ class MemoryNotFound(NotFoundError):
         self.memory_id = memory_id
 
 
+class FactNotFound(NotFoundError):
+    """No current version of a fact key (e.g. retracting a key never set or already retracted)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"fact {key!r} has no current version")
+        self.key = key
+
+
 class CoreBlockNotFound(NotFoundError):
     def __init__(self, label: str) -> None:
         super().__init__(f"core memory block {label!r} not found")
@@ -138,6 +146,7 @@ __all__ = [
     "DownloadFailed",
     "EmbedderError",
     "ExtractionError",
+    "FactNotFound",
     "GraphMemError",
     "MemoryNotFound",
     "NotFoundError",

@@ -10,6 +10,12 @@ is classified against the current one:
 - ``supersede``: the new value replaces the old: the old version's ``valid_to`` closes at the new
   ``valid_from``, its ``expired_at`` at now, its status becomes ``superseded`` and ``SUPERSEDES`` links them.
 
+Without a current version (never set, or retracted), a value is ``new``, unless its ``valid_from`` precedes
+the end of the key's last known valid interval (the *floor*): then it is kept as a contradiction too, so
+valid intervals never overlap. A retraction (:func:`plan_retraction`) closes the current version's
+transaction time; with a ``valid_to`` it also records an ``ended`` version valid over
+``[valid_from, valid_to)``.
+
 Every classification is recorded as a ``Conflict`` row, so an audit can see why.
 """
 
@@ -25,6 +31,10 @@ from typing import Any
 from .models import FactType, Source
 
 SOURCE_TRUST: dict[Source, int] = {Source.USER: 3, Source.TOOL: 2, Source.AGENT: 1, Source.INFERENCE: 0}
+
+
+RETRACTED = "retracted"  # the status of a current version closed by a retraction
+ENDED = "ended"  # the status of the version a retraction records with a valid_to
 
 
 class Resolution(StrEnum):
@@ -64,6 +74,15 @@ class CurrentFact:
     version: int
 
 
+@dataclass(frozen=True)
+class KeyState:
+    """A key's stored history as the planner sees it when it has no current version: the end of its last
+    known valid interval (None: no versions) and its highest version number."""
+
+    floor: datetime | None = None
+    last_version: int = 0
+
+
 @dataclass
 class FactPlan:
     """Everything one batch of fact inputs writes: new versions, closed ones, edges and audit rows."""
@@ -81,9 +100,13 @@ def normalize_value(value: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", value.lower()).split())
 
 
-def classify(current: CurrentFact | None, new: FactInput, valid_from: datetime) -> tuple[Resolution, str]:
-    """How a new value relates to the current one, and why."""
+def classify(
+    current: CurrentFact | None, new: FactInput, valid_from: datetime, floor: datetime | None = None
+) -> tuple[Resolution, str]:
+    """How a new value relates to the current one (or, without one, to the key's ``floor``), and why."""
     if current is None:
+        if floor is not None and valid_from < floor:
+            return Resolution.KEEP_BOTH, "the new value's valid_from precedes the end of the key's last value"
         return Resolution.NEW, "no current value"
     if normalize_value(current.value) == normalize_value(new.value):
         return Resolution.MERGE, "same value"
@@ -94,16 +117,25 @@ def classify(current: CurrentFact | None, new: FactInput, valid_from: datetime) 
     return Resolution.SUPERSEDE, "a newer value from a source at least as trusted"
 
 
+Identity = tuple[str, str | None, str, str]
+
+
 def plan(
-    inputs: list[FactInput], currents: dict[tuple[str, str | None, str, str], CurrentFact], now: datetime
+    inputs: list[FactInput],
+    currents: dict[Identity, CurrentFact],
+    now: datetime,
+    keys: dict[Identity, KeyState] | None = None,
 ) -> FactPlan:
-    """Plan the writes for ``inputs`` (applied in order; later inputs see earlier ones' results)."""
+    """Plan the writes for ``inputs`` (applied in order; later inputs see earlier ones' results).
+    ``keys``: the stored state of keys without a current version (see :class:`KeyState`)."""
     out = FactPlan()
     state = dict(currents)
+    history = keys or {}
     for new in inputs:
         valid_from = new.valid_from or now
         current = state.get(new.identity)
-        resolution, reason = classify(current, new, valid_from)
+        past = history.get(new.identity, KeyState())
+        resolution, reason = classify(current, new, valid_from, past.floor)
         audit = {
             "id": str(uuid.uuid4()),
             "user_id": new.user_id,
@@ -122,7 +154,7 @@ def plan(
             out.results.append((current.id, resolution))
             continue
         new_id = str(uuid.uuid4())
-        version = (current.version + 1) if current else 1
+        version = (current.version if current else past.last_version) + 1
         row: dict[str, Any] = {
             "id": new_id,
             "user_id": new.user_id,
@@ -146,6 +178,8 @@ def plan(
             out.supersedes.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
         if resolution is not Resolution.KEEP_BOTH:
             state[new.identity] = CurrentFact(new_id, new.value, valid_from, new.source, version)
+        else:
+            history[new.identity] = replace(past, last_version=max(past.last_version, version))
         out.audit.append({**audit, "new_id": row["id"]})
     # A version created and closed in the same batch is written closed.
     closing = {c["id"]: c for c in out.close}
@@ -158,6 +192,38 @@ def plan(
     created = {r["id"] for r in out.create}
     out.close = [c for c in out.close if c["id"] not in created]
     return out
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """The writes of one retraction: close ``close_id``; ``create`` (or None) the ended version."""
+
+    close_id: str
+    create: dict[str, Any] | None
+    version: int  # the version the audit reports: the ended one, else the closed one
+
+
+def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Retraction:
+    """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
+    recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
+    (its transaction time closes and a new version, valid over ``[valid_from, valid_to)``, is recorded).
+    ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``)."""
+    if valid_to is None:
+        return Retraction(current["id"], None, int(current["version"]))
+    if valid_to <= current["valid_from"]:
+        raise ValueError("valid_to must be later than the current version's valid_from")
+    fields = ("user_id", "agent_id", "key", "value", "fact_type", "valid_from", "source", "confidence")
+    version = int(current["version"]) + 1
+    row = {
+        **{f: current.get(f) for f in fields},
+        "id": str(uuid.uuid4()),
+        "memory_id": current.get("memory_id"),
+        "valid_to": valid_to,
+        "status": ENDED,
+        "version": version,
+        "expire": False,
+    }
+    return Retraction(current["id"], row, version)
 
 
 # --- extraction ------------------------------------------------------------------------------------

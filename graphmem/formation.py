@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -251,8 +251,11 @@ def form(
     *,
     now: datetime | None = None,
     extractor: Extractor | None = None,
+    on_commit: Callable[[Tx, list[str]], None] | None = None,
 ) -> list[Memory]:
     """Store drafts of one user and one session (or none) as memories, atomically; one Memory per draft.
+    ``on_commit`` runs inside the same transaction with the resulting memory ids, in draft order (the
+    caller's audit event and idempotency key commit with the memories, or not at all).
 
     A near-duplicate of an existing memory (or of an earlier draft) reinforces it instead, and is returned
     in its place. Consecutive new memories are chained with FOLLOWS edges; the first one follows the
@@ -445,6 +448,19 @@ def form(
             tx.run("entity_link", links=entity_links, user_id=user_id, now=now)
         merged = tx.run("memory_merge_duplicate", merges=merges, user_id=user_id, now=now) if merges else []
         factbase.apply(tx, fact_inputs, now)
+        if on_commit is not None:
+            existing_ids = {r["i"]: r["memory"]["id"] for r in merged}
+            on_commit(
+                tx,
+                [
+                    row_of[i]["id"]
+                    if i in row_of
+                    else existing_ids[i]
+                    if i in existing_ids
+                    else row_of[plan.duplicate_of_batch[i][0]]["id"]
+                    for i in range(len(drafts))
+                ],
+            )
         return merged
 
     merged = rt.store.unit_of_work(work)
@@ -476,6 +492,7 @@ def add_turns(
     session_id: str,
     agent_id: str | None,
     extractor: Extractor | None = None,
+    on_commit: Callable[[Tx, list[str]], None] | None = None,
 ) -> list[Memory]:
     """A conversation's validated turns as memories of one session (speaker, role and metadata kept)."""
     drafts = [
@@ -493,7 +510,7 @@ def add_turns(
         )
         for t in turns
     ]
-    return form(rt, drafts, extractor=extractor)
+    return form(rt, drafts, extractor=extractor, on_commit=on_commit)
 
 
 def _extract(extractor: Extractor | None, texts: list[str], known: dict[str, str]) -> list[TurnExtraction]:

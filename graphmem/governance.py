@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import audit
 from .errors import MemoryNotFound
 from .runtime import Runtime
+from .store import Tx
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +84,8 @@ def _props(row: dict[str, Any]) -> dict[str, Any]:
 def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
     """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
     left out), relationships, and the audit log; JSON-serializable."""
-    nodes = rt.store.read("user_nodes", user_id=user_id)
-    rels = rt.store.read("user_relationships", user_id=user_id)
+    nodes = rt.store.read("user_nodes", user_id=user_id, props=True)
+    rels = rt.store.read("user_relationships", ids=[n["element_id"] for n in nodes])
     out: dict[str, Any] = {
         "user_id": user_id,
         "exported_at": datetime.now(UTC).isoformat(),
@@ -105,11 +106,17 @@ def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
 
 def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> DeletionReport:
     """Hard-delete every node and relationship of ``user_id`` in batches; idempotent (a second call
-    deletes nothing and reports zeros). The audit keeps a tombstone without personal content."""
-    nodes = rt.store.read("user_nodes", user_id=user_id)
-    rels = rt.store.read("user_relationships", user_id=user_id)
+    deletes nothing and reports zeros). The audit keeps a tombstone without personal content.
+
+    The user's nodes are found through each label's ``user_id`` index and deleted by element id,
+    ``BATCH`` per transaction: an interrupted deletion leaves part of the user, and a rerun finishes it
+    (so the tombstone event is appended once everything is gone, not in the deleting transactions)."""
+    nodes = rt.store.read("user_nodes", user_id=user_id, props=False)
+    ids = [n["element_id"] for n in nodes]
+    rels = rt.store.read("user_relationships", ids=ids) if ids else []
     counts = Counter(row["labels"][0] if row["labels"] else "" for row in nodes)
-    rt.store.write_auto("user_delete", user_id=user_id, batch=BATCH)
+    if ids:
+        rt.store.write_auto("user_delete", ids=ids, batch=BATCH)
     audit.record(
         rt,
         "delete_user",
@@ -131,7 +138,8 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
 def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> int:
     """Redact content and personal fields of every node of ``user_id``; structure and counts stay.
     Returns the number of nodes touched."""
-    rows = rt.store.write_auto("user_anonymize", user_id=user_id, redacted=REDACTED, batch=BATCH)
+    ids = [n["element_id"] for n in rt.store.read("user_nodes", user_id=user_id, props=False)]
+    rows = rt.store.write_auto("user_anonymize", ids=ids, redacted=REDACTED, batch=BATCH) if ids else []
     count = int(rows[0]["anonymized"]) if rows else 0
     embedding = rt.embedder.embed([REDACTED])[0]
     rt.store.write_auto("user_anonymize_embeddings", user_id=user_id, embedding=embedding, batch=BATCH)
@@ -143,24 +151,31 @@ def govern_memory(
     rt: Runtime, memory_id: str, *, user_id: str, decision: Decision, actor: str | None = None
 ) -> None:
     """Apply one governance decision to a memory, with an audit record."""
-    rows = rt.store.write(
-        "memory_govern",
-        user_id=user_id,
-        id=memory_id,
-        decision=decision.value,
-        redacted=REDACTED,
-        now=datetime.now(UTC),
-    )
-    if not rows:
-        raise MemoryNotFound(memory_id)
-    if decision is Decision.ANONYMIZE:
-        embedding = rt.embedder.embed([REDACTED])[0]
-        rt.store.write("memory_embedding_set", user_id=user_id, id=memory_id, embedding=embedding)
-    audit.record(
-        rt,
-        f"govern:{decision.value}",
-        user_id=user_id,
-        actor=actor,
-        target_ids=[memory_id],
-        version=rows[0]["version"],
-    )
+    now = datetime.now(UTC)
+    embedding = rt.embedder.embed([REDACTED])[0] if decision is Decision.ANONYMIZE else None
+
+    def work(tx: Tx) -> None:
+        rows = tx.run(
+            "memory_govern",
+            user_id=user_id,
+            id=memory_id,
+            decision=decision.value,
+            redacted=REDACTED,
+            now=now,
+        )
+        if not rows:
+            raise MemoryNotFound(memory_id)
+        if embedding is not None:
+            tx.run("memory_embedding_set", user_id=user_id, id=memory_id, embedding=embedding)
+        audit.append(
+            tx,
+            f"govern:{decision.value}",
+            user_id=user_id,
+            now=now,
+            actor=actor,
+            target_ids=[memory_id],
+            version=rows[0]["version"],
+        )
+
+    rt.store.unit_of_work(work)
+    rt.changes.touch(user_id)

@@ -2,9 +2,11 @@
 writes nothing new, also when the retries run concurrently.
 
 The first caller claims the key (``MERGE`` on a unique id, so concurrent claims serialize), performs the
-write and stores the ids it produced; a repeat finds the key done and reads those ids back, or waits while
-the first call is still running. A failed write releases its claim, so a retry can run it again; a claim
-left pending by a crashed process is taken over after ``STALE_AFTER``.
+write and, inside the write's own transaction (:meth:`Claim.finish`, with the audit event, see
+:func:`audited`), stores the ids it produced; a repeat finds the key done and reads those ids back, or waits
+while the first call is still running. A failed write releases its claim, so a retry can run it again; a
+claim left pending by a crashed process is taken over after ``STALE_AFTER``, and the write that lost it
+rolls back instead of committing a second result.
 """
 
 from __future__ import annotations
@@ -16,20 +18,45 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
+from . import audit
 from .errors import TransientError, ValidationError
 from .factbase import fact_from_row
 from .models import Fact, Memory
 from .records import memory_from_row
 from .runtime import Runtime
+from .store import Tx
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["STALE_AFTER", "fact", "memories", "once"]
+__all__ = ["STALE_AFTER", "Claim", "audited", "fact", "memories", "once"]
 
 T = TypeVar("T")
 STALE_AFTER = timedelta(seconds=60)
 WAIT_SECONDS = 30.0
 POLL_SECONDS = 0.05
+
+
+class Claim:
+    """The idempotency key a running call holds (``key`` None: no key); the write completes it with
+    :meth:`finish` inside its own transaction."""
+
+    def __init__(self, key: str | None, key_id: str | None = None, token: str | None = None) -> None:
+        self.key = key
+        self._key_id = key_id
+        self._token = token
+        self.finished = False
+
+    def finish(self, tx: Tx, ids: list[str]) -> None:
+        """Store the result ``ids`` in the write's transaction; if the claim was taken over meanwhile
+        (it went stale), raise so that the write rolls back."""
+        if self._key_id is None:
+            return
+        rows = tx.run(
+            "idempotency_finish", id=self._key_id, token=self._token, ids=ids, now=datetime.now(UTC)
+        )
+        if not rows or int(rows[0]["finished"]) != 1:
+            raise TransientError("another call took over this idempotency key; this write was rolled back")
+        self.finished = True
 
 
 def once(
@@ -38,13 +65,13 @@ def once(
     user_id: str,
     key: str | None,
     action: str,
-    perform: Callable[[], T],
-    ids_of: Callable[[T], list[str]],
+    perform: Callable[[Claim], T],
     replay: Callable[[list[str]], T],
 ) -> T:
-    """``perform()`` once per (``user_id``, ``key``); repeats get ``replay(ids_of(first result))``."""
+    """``perform(claim)`` once per (``user_id``, ``key``), which calls ``claim.finish`` inside its write
+    transaction; repeats get ``replay(ids the first call finished with)``."""
     if key is None:
-        return perform()
+        return perform(Claim(None))
     key_id = f"{user_id}\x1f{key}"
     token = str(uuid.uuid4())
     deadline = time.monotonic() + WAIT_SECONDS
@@ -70,13 +97,38 @@ def once(
         if time.monotonic() > deadline:
             raise TransientError(f"the first call with this idempotency key ({action}) is still running")
         time.sleep(POLL_SECONDS)
+    claim = Claim(key, key_id, token)
     try:
-        result = perform()
+        result = perform(claim)
     except BaseException:
         rt.store.write("idempotency_release", id=key_id, token=token)
         raise
-    rt.store.write("idempotency_finish", id=key_id, token=token, ids=ids_of(result), now=datetime.now(UTC))
+    if not claim.finished:  # a write path that forgot to finish its claim: an internal error
+        rt.store.write("idempotency_release", id=key_id, token=token)
+        raise RuntimeError(f"{action} did not complete its idempotency key")
     return result
+
+
+def audited(
+    claim: Claim, action: str, *, user_id: str, actor: str | None = None
+) -> Callable[[Tx, list[str], int | None], None]:
+    """The in-transaction step of an idempotent, audited write: append its ``AuditEvent`` (target ids,
+    version, idempotency key) and complete its key, so the write, the event and the key commit together."""
+
+    def step(tx: Tx, ids: list[str], version: int | None) -> None:
+        audit.append(
+            tx,
+            action,
+            user_id=user_id,
+            now=datetime.now(UTC),
+            target_ids=ids,
+            actor=actor,
+            version=version,
+            idempotency_key=claim.key,
+        )
+        claim.finish(tx, ids)
+
+    return step
 
 
 def memories(rt: Runtime, user_id: str, ids: list[str]) -> list[Memory]:

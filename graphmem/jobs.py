@@ -27,6 +27,7 @@ from .automation import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStat
 from .errors import GraphMemError, ValidationError
 from .runtime import Runtime
 from .scheduler import Scheduler, fresh, identity, job_states
+from .store import Tx
 
 logger = logging.getLogger(__name__)
 
@@ -223,29 +224,40 @@ class Jobs:
             status, error = "failed", f"{type(exc).__name__}: {exc}"
             logger.warning("job %s failed: %s", name, type(exc).__name__)
         except BaseException:
-            self._finish(run_id, "interrupted", counts, "interrupted")
+            self._finish(run_row, "interrupted", counts, "interrupted")
             raise
-        run = self._finish(run_id, status, counts, error)
-        audit.record(
-            self._rt,
-            f"job:{name}",
-            user_id=uid,
-            actor=trigger,
-            target_ids=[run_id],
-            details={"status": status, "counts": counts},
-        )
+        run = self._finish(run_row, status, counts, error)
         logger.info("job %s %s: %s", name, status, counts)
         return run
 
-    def _finish(self, run_id: str, status: str, counts: dict[str, Any], error: str | None) -> JobRun:
-        rows = self._rt.store.write(
-            "jobrun_finish",
-            id=run_id,
-            status=status,
-            counts=json.dumps(counts, default=str),
-            error=error,
-            at=datetime.now(UTC),
-        )
+    def _finish(self, run: dict[str, Any], status: str, counts: dict[str, Any], error: str | None) -> JobRun:
+        """Record the run's end and its one aggregate audit event (``job:<name>``) in one transaction."""
+        at = datetime.now(UTC)
+        run_id, user_id = run["id"], run.get("user_id")
+
+        def work(tx: Tx) -> list[dict[str, Any]]:
+            rows = tx.run(
+                "jobrun_finish",
+                id=run_id,
+                status=status,
+                counts=json.dumps(counts, default=str),
+                error=error,
+                at=at,
+            )
+            audit.append(
+                tx,
+                f"job:{run['job']}",
+                user_id=user_id,
+                now=at,
+                actor=run.get("trigger"),
+                target_ids=[run_id],
+                details={"status": status, "counts": counts},
+            )
+            return rows
+
+        rows = self._rt.store.unit_of_work(work)
+        if user_id is not None:
+            self._rt.changes.touch(user_id)
         return JobRun.from_row(rows[0]["run"])
 
     def _mark_dead_runs(self, name: str) -> None:
@@ -260,7 +272,7 @@ class Jobs:
             )
             if dead:
                 self._finish(
-                    run["id"],
+                    run,
                     "interrupted",
                     json.loads(run.get("counts") or "{}"),
                     "the process running it died",

@@ -219,16 +219,12 @@ class GraphMemory:
         )
         key = check.identifier(idempotency_key, "idempotency_key", required=False)
 
-        def write() -> Memory:
-            memory = formation.form(self._rt, [draft], extractor=self._extractor)[0]
-            audit.record(
-                self._rt,
-                "remember",
-                user_id=draft.user_id,
-                target_ids=[memory.id],
-                actor=draft.agent_id,
-                idempotency_key=key,
-            )
+        def write(claim: idempotency.Claim) -> Memory:
+            step = idempotency.audited(claim, "remember", user_id=draft.user_id, actor=draft.agent_id)
+            memory = formation.form(
+                self._rt, [draft], extractor=self._extractor, on_commit=lambda tx, ids: step(tx, ids, None)
+            )[0]
+            self._rt.changes.touch(draft.user_id)
             return memory
 
         return idempotency.once(
@@ -237,7 +233,6 @@ class GraphMemory:
             key=key,
             action="remember",
             perform=write,
-            ids_of=lambda m: [m.id],
             replay=lambda ids: idempotency.memories(self._rt, draft.user_id, ids)[0],
         )
 
@@ -265,14 +260,18 @@ class GraphMemory:
         assert sid is not None
         key = check.identifier(idempotency_key, "idempotency_key", required=False)
 
-        def write() -> list[Memory]:
+        def write(claim: idempotency.Claim) -> list[Memory]:
+            step = idempotency.audited(claim, "add_messages", user_id=uid, actor=aid)
             memories = formation.add_turns(
-                self._rt, turns, user_id=uid, session_id=sid, agent_id=aid, extractor=self._extractor
+                self._rt,
+                turns,
+                user_id=uid,
+                session_id=sid,
+                agent_id=aid,
+                extractor=self._extractor,
+                on_commit=lambda tx, ids: step(tx, ids, None),
             )
-            ids = [m.id for m in memories]
-            audit.record(
-                self._rt, "add_messages", user_id=uid, target_ids=ids, actor=aid, idempotency_key=key
-            )
+            self._rt.changes.touch(uid)
             return memories
 
         return idempotency.once(
@@ -281,7 +280,6 @@ class GraphMemory:
             key=key,
             action="add_messages",
             perform=write,
-            ids_of=lambda ms: [m.id for m in ms],
             replay=lambda ids: idempotency.memories(self._rt, uid, ids),
         )
 
@@ -310,17 +308,10 @@ class GraphMemory:
         )
         idem = check.identifier(idempotency_key, "idempotency_key", required=False)
 
-        def write() -> Fact:
-            fact = factbase.set_fact(self._rt, new)
-            audit.record(
-                self._rt,
-                "set_fact",
-                user_id=new.user_id,
-                target_ids=[fact.id],
-                version=fact.version,
-                actor=new.agent_id,
-                idempotency_key=idem,
-            )
+        def write(claim: idempotency.Claim) -> Fact:
+            step = idempotency.audited(claim, "set_fact", user_id=new.user_id, actor=new.agent_id)
+            fact = factbase.set_fact(self._rt, new, on_commit=lambda tx, f: step(tx, [f.id], f.version))
+            self._rt.changes.touch(new.user_id)
             return fact
 
         return idempotency.once(
@@ -329,8 +320,51 @@ class GraphMemory:
             key=idem,
             action="set_fact",
             perform=write,
-            ids_of=lambda f: [f.id],
             replay=lambda ids: idempotency.fact(self._rt, new.user_id, ids),
+        )
+
+    def retract_fact(
+        self,
+        user_id: str,
+        key: str,
+        *,
+        valid_to: datetime | None = None,
+        agent_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Fact:
+        """Retract a fact's current version without erasing history. Without ``valid_to`` it was never true
+        as recorded: from now on no ``as_of`` finds it (an earlier ``known_at`` still does). With
+        ``valid_to`` it was true until then: a new version (status ``ended``) valid over
+        ``[valid_from, valid_to)`` is recorded. Returns that version, or the retracted one (status
+        ``retracted``); afterwards the key has no current value (``get_fact()`` without times is None).
+        Raises ``FactNotFound`` when the key has no current version, ``ValidationError`` when ``valid_to``
+        does not follow its ``valid_from``. A repeat with the same ``idempotency_key`` returns the first
+        result and writes nothing."""
+        uid = check.user_id(user_id)
+        fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
+        aid = check.identifier(agent_id, "agent_id", required=False)
+        end = check.aware_datetime(valid_to, "valid_to")
+
+        def write(claim: idempotency.Claim) -> Fact:
+            step = idempotency.audited(claim, "retract_fact", user_id=uid, actor=aid)
+            fact = factbase.retract_fact(
+                self._rt,
+                uid,
+                fact_key,
+                agent_id=aid,
+                valid_to=end,
+                on_commit=lambda tx, f: step(tx, [f.id], f.version),
+            )
+            self._rt.changes.touch(uid)
+            return fact
+
+        return idempotency.once(
+            self._rt,
+            user_id=uid,
+            key=check.identifier(idempotency_key, "idempotency_key", required=False),
+            action="retract_fact",
+            perform=write,
+            replay=lambda ids: idempotency.fact(self._rt, uid, ids),
         )
 
     def get_fact(
@@ -529,10 +563,9 @@ class GraphMemory:
             user_id=uid,
             key=check.identifier(idempotency_key, "idempotency_key", required=False),
             action="update_memory",
-            perform=lambda: versioning.update(
-                self._rt, mid, user_id=uid, change=change, expected_version=expected
+            perform=lambda claim: versioning.update(
+                self._rt, mid, user_id=uid, change=change, expected_version=expected, claim=claim
             ),
-            ids_of=lambda m: [m.id, str(m.version)],
             replay=lambda ids: versioning.history(self._rt, mid, user_id=uid)[int(ids[1]) - 1],
         )
         self._rt.changes.touch(uid)

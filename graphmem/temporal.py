@@ -5,9 +5,14 @@ version's ``valid_from`` and ``expired_at`` the time of the supersession. Read b
 version therefore looks like this (pure logic in :func:`known_interval`, mirrored by ``fact_at.cypher``):
 
 - not yet recorded (``recorded_at > known_at``) or a kept contradiction (``conflicted``): not known;
-- not yet closed at ``known_at`` (``expired_at`` null or later): valid from ``valid_from``, open-ended;
+- never closed (``expired_at`` null): valid over ``[valid_from, valid_to)`` as recorded (``valid_to`` null:
+  open-ended; only the ``ended`` version a retraction records is born with a ``valid_to``);
+- closed after ``known_at``: valid from ``valid_from``, open-ended (as it read before it was closed);
 - closed by then: valid over ``[valid_from, valid_to)`` (a closed version without ``valid_to`` was
-  withdrawn and is valid nowhere).
+  withdrawn, e.g. retracted, and is valid nowhere).
+
+A retraction (``mem.retract_fact``) closes the current version's transaction time; given a ``valid_to``,
+it also records an ``ended`` version, the same value valid over ``[valid_from, valid_to)``.
 
 So later writes never change what an earlier ``known_at`` returns, and :func:`as_known` shows a version
 with the fields it had at ``known_at``.
@@ -49,7 +54,11 @@ def known_interval(v: Versioned, known_at: datetime) -> tuple[datetime, datetime
     """The valid interval ``[start, end)`` of ``v`` as recorded by ``known_at`` (end None: open), or None."""
     if v.recorded_at is None or v.valid_from is None or v.recorded_at > known_at or v.status == CONFLICTED:
         return None
-    if v.expired_at is None or known_at < v.expired_at:
+    if v.expired_at is None:
+        if v.valid_to is None:
+            return (v.valid_from, None)
+        return (v.valid_from, v.valid_to) if v.valid_to > v.valid_from else None
+    if known_at < v.expired_at:
         return (v.valid_from, None)
     end = v.valid_to if v.valid_to is not None else v.valid_from
     return (v.valid_from, end) if end > v.valid_from else None

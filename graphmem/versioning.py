@@ -10,6 +10,7 @@ from typing import Any
 
 from . import audit
 from .errors import MemoryNotFound, VersionConflict
+from .idempotency import Claim
 from .models import Memory, Priority
 from .records import dump_metadata, memory_from_row
 from .runtime import Runtime
@@ -37,8 +38,11 @@ def update(
     change: MemoryUpdate,
     expected_version: int,
     actor: str | None = None,
+    claim: Claim | None = None,
 ) -> Memory:
-    """Apply ``change`` if the memory is still at ``expected_version`` (else :class:`VersionConflict`)."""
+    """Apply ``change`` if the memory is still at ``expected_version`` (else :class:`VersionConflict`).
+    The audit event (with ``claim``'s idempotency key) and the key's result commit with the update."""
+    claim = claim or Claim(None)
     now = datetime.now(UTC)
     embedding = None if change.content is None else rt.embedder.embed([change.content])[0]
 
@@ -71,7 +75,9 @@ def update(
             actor=actor,
             target_ids=[memory_id],
             version=version,
+            idempotency_key=claim.key,
         )
+        claim.finish(tx, [memory_id, str(version)])
         return version
 
     version = rt.store.unit_of_work(work)

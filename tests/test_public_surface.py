@@ -17,6 +17,7 @@ def test_exported_members_are_exactly_the_public_surface() -> None:
         "Explanation",
         "ExtractionError",
         "Fact",
+        "FactNotFound",
         "FactType",
         "GraphDiff",
         "GraphSnapshot",

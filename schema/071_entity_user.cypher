@@ -1,0 +1,2 @@
+// GDPR lookups (export_user, delete_user, anonymize_user): every label holding user_id is found by index.
+CREATE INDEX entity_user IF NOT EXISTS FOR (n:Entity) ON (n.user_id)
