@@ -1,8 +1,8 @@
 """``graphmem api``: a REST API over the facade (FastAPI), with API-key header auth and an OpenAPI schema.
 
-Every route but ``GET /health`` needs the key in the ``X-API-Key`` header. Bad input is a 4xx with a JSON
-body ``{"error": <type>, "detail": <message>}`` (request-schema failures: FastAPI's 422 body), never a 500
-with a traceback.
+Every route but ``GET /health`` and the dashboard page needs the key in the ``X-API-Key`` header. Every error
+is a JSON body ``{"error": <type>, "detail": <message>}``: bad input a 4xx (request-schema failures add
+``errors``, FastAPI's list), never a 500 with a traceback.
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import agent_ops as ops
 from . import dashboard, errors
@@ -142,6 +145,28 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         detail = str(exc) if code < 500 else "the database failed the request"
         return JSONResponse(status_code=code, content={"error": type(exc).__name__, "detail": detail})
 
+    @app.exception_handler(RequestValidationError)
+    async def schema_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = jsonable_encoder(exc.errors(), custom_encoder={Exception: str})
+        detail = "; ".join(f"{'.'.join(map(str, p.get('loc', ())))}: {p.get('msg', '')}" for p in problems)
+        content = {"error": "ValidationError", "detail": detail, "errors": problems}
+        return JSONResponse(status_code=422, content=content)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = {401: "Unauthorized", 404: "NotFound", 405: "MethodNotAllowed"}.get(
+            exc.status_code, "HTTPError"
+        )
+        return JSONResponse(
+            status_code=exc.status_code, content={"error": kind, "detail": exc.detail}, headers=exc.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        logger.error("%s %s failed: %s", request.method, request.url.path, type(exc).__name__, exc_info=exc)
+        content = {"error": "InternalError", "detail": "the server failed the request"}
+        return JSONResponse(status_code=500, content=content)
+
     auth = [Depends(authorized)]
 
     @app.get("/health", tags=["automation"])
@@ -236,6 +261,11 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     def delete_user(user_id: str) -> dict[str, Any]:
         """Hard-delete a user's data (the audit keeps a tombstone)."""
         return mem.delete_user(user_id, actor="api").model_dump(mode="json")
+
+    @app.post("/users/{user_id}/anonymize", tags=["users"], dependencies=auth)
+    def anonymize_user(user_id: str) -> dict[str, Any]:
+        """Redact a user's content and personal fields; structure and counts stay (irreversible)."""
+        return {"user_id": user_id, "anonymized": mem.anonymize_user(user_id, actor="api")}
 
     # --- core memory blocks ------------------------------------------------------------------------
     @app.get("/users/{user_id}/core", tags=["core memory"], dependencies=auth)

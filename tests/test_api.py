@@ -90,9 +90,51 @@ def test_validation_errors_are_4xx_json(client: TestClient, user_id: str) -> Non
         client.post(f"/users/{user_id}/context", json={"query": "x", "token_budget": -1}),
         client.post("/automation/jobs/nonsense/run"),
         client.post("/automation/config", json={"config": {"jobs": {"decay": {"schedule": "whenever"}}}}),
+        client.post("/automation/config", json={"config": []}),
+        client.post(f"/users/{'x' * 600}/memories", json={"content": "x"}),
+        client.post("/users/a%01b/memories", json={"content": "x"}),
+        client.post(
+            f"/users/{user_id}/memories", content=b"{not json", headers={"content-type": "application/json"}
+        ),
+        client.post(f"/users/{user_id}/memories", json=[1, 2]),
+        client.post(f"/users/{user_id}/messages", json={"session_id": "s", "messages": [{"role": "robot"}]}),
+        client.post(f"/users/{user_id}/messages", json={"session_id": "s", "messages": ["x"] * 1001}),
+        client.post(f"/users/{user_id}/recall", json={"query": "x", "views": {"nonsense": 1.0}}),
+        client.post(f"/users/{user_id}/recall", json={"query": "x", "hops": 99}),
+        client.put(f"/users/{user_id}/memories/nope", json={"content": "y", "expected_version": 1}),
+        client.put(f"/users/{user_id}/facts", json={"key": "k", "value": "v", "fact_type": "weird"}),
+        client.get(f"/users/{user_id}/facts", params={"key": "k", "known_at": "garbage"}),
+        client.get(f"/users/{user_id}/facts"),
+        client.put(f"/users/{user_id}/core/ok", json={"value": "x", "limit": -3}),
+        client.post(f"/users/{user_id}/core/missing/append", json={"text": "x"}),
+        client.get(f"/users/{user_id}/timeline", params={"start": "bad"}),
+        client.get("/automation/logs", params={"limit": 0}),
+        client.get("/stats", params={"user_id": ""}),
+        client.post(f"/users/{'x' * 600}/anonymize"),
+        client.get("/no/such/route"),
     ]:
         assert 400 <= response.status_code < 500, response.text
-        assert isinstance(response.json(), dict) and "Traceback" not in response.text
+        body = response.json()
+        assert isinstance(body, dict) and body["error"] and body["detail"], response.text
+        assert "Traceback" not in response.text
+    schema = client.post(f"/users/{user_id}/recall", json={"query": "x", "k": "many"}).json()
+    assert schema["error"] == "ValidationError" and "body.k" in schema["detail"]
+    assert schema["errors"][0]["loc"] == ["body", "k"]
+    assert client.get(f"/users/{user_id}/memories/nope/history").json()["error"] == "MemoryNotFound"
+
+
+def test_unexpected_failure_is_a_json_500(mem: GraphMemory) -> None:
+    app = create_app(mem, KEY)
+
+    def broken() -> None:
+        raise RuntimeError("a bug with private details")
+
+    app.add_api_route("/broken", broken)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        response = c.get("/broken")
+    assert response.status_code == 500
+    assert response.json() == {"error": "InternalError", "detail": "the server failed the request"}
+    assert "private details" not in response.text
 
 
 def test_automation(client: TestClient, user_id: str) -> None:
@@ -123,9 +165,16 @@ def test_fact_time_travel_history_export_delete(client: TestClient, user_id: str
     assert [f["value"] for f in history] == ["Paris", "Lisbon"]
     exported = client.get(f"/users/{user_id}/export")
     assert exported.status_code == 200 and "Lisbon" in exported.text
+    client.post(f"/users/{user_id}/memories", json={"content": "My passport number is in the drawer"})
+    anonymized = client.post(f"/users/{user_id}/anonymize").json()
+    assert anonymized["user_id"] == user_id and anonymized["anonymized"] >= 3
+    assert "Lisbon" not in client.get(f"/users/{user_id}/export").text
+    assert "drawer" not in client.get(f"/users/{user_id}/export").text
     report = client.delete(f"/users/{user_id}").json()
     assert report["user_id"] == user_id and sum(report["nodes"].values()) > 0
-    assert client.get(facts, params={"key": "location"}).status_code == 404
+    gone = client.get(facts, params={"key": "location"})
+    assert gone.status_code == 404 and gone.json() == {"error": "NotFound", "detail": "no fact 'location'"}
+    assert client.get(f"/users/{user_id}/export").json()["memories"] == []
 
 
 def test_dashboard_routes(client: TestClient, user_id: str) -> None:
