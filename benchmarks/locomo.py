@@ -1,69 +1,61 @@
-"""LoCoMo evidence recall: graphmem against baselines on the same store and embedder, in one run.
+"""LoCoMo evidence recall: graphmem against baselines and a peer library on the same store and embedder.
 
     .venv/bin/python benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json \
-        --out benchmarks/results/recall_quality.json
+        --out benchmarks/results/recall_quality.json [--limit N]
 
 Each conversation is ingested as one user (turns as memories, speaker and session date kept, dia_id in
 metadata); every question is recalled with reinforce=False so questions cannot influence each other, and
 evidence recall@5 / @10 is averaged per category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop;
-5 adversarial reported separately) and overall over categories 1-4.
+5 adversarial reported separately) and overall over categories 1-4. The methods are those of
+benchmarks/baselines.py (BM25, Neo4j full-text, exact cosine, vector index only, hybrid without graph,
+graphmem) plus the mem0 peer run in its own virtualenv. ``--limit N`` keeps the first N conversations (quick
+mode). Writes the JSON, a markdown section (same name, .md) and a bar plot of R@10 (same name, .png).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
 import re
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings, retrieval
+from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
 from graphmem import recall as recall_use_case
 from graphmem.config import PRESETS, RetrievalPreset
-from graphmem.formation import user_key
 
 sys.path.insert(0, str(Path(__file__).parent))
+from baselines import (
+    CachingEmbedder,
+    Methods,
+    Query,
+    Rankings,
+    add_peer,
+    bar_plot,
+    markdown_table,
+    peer_input,
+    rank_all,
+    run_peer,
+)
 from locomo_ingest import ingest_locomo
+from machine import neo4j_version, stamp
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+MAIN = (1, 2, 3, 4)
 EVIDENCE = re.compile(r"D(\d+):(\d+)")
 KS = (5, 10)
+TARGETS = {"overall (1-4)": 0.80, "multi-hop": 0.65}  # R@10, from the retrieval issue
+PEERS = {"mem0": "mem0 (peer, infer=False)"}
 console = Console()
-
-
-class CachingEmbedder:
-    """Wraps an embedder; texts embedded once are served from memory (to time recall without embedding)."""
-
-    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
-        self.inner = inner
-        self.cache: dict[str, list[float]] = {}
-        self.hits = 0
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    @property
-    def tokenizer(self) -> Any:
-        return self.inner.tokenizer
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        missing = [t for t in texts if t not in self.cache]
-        if missing:
-            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self.cache[text] = vec
-        return [self.cache[t] for t in texts]
 
 
 def evidence_ids(qa: dict[str, Any], known: set[str]) -> list[str]:
@@ -71,79 +63,42 @@ def evidence_ids(qa: dict[str, Any], known: set[str]) -> list[str]:
     return [e for e in dict.fromkeys(found) if e in known]
 
 
-Method = Callable[[GraphMemory, str, str, int], list[str]]
-
-
-RECALL_OPTIONS: dict[str, Any] = {}
-
-
-def method_graphmem(mem: GraphMemory, user: str, question: str, k: int) -> list[str]:
-    return [h.memory.id for h in mem.recall(question, user_id=user, k=k, reinforce=False, **RECALL_OPTIONS)]
-
-
-def method_hybrid(mem: GraphMemory, user: str, question: str, k: int) -> list[str]:
-    return [h.memory.id for h in mem.recall(question, user_id=user, k=k, hops=0, reinforce=False)]
-
-
-def method_vector(mem: GraphMemory, user: str, question: str, k: int) -> list[str]:
-    embedding = mem.embedder.embed([question])[0]
-    rows, _ = retrieval.vector_seeds(mem._rt, embedding, user_id=user, k=k, as_of=None)
-    return [r["id"] for r in rows]
-
-
-def method_bm25(mem: GraphMemory, user: str, question: str, k: int) -> list[str]:
-    terms = retrieval.query_terms(question)
-    if not terms:
-        return []
-    rows = mem._rt.store.read(
-        "recall_fulltext", lucene=retrieval.lucene_query(terms, user_key(user)), user_id=user, k=k, as_of=None
-    )
-    return [r["id"] for r in rows]
-
-
-METHODS: dict[str, Method] = {
-    "vector (exact cosine)": method_vector,
-    "bm25 (full-text index)": method_bm25,
-    "hybrid (no graph)": method_hybrid,
-    "graphmem (hybrid + activation)": method_graphmem,
-}
-
-
-def evaluate(
-    mem: GraphMemory, data: list[dict[str, Any]], ingested: dict[str, Any], methods: dict[str, Method]
-) -> dict[str, Any]:
-    questions = []
+def questions_of(
+    data: list[dict[str, Any]], ingested: dict[str, Any]
+) -> tuple[list[Query], dict[str, tuple[int, set[str]]]]:
+    """The questions with evidence as queries, and per query id its category and gold memory ids."""
+    queries, gold = [], {}
     for sample in data:
         info = ingested["conversations"][sample["sample_id"]]
         id_of = info["dia_to_memory"]
-        for qa in sample["qa"]:
-            gold = evidence_ids(qa, set(id_of))
-            if gold:
-                questions.append(
-                    (info["user_id"], qa["question"], int(qa["category"]), {id_of[g] for g in gold})
-                )
+        for i, qa in enumerate(sample["qa"]):
+            evidence = evidence_ids(qa, set(id_of))
+            if evidence:
+                qid = f"{sample['sample_id']}#{i}"
+                queries.append(Query(qid, info["user_id"], qa["question"]))
+                gold[qid] = (int(qa["category"]), {id_of[e] for e in evidence})
+    return queries, gold
+
+
+def score(rankings: Rankings, gold: dict[str, tuple[int, set[str]]]) -> dict[str, Any]:
+    """Evidence recall@k per category and overall (1-4), per method."""
     results: dict[str, Any] = {}
-    kmax = max(KS)
-    with Progress(console=console) as progress:
-        for name, method in methods.items():
-            task = progress.add_task(name, total=len(questions))
-            per_cat: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-            for user, question, category, gold in questions:
-                got = method(mem, user, question, kmax)
-                for k in KS:
-                    per_cat[category][k].append(len(gold & set(got[:k])) / len(gold))
-                progress.advance(task)
-            table: dict[str, Any] = {}
-            for cat, label in CATEGORIES.items():
-                if cat in per_cat:
-                    table[label] = {f"R@{k}": statistics.fmean(per_cat[cat][k]) for k in KS}
-                    table[label]["n"] = len(per_cat[cat][KS[0]])
-            main = [v for c in (1, 2, 3, 4) for v in per_cat[c][KS[0]]]
-            table["overall (1-4)"] = {
-                f"R@{k}": statistics.fmean([v for c in (1, 2, 3, 4) for v in per_cat[c][k]]) for k in KS
-            }
-            table["overall (1-4)"]["n"] = len(main)
-            results[name] = table
+    for name, ranked in rankings.by_method.items():
+        per_cat: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        for qid, (category, evidence) in gold.items():
+            got = ranked.get(qid, [])
+            for k in KS:
+                per_cat[category][k].append(len(evidence & set(got[:k])) / len(evidence))
+        table: dict[str, Any] = {}
+        for cat, label in CATEGORIES.items():
+            if cat in per_cat:
+                table[label] = {f"R@{k}": statistics.fmean(per_cat[cat][k]) for k in KS}
+                table[label]["n"] = len(per_cat[cat][KS[0]])
+        main = {k: [v for c in MAIN for v in per_cat[c][k]] for k in KS}
+        if main[KS[0]]:
+            table["overall (1-4)"] = {f"R@{k}": statistics.fmean(main[k]) for k in KS}
+            table["overall (1-4)"]["n"] = len(main[KS[0]])
+        results[name] = table
     return results
 
 
@@ -202,16 +157,37 @@ def reuse_ingestion(mem: GraphMemory, data: list[dict[str, Any]], prefix: str) -
     return {"conversations": conversations, "reused": True}
 
 
-def markdown(results: dict[str, Any]) -> str:
+def _cell(table: dict[str, Any], col: str) -> str:
+    return f"{table[col]['R@5']:.3f} / {table[col]['R@10']:.3f}" if col in table else "-"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    results, notes = report["results"], report["notes"]
     cols = [*[c for c in CATEGORIES.values() if c != "adversarial"], "overall (1-4)", "adversarial"]
-    lines = [
-        "| method | " + " | ".join(f"{c} R@5 / R@10" for c in cols) + " |",
-        "|---" * (len(cols) + 1) + "|",
+    rows = [
+        [name, *[_cell(t, c) for c in cols], f"{report['ms_per_query'].get(name, 0):.1f}"]
+        for name, t in results.items()
     ]
-    for name, table in results.items():
-        cells = [f"{table[c]['R@5']:.3f} / {table[c]['R@10']:.3f}" if c in table else "-" for c in cols]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    rows.append(["target (R@10)", *[f"≥ {TARGETS[c]:.2f}" if c in TARGETS else "" for c in cols], ""])
+    n = next(iter(results.values()))["overall (1-4)"]["n"] if results else 0
+    lines = [
+        f"## Retrieval quality: LoCoMo evidence recall ({report['conversations']} conversation(s), "
+        f"{n} questions in categories 1-4)",
+        "",
+        markdown_table(
+            ["method", *[f"{c} R@5 / R@10" for c in cols], "ms / query"],
+            rows,
+        ),
+        "",
+        "Same store, same all-MiniLM-L6-v2 vectors for every method; `reinforce=False`. "
+        f"Machine: {report['machine']['cpus']} CPUs, load {report['machine']['load_1m_at_start']} at start "
+        "(other work shared the CPU). `ms / query` excludes the query embedding (computed once for all "
+        "methods; the peer gets the same vectors).",
+    ]
+    for name, note in notes.items():
+        lines.append(f"- {name}: {note}")
+    lines.append(f"\n`{report['command']}`")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -220,8 +196,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/recall_quality.json"))
+    parser.add_argument("--limit", type=int, help="only the first N conversations (quick mode)")
     parser.add_argument("--user-prefix", default="locomo-")
     parser.add_argument("--methods", default="all", help="comma-separated method names, or all")
+    parser.add_argument("--peers", default="mem0", help="comma-separated peers to run ('' for none)")
     parser.add_argument("--no-latency", action="store_true")
     parser.add_argument("--hops", type=int, default=3, help="activation hops for the graphmem method")
     parser.add_argument("--views", type=json.loads, help='view weights for graphmem, e.g. {"temporal": 1}')
@@ -235,59 +213,80 @@ def main(argv: list[str] | None = None) -> None:
         "--set", action="append", default=[], metavar="FIELD=VALUE", help="override a retrieval preset field"
     )
     args = parser.parse_args(argv)
-    data = json.loads(args.data.read_text())
+    data = json.loads(args.data.read_text())[: args.limit]
     cached = CachingEmbedder(SentenceTransformerEmbedder())
     if args.embedding_cache and args.embedding_cache.exists():
         cached.cache.update(json.loads(args.embedding_cache.read_text()))
-    RECALL_OPTIONS.update(hops=args.hops, views=args.views)
     overrides = dict(item.split("=", 1) for item in args.set)
     PRESETS["bench"] = RetrievalPreset.model_validate({**PRESETS["balanced"].model_dump(), **overrides})
     settings = Settings(retrieval_preset="bench", record_recalls=False)
-    with GraphMemory.connect(embedder=cached, settings=settings) as mem:
+    with GraphMemory.connect(embedder=cached, settings=settings) as mem, tempfile.TemporaryDirectory() as tmp:
         mem.init()
         started = time.perf_counter()
         reused = reuse_ingestion(mem, data, args.user_prefix) if args.reuse else None
-        ingested = reused or ingest_locomo(mem, args.data, user_prefix=args.user_prefix)
+        if reused is None:  # ingest_locomo reads a file: a subset goes through a temporary one
+            subset = Path(tmp) / "subset.json"
+            subset.write_text(json.dumps(data))
+        ingested = reused or ingest_locomo(mem, subset, user_prefix=args.user_prefix)
         ingest_s = time.perf_counter() - started
-        methods = METHODS if args.methods == "all" else {m: METHODS[m] for m in args.methods.split(",")}
-        results = evaluate(mem, data, ingested, methods)
+        methods = Methods(mem, cached, {"hops": args.hops, "views": args.views})
+        rankers = methods.rankers()
+        if args.methods != "all":
+            rankers = {m: rankers[m] for m in args.methods.split(",")}
+        queries, gold = questions_of(data, ingested)
+        kmax = max(KS)
+        methods.prepare(queries)
+        rankings = rank_all(rankers, queries, kmax)
+        for peer in filter(None, args.peers.split(",")):
+            console.print(f"running peer {peer} in its own virtualenv ...")
+            outcome = run_peer(peer, peer_input(methods, queries, kmax), Path(tmp))
+            add_peer(rankings, outcome, PEERS.get(peer, peer))
+            console.print(f"{peer}: {outcome.status[:300]}")
+        results = score(rankings, gold)
         lat = None
         if not args.no_latency:
             first = next(iter(ingested["conversations"].values()))
             qs = [qa["question"] for qa in data[0]["qa"]][:200]
             lat = latency(mem, cached, first["user_id"], qs)
-        server = mem.query("CALL dbms.components() YIELD name, versions RETURN versions[0] AS v")[0]["v"]
-    report = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
-        "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cpus": _cpus(), "python": platform.python_version(), "neo4j": server},
-        "data": str(args.data),
-        "ingest": {k: v for k, v in ingested.items() if k != "conversations"} | {"seconds": ingest_s},
-        "preset": PRESETS["bench"].model_dump(),
-        "results": results,
-        "latency": lat,
-    }
+        server = neo4j_version(mem.query)
+        total = mem.query("MATCH (m:Memory) RETURN count(m) AS n")[0]["n"]
+    report = stamp(
+        server,
+        data=str(args.data),
+        conversations=len(data),
+        store_memories_all_users=total,
+        ingest={k: v for k, v in ingested.items() if k != "conversations"} | {"seconds": ingest_s},
+        preset=PRESETS["bench"].model_dump(),
+        results=results,
+        ms_per_query=rankings.ms_per_query,
+        notes=rankings.notes,
+        latency=lat,
+    )
     if args.embedding_cache:
         args.embedding_cache.write_text(json.dumps(cached.cache))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, default=str))
-    args.out.with_suffix(".md").write_text(markdown(results) + "\n")
+    args.out.with_suffix(".md").write_text(markdown(report))
+    groups = [*[c for c in CATEGORIES.values() if c != "adversarial"], "overall (1-4)"]
+    bar_plot(
+        args.out.with_suffix(".png"),
+        f"LoCoMo evidence recall@10 ({len(data)} conversations)",
+        groups,
+        {name: [t.get(g, {}).get("R@10", 0.0) for g in groups] for name, t in results.items()},
+        "R@10",
+    )
     table = Table(title="LoCoMo evidence recall (R@5 / R@10)")
     table.add_column("method")
     cols = ["multi-hop", "temporal", "open-domain", "single-hop", "overall (1-4)", "adversarial"]
     for c in cols:
         table.add_column(c)
     for name, res in results.items():
-        table.add_row(name, *[f"{res[c]['R@5']:.3f}/{res[c]['R@10']:.3f}" if c in res else "-" for c in cols])
+        table.add_row(name, *[_cell(res, c) for c in cols])
     console.print(table)
+    for name, note in rankings.notes.items():
+        console.print(f"{name}: {note}")
     if lat:
         console.print(json.dumps(lat, indent=2))
-
-
-def _cpus() -> int:
-    import os
-
-    return os.cpu_count() or 0
 
 
 if __name__ == "__main__":
