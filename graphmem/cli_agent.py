@@ -19,7 +19,7 @@ from .errors import ConfigurationError, GraphMemError
 from .memory import GraphMemory
 from .models import CoreBlock
 
-facts_app = typer.Typer(help="Facts: set a value, read the current one.", no_args_is_help=True)
+facts_app = typer.Typer(help="Facts: set, get, retract, history.", no_args_is_help=True)
 core_app = typer.Typer(help="Core memory blocks: list, set, append, replace.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
@@ -137,6 +137,30 @@ def facts_get(
         if not as_json:
             err_console.print(f"no fact {key!r}")
         raise typer.Exit(code=4)
+
+
+@facts_app.command("retract")
+def facts_retract(
+    key: str,
+    user: UserOption,
+    valid_to: Annotated[
+        datetime | None,
+        typer.Option("--valid-to", help="true until then (ISO date or date-time); default: never true"),
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Retract a fact's current value (history keeps it; exit code 1 when there is none)."""
+    try:
+        with _connect(home) as mem:
+            fact = mem.retract_fact(user, key, valid_to=valid_to)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(fact_json(fact))
+    else:
+        until = f"valid until {_when(fact.valid_to)}" if fact.valid_to else "never true as recorded"
+        console.print(f"{fact.key} = [bold]{fact.value}[/] retracted ({until}, version {fact.version})")
 
 
 @facts_app.command("history")

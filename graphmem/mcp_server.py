@@ -99,6 +99,13 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
 
     @server.tool()
     @_tool_errors
+    def fact_retract(key: str, valid_to: datetime | None = None) -> dict[str, Any]:
+        """Retract a fact's current value: wrong all along (no valid_to), or true until ``valid_to``
+        (ISO 8601); history keeps it."""
+        return ops.fact_json(mem.retract_fact(uid, key, valid_to=valid_to)) or {}
+
+    @server.tool()
+    @_tool_errors
     def fact_history(key: str) -> dict[str, Any]:
         """Every version of a fact, oldest first, with when it was valid and when it was recorded."""
         return {"versions": [ops.fact_json(f) for f in mem.fact_history(uid, key)]}

@@ -1,8 +1,8 @@
 """Bi-temporal invariants of fact versions, property-tested on the pure planner and interval logic.
 
 A random sequence of writes (new values, repeats, supersessions, back-dated and less trusted values kept as
-contradictions) is applied to an in-memory version list exactly as ``factbase.apply`` writes
-it; then, for one fact key: the valid intervals of the versions known at any time never overlap,
+contradictions) and retractions (withdrawn, or ended at a valid_to) is applied to an in-memory version list
+exactly as ``factbase.apply`` and ``factbase.retract_fact`` write it; then, for one fact key: the valid intervals of the versions known at any time never overlap,
 at most one version holds at any (as_of, known_at), and later writes never change what an earlier
 ``known_at`` returns.
 """
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem import facts, temporal
-from graphmem.facts import CurrentFact, FactInput
+from graphmem.facts import CurrentFact, FactInput, KeyState
 from graphmem.models import FactType, Source
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -42,7 +42,12 @@ def apply(rows: list[Row], new: FactInput, now: datetime) -> None:
         new.identity: CurrentFact(c.id, c.value, c.valid_from or now, Source(c.source), c.version)
         for c in current
     }
-    plan = facts.plan([new], currents, now)
+    known = [r for r in rows if r.status != "conflicted"]
+    state = KeyState(
+        floor=max((r.valid_to or r.valid_from for r in known if r.valid_from), default=None),
+        last_version=max((r.version for r in rows), default=0),
+    )
+    plan = facts.plan([new], currents, now, {} if current else {new.identity: state})
     for r in plan.create:
         rows.append(
             Row(
@@ -63,10 +68,38 @@ def apply(rows: list[Row], new: FactInput, now: datetime) -> None:
                 row.valid_to, row.expired_at, row.status = c["valid_to"], now, "superseded"
 
 
+def retract(rows: list[Row], valid_to: datetime | None, now: datetime) -> None:
+    """What factbase.retract_fact and its Cypher write, on a list (a no-op without a current version)."""
+    current = [r for r in rows if r.status == "current" and r.expired_at is None]
+    if not current:
+        return
+    c = max(current, key=lambda r: r.recorded_at or now)
+    try:
+        plan = facts.plan_retraction(vars(c), valid_to=valid_to)
+    except ValueError:
+        return  # valid_to not after valid_from: refused, nothing written
+    if plan.create is not None:
+        r = plan.create
+        rows.append(
+            Row(
+                r["id"],
+                r["value"],
+                r["valid_from"],
+                r["valid_to"],
+                now,
+                None,
+                r["status"],
+                r["source"],
+                r["version"],
+            )
+        )
+    c.expired_at, c.status = now, facts.RETRACTED
+
+
 op = st.tuples(
-    st.sampled_from(["Paris", "Berlin", "Rome", "paris!"]),
-    st.integers(min_value=-30, max_value=60),  # valid_from offset in days from the write, or None below
-    st.booleans(),
+    st.sampled_from(["Paris", "Berlin", "Rome", "paris!", "RETRACT"]),  # RETRACT: retract_fact
+    st.integers(min_value=-30, max_value=60),  # valid_from (valid_to) offset in days from the write
+    st.booleans(),  # dated: with valid_from (valid_to), else None
     st.sampled_from([Source.USER, Source.TOOL, Source.AGENT]),
     st.integers(min_value=0, max_value=3),  # days between this write and the previous one (0: same time)
 )
@@ -100,7 +133,10 @@ def test_bitemporal_invariants(ops: list[tuple[str, int, bool, Source, int]]) ->
     for value, offset, dated, source, gap in ops:
         now = now + timedelta(days=gap, microseconds=1)
         valid_from = now + timedelta(days=offset) if dated else None
-        apply(rows, FactInput("u", "city", value, FactType.PROFILE, None, valid_from, source), now)
+        if value == "RETRACT":
+            retract(rows, valid_from, now)
+        else:
+            apply(rows, FactInput("u", "city", value, FactType.PROFILE, None, valid_from, source), now)
         # What this moment's knowledge says, to compare with the end state.
         grid = probe_times(rows)
         seen.append((now, grid, answers(rows, now, grid)))
@@ -128,6 +164,38 @@ def test_the_move_example() -> None:
     assert (v := temporal.pick(rows, d(3), d(4))) is not None and v.value == "Lyon"
     assert (v := temporal.pick(rows, d(3), d(6))) is not None and v.value == "Paris"
     assert temporal.pick(rows, d(3), datetime(2024, 1, 1, tzinfo=UTC)) is None
+
+
+def test_retraction_example() -> None:
+    """Lyon from January; on March 10 the user says it stopped on March 1 (valid_to), then retracts a
+    wrong later value entirely."""
+    d = lambda month, day: datetime(2026, month, day, tzinfo=UTC)  # noqa: E731
+    rows: list[Row] = []
+    apply(rows, FactInput("u", "city", "Lyon", FactType.PROFILE, valid_from=d(1, 1)), d(1, 1))
+    retract(rows, d(3, 1), d(3, 10))
+    assert [(r.status, r.version) for r in rows] == [("retracted", 1), ("ended", 2)]
+    assert temporal.pick(rows, d(2, 1), d(3, 11)).value == "Lyon"  # type: ignore[union-attr]
+    assert temporal.pick(rows, d(3, 2), d(3, 11)) is None
+    assert temporal.pick(rows, d(3, 2), d(3, 9)).value == "Lyon"  # type: ignore[union-attr]  # known then
+    apply(rows, FactInput("u", "city", "Nice", FactType.PROFILE, valid_from=d(2, 1)), d(3, 12))
+    assert rows[-1].status == "conflicted"  # before the end of Lyon: kept, not overlapping
+    apply(rows, FactInput("u", "city", "Nice", FactType.PROFILE, valid_from=d(4, 1)), d(4, 2))
+    assert (rows[-1].status, rows[-1].version) == ("current", 4)
+    retract(rows, None, d(4, 5))
+    assert temporal.pick(rows, d(4, 3), d(4, 4)).value == "Nice"  # type: ignore[union-attr]
+    assert temporal.pick(rows, d(4, 3), d(4, 6)) is None
+    assert temporal.pick(rows, d(2, 1), d(4, 6)).value == "Lyon"  # type: ignore[union-attr]
+
+
+def test_a_retraction_needs_a_valid_to_after_valid_from() -> None:
+    row = {"id": "x", "valid_from": T0, "version": 1}
+    try:
+        facts.plan_retraction(row, valid_to=T0)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("an empty valid interval was accepted")
+    assert facts.plan_retraction(row, valid_to=None).create is None
 
 
 def test_overlapping() -> None:
