@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: venv demo test check lint typecheck pytest browser server-start server-stop server-status clean bench locomo
+.PHONY: venv demo test check lint typecheck pytest browser server-start server-stop server-status clean bench bench-full locomo
 
 venv: $(STAMP)
 
@@ -58,6 +58,14 @@ check: test
 
 locomo: venv server-start
 	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/recall_quality.json
+
+# Benchmarks: steps in benchmarks/run.py, results and SUMMARY.md in benchmarks/results/, the README's table.
+# The scale step runs its own server (ports 7688/7475, under benchmarks/cache/) and stops it at the end.
+bench: venv server-start
+	$(PY) benchmarks/run.py --quick
+
+bench-full: venv server-start
+	$(PY) benchmarks/run.py --full
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -452,6 +452,7 @@ def markdown(report: dict[str, Any]) -> str:
         "p50 / p95 / p99 over the queries, `k=10`, `reinforce=False`, no RecallEvent recorded.",
         "",
         "### Ingestion (formation slice, memories/s)",
+        "<!-- headline -->",
         "| size | memories in store | through formation | bare UNWIND CREATE, same rows | formation / bare "
         "| set_fact/s | background bare write/s |",
         "|---|---|---|---|---|---|---|",
@@ -473,6 +474,7 @@ def markdown(report: dict[str, Any]) -> str:
         "hours here.",
         "",
         "### Recall latency (ms, p50 / p95 / p99)",
+        "<!-- headline -->",
         "| size | tenant (memories) | "
         + " | ".join(label for _, label in VARIANTS)
         + " | graph / bare p50 |",
@@ -504,6 +506,7 @@ def markdown(report: dict[str, Any]) -> str:
     out += [
         "",
         "### Jobs (seconds; ratio to one bare SET over the same nodes)",
+        "<!-- headline -->",
         "| size | bare SET, all | decay, all | forget, all | bare SET, associate's tenant "
         "| associate (tenant size) |",
         "|---|---|---|---|---|---|",

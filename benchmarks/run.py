@@ -1,0 +1,169 @@
+"""Run the benchmark steps one after another, then write the summary: the one entry point behind `make bench`.
+
+    .venv/bin/python benchmarks/run.py --quick    # a few minutes (make bench)
+    .venv/bin/python benchmarks/run.py --full     # all sizes, full quality, 30-day dynamics (make bench-full)
+    .venv/bin/python benchmarks/run.py --quick --only scale,entity_precision
+
+Each step is a command line run as a subprocess from the repository root; its output goes to
+benchmarks/cache/logs/<step>.log while a live line shows the step, its elapsed time and its latest output.
+A step whose input data is absent is skipped with a visible line; a step that fails is reported (with the
+end of its log) and makes the run exit non-zero. benchmarks/summary.py runs last, whatever happened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+LOGS = ROOT / "benchmarks" / "cache" / "logs"
+LOCOMO = "../shared/data/locomo/locomo-dev.json"
+console = Console()
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    argv: list[str]  # a Python script under benchmarks/ and its arguments
+    needs: list[str] = field(default_factory=list)  # input files (relative to the repository root)
+    stdout_to: str | None = None  # save the step's stdout as this results file (for JSON-printing scripts)
+
+
+# Retrieval quality: the LongMemEval harness, baselines and peers add their steps here.
+QUALITY_QUICK: list[Step] = [
+    Step(
+        "locomo",
+        ["benchmarks/locomo.py", "--data", LOCOMO, "--out", "benchmarks/results/recall_quality.json"],
+        needs=[LOCOMO],
+    ),
+]
+QUALITY_FULL: list[Step] = [*QUALITY_QUICK]
+
+STEPS: dict[str, list[Step]] = {
+    "quick": [
+        Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "--queries", "50"]),
+        *QUALITY_QUICK,
+        Step("dynamics", ["benchmarks/dynamics_sim.py", "--days", "7"]),
+        Step(
+            "entity_precision",
+            ["benchmarks/entity_precision.py"],
+            stdout_to="benchmarks/results/entity_precision.json",
+        ),
+    ],
+    "full": [
+        Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "100000", "1000000"]),
+        *QUALITY_FULL,
+        Step("dynamics", ["benchmarks/dynamics_sim.py", "--days", "30"]),
+        Step(
+            "entity_precision",
+            ["benchmarks/entity_precision.py"],
+            stdout_to="benchmarks/results/entity_precision.json",
+        ),
+    ],
+}
+
+
+def run_step(step: Step, progress: Progress) -> tuple[str, float]:
+    """Run one step; returns its status (ok, failed, skipped) and its duration."""
+    missing = [p for p in step.needs if not (ROOT / p).exists()]
+    if missing:
+        progress.console.print(
+            f"[yellow]{step.name}: skipped: data not found ({', '.join(missing)})[/yellow]"
+        )
+        return "skipped", 0.0
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / f"{step.name}.log"
+    argv = [sys.executable, *step.argv]
+    task = progress.add_task(step.name, total=None, last="")
+    started = time.perf_counter()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    stdout: list[str] = []
+    with log.open("w") as out:
+        out.write("$ " + " ".join(argv) + "\n")
+        proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        )
+        assert proc.stdout is not None
+        for line in proc.stdout:  # universal newlines: a progress bar's carriage returns end lines too
+            out.write(line)
+            stdout.append(line)
+            if line.strip():
+                progress.update(task, last=line.strip()[:70])
+        proc.wait()
+    seconds = time.perf_counter() - started
+    progress.update(task, total=1, completed=1, last=f"exit {proc.returncode}")
+    if proc.returncode != 0:
+        tail = log.read_text().splitlines()[-15:]
+        progress.console.print(f"[red]{step.name}: FAILED (exit {proc.returncode}), log {log}[/red]")
+        progress.console.print("\n".join(tail), markup=False, highlight=False)
+        return "failed", seconds
+    if step.stdout_to:  # the step's JSON document (rich and log lines go elsewhere)
+        text = "".join(stdout)
+        (ROOT / step.stdout_to).write_text(text[text.find("{") :])
+    progress.console.print(f"[green]{step.name}: ok in {seconds:.0f} s[/green]")
+    return "ok", seconds
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--quick", action="store_const", const="quick", dest="mode")
+    mode.add_argument("--full", action="store_const", const="full", dest="mode")
+    parser.add_argument("--only", help="comma-separated step names")
+    args = parser.parse_args(argv)
+    steps = STEPS[args.mode]
+    if args.only:
+        wanted = set(args.only.split(","))
+        steps = [s for s in steps if s.name in wanted]
+    record = []
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[last]}", style="dim"),
+        console=console,
+    ) as progress:
+        overall = progress.add_task(f"benchmarks ({args.mode})", total=len(steps), last="")
+        for step in steps:
+            status, seconds = run_step(step, progress)
+            record.append(
+                {
+                    "name": step.name,
+                    "command": " ".join(["python", *step.argv]),
+                    "status": status,
+                    "seconds": round(seconds, 1),
+                }
+            )
+            progress.advance(overall)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "bench_run.json").write_text(json.dumps({"mode": args.mode, "steps": record}, indent=2))
+    table = Table(title=f"benchmarks ({args.mode})")
+    for col in ("step", "status", "seconds"):
+        table.add_column(col)
+    for r in record:
+        colour = {"ok": "green", "failed": "red", "skipped": "yellow"}[str(r["status"])]
+        table.add_row(str(r["name"]), f"[{colour}]{r['status']}[/{colour}]", str(r["seconds"]))
+    console.print(table)
+    summary = subprocess.run([sys.executable, "benchmarks/summary.py"], cwd=ROOT, check=False)
+    failed = [r["name"] for r in record if r["status"] == "failed"]
+    if failed or summary.returncode != 0:
+        console.print(f"[red]failed: {', '.join(map(str, failed)) or 'summary'}[/red]")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
