@@ -1,0 +1,184 @@
+"""Markdown tables and plots of benchmarks/scale.py's results (`scale.py --report-only` reruns them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+VARIANTS = [
+    ("bare_vector_index", "bare vector-index query"),
+    ("recall_no_graph_no_embedding", "recall, no graph"),
+    ("recall_graph_no_embedding", "recall with graph"),
+    ("recall_no_graph_with_embedding", "no graph + query embedding"),
+    ("recall_graph_with_embedding", "graph + query embedding"),
+]
+
+
+def _ms(p: dict[str, Any]) -> str:
+    return f"{p['p50_ms']:.1f} / {p['p95_ms']:.1f} / {p['p99_ms']:.1f}"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    rows = report["sizes"]
+    out = [
+        "## Scale and speed (`benchmarks/scale.py`)",
+        "",
+        f"Synthetic workload; vectors are {report['synthetic_vectors']} (not embeddings of the stored "
+        "texts). "
+        "Each size runs in its own store on its own local server (heap and page cache 4 GiB each), one size "
+        "at a time; other work shared the 2 CPU cores (load at start in the stamps). Latencies in ms as "
+        "p50 / p95 / p99 over the queries, `k=10`, `reinforce=False`, no RecallEvent recorded.",
+        "",
+        "### Ingestion (formation slice, memories/s)",
+        "<!-- headline -->",
+        "| size | memories in store | through formation | bare UNWIND CREATE, same rows | formation / bare "
+        "| set_fact/s | background bare write/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        i = r["ingestion"]
+        out.append(
+            f"| {r['size']:,} | {r['memories_in_database']:,} | {i['formation_per_s']} ({i['memories']:,} "
+            f"memories, {i['users']} users) | {i['bare_per_s']} | {i['ratio_formation_to_bare']} | "
+            f"{i['set_fact_per_s']} | {r['background_bare_write_per_s']} |"
+        )
+    out += [
+        "",
+        "Formation (extraction, entity and fact linking, FOLLOWS/RELATED_TO/CAUSES edges, duplicate checks) "
+        "is "
+        "measured on the slice of users rebuilt every run, while the store already holds the background; "
+        "the rest of each store is bare rows, because writing a million memories through formation would "
+        "take "
+        "hours here.",
+        "",
+        "### Recall latency (ms, p50 / p95 / p99)",
+        "<!-- headline -->",
+        "| size | tenant (memories) | "
+        + " | ".join(label for _, label in VARIANTS)
+        + " | graph / bare p50 |",
+        "|---|---|" + "---|" * len(VARIANTS) + "---|",
+    ]
+    for r in rows:
+        for label, t in r["recall"].items():
+            out.append(
+                f"| {r['size']:,} | {label} ({t['memories']:,}) | "
+                + " | ".join(_ms(t[key]) for key, _ in VARIANTS)
+                + f" | {t['ratio_p50_to_bare']['recall_graph_no_embedding']} |"
+            )
+    out += [
+        "",
+        '"small" and "large" are bare-written tenants with session chains only (no entities or facts); '
+        '"formed" was written through formation (entities, facts, RELATED_TO, CAUSES). Target: recall p95 '
+        "<= 50 ms for the large tenant (README aim); see the large rows for whether it is met.",
+        "",
+        "### Point-in-time reads on the fact-history user (ms, p50 / p95 / p99)",
+        "| size | fact versions | recall as_of | recall now | get_fact as_of | get_fact current |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        a = r["as_of"]
+        out.append(
+            f"| {r['size']:,} | {a['fact_versions']} | {_ms(a['recall_as_of'])} | {_ms(a['recall_now'])} | "
+            f"{_ms(a['get_fact_as_of'])} | {_ms(a['get_fact_current'])} |"
+        )
+    out += [
+        "",
+        "### Jobs (seconds; ratio to one bare SET over the same nodes)",
+        "<!-- headline -->",
+        "| size | bare SET, all | decay, all | forget, all | bare SET, associate's tenant "
+        "| associate (tenant size) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        j, a = r["jobs"], r["jobs"]["associate"]
+        out.append(
+            f"| {r['size']:,} | {j['bare_set_all_s']} | "
+            f"{j['decay']['seconds']} ({j['decay']['ratio_to_bare']}x) "
+            f"| {j['forget']['seconds']} ({j['forget']['ratio_to_bare']}x) | {j['bare_set_big_s']} | "
+            f"{a['seconds']} ({a['ratio_to_bare']}x, {a['memories']:,} memories, "
+            f"{a['counts'].get('method', '?')}) |"
+        )
+    out += [
+        "",
+        "### Footprint",
+        "| size | store on disk (GiB) | GiB per million memories | heap used / max (GiB) | page cache in use "
+        "(bound, GiB) | server RSS (GiB) | RSS per million (GiB) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        f = r["footprint"]
+        out.append(
+            f"| {r['size']:,} | {f['store_bytes'] / 2**30:.2f} | {f['store_gib_per_million']} | "
+            f"{f['heap_used_gib']} / {f['heap_max_gib']} | {f['page_cache_used_bound_gib']} of "
+            f"{f['page_cache_configured']} | {f['server_rss_gib']} | {f['server_rss_gib_per_million']} |"
+        )
+    out += [
+        "",
+        "Page cache in use is bounded by the smaller of the store size and the configured page cache (Neo4j "
+        "Community exposes no page-cache bean over JMX); RSS is the server process's resident memory.",
+        "",
+        "Runs: "
+        + "; ".join(
+            f"{r['size']:,}: `{r['command']}` at {r['when']}, load {r['machine']['load_1m_at_start']}"
+            for r in rows
+        ),
+        "",
+        "![recall latency](scale_latency.png) ![job time](scale_jobs.png)",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def plot(report: dict[str, Any], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = report["sizes"]
+    sizes = [r["memories_in_database"] for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for tenant, style in (("large", "-"), ("small", "--")):
+        for key, label in VARIANTS:
+            ax.plot(
+                sizes,
+                [r["recall"][tenant][key]["p50_ms"] for r in rows],
+                style,
+                marker="o",
+                label=f"{tenant}: {label}",
+            )
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="memories in store",
+        ylabel="p50 latency (ms)",
+        title="recall latency against store size",
+    )
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "scale_latency.png", dpi=110)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, label in (
+        ("bare_set_all_s", "bare SET, all"),
+        ("decay", "decay, all"),
+        ("forget", "forget, all"),
+        ("bare_set_big_s", "bare SET, associate's tenant"),
+        ("associate", "associate, one tenant"),
+    ):
+        ys = [r["jobs"][key]["seconds"] if isinstance(r["jobs"][key], dict) else r["jobs"][key] for r in rows]
+        ax.plot(sizes, ys, marker="o", label=label)
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="memories in store",
+        ylabel="seconds",
+        title="job time against store size",
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "scale_jobs.png", dpi=110)
+    plt.close("all")
+
+
+def write_report(report: dict[str, Any], json_path: Path) -> None:
+    json_path.with_suffix(".md").write_text(markdown(report))
+    plot(report, json_path.parent)
