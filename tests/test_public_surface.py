@@ -53,3 +53,16 @@ def test_every_error_derives_from_one_root() -> None:
     for name in errors.__all__:
         cls = getattr(errors, name)
         assert issubclass(cls, graphmem.GraphMemError), name
+
+
+def test_the_async_facade_has_every_public_member_of_the_sync_one() -> None:
+    from graphmem.aio import AsyncAutomation, AsyncJobs
+    from graphmem.automation import Automation
+    from graphmem.jobs import Jobs
+
+    def public(cls: type) -> set[str]:
+        return {n for n in dir(cls) if not n.startswith("_")}
+
+    assert public(graphmem.AsyncGraphMemory) == public(graphmem.GraphMemory)
+    assert public(AsyncJobs) == public(Jobs) - {"work"}  # the blocking worker loop: `graphmem worker`
+    assert public(AsyncAutomation) >= {n for n in public(Automation) if callable(getattr(Automation, n))}

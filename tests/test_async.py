@@ -1,0 +1,178 @@
+"""What only the async API has: many calls at once on one instance, a loop that stays responsive while
+recall embeds, the in-process scheduler reaching the async driver, and a clear error for misuse."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from graphmem import AsyncGraphMemory, ConfigurationError, SentenceTransformerEmbedder, VersionConflict
+from graphmem.scheduler import Scheduler
+
+TOPICS = [
+    "I adopted a dog named Rex",
+    "I work as an accountant in Leeds",
+    "My favourite colour is green",
+    "I play the cello in an orchestra",
+    "I am allergic to peanuts",
+    "My sister lives in Lisbon",
+    "I drive an old red Volvo",
+    "I run a marathon every spring",
+    "I grow tomatoes on my balcony",
+    "I collect vintage postage stamps",
+]
+QUERIES = [
+    "what is my pet called?",
+    "what is my job?",
+    "which colour do I like?",
+    "which instrument do I play?",
+    "what food allergy do I have?",
+    "where does my sister live?",
+    "what car do I drive?",
+    "which race do I run?",
+    "what do I grow at home?",
+    "what do I collect?",
+]
+
+
+def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder: Any) -> None:
+    users = [f"test-{uuid.uuid4()}", f"test-{uuid.uuid4()}"]
+
+    async def scenario() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+            stored = await asyncio.gather(
+                *[mem.remember(t, user_id=u, session_id="s") for u in users for t in TOPICS]
+            )
+            assert len({m.id for m in stored}) == 20
+            assert all(m.content == t for m, t in zip(stored, TOPICS * 2, strict=True))
+            by_content = {(m.user_id, m.content): m.id for m in stored}
+            hits = await asyncio.gather(
+                *[mem.recall(q, user_id=u, k=3, reinforce=False) for u in users for q in QUERIES]
+            )
+            expected = [by_content[(u, t)] for u in users for t in TOPICS]
+            assert [h[0].memory.id for h in hits] == expected
+            assert all(
+                hit.memory.user_id == u
+                for u, h in zip([u for u in users for _ in QUERIES], hits)
+                for hit in h
+            )
+            # transactions too: facts written at once, and retries of one idempotent call write once
+            facts = await asyncio.gather(*[mem.set_fact(users[0], f"k{i}", f"v{i}") for i in range(20)])
+            assert [f.value for f in facts] == [f"v{i}" for i in range(20)]
+            read = await asyncio.gather(*[mem.get_fact(users[0], f"k{i}") for i in range(20)])
+            assert [f.id if f else None for f in read] == [f.id for f in facts]
+            retries = await asyncio.gather(
+                *[
+                    mem.remember("The meeting moved to Friday", user_id=users[1], idempotency_key="k")
+                    for _ in range(8)
+                ]
+            )
+            assert len({m.id for m in retries}) == 1
+            rows = await mem.query("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": users[1]})
+            assert rows == [{"n": len(TOPICS) + 1}]
+            # concurrent edits of one core block: one wins per version, the rest conflict, it never forks
+            await mem.set_core_block(users[0], "notes", "start")
+            edits = await asyncio.gather(
+                *[mem.core_append(users[0], "notes", f"line {i}") for i in range(10)], return_exceptions=True
+            )
+            assert all(isinstance(e, VersionConflict) for e in edits if isinstance(e, BaseException))
+            won = sum(not isinstance(e, BaseException) for e in edits)
+            live = await mem.query(
+                "MATCH (m:CoreBlock {user_id: $u}) WHERE m.expired_at IS NULL RETURN m.version AS v",
+                {"u": users[0]},
+            )
+            assert won >= 1 and live == [{"v": 1 + won}]
+            for u in users:
+                await mem.delete_user(u)
+
+    asyncio.run(scenario())
+
+
+class SlowEmbedder:
+    """The real embedder behind a blocking 0.3 s (as a big model on a slow CPU would be)."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+        self.inner = inner
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        time.sleep(0.3)
+        return self.inner.embed(texts)
+
+
+def test_the_event_loop_keeps_ticking_while_recall_embeds(
+    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
+) -> None:
+    async def scenario() -> tuple[float, int]:
+        async with await AsyncGraphMemory.connect(embedder=SlowEmbedder(embedder)) as mem:
+            await mem.remember("I adopted a dog named Rex", user_id=user_id)
+            ticks: list[float] = []
+            done = asyncio.Event()
+
+            async def ticker() -> None:
+                while not done.is_set():
+                    ticks.append(time.perf_counter())
+                    await asyncio.sleep(0.01)
+
+            task = asyncio.create_task(ticker())
+            await asyncio.sleep(0)
+            started = time.perf_counter()
+            hits = await mem.recall("what is my pet called?", user_id=user_id)
+            elapsed = time.perf_counter() - started
+            done.set()
+            await task
+            assert hits and hits[0].memory.content == "I adopted a dog named Rex"
+            assert elapsed >= 0.3  # the slow embed did happen inside the recall
+            gaps = [b - a for a, b in itertools.pairwise(ticks)]
+            await mem.delete_user(user_id)
+            return max(gaps), len(ticks)
+
+    worst_gap, count = asyncio.run(scenario())
+    assert count >= 15 and worst_gap < 0.2, (worst_gap, count)
+
+
+def test_the_in_process_scheduler_reaches_the_async_driver(
+    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
+) -> None:
+    async def scenario() -> list[Any]:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+            await mem.remember("I adopted a dog named Rex", user_id=user_id)
+            # APScheduler's thread runs the sync job code; each query hops onto this loop
+            sched = Scheduler(lambda name: mem._sync.jobs.run(name, user_id=user_id, trigger="schedule"))
+            sched.start()
+            try:
+                sched.add("review", "every 1s")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and not await mem.automation.runs(
+                    5, job="review", user_id=user_id
+                ):
+                    await asyncio.sleep(0.2)
+            finally:
+                await asyncio.to_thread(sched.shutdown)
+            runs = await mem.automation.runs(5, job="review", user_id=user_id)
+            await mem.delete_user(user_id)
+            return runs
+
+    runs = asyncio.run(scenario())
+    assert runs and runs[0].trigger == "schedule" and runs[0].status == "success"
+
+
+def test_the_async_store_outside_the_bridge_is_a_clear_error(
+    server: Any, embedder: Any, user_id: str
+) -> None:
+    async def scenario() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+            with pytest.raises(ConfigurationError, match="AsyncGraphMemory"):
+                mem._sync.get_fact(user_id, "city")  # the sync facade called directly on the loop
+            assert await mem.get_fact(user_id, "city") is None
+
+    asyncio.run(scenario())
