@@ -91,16 +91,15 @@ def run_step(step: Step, progress: Progress) -> tuple[str, float]:
     stdout: list[str] = []
     with log.open("w") as out:
         out.write("$ " + " ".join(argv) + "\n")
-        proc = subprocess.Popen(
+        with subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
-        )
-        assert proc.stdout is not None
-        for line in proc.stdout:  # universal newlines: a progress bar's carriage returns end lines too
-            out.write(line)
-            stdout.append(line)
-            if line.strip():
-                progress.update(task, last=line.strip()[:70])
-        proc.wait()
+        ) as proc:
+            assert proc.stdout is not None
+            for line in proc.stdout:  # universal newlines: a progress bar's carriage returns end lines too
+                out.write(line)
+                stdout.append(line)
+                if line.strip():
+                    progress.update(task, last=line.strip()[:70])
     seconds = time.perf_counter() - started
     progress.update(task, total=1, completed=1, last=f"exit {proc.returncode}")
     if proc.returncode != 0:

@@ -140,6 +140,12 @@ def steps_table() -> list[str]:
     ]
 
 
+def replace_block(text: str, block: str) -> str:
+    """``text`` with everything from the start marker to the end marker (both included) replaced."""
+    before, rest = text.split(START, 1)
+    return before + block + rest.split(END, 1)[1]
+
+
 def main() -> None:
     sections = {n: s for n in names() if (s := section(n))}
     head = ["# Benchmark summary", "", *stamp_lines(), "", *steps_table()]
@@ -156,9 +162,7 @@ def main() -> None:
                 "\n\n".join(headline(s) for s in sections.values()),
                 END,
             ]
-            before, rest = text.split(START, 1)
-            after = rest.split(END, 1)[1]
-            README.write_text(before + "\n".join(block) + after)
+            README.write_text(replace_block(text, "\n".join(block)))
     print(f"wrote {RESULTS / 'SUMMARY.md'} ({len(sections)} sections)")
 
 
