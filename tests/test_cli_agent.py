@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import httpx
 from typer.testing import CliRunner
 
 from graphmem.cli import app
@@ -39,3 +46,54 @@ def test_core_and_facts_commands(server: LocalServer, user_id: str) -> None:
     assert before.exit_code == 4
     table = runner.invoke(app, ["facts", "history", "location", "-u", user_id])
     assert table.exit_code == 0 and "Lisbon" in table.output
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_api_command_serves(server: LocalServer, user_id: str) -> None:
+    """`graphmem api` as a subprocess: loopback, the key from $GRAPHMEM_API_KEY, the routes answering."""
+    cli = str(Path(sys.executable).with_name("graphmem"))
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHMEM_API_KEY"}
+    missing = subprocess.run([cli, "api"], env=env, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 1 and "GRAPHMEM_API_KEY" in missing.stderr
+
+    port = _free_port()
+    env["GRAPHMEM_API_KEY"] = "cli-test-key"
+    proc = subprocess.Popen(
+        [cli, "api", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                health = httpx.get(f"{base}/health", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "graphmem api did not answer"
+                time.sleep(0.5)
+        assert health.status_code == 200 and health.json()["status"] in {"healthy", "degraded"}
+        with httpx.Client(base_url=base, timeout=120) as client:  # the first write loads the embedder
+            key = {"X-API-Key": "cli-test-key"}
+            created = client.post(
+                f"/users/{user_id}/memories", json={"content": "Served by the CLI"}, headers=key
+            )
+            assert created.status_code == 201, created.text
+            exported = client.get(f"/users/{user_id}/export", headers=key).json()
+            assert [m["content"] for m in exported["memories"]] == ["Served by the CLI"]
+            assert client.get(f"/users/{user_id}/export").status_code == 401
+            assert "graphmem dashboard" in client.get("/dashboard").text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        if proc.stderr:
+            proc.stderr.close()
