@@ -186,6 +186,7 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     for name, note in notes.items():
         lines.append(f"- {name}: {note}")
+    lines.append(f"\n![R@10 per method and category]({report['plot']})")
     lines.append(f"\n`{report['command']}`")
     return "\n".join(lines) + "\n"
 
@@ -261,6 +262,7 @@ def main(argv: list[str] | None = None) -> None:
         ms_per_query=rankings.ms_per_query,
         notes=rankings.notes,
         latency=lat,
+        plot=args.out.with_suffix(".png").name,
     )
     if args.embedding_cache:
         args.embedding_cache.write_text(json.dumps(cached.cache))

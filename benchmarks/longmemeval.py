@@ -348,6 +348,7 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     for name, note in report["notes"].items():
         lines.append(f"- {name}: {note}")
+    lines.append(f"\n![session recall_any per method and question type]({report['plot']})")
     lines.append(f"\n`{report['command']}`")
     return "\n".join(lines) + "\n"
 
@@ -381,14 +382,15 @@ def main(argv: list[str] | None = None) -> None:
             keep=args.keep,
         )
         server = neo4j_version(mem.query)
-    report = stamp(server, data=str(args.data), skipped_abstention=skipped, **body)
+    plot = args.out.with_suffix(".png")
+    report = stamp(server, data=str(args.data), skipped_abstention=skipped, plot=plot.name, **body)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, default=str))
     args.out.with_suffix(".md").write_text(markdown(report))
     k = max(args.k)
     types = list(next(iter(body["results"].values())))
     bar_plot(
-        args.out.with_suffix(".png"),
+        plot,
         f"LongMemEval-format harness: session recall_any@{k} ({args.data.name})",
         types,
         {name: [t[g][f"recall_any@{k}"] for g in types] for name, t in body["results"].items()},
