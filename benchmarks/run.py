@@ -41,14 +41,43 @@ class Step:
 
 
 # Retrieval quality: the LongMemEval harness, baselines and peers add their steps here.
+LONGMEMEVAL_SAMPLE = "tests/data/longmemeval_sample.json"
+LONGMEMEVAL_S = "../shared/data/longmemeval/longmemeval_s_cleaned.json"  # used when someone provides it
+LONGMEMEVAL_STEP = Step(  # our small LongMemEval-format file: checks the harness, all methods and the peer
+    "longmemeval",
+    [
+        *["benchmarks/longmemeval.py", "--data", LONGMEMEVAL_SAMPLE, "--k", "1", "3", "5"],
+        *["--out", "benchmarks/results/longmemeval.json"],
+    ],
+    needs=[LONGMEMEVAL_SAMPLE],
+)
 QUALITY_QUICK: list[Step] = [
+    Step(  # one conversation, no latency section: the quality part stays within a few minutes
+        "locomo",
+        [
+            *["benchmarks/locomo.py", "--data", LOCOMO, "--limit", "1", "--no-latency"],
+            *["--user-prefix", "locomo-quick-", "--out", "benchmarks/results/recall_quality_quick.json"],
+        ],
+        needs=[LOCOMO],
+    ),
+    LONGMEMEVAL_STEP,
+]
+QUALITY_FULL: list[Step] = [
     Step(
         "locomo",
         ["benchmarks/locomo.py", "--data", LOCOMO, "--out", "benchmarks/results/recall_quality.json"],
         needs=[LOCOMO],
     ),
+    LONGMEMEVAL_STEP,
+    Step(
+        "longmemeval_s",
+        [
+            *["benchmarks/longmemeval.py", "--data", LONGMEMEVAL_S, "--limit", "100"],
+            *["--out", "benchmarks/results/longmemeval_s.json"],
+        ],
+        needs=[LONGMEMEVAL_S],
+    ),
 ]
-QUALITY_FULL: list[Step] = [*QUALITY_QUICK]
 
 STEPS: dict[str, list[Step]] = {
     "quick": [
