@@ -35,6 +35,7 @@ ORDER = [
     "jobs_throughput",
 ]
 SKIP = {"SUMMARY", "bench_run"}
+SUMMARY_ONLY = {"ingest", "jobs_throughput", "conversation_ingest", "scale_recall"}  # not in the README
 TITLES = {
     "recall_quality": "Recall quality on LoCoMo (`benchmarks/locomo.py`)",
     "dynamics_sim": "Memory dynamics simulation (`benchmarks/dynamics_sim.py`)",
@@ -94,9 +95,9 @@ def headline(text: str) -> str:
         label = next((ln for ln in reversed(lines[:start]) if ln.startswith("###")), None) if marked else None
         table = []
         for ln in lines[start:]:
-            if ln.startswith("|"):
+            if ln.startswith("|") and len(table) < 16:
                 table.append(ln)
-            elif table:
+            elif table and not ln.startswith("|"):
                 break
         tables.append("\n".join([f"{label.lstrip('#').strip()}:", "", *table] if label else table))
     return "\n\n".join([f"#### {title}", *tables])
@@ -159,7 +160,7 @@ def main() -> None:
                 *stamp_lines(),
                 "Full tables and plots: [benchmarks/results/SUMMARY.md](benchmarks/results/SUMMARY.md).",
                 "",
-                "\n\n".join(headline(s) for s in sections.values()),
+                "\n\n".join(headline(s) for n, s in sections.items() if n not in SUMMARY_ONLY),
                 END,
             ]
             README.write_text(replace_block(text, "\n".join(block)))
