@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -301,10 +302,12 @@ def peer_python(name: str) -> Path:
 
 def ensure_peer_venv(name: str, timeout_s: float = 900) -> str | None:
     """Build benchmarks/peers/.venv-<name> from <name>-requirements.txt if it is missing; None when ready,
-    else why it could not be built."""
+    else why it could not be built (a half-built virtualenv is removed so the next run tries again)."""
     if peer_python(name).exists():
         return None
     requirements = PEERS_DIR / f"{name}-requirements.txt"
+    if not requirements.exists():
+        return f"no {requirements.name} to build its virtualenv from"
     venv = PEERS_DIR / f".venv-{name}"
     steps = [
         [sys.executable, "-m", "venv", str(venv)],
@@ -313,10 +316,12 @@ def ensure_peer_venv(name: str, timeout_s: float = 900) -> str | None:
     for step in steps:
         try:
             done = subprocess.run(step, capture_output=True, text=True, timeout=timeout_s, check=False)
+            problem = None if done.returncode == 0 else (done.stderr or done.stdout).strip()[-400:]
         except (OSError, subprocess.TimeoutExpired) as exc:
-            return f"could not build the {name} virtualenv: {exc}"
-        if done.returncode != 0:
-            return f"could not build the {name} virtualenv: {(done.stderr or done.stdout).strip()[-400:]}"
+            problem = str(exc)
+        if problem is not None:
+            shutil.rmtree(venv, ignore_errors=True)
+            return f"could not build the {name} virtualenv: {problem}"
     return None
 
 

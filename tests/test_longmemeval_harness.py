@@ -140,3 +140,21 @@ def test_harness_runs_on_the_sample(mem: GraphMemory, embedder: SentenceTransfor
     assert report["results"]["graphmem"]["overall"]["turn_recall@3"] >= cosine["turn_recall@3"] - 0.25
     left = mem.query("MATCH (m:Memory) WHERE m.user_id STARTS WITH $p RETURN count(m) AS n", {"p": prefix})
     assert left[0]["n"] == 0  # tenants are deleted after the run
+
+
+def test_a_peer_that_cannot_run_is_reported_not_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(baselines, "PEERS_DIR", tmp_path)
+    missing = baselines.run_peer("ghost", {"k": 1, "tenants": [], "queries": []}, tmp_path / "work")
+    assert missing.rankings is None and missing.status.startswith("not run: no ghost-requirements.txt")
+    (tmp_path / ".venv-broken" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv-broken" / "bin" / "python").symlink_to(sys.executable)
+    (tmp_path / "broken_run.py").write_text("raise SystemExit('the peer crashed')\n")
+    broken = baselines.run_peer("broken", {"k": 1, "tenants": [], "queries": []}, tmp_path / "work")
+    assert broken.rankings is None and broken.status.startswith("failed (exit 1)")
+    assert "the peer crashed" in broken.status
+    rankings = baselines.Rankings(by_method={"graphmem": {}})
+    baselines.add_peer(rankings, broken, "broken (peer)")
+    assert "broken (peer)" not in rankings.by_method
+    assert rankings.notes["broken (peer)"] == broken.status
