@@ -72,7 +72,7 @@ QUALITY_FULL: list[Step] = [
     Step(
         "longmemeval_s",
         [
-            *["benchmarks/longmemeval.py", "--data", LONGMEMEVAL_S, "--limit", "100"],
+            *["benchmarks/longmemeval.py", "--data", LONGMEMEVAL_S, "--limit", "20"],
             *["--out", "benchmarks/results/longmemeval_s.json"],
         ],
         needs=[LONGMEMEVAL_S],
