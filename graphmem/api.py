@@ -102,6 +102,12 @@ class FactBody(_Body):
     agent_id: str | None = None
 
 
+class RetractBody(_Body):
+    key: str
+    valid_to: datetime | None = Field(default=None, description="true until then; omitted: never true")
+    agent_id: str | None = None
+
+
 class CoreBlockBody(_Body):
     value: str
     limit: int = 2000
@@ -251,6 +257,12 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         """Every version of a fact, oldest first (valid time and transaction time)."""
         return [ops.fact_json(f) for f in mem.fact_history(user_id, key, agent_id=agent_id)]
 
+    @app.post("/users/{user_id}/facts/retract", tags=["facts"], dependencies=auth)
+    def retract_fact(user_id: str, body: RetractBody) -> dict[str, Any]:
+        """Retract a fact's current version, history kept (404: no current version)."""
+        fact = mem.retract_fact(user_id, body.key, valid_to=body.valid_to, agent_id=body.agent_id)
+        return ops.fact_json(fact) or {}
+
     # --- users -------------------------------------------------------------------------------------
     @app.get("/users/{user_id}/export", tags=["users"], dependencies=auth)
     def export_user(user_id: str) -> dict[str, Any]:
@@ -283,6 +295,19 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
             read_only=body.read_only,
         )
         return ops.block_json(block)
+
+    @app.get("/users/{user_id}/core/{label}", tags=["core memory"], dependencies=auth)
+    def core_block(user_id: str, label: str) -> dict[str, Any]:
+        """One block (404: none with that label)."""
+        block = next((b for b in mem.core_blocks(user_id) if b.label == label), None)
+        if block is None:
+            raise errors.CoreBlockNotFound(label)
+        return ops.block_json(block)
+
+    @app.get("/users/{user_id}/core/{label}/history", tags=["core memory"], dependencies=auth)
+    def core_history(user_id: str, label: str) -> list[dict[str, Any]]:
+        """Every version of a block, newest first."""
+        return [ops.block_json(b) for b in mem.core_history(user_id, label)]
 
     @app.post("/users/{user_id}/core/{label}/append", tags=["core memory"], dependencies=auth)
     def core_append(user_id: str, label: str, body: CoreAppendBody) -> dict[str, Any]:

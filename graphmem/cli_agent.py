@@ -20,7 +20,7 @@ from .memory import GraphMemory
 from .models import CoreBlock
 
 facts_app = typer.Typer(help="Facts: set, get, retract, history.", no_args_is_help=True)
-core_app = typer.Typer(help="Core memory blocks: list, set, append, replace.", no_args_is_help=True)
+core_app = typer.Typer(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -95,13 +95,16 @@ def facts_set(
     value: str,
     user: UserOption,
     fact_type: Annotated[str, typer.Option("--type", help="preference, profile, rule or custom")] = "custom",
+    valid_from: Annotated[
+        datetime | None, typer.Option("--valid-from", help="true since (ISO date or date-time; default: now)")
+    ] = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Set a fact's value (the previous value is kept as history)."""
     try:
         with _connect(home) as mem:
-            fact = mem.set_fact(user, key, value, fact_type=fact_type)
+            fact = mem.set_fact(user, key, value, fact_type=fact_type, valid_from=valid_from)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -209,6 +212,16 @@ def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = F
     try:
         with _connect(home) as mem:
             _print_blocks(mem.core_blocks(user), as_json)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+@core_app.command("history")
+def core_history(label: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every version of a block, newest first."""
+    try:
+        with _connect(home) as mem:
+            _print_blocks(mem.core_history(user, label), as_json)
     except GraphMemError as exc:
         raise _fail(exc) from exc
 

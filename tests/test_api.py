@@ -78,6 +78,20 @@ def test_facts_and_core(client: TestClient, user_id: str) -> None:
     missing = client.post(f"/users/{user_id}/core/notes/replace", json={"old": "zzz", "new": "y"})
     assert missing.status_code == 422
     assert [b["label"] for b in client.get(f"/users/{user_id}/core").json()] == ["notes", "rules"]
+    client.put(f"/users/{user_id}/core/notes", json={"value": "abcd", "limit": 5})
+    assert client.get(f"/users/{user_id}/core/notes").json()["value"] == "abcd"
+    versions = client.get(f"/users/{user_id}/core/notes/history").json()
+    assert [b["value"] for b in versions] == ["abcd", "abc"]
+    absent = client.get(f"/users/{user_id}/core/nothing")
+    assert absent.status_code == 404 and absent.json()["error"] == "CoreBlockNotFound"
+
+    retracted = client.post(f"/users/{user_id}/facts/retract", json={"key": "favorite:color"})
+    assert retracted.status_code == 200 and retracted.json()["status"] == "retracted"
+    assert client.get(f"/users/{user_id}/facts", params={"key": "favorite:color"}).status_code == 404
+    again = client.post(f"/users/{user_id}/facts/retract", json={"key": "favorite:color"})
+    assert again.status_code == 404 and again.json()["error"] == "FactNotFound"
+    history = client.get(f"/users/{user_id}/facts/history", params={"key": "favorite:color"}).json()
+    assert [f["value"] for f in history] == ["green"]
 
 
 def test_validation_errors_are_4xx_json(client: TestClient, user_id: str) -> None:

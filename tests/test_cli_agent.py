@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -46,6 +47,25 @@ def test_core_and_facts_commands(server: LocalServer, user_id: str) -> None:
     assert before.exit_code == 4
     table = runner.invoke(app, ["facts", "history", "location", "-u", user_id])
     assert table.exit_code == 0 and "Lisbon" in table.output
+
+    versions = _json(["core", "history", "human", "-u", user_id])
+    assert isinstance(versions, list) and [b["version"] for b in versions] == [3, 2, 1]
+    people = runner.invoke(app, ["core", "history", "human", "-u", user_id])
+    assert people.exit_code == 0 and "Likes tea" in people.stdout
+
+
+def test_fact_valid_time_and_known_at(server: LocalServer, user_id: str) -> None:
+    _json(["facts", "set", "city", "Paris", "-u", user_id, "--valid-from", "2024-01-01"])
+    between = datetime.now(UTC)
+    time.sleep(0.05)
+    _json(["facts", "set", "city", "Lisbon", "-u", user_id, "--valid-from", "2025-01-01"])
+    then = _json(["facts", "get", "city", "-u", user_id, "--as-of", "2024-06-01"])
+    assert isinstance(then, dict) and then["value"] == "Paris"
+    now = _json(["facts", "get", "city", "-u", user_id, "--as-of", "2025-06-01"])
+    assert isinstance(now, dict) and now["value"] == "Lisbon"
+    known = ["--as-of", "2025-06-01", "--known-at", between.isoformat()]
+    recorded_then = _json(["facts", "get", "city", "-u", user_id, *known])
+    assert isinstance(recorded_then, dict) and recorded_then["value"] == "Paris"  # Lisbon not yet recorded
 
 
 def _free_port() -> int:
