@@ -207,6 +207,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     remember = _bridged(GraphMemory.remember)
     add_messages = _bridged(GraphMemory.add_messages)
     set_fact = _bridged(GraphMemory.set_fact)
+    retract_fact = _bridged(GraphMemory.retract_fact)
     get_fact = _bridged(GraphMemory.get_fact)
     fact_history = _bridged(GraphMemory.fact_history)
     link = _bridged(GraphMemory.link)

@@ -21,6 +21,7 @@ from graphmem import (
     CoreBlockLimitExceeded,
     CoreBlockNotFound,
     CoreBlockReadOnly,
+    FactNotFound,
     GraphMemory,
     MemoryNotFound,
     SentenceTransformerEmbedder,
@@ -137,6 +138,10 @@ def test_facts_as_of_known_at_and_history(memory: Any, user_id: str) -> None:
     assert [f.value for f in history] == ["Lyon", "Paris"]
     assert history[0].valid_to == d(3, 1) and history[1].valid_to is None
     assert memory.get_fact(user_id, "nothing") is None
+    retracted = memory.retract_fact(user_id, "city")
+    assert retracted.value == "Paris" and memory.get_fact(user_id, "city") is None
+    with pytest.raises(FactNotFound):
+        memory.retract_fact(user_id, "city")
 
 
 def test_update_memory_checks_the_version(memory: Any, user_id: str) -> None:
@@ -222,6 +227,8 @@ def test_a_job_runs_and_is_recorded(memory: Any, user_id: str) -> None:
     memory.remember("I adopted a dog named Rex", user_id=user_id)
     run = memory.jobs.run("decay", user_id=user_id)
     assert run.status == "success" and run.user_id == user_id and run.trigger == "manual"
+    associate = memory.jobs.run("associate", user_id=user_id)  # GDS (or the vector fallback) via Cypher
+    assert associate.status == "success", associate.error
     assert memory.automation.runs(1, job="decay", user_id=user_id)[0].id == run.id
     assert {s.name for s in memory.jobs.list()} >= {"decay", "forget", "review"}
 
