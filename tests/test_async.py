@@ -176,3 +176,26 @@ def test_the_async_store_outside_the_bridge_is_a_clear_error(
             assert await mem.get_fact(user_id, "city") is None
 
     asyncio.run(scenario())
+
+
+def test_cancelled_calls_leave_the_instance_usable(
+    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
+) -> None:
+    async def scenario() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+            await mem.remember("I adopted a dog named Rex", user_id=user_id)
+            completed = 0
+            for delay in (0.001, 0.01, 0.03, 0.06, 0.1):
+                try:
+                    await asyncio.wait_for(mem.remember(f"cancelled at {delay}", user_id=user_id), delay)
+                    completed += 1
+                except TimeoutError:
+                    pass
+            rows = await mem.query("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user_id})
+            # a call cancelled while its commit was in flight may have landed: at least the completed ones
+            assert 1 + completed <= rows[0]["n"] <= 6
+            hits = await mem.recall("what is my pet called?", user_id=user_id)
+            assert hits[0].memory.content == "I adopted a dog named Rex"
+            await mem.delete_user(user_id)
+
+    asyncio.run(scenario())
