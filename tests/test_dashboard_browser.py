@@ -128,7 +128,9 @@ def _when(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def test_dashboard_in_chromium(mem: GraphMemory, api_url: str, browser: WebDriver, user_id: str) -> None:
+def test_dashboard_in_chromium(
+    mem: GraphMemory, api_url: str, browser: WebDriver, user_id: str, request: pytest.FixtureRequest
+) -> None:
     run_id = _seed(mem, user_id)
     config_before = mem.automation.get_config().version
     health_before = mem.automation.health().status
@@ -202,4 +204,11 @@ def test_dashboard_in_chromium(mem: GraphMemory, api_url: str, browser: WebDrive
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 10_000
-    print(f"dashboard screenshot: {SCREENSHOT}")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:  # past output capture: `make test` shows the path
+        with capture.global_and_fixture_disabled():
+            reporter.ensure_newline()
+            reporter.write_line(f"dashboard screenshot: {SCREENSHOT}")
+    else:
+        print(f"dashboard screenshot: {SCREENSHOT}")
