@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from . import agent_ops as ops
 from . import dashboard, errors
 from . import validation as check
+from .automation import JOB_NAMES
 from .memory import GraphMemory
 
 logger = logging.getLogger(__name__)
@@ -346,8 +347,11 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.get("/automation/logs", tags=["automation"], dependencies=auth)
     def automation_logs(limit: int = 20, job: str | None = None, user_id: str | None = None) -> list[Any]:
-        """Recent job runs, newest first."""
-        return [r.model_dump(mode="json") for r in mem.automation.runs(limit, job=job, user_id=user_id)]
+        """Recent job runs, newest first (422: an unknown job)."""
+        if job is not None and job not in JOB_NAMES:
+            raise errors.ValidationError("job", f"unknown job {job!r}; known: {', '.join(JOB_NAMES)}")
+        uid = None if user_id is None else check.user_id(user_id)
+        return [r.model_dump(mode="json") for r in mem.automation.runs(limit, job=job, user_id=uid)]
 
     @app.post("/automation/config", tags=["automation"], dependencies=auth)
     def automation_config(body: ConfigBody) -> dict[str, Any]:

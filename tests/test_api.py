@@ -123,6 +123,7 @@ def test_validation_errors_are_4xx_json(client: TestClient, user_id: str) -> Non
         client.post(f"/users/{user_id}/core/missing/append", json={"text": "x"}),
         client.get(f"/users/{user_id}/timeline", params={"start": "bad"}),
         client.get("/automation/logs", params={"limit": 0}),
+        client.get("/automation/logs", params={"job": "nonsense"}),
         client.get("/stats", params={"user_id": ""}),
         client.post(f"/users/{'x' * 600}/anonymize"),
         client.get("/no/such/route"),
