@@ -95,7 +95,7 @@ def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder:
 
 
 class SlowEmbedder:
-    """The real embedder behind a blocking 0.3 s (as a big model on a slow CPU would be)."""
+    """The real embedder behind a blocking 1 s (as a big model on a slow CPU would be)."""
 
     def __init__(self, inner: SentenceTransformerEmbedder) -> None:
         self.inner = inner
@@ -105,7 +105,7 @@ class SlowEmbedder:
         return self.inner.dimension
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        time.sleep(0.3)
+        time.sleep(1.0)
         return self.inner.embed(texts)
 
 
@@ -131,13 +131,14 @@ def test_the_event_loop_keeps_ticking_while_recall_embeds(
             done.set()
             await task
             assert hits and hits[0].memory.content == "I adopted a dog named Rex"
-            assert elapsed >= 0.3  # the slow embed did happen inside the recall
+            assert elapsed >= 1.0  # the slow embed did happen inside the recall
             gaps = [b - a for a, b in itertools.pairwise(ticks)]
             await mem.delete_user(user_id)
             return max(gaps), len(ticks)
 
     worst_gap, count = asyncio.run(scenario())
-    assert count >= 15 and worst_gap < 0.2, (worst_gap, count)
+    # on the loop, the embed would stall it for 1 s; off it, only scheduling noise (2 shared cores) remains
+    assert count >= 20 and worst_gap < 0.5, (worst_gap, count)
 
 
 def test_the_in_process_scheduler_reaches_the_async_driver(
