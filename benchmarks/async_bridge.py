@@ -1,0 +1,121 @@
+"""What the async API costs and buys: recall latency through the greenlet bridge vs the sync facade, the wall
+time of concurrent recalls on one AsyncGraphMemory vs the same recalls one after another, and the event
+loop's worst stall meanwhile.
+
+    nice -n 10 .venv/bin/python benchmarks/async_bridge.py --out benchmarks/results/async_bridge.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import statistics
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from machine import neo4j_version, stamp
+
+from graphmem import AsyncGraphMemory, GraphMemory, SentenceTransformerEmbedder
+
+SUBJECTS = ["dog", "cello", "Lisbon", "marathon", "tomatoes", "Volvo", "stamps", "peanuts", "chess", "sushi"]
+
+
+def corpus(n: int) -> list[str]:
+    return [
+        f"Note {i}: today I thought about {SUBJECTS[i % len(SUBJECTS)]} for a while ({i})" for i in range(n)
+    ]
+
+
+def queries(n: int) -> list[str]:
+    return [f"what do I think about {SUBJECTS[i % len(SUBJECTS)]}?" for i in range(n)]
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+async def measure_async(
+    embedder: SentenceTransformerEmbedder, user: str, qs: list[str], fan: int
+) -> dict[str, Any]:
+    async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+        await mem.recall(qs[0], user_id=user, reinforce=False)  # warm the pool
+        seq = []
+        for q in qs:
+            started = time.perf_counter()
+            await mem.recall(q, user_id=user, reinforce=False)
+            seq.append(time.perf_counter() - started)
+        ticks: list[float] = []
+        done = asyncio.Event()
+
+        async def ticker() -> None:
+            while not done.is_set():
+                ticks.append(time.perf_counter())
+                await asyncio.sleep(0.005)
+
+        task = asyncio.create_task(ticker())
+        started = time.perf_counter()
+        await asyncio.gather(*[mem.recall(q, user_id=user, reinforce=False) for q in qs[:fan]])
+        wall = time.perf_counter() - started
+        done.set()
+        await task
+        gaps = [b - a for a, b in itertools.pairwise(ticks)]
+        return {
+            "sequential_median_ms": ms(statistics.median(seq)),
+            "sequential_p95_ms": ms(sorted(seq)[int(0.95 * (len(seq) - 1))]),
+            f"gather_{fan}_wall_ms": ms(wall),
+            "loop_worst_gap_ms": ms(max(gaps)),
+            "loop_ticks_during_gather": len(ticks),
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--memories", type=int, default=300)
+    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--fan", type=int, default=20)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    embedder = SentenceTransformerEmbedder()
+    user = f"bench-async-{uuid.uuid4()}"
+    qs = queries(args.queries)
+    with GraphMemory.connect(embedder=embedder) as mem:
+        mem.init()
+        texts = corpus(args.memories)
+        for i in range(0, len(texts), 100):
+            mem.add_messages(texts[i : i + 100], user_id=user, session_id=f"s{i}")
+        try:
+            mem.recall(qs[0], user_id=user, reinforce=False)
+            seq = []
+            for q in qs:
+                started = time.perf_counter()
+                mem.recall(q, user_id=user, reinforce=False)
+                seq.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            for q in qs[: args.fan]:
+                mem.recall(q, user_id=user, reinforce=False)
+            one_by_one = time.perf_counter() - started
+            sync = {
+                "sequential_median_ms": ms(statistics.median(seq)),
+                "sequential_p95_ms": ms(sorted(seq)[int(0.95 * (len(seq) - 1))]),
+                f"one_by_one_{args.fan}_wall_ms": ms(one_by_one),
+            }
+            asynchronous = asyncio.run(measure_async(embedder, user, qs, args.fan))
+            result = {
+                **stamp(neo4j_version(mem.query), memories=args.memories, queries=args.queries, fan=args.fan),
+                "sync": sync,
+                "async": asynchronous,
+            }
+        finally:
+            mem.delete_user(user)
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out is not None:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
