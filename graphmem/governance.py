@@ -113,7 +113,7 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
     (so the tombstone event is appended once everything is gone, not in the deleting transactions)."""
     nodes = rt.store.read("user_nodes", user_id=user_id, props=False)
     ids = [n["element_id"] for n in nodes]
-    rels = rt.store.read("user_relationships", ids=ids) if ids else []
+    rels = int(rt.store.read("user_relationship_count", ids=ids)[0]["relationships"]) if ids else 0
     counts = Counter(row["labels"][0] if row["labels"] else "" for row in nodes)
     if ids:
         rt.store.write_auto("user_delete", ids=ids, batch=BATCH)
@@ -122,13 +122,13 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
         "delete_user",
         user_id=user_id,
         actor=actor,
-        details={"nodes": dict(counts), "relationships": len(rels)},
+        details={"nodes": dict(counts), "relationships": rels},
     )
     redacted = rt.store.write("user_audit_redact", user_hash=audit.user_hash(user_id))
     report = DeletionReport(
         user_id=user_id,
         nodes=dict(counts),
-        relationships=len(rels),
+        relationships=rels,
         audit_events_redacted=int(redacted[0]["redacted"]) if redacted else 0,
     )
     logger.info("delete_user: %d nodes, %d relationships", report.deleted, report.relationships)
