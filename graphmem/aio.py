@@ -25,6 +25,7 @@ from ._bridge import await_only, greenlet_spawn, in_bridge
 from .automation import Automation
 from .config import Settings
 from .embedding import Embedder
+from .errors import ConfigurationError
 from .extraction import Extractor
 from .jobs import Jobs
 from .memory import DRIVER_OPTIONS, GraphMemory, _resolve_connection, default_embedder
@@ -54,7 +55,7 @@ def _bridged(
         return await greenlet_spawn(method, self._sync, *args, **kwargs)
 
     call.__name__ = method.__name__
-    call.__qualname__ = method.__qualname__
+    call.__qualname__ = f"Async{method.__qualname__}"  # AsyncGraphMemory.recall, AsyncJobs.run, ...
     call.__doc__ = method.__doc__
     call.__wrapped__ = method  # type: ignore[attr-defined]  # inspect.signature and help() show the real one
     return call
@@ -145,6 +146,10 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     """
 
     def __init__(self, memory: GraphMemory) -> None:
+        if not isinstance(memory._rt.store, AsyncStore):  # an async def must not block on the sync driver
+            raise ConfigurationError(
+                "AsyncGraphMemory needs a GraphMemory on an AsyncStore: `await AsyncGraphMemory.connect()`"
+            )
         super().__init__(memory)
         self._jobs = AsyncJobs(memory.jobs)
         self._automation = AsyncAutomation(memory.automation)

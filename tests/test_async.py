@@ -179,6 +179,11 @@ def test_the_async_store_outside_the_bridge_is_a_clear_error(
     asyncio.run(scenario())
 
 
+def test_an_async_facade_over_the_sync_driver_is_refused(mem: Any) -> None:
+    with pytest.raises(ConfigurationError, match="AsyncStore"):
+        AsyncGraphMemory(mem)
+
+
 def test_cancelled_calls_leave_the_instance_usable(
     server: Any, embedder: SentenceTransformerEmbedder, user_id: str
 ) -> None:
