@@ -347,17 +347,19 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
     plan = plan_for(size, args)
     home = Path(str(args.home).format(size=size)).resolve()
     server = LocalServer(home, bolt_port=args.bolt_port, http_port=args.http_port)
-    status = server.start(progress=lambda msg: console.log(msg))
-    connect = {"uri": status.bolt_uri, "auth": server.credentials()}
     queries = random.Random(3).sample(texts, args.queries)
     vectors = {q: base[texts.index(q)].tolist() for q in queries}
     settings = Settings(record_recalls=False)
     emb = SynthEmbedder(base)
     try:
+        status = server.start(progress=lambda msg: console.log(msg))
+        connect = {"uri": status.bolt_uri, "auth": server.credentials()}
         with GraphMemory.connect(embedder=emb, settings=settings, **connect) as mem:  # type: ignore[arg-type]
             mem.init()
             mem._rt.store.run_statement("CALL db.awaitIndexes(1800)", {})  # a new index populates first
-            result: dict[str, Any] = stamp(neo4j_version(mem.query), size=size, home=str(home))
+            result: dict[str, Any] = stamp(
+                neo4j_version(mem.query), size=size, home=str(home), torch_threads=args.torch_threads
+            )
             chained = {plan["background"][0][0], plan["background"][1][0]}
             rate = scale_recall.populate(mem, plan["background"], texts, base, chained)
             result["background_bare_write_per_s"] = round(rate, 1) if rate else "reused"
@@ -405,10 +407,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--report-only", action="store_true", help="rewrite scale.md and the plots from the JSON"
     )
+    parser.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        help="torch threads for query embeddings (the default 2 thrash when other processes share 2 cores)",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         write_report(json.loads(args.out.read_text()), args.out)
         return
+    import torch
+
+    torch.set_num_threads(args.torch_threads)
     texts = scale_recall.sentences(3000)
     base = scale_recall.base_vectors(SentenceTransformerEmbedder(), texts)
     report = json.loads(args.out.read_text()) if args.out.exists() else {}

@@ -27,7 +27,10 @@ def markdown(report: dict[str, Any]) -> str:
         "texts). "
         "Each size runs in its own store on its own local server (heap and page cache 4 GiB each), one size "
         "at a time; other work shared the 2 CPU cores (load at start in the stamps). Latencies in ms as "
-        "p50 / p95 / p99 over the queries, `k=10`, `reinforce=False`, no RecallEvent recorded.",
+        "p50 / p95 / p99 over the queries, `k=10`, `reinforce=False`, no RecallEvent recorded. Query "
+        "embeddings run with `torch.set_num_threads(1)` (`--torch-threads`): with torch's default of 2 "
+        "threads and other processes on the 2 cores, one MiniLM query embedding took 0.4-1.0 s instead of "
+        "about 60 ms.",
         "",
         "### Ingestion (formation slice, memories/s)",
         "<!-- headline -->",
