@@ -26,7 +26,9 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 ORDER = [
     "scale",
     "recall_quality",
+    "recall_quality_quick",
     "longmemeval",
+    "longmemeval_s",
     "baselines",
     "peers",
     "dynamics_sim",
