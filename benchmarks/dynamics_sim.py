@@ -1,14 +1,33 @@
-"""A simulated workload on a virtual clock: do the dynamics keep what matters and bound the store?
+"""A simulated month on a virtual clock: do the dynamics keep what matters and bound the store?
 
-Users hold one session a day; each session adds memories of every priority (P0 5 %, P1 25 %, P2 40 %,
-P3 30 %); every day some memories are recalled (important ones more often), which reinforces them (the
-library's reinforcement query and formula) and records RecallEvents; the jobs run daily at the virtual time.
+The workload is real conversation: each user is one LoCoMo development conversation (read at run time from
+``--data``; nothing of it is stored in the repository), whose turns arrive at a steady rate spread over the
+whole run (about 4-8 turns per user and day), in LoCoMo's own sessions, through the library's formation
+(embedding, FOLLOWS / RELATED_TO / ENTITY / CAUSES edges, facts, write-time deduplication). Near-duplicates
+occur at the rate the conversations have them. Each turn's priority follows a visible rule:
 
-Reports: the 30-day retention of P0/P1 memories (share still live among those at least 30 days old), the
-share of P3 memories of that age forgotten, store growth over the last 30 simulated days, and a plot of
-strength over time for a few memories. Runs under `sim-` tenants, deleted afterwards.
+- P0: a turn LoCoMo's annotators drew a fact from (``observation``) about family, health, home, work or pets;
+- P1: any other turn a fact was drawn from;
+- P3: small talk: no fact drawn, and at most 12 words or a question back;
+- P2: everything else.
 
-    .venv/bin/python benchmarks/dynamics_sim.py --days 60 --users 4 --per-day 12
+Recalls are LoCoMo's own questions (categories 1-4), each asked once on a random day after its evidence was
+said, through the library's recall (k = 5) at the virtual time: what it returns is reinforced, what competed
+and lost is weakened, and RecallEvents feed promotion. Every night the six jobs run for each user.
+
+The first ``--warmup`` days fill the store; the measured month is the last ``--days`` days (default 30).
+
+Measures (of committed code, on the shared server; other work shared the CPU):
+
+- retention of P0/P1 at 30 days: among P0/P1 memories at least 30 days old at the end, the share still live
+  (active, weak or dormant), and separately the share live or merged into a live survivor;
+- P3 forgotten: among P3 memories at least 30 days old, the share soft-forgotten or deleted;
+- growth over the measured month: live memories, all memories, and all graph nodes of the users (memories,
+  entities, facts, sessions, recall events), each as (end - start) / start;
+- the asked questions' evidence recall@5 in the measured month; the share of all evidence turns still live;
+- a plot of strength over time for a few memories (benchmarks/results/dynamics_sim.png).
+
+    .venv/bin/python benchmarks/dynamics_sim.py --data ../shared/data/locomo/locomo-dev.json
 """
 
 from __future__ import annotations
@@ -16,176 +35,267 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
+import sys
 import uuid
+from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from locomo_ingest import sessions
+from machine import neo4j_version, stamp
 from rich.progress import Progress
 
-from graphmem import GraphMemory
-from graphmem.scoring import reinforced_strength
+from graphmem import GraphMemory, Settings
+from graphmem.dynamics import LIVE_STATUSES
+from graphmem.formation import MemoryDraft, form
+from graphmem.models import Priority
+from graphmem.recall import RecallRequest, recall
 
 RESULTS = Path(__file__).parent / "results"
-PRIORITIES = [("P0", 0.05), ("P1", 0.25), ("P2", 0.40), ("P3", 0.30)]
-TYPES = {"P0": "preference", "P1": "semantic", "P2": "episodic", "P3": "episodic"}
-TOPICS = [
-    "tennis",
-    "taxes",
-    "the garden",
-    "a trip to Lisbon",
-    "the new laptop",
-    "my sister",
-    "cooking",
-    "work",
-]
-RECALL_P = {"P0": 0.12, "P1": 0.06, "P2": 0.02, "P3": 0.005}
-JOBS_DAILY = ["associate", "decay", "consolidate", "forget", "promote", "review"]
-
-INSERT = """
-UNWIND $rows AS row
-CREATE (m:Memory {id: row.id})
-SET m += row.props, m.user_id = row.user_id, m.content = row.content,
-    m.created_at = $now, m.occurred_at = $now,
-    m.recorded_at = $now, m.strength = 1.0, m.retention = 1.0, m.access_count = 0, m.status = 'active',
-    m.layer = 'working', m.version = 1, m.importance = 0.5
-WITH m, row
-CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
-RETURN count(*) AS n
-"""
+JOBS_NIGHTLY = ["associate", "decay", "consolidate", "forget", "promote", "review"]
+LASTING = re.compile(
+    r"\b(kids?|children|son|daughter|husband|wife|married|partner|mother|mom|father|dad|sister|brother|"
+    r"family|allerg\w*|birthday|job|career|moved|adopt\w*|diagnos\w*|pets?|dogs?|cats?)\b",
+    re.IGNORECASE,
+)
+DIA = re.compile(r"D\d+:\d+")
+NODE_LABELS = ["Memory", "Entity", "Fact", "Session", "RecallEvent"]
 
 
-def text_for(rng: random.Random, prio: str, day: int, i: int) -> str:
-    topic = rng.choice(TOPICS)
-    if prio == "P0":
-        return f"Important: never forget that {topic} matters a lot to me (note {day}-{i})"
-    if prio == "P1":
-        return f"A fact about {topic}: it is scheduled on day {day % 7} of the week"
-    if prio == "P2":
-        return f"On day {day} we talked about {topic} for a while"
-    return f"Small talk about {topic} and the weather, message {i} of day {day}"
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    session: int
+    speaker: str
+    text: str
+    priority: str
 
 
-def simulate(mem: GraphMemory, users: int, days: int, per_day: int, seed: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Question:
+    text: str
+    evidence: tuple[str, ...]
+
+
+def priority_of(text: str, facts: list[str]) -> str:
+    if facts:
+        return "P0" if any(LASTING.search(f) for f in facts) else "P1"
+    if len(text.split()) <= 12 or text.rstrip().endswith("?"):
+        return "P3"
+    return "P2"
+
+
+def load(path: Path) -> list[tuple[list[Turn], list[Question]]]:
+    """Per conversation: its turns in order with their priorities, and its questions (categories 1-4)."""
+    out = []
+    for sample in json.loads(path.read_text()):
+        facts: dict[str, list[str]] = {}
+        for per_session in sample["observation"].values():
+            for items in per_session.values():
+                for fact, dia in items:
+                    for d in dia if isinstance(dia, list) else [dia]:
+                        facts.setdefault(d, []).append(fact)
+        turns = [
+            Turn(
+                t["dia_id"],
+                n,
+                t["speaker"],
+                t["text"] or "(shared an image)",
+                priority_of(t["text"], facts.get(t["dia_id"], [])),
+            )
+            for n, _, ts in sessions(sample["conversation"])
+            for t in ts
+        ]
+        known = {t.dia_id for t in turns}
+        questions = []
+        for qa in sample["qa"]:
+            evidence = tuple(e for e in DIA.findall(" ".join(qa.get("evidence", []))) if e in known)
+            if qa["category"] in (1, 2, 3, 4) and evidence:
+                questions.append(Question(qa["question"], evidence))
+        out.append((turns, questions))
+    return out
+
+
+def node_counts(mem: GraphMemory, users: list[str]) -> dict[str, int]:
+    counts = {}
+    for label in NODE_LABELS:  # each label has a user_id index
+        rows = mem.query(f"MATCH (n:{label}) WHERE n.user_id IN $us RETURN count(n) AS n", {"us": users})
+        counts[label] = int(rows[0]["n"])
+    return counts
+
+
+def simulate(mem: GraphMemory, data: Path, users: int, warmup: int, days: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
+    total = warmup + days
     start = datetime(2025, 1, 1, 9, tzinfo=UTC)
-    tenants = [f"sim-{uuid.uuid4()}" for _ in range(users)]
-    store = mem._rt.store
-    tracked: dict[str, str] = {}  # memory id -> label
+    conversations = load(data)[:users]
+    tenants = [f"sim-{uuid.uuid4()}" for _ in conversations]
+    rt = mem._rt
+    born: dict[str, tuple[str, int]] = {}  # memory id -> (priority, day formed)
+    dia_memory: dict[tuple[int, str], str] = {}  # (user index, dia_id) -> memory id
+    schedule: dict[tuple[int, int], list[Question]] = {}  # (user index, day) -> questions asked that day
+    for u, (turns, questions) in enumerate(conversations):
+        day_of = {t.dia_id: i * total // len(turns) for i, t in enumerate(turns)}
+        for q in questions:
+            ready = max(day_of[e] for e in q.evidence) + 1
+            if ready < total:
+                schedule.setdefault((u, rng.randrange(ready, total)), []).append(q)
+    tracked: dict[str, str] = {}
     curves: dict[str, list[tuple[int, float]]] = {}
-    counts: list[dict[str, Any]] = []
-    born: dict[str, tuple[str, int]] = {}  # id -> (priority, day)
+    daily: list[dict[str, Any]] = []
+    asked: list[dict[str, Any]] = []
     try:
         with Progress() as progress:
-            task = progress.add_task("simulating", total=days)
-            for day in range(days):
-                now = start + timedelta(days=day)
-                for u in tenants:
-                    rows = []
-                    for i in range(per_day):
-                        prio = rng.choices([p for p, _ in PRIORITIES], [w for _, w in PRIORITIES])[0]
-                        rows.append(
-                            {
-                                "id": str(uuid.uuid4()),
-                                "user_id": u,
-                                "content": text_for(rng, prio, day, i),
-                                "props": {
-                                    "priority": prio,
-                                    "memory_type": TYPES[prio],
-                                    "session_id": f"d{day}",
-                                },
-                            }
+            task = progress.add_task("simulating", total=total)
+            for day in range(total):
+                morning = start + timedelta(days=day)
+                for u, (turns, _) in enumerate(conversations):
+                    todays = [t for i, t in enumerate(turns) if i * total // len(turns) == day]
+                    by_session: dict[int, list[Turn]] = {}
+                    for t in todays:
+                        by_session.setdefault(t.session, []).append(t)
+                    for minute, (n, part) in enumerate(sorted(by_session.items())):
+                        drafts = [
+                            MemoryDraft(
+                                content=t.text,
+                                user_id=tenants[u],
+                                session_id=f"session_{n}",
+                                occurred_at=morning + timedelta(minutes=minute, seconds=i),
+                                priority=Priority(t.priority),
+                                metadata={"dia_id": t.dia_id},
+                                role="user",
+                                speaker=t.speaker,
+                                subject=t.speaker,
+                            )
+                            for i, t in enumerate(part)
+                        ]
+                        made = form(rt, drafts, now=morning + timedelta(minutes=minute))
+                        for t, m in zip(part, made, strict=True):
+                            dia_memory[(u, t.dia_id)] = m.id
+                            if m.id not in born:
+                                born[m.id] = (t.priority, day)
+                                if u == 0 and t.priority not in tracked.values() and day >= 1:
+                                    tracked[m.id] = t.priority
+                    for q in schedule.get((u, day), []):
+                        hits = recall(
+                            rt,
+                            RecallRequest(q.text, tenants[u], 5, None, 3, None, True),
+                            now=morning + timedelta(hours=6),
                         )
-                    vectors = mem.embedder.embed([r["content"] for r in rows])
-                    for r, v in zip(rows, vectors, strict=True):
-                        r["embedding"] = v
-                        born[r["id"]] = (r["props"]["priority"], day)
-                    store.run_statement(INSERT, {"rows": rows, "now": now})
-                    if day == 0 and u == tenants[0]:
-                        for r in rows:
-                            label = r["props"]["priority"]
-                            if label not in tracked.values():
-                                tracked[r["id"]] = label
-                    # recalls: important memories come up more often; they are reinforced
-                    live = store.run_readonly(
-                        "MATCH (m:Memory {user_id: $u}) WHERE m.status IN ['active', 'weak', 'dormant'] "
-                        "RETURN m.id AS id, m.priority AS p, m.strength AS s, m.access_count AS n",
-                        {"u": u},
-                    )
-                    used = [r for r in live if rng.random() < RECALL_P.get(r["p"], 0.1)]
-                    if used:
-                        ups = [{"id": r["id"], "strength": reinforced_strength(r["s"], r["n"])} for r in used]
-                        store.write("memory_reinforce", updates=ups, user_id=u, now=now + timedelta(hours=2))
-                        event = {
-                            "id": str(uuid.uuid4()),
-                            "user_id": u,
-                            "query": "sim",
-                            "memory_ids": [r["id"] for r in used],
-                            "session_id": f"d{day}",
-                            "context": rng.choice(["chat", "planning", "support"]),
-                        }
-                        store.write("recall_record", event=event, now=now + timedelta(hours=2))
-                night = now + timedelta(hours=15)
-                for u in tenants:
-                    for job in JOBS_DAILY:
-                        run = mem.jobs.run(job, user_id=u, now=night)
+                        want = {dia_memory[(u, e)] for e in q.evidence if (u, e) in dia_memory}
+                        found = {h.memory.id for h in hits} & want
+                        asked.append({"day": day, "recall@5": len(found) / max(1, len(want))})
+                night = morning + timedelta(hours=15)
+                for tenant in tenants:
+                    for job in JOBS_NIGHTLY:
+                        run = mem.jobs.run(job, user_id=tenant, now=night)
                         if run.status != "success":
                             raise RuntimeError(f"{job} failed: {run.error}")
-                snap = store.run_readonly(
-                    "MATCH (m:Memory) WHERE m.user_id IN $us RETURN m.id AS id, m.status AS status, "
-                    "m.strength AS s, m.priority AS p",
+                snap = mem.query(
+                    "MATCH (m:Memory) WHERE m.user_id IN $us "
+                    "RETURN m.id AS id, m.status AS status, m.strength AS s, m.priority AS p",
                     {"us": tenants},
                 )
-                status = {r["id"]: r["status"] for r in snap}
+                by_id = {r["id"]: r for r in snap}
                 for mid, label in tracked.items():
-                    s = next((r["s"] for r in snap if r["id"] == mid), 0.0)
-                    curves.setdefault(f"{label} ({mid[:6]})", []).append((day, float(s or 0.0)))
-                counts.append(
+                    row = by_id.get(mid)
+                    curves.setdefault(f"{label} ({mid[:6]})", []).append(
+                        (day, float(row["s"] or 0.0) if row and row["status"] in LIVE_STATUSES else 0.0)
+                    )
+                daily.append(
                     {
                         "day": day,
-                        "stored": len(snap),
-                        "live": sum(1 for r in snap if r["status"] in ("active", "weak", "dormant")),
+                        "memories": len(snap),
+                        "live": sum(1 for r in snap if r["status"] in LIVE_STATUSES),
+                        "by_status": dict(Counter(r["status"] for r in snap)),
                         "common": sum(1 for r in snap if r["p"] == "common"),
+                        "nodes": node_counts(mem, tenants),
                     }
                 )
                 progress.advance(task)
-        final = status
-        old = {mid: meta for mid, meta in born.items() if days - 1 - meta[1] >= 30}
-
-        def share(prios: set[str], predicate: Any) -> float:
-            ids = [mid for mid, (p, _) in old.items() if p in prios]
-            return sum(1 for mid in ids if predicate(final.get(mid))) / max(1, len(ids))
-
-        live_states = ("active", "weak", "dormant")
-        merged_or_live = ("active", "weak", "dormant", "superseded")
-        p01 = share({"P0", "P1"}, lambda s: s in live_states)
-        p01_kept = share({"P0", "P1"}, lambda s: s in merged_or_live)
-        p3_forgotten = share({"P3"}, lambda s: s in (None, "forgotten"))
-        month = counts[-31] if len(counts) > 30 else counts[0]
-        last = counts[-1]
-        report = {
-            "users": users,
-            "days": days,
-            "memories_per_user_per_day": per_day,
-            "p0_p1_retained_30d": round(p01, 4),
-            "p0_p1_retained_or_merged_30d": round(p01_kept, 4),
-            "p3_forgotten_30d": round(p3_forgotten, 4),
-            "store_growth_last_30_days_stored": round(
-                (last["stored"] - month["stored"]) / max(1, month["stored"]), 4
-            ),
-            "store_growth_last_30_days_live": round(
-                (last["live"] - month["live"]) / max(1, month["live"]), 4
-            ),
-            "common_knowledge": last["common"],
-            "daily": counts,
-            "curves": curves,
-        }
-        return report
+        final = mem.query(
+            "MATCH (m:Memory) WHERE m.user_id IN $us RETURN m.id AS id, m.status AS status, "
+            "m.merged_into AS merged_into",
+            {"us": tenants},
+        )
+        return report(final, born, dia_memory, conversations, daily, asked, curves, total, days)
     finally:
-        for u in tenants:
-            store.run_statement("MATCH (m:Memory {user_id: $u}) DETACH DELETE m", {"u": u})
-            store.run_statement("MATCH (e:RecallEvent {user_id: $u}) DELETE e", {"u": u})
-            store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": u})
+        for tenant in tenants:
+            with rt.store.driver.session(database=rt.store.database) as session:
+                session.run(
+                    "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) "
+                    "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+                    {"u": tenant},
+                ).consume()
+
+
+def report(
+    final: list[dict[str, Any]],
+    born: dict[str, tuple[str, int]],
+    dia_memory: dict[tuple[int, str], str],
+    conversations: list[tuple[list[Turn], list[Question]]],
+    daily: list[dict[str, Any]],
+    asked: list[dict[str, Any]],
+    curves: dict[str, list[tuple[int, float]]],
+    total: int,
+    days: int,
+) -> dict[str, Any]:
+    status = {r["id"]: r["status"] for r in final}
+    merged_into = {r["id"]: r["merged_into"] for r in final if r["merged_into"]}
+
+    def survivor_live(mid: str) -> bool:
+        seen = set()
+        while mid in merged_into and mid not in seen:
+            seen.add(mid)
+            mid = merged_into[mid]
+        return status.get(mid) in LIVE_STATUSES
+
+    old = {mid: p for mid, (p, day) in born.items() if total - 1 - day >= 30}
+
+    def share(prios: set[str], predicate: Any) -> float:
+        ids = [mid for mid, p in old.items() if p in prios]
+        return round(sum(1 for mid in ids if predicate(mid)) / max(1, len(ids)), 4)
+
+    live = {mid for mid, s in status.items() if s in LIVE_STATUSES}
+    first, last = daily[-days - 1] if len(daily) > days else daily[0], daily[-1]
+
+    def growth(a: float, b: float) -> float:
+        return round((b - a) / max(1.0, a), 4)
+
+    evidence = {
+        dia_memory[(u, e)]
+        for u, (_, qs) in enumerate(conversations)
+        for q in qs
+        for e in q.evidence
+        if (u, e) in dia_memory
+    }
+    month = [a["recall@5"] for a in asked if a["day"] >= total - days]
+    return {
+        "users": len(conversations),
+        "turns": sum(len(t) for t, _ in conversations),
+        "memories_formed": len(born),
+        "priorities_formed": dict(Counter(p for p, _ in born.values())),
+        "days": days,
+        "warmup_days": total - days,
+        "p0_p1_live_30d": share({"P0", "P1"}, lambda m: m in live),
+        "p0_p1_live_or_merged_30d": share({"P0", "P1"}, survivor_live),
+        "live_30d_by_priority": {p: share({p}, lambda m: m in live) for p in ("P0", "P1", "P2", "P3")},
+        "p3_forgotten_30d": share({"P3"}, lambda m: status.get(m) in (None, "forgotten")),
+        "month_growth_live_memories": growth(first["live"], last["live"]),
+        "month_growth_all_memories": growth(first["memories"], last["memories"]),
+        "month_growth_all_nodes": growth(sum(first["nodes"].values()), sum(last["nodes"].values())),
+        "month_start": {k: first[k] for k in ("day", "memories", "live", "nodes")},
+        "month_end": {k: last[k] for k in ("day", "memories", "live", "nodes", "by_status")},
+        "questions_asked_in_month": len(month),
+        "month_evidence_recall_at_5": round(sum(month) / max(1, len(month)), 4),
+        "evidence_memories_live_at_end": round(len(evidence & live) / max(1, len(evidence)), 4),
+        "common_knowledge": last["common"],
+        "daily": daily,
+        "curves": curves,
+    }
 
 
 def plot(report: dict[str, Any], path: Path) -> None:
@@ -198,15 +308,17 @@ def plot(report: dict[str, Any], path: Path) -> None:
     for label, points in report["curves"].items():
         a.plot([d for d, _ in points], [s for _, s in points], label=label)
     a.set_xlabel("simulated day")
-    a.set_ylabel("strength (0-4)")
-    a.set_title("strength over time (memories of day 0)")
+    a.set_ylabel("strength (0-4; 0 once forgotten)")
+    a.set_title("strength over time (one memory per priority, user 1)")
     a.legend()
     days = [c["day"] for c in report["daily"]]
-    b.plot(days, [c["stored"] for c in report["daily"]], label="stored")
-    b.plot(days, [c["live"] for c in report["daily"]], label="live (not forgotten)")
+    b.plot(days, [c["memories"] for c in report["daily"]], label="memories (all)")
+    b.plot(days, [c["live"] for c in report["daily"]], label="live memories")
+    b.plot(days, [sum(c["nodes"].values()) for c in report["daily"]], label="graph nodes")
+    b.axvline(report["warmup_days"], color="grey", linestyle=":", label="measured month starts")
     b.set_xlabel("simulated day")
-    b.set_ylabel("memories")
-    b.set_title("store size")
+    b.set_ylabel("count")
+    b.set_title("store size (steady input)")
     b.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -214,19 +326,28 @@ def plot(report: dict[str, Any], path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--days", type=int, default=60)
-    parser.add_argument("--users", type=int, default=4)
-    parser.add_argument("--per-day", type=int, default=12)
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
+    parser.add_argument("--days", type=int, default=30, help="the measured month")
+    parser.add_argument("--warmup", type=int, default=60, help="days of steady input before it")
+    parser.add_argument("--users", type=int, default=5, help="conversations used (one user each)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--preset", default="balanced", help="a name in graphmem.dynamics.PRESETS")
+    parser.add_argument("--out", type=Path, default=RESULTS / "dynamics_sim.json")
     args = parser.parse_args()
-    RESULTS.mkdir(exist_ok=True)
-    with GraphMemory.connect() as mem:
+    if not args.data.exists():
+        sys.exit(f"no data at {args.data}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    # its own automation config (never stored): the named preset, whatever the shared config holds
+    settings = Settings(automation_config_id=f"sim-{uuid.uuid4()}", dynamics_preset=args.preset)
+    with GraphMemory.connect(settings=settings) as mem:
         mem.init()
-        report = simulate(mem, args.users, args.days, args.per_day, args.seed)
-    (RESULTS / "dynamics_sim.json").write_text(json.dumps(report, indent=2, default=str))
-    plot(report, RESULTS / "dynamics_sim.png")
-    summary = {k: v for k, v in report.items() if k not in ("daily", "curves")}
-    print(json.dumps(summary, indent=2))
+        header = stamp(neo4j_version(mem.query), preset=mem.automation.get_config().dynamics.preset)
+        result = simulate(mem, args.data, args.users, args.warmup, args.days, args.seed)
+    result = {"stamp": header, **result}
+    args.out.write_text(json.dumps(result, indent=2, default=str))
+    plot(result, args.out.with_suffix(".png"))
+    summary = {k: v for k, v in result.items() if k not in ("daily", "curves", "stamp")}
+    print(json.dumps(summary, indent=2, default=str))
 
 
 if __name__ == "__main__":

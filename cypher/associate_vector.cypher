@@ -1,19 +1,21 @@
 // Associate job (fallback without GDS): each live memory is linked by RELATED_TO to its nearest neighbours
-// of the same user from the vector index (cosine >= threshold); existing edges are reweighted.
+// of the same user from the vector index (cosine >= threshold); existing edges are reweighted. The index
+// scores (1 + cos) / 2: weights and the threshold are true cosine, as at formation.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $k: neighbours per memory;
 // $fetch: neighbours asked from the index (over-fetch for the tenant filter); $batch: rows per transaction
 MATCH (m:Memory)
 WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.status IN ['active', 'weak', 'dormant']
   AND m.embedding IS NOT NULL
 CALL (m) {
-  CALL db.index.vector.queryNodes('memory_embedding', $fetch, m.embedding) YIELD node, score
-  WITH m, node, score
+  CALL db.index.vector.queryNodes('memory_embedding', $fetch, m.embedding) YIELD node, score AS scaled
+  WITH m, node, 2.0 * scaled - 1.0 AS score
   WHERE node.user_id = m.user_id AND node <> m AND node.status IN ['active', 'weak', 'dormant']
     AND score >= $p.associate_similarity
   WITH m, node, score ORDER BY score DESC LIMIT $k
   MERGE (m)-[r:RELATED_TO]-(node)
   ON CREATE SET r.recorded_at = $now, r.valid_from = $now, r.created_by = 'associate'
-  SET r.weight = score, r.similarity = score, r.weight_updated_at = $now, r.method = 'vector_index'
+  SET r.weight = score, r.weight_base = score, r.similarity = score, r.weight_updated_at = $now,
+      r.method = 'vector_index'
   RETURN count(*) AS linked
 } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS memories, coalesce(sum(linked), 0) AS edges

@@ -73,6 +73,9 @@ class DynamicsParams(BaseModel):
         description="strength never decays below this (P0/P1 never decay to nothing)",
     )
     association_slowdown: float = Field(default=0.5, ge=0, description="rate / (1 + this · mean weight)")
+    store_base_activation: bool = Field(
+        default=False, description="decay also stores the ACT-R base level (one more write per memory)"
+    )
     edge_decay: float = Field(default=0.01, ge=0, le=1, description="daily decay of RELATED_TO weights")
     # status thresholds: retention in [0, 1], strength in [0, 4]
     weak_retention: float = Field(default=0.25, ge=0, le=1)
@@ -93,7 +96,9 @@ class DynamicsParams(BaseModel):
     summary_max_sentences: int = Field(default=5, ge=1)
     # association
     associate_k: int = Field(default=5, ge=1, le=100)
-    associate_similarity: float = Field(default=0.6, ge=0, le=1)
+    associate_similarity: float = Field(
+        default=0.5, ge=0, le=1, description="true cosine for a RELATED_TO edge"
+    )
     # promotion to common knowledge
     promote_window_days: float = Field(default=90.0, gt=0)
     promote_session_share: float = Field(default=0.3, ge=0, le=1)

@@ -84,6 +84,8 @@ def _forget(ctx: Context) -> list[Step]:
 def _consolidate(ctx: Context) -> list[Step]:
     return [
         lambda c: c.write("consolidate_duplicates"),
+        lambda c: c.write("consolidate_move_edges"),
+        lambda c: c.write("consolidate_detect_conflicts"),
         lambda c: c.write("consolidate_conflicts"),
         lambda c: c.write("consolidate_summaries", max_chars=c.rt.settings.max_content_chars),
     ]

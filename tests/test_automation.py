@@ -128,7 +128,7 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     try:
         while time.monotonic() < deadline and proc.poll() is None:
             done = auto.query(
-                "MATCH (m:Memory {user_id: $u}) WHERE m.decayed_at IS NOT NULL RETURN count(m) AS n",
+                "MATCH (m:Memory {user_id: $u}) WHERE m.strength_updated_at IS NOT NULL RETURN count(m) AS n",
                 {"u": user_id},
             )[0]["n"]
             if done >= 200:
@@ -141,7 +141,8 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     left = auto.automation.runs(5, job="decay", user_id=user_id)
     assert left[0].status == "running"  # the killed process could not record anything
     partial = auto.query(
-        "MATCH (m:Memory {user_id: $u}) RETURN count(m.decayed_at) AS done, count(m) AS total", {"u": user_id}
+        "MATCH (m:Memory {user_id: $u}) RETURN count(m.strength_updated_at) AS done, count(m) AS total",
+        {"u": user_id},
     )[0]
     assert 0 < partial["done"] < partial["total"] == 6000
     # each committed batch is consistent on its own: decayed memories carry the strength of 5 days
@@ -151,7 +152,7 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     assert runs[left[0].id].status == "interrupted"
     final = auto.query(
         "MATCH (m:Memory {user_id: $u}) RETURN min(m.strength) AS lo, max(m.strength) AS hi, "
-        "count(m.decayed_at) AS done",
+        "count(m.strength_updated_at) AS done",
         {"u": user_id},
     )[0]
     assert final["done"] == 6000

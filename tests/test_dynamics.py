@@ -48,6 +48,9 @@ def days(a: datetime, b: datetime) -> float:
 
 
 def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, user_id: str) -> None:
+    cfg = dyn.automation.get_config()
+    dynamics = cfg.dynamics.model_copy(update={"store_base_activation": True})
+    dyn.automation.set_config(cfg.model_copy(update={"dynamics": dynamics}))
     cases = [
         ("The quarterly report is due every March", "semantic", "P1", 3, 5.0),
         ("I prefer window seats on long flights", "preference", "P2", 10, 30.0),
@@ -91,9 +94,46 @@ def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, use
                 d.actr_base_level_approx(uses, days(m.created_at, now))
             )
     # idempotent: a rerun at the same clock changes nothing
-    before = {m.id: node(dyn, m.id)["strength"] for m, *_ in made}
+    before = {m.id: node(dyn, m.id) for m, *_ in made}
     dyn.jobs.run("decay", user_id=user_id, now=now)
-    assert {m.id: node(dyn, m.id)["strength"] for m, *_ in made} == before
+    assert {m.id: node(dyn, m.id) for m, *_ in made} == before
+    # without the ACT-R option the base level is not kept (one write less per memory and run)
+    dyn.automation.set_config(dyn.automation.get_config().model_copy(update={"dynamics": P}))
+    dyn.jobs.run("decay", user_id=user_id, now=now + timedelta(days=1))
+    assert all(node(dyn, m.id).get("base_activation") is None for m, *_ in made)
+
+
+def test_decay_composes_and_writes_only_what_moved(dyn: GraphMemory, user_id: str) -> None:
+    """Strength decayed day by day equals one decay over all the days; edge weights fade from their base;
+    a P0 memory (rate 0) keeps its strength anchor, so nothing about it is rewritten."""
+    p1 = dyn.remember("The team standup is at nine thirty", user_id=user_id, priority="P1")
+    p0 = dyn.remember("My blood type is O negative", user_id=user_id, priority="P0")
+    assert p1.created_at is not None
+    write(dyn, "MATCH (m:Memory {user_id: $u})-[r:RELATED_TO]-() DELETE r", u=user_id)
+    write(
+        dyn,
+        "MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) "
+        "CREATE (a)-[:RELATED_TO {weight: 0.8, recorded_at: $t}]->(b)",
+        a=p1.id,
+        b=p0.id,
+        t=p1.created_at,
+    )
+    for day in range(1, 11):
+        dyn.jobs.run("decay", user_id=user_id, now=p1.created_at + timedelta(days=day))
+    ten = p1.created_at + timedelta(days=10)
+    edge = dyn.query(
+        "MATCH (:Memory {id: $a})-[r:RELATED_TO]->() RETURN r.weight AS w, r.weight_base AS b", {"a": p1.id}
+    )[0]
+    assert edge["b"] == pytest.approx(0.8) and edge["w"] == pytest.approx(0.8 * (1 - P.edge_decay) ** 10)
+    # the association slows decay: each run uses the weights as the previous run left them (edges fade too)
+    expected = 1.0
+    for day in range(1, 11):
+        weight = 0.8 * (1 - P.edge_decay) ** (day - 1)
+        expected = d.decay_strength(expected, 1.0, d.effective_rate(P.strength_decay["P1"], weight), 0.5)
+    assert node(dyn, p1.id)["strength"] == pytest.approx(expected, rel=1e-5)
+    assert node(dyn, p1.id)["strength_updated_at"] == ten
+    assert node(dyn, p0.id)["strength"] == pytest.approx(1.0)
+    assert node(dyn, p0.id).get("strength_updated_at") is None  # never moved: nothing decayed
 
 
 def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: str) -> None:
@@ -186,6 +226,100 @@ def test_consolidate_merges_near_duplicates(dyn: GraphMemory, user_id: str) -> N
     )
     assert edge and edge[0]["s"] >= P.duplicate_similarity
     assert dyn.jobs.run("consolidate", user_id=user_id).counts["merged"] == 0  # idempotent
+
+
+VIEW_EDGES = "ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION"
+
+
+def test_a_merge_moves_the_view_edges_onto_the_survivor(dyn: GraphMemory, user_id: str) -> None:
+    first = dyn.add_messages(
+        [{"role": "user", "content": "We adopted a puppy named Biscuit from the shelter"}],
+        user_id=user_id,
+        session_id="s1",
+    )[0]
+    later = dyn.add_messages(
+        [
+            {"role": "user", "content": "Biscuit chewed my running shoes"},
+            {"role": "user", "content": "so I ordered a new pair of shoes online"},
+        ],
+        user_id=user_id,
+        session_id="s2",
+    )
+    # a duplicate of the first memory that slipped through, wired into session s2 like a real turn
+    dup = write(
+        dyn,
+        "MATCH (a:Memory {id: $a}), (x:Memory {id: $x}), (y:Memory {id: $y}) "
+        "CREATE (b:Memory) SET b = a {.*, id: randomUUID(), content: a.content + '!', session_id: 's2', "
+        "created_at: a.created_at + duration('PT1S')} "
+        "CREATE (x)-[:FOLLOWS {weight: 1.0, kind: 'session'}]->(b) "
+        "CREATE (b)-[:FOLLOWS {weight: 1.0, kind: 'session'}]->(y) "
+        "CREATE (b)-[:CAUSES {weight: 0.7, cue: 'so'}]->(y) "
+        "WITH a, b MATCH (a)-[:ENTITY]->(e:Entity) CREATE (b)-[:ENTITY {name: e.name}]->(e) "
+        "WITH DISTINCT b MATCH (:Memory {id: $y})-[:IN_SESSION]->(s) CREATE (b)-[:IN_SESSION]->(s) "
+        "RETURN DISTINCT b.id AS id",
+        a=first.id,
+        x=later[0].id,
+        y=later[1].id,
+    )
+    assert dup, "the test fixture did not find the entity or the session"
+    b = dup[0]["id"]
+    before = {
+        r["t"]
+        for r in dyn.query(f"MATCH (:Memory {{id: $b}})-[r:{VIEW_EDGES}]-() RETURN type(r) AS t", {"b": b})
+    }
+    assert before >= {"ENTITY", "FOLLOWS", "CAUSES", "IN_SESSION"}
+    dyn.jobs.run("associate", user_id=user_id)
+    run = dyn.jobs.run("consolidate", user_id=user_id)
+    assert run.counts["merged"] == 1 and run.counts["edges_moved"] >= 5
+    assert node(dyn, b)["status"] == "superseded" and node(dyn, b)["merged_into"] == first.id
+    left = dyn.query(f"MATCH (:Memory {{id: $b}})-[r:{VIEW_EDGES}]-() RETURN count(r) AS n", {"b": b})
+    assert left[0]["n"] == 0  # nothing hangs on the inactive copy ...
+    moved = dyn.query(
+        "MATCH (a:Memory {id: $a}) RETURN "
+        "EXISTS { (:Memory {id: $x})-[:FOLLOWS]->(a) } AS follows_in, "
+        "EXISTS { (a)-[:FOLLOWS]->(:Memory {id: $y}) } AS follows_out, "
+        "EXISTS { (a)-[:CAUSES {cue: 'so'}]->(:Memory {id: $y}) } AS causes, "
+        "EXISTS { (a)-[:IN_SESSION]->()<-[:IN_SESSION]-(:Memory {id: $y}) } AS session, "
+        "COUNT { (a)-[:ENTITY]->() } AS entities, "
+        "COUNT { (a)-[r:FOLLOWS]->(:Memory {id: $y}) WHERE r.moved_from = $b } AS provenance",
+        {"a": first.id, "b": b, "x": later[0].id, "y": later[1].id},
+    )[0]
+    assert moved == {**moved, "follows_in": True, "follows_out": True, "causes": True, "session": True}
+    assert moved["entities"] >= 1 and moved["provenance"] == 1  # ... it moved to the survivor
+    assert (
+        dyn.query("MATCH (:Memory {id: $b})-[:MERGED_INTO]->(a) RETURN a.id AS a", {"b": b})[0]["a"]
+        == first.id
+    )
+    assert dyn.jobs.run("consolidate", user_id=user_id).counts["edges_moved"] == 0  # idempotent
+
+
+def test_consolidation_detects_a_superseded_fact_and_forgets_the_outdated_memory(
+    dyn: GraphMemory, user_id: str
+) -> None:
+    old = dyn.remember("I live in Boston", user_id=user_id, session_id="a")
+    new = dyn.remember("I live in Seattle now", user_id=user_id, session_id="b")
+    pinned = dyn.remember("My favourite colour is green", user_id=user_id, priority="P0", session_id="a")
+    pinned_new = dyn.remember("My favourite colour is blue", user_id=user_id, session_id="b")
+    facts = dyn.query(
+        "MATCH (n:Fact)-[:SUPERSEDES]->(o:Fact) WHERE n.user_id = $u RETURN o.value AS old, n.value AS new",
+        {"u": user_id},
+    )
+    assert len(facts) == 2, f"the fact layer should have superseded both values: {facts}"
+    run = dyn.jobs.run("consolidate", user_id=user_id)
+    assert run.counts["conflicts_detected"] == 2 and run.counts["resolved"] == 2
+    assert node(dyn, old.id)["status"] == "forgotten" and node(dyn, old.id)["forgotten_reason"] == "outdated"
+    assert node(dyn, old.id)["outdated_by"] == new.id
+    assert node(dyn, new.id)["status"] == "active"
+    assert node(dyn, pinned.id)["status"] == "conflicted"  # P0 is marked, never forgotten
+    assert node(dyn, pinned_new.id)["status"] == "active"
+    edge = dyn.query(
+        "MATCH (:Memory {id: $o})-[c:CONFLICTS_WITH]->(:Memory {id: $n}) RETURN c.reason AS reason, "
+        "c.detected_by AS by, c.resolution AS resolution",
+        {"o": old.id, "n": new.id},
+    )
+    assert edge == [{"reason": "fact_superseded", "by": "consolidate", "resolution": "newer_wins"}]
+    again = dyn.jobs.run("consolidate", user_id=user_id)
+    assert again.counts["conflicts_detected"] == 0 and again.counts["resolved"] == 0
 
 
 def test_consolidate_summarises_an_old_session(dyn: GraphMemory, user_id: str) -> None:

@@ -1,0 +1,35 @@
+// Consolidate job: a memory merged into a survivor (MERGED_INTO) hands its ENTITY, FOLLOWS, RELATED_TO, CAUSES
+// and IN_SESSION edges to the survivor, so no view edge hangs on the inactive copy: each edge is recreated on
+// the survivor with the same type, direction and properties (merged with an equal edge already there, keeping
+// the higher weight; `moved_from` names the merged memory) and removed from the merged one. Edges between
+// the two are dropped. Provenance stays in MERGED_INTO and both memories' histories. Idempotent.
+// $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
+MATCH (b:Memory)-[:MERGED_INTO]->(a:Memory)
+WHERE ($user_id IS NULL OR b.user_id = $user_id) AND b.status = 'superseded' AND a.user_id = b.user_id
+  AND EXISTS { (b)-[:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-() }
+CALL (a, b) {
+  MATCH (b)-[r:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-(x)
+  WITH a, b, r, x, startNode(r) = b AS outgoing, type(r) AS kind, properties(r) AS props
+  CALL (a, b, x, outgoing, kind, props) {
+    WITH a, b, x, kind, props WHERE x <> a AND kind = 'RELATED_TO' // undirected: either direction is the same edge
+    MERGE (a)-[n:RELATED_TO]-(x)
+    ON CREATE SET n = props, n.moved_from = b.id, n.moved_at = $now
+    ON MATCH SET n.weight = CASE WHEN coalesce(props.weight, 0.0) > coalesce(n.weight, 0.0)
+                                 THEN props.weight ELSE n.weight END
+    UNION
+    WITH a, b, x, kind, props WHERE x <> a AND kind <> 'RELATED_TO' AND outgoing
+    MERGE (a)-[n:$(kind)]->(x)
+    ON CREATE SET n = props, n.moved_from = b.id, n.moved_at = $now
+    ON MATCH SET n.weight = CASE WHEN coalesce(props.weight, 0.0) > coalesce(n.weight, 0.0)
+                                 THEN props.weight ELSE n.weight END
+    UNION
+    WITH a, b, x, kind, props WHERE x <> a AND kind <> 'RELATED_TO' AND NOT outgoing
+    MERGE (x)-[n:$(kind)]->(a)
+    ON CREATE SET n = props, n.moved_from = b.id, n.moved_at = $now
+    ON MATCH SET n.weight = CASE WHEN coalesce(props.weight, 0.0) > coalesce(n.weight, 0.0)
+                                 THEN props.weight ELSE n.weight END
+  }
+  DELETE r
+  RETURN count(r) AS moved
+} IN TRANSACTIONS OF $batch ROWS
+RETURN coalesce(sum(moved), 0) AS edges_moved
