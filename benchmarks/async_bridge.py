@@ -38,16 +38,29 @@ def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
 
-async def measure_async(
-    embedder: SentenceTransformerEmbedder, user: str, qs: list[str], fan: int
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {"p50_ms": ms(statistics.median(ordered)), "p95_ms": ms(ordered[int(0.95 * (len(ordered) - 1))])}
+
+
+async def measure(
+    sync_mem: GraphMemory, embedder: SentenceTransformerEmbedder, user: str, qs: list[str], fan: int
 ) -> dict[str, Any]:
+    """Sync and async recalls alternate query by query, so both see the same load on the shared CPU."""
     async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
-        await mem.recall(qs[0], user_id=user, reinforce=False)  # warm the pool
-        seq = []
+        await mem.recall(qs[0], user_id=user, reinforce=False)  # warm the async pool
+        sync_times, async_times = [], []
         for q in qs:
             started = time.perf_counter()
+            sync_mem.recall(q, user_id=user, reinforce=False)
+            sync_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
             await mem.recall(q, user_id=user, reinforce=False)
-            seq.append(time.perf_counter() - started)
+            async_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        for q in qs[:fan]:
+            sync_mem.recall(q, user_id=user, reinforce=False)
+        one_by_one = time.perf_counter() - started
         ticks: list[float] = []
         done = asyncio.Event()
 
@@ -64,11 +77,9 @@ async def measure_async(
         await task
         gaps = [b - a for a, b in itertools.pairwise(ticks)]
         return {
-            "sequential_median_ms": ms(statistics.median(seq)),
-            "sequential_p95_ms": ms(sorted(seq)[int(0.95 * (len(seq) - 1))]),
-            f"gather_{fan}_wall_ms": ms(wall),
-            "loop_worst_gap_ms": ms(max(gaps)),
-            "loop_ticks_during_gather": len(ticks),
+            "recall_sequential": {"sync": percentiles(sync_times), "async": percentiles(async_times)},
+            f"{fan}_recalls_wall_ms": {"sync_one_by_one": ms(one_by_one), "async_gather": ms(wall)},
+            "loop_during_gather": {"worst_gap_ms": ms(max(gaps)), "ticks_5ms": len(ticks)},
         }
 
 
@@ -89,25 +100,10 @@ def main() -> None:
             mem.add_messages(texts[i : i + 100], user_id=user, session_id=f"s{i}")
         try:
             mem.recall(qs[0], user_id=user, reinforce=False)
-            seq = []
-            for q in qs:
-                started = time.perf_counter()
-                mem.recall(q, user_id=user, reinforce=False)
-                seq.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            for q in qs[: args.fan]:
-                mem.recall(q, user_id=user, reinforce=False)
-            one_by_one = time.perf_counter() - started
-            sync = {
-                "sequential_median_ms": ms(statistics.median(seq)),
-                "sequential_p95_ms": ms(sorted(seq)[int(0.95 * (len(seq) - 1))]),
-                f"one_by_one_{args.fan}_wall_ms": ms(one_by_one),
-            }
-            asynchronous = asyncio.run(measure_async(embedder, user, qs, args.fan))
+            measured = asyncio.run(measure(mem, embedder, user, qs, args.fan))
             result = {
                 **stamp(neo4j_version(mem.query), memories=args.memories, queries=args.queries, fan=args.fan),
-                "sync": sync,
-                "async": asynchronous,
+                **measured,
             }
         finally:
             mem.delete_user(user)
