@@ -118,7 +118,7 @@ def run_step(step: Step, progress: Progress) -> tuple[str, float]:
     started = time.perf_counter()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     stdout: list[str] = []
-    with log.open("w") as out:
+    with log.open("w", buffering=1) as out:  # line-buffered: the log can be followed live
         out.write("$ " + " ".join(argv) + "\n")
         with subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
