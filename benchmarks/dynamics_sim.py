@@ -49,7 +49,7 @@ from machine import neo4j_version, stamp
 from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
-from graphmem.dynamics import LIVE_STATUSES
+from graphmem.dynamics import LIVE_STATUSES, PRESETS, DynamicsParams
 from graphmem.formation import MemoryDraft, form
 from graphmem.models import Priority
 from graphmem.recall import RecallRequest, recall
@@ -283,6 +283,10 @@ def report(
         "p0_p1_live_30d": share({"P0", "P1"}, lambda m: m in live),
         "p0_p1_live_or_merged_30d": share({"P0", "P1"}, survivor_live),
         "live_30d_by_priority": {p: share({p}, lambda m: m in live) for p in ("P0", "P1", "P2", "P3")},
+        "status_30d_by_priority": {
+            p: dict(Counter(status.get(m, "deleted") for m, q in old.items() if q == p))
+            for p in ("P0", "P1", "P2", "P3")
+        },
         "p3_forgotten_30d": share({"P3"}, lambda m: status.get(m) in (None, "forgotten")),
         "month_growth_live_memories": growth(first["live"], last["live"]),
         "month_growth_all_memories": growth(first["memories"], last["memories"]),
@@ -332,16 +336,25 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=5, help="conversations used (one user each)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--preset", default="balanced", help="a name in graphmem.dynamics.PRESETS")
+    parser.add_argument("--params", default="{}", help="JSON overrides of the preset's parameters")
     parser.add_argument("--out", type=Path, default=RESULTS / "dynamics_sim.json")
     args = parser.parse_args()
     if not args.data.exists():
         sys.exit(f"no data at {args.data}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # its own automation config (never stored): the named preset, whatever the shared config holds
-    settings = Settings(automation_config_id=f"sim-{uuid.uuid4()}", dynamics_preset=args.preset)
+    overrides = json.loads(args.params)
+    preset = args.preset
+    if overrides:  # a preset of this process only
+        base = PRESETS[args.preset].model_dump()
+        preset = f"{args.preset}+overrides"
+        PRESETS[preset] = DynamicsParams.model_validate({**base, **overrides, "preset": preset})
+    settings = Settings(automation_config_id=f"sim-{uuid.uuid4()}", dynamics_preset=preset)
     with GraphMemory.connect(settings=settings) as mem:
         mem.init()
-        header = stamp(neo4j_version(mem.query), preset=mem.automation.get_config().dynamics.preset)
+        header = stamp(
+            neo4j_version(mem.query), preset=preset, params=mem.automation.get_config().dynamics.model_dump()
+        )
         result = simulate(mem, args.data, args.users, args.warmup, args.days, args.seed)
     result = {"stamp": header, **result}
     args.out.write_text(json.dumps(result, indent=2, default=str))
