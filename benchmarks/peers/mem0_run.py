@@ -25,6 +25,11 @@ os.environ.setdefault("MEM0_TELEMETRY", "False")
 os.environ.setdefault("OPENAI_API_KEY", "offline-no-key")  # the default providers need one to construct
 
 
+def text_key(text: str) -> str:
+    """Texts are matched with whitespace collapsed: mem0 trims queries before embedding them."""
+    return " ".join(str(text).split())
+
+
 class LookupEmbedder:
     """mem0's embedder seam backed by precomputed vectors (text -> vector); an unknown text is an error."""
 
@@ -34,9 +39,10 @@ class LookupEmbedder:
 
     def embed(self, text: Any, memory_action: str | None = None) -> list[float]:
         self.calls += 1
-        if text not in self.vectors:
-            raise KeyError(f"no precomputed vector for text {str(text)[:60]!r}")
-        return self.vectors[text]
+        key = text_key(text)
+        if key not in self.vectors:
+            raise KeyError(f"no precomputed vector for text {key[:60]!r}")
+        return self.vectors[key]
 
 
 class NoLLM:
@@ -56,9 +62,9 @@ def main(inp: str, out: str) -> None:
         vectors: dict[str, list[float]] = {}
         for tenant in payload["tenants"]:
             for item in tenant["items"]:
-                vectors[item["text"]] = item["vector"]
+                vectors[text_key(item["text"])] = item["vector"]
         for q in payload["queries"]:
-            vectors[q["text"]] = q["vector"]
+            vectors[text_key(q["text"])] = q["vector"]
         dims = len(next(iter(vectors.values())))
         memory = Memory.from_config(
             {
