@@ -2,9 +2,9 @@
 
 A random sequence of writes (new values, repeats, supersessions, back-dated and less trusted values kept as
 contradictions) and retractions (withdrawn, or ended at a valid_to) is applied to an in-memory version list
-exactly as ``factbase.apply`` and ``factbase.retract_fact`` write it; then, for one fact key: the valid intervals of the versions known at any time never overlap,
-at most one version holds at any (as_of, known_at), and later writes never change what an earlier
-``known_at`` returns.
+exactly as ``factbase.apply`` and ``factbase.retract_fact`` write it; then, for one fact key: the valid
+intervals of the versions known at any time never overlap, at most one version holds at any (as_of,
+known_at), and later writes never change what an earlier ``known_at`` returns.
 """
 
 from __future__ import annotations
