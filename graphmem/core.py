@@ -24,6 +24,7 @@ from .errors import (
 )
 from .models import CoreBlock
 from .runtime import Runtime
+from .store import Tx
 
 logger = logging.getLogger(__name__)
 
@@ -126,31 +127,40 @@ def write(rt: Runtime, user_id: str, spec: BlockSpec, value: str, *, expected_ve
         "core_description": spec.description,
         "core_read_only": spec.read_only,
     }
-    rows = rt.store.write(
-        "core_block_write",
-        user_id=user_id,
-        label=spec.label,
-        id=str(uuid.uuid4()),
-        value=value,
-        embedding=embedding,
-        props=props,
-        expected_version=expected_version,
-        now=now,
-    )
+    block_id = str(uuid.uuid4())
+
+    def work(tx: Tx) -> list[dict[str, Any]]:
+        rows = tx.run(
+            "core_block_write",
+            user_id=user_id,
+            label=spec.label,
+            id=block_id,
+            value=value,
+            embedding=embedding,
+            props=props,
+            expected_version=expected_version,
+            now=now,
+        )
+        if rows:  # the audit event commits with the new version
+            audit.append(
+                tx,
+                "core_block_write",
+                user_id=user_id,
+                now=now,
+                target_ids=[block_id],
+                version=rows[0]["block"]["version"],
+                details={"label": spec.label, "chars": len(value)},
+            )
+        return rows
+
+    rows = rt.store.unit_of_work(work)
     if not rows:
         current = get_block(rt, user_id, spec.label)
         raise VersionConflict(
             f"core block {spec.label!r}", expected_version, current.version if current else 0
         )
+    rt.changes.touch(user_id)
     block = block_from_row(rows[0]["block"])
-    audit.record(
-        rt,
-        "core_block_write",
-        user_id=user_id,
-        target_ids=[block.id or ""],
-        version=block.version,
-        details={"label": spec.label, "chars": len(value)},
-    )
     logger.debug("core block %s: version %d", spec.label, block.version)
     return block
 

@@ -95,6 +95,7 @@ def test_a_failed_audit_append_rolls_changes_back(mem: GraphMemory, user_id: str
             lambda: mem.govern_memory(m.id, user_id=user_id, decision="retain"),
             lambda: mem.update_memory(m.id, user_id=user_id, expected_version=1, content="I like black tea"),
             lambda: mem.retract_fact(user_id, "city", idempotency_key="r"),
+            lambda: mem.set_core_block(user_id, "human", "Name: Alice"),
         ):
             with pytest.raises(StoreError):
                 call()
@@ -104,7 +105,10 @@ def test_a_failed_audit_append_rolls_changes_back(mem: GraphMemory, user_id: str
         mem.memory_history(m.id, user_id=user_id)[0]
     ]
     assert [f.status for f in mem.fact_history(user_id, "city")] == ["current"]
+    assert mem.core_blocks(user_id) == []
     assert [e.action for e in mem.audit_log(user_id=user_id)] == ["remember", "set_fact"]
+    mem.set_core_block(user_id, "human", "Name: Alice")
+    assert mem.audit_log(user_id=user_id)[-1].action == "core_block_write"
 
 
 def test_a_failed_write_appends_no_event(mem: GraphMemory, user_id: str) -> None:
