@@ -151,7 +151,8 @@ class Methods:
         key = (user_id, as_of)
         if key not in self._tenants:
             rows = self.mem.query(_TENANT, {"user_id": user_id, "as_of": as_of})
-            vectors = np.array([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
+            dim = len(rows[0]["embedding"]) if rows else 1
+            vectors = np.array([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), dim)
             texts = [item_text(r["content"], r["speaker"], r["role"]) for r in rows]
             self._tenants[key] = Tenant([r["id"] for r in rows], texts, vectors)
         return self._tenants[key]

@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -362,7 +363,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, help="only the first N (non-abstention) questions")
     parser.add_argument("--k", type=int, nargs="+", default=list(DEFAULT_KS))
     parser.add_argument("--clock", choices=["session", "wall"], default="session")
-    parser.add_argument("--user-prefix", default="lme-")
+    parser.add_argument(
+        "--user-prefix", help="tenant id prefix (default: lme-<random>-, so concurrent runs never collide)"
+    )
     parser.add_argument("--peers", default="mem0", help="comma-separated peers to run ('' for none)")
     parser.add_argument("--keep", action="store_true", help="keep the tenants after the run")
     args = parser.parse_args(argv)
@@ -376,7 +379,7 @@ def main(argv: list[str] | None = None) -> None:
             cached,
             items,
             ks=sorted(args.k),
-            prefix=args.user_prefix,
+            prefix=args.user_prefix or f"lme-{uuid.uuid4().hex[:8]}-",
             clock=args.clock,
             peers=[p for p in args.peers.split(",") if p],
             keep=args.keep,
