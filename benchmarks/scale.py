@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -246,22 +247,30 @@ def recall_latency(
 def as_of_latency(
     fast: GraphMemory, user: str, queries: list[str], args: argparse.Namespace
 ) -> dict[str, Any]:
+    """Recall as of a time (transaction time: a point during the user's ingestion, so part of its memories
+    are visible) and get_fact as of a valid time inside the fact histories."""
     rng = random.Random(5)
     t0, span = datetime(2023, 1, 2, tzinfo=UTC), 7 * args.fact_versions
-    dates = {q: t0 + timedelta(days=rng.uniform(0, span)) for q in queries}
+    valid = {q: t0 + timedelta(days=rng.uniform(0, span)) for q in queries}
+    first, last = fast.query(
+        "MATCH (m:Memory) WHERE m.user_id = $u RETURN min(m.recorded_at) AS a, max(m.recorded_at) AS b",
+        {"u": user},
+    )[0].values()
+    first, last = (getattr(t, "to_native", lambda t=t: t)() for t in (first, last))
+    recorded = {q: first + (last - first) * rng.uniform(0.2, 1.0) for q in queries}
     keys = FACT_KEYS[: args.fact_keys]
     with console.status("as_of latency"):
         res = {
             "user": user,
             "fact_versions": args.fact_keys * args.fact_versions,
             "recall_as_of": scale_recall.timed(
-                lambda q: fast.recall(q, user_id=user, k=10, as_of=dates[q], reinforce=False), queries
+                lambda q: fast.recall(q, user_id=user, k=10, as_of=recorded[q], reinforce=False), queries
             ),
             "recall_now": scale_recall.timed(
                 lambda q: fast.recall(q, user_id=user, k=10, reinforce=False), queries
             ),
             "get_fact_as_of": scale_recall.timed(
-                lambda q: fast.get_fact(user, keys[zlib.crc32(q.encode()) % len(keys)], as_of=dates[q]),
+                lambda q: fast.get_fact(user, keys[zlib.crc32(q.encode()) % len(keys)], as_of=valid[q]),
                 queries,
             ),
             "get_fact_current": scale_recall.timed(
@@ -270,6 +279,9 @@ def as_of_latency(
         }
     probe = fast.get_fact(user, keys[0], as_of=t0 + timedelta(days=7 * 3 + 1))
     res["check_get_fact_as_of_week_3"] = probe.value if probe else None
+    res["check_mean_hits_as_of"] = statistics.fmean(
+        len(fast.recall(q, user_id=user, k=10, as_of=recorded[q], reinforce=False)) for q in queries[:20]
+    )
     return res
 
 
