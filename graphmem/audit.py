@@ -70,7 +70,9 @@ def event_row(
 
 
 def record(rt: Runtime, action: str, *, user_id: str | None, **fields: Any) -> None:
-    """Append one event in its own transaction (and mark the user's derived caches stale)."""
+    """Append one event in its own transaction (and mark the user's derived caches stale): only for
+    mutations that cannot share one transaction with their event (the batched ``delete_user`` and
+    ``anonymize_user``); every other write uses :func:`append` inside its own transaction."""
     rt.store.write(
         "audit_append", events=[event_row(action, user_id=user_id, **fields)], now=datetime.now(UTC)
     )

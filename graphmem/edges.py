@@ -28,7 +28,7 @@ def link(
     rel_type = check_rel_type(rel_type)
     now = datetime.now(UTC)
 
-    def work(tx: Tx) -> None:
+    def work(tx: Tx) -> str:
         owners = tx.run("memory_pair", src=src_id, dst=dst_id)[0]
         if owners["src_user"] is None:
             raise MemoryNotFound(src_id)
@@ -54,6 +54,8 @@ def link(
             target_ids=[src_id, dst_id],
             details={"type": rel_type},
         )
+        return str(owners["src_user"])
 
-    rt.store.unit_of_work(work)
+    user_id = rt.store.unit_of_work(work)
+    rt.changes.touch(user_id)
     logger.debug("linked two memories with %s", rel_type)

@@ -33,7 +33,8 @@ class TenantSizes:
 
 
 class UserChanges:
-    """A per-user change counter, bumped by every audited mutation (graphmem.audit.record) and by recall:
+    """A per-user change counter, bumped by every audited mutation (by graphmem.audit.record, or by the
+    caller once a write with an in-transaction graphmem.audit.append has committed) and by recall:
     caches of derived per-user results (the proactive preload) compare it instead of being invalidated
     by hand at each write site."""
 
