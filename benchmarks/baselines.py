@@ -373,7 +373,7 @@ def bar_plot(path: Path, title: str, groups: list[str], values: dict[str, list[f
     for i, (method, ys) in enumerate(values.items()):
         xs = [g + (i - (len(values) - 1) / 2) * width for g in range(len(groups))]
         ax.bar(xs, ys, width, label=method)
-    ax.set_xticks(range(len(groups)), groups)
+    ax.set_xticks(range(len(groups)), groups, rotation=15, ha="right")
     ax.set_ylim(0, 1)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
