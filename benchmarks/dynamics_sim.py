@@ -36,6 +36,7 @@ import argparse
 import json
 import random
 import re
+import signal
 import sys
 import uuid
 from collections import Counter
@@ -339,6 +340,7 @@ def main() -> None:
     parser.add_argument("--params", default="{}", help="JSON overrides of the preset's parameters")
     parser.add_argument("--out", type=Path, default=RESULTS / "dynamics_sim.json")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a terminated run still deletes its users
     if not args.data.exists():
         sys.exit(f"no data at {args.data}")
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -82,8 +82,11 @@ class DynamicsParams(BaseModel):
     dormant_retention: float = Field(default=0.15, ge=0, le=1)
     forget_retention: float = Field(default=0.10, ge=0, le=1)
     weak_strength: float = Field(default=0.5, ge=0, le=STRENGTH_MAX)
-    dormant_strength: float = Field(default=0.2, ge=0, le=STRENGTH_MAX)
-    forget_strength: float = Field(default=0.1, ge=0, le=STRENGTH_MAX)
+    # balanced: tuned on the LoCoMo simulation (benchmarks/dynamics_sim.py): at 0.1 a P3 memory with a few
+    # associations (rate 0.10 / 1.3) lived 29 days, past the 30-day mark; at 0.2 it fades in about 3 weeks,
+    # a P2 one in about 6, while P0/P1 floors (1.0, 0.5) stay above it
+    dormant_strength: float = Field(default=0.3, ge=0, le=STRENGTH_MAX)
+    forget_strength: float = Field(default=0.2, ge=0, le=STRENGTH_MAX)
     # forgetting
     forget_min_age_days: float = Field(default=7.0, ge=0)
     hard_delete_grace_days: float = Field(default=30.0, ge=0)
@@ -147,6 +150,7 @@ PRESETS: dict[str, DynamicsParams] = {
     "conservative": DynamicsParams(
         preset="conservative",
         strength_decay={"common": 0.0, "P0": 0.0, "P1": 0.01, "P2": 0.03, "P3": 0.06},
+        forget_strength=0.1,
         forget_min_age_days=30.0,
         hard_delete_grace_days=90.0,
     ),
@@ -156,7 +160,7 @@ PRESETS: dict[str, DynamicsParams] = {
         strength_decay={"common": 0.0, "P0": 0.0, "P1": 0.03, "P2": 0.08, "P3": 0.15},
         forget_min_age_days=3.0,
         hard_delete_grace_days=7.0,
-        forget_strength=0.15,
+        forget_strength=0.25,
     ),
 }
 

@@ -140,7 +140,7 @@ def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: s
     m = dyn.remember("Parked the car on level three", user_id=user_id, priority="P3")
     assert m.created_at is not None
     seen = []
-    for day in (3, 12, 18, 40):
+    for day in (3, 9, 14, 40):  # strength 0.9^day: weak below 0.5, dormant below 0.3, forgotten below 0.2
         now = m.created_at + timedelta(days=day)
         dyn.jobs.run("decay", user_id=user_id, now=now)
         dyn.jobs.run("forget", user_id=user_id, now=now)
