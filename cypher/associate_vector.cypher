@@ -3,8 +3,13 @@
 // scores (1 + cos) / 2: weights and the threshold are true cosine, as at formation.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $k: neighbours per memory;
 // $fetch: neighbours asked from the index (over-fetch for the tenant filter); $batch: rows per transaction
-MATCH (m:Memory)
-WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.status IN ['active', 'weak', 'dormant']
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (m:Memory) RETURN m
+}
+WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND m.embedding IS NOT NULL
 CALL (m) {
   CALL db.index.vector.queryNodes('memory_embedding', $fetch, m.embedding) YIELD node, score AS scaled

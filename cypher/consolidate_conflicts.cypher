@@ -2,8 +2,14 @@
 // one is forgotten as outdated (P0 and common knowledge are only marked conflicted, never forgotten; a memory
 // a governance decision retained is left alone and the conflict stays open).
 // $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
-MATCH (a:Memory)-[c:CONFLICTS_WITH]-(b:Memory)
-WHERE ($user_id IS NULL OR a.user_id = $user_id) AND a.user_id = b.user_id AND c.resolved_at IS NULL
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (a:Memory) WHERE a.user_id = $user_id RETURN a
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (a:Memory) RETURN a
+}
+MATCH (a)-[c:CONFLICTS_WITH]-(b:Memory)
+WHERE a.user_id = b.user_id AND c.resolved_at IS NULL
   AND a.status IN ['active', 'weak', 'dormant'] AND b.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(a.retained, false)
   AND (a.created_at < b.created_at OR (a.created_at = b.created_at AND a.id < b.id))

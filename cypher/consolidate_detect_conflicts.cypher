@@ -6,8 +6,14 @@
 // the fact layer kept (Fact CONFLICTS_WITH Fact) is marked between the memories as resolved, kept.
 // Idempotent: a pair already linked by CONFLICTS_WITH is skipped.
 // $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
-MATCH (fn:Fact)-[e:SUPERSEDES|CONFLICTS_WITH]->(fo:Fact)
-WHERE ($user_id IS NULL OR fn.user_id = $user_id) AND fo.user_id = fn.user_id
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (fn:Fact) WHERE fn.user_id = $user_id RETURN fn
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (fn:Fact) RETURN fn
+}
+MATCH (fn)-[e:SUPERSEDES|CONFLICTS_WITH]->(fo:Fact)
+WHERE fo.user_id = fn.user_id
 MATCH (fn)-[:DERIVED_FROM]->(mn:Memory), (fo)-[:DERIVED_FROM]->(mo:Memory)
 WHERE mn <> mo AND mn.user_id = fn.user_id AND mo.user_id = fn.user_id
   AND mn.status IN ['active', 'weak', 'dormant'] AND mo.status IN ['active', 'weak', 'dormant']

@@ -3,8 +3,13 @@
 // merged ids; the newer one is kept as history (status superseded, MERGED_INTO the survivor). A memory a
 // governance decision retained is never merged away (it may survive a merge).
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
-MATCH (b:Memory)
-WHERE ($user_id IS NULL OR b.user_id = $user_id) AND b.status IN ['active', 'weak', 'dormant']
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (b:Memory) WHERE b.user_id = $user_id RETURN b
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (b:Memory) RETURN b
+}
+WITH b WHERE b.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(b.retained, false)
   AND b.embedding IS NOT NULL AND EXISTS { (b)-[:RELATED_TO]-(:Memory) }
 CALL (b) {

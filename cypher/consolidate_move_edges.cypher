@@ -4,8 +4,14 @@
 // the higher weight; `moved_from` names the merged memory) and removed from the merged one. Edges between
 // the two are dropped. Provenance stays in MERGED_INTO and both memories' histories. Idempotent.
 // $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
-MATCH (b:Memory)-[:MERGED_INTO]->(a:Memory)
-WHERE ($user_id IS NULL OR b.user_id = $user_id) AND b.status = 'superseded' AND a.user_id = b.user_id
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (b:Memory) WHERE b.user_id = $user_id RETURN b
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (b:Memory) RETURN b
+}
+MATCH (b)-[:MERGED_INTO]->(a:Memory)
+WHERE b.status = 'superseded' AND a.user_id = b.user_id
   AND EXISTS { (b)-[:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-() }
 CALL (a, b) {
   MATCH (b)-[r:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-(x)

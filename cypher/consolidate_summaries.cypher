@@ -2,8 +2,13 @@
 // $p.summary_min_members) are compressed into one extractive summary memory (semantic, P1, long_term) whose
 // embedding is the members' centroid, with SUMMARIZES edges to every member. One cluster per transaction.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $max_chars: summary length cap
-MATCH (m:Memory)
-WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.memory_type = 'episodic'
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (m:Memory) RETURN m
+}
+WITH m WHERE m.memory_type = 'episodic'
   AND m.status IN ['active', 'weak', 'dormant'] AND m.session_id IS NOT NULL AND m.embedding IS NOT NULL
   AND m.created_at <= $now - duration({days: $p.summary_min_age_days})
   AND NOT EXISTS { (:Memory)-[:SUMMARIZES]->(m) }

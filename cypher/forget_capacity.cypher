@@ -1,9 +1,13 @@
 // Forget job: users over the live-memory cap lose their weakest memories first (lowest strength × priority
 // weight × (1 + uses)); P0, common knowledge and retained memories (governance) are exempt. No-op when $p.capacity_per_user is 0.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $weights: priority -> weight
-MATCH (m:Memory)
-WHERE $p.capacity_per_user > 0 AND ($user_id IS NULL OR m.user_id = $user_id)
-  AND m.status IN ['active', 'weak', 'dormant']
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (m:Memory) WHERE m.user_id = $user_id AND $p.capacity_per_user > 0 RETURN m
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL AND $p.capacity_per_user > 0 THEN [true] ELSE [] END AS all_users
+  MATCH (m:Memory) RETURN m
+}
+WITH m WHERE m.status IN ['active', 'weak', 'dormant']
 WITH m.user_id AS uid, count(*) AS live
 WHERE live > $p.capacity_per_user
 CALL (uid, live) {

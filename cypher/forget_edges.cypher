@@ -1,7 +1,13 @@
 // Forget job: remove RELATED_TO edges whose weight fell below the floor.
 // $user_id: tenant, or null for all; $p: DynamicsParams map; $batch: rows per transaction
-MATCH (a:Memory)-[r:RELATED_TO]->(:Memory)
-WHERE ($user_id IS NULL OR a.user_id = $user_id) AND coalesce(r.weight, 1.0) < $p.edge_weight_floor
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (a:Memory) WHERE a.user_id = $user_id RETURN a
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (a:Memory) RETURN a
+}
+MATCH (a)-[r:RELATED_TO]->(:Memory)
+WHERE coalesce(r.weight, 1.0) < $p.edge_weight_floor
 CALL (r) {
   DELETE r
 } IN TRANSACTIONS OF $batch ROWS

@@ -1,8 +1,13 @@
 // Forget job: hard-delete memories forgotten longer than the grace period (with their edges); never one a
 // governance decision retained.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
-MATCH (m:Memory)
-WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.status = 'forgotten' AND NOT coalesce(m.retained, false)
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (m:Memory) RETURN m
+}
+WITH m WHERE m.status = 'forgotten' AND NOT coalesce(m.retained, false)
   AND m.forgotten_at <= $now - duration({days: $p.hard_delete_grace_days})
 CALL (m) {
   DETACH DELETE m

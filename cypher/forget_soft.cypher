@@ -2,8 +2,13 @@
 // strength threshold once older than the minimum age. P0, common knowledge and memories a governance
 // decision retained (m.retained) are never forgotten.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
-MATCH (m:Memory)
-WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.status IN ['active', 'weak', 'dormant']
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (m:Memory) RETURN m
+}
+WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
   AND m.created_at <= $now - duration({days: $p.forget_min_age_days})
   AND (coalesce(m.retention, 1.0) < $p.forget_retention OR coalesce(m.strength, 1.0) < $p.forget_strength)

@@ -3,9 +3,13 @@
 // common knowledge (no decay, layer long_term). Usage comes from RecallEvent nodes (session: session_id, else
 // the day of the event; context: context, else the query intent).
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
-MATCH (e:RecallEvent)
-WHERE ($user_id IS NULL OR e.user_id = $user_id)
-  AND e.at >= $now - duration({days: $p.promote_window_days}) AND e.at <= $now
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (e:RecallEvent) WHERE e.user_id = $user_id RETURN e
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (e:RecallEvent) RETURN e
+}
+WITH e WHERE e.at >= $now - duration({days: $p.promote_window_days}) AND e.at <= $now
 WITH e.user_id AS uid, e, coalesce(e.session_id, toString(date(e.at))) AS session,
      coalesce(e.context, e.intent, 'default') AS context
 WITH uid, collect({ids: e.memory_ids, session: session, context: context}) AS events,

@@ -2,8 +2,13 @@
 // S' = min(max, S · (1 + gain · (1 - e^(-gap / S)))); every live memory gets next_review_at = anchor
 // - S · ln(desired retention) days (anchor: its last recall, else its creation). Idempotent.
 // $user_id: tenant, or null for all; $p: DynamicsParams map; $batch: rows per transaction
-MATCH (m:Memory)
-WHERE ($user_id IS NULL OR m.user_id = $user_id) AND m.status IN ['active', 'weak', 'dormant']
+CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
+  MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
+  UNION ALL
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH (m:Memory) RETURN m
+}
+WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND (m.next_review_at IS NULL
        OR (m.last_accessed_at IS NOT NULL AND coalesce(m.access_count, 0) > coalesce(m.review_access_count, 0)
            AND m.last_accessed_at > coalesce(m.reviewed_at, m.created_at)))
