@@ -1,9 +1,26 @@
-// GDPR deletion: hard-delete the given nodes of a user (element ids from user_nodes) with their
-// relationships, in batches (auto-commit). Audit events are kept (redacted separately by user_audit_redact).
-// $ids: element ids, $batch: rows per transaction
-UNWIND $ids AS id
-CALL (id) {
-  MATCH (n) WHERE elementId(n) = id
+// GDPR deletion: hard-delete every node of a user (audit events aside, redacted separately by
+// user_audit_redact) with its relationships, streamed from each label's user_id index (the labels of
+// user_nodes.cypher; a test keeps the two lists equal), $batch nodes per transaction (auto-commit).
+// Per label: the nodes deleted and the relationships they took along (each counted once: the degree of a
+// node when it is deleted). Idempotent: a rerun finishes an interrupted deletion.
+// $user_id, $batch: rows per transaction
+CALL () {
+  MATCH (n:Memory) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:MemoryVersion) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Fact) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Entity) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Session) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Conflict) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Merge) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:RecallEvent) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Feedback) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:JobRun) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:User) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:IdempotencyKey) WHERE n.user_id = $user_id RETURN n
+}
+CALL (n) {
+  WITH n, labels(n)[0] AS label, COUNT { (n)--() } AS degree
   DETACH DELETE n
+  RETURN label, degree
 } IN TRANSACTIONS OF $batch ROWS
-RETURN count(*) AS deleted
+RETURN label, count(*) AS nodes, sum(degree) AS relationships

@@ -1,6 +1,7 @@
 // Every node of a user (audit events aside), found through the user_id index of each label that holds one
 // (schema 020, 070-080): element id, labels and, with $props, the properties (embeddings left out).
-// The one list of a user's labels: export_user, delete_user and anonymize_user all start here.
+// The list of a user's labels (export_user and anonymize_user start here; user_delete.cypher streams the
+// same list, a test keeps them equal).
 // $user_id, $props: boolean
 CALL () {
   MATCH (n:Memory) WHERE n.user_id = $user_id RETURN n

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections import Counter
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -108,26 +107,23 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
     """Hard-delete every node and relationship of ``user_id`` in batches; idempotent (a second call
     deletes nothing and reports zeros). The audit keeps a tombstone without personal content.
 
-    The user's nodes are found through each label's ``user_id`` index and deleted by element id,
-    ``BATCH`` per transaction: an interrupted deletion leaves part of the user, and a rerun finishes it
-    (so the tombstone event is appended once everything is gone, not in the deleting transactions)."""
-    nodes = rt.store.read("user_nodes", user_id=user_id, props=False)
-    ids = [n["element_id"] for n in nodes]
-    rels = int(rt.store.read("user_relationship_count", ids=ids)[0]["relationships"]) if ids else 0
-    counts = Counter(row["labels"][0] if row["labels"] else "" for row in nodes)
-    if ids:
-        rt.store.write_auto("user_delete", ids=ids, batch=BATCH)
+    The user's nodes are streamed from each label's ``user_id`` index and deleted ``BATCH`` per
+    transaction: an interrupted deletion leaves part of the user, and a rerun finishes it (so the
+    tombstone event is appended once everything is gone, not in the deleting transactions)."""
+    rows = rt.store.write_auto("user_delete", user_id=user_id, batch=BATCH)
+    counts = {r["label"]: int(r["nodes"]) for r in rows}
+    rels = sum(int(r["relationships"]) for r in rows)
     audit.record(
         rt,
         "delete_user",
         user_id=user_id,
         actor=actor,
-        details={"nodes": dict(counts), "relationships": rels},
+        details={"nodes": counts, "relationships": rels},
     )
     redacted = rt.store.write("user_audit_redact", user_hash=audit.user_hash(user_id))
     report = DeletionReport(
         user_id=user_id,
-        nodes=dict(counts),
+        nodes=counts,
         relationships=rels,
         audit_events_redacted=int(redacted[0]["redacted"]) if redacted else 0,
     )

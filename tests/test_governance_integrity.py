@@ -4,6 +4,7 @@ one event written with their end, idempotent updates, retained memories outlive 
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from graphmem import (
     VersionConflict,
     audit,
 )
+from graphmem.queries import query
 
 
 @pytest.fixture()
@@ -202,3 +204,41 @@ def test_remaining_bad_input(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
     assert m.id in [n.id for n in mem.snapshot(user_id, as_of=future).nodes]
     assert mem.snapshot(user_id, as_of=datetime(2000, 1, 1)).nodes == []  # before any record
+
+
+def test_deletion_and_export_scan_the_same_labels(mem: GraphMemory, user_id: str) -> None:
+    """user_nodes (export, anonymize) and user_delete list the same labels, and the labels of every node
+    a user's activity creates are among them (each looked up through its user_id index)."""
+    labels = {
+        name: re.findall(r"MATCH \(n:(\w+)\) WHERE n.user_id = \$user_id", query(name))
+        for name in ("user_nodes", "user_delete")
+    }
+    assert labels["user_nodes"] == labels["user_delete"] and len(labels["user_nodes"]) >= 12
+    indexed = {
+        r["label"]
+        for r in mem.query(
+            "SHOW INDEXES YIELD labelsOrTypes, properties WHERE properties = ['user_id'] "
+            "RETURN labelsOrTypes[0] AS label"
+        )
+    }
+    assert set(labels["user_nodes"]) <= indexed
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id, session_id="s", idempotency_key="k")
+    mem.add_messages(["I love hiking in the Alps."], user_id=user_id, session_id="s")
+    mem.update_memory(m.id, user_id=user_id, expected_version=1, content="I adopted a dog named Max")
+    mem.set_fact(user_id, "city", "Lyon")
+    mem.recall("what is my dog called?", user_id=user_id)
+    mem.feedback(m.id, user_id=user_id, useful=True)
+    present = {
+        r["label"]
+        for r in mem.query(
+            "MATCH (n) WHERE n.user_id = $u AND NOT n:AuditEvent "
+            "UNWIND labels(n) AS label RETURN DISTINCT label",
+            {"u": user_id},
+        )
+    }
+    assert present - {"CoreBlock", "StoreItem"} <= set(labels["user_nodes"]), present
+    report = mem.delete_user(user_id)
+    assert report.nodes["Memory"] == 2 and report.nodes["IdempotencyKey"] == 1 and report.relationships > 0
+    assert mem.query(
+        "MATCH (n) WHERE n.user_id = $u AND NOT n:AuditEvent RETURN count(n) AS n", {"u": user_id}
+    ) == [{"n": 0}]
