@@ -114,6 +114,25 @@ def test_questions_are_asked_as_of_their_date(
         mem.delete_user(user)
 
 
+def test_the_wall_clock_ingests_through_add_messages_and_leaves_the_future_out(
+    mem: GraphMemory, embedder: SentenceTransformerEmbedder
+) -> None:
+    items, _ = lme.load(SAMPLE)
+    item = next(q for q in items if q["question_id"] == "k-upd-01")
+    user = f"test-lme-{uuid.uuid4()}"
+    try:
+        hay = lme.ingest(mem, item, user, clock="wall")
+        assert hay.query.as_of is None and hay.sessions_after_question == 1
+        assert "after_k-upd-01" not in set(hay.session_of.values())
+        assert hay.gold_sessions == {"answer_k-upd-01_1", "answer_k-upd-01_2"}
+        audit = mem.query(
+            "MATCH (a:AuditEvent {user_id: $u, action: 'add_messages'}) RETURN count(a) AS n", {"u": user}
+        )
+        assert audit[0]["n"] == 6  # the public path: one add_messages call per session up to the question
+    finally:
+        mem.delete_user(user)
+
+
 def test_harness_runs_on_the_sample(mem: GraphMemory, embedder: SentenceTransformerEmbedder) -> None:
     items, _ = lme.load(SAMPLE)
     chosen = [q for q in items if q["question_id"] in {"s-user-01", "m-sess-01"}]  # ingestion dominates
