@@ -37,7 +37,13 @@ ORDER = [
     "jobs_throughput",
 ]
 SKIP = {"SUMMARY", "bench_run"}
-SUMMARY_ONLY = {"ingest", "jobs_throughput", "conversation_ingest", "scale_recall"}  # not in the README
+SUMMARY_ONLY = {
+    "ingest",
+    "jobs_throughput",
+    "conversation_ingest",
+    "scale_recall",
+    "recall_quality_quick",
+}  # not in README
 TITLES = {
     "recall_quality": "Recall quality on LoCoMo (`benchmarks/locomo.py`)",
     "dynamics_sim": "Memory dynamics simulation (`benchmarks/dynamics_sim.py`)",
