@@ -148,6 +148,7 @@ def simulate(mem: GraphMemory, data: Path, users: int, warmup: int, days: int, s
     curves: dict[str, list[tuple[int, float]]] = {}
     daily: list[dict[str, Any]] = []
     asked: list[dict[str, Any]] = []
+    at_30: dict[str, str] = {}  # memory id -> status 30 days after it was formed
     try:
         with Progress() as progress:
             task = progress.add_task("simulating", total=total)
@@ -201,6 +202,9 @@ def simulate(mem: GraphMemory, data: Path, users: int, warmup: int, days: int, s
                     {"us": tenants},
                 )
                 by_id = {r["id"]: r for r in snap}
+                for mid, (_, formed) in born.items():
+                    if day - formed == 30:  # its status on its 30th day
+                        at_30[mid] = by_id[mid]["status"] if mid in by_id else "deleted"
                 for mid, label in tracked.items():
                     row = by_id.get(mid)
                     curves.setdefault(f"{label} ({mid[:6]})", []).append(
@@ -222,7 +226,7 @@ def simulate(mem: GraphMemory, data: Path, users: int, warmup: int, days: int, s
             "m.merged_into AS merged_into",
             {"us": tenants},
         )
-        return report(final, born, dia_memory, conversations, daily, asked, curves, total, days)
+        return report(final, born, at_30, dia_memory, conversations, daily, asked, curves, total, days)
     finally:
         for tenant in tenants:
             with rt.store.driver.session(database=rt.store.database) as session:
@@ -236,6 +240,7 @@ def simulate(mem: GraphMemory, data: Path, users: int, warmup: int, days: int, s
 def report(
     final: list[dict[str, Any]],
     born: dict[str, tuple[str, int]],
+    at_30: dict[str, str],
     dia_memory: dict[tuple[int, str], str],
     conversations: list[tuple[list[Turn], list[Question]]],
     daily: list[dict[str, Any]],
@@ -281,6 +286,24 @@ def report(
         "priorities_formed": dict(Counter(p for p, _ in born.values())),
         "days": days,
         "warmup_days": total - days,
+        "p0_p1_live_at_age_30d": round(
+            sum(1 for m, st in at_30.items() if born[m][0] in ("P0", "P1") and st in LIVE_STATUSES)
+            / max(1, sum(1 for m in at_30 if born[m][0] in ("P0", "P1"))),
+            4,
+        ),
+        "live_at_age_30d_by_priority": {
+            p: round(
+                sum(1 for m, st in at_30.items() if born[m][0] == p and st in LIVE_STATUSES)
+                / max(1, sum(1 for m in at_30 if born[m][0] == p)),
+                4,
+            )
+            for p in ("P0", "P1", "P2", "P3")
+        },
+        "p3_forgotten_at_age_30d": round(
+            sum(1 for m, st in at_30.items() if born[m][0] == "P3" and st in ("forgotten", "deleted"))
+            / max(1, sum(1 for m in at_30 if born[m][0] == "P3")),
+            4,
+        ),
         "p0_p1_live_30d": share({"P0", "P1"}, lambda m: m in live),
         "p0_p1_live_or_merged_30d": share({"P0", "P1"}, survivor_live),
         "live_30d_by_priority": {p: share({p}, lambda m: m in live) for p in ("P0", "P1", "P2", "P3")},
