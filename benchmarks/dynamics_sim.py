@@ -19,9 +19,11 @@ The first ``--warmup`` days fill the store; the measured month is the last ``--d
 
 Measures (of committed code, on the shared server; other work shared the CPU):
 
-- retention of P0/P1 at 30 days: among P0/P1 memories at least 30 days old at the end, the share still live
-  (active, weak or dormant), and separately the share live or merged into a live survivor;
-- P3 forgotten: among P3 memories at least 30 days old, the share soft-forgotten or deleted;
+- retention of P0/P1 at 30 days: the share of P0/P1 memories live (active, weak or dormant) on their 30th day;
+  also, at the end, among P0/P1 memories at least 30 days old (30 to 89 days), the share live, and
+  separately the share live or merged into a live survivor;
+- P3 forgotten: the share of P3 memories soft-forgotten or deleted by their 30th day (and at the end, among
+  those at least 30 days old);
 - growth over the measured month: live memories, all memories, and all graph nodes of the users (memories,
   entities, facts, sessions, recall events), each as (end - start) / start;
 - the asked questions' evidence recall@5 in the measured month; the share of all evidence turns still live;
