@@ -83,7 +83,13 @@ STEPS: dict[str, list[Step]] = {
     "quick": [
         Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "--queries", "50"]),
         *QUALITY_QUICK,
-        Step("dynamics", ["benchmarks/dynamics_sim.py", "--days", "7"]),
+        Step(  # a short simulation into its own file: the full run's results stay as they are
+            "dynamics",
+            [
+                *["benchmarks/dynamics_sim.py", "--days", "7", "--warmup", "7", "--users", "2"],
+                *["--out", "benchmarks/results/dynamics_sim_quick.json"],
+            ],
+        ),
         Step(
             "entity_precision",
             ["benchmarks/entity_precision.py"],
