@@ -89,6 +89,7 @@ STEPS: dict[str, list[Step]] = {
                 *["benchmarks/dynamics_sim.py", "--days", "7", "--warmup", "7", "--users", "2"],
                 *["--out", "benchmarks/results/dynamics_sim_quick.json"],
             ],
+            needs=[LOCOMO],  # the simulation replays LoCoMo conversations
         ),
         Step(
             "entity_precision",
@@ -99,7 +100,7 @@ STEPS: dict[str, list[Step]] = {
     "full": [
         Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "100000", "1000000"]),
         *QUALITY_FULL,
-        Step("dynamics", ["benchmarks/dynamics_sim.py", "--days", "30"]),
+        Step("dynamics", ["benchmarks/dynamics_sim.py", "--days", "30"], needs=[LOCOMO]),
         Step(
             "entity_precision",
             ["benchmarks/entity_precision.py"],
