@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -83,9 +84,25 @@ def test_context_puts_core_blocks_first(mem: GraphMemory, user_id: str) -> None:
 
 def test_core_blocks_never_decay(mem: GraphMemory, user_id: str) -> None:
     mem.set_core_block(user_id, "persona", "A patient tutor.")
-    mem.jobs.run("decay", user_id=user_id)
-    rows = mem.query("MATCH (m:CoreBlock {user_id: $u}) RETURN m.decayed_at AS d", {"u": user_id})
-    assert rows == [{"d": None}]
+    mem.remember("I bought a lamp", user_id=user_id, priority="P3")
+    before = mem.query(
+        "MATCH (m:CoreBlock {user_id: $u}) RETURN m.strength AS s, m.status AS st, m.retention AS r",
+        {"u": user_id},
+    )
+    later = datetime.now(UTC) + timedelta(days=400)
+    for _ in range(2):
+        mem.jobs.run("decay", user_id=user_id, now=later)
+        mem.jobs.run("forget", user_id=user_id, now=later)
+    after = mem.query(
+        "MATCH (m:CoreBlock {user_id: $u}) RETURN m.strength AS s, m.status AS st, m.retention AS r",
+        {"u": user_id},
+    )
+    assert after == before
+    # the same run did decay the ordinary P3 memory, so the jobs really ran over this user
+    lamp = mem.query(
+        "MATCH (m:Memory {user_id: $u}) WHERE NOT m:CoreBlock RETURN m.status AS st", {"u": user_id}
+    )
+    assert lamp and lamp[0]["st"] != "active"
 
 
 def test_concurrent_edits_never_fork_a_block(mem: GraphMemory, user_id: str) -> None:
