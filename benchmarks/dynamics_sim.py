@@ -354,6 +354,42 @@ def plot(report: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def markdown(report: dict[str, Any], path: Path) -> str:
+    """The result's section for the benchmark summary: the issue's measures with their aims beside them."""
+    st = report["stamp"]
+    rows = [
+        ("P0/P1 live on their 30th day", _pct(report["p0_p1_live_at_age_30d"]), "> 70 %"),
+        ("P3 forgotten by their 30th day", _pct(report["p3_forgotten_at_age_30d"]), "(fades)"),
+        ("P0/P1 live at the end (memories 30+ days old)", _pct(report["p0_p1_live_30d"]), ""),
+        ("P3 forgotten at the end (30+ days old)", _pct(report["p3_forgotten_30d"]), ""),
+        ("growth in the measured month: live memories", _pct(report["month_growth_live_memories"]), "< 20 %"),
+        ("growth in the measured month: all memories", _pct(report["month_growth_all_memories"]), ""),
+        ("growth in the measured month: all nodes", _pct(report["month_growth_all_nodes"]), ""),
+        ("evidence recall@5 of the month's questions", f"{report['month_evidence_recall_at_5']:.3f}", ""),
+    ]
+    lines = [
+        "## Memory dynamics simulation (`benchmarks/dynamics_sim.py`)"
+        + ("" if path.stem == "dynamics_sim" else f", `{path.stem}`"),
+        "",
+        f"{report['users']} LoCoMo dev conversations ({report['turns']} turns) replayed as steady input on a "
+        f"virtual clock: {report['warmup_days']} warm-up days, then a measured "
+        f"month of {report['days']} days; "
+        f"jobs daily, recalls reinforce; preset `{st.get('preset')}`. Command: `{st['command']}`.",
+        "",
+        "<!-- headline -->",
+        "| measure | value | aim |",
+        "|---|---|---|",
+        *[f"| {a} | {b} | {c} |" for a, b, c in rows],
+        "",
+        f"![strength over time and store size]({path.with_suffix('.png').name})",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
@@ -364,7 +400,13 @@ def main() -> None:
     parser.add_argument("--preset", default="balanced", help="a name in graphmem.dynamics.PRESETS")
     parser.add_argument("--params", default="{}", help="JSON overrides of the preset's parameters")
     parser.add_argument("--out", type=Path, default=RESULTS / "dynamics_sim.json")
+    parser.add_argument("--report-only", action="store_true", help="rewrite the .md and .png from --out")
     args = parser.parse_args()
+    if args.report_only:
+        saved = json.loads(args.out.read_text())
+        args.out.with_suffix(".md").write_text(markdown(saved, args.out))
+        plot(saved, args.out.with_suffix(".png"))
+        return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a terminated run still deletes its users
     if not args.data.exists():
         sys.exit(f"no data at {args.data}")
@@ -386,6 +428,7 @@ def main() -> None:
     result = {"stamp": header, **result}
     args.out.write_text(json.dumps(result, indent=2, default=str))
     plot(result, args.out.with_suffix(".png"))
+    args.out.with_suffix(".md").write_text(markdown(result, args.out))
     summary = {k: v for k, v in result.items() if k not in ("daily", "curves", "stamp")}
     print(json.dumps(summary, indent=2, default=str))
 

@@ -32,6 +32,7 @@ ORDER = [
     "baselines",
     "peers",
     "dynamics_sim",
+    "dynamics_sim_quick",
     "entity_precision",
     "ingest",
     "jobs_throughput",
@@ -43,6 +44,7 @@ SUMMARY_ONLY = {
     "conversation_ingest",
     "scale_recall",
     "recall_quality_quick",
+    "dynamics_sim_quick",
 }  # not in README
 TITLES = {
     "recall_quality": "Recall quality on LoCoMo (`benchmarks/locomo.py`)",
