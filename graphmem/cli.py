@@ -13,10 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 from .cli_agent import register as register_agent
+from .cli_common import HomeOption, UserOption
+from .cli_common import fail as _fail
+from .cli_common import settings_for as _settings
 from .cli_jobs import register as register_jobs
 from .cli_memory import register as register_memory
 from .cli_users import register as register_users
-from .config import Settings
 from .errors import GraphMemError
 from .memory import GraphMemory
 from .models import Hit
@@ -32,22 +34,6 @@ register_memory(app)  # graphmem memory update|forget|history, graphmem context
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
 
 console = Console()
-err_console = Console(stderr=True)
-
-HomeOption = Annotated[
-    Path | None,
-    typer.Option("--home", help="server home (default: $GRAPHMEM_HOME or ~/.local/share/graphmem)"),
-]
-UserOption = Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")]
-
-
-def _settings(home: Path | None) -> Settings:
-    return Settings(home=home) if home is not None else Settings()
-
-
-def _fail(exc: GraphMemError) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {exc}")
-    return typer.Exit(code=1)
 
 
 def _server(home: Path | None) -> Any:

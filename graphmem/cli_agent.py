@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from datetime import datetime
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from .agent_ops import block_json, fact_json
-from .config import Settings
+from .cli_common import HomeOption, JsonOption, UserOption
+from .cli_common import connect as _connect
+from .cli_common import fail as _fail
+from .cli_common import print_json as _print_json
+from .cli_common import settings_for as _settings
 from .errors import ConfigurationError, GraphMemError
 from .memory import GraphMemory
 from .models import CoreBlock
@@ -23,27 +25,6 @@ facts_app = typer.Typer(help="Facts: set, get, retract, history.", no_args_is_he
 core_app = typer.Typer(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
-
-HomeOption = Annotated[Path | None, typer.Option("--home", help="server home of the local Neo4j")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON")]
-UserOption = Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")]
-
-
-def _settings(home: Path | None) -> Settings:
-    return Settings(home=home) if home is not None else Settings()
-
-
-def _connect(home: Path | None) -> GraphMemory:
-    return GraphMemory.connect(settings=_settings(home))
-
-
-def _fail(exc: GraphMemError) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {exc}")
-    return typer.Exit(code=1)
-
-
-def _print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2))
 
 
 # --- servers ---------------------------------------------------------------------------------------

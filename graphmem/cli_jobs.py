@@ -14,25 +14,14 @@ from rich.console import Console
 from rich.table import Table
 
 from .automation import JobStatus
-from .config import Settings
+from .cli_common import HomeOption, JsonOption
+from .cli_common import connect as _connect
+from .cli_common import fail as _fail
 from .errors import GraphMemError
-from .memory import GraphMemory
 
 jobs_app = typer.Typer(help="Maintenance jobs: list, run, enable, disable, reconcile.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
-
-HomeOption = Annotated[Path | None, typer.Option("--home", help="server home of the local Neo4j")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON")]
-
-
-def _connect(home: Path | None) -> GraphMemory:
-    return GraphMemory.connect(settings=Settings(home=home) if home is not None else Settings())
-
-
-def _fail(exc: GraphMemError) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {exc}")
-    return typer.Exit(code=1)
 
 
 def _print_statuses(statuses: list[JobStatus], as_json: bool) -> None:

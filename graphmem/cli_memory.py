@@ -9,7 +9,10 @@ from rich.console import Console
 from rich.table import Table
 
 from . import agent_ops as ops
-from .cli_agent import HomeOption, JsonOption, UserOption, _connect, _fail, _print_json
+from .cli_common import HomeOption, JsonOption, UserOption
+from .cli_common import connect as _connect
+from .cli_common import fail as _fail
+from .cli_common import print_json as _print_json
 from .errors import GraphMemError
 from .models import Memory
 

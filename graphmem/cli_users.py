@@ -24,7 +24,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .cli_agent import HomeOption, JsonOption, UserOption, _connect, _fail, _print_json, _settings
+from .cli_common import HomeOption, JsonOption, UserOption
+from .cli_common import connect as _connect
+from .cli_common import fail as _fail
+from .cli_common import print_json as _print_json
+from .cli_common import settings_for as _settings
 from .config import MAX_BATCH
 from .errors import GraphMemError, ValidationError
 from .messages import normalize
