@@ -41,8 +41,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder
-from graphmem.formation import user_key
-from graphmem.retrieval import lucene_query, query_terms
+from graphmem.formation.writer import user_key
+from graphmem.retrieval.search import lucene_query, query_terms
 
 PEERS_DIR = Path(__file__).parent / "peers"
 console = Console()

@@ -52,10 +52,10 @@ from machine import neo4j_version, stamp
 from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
-from graphmem.dynamics import LIVE_STATUSES, PRESETS, DynamicsParams
-from graphmem.formation import MemoryDraft, form
+from graphmem.formation.writer import MemoryDraft, form
+from graphmem.model.dynamics import LIVE_STATUSES, PRESETS, DynamicsParams
 from graphmem.models import Priority
-from graphmem.recall import RecallRequest, recall
+from graphmem.retrieval.recall import RecallRequest, recall
 
 RESULTS = Path(__file__).parent / "results"
 JOBS_NIGHTLY = ["associate", "decay", "consolidate", "forget", "promote", "review"]
@@ -397,7 +397,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=60, help="days of steady input before it")
     parser.add_argument("--users", type=int, default=5, help="conversations used (one user each)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--preset", default="balanced", help="a name in graphmem.dynamics.PRESETS")
+    parser.add_argument("--preset", default="balanced", help="a name in graphmem.model.dynamics.PRESETS")
     parser.add_argument("--params", default="{}", help="JSON overrides of the preset's parameters")
     parser.add_argument("--out", type=Path, default=RESULTS / "dynamics_sim.json")
     parser.add_argument("--report-only", action="store_true", help="rewrite the .md and .png from --out")

@@ -12,8 +12,8 @@ import argparse
 import json
 from pathlib import Path
 
-from graphmem.entities import normalize_key
-from graphmem.extraction import PatternExtractor
+from graphmem.model.entities import normalize_key
+from graphmem.model.extraction import PatternExtractor
 
 
 def measure(sample: Path) -> dict[str, object]:

@@ -26,7 +26,7 @@ from typing import Any
 from machine import neo4j_version, stamp
 
 from graphmem import GraphMemory, Settings
-from graphmem.formation import session_uid, user_key
+from graphmem.formation.writer import session_uid, user_key
 
 BATCH = 1000
 SESSION = 50

@@ -30,8 +30,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder
-from graphmem.extraction import PatternExtractor
-from graphmem.formation import MemoryDraft, embedding_text, user_key
+from graphmem.formation.writer import MemoryDraft, embedding_text, user_key
+from graphmem.model.extraction import PatternExtractor
 
 console = Console()
 BARE = """

@@ -30,8 +30,8 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
-from graphmem import recall as recall_use_case
 from graphmem.config import PRESETS, RetrievalPreset
+from graphmem.retrieval import recall as recall_use_case
 
 sys.path.insert(0, str(Path(__file__).parent))
 from baselines import (

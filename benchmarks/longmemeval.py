@@ -45,9 +45,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings, formation
-from graphmem import messages as inbound
+from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
 from graphmem.config import MAX_BATCH
+from graphmem.formation import writer as formation
+from graphmem.model import messages as inbound
 
 sys.path.insert(0, str(Path(__file__).parent))
 from baselines import (

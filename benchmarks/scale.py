@@ -53,8 +53,8 @@ from machine import neo4j_version, stamp
 from scale_report import write_report
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
-from graphmem.extraction import PatternExtractor
-from graphmem.formation import MemoryDraft, embedding_text
+from graphmem.formation.writer import MemoryDraft, embedding_text
+from graphmem.model.extraction import PatternExtractor
 from graphmem.server import LocalServer
 
 console = Console()

@@ -29,8 +29,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
-from graphmem import recall as recall_use_case
-from graphmem.formation import user_key
+from graphmem.formation.writer import user_key
+from graphmem.retrieval import recall as recall_use_case
 from graphmem.server import LocalServer
 
 console = Console()

@@ -1,1 +1,1 @@
-"""Named Cypher queries, one statement per .cypher file, loaded by graphmem.queries."""
+"""Named Cypher queries, one statement per .cypher file, loaded by graphmem.store.queries."""

@@ -2,7 +2,7 @@
 // dormant) of live memories; the ACT-R base level too when $p.store_base_activation. Idempotent: a rerun at
 // the same $now changes nothing. Everything is computed before the batched writes, and only what moved is
 // written: retention and strength, the strength anchor when strength changed, status/layer when they changed.
-// $user_id: tenant, or null for all; $now: datetime (virtual clock); $p: graphmem.dynamics.DynamicsParams map
+// $user_id: tenant, or null for all; $now: datetime (virtual clock); $p: graphmem.model.dynamics.DynamicsParams map
 // $batch: rows per inner transaction
 CALL () { // one tenant through the user_id index; all tenants by a label scan (only when $user_id is null)
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m

@@ -1,4 +1,4 @@
-// The version of a fact key valid at $as_of as recorded by $known_at (graphmem.temporal.known_interval):
+// The version of a fact key valid at $as_of as recorded by $known_at (graphmem.temporal.reads.known_interval):
 // recorded by then, not a kept contradiction, and its valid interval as known then contains $as_of
 // (a never-closed version ends at its recorded valid_to, null: open; a version closed after $known_at was
 // still open then; one closed without valid_to is valid nowhere).

@@ -1,5 +1,5 @@
 // A caller-made edge between two memories of one user. $rel_type is checked against an allow-list in
-// Python (graphmem.linking.LINK_TYPES) and again here.
+// Python (graphmem.model.linking.LINK_TYPES) and again here.
 // $src, $dst, $user_id, $rel_type, $weight, $valid_from, $now
 MATCH (a:Memory {id: $src}) WHERE a.user_id = $user_id
 MATCH (b:Memory {id: $dst}) WHERE b.user_id = $user_id

@@ -1,5 +1,5 @@
 // Session-start preload: a tenant's memories ranked by importance 0.4, recency 0.3, frequency 0.2 and a
-// 0.1 baseline (graphmem.scoring.proactive_score is the same formula).
+// 0.1 baseline (graphmem.model.scoring.proactive_score is the same formula).
 // $user_id, $now: datetime, $k, $recency_days: recency half-life scale, $frequency_ref: access count of 1.0
 MATCH (m:Memory) WHERE m.user_id = $user_id AND NOT m.status IN ['forgotten', 'superseded']
 WITH m, duration.inSeconds(coalesce(m.last_accessed_at, m.created_at), $now).seconds / 86400.0 AS age

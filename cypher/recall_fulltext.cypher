@@ -1,6 +1,6 @@
 // Full-text (BM25) seeds for one tenant. The Lucene query requires the tenant's user_key token; the
 // user_id filter below is what guarantees isolation.
-// $lucene: the Lucene query string (built by graphmem.retrieval.lucene_query), $user_id, $k
+// $lucene: the Lucene query string (built by graphmem.retrieval.search.lucene_query), $user_id, $k
 // $as_of: datetime or null (transaction time)
 CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $k}) YIELD node AS m, score
 WITH m, score WHERE m.user_id = $user_id

@@ -1,5 +1,5 @@
 // A user's nodes valid at $as_of as recorded by $known_at: memories said by then, not forgotten by then,
-// not expired by $known_at; fact versions by the graphmem.temporal rule; entities those memories mention.
+// not expired by $known_at; fact versions by the graphmem.temporal.reads rule; entities those memories mention.
 // $user_id, $as_of, $known_at
 CALL () {
   MATCH (m:Memory)

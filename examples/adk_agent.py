@@ -15,7 +15,7 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from graphmem import GraphMemory
-from graphmem.adk_memory import GraphMemMemoryService
+from graphmem.adapters.adk import GraphMemMemoryService
 
 
 async def main(user_id: str) -> None:

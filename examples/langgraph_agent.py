@@ -12,7 +12,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore
 
 from graphmem import GraphMemory
-from graphmem.langgraph_store import GraphMemStore
+from graphmem.adapters.langgraph import GraphMemStore
 
 
 class State(TypedDict):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .aio import AsyncGraphMemory
-from .audit import AuditEvent
-from .config import Settings
-from .embedding import Embedder, SentenceTransformerEmbedder
-from .errors import (
+from graphmem.aio import AsyncGraphMemory
+from graphmem.store.audit import AuditEvent
+from graphmem.config import Settings
+from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.errors import (
     ConfigurationError,
     ConnectionFailed,
     CoreBlockLimitExceeded,
@@ -26,9 +26,9 @@ from .errors import (
     ValidationError,
     VersionConflict,
 )
-from .governance import DeletionReport
-from .memory import GraphMemory
-from .models import (
+from graphmem.governance.users import DeletionReport
+from graphmem.memory import GraphMemory
+from graphmem.models import (
     CoreBlock,
     Explanation,
     Fact,
@@ -40,7 +40,7 @@ from .models import (
     Priority,
     Source,
 )
-from .snapshots import GraphDiff, GraphSnapshot, TimelineEvent
+from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 
 __version__ = "0.1.0"
 

@@ -1,8 +1,9 @@
 """``AsyncGraphMemory``: the same memory engine on asyncio and the async Neo4j driver.
 
 There is no second copy of the business logic. An ``AsyncGraphMemory`` holds a plain :class:`GraphMemory`
-built on :class:`graphmem.store.AsyncStore`; each public method runs the synchronous method in a greenlet
-(``graphmem._bridge.greenlet_spawn``), and every round trip to Neo4j inside it is awaited on the event loop.
+built on :class:`graphmem.store.driver.AsyncStore`; each public method runs the synchronous method in a
+greenlet (``graphmem.store._bridge.greenlet_spawn``), and every round trip to Neo4j inside it is awaited on
+the event loop.
 Embedding runs in the loop's thread pool, so a recall never stalls the loop. Many calls may run at once on
 one instance (``asyncio.gather``), each in its own greenlet, sharing the driver's connection pool.
 
@@ -21,16 +22,16 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 import neo4j
 
-from ._bridge import await_only, greenlet_spawn, in_bridge
-from .automation import Automation
-from .config import Settings
-from .embedding import Embedder
-from .errors import ConfigurationError
-from .extraction import Extractor
-from .jobs import Jobs
-from .memory import DRIVER_OPTIONS, GraphMemory, _resolve_connection, default_embedder
-from .scheduler import Scheduler
-from .store import AsyncStore, translate_errors
+from graphmem.automation.control import Automation
+from graphmem.automation.scheduler import Scheduler
+from graphmem.config import Settings
+from graphmem.dynamics.jobs import Jobs
+from graphmem.embedding import Embedder
+from graphmem.errors import ConfigurationError
+from graphmem.memory import DRIVER_OPTIONS, GraphMemory, _resolve_connection, default_embedder
+from graphmem.model.extraction import Extractor
+from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
+from graphmem.store.driver import AsyncStore, translate_errors
 
 __all__ = ["AsyncAutomation", "AsyncGraphMemory", "AsyncJobs"]
 
@@ -109,7 +110,8 @@ class _ExecutorEmbedder:
 
 
 class AsyncJobs(_Async[Jobs]):
-    """``await mem.jobs.run("decay")`` etc.: :class:`graphmem.jobs.Jobs`, awaited. The blocking worker loop
+    """``await mem.jobs.run("decay")`` etc.: :class:`~graphmem.dynamics.jobs.Jobs`, awaited.
+    The blocking worker loop
     (``Jobs.work``) has no async form: run ``graphmem worker`` for schedules in a separate process."""
 
     run = _bridged(Jobs.run)
@@ -123,7 +125,7 @@ class AsyncJobs(_Async[Jobs]):
 
 
 class AsyncAutomation(_Async[Automation]):
-    """``await mem.automation.health()`` etc.: :class:`graphmem.automation.Automation`, awaited."""
+    """``await mem.automation.health()`` etc.: :class:`graphmem.automation.control.Automation`, awaited."""
 
     @property
     def config_id(self) -> str:

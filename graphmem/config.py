@@ -39,7 +39,7 @@ class RetrievalPreset(BaseModel, frozen=True):
         ge=1,
         description="most neighbours asked of the ANN index; beyond it the exact scan is used",
     )
-    blend: str = Field(default="balanced", description="a name in graphmem.scoring.BLEND_PRESETS")
+    blend: str = Field(default="balanced", description="a name in graphmem.model.scoring.BLEND_PRESETS")
     fusion: Literal["linear", "rrf"] = Field(
         default="linear", description="how vector and full-text seed scores are fused (see README)"
     )
@@ -86,7 +86,7 @@ class Settings(BaseSettings):
     embedding_device: Literal["cpu", "cuda", "mps"] = "cpu"
     retrieval_preset: str = "balanced"
     max_content_chars: int = Field(default=MAX_CONTENT_CHARS, ge=1)
-    # --- formation (see graphmem.formation) ---
+    # --- formation (see graphmem.formation.writer) ---
     redact_pii: bool = Field(default=False, description="redact emails, phones, card/account numbers")
     duplicate_threshold: float = Field(
         default=0.95, ge=0.0, le=1.0, description="cosine for a near-duplicate"
@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     )
     record_recalls: bool = Field(default=True, description="store a RecallEvent per recall")
 
-    # --- automation (see graphmem.automation; the job configuration itself is stored in Neo4j) ---
+    # --- automation (see graphmem.automation.control; the job configuration itself is stored in Neo4j) ---
     automation_config_id: str = Field(default="default", description="which stored automation config to use")
     dynamics_preset: str = Field(default="balanced", description="decay preset used until a config is stored")
     gds_enabled: bool = Field(default=True, description="use GDS for associate when the plugin is present")
@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     )
     worker_poll_seconds: float = Field(default=30.0, gt=0, description="worker: config re-read interval")
 
-    # --- agent-facing interfaces (see graphmem.mcp_server, graphmem.api) ---
+    # --- agent-facing interfaces (see graphmem.adapters.mcp, graphmem.adapters.rest) ---
     mcp_user_id: str | None = Field(default=None, description="the tenant the MCP server acts for")
     api_key: SecretStr | None = Field(default=None, description="the key REST clients send in X-API-Key")
 

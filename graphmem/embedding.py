@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .errors import EmbedderError
+from graphmem.errors import EmbedderError
 
 logger = logging.getLogger(__name__)
 

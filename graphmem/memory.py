@@ -9,38 +9,35 @@ from typing import Any
 
 import neo4j
 
-from . import (
-    audit,
-    edges,
-    factbase,
-    forgetting,
-    formation,
-    governance,
-    idempotency,
-    snapshots,
-    temporal,
-    versioning,
-)
-from . import context as context_use_case
-from . import core as core_memory
-from . import messages as inbound
-from . import recall as recall_use_case
-from . import validation as check
-from .audit import AuditEvent
-from .automation import Automation
-from .config import MAX_BATCH, Settings
-from .context import Context
-from .embedding import Embedder, SentenceTransformerEmbedder
-from .errors import ConfigurationError, ConnectionFailed, SchemaError, ValidationError
-from .extraction import Extractor
-from .governance import DeletionReport
-from .jobs import ControlPlane, Jobs
-from .models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, Priority, Source
-from .queries import schema_statements
-from .runtime import Runtime
-from .scheduler import Scheduler
-from .snapshots import GraphDiff, GraphSnapshot, TimelineEvent
-from .store import QueryStore, Store, translate_errors
+from graphmem.automation.control import Automation
+from graphmem.automation.scheduler import Scheduler
+from graphmem.config import MAX_BATCH, Settings
+from graphmem.dynamics import forgetting
+from graphmem.dynamics.jobs import ControlPlane, Jobs
+from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.errors import ConfigurationError, ConnectionFailed, SchemaError, ValidationError
+from graphmem.formation import edges
+from graphmem.formation import writer as formation
+from graphmem.governance import core_blocks as core_memory
+from graphmem.governance import users as governance
+from graphmem.governance import versioning
+from graphmem.governance.users import DeletionReport
+from graphmem.model import messages as inbound
+from graphmem.model import validation as check
+from graphmem.model.extraction import Extractor
+from graphmem.models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, Priority, Source
+from graphmem.retrieval import context as context_use_case
+from graphmem.retrieval import recall as recall_use_case
+from graphmem.retrieval.context import Context
+from graphmem.store import audit, idempotency
+from graphmem.store.audit import AuditEvent
+from graphmem.store.driver import QueryStore, Store, translate_errors
+from graphmem.store.queries import schema_statements
+from graphmem.store.runtime import Runtime
+from graphmem.temporal import facts as factbase
+from graphmem.temporal import reads as temporal
+from graphmem.temporal import snapshots
+from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +56,7 @@ def _resolve_connection(
         auth = (settings.neo4j_username or "neo4j", settings.neo4j_password)
     if uri is not None and auth is not None:
         return uri, auth
-    from .server import LocalServer
+    from graphmem.server import LocalServer
 
     server = LocalServer(settings.home)
     status = server.status()
@@ -115,11 +112,11 @@ class GraphMemory:
         self, store: QueryStore, embedder: Embedder, settings: Settings, extractor: Extractor | None = None
     ) -> None:
         self._rt = Runtime(store=store, embedder=embedder, settings=settings)
-        self._extractor = extractor  # None: graphmem.extraction.PatternExtractor (no LLM)
+        self._extractor = extractor  # None: graphmem.model.extraction.PatternExtractor (no LLM)
         self._control = ControlPlane.build(self._rt)  # no thread until scheduler.start()
         self._preload = recall_use_case.PreloadCache(self._rt)
 
-    # --- lifecycle ---------------------------------------------------------------------------------
+    # --- lifecycle
     @classmethod
     def connect(
         cls,
@@ -152,7 +149,7 @@ class GraphMemory:
     def embedder(self) -> Embedder:
         return self._rt.embedder
 
-    # --- dynamics and automation (graphmem.jobs, graphmem.automation, graphmem.scheduler) -------------
+    # --- dynamics and automation (graphmem.dynamics, graphmem.automation)
     @property
     def jobs(self) -> Jobs:
         """Run, list, enable, disable and reconcile the maintenance jobs (decay, forget, consolidate, ...)."""
@@ -168,7 +165,7 @@ class GraphMemory:
         """The in-process APScheduler: ``start()``, then ``jobs.reconcile()`` loads the stored schedules."""
         return self._control.scheduler
 
-    # --- schema ------------------------------------------------------------------------------------
+    # --- schema
     def init(self) -> None:
         """Create graphmem's constraints and indexes (idempotent). Never called implicitly."""
         dimension = self._rt.embedder.dimension
@@ -185,7 +182,7 @@ class GraphMemory:
             logger.debug("schema: %s", name)
             self._rt.store.run_statement(statement, {"dimension": dimension})
 
-    # --- write -------------------------------------------------------------------------------------
+    # --- write
     def remember(
         self,
         content: str,
@@ -407,7 +404,7 @@ class GraphMemory:
         weight: float = 1.0,
         valid_from: datetime | None = None,
     ) -> None:
-        """Add an edge between two memories of one user; ``rel_type`` from ``graphmem.linking.LINK_TYPES``."""
+        """Add an edge between two memories of one user; ``rel_type`` from ``linking.LINK_TYPES``."""
         edges.link(
             self._rt,
             check.identifier(src_id, "src_id") or "",
@@ -422,7 +419,7 @@ class GraphMemory:
         uid = check.user_id(user_id)
         forgetting.forget(self._rt, check.identifier(memory_id, "memory_id") or "", uid)
 
-    # --- core memory blocks (graphmem.core) ---------------------------------------------------------
+    # --- core memory blocks (graphmem.governance.core_blocks)
     def core_blocks(self, user_id: str) -> list[CoreBlock]:
         """The user's core memory blocks (pinned first in every ``context()``), by label."""
         return core_memory.list_blocks(self._rt, check.user_id(user_id))
@@ -466,7 +463,7 @@ class GraphMemory:
         """Every version of a core memory block, newest first."""
         return core_memory.history(self._rt, check.user_id(user_id), check.identifier(label, "label") or "")
 
-    # --- read --------------------------------------------------------------------------------------
+    # --- read
     def recall(
         self,
         query: str,
@@ -577,7 +574,7 @@ class GraphMemory:
             self._rt, check.identifier(memory_id, "memory_id") or "", user_id=check.user_id(user_id)
         )
 
-    # --- the graph over time (graphmem.snapshots) -----------------------------------------------------
+    # --- the graph over time (graphmem.temporal.snapshots)
     def timeline(
         self, user_id: str, *, start: datetime | None = None, end: datetime | None = None
     ) -> list[TimelineEvent]:
@@ -615,7 +612,7 @@ class GraphMemory:
             self._rt, check.user_id(user_id), start, end, known_at=check.aware_datetime(known_at, "known_at")
         )
 
-    # --- audit and governance (graphmem.audit, graphmem.governance) --------------------------------------
+    # --- audit and governance (graphmem.store.audit, graphmem.governance.users)
     def audit_log(
         self, *, user_id: str | None = None, target_id: str | None = None, since: datetime | None = None
     ) -> list[AuditEvent]:

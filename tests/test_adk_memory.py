@@ -12,7 +12,7 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from graphmem import GraphMemory
-from graphmem.adk_memory import GraphMemMemoryService, event_message
+from graphmem.adapters.adk import GraphMemMemoryService, event_message
 
 
 def _event(author: str, text: str | None, role: str) -> Event:

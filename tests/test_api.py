@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from graphmem import GraphMemory
-from graphmem.api import create_app
-from graphmem.dashboard import page as dashboard_page
-from graphmem.dashboard import stats_from_rows
+from graphmem.adapters.dashboard import page as dashboard_page
+from graphmem.adapters.dashboard import stats_from_rows
+from graphmem.adapters.rest import create_app
 
 KEY = "test-key"
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from graphmem import AsyncGraphMemory, ConfigurationError, SentenceTransformerEmbedder, VersionConflict
-from graphmem.scheduler import Scheduler
+from graphmem.automation.scheduler import Scheduler
 
 TOPICS = [
     "I adopted a dog named Rex",

@@ -16,9 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings, ValidationError, VersionConflict
-from graphmem.automation import AutomationConfig
-from graphmem.cli import app
-from graphmem.scheduler import Scheduler
+from graphmem.automation.control import AutomationConfig
+from graphmem.automation.scheduler import Scheduler
+from graphmem.cli.main import app
 
 
 @pytest.fixture()

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from typer.testing import CliRunner
 
-from graphmem.cli import app
+from graphmem.cli.main import app
 from graphmem.server import LocalServer
 
 runner = CliRunner()

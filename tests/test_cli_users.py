@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMemory, ValidationError
-from graphmem.cli import app
-from graphmem.cli_users import plan_import
+from graphmem.cli.main import app
+from graphmem.cli.users import plan_import
 
 runner = CliRunner()
 

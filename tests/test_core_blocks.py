@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graphmem import GraphMemory
-from graphmem.core import appended, replaced
 from graphmem.errors import (
     CoreBlockLimitExceeded,
     CoreBlockNotFound,
@@ -16,6 +15,7 @@ from graphmem.errors import (
     ValidationError,
     VersionConflict,
 )
+from graphmem.governance.core_blocks import appended, replaced
 from graphmem.models import CoreBlock
 
 

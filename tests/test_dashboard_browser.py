@@ -26,7 +26,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from graphmem import GraphMemory
-from graphmem.api import create_app
+from graphmem.adapters.rest import create_app
 
 KEY = "browser-test-key"
 CHROMIUM = Path("/usr/bin/chromium")

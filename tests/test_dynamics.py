@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
-from graphmem import dynamics as d
+from graphmem.model import dynamics as d
 
 P = d.DynamicsParams()
 

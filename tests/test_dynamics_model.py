@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem import dynamics as d
-from graphmem.automation import AutomationConfig, validate_config
+from graphmem.automation.control import AutomationConfig, validate_config
+from graphmem.automation.scheduler import Planned, job_states, parse_schedule
 from graphmem.errors import ValidationError
-from graphmem.scheduler import Planned, job_states, parse_schedule
+from graphmem.model import dynamics as d
 
 P = d.DynamicsParams()
 

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem import ValidationError, entities, facts, importance, linking, messages
-from graphmem.extraction import CueDirection, PatternExtractor, causal_cue, luhn_ok, redact_pii
-from graphmem.facts import CurrentFact, FactInput, Resolution
+from graphmem import ValidationError
+from graphmem.model import entities, facts, importance, linking, messages
+from graphmem.model.extraction import CueDirection, PatternExtractor, causal_cue, luhn_ok, redact_pii
+from graphmem.model.facts import CurrentFact, FactInput, Resolution
 from graphmem.models import FactType, MemoryType, Priority, Source
 
 T0 = datetime(2024, 5, 1, tzinfo=UTC)

@@ -7,15 +7,9 @@ from typing import Any
 
 import pytest
 
-from graphmem import (
-    GraphMemory,
-    MemoryNotFound,
-    Settings,
-    TenantMismatch,
-    ValidationError,
-)
-from graphmem import factbase as factbase_module
+from graphmem import GraphMemory, MemoryNotFound, Settings, TenantMismatch, ValidationError
 from graphmem.config import MAX_BATCH
+from graphmem.temporal import facts as factbase_module
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory
-from graphmem.llm import MAX_TURNS_PER_CALL, OpenAICompatibleExtractor
+from graphmem.formation.llm import MAX_TURNS_PER_CALL, OpenAICompatibleExtractor
 
 
 class FakeLLM:

@@ -20,9 +20,9 @@ from graphmem import (
     Settings,
     StoreError,
     VersionConflict,
-    audit,
 )
-from graphmem.queries import query
+from graphmem.store import audit
+from graphmem.store.queries import query
 
 
 @pytest.fixture()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory
-from graphmem.queries import query, query_names
+from graphmem.store.queries import query, query_names
 
 KIT = Path(__file__).parents[1] / "cypher" / "kit"
 KIT_QUERIES = query_names("kit")

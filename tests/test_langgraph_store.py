@@ -13,8 +13,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore
 
 from graphmem import GraphMemory
+from graphmem.adapters.langgraph import GraphMemStore, item_text, matches
 from graphmem.errors import ConfigurationError, ValidationError
-from graphmem.langgraph_store import GraphMemStore, item_text, matches
 
 
 def test_pure_helpers() -> None:

@@ -57,8 +57,8 @@ def test_every_error_derives_from_one_root() -> None:
 
 def test_the_async_facade_has_every_public_member_of_the_sync_one() -> None:
     from graphmem.aio import AsyncAutomation, AsyncJobs
-    from graphmem.automation import Automation
-    from graphmem.jobs import Jobs
+    from graphmem.automation.control import Automation
+    from graphmem.dynamics.jobs import Jobs
 
     def public(cls: type) -> set[str]:
         return {n for n in dir(cls) if not n.startswith("_")}

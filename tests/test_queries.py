@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphmem import GraphMemory
-from graphmem.queries import query, query_names, schema_statements
+from graphmem.store.queries import query, query_names, schema_statements
 
 SOURCE = "\n".join(p.read_text() for p in Path(__file__).parents[1].joinpath("graphmem").rglob("*.py"))
 LIBRARY_QUERIES = [n for n in query_names() if "/" not in n]

@@ -10,9 +10,8 @@ from hypothesis import strategies as st
 
 from graphmem.config import RetrievalPreset
 from graphmem.errors import ValidationError
-from graphmem.intent import Intent, View, detect_intent, resolve_views
-from graphmem.retrieval import lucene_query, plan_vector_search, query_terms
-from graphmem.scoring import (
+from graphmem.model.intent import Intent, View, detect_intent, resolve_views
+from graphmem.model.scoring import (
     BlendWeights,
     fan_factor,
     final_score,
@@ -23,6 +22,7 @@ from graphmem.scoring import (
     rrf,
     suppressed_strength,
 )
+from graphmem.retrieval.search import lucene_query, plan_vector_search, query_terms
 
 
 def test_rrf_matches_its_definition() -> None:

@@ -20,7 +20,7 @@ from graphmem import (
     ValidationError,
 )
 from graphmem.config import MAX_CONTENT_CHARS, MAX_K
-from graphmem.store import Store, Tx
+from graphmem.store.driver import Store, Tx
 
 T = TypeVar("T")
 

@@ -9,8 +9,10 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem import FactType, GraphMemory, Source, ValidationError, factbase, temporal
-from graphmem.facts import FactInput
+from graphmem import FactType, GraphMemory, Source, ValidationError
+from graphmem.model.facts import FactInput
+from graphmem.temporal import facts as factbase
+from graphmem.temporal import reads as temporal
 
 
 def d(month: int, day: int) -> datetime:

@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import networkx as nx
 
-from graphmem import FactType, GraphMemory, factbase
-from graphmem.facts import FactInput
+from graphmem import FactType, GraphMemory
+from graphmem.model.facts import FactInput
+from graphmem.temporal import facts as factbase
 
 
 def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:

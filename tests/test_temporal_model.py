@@ -15,9 +15,10 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphmem import facts, temporal
-from graphmem.facts import CurrentFact, FactInput, KeyState
+from graphmem.model import facts
+from graphmem.model.facts import CurrentFact, FactInput, KeyState
 from graphmem.models import FactType, Source
+from graphmem.temporal import reads as temporal
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -14,10 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from graphmem import FactNotFound, FactType, GraphMemory, Source, ValidationError, factbase, temporal
-from graphmem.cli import app
-from graphmem.facts import FactInput
+from graphmem import FactNotFound, FactType, GraphMemory, Source, ValidationError
+from graphmem.cli.main import app
+from graphmem.model.facts import FactInput
 from graphmem.server import LocalServer
+from graphmem.temporal import facts as factbase
+from graphmem.temporal import reads as temporal
 
 
 def _tick() -> datetime:

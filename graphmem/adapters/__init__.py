@@ -1,0 +1,1 @@
+"""Interfaces over the facade: REST and its dashboard, MCP, Google ADK, LangGraph, an LLM extractor."""

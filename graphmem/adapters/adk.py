@@ -1,0 +1,116 @@
+"""A Google ADK ``BaseMemoryService`` backed by graphmem.
+
+Use it as ``Runner(..., memory_service=GraphMemMemoryService(mem))``.
+
+``add_session_to_memory`` ingests a session's events with text (one idempotent ``add_messages`` per event,
+keyed by the event id, so adding a session again writes only its new events); ``search_memory`` recalls
+and returns ADK ``MemoryEntry`` results with graphmem's score and explanation in ``custom_metadata``. The
+graphmem tenant is ``tenant(app_name, user_id)`` (default ``"<app_name>:<user_id>"``).
+
+Install with ``pip install 'graphmem[adk]'``. The ADK calls are async; graphmem's sync calls run in a
+thread so the event loop never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from google.adk.events.event import Event
+from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse
+from google.adk.memory.memory_entry import MemoryEntry
+from google.adk.sessions.session import Session
+from google.genai import types
+
+from graphmem.memory import GraphMemory
+from graphmem.models import Hit
+
+
+def default_tenant(app_name: str, user_id: str) -> str:
+    return f"{app_name}:{user_id}"
+
+
+def event_message(event: Event) -> dict[str, Any] | None:
+    """An ADK event as a graphmem message, or None when it carries no text (pure)."""
+    if event.content is None or not event.content.parts:
+        return None
+    text = "\n".join(p.text for p in event.content.parts if p.text and p.text.strip())
+    if not text:
+        return None
+    role = event.content.role or ("user" if event.author == "user" else "model")
+    return {
+        "role": role,
+        "content": text,
+        "name": event.author or None,
+        "timestamp": datetime.fromtimestamp(event.timestamp, UTC),
+        "metadata": {"adk_event_id": event.id, "adk_invocation_id": event.invocation_id},
+    }
+
+
+def memory_entry(hit: Hit) -> MemoryEntry:
+    memory = hit.memory
+    when = memory.occurred_at or memory.created_at
+    return MemoryEntry(
+        id=memory.id,
+        content=types.Content(role=memory.role or "user", parts=[types.Part(text=memory.content)]),
+        author=memory.speaker or memory.role,
+        timestamp=when.isoformat() if when else None,
+        custom_metadata={
+            "score": hit.score,
+            "search_level": hit.explanation.search_level,
+            "components": hit.explanation.components,
+            "memory_type": memory.memory_type.value,
+            "session_id": memory.session_id,
+        },
+    )
+
+
+class GraphMemMemoryService(BaseMemoryService):
+    """ADK long-term memory on graphmem."""
+
+    def __init__(
+        self,
+        mem: GraphMemory,
+        *,
+        k: int = 10,
+        tenant: Callable[[str, str], str] = default_tenant,
+    ) -> None:
+        self._mem = mem
+        self._k = k
+        self._tenant = tenant
+
+    def _ingest(self, app_name: str, user_id: str, session_id: str, events: Sequence[Event]) -> None:
+        uid = self._tenant(app_name, user_id)
+        for event in events:
+            message = event_message(event)
+            if message is None:
+                continue
+            self._mem.add_messages(
+                [message],
+                user_id=uid,
+                session_id=session_id,
+                idempotency_key=f"adk:{session_id}:{event.id}",
+            )
+
+    async def add_session_to_memory(self, session: Session) -> None:
+        await asyncio.to_thread(
+            self._ingest, session.app_name, session.user_id, session.id, list(session.events)
+        )
+
+    async def add_events_to_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        events: Sequence[Event],
+        session_id: str | None = None,
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        await asyncio.to_thread(self._ingest, app_name, user_id, session_id or "adk", list(events))
+
+    async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
+        uid = self._tenant(app_name, user_id)
+        hits = await asyncio.to_thread(self._mem.recall, query, user_id=uid, k=self._k)
+        return SearchMemoryResponse(memories=[memory_entry(h) for h in hits])

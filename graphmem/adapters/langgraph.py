@@ -1,0 +1,197 @@
+"""A LangGraph ``BaseStore`` backed by graphmem: pass ``store=GraphMemStore(mem, ...)`` to a LangGraph graph.
+
+Items are Memory nodes labelled ``StoreItem`` (priority P0: never forgotten by the jobs) carrying their
+namespace, key and JSON value; their text is embedded, so a ``search`` with a ``query`` goes through
+graphmem's recall (read-only: it reinforces nothing). ``filter`` matches top-level value fields by
+equality. Deleting is a soft forget. The tenant of an operation comes from its namespace through
+``user_from_namespace`` (default: every operation acts for the one ``user_id`` given).
+
+Install with ``pip install 'graphmem[langgraph]'``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+
+from graphmem.errors import ConfigurationError, ValidationError
+from graphmem.memory import GraphMemory
+from graphmem.model import validation as check
+
+MAX_SEARCH = 200
+
+
+def item_text(key: str, value: dict[str, Any]) -> str:
+    """The searchable text of an item: its string fields (or its JSON), prefixed by its key (pure)."""
+    strings = [v for v in value.values() if isinstance(v, str) and v.strip()]
+    body = " ".join(strings) if strings else json.dumps(value, sort_keys=True, default=str)
+    return f"{key}: {body}"
+
+
+def matches(value: dict[str, Any], conditions: dict[str, Any] | None) -> bool:
+    return not conditions or all(value.get(k) == v for k, v in conditions.items())
+
+
+def namespace_matches(namespace: tuple[str, ...], op: ListNamespacesOp) -> bool:
+    for condition in op.match_conditions or ():
+        path = condition.path
+        part = namespace[: len(path)] if condition.match_type == "prefix" else namespace[-len(path) :]
+        if len(namespace) < len(path) or any(p != "*" and p != n for p, n in zip(path, part, strict=True)):
+            return False
+    return True
+
+
+class GraphMemStore(BaseStore):
+    """LangGraph long-term memory on graphmem (sync and async; async runs the sync calls in a thread)."""
+
+    def __init__(
+        self,
+        mem: GraphMemory,
+        *,
+        user_id: str | None = None,
+        user_from_namespace: Callable[[tuple[str, ...]], str] | None = None,
+    ) -> None:
+        if (user_id is None) == (user_from_namespace is None):
+            raise ConfigurationError("GraphMemStore needs exactly one of user_id and user_from_namespace")
+        self._mem = mem
+        fixed = None if user_id is None else check.user_id(user_id)
+        self._tenant = user_from_namespace or (lambda _ns: fixed or "")
+
+    def _user(self, namespace: tuple[str, ...]) -> str:
+        try:
+            return check.user_id(self._tenant(namespace))
+        except (IndexError, KeyError) as exc:
+            raise ValidationError("namespace", f"no user in namespace {namespace!r}") from exc
+
+    # --- BaseStore ---------------------------------------------------------------------------------
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        results: list[Result] = []
+        for op in ops:
+            if isinstance(op, GetOp):
+                results.append(self._get(op))
+            elif isinstance(op, PutOp):
+                self._put(op)
+                results.append(None)
+            elif isinstance(op, SearchOp):
+                results.append(self._search(op))
+            elif isinstance(op, ListNamespacesOp):
+                results.append(self._namespaces(op))
+            else:
+                raise ValidationError("op", f"unsupported store operation {type(op).__name__}")
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    # --- operations --------------------------------------------------------------------------------
+    def _rows(self, user_id: str, prefix: tuple[str, ...], keys: list[str] | None) -> list[dict[str, Any]]:
+        rows = self._mem._rt.store.read("store_items", user_id=user_id, prefix=list(prefix), keys=keys)
+        return [r["item"] for r in rows]
+
+    def _get(self, op: GetOp) -> Item | None:
+        rows = self._rows(self._user(op.namespace), op.namespace, [op.key])
+        return _item(rows[0]) if rows else None
+
+    def _put(self, op: PutOp) -> None:
+        user_id = self._user(op.namespace)
+        rt = self._mem._rt
+        now = datetime.now(UTC)
+        if op.value is None:
+            rt.store.write(
+                "store_item_delete", user_id=user_id, namespace=list(op.namespace), key=op.key, now=now
+            )
+            return
+        value = dict(op.value)
+        text = item_text(op.key, value)
+        rt.store.write(
+            "store_item_put",
+            user_id=user_id,
+            namespace=list(op.namespace),
+            key=check.identifier(op.key, "key"),
+            id=str(uuid.uuid4()),
+            content=text,
+            value=json.dumps(value, sort_keys=True, default=str),
+            embedding=rt.embedder.embed([text])[0],
+            props={
+                "memory_type": "semantic",
+                "priority": "P0",
+                "importance": 0.5,
+                "strength": 1.0,
+                "retention": 1.0,
+                "status": "active",
+                "layer": "active",
+                "source": "agent",
+                "confidence": 1.0,
+                "access_count": 0,
+                "tags": ["langgraph"],
+            },
+            now=now,
+        )
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        user_id = self._user(op.namespace_prefix)
+        rows = self._rows(user_id, op.namespace_prefix, None)
+        by_id = {r["id"]: r for r in rows if matches(json.loads(r["store_value"]), op.filter)}
+        ranked: list[tuple[dict[str, Any], float | None]]
+        if op.query:
+            k = min(MAX_SEARCH, max(50, 4 * (op.offset + op.limit)))
+            hits = self._mem.recall(op.query, user_id=user_id, k=k, reinforce=False)
+            ranked = [(by_id[h.memory.id], h.score) for h in hits if h.memory.id in by_id]
+        else:
+            ranked = [(r, None) for r in by_id.values()]
+        page = ranked[op.offset : op.offset + op.limit]
+        return [_search_item(row, score) for row, score in page]
+
+    def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        prefix = next((c.path for c in op.match_conditions or () if c.match_type == "prefix"), ())
+        concrete = tuple(p for p in prefix if p != "*")
+        if len(concrete) != len(prefix):
+            concrete = ()
+        user_id = self._user(concrete)
+        rows = self._mem._rt.store.read("store_namespaces", user_id=user_id)
+        found: list[tuple[str, ...]] = []
+        for row in rows:
+            namespace = tuple(row["namespace"])
+            if not namespace_matches(namespace, op):
+                continue
+            namespace = namespace[: op.max_depth] if op.max_depth is not None else namespace
+            if namespace not in found:
+                found.append(namespace)
+        return found[op.offset : op.offset + op.limit]
+
+
+def _item(row: dict[str, Any]) -> Item:
+    return Item(
+        value=json.loads(row["store_value"]),
+        key=row["store_key"],
+        namespace=tuple(row["store_ns"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _search_item(row: dict[str, Any], score: float | None) -> SearchItem:
+    return SearchItem(
+        namespace=tuple(row["store_ns"]),
+        key=row["store_key"],
+        value=json.loads(row["store_value"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        score=score,
+    )

@@ -1,0 +1,136 @@
+"""``graphmem mcp``: a Model Context Protocol server (stdio) with tools for an agent to manage its memory.
+
+The tenant comes from the server's configuration (``--user`` / ``GRAPHMEM_MCP_USER_ID``), never from the
+model's arguments. graphmem errors come back as MCP tool errors (``is_error``) naming the problem; arguments
+that do not fit a tool's input schema are refused by the SDK the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, ParamSpec, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from graphmem.adapters import ops
+from graphmem.errors import GraphMemError
+from graphmem.memory import GraphMemory
+from graphmem.model import validation as check
+
+logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+INSTRUCTIONS = (
+    "Long-term memory for the current user. Call memory_context at the start of a task, memory_recall to "
+    "look something up, memory_remember for anything worth keeping, fact_set for stable key/value facts, "
+    "and core_memory_append / core_memory_replace to edit the pinned core memory blocks."
+)
+
+
+def _tool_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """graphmem errors become MCP tool errors with their message (no traceback reaches the model)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except GraphMemError as exc:
+            logger.info("tool %s refused: %s", fn.__name__, type(exc).__name__)
+            raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+
+    return wrapper
+
+
+def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
+    """An MCP server whose tools act on ``user_id``'s memory through ``mem``."""
+    uid = check.user_id(user_id)
+    server = MCPServer("graphmem", instructions=INSTRUCTIONS)
+
+    @server.tool()
+    @_tool_errors
+    def memory_recall(query: str, k: int = 5) -> dict[str, Any]:
+        """Recall the user's memories most relevant to a query (best first, with scores)."""
+        return {"hits": [ops.hit_json(h) for h in mem.recall(query, user_id=uid, k=k)]}
+
+    @server.tool()
+    @_tool_errors
+    def memory_remember(
+        content: str, memory_type: str | None = None, importance: float = 0.5, tags: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Store a memory (memory_type: episodic, semantic, procedural or preference)."""
+        memory = mem.remember(
+            content, user_id=uid, memory_type=memory_type, importance=importance, tags=tags, source="agent"
+        )
+        return ops.memory_json(memory)
+
+    @server.tool()
+    @_tool_errors
+    def memory_update(memory_id: str, content: str, expected_version: int | None = None) -> dict[str, Any]:
+        """Correct a memory's text (the previous version is kept). Pass the ``version`` memory_recall returned
+        to refuse the edit if the memory changed since; omitted, the latest version is edited."""
+        memory = ops.update_memory(mem, memory_id, content, user_id=uid, expected_version=expected_version)
+        return ops.memory_json(memory)
+
+    @server.tool()
+    @_tool_errors
+    def memory_forget(memory_id: str) -> dict[str, Any]:
+        """Forget one memory (soft: it leaves recall but can be restored)."""
+        mem.forget(memory_id, user_id=uid)
+        return {"forgotten": memory_id}
+
+    @server.tool()
+    @_tool_errors
+    def fact_set(key: str, value: str, fact_type: str = "custom") -> dict[str, Any]:
+        """Set a fact (fact_type: preference, profile, rule or custom); earlier values stay in history."""
+        return ops.fact_json(mem.set_fact(uid, key, value, fact_type=fact_type, source="agent")) or {}
+
+    @server.tool()
+    @_tool_errors
+    def fact_get(key: str, as_of: datetime | None = None, known_at: datetime | None = None) -> dict[str, Any]:
+        """A fact's value (null when none): the current one, or the one valid at ``as_of`` as it was known at
+        ``known_at`` (ISO 8601 date-times)."""
+        return {"fact": ops.fact_json(mem.get_fact(uid, key, as_of=as_of, known_at=known_at))}
+
+    @server.tool()
+    @_tool_errors
+    def fact_retract(key: str, valid_to: datetime | None = None) -> dict[str, Any]:
+        """Retract a fact's current value: wrong all along (no valid_to), or true until ``valid_to``
+        (ISO 8601); history keeps it."""
+        return ops.fact_json(mem.retract_fact(uid, key, valid_to=valid_to)) or {}
+
+    @server.tool()
+    @_tool_errors
+    def fact_history(key: str) -> dict[str, Any]:
+        """Every version of a fact, oldest first, with when it was valid and when it was recorded."""
+        return {"versions": [ops.fact_json(f) for f in mem.fact_history(uid, key)]}
+
+    @server.tool()
+    @_tool_errors
+    def core_memory_append(label: str, text: str) -> dict[str, Any]:
+        """Append a line to a core memory block (e.g. 'human', 'persona')."""
+        return ops.block_json(mem.core_append(uid, label, text))
+
+    @server.tool()
+    @_tool_errors
+    def core_memory_replace(label: str, old: str, new: str) -> dict[str, Any]:
+        """Replace text in a core memory block (old must occur in the block; new may be empty)."""
+        return ops.block_json(mem.core_replace(uid, label, old, new))
+
+    @server.tool()
+    @_tool_errors
+    def memory_context(query: str, token_budget: int = 2000) -> dict[str, Any]:
+        """A prompt-ready context: core memory, known facts, relevant memories, recent history."""
+        return ops.context_json(mem.context(query, user_id=uid, token_budget=token_budget))
+
+    return server
+
+
+def serve(mem: GraphMemory, user_id: str) -> None:
+    """Serve MCP over stdio until the client disconnects."""
+    build_server(mem, user_id).run("stdio")

@@ -1,0 +1,50 @@
+"""Operations the agent-facing interfaces (MCP, REST) share, over the facade, with JSON-ready results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.memory import GraphMemory
+from graphmem.models import CoreBlock, Fact, Hit, Memory
+from graphmem.retrieval.context import Context
+
+
+def memory_json(memory: Memory) -> dict[str, Any]:
+    return memory.model_dump(mode="json", exclude={"metadata"}) | {"metadata": memory.metadata}
+
+
+def hit_json(hit: Hit, *, explain: bool = False) -> dict[str, Any]:
+    out = {"memory": memory_json(hit.memory), "score": hit.score}
+    if explain:
+        out["explanation"] = hit.explanation.model_dump(mode="json")
+    return out
+
+
+def fact_json(fact: Fact | None) -> dict[str, Any] | None:
+    return None if fact is None else fact.model_dump(mode="json")
+
+
+def block_json(block: CoreBlock) -> dict[str, Any]:
+    return block.model_dump(mode="json")
+
+
+def context_json(context: Context) -> dict[str, Any]:
+    return {
+        "text": context.text,
+        "tokens": context.tokens,
+        "budget": context.budget,
+        "kept": [i.model_dump(mode="json") for i in context.kept],
+        "dropped": [i.model_dump(mode="json") for i in context.dropped],
+    }
+
+
+def update_memory(
+    mem: GraphMemory, memory_id: str, content: str, *, user_id: str, expected_version: int | None = None
+) -> Memory:
+    """Change a memory's text in place (a new version; the old one stays in ``memory_history``).
+
+    ``expected_version`` (from a recall hit) guards against lost updates (``VersionConflict``); omitted, the
+    current version is used: the last writer wins."""
+    if expected_version is None:
+        expected_version = mem.memory_history(memory_id, user_id=user_id)[-1].version
+    return mem.update_memory(memory_id, user_id=user_id, expected_version=expected_version, content=content)

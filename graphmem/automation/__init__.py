@@ -1,0 +1,1 @@
+"""The automation control plane: stored configuration, job runs, health and the scheduler."""

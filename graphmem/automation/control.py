@@ -1,0 +1,254 @@
+"""The automation control plane: configuration stored in Neo4j (versioned), job runs, health.
+
+The configuration (decay parameters, thresholds, schedules, enabled flags, context budget) lives in one
+``AutomationConfig`` node per id, with every version kept as an ``AutomationConfigVersion`` node. The CLI,
+the API and any UI only read and write it through :class:`Automation`; schedulers reconcile against it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from graphmem.automation.scheduler import Planned, canonical, fresh, parse_schedule
+from graphmem.errors import ValidationError, VersionConflict
+from graphmem.model.dynamics import PRESETS, DynamicsParams
+from graphmem.store import audit
+from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+JOB_NAMES = ("decay", "forget", "consolidate", "associate", "promote", "review")
+
+DEFAULT_SCHEDULES = {
+    "decay": "every 1h",
+    "forget": "15 3 * * *",
+    "consolidate": "30 3 * * *",
+    "associate": "every 6h",
+    "promote": "45 3 * * *",
+    "review": "every 1h",
+}
+
+
+class JobConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    schedule: str
+
+    @field_validator("schedule")
+    @classmethod
+    def _valid_schedule(cls, value: str) -> str:
+        parse_schedule(value)
+        return canonical(value)
+
+
+def _default_jobs() -> dict[str, JobConfig]:
+    return {name: JobConfig(schedule=spec) for name, spec in DEFAULT_SCHEDULES.items()}
+
+
+class AutomationConfig(BaseModel):
+    """Everything the automation plane is configured with; ``version`` is the stored one (0: never stored)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = Field(default=0, ge=0)
+    dynamics: DynamicsParams = Field(default_factory=DynamicsParams)
+    jobs: dict[str, JobConfig] = Field(default_factory=_default_jobs)
+    context_budget: int = Field(default=2000, ge=1, description="tokens of memory context per turn")
+    batch_size: int = Field(default=5000, ge=1, le=1_000_000, description="rows per inner transaction")
+
+    @model_validator(mode="after")
+    def _all_jobs(self) -> AutomationConfig:
+        unknown = set(self.jobs) - set(JOB_NAMES)
+        if unknown:
+            raise ValueError(f"unknown jobs {sorted(unknown)}; known: {', '.join(JOB_NAMES)}")
+        missing = set(JOB_NAMES) - set(self.jobs)
+        if missing:
+            raise ValueError(f"jobs lack {sorted(missing)}")
+        return self
+
+    @classmethod
+    def from_preset(cls, name: str) -> AutomationConfig:
+        if name not in PRESETS:
+            raise ValidationError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
+        return cls(dynamics=PRESETS[name])
+
+    def planned(self) -> dict[str, Planned]:
+        return {name: Planned(job.enabled, job.schedule) for name, job in self.jobs.items()}
+
+    def with_job(self, name: str, **changes: Any) -> AutomationConfig:
+        """A copy with one job's settings changed (validated)."""
+        if name not in self.jobs:
+            raise ValidationError("job", f"unknown job {name!r}; known: {', '.join(JOB_NAMES)}")
+        data = self.model_dump()
+        data["jobs"][name].update(changes)
+        return validate_config(data)
+
+
+def validate_config(data: AutomationConfig | dict[str, Any]) -> AutomationConfig:
+    """Validate (again) a configuration: a copy made with ``model_copy(update=...)`` skips validation."""
+    raw = data.model_dump() if isinstance(data, AutomationConfig) else data
+    try:
+        return AutomationConfig.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "config"
+        raise ValidationError(field, first["msg"]) from exc
+
+
+# --- value types of the API ------------------------------------------------------------------------
+RunStatus = Literal["running", "success", "failed", "interrupted"]
+
+
+class JobRun(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    job: str
+    status: RunStatus
+    user_id: str | None = None
+    started_at: datetime
+    finished_at: datetime | None = None
+    as_of: datetime | None = Field(default=None, description="the (virtual) clock the job ran with")
+    trigger: str = "manual"
+    counts: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> JobRun:
+        data = dict(row)
+        counts = data.get("counts")
+        data["counts"] = json.loads(counts) if isinstance(counts, str) else {}
+        return cls.model_validate({k: v for k, v in data.items() if k in cls.model_fields})
+
+
+class JobStatus(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    state: Literal["scheduled", "disabled", "missing", "drifted"]
+    enabled: bool
+    schedule: str
+    scheduled_as: str | None = None
+    last_run: JobRun | None = None
+
+
+class Health(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["healthy", "degraded"]
+    reasons: list[str] = Field(default_factory=list)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- the control plane -----------------------------------------------------------------------------
+class Automation:
+    """``mem.automation``: the stored configuration, run history and health."""
+
+    def __init__(self, rt: Runtime, scheduler_running: Any) -> None:
+        self._rt = rt
+        self._scheduler_running = scheduler_running  # () -> bool: the in-process scheduler runs
+        self.config_id = rt.settings.automation_config_id
+
+    # configuration
+    def get_config(self) -> AutomationConfig:
+        """The stored configuration, or the default of the settings' preset (version 0) if none is stored."""
+        rows = self._rt.store.read("automation_config_get", id=self.config_id)
+        if not rows or rows[0]["body"] is None:
+            return AutomationConfig.from_preset(self._rt.settings.dynamics_preset)
+        data = json.loads(rows[0]["body"])
+        data["version"] = int(rows[0]["version"])
+        return validate_config(data)
+
+    def set_config(
+        self, cfg: AutomationConfig | dict[str, Any], *, expected_version: int | None = None, by: str = "api"
+    ) -> AutomationConfig:
+        """Store a new version. ``expected_version`` defaults to the version ``cfg`` was read at.
+
+        Raises :class:`ValidationError` for invalid values and :class:`VersionConflict` when the stored
+        version moved; in both cases nothing is written.
+        """
+        checked = validate_config(cfg)
+        expected = checked.version if expected_version is None else expected_version
+        body = json.dumps(checked.model_dump(exclude={"version"}), sort_keys=True)
+        now = datetime.now(UTC)
+
+        def work(tx: Tx) -> int:
+            found = int(tx.run("automation_config_lock", id=self.config_id, now=now)[0]["version"])
+            if found != expected:
+                raise VersionConflict(f"automation config {self.config_id!r}", expected, found)
+            tx.run("automation_config_write", id=self.config_id, version=found + 1, body=body, now=now, by=by)
+            audit.append(
+                tx,
+                "config_change",
+                user_id=None,
+                now=now,
+                actor=by,
+                target_ids=[self.config_id],
+                version=found + 1,
+            )
+            return found + 1
+
+        version = self._rt.store.unit_of_work(work)
+        logger.info("automation config %s stored at version %d", self.config_id, version)
+        return checked.model_copy(update={"version": version})
+
+    # history
+    def runs(self, limit: int = 20, *, job: str | None = None, user_id: str | None = None) -> list[JobRun]:
+        if not 1 <= limit <= 10_000:
+            raise ValidationError("limit", "must be between 1 and 10000")
+        rows = self._rt.store.read("jobrun_list", job=job, user_id=user_id, limit=limit)
+        return [JobRun.from_row(r["run"]) for r in rows]
+
+    # health
+    def probe(self) -> dict[str, bool]:
+        """Which optional server parts are there: GDS, APOC, the vector index (online)."""
+        settings = self._rt.settings
+        names = self._rt.store.read("procedures_present", names=[settings.gds_probe, settings.apoc_probe])
+        present = set(names[0]["names"]) if names else set()
+        index = self._rt.store.read("vector_index_options", name="memory_embedding")
+        return {
+            "gds": settings.gds_enabled and settings.gds_probe in present,
+            "apoc": settings.apoc_probe in present,
+            "vector_index": bool(index) and index[0].get("state") == "ONLINE",
+        }
+
+    def worker_heartbeat(self) -> dict[str, Any] | None:
+        rows = self._rt.store.read("scheduler_heartbeat_get", id=self.config_id)
+        return rows[0]["heartbeat"] if rows else None
+
+    def health(self, *, now: datetime | None = None) -> Health:
+        """Healthy, or degraded with reasons (``gds_not_installed``, ``apoc_not_installed``,
+        ``vector_index_missing``, ``scheduler_not_running``, ``last_run_failed:<job>``)."""
+        now = now or datetime.now(UTC)
+        parts = self.probe()
+        reasons = []
+        if not parts["gds"]:
+            reasons.append("gds_not_installed")
+        if not parts["apoc"]:
+            reasons.append("apoc_not_installed")
+        if not parts["vector_index"]:
+            reasons.append("vector_index_missing")
+        beat = self.worker_heartbeat()
+        worker_alive = beat is not None and fresh(
+            beat.get("seen_at"), now, self._rt.settings.worker_poll_seconds
+        )
+        if not (self._scheduler_running() or worker_alive):
+            reasons.append("scheduler_not_running")
+        last = self._rt.store.read("jobrun_last", jobs=list(JOB_NAMES))
+        for row in last:
+            if row["run"] and row["run"].get("status") == "failed":
+                reasons.append(f"last_run_failed:{row['job']}")
+        details: dict[str, Any] = {
+            "plugins": parts,
+            "associate_method": "gds_knn" if parts["gds"] else "vector_index",
+            "worker": beat,
+        }
+        return Health(status="degraded" if reasons else "healthy", reasons=reasons, details=details)

@@ -1,0 +1,1 @@
+"""The `graphmem` command line (typer + rich)."""

@@ -1,0 +1,262 @@
+"""`graphmem mcp`, `graphmem api`, `graphmem facts ...` and `graphmem core ...` (registered by cli.py)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from datetime import datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphmem.adapters.ops import block_json, fact_json
+from graphmem.cli.common import HomeOption, JsonOption, UserOption
+from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import print_json as _print_json
+from graphmem.cli.common import settings_for as _settings
+from graphmem.errors import ConfigurationError, GraphMemError
+from graphmem.memory import GraphMemory
+from graphmem.models import CoreBlock
+
+facts_app = typer.Typer(help="Facts: set, get, retract, history.", no_args_is_help=True)
+core_app = typer.Typer(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
+console = Console()
+err_console = Console(stderr=True)
+
+
+# --- servers ---------------------------------------------------------------------------------------
+def mcp(
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="the tenant the tools act for ($GRAPHMEM_MCP_USER_ID)")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Serve the Model Context Protocol over stdio (tools: memory_recall, memory_remember, ...)."""
+    from graphmem.adapters.mcp import serve
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)  # stdout carries the protocol
+    settings = _settings(home)
+    try:
+        uid = user or settings.mcp_user_id
+        if not uid:
+            raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
+        with GraphMemory.connect(settings=settings) as mem:
+            serve(mem, uid)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+def api(
+    host: Annotated[str, typer.Option("--host", help="bind address (loopback by default)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8765,
+    home: HomeOption = None,
+) -> None:
+    """Serve the REST API (FastAPI + uvicorn); clients send the key of $GRAPHMEM_API_KEY in X-API-Key."""
+    import uvicorn
+
+    from graphmem.adapters.rest import create_app
+
+    settings = _settings(home)
+    try:
+        if settings.api_key is None:
+            raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
+        with GraphMemory.connect(settings=settings) as mem:
+            uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+# --- facts -----------------------------------------------------------------------------------------
+@facts_app.command("set")
+def facts_set(
+    key: str,
+    value: str,
+    user: UserOption,
+    fact_type: Annotated[str, typer.Option("--type", help="preference, profile, rule or custom")] = "custom",
+    valid_from: Annotated[
+        datetime | None, typer.Option("--valid-from", help="true since (ISO date or date-time; default: now)")
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Set a fact's value (the previous value is kept as history)."""
+    try:
+        with _connect(home) as mem:
+            fact = mem.set_fact(user, key, value, fact_type=fact_type, valid_from=valid_from)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(fact_json(fact))
+    else:
+        console.print(f"{fact.key} = [bold]{fact.value}[/] ({fact.status}, version {fact.version})")
+
+
+@facts_app.command("get")
+def facts_get(
+    key: str,
+    user: UserOption,
+    as_of: Annotated[
+        datetime | None, typer.Option("--as-of", help="valid at (ISO date or date-time)")
+    ] = None,
+    known_at: Annotated[
+        datetime | None, typer.Option("--known-at", help="as recorded by (ISO date or date-time)")
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A fact's value, now or at a point in time (exit code 4 when there is none)."""
+    try:
+        with _connect(home) as mem:
+            fact = mem.get_fact(user, key, as_of=as_of, known_at=known_at)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(fact_json(fact))
+    elif fact is not None:
+        console.print(f"{fact.key} = [bold]{fact.value}[/] (valid from {_when(fact.valid_from)})")
+    if fact is None:
+        if not as_json:
+            err_console.print(f"no fact {key!r}")
+        raise typer.Exit(code=4)
+
+
+@facts_app.command("retract")
+def facts_retract(
+    key: str,
+    user: UserOption,
+    valid_to: Annotated[
+        datetime | None,
+        typer.Option("--valid-to", help="true until then (ISO date or date-time); default: never true"),
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Retract a fact's current value (history keeps it; exit code 1 when there is none)."""
+    try:
+        with _connect(home) as mem:
+            fact = mem.retract_fact(user, key, valid_to=valid_to)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(fact_json(fact))
+    else:
+        until = f"valid until {_when(fact.valid_to)}" if fact.valid_to else "never true as recorded"
+        console.print(f"{fact.key} = [bold]{fact.value}[/] retracted ({until}, version {fact.version})")
+
+
+@facts_app.command("history")
+def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every version of a fact, oldest first."""
+    try:
+        with _connect(home) as mem:
+            versions = mem.fact_history(user, key)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json([fact_json(f) for f in versions])
+        return
+    table = Table(title=key)
+    for column in ("version", "value", "status", "valid from", "valid to", "recorded"):
+        table.add_column(column)
+    for f in versions:
+        table.add_row(
+            str(f.version), f.value, f.status, _when(f.valid_from), _when(f.valid_to), _when(f.recorded_at)
+        )
+    console.print(table)
+
+
+def _when(value: datetime | None) -> str:
+    return f"{value:%Y-%m-%d %H:%M}" if value else "-"
+
+
+# --- core memory blocks ----------------------------------------------------------------------------
+def _print_blocks(blocks: list[CoreBlock], as_json: bool) -> None:
+    if as_json:
+        _print_json([block_json(b) for b in blocks])
+        return
+    table = Table(title="core memory")
+    for column in ("label", "value", "chars", "read-only", "version"):
+        table.add_column(column)
+    for b in blocks:
+        table.add_row(
+            b.label, b.value, f"{len(b.value)}/{b.limit}", "yes" if b.read_only else "no", str(b.version)
+        )
+    console.print(table)
+
+
+@core_app.command("list")
+def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """The user's core memory blocks."""
+    try:
+        with _connect(home) as mem:
+            _print_blocks(mem.core_blocks(user), as_json)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+@core_app.command("history")
+def core_history(label: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every version of a block, newest first."""
+    try:
+        with _connect(home) as mem:
+            _print_blocks(mem.core_history(user, label), as_json)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+@core_app.command("set")
+def core_set(
+    label: str,
+    value: str,
+    user: UserOption,
+    limit: Annotated[int, typer.Option("--limit", help="character limit")] = 2000,
+    description: Annotated[str, typer.Option("--description")] = "",
+    read_only: Annotated[bool, typer.Option("--read-only", help="the agent may not edit it")] = False,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create or overwrite a block."""
+    try:
+        with _connect(home) as mem:
+            block = mem.set_core_block(
+                user, label, value, limit=limit, description=description, read_only=read_only
+            )
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    _print_blocks([block], as_json)
+
+
+@core_app.command("append")
+def core_append(
+    label: str, text: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """Append a line to a block."""
+    try:
+        with _connect(home) as mem:
+            block = mem.core_append(user, label, text)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    _print_blocks([block], as_json)
+
+
+@core_app.command("replace")
+def core_replace(
+    label: str, old: str, new: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """Replace text in a block."""
+    try:
+        with _connect(home) as mem:
+            block = mem.core_replace(user, label, old, new)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    _print_blocks([block], as_json)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("mcp")(mcp)
+    app.command("api")(api)
+    app.add_typer(facts_app, name="facts")
+    app.add_typer(core_app, name="core")

@@ -1,0 +1,145 @@
+"""`graphmem jobs ...`, `graphmem worker` and `graphmem health` (registered on the main app by cli.py)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphmem.automation.control import JobStatus
+from graphmem.cli.common import HomeOption, JsonOption
+from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.errors import GraphMemError
+
+jobs_app = typer.Typer(help="Maintenance jobs: list, run, enable, disable, reconcile.", no_args_is_help=True)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _print_statuses(statuses: list[JobStatus], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([s.model_dump(mode="json") for s in statuses], indent=2))
+        return
+    table = Table(title="jobs")
+    for column in ("job", "state", "enabled", "schedule", "last run"):
+        table.add_column(column)
+    for s in statuses:
+        last = f"{s.last_run.status} {s.last_run.started_at:%Y-%m-%d %H:%M}" if s.last_run else "-"
+        table.add_row(s.name, s.state, "yes" if s.enabled else "no", s.schedule, last)
+    console.print(table)
+
+
+@jobs_app.command("list")
+def jobs_list(home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every job with its state (scheduled, disabled, missing, drifted), schedule and last run."""
+    try:
+        with _connect(home) as mem:
+            _print_statuses(mem.jobs.list(), as_json)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+@jobs_app.command("run")
+def jobs_run(
+    name: str,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="one tenant (default: all)")] = None,
+    now: Annotated[str | None, typer.Option("--now", help="virtual clock, ISO 8601 with offset")] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run one job now."""
+    try:
+        clock = datetime.fromisoformat(now) if now else None
+        with _connect(home) as mem:
+            run = mem.jobs.run(name, user_id=user, now=clock)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    except ValueError as exc:
+        err_console.print(f"[bold red]error:[/] --now: {exc}")
+        raise typer.Exit(code=1) from exc
+    if as_json:
+        print(run.model_dump_json(indent=2))
+    else:
+        console.print(f"{run.job}: [bold]{run.status}[/] {json.dumps(run.counts)} {run.error or ''}")
+    if run.status != "success":
+        raise typer.Exit(code=1)
+
+
+def _toggle(name: str, enabled: bool, home: Path | None) -> None:
+    try:
+        with _connect(home) as mem:
+            status = mem.jobs.enable(name) if enabled else mem.jobs.disable(name)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print(f"{status.name}: {'enabled' if status.enabled else 'disabled'} ({status.state})")
+
+
+@jobs_app.command("enable")
+def jobs_enable(name: str, home: HomeOption = None) -> None:
+    """Enable a job in the stored config."""
+    _toggle(name, True, home)
+
+
+@jobs_app.command("disable")
+def jobs_disable(name: str, home: HomeOption = None) -> None:
+    """Disable a job in the stored config."""
+    _toggle(name, False, home)
+
+
+@jobs_app.command("reconcile")
+def jobs_reconcile(home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Compare schedulers with the stored config (a running worker applies it within its poll interval)."""
+    try:
+        with _connect(home) as mem:
+            _print_statuses(mem.jobs.reconcile(), as_json)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+
+
+def worker(home: HomeOption = None) -> None:
+    """Run the enabled jobs on their schedules until interrupted (re-reads the stored config)."""
+    stop = threading.Event()
+
+    def _stop(*_: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    try:
+        with _connect(home) as mem:
+            console.print("worker running; Ctrl-C to stop")
+            mem.jobs.work(stop)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print("worker stopped")
+
+
+def health(home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Healthy or degraded, with reasons (exit code 2 when degraded)."""
+    try:
+        with _connect(home) as mem:
+            report = mem.automation.health()
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        print(report.model_dump_json(indent=2))
+    else:
+        colour = "green" if report.status == "healthy" else "yellow"
+        console.print(f"[{colour}]{report.status}[/] {', '.join(report.reasons)}")
+    if report.status != "healthy":
+        raise typer.Exit(code=2)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the jobs sub-app and the worker and health commands to the main app."""
+    app.add_typer(jobs_app, name="jobs")
+    app.command("worker")(worker)
+    app.command("health")(health)

@@ -1,0 +1,189 @@
+"""The `graphmem` command line (typer + rich)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphmem.cli.agent import register as register_agent
+from graphmem.cli.common import HomeOption, UserOption
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import settings_for as _settings
+from graphmem.cli.jobs import register as register_jobs
+from graphmem.cli.memory import register as register_memory
+from graphmem.cli.users import register as register_users
+from graphmem.errors import GraphMemError
+from graphmem.memory import GraphMemory
+from graphmem.models import Hit
+
+app = typer.Typer(help="graphmem: long-term memory for AI agents, on Neo4j.", no_args_is_help=True)
+server_app = typer.Typer(
+    help="Manage the local Neo4j server (assembled from Maven Central).", no_args_is_help=True
+)
+app.add_typer(server_app, name="server")
+register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
+register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
+register_memory(app)  # graphmem memory update|forget|history, graphmem context
+register_users(app)  # graphmem export, delete-user, anonymize-user, import
+
+console = Console()
+
+
+def _server(home: Path | None) -> Any:
+    from graphmem.server import LocalServer
+
+    return LocalServer(home)
+
+
+# --- server ----------------------------------------------------------------------------------------
+@server_app.command("start")
+def server_start(home: HomeOption = None) -> None:
+    """Assemble (once) and start the local Neo4j server; wait until Bolt answers."""
+    try:
+        with console.status("starting Neo4j") as spinner:
+            status = _server(home).start(progress=lambda msg: spinner.update(msg))
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print(f"[green]running[/] pid {status.pid}: {status.bolt_uri}, Browser {status.browser_url}")
+
+
+@server_app.command("stop")
+def server_stop(home: HomeOption = None) -> None:
+    """Stop the local server cleanly (data is kept)."""
+    try:
+        _server(home).stop()
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print("stopped")
+
+
+@server_app.command("status")
+def server_status(
+    home: HomeOption = None, as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False
+) -> None:
+    """Whether the local server runs, its URLs, user name and password file."""
+    status = _server(home).status()
+    if as_json:
+        print(json.dumps(status.to_dict(), indent=2))
+        return
+    table = Table(show_header=False)
+    for key, value in status.to_dict().items():
+        table.add_row(key, str(value))
+    console.print(table)
+    if not status.running:
+        raise typer.Exit(code=3)
+
+
+@server_app.command("logs")
+def server_logs(home: HomeOption = None, lines: int = 100) -> None:
+    """The tail of the server's log."""
+    print(_server(home).logs(lines))
+
+
+# --- memory ----------------------------------------------------------------------------------------
+@app.command("init")
+def init(home: HomeOption = None) -> None:
+    """Create graphmem's constraints and indexes (idempotent)."""
+    try:
+        with GraphMemory.connect(settings=_settings(home)) as mem:
+            mem.init()
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print("schema ready")
+
+
+@app.command("remember")
+def remember(
+    text: str,
+    user: UserOption,
+    session: Annotated[str | None, typer.Option("--session", "-s")] = None,
+    memory_type: Annotated[str, typer.Option("--type")] = "episodic",
+    home: HomeOption = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Store one memory."""
+    try:
+        with GraphMemory.connect(settings=_settings(home)) as mem:
+            memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        print(memory.model_dump_json())
+    else:
+        console.print(f"remembered [bold]{memory.id}[/]")
+
+
+def _hits_table(hits: list[Hit], title: str) -> Table:
+    table = Table(title=title)
+    table.add_column("#", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("memory")
+    table.add_column("how", style="dim")
+    for i, hit in enumerate(hits, start=1):
+        table.add_row(str(i), f"{hit.score:.3f}", hit.memory.content, hit.explanation.search_level)
+    return table
+
+
+@app.command("recall")
+def recall(
+    query: str,
+    user: UserOption,
+    k: Annotated[int, typer.Option("-k")] = 10,
+    home: HomeOption = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Recall a user's memories for a query."""
+    try:
+        with GraphMemory.connect(settings=_settings(home)) as mem:
+            hits = mem.recall(query, user_id=user, k=k)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
+    else:
+        console.print(_hits_table(hits, query))
+
+
+@app.command("demo")
+def demo(home: HomeOption = None, k: int = 3) -> None:
+    """Start the local server, ingest a sample conversation, recall from it."""
+    try:
+        with console.status("starting Neo4j") as spinner:
+            status = _server(home).start(progress=lambda msg: spinner.update(msg))
+        sample = json.loads(
+            resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
+        )
+        user = sample["user_id"]
+        with GraphMemory.connect(settings=_settings(home)) as mem:
+            mem.init()
+            count = _ingest_sample(mem, sample)
+            console.print(f"ingested {count} messages for user [bold]{user}[/]")
+            for q in sample["queries"]:
+                console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
+    console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
+    console.print(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200")
+
+
+def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
+    """Ingest the sample afresh (the demo user is deleted first): every run starts from the same state."""
+    user = sample["user_id"]
+    mem.delete_user(user)
+    count = 0
+    for session in sample["sessions"]:
+        start = datetime.fromisoformat(session["date"])
+        messages = [
+            {"role": m["role"], "content": m["content"], "timestamp": start + timedelta(minutes=i)}
+            for i, m in enumerate(session["messages"])
+        ]
+        count += len(mem.add_messages(messages, user_id=user, session_id=session["session_id"]))
+    return count

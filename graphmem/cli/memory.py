@@ -1,0 +1,120 @@
+"""`graphmem memory update|forget|history` and `graphmem context` (registered on the main app by cli.py)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphmem.adapters import ops
+from graphmem.cli.common import HomeOption, JsonOption, UserOption
+from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import print_json as _print_json
+from graphmem.errors import GraphMemError
+from graphmem.models import Memory
+
+memory_app = typer.Typer(
+    help="One memory: update its text, forget it, show its versions.", no_args_is_help=True
+)
+console = Console()
+
+MemoryArgument = Annotated[str, typer.Argument(help="the memory id")]
+
+
+def _versions_table(memories: list[Memory], title: str) -> Table:
+    table = Table(title=title)
+    for column in ("version", "content", "status", "created"):
+        table.add_column(column)
+    for m in memories:
+        created = f"{m.created_at:%Y-%m-%d %H:%M}" if m.created_at else "-"
+        table.add_row(str(m.version), m.content, m.status, created)
+    return table
+
+
+@memory_app.command("update")
+def update(
+    memory_id: MemoryArgument,
+    text: str,
+    user: UserOption,
+    expected_version: Annotated[
+        int | None,
+        typer.Option(
+            "--expected-version", help="the version you read; refused if it moved (default: latest)"
+        ),
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Change a memory's text (a new version; the previous one stays in its history)."""
+    try:
+        with _connect(home) as mem:
+            memory = ops.update_memory(mem, memory_id, text, user_id=user, expected_version=expected_version)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(ops.memory_json(memory))
+    else:
+        console.print(f"updated [bold]{memory.id}[/] to version {memory.version}")
+
+
+@memory_app.command("forget")
+def forget(
+    memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """Soft-forget a memory: out of recall, restorable (`jobs.restore`)."""
+    try:
+        with _connect(home) as mem:
+            mem.forget(memory_id, user_id=user)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json({"forgotten": memory_id})
+    else:
+        console.print(f"forgot [bold]{memory_id}[/]")
+
+
+@memory_app.command("history")
+def history(
+    memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """Every version of a memory, oldest first."""
+    try:
+        with _connect(home) as mem:
+            versions = mem.memory_history(memory_id, user_id=user)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json([ops.memory_json(m) for m in versions])
+    else:
+        console.print(_versions_table(versions, memory_id))
+
+
+def context(
+    query: str,
+    user: UserOption,
+    budget: Annotated[int, typer.Option("--budget", help="token budget")] = 2000,
+    k: Annotated[int, typer.Option("-k", help="memories to recall")] = 10,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The prompt-ready memory context for a query: core memory, facts, recalled memories, recent history."""
+    try:
+        with _connect(home) as mem:
+            ctx = mem.context(query, user_id=user, token_budget=budget, k=k)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(ops.context_json(ctx))
+        return
+    print(ctx.text)
+    console.print(
+        f"[dim]{ctx.tokens}/{ctx.budget} tokens, {len(ctx.kept)} kept, {len(ctx.dropped)} dropped[/]"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(memory_app, name="memory")
+    app.command("context")(context)

@@ -1,0 +1,247 @@
+"""`graphmem export`, `delete-user`, `anonymize-user` and `import` (registered on the main app by cli.py).
+
+Progress bars and prompts go to stderr, so ``--json`` output on stdout stays parseable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from graphmem.cli.common import HomeOption, JsonOption, UserOption
+from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import print_json as _print_json
+from graphmem.cli.common import settings_for as _settings
+from graphmem.config import MAX_BATCH
+from graphmem.errors import GraphMemError, ValidationError
+from graphmem.model.messages import normalize
+
+console = Console()
+err_console = Console(stderr=True)
+
+UserArgument = Annotated[str, typer.Argument(help="the tenant (user_id)")]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")]
+
+
+def _confirm(question: str, yes: bool) -> None:
+    if not yes and not typer.confirm(question, err=True):
+        err_console.print("aborted: nothing changed")
+        raise typer.Exit(code=1)
+
+
+def _working() -> Progress:
+    """A pulsing bar for one long server-side call (its batches run inside Neo4j)."""
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
+
+
+# --- export / delete / anonymize -------------------------------------------------------------------
+def export(
+    user: UserArgument,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="write to this file (default: stdout)")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Everything stored about a user as JSON (memories, fact history, entities, relationships, audit)."""
+    try:
+        with _connect(home) as mem:
+            data = mem.export_user(user)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if out is None:
+        _print_json(data)
+        return
+    out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    table = Table(title=f"exported {user} to {out}")
+    table.add_column("collection")
+    table.add_column("items", justify="right")
+    for name, items in data.items():
+        if isinstance(items, list) and items:
+            table.add_row(name, str(len(items)))
+    err_console.print(table)
+
+
+def delete_user(
+    user: UserArgument,
+    yes: YesOption = False,
+    actor: Annotated[str | None, typer.Option("--actor", help="who asked (kept in the audit)")] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Hard-delete every node and relationship of a user, in batches (the audit keeps a tombstone)."""
+    _confirm(f"Delete every memory, fact and edge of {user!r}? This cannot be undone", yes)
+    try:
+        with _connect(home) as mem, _working() as progress:
+            progress.add_task(f"deleting {user}", total=None)
+            report = mem.delete_user(user, actor=actor or "cli")
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json(report.model_dump(mode="json"))
+        return
+    table = Table(title=f"deleted {user}")
+    table.add_column("label")
+    table.add_column("nodes", justify="right")
+    for label, n in sorted(report.nodes.items()):
+        table.add_row(label or "-", str(n))
+    table.add_row("[bold]total[/]", f"[bold]{report.deleted}[/]")
+    console.print(table)
+    console.print(
+        f"{report.relationships} relationships removed, {report.audit_events_redacted} audit events redacted"
+    )
+
+
+def anonymize_user(
+    user: UserArgument,
+    yes: YesOption = False,
+    actor: Annotated[str | None, typer.Option("--actor", help="who asked (kept in the audit)")] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Redact a user's content and personal fields; structure, counts and recall by embedding stay."""
+    _confirm(f"Redact all content of {user!r}? This cannot be undone", yes)
+    try:
+        with _connect(home) as mem, _working() as progress:
+            progress.add_task(f"anonymizing {user}", total=None)
+            touched = mem.anonymize_user(user, actor=actor or "cli")
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json({"user_id": user, "anonymized": touched})
+    else:
+        console.print(f"anonymized [bold]{touched}[/] nodes of {user}")
+
+
+# --- import ----------------------------------------------------------------------------------------
+@dataclass
+class Batch:
+    """Consecutive messages of one session, stored by one ``add_messages`` call."""
+
+    session_id: str
+    messages: list[Any] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+
+def plan_import(lines: Iterable[str], *, session_id: str | None, batch: int) -> list[Batch]:
+    """JSONL lines to batches of at most ``batch`` consecutive messages of one session (pure).
+
+    A line holds a message (``{role, content, timestamp?, name?, metadata?, session_id?}`` or a string); its
+    ``session_id`` overrides the default; blank lines are skipped; a bad line is a ValidationError naming it.
+    """
+    if not 1 <= batch <= MAX_BATCH:
+        raise ValidationError("batch", f"must be between 1 and {MAX_BATCH}")
+    out: list[Batch] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"line {number}", f"is not JSON ({exc.msg})") from exc
+        session = session_id
+        if isinstance(message, dict) and "session_id" in message:
+            message = dict(message)
+            session = message.pop("session_id")
+        if not isinstance(session, str) or not session.strip():
+            raise ValidationError(f"line {number}", "has no session_id (add one, or pass --session)")
+        if not out or out[-1].session_id != session or len(out[-1].messages) >= batch:
+            out.append(Batch(session))
+        out[-1].messages.append(message)
+        out[-1].lines.append(number)
+    return out
+
+
+def import_messages(
+    file: Annotated[Path, typer.Argument(help="JSONL: one message per line", exists=True, dir_okay=False)],
+    user: UserOption,
+    session: Annotated[
+        str | None, typer.Option("--session", "-s", help="session of lines without a session_id")
+    ] = None,
+    batch: Annotated[int, typer.Option("--batch", help=f"messages per transaction (max {MAX_BATCH})")] = 200,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Ingest a JSONL file of messages (one per line) through add_messages, with a progress bar.
+
+    Every line is checked before anything is written; re-running the same file stores nothing twice.
+    """
+    settings = _settings(home)
+    raw = file.read_bytes()
+    try:
+        batches = plan_import(raw.decode("utf-8").splitlines(), session_id=session, batch=batch)
+        for b in batches:
+            for line, message in zip(b.lines, b.messages, strict=True):
+                try:
+                    normalize(message, line, max_chars=settings.max_content_chars)
+                except ValidationError as exc:
+                    where = exc.field.partition(".")[2] or "message"
+                    raise ValidationError(f"line {line}", f"{where} {exc.message}") from exc
+    except (GraphMemError, UnicodeDecodeError) as exc:
+        err_console.print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(code=1) from exc
+    digest = hashlib.sha256(raw).hexdigest()[:24]
+    total = sum(len(b.messages) for b in batches)
+    stored: list[str] = []
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with _connect(home) as mem, Progress(*columns, console=err_console) as progress:
+            task = progress.add_task(f"importing {file.name}", total=total)
+            for i, b in enumerate(batches):
+                memories = mem.add_messages(
+                    b.messages,
+                    user_id=user,
+                    session_id=b.session_id,
+                    idempotency_key=f"import:{digest}:{batch}:{i}",
+                )
+                stored.extend(m.id for m in memories)
+                progress.advance(task, len(b.messages))
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    sessions = sorted({b.session_id for b in batches})
+    distinct = len(set(stored))  # a near-duplicate message reinforces a memory instead of adding one
+    if as_json:
+        _print_json(
+            {
+                "user_id": user,
+                "messages": total,
+                "batches": len(batches),
+                "sessions": sessions,
+                "memories": distinct,
+            }
+        )
+    else:
+        console.print(
+            f"imported {total} messages in {len(batches)} batches into {len(sessions)} sessions: "
+            f"[bold]{distinct}[/] memories for {user}"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export)
+    app.command("delete-user")(delete_user)
+    app.command("anonymize-user")(anonymize_user)
+    app.command("import")(import_messages)

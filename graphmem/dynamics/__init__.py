@@ -1,0 +1,1 @@
+"""Memory that changes over time: the maintenance jobs and forgetting on request."""

@@ -1,0 +1,395 @@
+"""The maintenance jobs (decay, forget, consolidate, associate, promote, review) and ``mem.jobs``.
+
+Each job is a short sequence of named, set-based Cypher statements batched with ``CALL { } IN TRANSACTIONS``
+(run in auto-commit transactions); Python never loops over memories. Every step is idempotent at a given
+``now``, so a run that dies midway leaves committed batches that are consistent on their own, and a rerun
+finishes the rest. Each run is recorded as a ``JobRun`` node (running → success | failed | interrupted); a
+run left ``running`` by a process that died is marked ``interrupted`` by the next run of the same job.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import logging
+import math
+import os
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
+from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states
+from graphmem.errors import GraphMemError, ValidationError
+from graphmem.model import validation as check
+from graphmem.store import audit
+from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+PRIORITY_WEIGHT = {"common": 100.0, "P0": 100.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}
+"""Capacity forgetting removes the lowest strength × this × (1 + uses) first."""
+
+STALE_AFTER = timedelta(hours=6)
+"""A running JobRun of another host without a heartbeat for this long is taken as interrupted."""
+
+ALL_USERS_FETCH = 1000
+"""Vector-index neighbours fetched per memory by the associate fallback when it runs for all users."""
+
+
+@dataclass(frozen=True)
+class Context:
+    rt: Runtime
+    automation: Automation
+    config: AutomationConfig
+    user_id: str | None
+    now: datetime
+    run_id: str
+
+    def params(self, **extra: Any) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "now": self.now,
+            "p": self.config.dynamics.cypher(),
+            "batch": self.config.batch_size,
+            **extra,
+        }
+
+    def write(self, name: str, **extra: Any) -> dict[str, Any]:
+        rows = self.rt.store.write_auto(name, **self.params(**extra))
+        return rows[0] if rows else {}
+
+
+Step = Callable[[Context], dict[str, Any]]
+
+
+# --- the jobs --------------------------------------------------------------------------------------
+def _decay(ctx: Context) -> list[Step]:
+    return [lambda c: c.write("dynamics_decay"), lambda c: c.write("dynamics_decay_edges")]
+
+
+def _forget(ctx: Context) -> list[Step]:
+    return [
+        lambda c: {"soft_forgotten": c.write("forget_soft")["forgotten"]},
+        lambda c: {"capacity_forgotten": c.write("forget_capacity", weights=PRIORITY_WEIGHT)["forgotten"]},
+        lambda c: {"hard_deleted": c.write("forget_hard")["deleted"]},
+        lambda c: c.write("forget_edges"),
+    ]
+
+
+def _consolidate(ctx: Context) -> list[Step]:
+    return [
+        lambda c: c.write("consolidate_duplicates"),
+        lambda c: c.write("consolidate_move_edges"),
+        lambda c: c.write("consolidate_detect_conflicts"),
+        lambda c: c.write("consolidate_conflicts"),
+        lambda c: c.write("consolidate_summaries", max_chars=c.rt.settings.max_content_chars),
+    ]
+
+
+def _associate_gds(ctx: Context) -> dict[str, Any]:
+    k = ctx.config.dynamics.associate_k
+    tenants = ctx.rt.store.read("tenants_with_memories", user_id=ctx.user_id, min=2)
+    edges = 0
+    for tenant in tenants:  # one projection per tenant: kNN must not link two users' memories
+        graph = f"graphmem-associate-{ctx.run_id}"
+        ctx.rt.store.write_auto("associate_gds_drop", graph=graph)
+        try:
+            ctx.rt.store.write_auto("associate_gds_project", graph=graph, user_id=tenant["user_id"])
+            rows = ctx.rt.store.write_auto(
+                "associate_gds_knn",
+                graph=graph,
+                k=k,
+                p=ctx.config.dynamics.cypher(),
+                now=ctx.now,
+                batch=ctx.config.batch_size,
+            )
+            edges += int(rows[0]["edges"]) if rows else 0
+        finally:
+            ctx.rt.store.write_auto("associate_gds_drop", graph=graph)
+    return {"method": "gds_knn", "tenants": len(tenants), "edges": edges}
+
+
+def vector_fetch(k: int, user_count: int, total: int) -> int:
+    """Neighbours to ask the shared vector index for so that about k of them belong to the tenant."""
+    if user_count <= 0 or total <= 0:
+        return k
+    return int(min(total, max(4 * k, math.ceil(2 * k * total / user_count))))
+
+
+def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
+    k = ctx.config.dynamics.associate_k
+    if ctx.user_id is None:
+        fetch = ALL_USERS_FETCH
+    else:
+        counts = ctx.rt.store.read("user_memory_count", user_id=ctx.user_id)[0]
+        fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
+    row = ctx.write("associate_vector", k=k, fetch=fetch)
+    return {"method": "vector_index", "fallback_reason": reason, **row}
+
+
+def _associate(ctx: Context) -> list[Step]:
+    def step(c: Context) -> dict[str, Any]:
+        if c.automation.probe()["gds"]:
+            return _associate_gds(c)
+        return _associate_vector(c, "gds_not_installed")
+
+    return [step]
+
+
+def _promote(ctx: Context) -> list[Step]:
+    return [lambda c: c.write("promote_common")]
+
+
+def _review(ctx: Context) -> list[Step]:
+    return [lambda c: c.write("review_schedule")]
+
+
+JOBS: dict[str, Callable[[Context], list[Step]]] = {
+    "decay": _decay,
+    "forget": _forget,
+    "consolidate": _consolidate,
+    "associate": _associate,
+    "promote": _promote,
+    "review": _review,
+}
+assert tuple(JOBS) == JOB_NAMES
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# --- mem.jobs --------------------------------------------------------------------------------------
+class Jobs:
+    """``mem.jobs``: run, list, enable, disable and reconcile the maintenance jobs."""
+
+    def __init__(self, rt: Runtime, automation: Automation, scheduler: Scheduler) -> None:
+        self._rt = rt
+        self._automation = automation
+        self._scheduler = scheduler
+
+    def _name(self, name: str) -> str:
+        if name not in JOBS:
+            raise ValidationError("job", f"unknown job {name!r}; known: {', '.join(JOB_NAMES)}")
+        return name
+
+    # running
+    def run(
+        self, name: str, *, user_id: str | None = None, now: datetime | None = None, trigger: str = "manual"
+    ) -> JobRun:
+        """Run one job now for one user or all (``user_id=None``) at ``now`` (a virtual clock; default: now).
+
+        Returns the recorded run; a failure is recorded and returned (status ``failed``), not raised. An
+        interrupt (``KeyboardInterrupt``, ``SystemExit``) is recorded as ``interrupted`` and re-raised.
+        """
+        name = self._name(name)
+        uid = None if user_id is None else check.user_id(user_id)
+        clock = check.aware_datetime(now, "now") or datetime.now(UTC)
+        self._mark_dead_runs(name)
+        config = self._automation.get_config()
+        host, pid = identity()
+        run_id = str(uuid.uuid4())
+        started = datetime.now(UTC)
+        run_row = {
+            "id": run_id,
+            "job": name,
+            "user_id": uid,
+            "started_at": started,
+            "as_of": clock,
+            "trigger": trigger,
+            "host": host,
+            "pid": pid,
+            "config_version": config.version,
+        }
+        self._rt.store.write("jobrun_start", run=run_row)
+        ctx = Context(self._rt, self._automation, config, uid, clock, run_id.replace("-", ""))
+        counts: dict[str, Any] = {}
+        status, error = "success", None
+        try:
+            for step in JOBS[name](ctx):
+                counts.update(step(ctx))
+                self._rt.store.write(
+                    "jobrun_progress", id=run_id, counts=json.dumps(counts, default=str), at=datetime.now(UTC)
+                )
+        except Exception as exc:
+            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            logger.warning("job %s failed: %s", name, type(exc).__name__)
+        except BaseException:
+            self._finish(run_row, "interrupted", counts, "interrupted")
+            raise
+        run = self._finish(run_row, status, counts, error)
+        logger.info("job %s %s: %s", name, status, counts)
+        return run
+
+    def _finish(self, run: dict[str, Any], status: str, counts: dict[str, Any], error: str | None) -> JobRun:
+        """Record the run's end and its one aggregate audit event (``job:<name>``) in one transaction."""
+        at = datetime.now(UTC)
+        run_id, user_id = run["id"], run.get("user_id")
+
+        def work(tx: Tx) -> list[dict[str, Any]]:
+            rows = tx.run(
+                "jobrun_finish",
+                id=run_id,
+                status=status,
+                counts=json.dumps(counts, default=str),
+                error=error,
+                at=at,
+            )
+            audit.append(
+                tx,
+                f"job:{run['job']}",
+                user_id=user_id,
+                now=at,
+                actor=run.get("trigger"),
+                target_ids=[run_id],
+                details={"status": status, "counts": counts},
+            )
+            return rows
+
+        rows = self._rt.store.unit_of_work(work)
+        if user_id is not None:
+            self._rt.changes.touch(user_id)
+        return JobRun.from_row(rows[0]["run"])
+
+    def _mark_dead_runs(self, name: str) -> None:
+        """Runs left ``running`` by a dead process of this host (or silent for long) become interrupted."""
+        host, _ = identity()
+        now = datetime.now(UTC)
+        for row in self._rt.store.read("jobrun_running", job=name):
+            run = row["run"]
+            same_host = run.get("host") == host and run.get("pid") is not None
+            dead = (same_host and not _process_alive(int(run["pid"]))) or (
+                not same_host and now - run["heartbeat_at"] > STALE_AFTER
+            )
+            if dead:
+                self._finish(
+                    run,
+                    "interrupted",
+                    json.loads(run.get("counts") or "{}"),
+                    "the process running it died",
+                )
+
+    def restore(self, memory_ids: list[str], *, user_id: str, now: datetime | None = None) -> list[str]:
+        """Bring soft-forgotten memories back; returns the ids restored."""
+        uid = check.user_id(user_id)
+        ids = [check.identifier(i, "memory_id") for i in memory_ids]
+        clock = check.aware_datetime(now, "now") or datetime.now(UTC)
+        return [r["id"] for r in self._rt.store.write("memory_restore", ids=ids, user_id=uid, now=clock)]
+
+    # control
+    def list(self) -> list[JobStatus]:
+        """Every job with its state against the stored config (from this process's scheduler, else from the
+        last heartbeat of a worker)."""
+        config = self._automation.get_config()
+        scheduled = self._scheduler.scheduled()
+        if scheduled is None:
+            beat = self._automation.worker_heartbeat()
+            if beat is not None and fresh(
+                beat.get("seen_at"), datetime.now(UTC), self._rt.settings.worker_poll_seconds
+            ):
+                scheduled = dict(item.split("=", 1) for item in beat.get("jobs") or [])
+        states = job_states(config.planned(), scheduled)
+        last = {r["job"]: r["run"] for r in self._rt.store.read("jobrun_last", jobs=list(JOB_NAMES))}
+        return [
+            JobStatus(
+                name=name,
+                state=states[name],  # type: ignore[arg-type]
+                enabled=job.enabled,
+                schedule=job.schedule,
+                scheduled_as=(scheduled or {}).get(name),
+                last_run=JobRun.from_row(last[name]) if last.get(name) else None,
+            )
+            for name, job in config.jobs.items()
+        ]
+
+    def status(self, name: str) -> JobStatus:
+        name = self._name(name)
+        return next(s for s in self.list() if s.name == name)
+
+    def _set_enabled(self, name: str, enabled: bool) -> JobStatus:
+        name = self._name(name)
+        config = self._automation.get_config()
+        self._automation.set_config(config.with_job(name, enabled=enabled), by="jobs")
+        if self._scheduler.running:
+            self.reconcile()
+        return self.status(name)
+
+    def enable(self, name: str) -> JobStatus:
+        return self._set_enabled(name, True)
+
+    def disable(self, name: str) -> JobStatus:
+        return self._set_enabled(name, False)
+
+    def reconcile(self) -> builtins.list[JobStatus]:
+        """Bring this process's scheduler in line with the stored config (a no-op when it is not running:
+        a worker reconciles on its own every ``worker_poll_seconds``)."""
+        config = self._automation.get_config()
+        if self._scheduler.running:
+            actions = self._scheduler.reconcile(config.planned())
+            if actions:
+                logger.info("reconciled: %s", actions)
+            self._heartbeat(config)
+        return self.list()
+
+    def _heartbeat(self, config: AutomationConfig) -> None:
+        host, pid = identity()
+        jobs = [f"{k}={v}" for k, v in sorted((self._scheduler.scheduled() or {}).items())]
+        self._rt.store.write(
+            "scheduler_heartbeat",
+            id=self._automation.config_id,
+            now=datetime.now(UTC),
+            host=host,
+            pid=pid,
+            jobs=jobs,
+            config_version=config.version,
+        )
+
+    def clear_heartbeat(self) -> None:
+        host, pid = identity()
+        try:
+            self._rt.store.write(
+                "scheduler_heartbeat_clear", id=self._automation.config_id, host=host, pid=pid
+            )
+        except GraphMemError as exc:  # stopping must not fail because the database went away
+            logger.info("scheduler heartbeat not cleared: %s", type(exc).__name__)
+
+    def work(self, stop: threading.Event) -> None:
+        """The worker loop: schedule, re-read the config every ``worker_poll_seconds`` until ``stop``."""
+        self._scheduler.start()
+        try:
+            while not stop.is_set():
+                self.reconcile()
+                stop.wait(self._rt.settings.worker_poll_seconds)
+        finally:
+            self._scheduler.shutdown(wait=False)
+
+
+@dataclass(frozen=True)
+class ControlPlane:
+    """What ``GraphMemory`` exposes as ``jobs``, ``automation`` and ``scheduler``. Builds no thread."""
+
+    jobs: Jobs
+    automation: Automation
+    scheduler: Scheduler
+
+    @classmethod
+    def build(cls, rt: Runtime) -> ControlPlane:
+        holder: list[Jobs] = []
+        scheduler = Scheduler(
+            lambda name: holder[0].run(name, trigger="schedule"), on_stop=lambda: holder[0].clear_heartbeat()
+        )
+        automation = Automation(rt, lambda: scheduler.running)
+        jobs = Jobs(rt, automation, scheduler)
+        holder.append(jobs)
+        return cls(jobs=jobs, automation=automation, scheduler=scheduler)

@@ -1,0 +1,1 @@
+"""The write path: messages and drafts become memories linked into the user's graph."""

@@ -1,0 +1,177 @@
+"""GDPR: export everything about a user, hard-delete it, or anonymize it; per-memory decisions.
+
+Every operation is audited. A deletion keeps a tombstone in the audit log that holds only the SHA-256 of
+the user id (``graphmem.store.audit.user_hash``), the action, the time and the counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphmem.errors import MemoryNotFound
+from graphmem.store import audit
+from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Decision", "DeletionReport", "anonymize_user", "delete_user", "export_user", "govern_memory"]
+
+REDACTED = "[redacted]"
+BATCH = 500
+_COLLECTIONS = {
+    "Memory": "memories",
+    "Fact": "facts",
+    "Entity": "entities",
+    "Session": "sessions",
+    "Conflict": "conflicts",
+    "Merge": "merges",
+    "RecallEvent": "recall_events",
+    "Feedback": "feedback",
+    "JobRun": "job_runs",
+    "User": "users",
+}
+
+
+class Decision(StrEnum):
+    RETAIN = "retain"
+    DELETE = "delete"
+    ANONYMIZE = "anonymize"
+
+
+class DeletionReport(BaseModel):
+    """What ``delete_user`` removed: node counts per label and the relationships detached."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    nodes: dict[str, int] = Field(default_factory=dict)
+    relationships: int = 0
+    audit_events_redacted: int = 0
+
+    @property
+    def deleted(self) -> int:
+        return sum(self.nodes.values())
+
+
+def jsonable(value: Any) -> Any:
+    """Datetimes to ISO-8601 text, recursively; JSON-text metadata decoded."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def _props(row: dict[str, Any]) -> dict[str, Any]:
+    props = jsonable(row["props"])
+    if isinstance(props.get("metadata"), str):
+        with contextlib.suppress(ValueError):
+            props["metadata"] = json.loads(props["metadata"])
+    return dict(props)
+
+
+def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
+    """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
+    left out), relationships, and the audit log; JSON-serializable."""
+    nodes = rt.store.read("user_nodes", user_id=user_id, props=True)
+    rels = rt.store.read("user_relationships", ids=[n["element_id"] for n in nodes])
+    out: dict[str, Any] = {
+        "user_id": user_id,
+        "exported_at": datetime.now(UTC).isoformat(),
+        **{name: [] for name in _COLLECTIONS.values()},
+        "other": [],
+    }
+    for row in nodes:
+        label = next((lb for lb in row["labels"] if lb in _COLLECTIONS), None)
+        item = {"labels": row["labels"], **_props(row)} if label is None else _props(row)
+        out[_COLLECTIONS[label] if label else "other"].append(item)
+    out["relationships"] = [
+        {"src": r["src"], "type": r["type"], "dst": r["dst"], "properties": jsonable(r["props"])}
+        for r in rels
+    ]
+    out["audit"] = [e.model_dump(mode="json") for e in audit.log(rt, user_id=user_id)]
+    return out
+
+
+def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> DeletionReport:
+    """Hard-delete every node and relationship of ``user_id`` in batches; idempotent (a second call
+    deletes nothing and reports zeros). The audit keeps a tombstone without personal content.
+
+    The user's nodes are streamed from each label's ``user_id`` index and deleted ``BATCH`` per
+    transaction: an interrupted deletion leaves part of the user, and a rerun finishes it (so the
+    tombstone event is appended once everything is gone, not in the deleting transactions)."""
+    rows = rt.store.write_auto("user_delete", user_id=user_id, batch=BATCH)
+    counts = {r["label"]: int(r["nodes"]) for r in rows}
+    rels = sum(int(r["relationships"]) for r in rows)
+    audit.record(
+        rt,
+        "delete_user",
+        user_id=user_id,
+        actor=actor,
+        details={"nodes": counts, "relationships": rels},
+    )
+    redacted = rt.store.write("user_audit_redact", user_hash=audit.user_hash(user_id))
+    report = DeletionReport(
+        user_id=user_id,
+        nodes=counts,
+        relationships=rels,
+        audit_events_redacted=int(redacted[0]["redacted"]) if redacted else 0,
+    )
+    logger.info("delete_user: %d nodes, %d relationships", report.deleted, report.relationships)
+    return report
+
+
+def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> int:
+    """Redact content and personal fields of every node of ``user_id``; structure and counts stay.
+    Returns the number of nodes touched."""
+    ids = [n["element_id"] for n in rt.store.read("user_nodes", user_id=user_id, props=False)]
+    rows = rt.store.write_auto("user_anonymize", ids=ids, redacted=REDACTED, batch=BATCH) if ids else []
+    count = int(rows[0]["anonymized"]) if rows else 0
+    embedding = rt.embedder.embed([REDACTED])[0]
+    rt.store.write_auto("user_anonymize_embeddings", user_id=user_id, embedding=embedding, batch=BATCH)
+    audit.record(rt, "anonymize_user", user_id=user_id, actor=actor, details={"nodes": count})
+    return count
+
+
+def govern_memory(
+    rt: Runtime, memory_id: str, *, user_id: str, decision: Decision, actor: str | None = None
+) -> None:
+    """Apply one governance decision to a memory, with an audit record."""
+    now = datetime.now(UTC)
+    embedding = rt.embedder.embed([REDACTED])[0] if decision is Decision.ANONYMIZE else None
+
+    def work(tx: Tx) -> None:
+        rows = tx.run(
+            "memory_govern",
+            user_id=user_id,
+            id=memory_id,
+            decision=decision.value,
+            redacted=REDACTED,
+            now=now,
+        )
+        if not rows:
+            raise MemoryNotFound(memory_id)
+        if embedding is not None:
+            tx.run("memory_embedding_set", user_id=user_id, id=memory_id, embedding=embedding)
+        audit.append(
+            tx,
+            f"govern:{decision.value}",
+            user_id=user_id,
+            now=now,
+            actor=actor,
+            target_ids=[memory_id],
+            version=rows[0]["version"],
+        )
+
+    rt.store.unit_of_work(work)
+    rt.changes.touch(user_id)

@@ -1,0 +1,98 @@
+"""Optimistic updates of a memory: ``expected_version`` must match, the previous version stays readable."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.errors import MemoryNotFound, VersionConflict
+from graphmem.models import Memory, Priority
+from graphmem.store import audit
+from graphmem.store.driver import Tx
+from graphmem.store.idempotency import Claim
+from graphmem.store.records import dump_metadata, memory_from_row
+from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["MemoryUpdate", "history", "update"]
+
+
+@dataclass(frozen=True)
+class MemoryUpdate:
+    """What an update changes (None: keep)."""
+
+    content: str | None = None
+    metadata: dict[str, Any] | None = None
+    priority: Priority | None = None
+
+
+def update(
+    rt: Runtime,
+    memory_id: str,
+    *,
+    user_id: str,
+    change: MemoryUpdate,
+    expected_version: int,
+    actor: str | None = None,
+    claim: Claim | None = None,
+) -> Memory:
+    """Apply ``change`` if the memory is still at ``expected_version`` (else :class:`VersionConflict`).
+    The audit event (with ``claim``'s idempotency key) and the key's result commit with the update."""
+    claim = claim or Claim(None)
+    now = datetime.now(UTC)
+    embedding = None if change.content is None else rt.embedder.embed([change.content])[0]
+
+    def work(tx: Tx) -> int:
+        rows = tx.run("memory_lock", user_id=user_id, id=memory_id, now=now)
+        if not rows:
+            raise MemoryNotFound(memory_id)
+        found = int(rows[0]["version"])
+        if found != expected_version:
+            raise VersionConflict(f"memory {memory_id!r}", expected_version, found)
+        version = int(
+            tx.run(
+                "memory_update",
+                user_id=user_id,
+                id=memory_id,
+                version_id=str(uuid.uuid4()),
+                content=change.content,
+                metadata=None if change.metadata is None else dump_metadata(change.metadata),
+                priority=None if change.priority is None else change.priority.value,
+                now=now,
+            )[0]["version"]
+        )
+        if embedding is not None:
+            tx.run("memory_embedding_set", user_id=user_id, id=memory_id, embedding=embedding)
+        audit.append(
+            tx,
+            "update_memory",
+            user_id=user_id,
+            now=now,
+            actor=actor,
+            target_ids=[memory_id],
+            version=version,
+            idempotency_key=claim.key,
+        )
+        claim.finish(tx, [memory_id, str(version)])
+        return version
+
+    version = rt.store.unit_of_work(work)
+    logger.debug("memory updated to version %d", version)
+    return history(rt, memory_id, user_id=user_id)[-1]
+
+
+def history(rt: Runtime, memory_id: str, *, user_id: str) -> list[Memory]:
+    """Every version of a memory, oldest first (earlier versions carry content, metadata and priority)."""
+    rows = rt.store.read("memory_versions", user_id=user_id, id=memory_id)
+    if not rows:
+        raise MemoryNotFound(memory_id)
+    current = rows[0]["current"]
+    previous = [
+        memory_from_row({**current, **{k: v for k, v in p.items() if k not in ("id", "recorded_at")}})
+        for p in rows[0]["previous"]
+    ]
+    return [*previous, memory_from_row(current)]

@@ -1,0 +1,256 @@
+"""The memory-dynamics model: pure functions over plain numbers, no database.
+
+The maintenance jobs (:mod:`graphmem.dynamics.jobs`) evaluate the same formulas set-based in Cypher;
+the tests check
+both against the closed forms below.
+
+Retention (how likely a memory is still worth recalling), with ``t_a`` days since last access and ``t_c``
+days since creation::
+
+    retention = min(1, e^(-λ_type·t_a) · (1 + ln(1 + n_access)) · type_multiplier · semantic_importance / 5
+                       + 0.1 · max(0, 1 - t_c / 365))
+    semantic_importance = 1 + min(0.5, 0.1 · related_count)
+
+Strength (0–4) decays exponentially towards a per-priority floor; association slows the decay::
+
+    rate_eff = rate_priority / (1 + 0.5 · mean_association_weight)
+    strength(t) = floor + (strength(0) - floor) · (1 - rate_eff)^t          (strength(0) > floor)
+
+The form composes: decaying by ``a`` days then ``b`` days equals decaying by ``a + b`` days, which is what
+makes the decay job idempotent and safe to interrupt (it decays by the days since ``strength_updated_at``).
+
+ACT-R base-level activation ``B = ln Σ_j t_j^(-d)`` (``d = 0.5``) and its closed-form approximation from the
+access count and lifetime (Petrov 2006) ``B ≈ ln(n / (1 - d)) - d · ln(L)`` are offered as an alternative.
+
+Spaced repetition: the forgetting curve is ``R(t) = e^(-t / S)`` for stability ``S`` (days). A successful
+recall after ``t`` days updates ``S' = S · (1 + gain · (1 - R(t)))`` (spaced recalls grow stability more than
+massed ones, as in FSRS), capped at ``max_stability_days``. The next review is due when ``R`` falls to the
+desired retention ``r*``: ``interval = -S · ln r*``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+STRENGTH_MAX = 4.0
+LIVE_STATUSES = ("active", "weak", "dormant")
+Status = Literal["active", "weak", "dormant"]
+
+_PRIORITIES = ("common", "P0", "P1", "P2", "P3")
+_TYPES = ("episodic", "semantic", "procedural", "preference")
+
+
+def _check_keys(values: Mapping[str, float], keys: Iterable[str], what: str) -> None:
+    missing = set(keys) - set(values)
+    if missing:
+        raise ValueError(f"{what} lacks {sorted(missing)}")
+
+
+class DynamicsParams(BaseModel):
+    """Decay, forgetting, consolidation, association, promotion and review parameters (one preset)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    preset: str = "balanced"
+    # retention
+    time_decay: dict[str, float] = Field(
+        default_factory=lambda: {"episodic": 0.05, "semantic": 0.02, "procedural": 0.015, "preference": 0.01},
+        description="λ per memory type (per day)",
+    )
+    type_multiplier: dict[str, float] = Field(
+        default_factory=lambda: {"preference": 1.3, "procedural": 1.2, "semantic": 1.15, "episodic": 1.0}
+    )
+    # strength
+    strength_decay: dict[str, float] = Field(
+        default_factory=lambda: {"common": 0.0, "P0": 0.0, "P1": 0.02, "P2": 0.05, "P3": 0.10},
+        description="daily strength decay rate per priority",
+    )
+    strength_floor: dict[str, float] = Field(
+        default_factory=lambda: {"common": 1.0, "P0": 1.0, "P1": 0.5, "P2": 0.0, "P3": 0.0},
+        description="strength never decays below this (P0/P1 never decay to nothing)",
+    )
+    association_slowdown: float = Field(default=0.5, ge=0, description="rate / (1 + this · mean weight)")
+    store_base_activation: bool = Field(
+        default=False, description="decay also stores the ACT-R base level (one more write per memory)"
+    )
+    edge_decay: float = Field(default=0.01, ge=0, le=1, description="daily decay of RELATED_TO weights")
+    # status thresholds: retention in [0, 1], strength in [0, 4]
+    weak_retention: float = Field(default=0.25, ge=0, le=1)
+    dormant_retention: float = Field(default=0.15, ge=0, le=1)
+    forget_retention: float = Field(default=0.10, ge=0, le=1)
+    weak_strength: float = Field(default=0.5, ge=0, le=STRENGTH_MAX)
+    # balanced: tuned on the LoCoMo simulation (benchmarks/dynamics_sim.py): at 0.1 a P3 memory with a few
+    # associations (rate 0.10 / 1.3) lived 29 days, past the 30-day mark; at 0.2 it fades in about 3 weeks,
+    # a P2 one in about 6, while P0/P1 floors (1.0, 0.5) stay above it
+    dormant_strength: float = Field(default=0.3, ge=0, le=STRENGTH_MAX)
+    forget_strength: float = Field(default=0.2, ge=0, le=STRENGTH_MAX)
+    # forgetting
+    forget_min_age_days: float = Field(default=7.0, ge=0)
+    hard_delete_grace_days: float = Field(default=30.0, ge=0)
+    edge_weight_floor: float = Field(default=0.05, ge=0, le=1)
+    capacity_per_user: int = Field(default=0, ge=0, description="live memories per user; 0 = no cap")
+    # consolidation
+    duplicate_similarity: float = Field(default=0.95, ge=0, le=1)
+    summary_min_age_days: float = Field(default=7.0, ge=0)
+    summary_min_members: int = Field(default=4, ge=2)
+    summary_max_sentences: int = Field(default=5, ge=1)
+    # association
+    associate_k: int = Field(default=5, ge=1, le=100)
+    associate_similarity: float = Field(
+        default=0.5, ge=0, le=1, description="true cosine for a RELATED_TO edge"
+    )
+    # promotion to common knowledge
+    promote_window_days: float = Field(default=90.0, gt=0)
+    promote_session_share: float = Field(default=0.3, ge=0, le=1)
+    promote_min_sessions: int = Field(default=3, ge=1)
+    promote_min_contexts: int = Field(default=2, ge=1)
+    # review (spaced repetition)
+    initial_stability: dict[str, float] = Field(
+        default_factory=lambda: {"common": 365.0, "P0": 30.0, "P1": 7.0, "P2": 3.0, "P3": 1.0},
+        description="stability S (days) of a memory never recalled",
+    )
+    stability_gain: float = Field(default=3.0, ge=0)
+    desired_retention: float = Field(default=0.9, gt=0, lt=1)
+    max_stability_days: float = Field(default=3650.0, gt=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DynamicsParams:
+        _check_keys(self.time_decay, _TYPES, "time_decay")
+        _check_keys(self.type_multiplier, _TYPES, "type_multiplier")
+        _check_keys(self.strength_decay, _PRIORITIES, "strength_decay")
+        _check_keys(self.strength_floor, _PRIORITIES, "strength_floor")
+        _check_keys(self.initial_stability, _PRIORITIES, "initial_stability")
+        for name, table, high in [
+            ("time_decay", self.time_decay, math.inf),
+            ("type_multiplier", self.type_multiplier, math.inf),
+            ("strength_decay", self.strength_decay, 1.0),
+            ("strength_floor", self.strength_floor, STRENGTH_MAX),
+            ("initial_stability", self.initial_stability, math.inf),
+        ]:
+            for key, value in table.items():
+                if not (0 <= value <= high) or math.isnan(value):
+                    raise ValueError(f"{name}[{key}] = {value} is outside [0, {high}]")
+        if not self.forget_retention <= self.dormant_retention <= self.weak_retention:
+            raise ValueError("retention thresholds must satisfy forget <= dormant <= weak")
+        if not self.forget_strength <= self.dormant_strength <= self.weak_strength:
+            raise ValueError("strength thresholds must satisfy forget <= dormant <= weak")
+        return self
+
+    def cypher(self) -> dict[str, object]:
+        """The parameters as one Cypher map (``$p``)."""
+        return self.model_dump(exclude={"preset"})
+
+
+PRESETS: dict[str, DynamicsParams] = {
+    "balanced": DynamicsParams(),
+    # Keeps more: slower decay, later forgetting. For assistants whose users come back rarely.
+    "conservative": DynamicsParams(
+        preset="conservative",
+        strength_decay={"common": 0.0, "P0": 0.0, "P1": 0.01, "P2": 0.03, "P3": 0.06},
+        forget_strength=0.1,
+        forget_min_age_days=30.0,
+        hard_delete_grace_days=90.0,
+    ),
+    # Forgets faster: for high-volume agents with a tight store budget.
+    "aggressive": DynamicsParams(
+        preset="aggressive",
+        strength_decay={"common": 0.0, "P0": 0.0, "P1": 0.03, "P2": 0.08, "P3": 0.15},
+        forget_min_age_days=3.0,
+        hard_delete_grace_days=7.0,
+        forget_strength=0.25,
+    ),
+}
+
+
+# --- retention -------------------------------------------------------------------------------------
+def semantic_importance(related_count: int) -> float:
+    return 1.0 + min(0.5, 0.1 * max(0, related_count))
+
+
+def recency_bonus(days_since_creation: float) -> float:
+    return 0.1 * max(0.0, 1.0 - days_since_creation / 365.0)
+
+
+def retention(
+    *,
+    memory_type: str,
+    days_since_access: float,
+    days_since_creation: float,
+    access_count: int,
+    related_count: int,
+    params: DynamicsParams,
+) -> float:
+    """The retention formula (see the module docstring)."""
+    time_decay = math.exp(-params.time_decay[memory_type] * max(0.0, days_since_access))
+    frequency_boost = 1.0 + math.log(1 + max(0, access_count))
+    core = (
+        time_decay
+        * frequency_boost
+        * params.type_multiplier[memory_type]
+        * semantic_importance(related_count)
+    )
+    return min(1.0, core / 5.0 + recency_bonus(days_since_creation))
+
+
+# --- strength --------------------------------------------------------------------------------------
+def effective_rate(rate: float, mean_association: float, slowdown: float = 0.5) -> float:
+    return rate / (1.0 + slowdown * max(0.0, mean_association))
+
+
+def decay_strength(strength: float, days: float, rate: float, floor: float) -> float:
+    """Strength after ``days`` of exponential decay towards ``floor`` (never raised, clamped to [0, 4])."""
+    if strength <= floor or days <= 0 or rate <= 0:
+        return min(STRENGTH_MAX, max(0.0, strength))
+    return min(STRENGTH_MAX, floor + (strength - floor) * float((1.0 - rate) ** days))
+
+
+def status_for(retention_value: float, strength: float, params: DynamicsParams) -> Status:
+    """active → weak → dormant by retention or strength thresholds (the weaker signal wins)."""
+    if retention_value < params.dormant_retention or strength < params.dormant_strength:
+        return "dormant"
+    if retention_value < params.weak_retention or strength < params.weak_strength:
+        return "weak"
+    return "active"
+
+
+def should_forget(
+    *, retention_value: float, strength: float, priority: str, age_days: float, params: DynamicsParams
+) -> bool:
+    """Soft-forget rule: below a threshold after the minimum age; P0 and common knowledge never."""
+    if priority in ("P0", "common") or age_days < params.forget_min_age_days:
+        return False
+    return retention_value < params.forget_retention or strength < params.forget_strength
+
+
+# --- ACT-R -----------------------------------------------------------------------------------------
+def actr_base_level(ages_days: Iterable[float], decay: float = 0.5) -> float:
+    """ACT-R base-level activation ``ln Σ t_j^(-d)`` over the ages of past uses (days, > 0)."""
+    total = sum(max(t, 1e-6) ** -decay for t in ages_days)
+    return math.log(total) if total > 0 else -math.inf
+
+
+def actr_base_level_approx(uses: int, lifetime_days: float, decay: float = 0.5) -> float:
+    """Petrov's closed form for evenly spread uses: ``ln(n / (1 - d)) - d · ln(L)``."""
+    if uses <= 0:
+        return -math.inf
+    return math.log(uses / (1.0 - decay)) - decay * math.log(max(lifetime_days, 1e-6))
+
+
+# --- spaced repetition -----------------------------------------------------------------------------
+def recall_probability(days: float, stability: float) -> float:
+    return math.exp(-max(0.0, days) / stability)
+
+
+def updated_stability(stability: float, days_since_review: float, params: DynamicsParams) -> float:
+    """Stability after one successful recall ``days_since_review`` days after the last one."""
+    r = recall_probability(days_since_review, stability)
+    return min(params.max_stability_days, stability * (1.0 + params.stability_gain * (1.0 - r)))
+
+
+def review_interval(stability: float, desired_retention: float) -> float:
+    """Days until recall probability falls to ``desired_retention``."""
+    return -stability * math.log(desired_retention)

@@ -1,0 +1,315 @@
+"""Facts without an LLM: pattern extraction, conflict classification and version planning (pure).
+
+A fact is identified by ``(user_id, agent_id, fact_type, key)`` and has one *current* version. A new value
+is classified against the current one:
+
+- ``merge``: the same value (after normalization): no new version, the current one is confirmed;
+- ``keep_both``: a contradiction that is kept rather than resolved, because the new value is less trusted
+  (its source ranks below the current one's) or older (its ``valid_from`` precedes the current one's):
+  it is stored with status ``conflicted`` and a ``CONFLICTS_WITH`` edge; the current value stays;
+- ``supersede``: the new value replaces the old: the old version's ``valid_to`` closes at the new
+  ``valid_from``, its ``expired_at`` at now, its status becomes ``superseded`` and ``SUPERSEDES`` links them.
+
+Without a current version (never set, or retracted), a value is ``new``, unless its ``valid_from`` precedes
+the end of the key's last known valid interval (the *floor*): then it is kept as a contradiction too, so
+valid intervals never overlap. A retraction (:func:`plan_retraction`) closes the current version's
+transaction time; with a ``valid_to`` it also records an ``ended`` version valid over
+``[valid_from, valid_to)``.
+
+Every classification is recorded as a ``Conflict`` row, so an audit can see why.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from graphmem.models import FactType, Source
+
+SOURCE_TRUST: dict[Source, int] = {Source.USER: 3, Source.TOOL: 2, Source.AGENT: 1, Source.INFERENCE: 0}
+
+
+RETRACTED = "retracted"  # the status of a current version closed by a retraction
+ENDED = "ended"  # the status of the version a retraction records with a valid_to
+
+
+class Resolution(StrEnum):
+    NEW = "new"
+    MERGE = "merge"
+    KEEP_BOTH = "keep_both"
+    SUPERSEDE = "supersede"
+
+
+@dataclass(frozen=True)
+class FactInput:
+    """A value to set, from ``set_fact`` or from the extractor."""
+
+    user_id: str
+    key: str
+    value: str
+    fact_type: FactType = FactType.CUSTOM
+    agent_id: str | None = None
+    valid_from: datetime | None = None
+    source: Source = Source.USER
+    confidence: float = 1.0
+    memory_id: str | None = None
+
+    @property
+    def identity(self) -> tuple[str, str | None, str, str]:
+        return (self.user_id, self.agent_id, self.fact_type.value, self.key)
+
+
+@dataclass(frozen=True)
+class CurrentFact:
+    """What the planner needs to know about a stored current version."""
+
+    id: str
+    value: str
+    valid_from: datetime
+    source: Source
+    version: int
+
+
+@dataclass(frozen=True)
+class KeyState:
+    """A key's stored history as the planner sees it when it has no current version: the end of its last
+    known valid interval (None: no versions) and its highest version number."""
+
+    floor: datetime | None = None
+    last_version: int = 0
+
+
+@dataclass
+class FactPlan:
+    """Everything one batch of fact inputs writes: new versions, closed ones, edges and audit rows."""
+
+    create: list[dict[str, Any]] = field(default_factory=list)
+    close: list[dict[str, Any]] = field(default_factory=list)
+    supersedes: list[dict[str, Any]] = field(default_factory=list)
+    conflicts_with: list[dict[str, Any]] = field(default_factory=list)
+    confirm: list[dict[str, Any]] = field(default_factory=list)
+    audit: list[dict[str, Any]] = field(default_factory=list)
+    results: list[tuple[str, Resolution]] = field(default_factory=list)  # (fact id, resolution) per input
+
+
+def normalize_value(value: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", value.lower()).split())
+
+
+def classify(
+    current: CurrentFact | None, new: FactInput, valid_from: datetime, floor: datetime | None = None
+) -> tuple[Resolution, str]:
+    """How a new value relates to the current one (or, without one, to the key's ``floor``), and why."""
+    if current is None:
+        if floor is not None and valid_from < floor:
+            return Resolution.KEEP_BOTH, "the new value's valid_from precedes the end of the key's last value"
+        return Resolution.NEW, "no current value"
+    if normalize_value(current.value) == normalize_value(new.value):
+        return Resolution.MERGE, "same value"
+    if SOURCE_TRUST[new.source] < SOURCE_TRUST[current.source]:
+        return Resolution.KEEP_BOTH, f"source {new.source.value} ranks below {current.source.value}"
+    if valid_from < current.valid_from:
+        return Resolution.KEEP_BOTH, "the new value's valid_from precedes the current value's"
+    return Resolution.SUPERSEDE, "a newer value from a source at least as trusted"
+
+
+Identity = tuple[str, str | None, str, str]
+
+
+def plan(
+    inputs: list[FactInput],
+    currents: dict[Identity, CurrentFact],
+    now: datetime,
+    keys: dict[Identity, KeyState] | None = None,
+) -> FactPlan:
+    """Plan the writes for ``inputs`` (applied in order; later inputs see earlier ones' results).
+    ``keys``: the stored state of keys without a current version (see :class:`KeyState`)."""
+    out = FactPlan()
+    state = dict(currents)
+    history = keys or {}
+    for new in inputs:
+        valid_from = new.valid_from or now
+        current = state.get(new.identity)
+        past = history.get(new.identity, KeyState())
+        resolution, reason = classify(current, new, valid_from, past.floor)
+        audit = {
+            "id": str(uuid.uuid4()),
+            "user_id": new.user_id,
+            "key": new.key,
+            "fact_type": new.fact_type.value,
+            "resolution": resolution.value,
+            "reason": reason,
+            "old_id": current.id if current else None,
+            "new_value": new.value,
+            "old_value": current.value if current else None,
+        }
+        if resolution is Resolution.MERGE:
+            assert current is not None
+            out.confirm.append({"id": current.id})
+            out.audit.append({**audit, "new_id": current.id})
+            out.results.append((current.id, resolution))
+            continue
+        new_id = str(uuid.uuid4())
+        version = (current.version if current else past.last_version) + 1
+        row: dict[str, Any] = {
+            "id": new_id,
+            "user_id": new.user_id,
+            "agent_id": new.agent_id,
+            "key": new.key,
+            "value": new.value,
+            "fact_type": new.fact_type.value,
+            "valid_from": valid_from,
+            "source": new.source.value,
+            "confidence": new.confidence,
+            "memory_id": new.memory_id,
+            "status": "conflicted" if resolution is Resolution.KEEP_BOTH else "current",
+            "version": version,
+        }
+        out.create.append(row)
+        out.results.append((new_id, resolution))
+        if current is not None and resolution is Resolution.KEEP_BOTH:
+            out.conflicts_with.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
+        if current is not None and resolution is Resolution.SUPERSEDE:
+            out.close.append({"id": current.id, "valid_to": valid_from})
+            out.supersedes.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
+        if resolution is not Resolution.KEEP_BOTH:
+            state[new.identity] = CurrentFact(new_id, new.value, valid_from, new.source, version)
+        else:
+            history[new.identity] = replace(past, last_version=max(past.last_version, version))
+        out.audit.append({**audit, "new_id": row["id"]})
+    # A version created and closed in the same batch is written closed.
+    closing = {c["id"]: c for c in out.close}
+    out.create = [
+        {**r, "status": "superseded", "valid_to": closing[r["id"]]["valid_to"], "expire": True}
+        if r["id"] in closing
+        else r
+        for r in out.create
+    ]
+    created = {r["id"] for r in out.create}
+    out.close = [c for c in out.close if c["id"] not in created]
+    return out
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """The writes of one retraction: close ``close_id``; ``create`` (or None) the ended version."""
+
+    close_id: str
+    create: dict[str, Any] | None
+    version: int  # the version the audit reports: the ended one, else the closed one
+
+
+def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Retraction:
+    """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
+    recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
+    (its transaction time closes and a new version, valid over ``[valid_from, valid_to)``, is recorded).
+    ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``)."""
+    if valid_to is None:
+        return Retraction(current["id"], None, int(current["version"]))
+    if valid_to <= current["valid_from"]:
+        raise ValueError("valid_to must be later than the current version's valid_from")
+    fields = ("user_id", "agent_id", "key", "value", "fact_type", "valid_from", "source", "confidence")
+    version = int(current["version"]) + 1
+    row = {
+        **{f: current.get(f) for f in fields},
+        "id": str(uuid.uuid4()),
+        "memory_id": current.get("memory_id"),
+        "valid_to": valid_to,
+        "status": ENDED,
+        "version": version,
+        "expire": False,
+    }
+    return Retraction(current["id"], row, version)
+
+
+# --- extraction ------------------------------------------------------------------------------------
+_OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
+_END = r"(?=\s+(?:and|but|because|since|so|when|if|though|although|as|now|too)\b|[.,;!?\n]|$)"
+_PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
+    # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
+    (FactType.PROFILE, re.compile(r"\b[Mm]y name is\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"), "name"),
+    (FactType.PROFILE, re.compile(rf"\b(?:I live|I'm living|I am living) in\s+{_OBJ}{_END}"), "location"),
+    (FactType.PROFILE, re.compile(rf"\bI (?:just )?moved to\s+{_OBJ}{_END}"), "location"),
+    (FactType.PROFILE, re.compile(rf"\bI work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (FactType.PROFILE, re.compile(rf"\bI work as an?\s+{_OBJ}{_END}"), "occupation"),
+    (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
+    (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),
+    (
+        FactType.PREFERENCE,
+        re.compile(rf"\b[Mm]y fav(?:ou?rite) (?P<what>[a-z ]{{2,30}}?) is\s+{_OBJ}{_END}"),
+        "favorite:{what}",
+    ),
+    (
+        FactType.PREFERENCE,
+        re.compile(
+            rf"\bI (?:really |absolutely |just |also )?(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|"
+            rf"can't stand|don't like|do not like)\s+{_OBJ}{_END}"
+        ),
+        None,
+    ),
+    (
+        FactType.RULE,
+        re.compile(rf"(?:^|[.!?]\s+|\bplease\s+)(?P<verb>[Aa]lways|[Nn]ever)\s+{_OBJ}{_END}"),
+        None,
+    ),
+]
+_VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
+_VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    key: str
+    value: str
+    fact_type: FactType
+
+
+def _clean(obj: str) -> str:
+    obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj.strip(), flags=re.IGNORECASE)
+    return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()
+
+
+def extract(text: str) -> list[ExtractedFact]:
+    """Facts stated in first person: preferences, profile, rules."""
+    out: dict[tuple[FactType, str], ExtractedFact] = {}
+    for fact_type, pattern, template in _PATTERNS:
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            if template is None:
+                verb = groups["verb"].lower()
+                obj = _clean(groups["obj"])
+                if not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
+                    continue
+                kind = "rule" if fact_type is FactType.RULE else "preference"
+                fact = ExtractedFact(f"{kind}:{normalize_value(obj)}", _VERB_VALUE.get(verb, verb), fact_type)
+            else:
+                obj = _clean(groups.get("obj") or "")
+                what = normalize_value(groups.get("what") or "")
+                value = groups.get("val") or obj
+                if not value or value.lower() in _VAGUE or len(value.split()) > 6:
+                    continue
+                key = template.format(obj=normalize_value(obj), what=what)
+                fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type)
+            out[(fact.fact_type, fact.key)] = fact
+    return list(out.values())
+
+
+def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:
+    """A memory stating a preference is a preference memory; a rule is procedural; a profile fact semantic."""
+    kinds = {f.fact_type for f in extracted}
+    if FactType.PREFERENCE in kinds:
+        return "preference"
+    if FactType.RULE in kinds:
+        return "procedural"
+    if FactType.PROFILE in kinds:
+        return "semantic"
+    return None
+
+
+def with_subject(fact: ExtractedFact, subject: str | None) -> ExtractedFact:
+    """Key a fact under its speaker (``Caroline/location``) when a conversation names its speakers."""
+    return fact if not subject else replace(fact, key=f"{subject}/{fact.key}")

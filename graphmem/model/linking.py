@@ -1,0 +1,168 @@
+"""Link decisions at formation (pure): near-duplicates, RELATED_TO, CAUSES and entity merges.
+
+Inputs are plain data: the batch's vectors (true cosine between them), and for each new memory its most
+similar existing memories with Neo4j's cosine score (``(1 + cos) / 2``, converted here). All weights and
+thresholds are true cosine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from graphmem.model.extraction import CueDirection, causal_cue
+
+LINK_TYPES = frozenset({"FOLLOWS", "RELATED_TO", "CAUSES", "CONFLICTS_WITH"})
+"""Relationship types a caller may create with ``link()`` (between two memories of one user)."""
+
+CAUSAL_WINDOW = 10
+"""A causal cue links to one of this many preceding memories of the batch ..."""
+CAUSAL_RECENT = timedelta(days=7)
+"""... or to an existing memory of the same session or this recent."""
+CAUSAL_MIN_COSINE = 0.2
+"""Below this, the immediately preceding memory is taken as the other side of the cue."""
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|wasn't|won't|can't)\b", re.IGNORECASE)
+
+
+def neo4j_to_cosine(score: float) -> float:
+    """Neo4j's ``vector.similarity.cosine`` is ``(1 + cos) / 2``."""
+    return 2.0 * score - 1.0
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """An existing memory similar to a new one."""
+
+    id: str
+    cosine: float
+    content: str
+    occurred_at: datetime | None
+    session_id: str | None
+
+
+@dataclass(frozen=True)
+class NewItem:
+    """What the planner knows about one new memory of the batch."""
+
+    content: str
+    occurred_at: datetime
+    session_id: str | None
+
+
+@dataclass
+class LinkPlan:
+    duplicate_of_existing: dict[int, tuple[str, float]] = field(default_factory=dict)  # i -> (id, cos)
+    duplicate_of_batch: dict[int, tuple[int, float]] = field(default_factory=dict)  # i -> (earlier j, cos)
+    related: list[tuple[int, str | int, float]] = field(default_factory=list)  # (i, existing id | j, cos)
+    causes: list[tuple[str | int, str | int, float, str]] = field(
+        default_factory=list
+    )  # (cause, effect, w, cue)
+
+
+def same_claims(a: str, b: str) -> bool:
+    """Near-identical vectors can still differ in what they claim: numbers or a negation."""
+    return sorted(_NUMBER.findall(a)) == sorted(_NUMBER.findall(b)) and bool(_NEGATION.search(a)) == bool(
+        _NEGATION.search(b)
+    )
+
+
+def batch_cosines(vectors: Sequence[Sequence[float]]) -> np.ndarray:
+    m = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    unit: np.ndarray = m / np.where(norms == 0, 1.0, norms)
+    out: np.ndarray = unit @ unit.T
+    return out
+
+
+def cross_cosines(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> np.ndarray:
+    """Cosine of every row of ``a`` against every row of ``b``."""
+    x = np.asarray(a, dtype=np.float32)
+    y = np.asarray(b, dtype=np.float32)
+    x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    y = y / np.maximum(np.linalg.norm(y, axis=1, keepdims=True), 1e-12)
+    out: np.ndarray = x @ y.T
+    return out
+
+
+def top_k(row: np.ndarray, k: int) -> list[int]:
+    """Indices of the k largest values of ``row``, largest first."""
+    if k <= 0 or row.size == 0:
+        return []
+    k = min(k, row.size)
+    part = np.argpartition(-row, k - 1)[:k]
+    return [int(j) for j in part[np.argsort(-row[part], kind="stable")]]
+
+
+def plan_links(
+    items: Sequence[NewItem],
+    neighbours: Sequence[Sequence[Neighbour]],
+    cosines: np.ndarray,
+    *,
+    duplicate_threshold: float,
+    related_threshold: float,
+    related_k: int,
+) -> LinkPlan:
+    """For each new memory in batch order: is it a duplicate, what does it relate to, what does it cause."""
+    out = LinkPlan()
+    for i, item in enumerate(items):
+        hits = [
+            n
+            for n in neighbours[i]
+            if n.cosine >= duplicate_threshold and same_claims(n.content, item.content)
+        ]
+        if hits:
+            best = max(hits, key=lambda n: n.cosine)
+            out.duplicate_of_existing[i] = (best.id, best.cosine)
+            continue
+        earlier = [
+            j
+            for j in range(i)
+            if j not in out.duplicate_of_existing
+            and j not in out.duplicate_of_batch
+            and cosines[i, j] >= duplicate_threshold
+            and same_claims(items[j].content, item.content)
+        ]
+        if earlier:
+            j = max(earlier, key=lambda j: float(cosines[i, j]))
+            out.duplicate_of_batch[i] = (j, float(cosines[i, j]))
+            continue
+        kept = [j for j in range(i) if j not in out.duplicate_of_existing and j not in out.duplicate_of_batch]
+        candidates: list[tuple[str | int, float]] = [(n.id, n.cosine) for n in neighbours[i]]
+        candidates += [(j, float(cosines[i, j])) for j in kept]
+        candidates.sort(key=lambda c: -c[1])
+        for target, cos in candidates[:related_k]:
+            if cos >= related_threshold:
+                out.related.append((i, target, round(cos, 4)))
+        cue = causal_cue(item.content)
+        if cue is None:
+            continue
+        recent: list[tuple[str | int, float]] = [(j, float(cosines[i, j])) for j in kept[-CAUSAL_WINDOW:]]
+        recent += [
+            (n.id, n.cosine)
+            for n in neighbours[i]
+            if (item.session_id is not None and n.session_id == item.session_id)
+            or (n.occurred_at is not None and abs(item.occurred_at - n.occurred_at) <= CAUSAL_RECENT)
+        ]
+        if not recent:
+            continue
+        other, cos = max(recent, key=lambda c: c[1])
+        if cos < CAUSAL_MIN_COSINE and kept:
+            other, cos = kept[-1], float(cosines[i, kept[-1]])
+        weight = round(max(cos, 0.1), 4)
+        if cue.direction is CueDirection.EFFECT:
+            out.causes.append((other, i, weight, cue.cue))
+        else:
+            out.causes.append((i, other, weight, cue.cue))
+    return out
+
+
+def should_merge_entities(new_key: str, old_key: str, cosine: float, threshold: float) -> bool:
+    """Merge two entity names by embedding only when they also start alike ("new york city" ~ "new york",
+    but not "york" ~ "new york")."""
+    return cosine >= threshold and new_key.split()[0][:3] == old_key.split()[0][:3]

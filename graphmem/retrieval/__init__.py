@@ -1,0 +1,1 @@
+"""The read path: search ranks memories for a query; recall and context build on it."""

@@ -1,0 +1,122 @@
+"""Context assembly for a prompt: current facts, then recalled memories, then recent history, within a
+token budget counted with a real tokenizer, with a report of what was kept and dropped."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from graphmem.models import CoreBlock, Hit
+from graphmem.store.records import memory_from_row
+from graphmem.store.runtime import Runtime
+
+ItemKind = Literal["core", "fact", "memory", "history"]
+SECTION_TITLES: dict[str, str] = {
+    "core": "Core memory",
+    "fact": "Known facts",
+    "memory": "Relevant memories",
+    "history": "Recent history",
+}
+
+
+class ContextItem(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    kind: ItemKind
+    text: str
+    tokens: int
+    rank: int
+    memory_id: str | None = None
+    score: float | None = None
+
+
+class Context(BaseModel):
+    """An assembled context: ``text`` fits ``budget`` tokens; ``kept`` and ``dropped`` say what made it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    items: list[ContextItem]
+    kept: list[ContextItem]
+    dropped: list[ContextItem]
+    tokens: int
+    budget: int
+
+
+def token_counter(rt: Runtime) -> Callable[[str], int]:
+    """Counts with the embedding model's own tokenizer when it has one, else by whitespace words."""
+    tokenizer = getattr(rt.embedder, "tokenizer", None)
+    if tokenizer is None:
+        return lambda text: len(text.split())
+
+    def count(text: str) -> int:
+        return len(tokenizer.encode(text, add_special_tokens=False))
+
+    return count
+
+
+def candidate_items(
+    facts: list[dict[str, Any]],
+    hits: list[Hit],
+    recent: list[dict[str, Any]],
+    count: Callable[[str], int],
+    core: list[CoreBlock] | None = None,
+) -> list[ContextItem]:
+    """Items in priority order (rank 0 first): core memory blocks, facts, recalled memories, then recent
+    history not recalled."""
+    items: list[ContextItem] = []
+
+    def add(kind: ItemKind, text: str, memory_id: str | None = None, score: float | None = None) -> None:
+        items.append(
+            ContextItem(
+                kind=kind, text=text, tokens=count(text), rank=len(items), memory_id=memory_id, score=score
+            )
+        )
+
+    # --- core memory blocks (graphmem.governance.core_blocks): pinned first;
+    # never repeated as recalled memories or history
+    recalled = set()
+    for block in core or []:
+        recalled.add(block.id)
+        add("core", f"[{block.label}] {block.value}", block.id)
+    # ---
+    for fact in facts:
+        add("fact", f"{fact['key']}: {fact['value']}")
+    for hit in hits:
+        if hit.memory.id in recalled:
+            continue
+        recalled.add(hit.memory.id)
+        add("memory", hit.memory.content, hit.memory.id, hit.score)
+    for row in recent:
+        memory = memory_from_row(row["memory"])
+        if memory.id not in recalled:
+            when = memory.occurred_at.isoformat(timespec="minutes") if memory.occurred_at else ""
+            add("history", f"[{when}] {memory.content}" if when else memory.content, memory.id)
+    return items
+
+
+def fit(items: list[ContextItem], budget: int, count: Callable[[str], int]) -> Context:
+    """Keep the best-ranked items whose text, with section titles, fits the budget; drop the rest."""
+    kept: list[ContextItem] = []
+    dropped: list[ContextItem] = []
+    for item in items:
+        trial = render([*kept, item])
+        if count(trial) <= budget:
+            kept.append(item)
+        else:
+            dropped.append(item)
+    text = render(kept)
+    return Context(
+        text=text, items=items, kept=kept, dropped=dropped, tokens=count(text) if text else 0, budget=budget
+    )
+
+
+def render(items: list[ContextItem]) -> str:
+    sections: list[str] = []
+    for kind, title in SECTION_TITLES.items():
+        lines = [f"- {i.text}" for i in items if i.kind == kind]
+        if lines:
+            sections.append(f"## {title}\n" + "\n".join(lines))
+    return "\n\n".join(sections)

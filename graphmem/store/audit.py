@@ -1,0 +1,110 @@
+"""The audit log: one ``AuditEvent`` node per mutation (who, what, which ids, when), append-only.
+
+Events carry ids, never content. ``user_hash`` (SHA-256 of the user id) lets a user's deletion leave a
+tombstone that no longer holds the user id itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["AuditEvent", "append", "log", "record", "user_hash"]
+
+
+class AuditEvent(BaseModel):
+    """One mutation: ``actor`` did ``action`` to ``target_ids`` of ``user_id`` at ``at``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    action: str
+    actor: str
+    at: datetime
+    user_id: str | None = None
+    user_hash: str | None = None
+    target_ids: tuple[str, ...] = ()
+    version: int | None = None
+    idempotency_key: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+def user_hash(user_id: str) -> str:
+    return hashlib.sha256(user_id.encode("utf-8")).hexdigest()
+
+
+def event_row(
+    action: str,
+    *,
+    user_id: str | None,
+    target_ids: Sequence[str] = (),
+    actor: str | None = None,
+    version: int | None = None,
+    idempotency_key: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The parameters of one event (``details``: counts and settings only, never user content)."""
+    return {
+        "id": str(uuid.uuid4()),
+        "action": action,
+        "actor": actor or "client",
+        "user_id": user_id,
+        "user_hash": user_hash(user_id) if user_id is not None else None,
+        "target_ids": list(target_ids),
+        "version": version,
+        "idempotency_key": idempotency_key,
+        "details": json.dumps(details or {}, sort_keys=True, default=str),
+    }
+
+
+def record(rt: Runtime, action: str, *, user_id: str | None, **fields: Any) -> None:
+    """Append one event in its own transaction (and mark the user's derived caches stale): only for
+    mutations that cannot share one transaction with their event (the batched ``delete_user`` and
+    ``anonymize_user``); every other write uses :func:`append` inside its own transaction."""
+    rt.store.write(
+        "audit_append", events=[event_row(action, user_id=user_id, **fields)], now=datetime.now(UTC)
+    )
+    if user_id is not None:
+        rt.changes.touch(user_id)
+    logger.debug("audit: %s", action)
+
+
+def append(tx: Tx, action: str, *, user_id: str | None, now: datetime, **fields: Any) -> None:
+    """Append one event inside the mutation's own transaction."""
+    tx.run("audit_append", events=[event_row(action, user_id=user_id, **fields)], now=now)
+
+
+def event_from_row(row: dict[str, Any]) -> AuditEvent:
+    data = {k: v for k, v in row.items() if v is not None}
+    data["details"] = json.loads(data.get("details") or "{}")
+    data["target_ids"] = tuple(data.get("target_ids") or ())
+    return AuditEvent.model_validate(data)
+
+
+def log(
+    rt: Runtime,
+    *,
+    user_id: str | None = None,
+    target_id: str | None = None,
+    since: datetime | None = None,
+) -> list[AuditEvent]:
+    """Events, oldest first, optionally for one user (tombstones included), one target, or since a time."""
+    rows = rt.store.read(
+        "audit_log",
+        user_hash=None if user_id is None else user_hash(user_id),
+        target_id=target_id,
+        since=since,
+    )
+    return [event_from_row(r["event"]) for r in rows]

@@ -1,0 +1,265 @@
+"""The one seam to Neo4j: runs named queries, translates driver errors, converts values.
+
+Only this module (and the schema step) talks to the driver. Every value travels as a query parameter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+import neo4j
+import neo4j.exceptions as nex
+from neo4j.time import Date, DateTime
+
+from graphmem import errors
+from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
+from graphmem.store.queries import query
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+def to_native(value: Any) -> Any:
+    """Neo4j temporal values to Python ones, recursively."""
+    if isinstance(value, DateTime | Date):
+        return value.to_native()
+    if isinstance(value, list):
+        return [to_native(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_native(v) for k, v in value.items()}
+    if isinstance(value, neo4j.graph.Node):
+        return {k: to_native(v) for k, v in value.items()}
+    return value
+
+
+@contextmanager
+def translate_errors() -> Iterator[None]:
+    """Turn driver exceptions into graphmem's error tree."""
+    try:
+        yield
+    except nex.AuthError as exc:
+        raise errors.ConfigurationError(f"Neo4j rejected the credentials: {exc.message}") from exc
+    except (nex.ServiceUnavailable, nex.SessionExpired) as exc:
+        raise errors.ConnectionFailed(f"Neo4j is unreachable: {exc}") from exc
+    except nex.TransientError as exc:
+        raise errors.TransientError(f"{exc.code}: {exc.message}") from exc
+    except nex.Neo4jError as exc:
+        raise errors.StoreError(f"{exc.code}: {exc.message}") from exc
+    except nex.DriverError as exc:
+        raise errors.StoreError(str(exc)) from exc
+
+
+class Tx(Protocol):
+    """A transaction handed to unit-of-work functions: runs named queries inside it."""
+
+    def run(self, name: str, /, **params: Any) -> list[Row]: ...
+
+
+class QueryStore(Protocol):
+    """What the use cases need from a store; :class:`Store` (sync driver) and :class:`AsyncStore` (async
+    driver, under graphmem.store._bridge) both provide it."""
+
+    database: str
+
+    def read(self, name: str, /, **params: Any) -> list[Row]: ...
+    def write(self, name: str, /, **params: Any) -> list[Row]: ...
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]: ...
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T: ...
+    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
+    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
+    def close(self) -> None: ...
+
+
+class _DriverTx:
+    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        result = self._tx.run(query(name), params)
+        return [to_native(r.data()) for r in result]
+
+
+class Store:
+    """Runs graphmem's named queries against one database."""
+
+    def __init__(self, driver: neo4j.Driver, database: str = "neo4j") -> None:
+        self._driver = driver
+        self.database = database
+
+    @property
+    def driver(self) -> neo4j.Driver:
+        return self._driver
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def _execute(
+        self, routing: neo4j.RoutingControl, cypher: str, params: Mapping[str, Any], label: str
+    ) -> list[Row]:
+        started = time.perf_counter()
+        with translate_errors():
+            records, _, _ = self._driver.execute_query(
+                cypher,
+                dict(params),
+                database_=self.database,
+                routing_=routing,
+            )
+        logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
+        return [to_native(r.data()) for r in records]
+
+    def read(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a named read query (read routing, auto-retried on transient errors)."""
+        return self._execute(neo4j.RoutingControl.READ, query(name), params, name)
+
+    def write(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a named write query in its own transaction."""
+        return self._execute(neo4j.RoutingControl.WRITE, query(name), params, name)
+
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        """Run several named queries in one write transaction: all of them happen, or none."""
+        with translate_errors(), self._driver.session(database=self.database) as session:
+            return session.execute_write(lambda tx: work(_DriverTx(tx)))
+
+    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """The read-only escape hatch: the user's own Cypher in a read transaction."""
+
+        def work(tx: neo4j.ManagedTransaction) -> list[Row]:
+            return [to_native(r.data()) for r in tx.run(cypher, dict(params or {}))]
+
+        with (
+            translate_errors(),
+            self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session,
+        ):
+            return session.execute_read(work)
+
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a named write query in an auto-commit transaction (needed by ``CALL { } IN TRANSACTIONS``).
+
+        Not retried: the batched maintenance statements are idempotent, their callers rerun them.
+        """
+        started = time.perf_counter()
+        with translate_errors(), self._driver.session(database=self.database) as session:
+            records = list(session.run(query(name), params))
+        logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)
+        return [to_native(r.data()) for r in records]
+
+    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """Run one statement given as text (schema DDL only)."""
+        return self._execute(neo4j.RoutingControl.WRITE, cypher, params or {}, "statement")
+
+
+async def _rows(result: neo4j.AsyncResult) -> list[Row]:
+    return [to_native(r.data()) async for r in result]
+
+
+class AsyncTx:
+    """A transaction of the async driver, run from the synchronous unit-of-work code
+    (graphmem.store._bridge)."""
+
+    def __init__(self, tx: neo4j.AsyncManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        return await_only(self._run(query(name), params))
+
+    async def _run(self, cypher: str, params: dict[str, Any]) -> list[Row]:
+        return await _rows(await self._tx.run(cypher, params))
+
+
+class AsyncStore:
+    """:class:`Store` on the async driver: the same synchronous interface, to be called from code run by
+    ``graphmem.store._bridge.greenlet_spawn`` (as ``AsyncGraphMemory`` does); each round trip is awaited on
+    the event loop through ``await_only``, so the loop keeps serving other tasks meanwhile."""
+
+    def __init__(
+        self,
+        driver: neo4j.AsyncDriver,
+        database: str = "neo4j",
+        *,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        self._driver = driver
+        self.database = database
+        self._loop = loop
+
+    @property
+    def driver(self) -> neo4j.AsyncDriver:
+        return self._driver
+
+    def _await(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await on the loop: from the bridge by switching greenlets; from another thread (a job started by
+        the in-process scheduler) by handing the coroutine to the driver's loop and waiting for it."""
+        if not in_bridge() and self._loop is not None and self._loop.is_running():
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not self._loop:
+                return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+        return await_only(coro)
+
+    def close(self) -> None:
+        self._await(self._driver.close())
+
+    def _execute(
+        self, routing: neo4j.RoutingControl, cypher: str, params: Mapping[str, Any], label: str
+    ) -> list[Row]:
+        started = time.perf_counter()
+        with translate_errors():
+            records, _, _ = self._await(
+                self._driver.execute_query(cypher, dict(params), database_=self.database, routing_=routing)
+            )
+        logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
+        return [to_native(r.data()) for r in records]
+
+    def read(self, name: str, /, **params: Any) -> list[Row]:
+        return self._execute(neo4j.RoutingControl.READ, query(name), params, name)
+
+    def write(self, name: str, /, **params: Any) -> list[Row]:
+        return self._execute(neo4j.RoutingControl.WRITE, query(name), params, name)
+
+    def _in_session(
+        self, work: Callable[[neo4j.AsyncSession], Coroutine[Any, Any, T]], *, read: bool = False
+    ) -> T:
+        async def run() -> T:
+            mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
+            async with self._driver.session(database=self.database, default_access_mode=mode) as session:
+                return await work(session)
+
+        with translate_errors():
+            return self._await(run())
+
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        """One write transaction (retried by the driver on transient errors): ``work`` runs synchronously in
+        a nested greenlet, its queries awaited inside the transaction."""
+
+        async def transaction(tx: neo4j.AsyncManagedTransaction) -> T:
+            return await greenlet_spawn(work, AsyncTx(tx))
+
+        return self._in_session(lambda session: session.execute_write(transaction))
+
+    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
+            return await _rows(await tx.run(cypher, dict(params or {})))
+
+        return self._in_session(lambda session: session.execute_read(work), read=True)
+
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]:
+        started = time.perf_counter()
+
+        async def work(session: neo4j.AsyncSession) -> list[Row]:
+            return await _rows(await session.run(query(name), params))
+
+        rows = self._in_session(work)
+        logger.debug("%s: %d rows in %.1f ms", name, len(rows), (time.perf_counter() - started) * 1000)
+        return rows
+
+    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        return self._execute(neo4j.RoutingControl.WRITE, cypher, params or {}, "statement")

@@ -1,0 +1,143 @@
+"""Idempotent writes: a call repeated with the same ``idempotency_key`` returns the first call's result and
+writes nothing new, also when the retries run concurrently.
+
+The first caller claims the key (``MERGE`` on a unique id, so concurrent claims serialize), performs the
+write and, inside the write's own transaction (:meth:`Claim.finish`, with the audit event, see
+:func:`audited`), stores the ids it produced; a repeat finds the key done and reads those ids back, or waits
+while the first call is still running. A failed write releases its claim, so a retry can run it again; a
+claim left pending by a crashed process is taken over after ``STALE_AFTER``, and the write that lost it
+rolls back instead of committing a second result.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+from graphmem.errors import TransientError, ValidationError
+from graphmem.models import Fact, Memory
+from graphmem.store import audit
+from graphmem.store.driver import Tx
+from graphmem.store.records import memory_from_row
+from graphmem.store.runtime import Runtime
+from graphmem.temporal.facts import fact_from_row
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["STALE_AFTER", "Claim", "audited", "fact", "memories", "once"]
+
+T = TypeVar("T")
+STALE_AFTER = timedelta(seconds=60)
+WAIT_SECONDS = 30.0
+POLL_SECONDS = 0.05
+
+
+class Claim:
+    """The idempotency key a running call holds (``key`` None: no key); the write completes it with
+    :meth:`finish` inside its own transaction."""
+
+    def __init__(self, key: str | None, key_id: str | None = None, token: str | None = None) -> None:
+        self.key = key
+        self._key_id = key_id
+        self._token = token
+        self.finished = False
+
+    def finish(self, tx: Tx, ids: list[str]) -> None:
+        """Store the result ``ids`` in the write's transaction; if the claim was taken over meanwhile
+        (it went stale), raise so that the write rolls back."""
+        if self._key_id is None:
+            return
+        rows = tx.run(
+            "idempotency_finish", id=self._key_id, token=self._token, ids=ids, now=datetime.now(UTC)
+        )
+        if not rows or int(rows[0]["finished"]) != 1:
+            raise TransientError("another call took over this idempotency key; this write was rolled back")
+        self.finished = True
+
+
+def once(
+    rt: Runtime,
+    *,
+    user_id: str,
+    key: str | None,
+    action: str,
+    perform: Callable[[Claim], T],
+    replay: Callable[[list[str]], T],
+) -> T:
+    """``perform(claim)`` once per (``user_id``, ``key``), which calls ``claim.finish`` inside its write
+    transaction; repeats get ``replay(ids the first call finished with)``."""
+    if key is None:
+        return perform(Claim(None))
+    key_id = f"{user_id}\x1f{key}"
+    token = str(uuid.uuid4())
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        now = datetime.now(UTC)
+        row = rt.store.write(
+            "idempotency_claim",
+            id=key_id,
+            user_id=user_id,
+            key=key,
+            action=action,
+            token=token,
+            now=now,
+            stale_before=now - STALE_AFTER,
+        )[0]
+        if row["action"] != action:
+            raise ValidationError("idempotency_key", f"was already used for {row['action']}")
+        if row["token"] == token:
+            break
+        if row["status"] == "done":
+            logger.debug("idempotency: replaying %s", action)
+            return replay(list(row["result_ids"]))
+        if time.monotonic() > deadline:
+            raise TransientError(f"the first call with this idempotency key ({action}) is still running")
+        time.sleep(POLL_SECONDS)
+    claim = Claim(key, key_id, token)
+    try:
+        result = perform(claim)
+    except BaseException:
+        rt.store.write("idempotency_release", id=key_id, token=token)
+        raise
+    if not claim.finished:  # a write path that forgot to finish its claim: an internal error
+        rt.store.write("idempotency_release", id=key_id, token=token)
+        raise RuntimeError(f"{action} did not complete its idempotency key")
+    return result
+
+
+def audited(
+    claim: Claim, action: str, *, user_id: str, actor: str | None = None
+) -> Callable[[Tx, list[str], int | None], None]:
+    """The in-transaction step of an idempotent, audited write: append its ``AuditEvent`` (target ids,
+    version, idempotency key) and complete its key, so the write, the event and the key commit together."""
+
+    def step(tx: Tx, ids: list[str], version: int | None) -> None:
+        audit.append(
+            tx,
+            action,
+            user_id=user_id,
+            now=datetime.now(UTC),
+            target_ids=ids,
+            actor=actor,
+            version=version,
+            idempotency_key=claim.key,
+        )
+        claim.finish(tx, ids)
+
+    return step
+
+
+def memories(rt: Runtime, user_id: str, ids: list[str]) -> list[Memory]:
+    """Replay: the memories a first call returned, in its order."""
+    rows = rt.store.read("memory_fetch", ids=ids, user_id=user_id, embedding=None)
+    found = {r["memory"]["id"]: memory_from_row(r["memory"]) for r in rows}
+    return [found[i] for i in ids if i in found]
+
+
+def fact(rt: Runtime, user_id: str, ids: list[str]) -> Fact:
+    """Replay: the fact version a first ``set_fact`` returned."""
+    return fact_from_row(rt.store.read("fact_by_id", user_id=user_id, id=ids[0])[0]["fact"])

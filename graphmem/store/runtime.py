@@ -1,0 +1,60 @@
+"""What every use-case module needs: the store, the embedder and the settings."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from graphmem.config import Settings
+from graphmem.embedding import Embedder
+from graphmem.store.driver import QueryStore
+
+
+class TenantSizes:
+    """Recently counted tenant sizes for the recall planner (a stale count only changes the plan, and the
+    planner falls back to the exact scan when the index returns too few)."""
+
+    def __init__(self, ttl: float = 30.0) -> None:
+        self._ttl = ttl
+        self._lock = threading.Lock()
+        self._entries: dict[str, tuple[float, int, int]] = {}
+
+    def get(self, user_id: str) -> tuple[int, int] | None:
+        with self._lock:
+            entry = self._entries.get(user_id)
+        if entry is None or time.monotonic() - entry[0] > self._ttl:
+            return None
+        return entry[1], entry[2]
+
+    def put(self, user_id: str, user_count: int, total: int) -> None:
+        with self._lock:
+            self._entries[user_id] = (time.monotonic(), user_count, total)
+
+
+class UserChanges:
+    """A per-user change counter, bumped by every audited mutation (by graphmem.store.audit.record, or by the
+    caller once a write with an in-transaction graphmem.store.audit.append has committed) and by recall:
+    caches of derived per-user results (the proactive preload) compare it instead of being invalidated
+    by hand at each write site."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._versions: dict[str, int] = {}
+
+    def touch(self, user_id: str) -> None:
+        with self._lock:
+            self._versions[user_id] = self._versions.get(user_id, 0) + 1
+
+    def version(self, user_id: str) -> int:
+        with self._lock:
+            return self._versions.get(user_id, 0)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    store: QueryStore
+    embedder: Embedder
+    settings: Settings
+    tenant_sizes: TenantSizes = field(default_factory=TenantSizes, compare=False)
+    changes: UserChanges = field(default_factory=UserChanges, compare=False)

@@ -1,0 +1,130 @@
+"""Fact versions in the graph: set (classify, supersede, keep both or merge, all audited), retract and get."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.errors import FactNotFound, ValidationError
+from graphmem.model import facts
+from graphmem.model.facts import CurrentFact, FactInput, KeyState, Resolution
+from graphmem.models import Fact, Source
+from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+# A step run inside a write's transaction once its result is known (audit event, idempotency key).
+Commit = Callable[[Tx, Fact], None]
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "get_fact", "retract_fact", "set_fact"]
+
+
+def fact_from_row(row: dict[str, Any]) -> Fact:
+    known = Fact.model_fields
+    return Fact.model_validate({k: v for k, v in row.items() if k in known and v is not None})
+
+
+def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Resolution]]:
+    """Write ``inputs`` inside ``tx``: read current versions, plan, write; (id, resolution) per input."""
+    if not inputs:
+        return []
+    keys = {i.identity: i for i in inputs}
+    rows = tx.run(
+        "fact_current",
+        keys=[{"user_id": u, "agent_id": a, "fact_type": t, "key": k} for (u, a, t, k) in keys],
+    )
+    currents = {
+        (r["user_id"], r["agent_id"], r["fact_type"], r["key"]): CurrentFact(
+            id=r["id"],
+            value=r["value"],
+            valid_from=r["valid_from"],
+            source=Source(r["source"]),
+            version=int(r["version"]),
+        )
+        for r in rows
+        if r["id"] is not None
+    }
+    states = {
+        (r["user_id"], r["agent_id"], r["fact_type"], r["key"]): KeyState(
+            floor=r["floor"], last_version=int(r["last_version"] or 0)
+        )
+        for r in rows
+        if r["id"] is None
+    }
+    plan = facts.plan(inputs, currents, now, states)
+    user_id = inputs[0].user_id
+    if plan.create:
+        tx.run("fact_create", rows=[{"valid_to": None, "expire": False, **r} for r in plan.create], now=now)
+    if plan.close:
+        tx.run("fact_close", closes=plan.close, user_id=user_id, now=now)
+    if plan.supersedes or plan.conflicts_with:
+        tx.run(
+            "fact_edges", supersedes=plan.supersedes, conflicts=plan.conflicts_with, user_id=user_id, now=now
+        )
+    tx.run("fact_audit", audit=plan.audit, now=now)
+    logger.debug(
+        "facts: %d inputs, %d new versions, %d closed", len(inputs), len(plan.create), len(plan.close)
+    )
+    return plan.results
+
+
+def set_fact(
+    rt: Runtime, new: FactInput, *, now: datetime | None = None, on_commit: Commit | None = None
+) -> Fact:
+    """Write one value; ``on_commit`` runs inside the same transaction with the resulting version."""
+    when = now or datetime.now(UTC)
+
+    def work(tx: Tx) -> Fact:
+        fact_id = apply(tx, [new], when)[0][0]
+        fact = fact_from_row(tx.run("fact_by_id", user_id=new.user_id, id=fact_id)[0]["fact"])
+        if on_commit is not None:
+            on_commit(tx, fact)
+        return fact
+
+    return rt.store.unit_of_work(work)
+
+
+def retract_fact(
+    rt: Runtime,
+    user_id: str,
+    key: str,
+    *,
+    agent_id: str | None = None,
+    valid_to: datetime | None = None,
+    now: datetime | None = None,
+    on_commit: Commit | None = None,
+) -> Fact:
+    """Retract the current version of ``key`` (see :func:`graphmem.model.facts.plan_retraction`); returns the
+    ended version (with ``valid_to``) or the retracted one. :class:`FactNotFound` when there is no current
+    version; ``on_commit`` runs inside the same transaction."""
+    when = now or datetime.now(UTC)
+
+    def work(tx: Tx) -> Fact:
+        rows = tx.run("fact_retract_lock", user_id=user_id, key=key, agent_id=agent_id, now=when)
+        if not rows:
+            raise FactNotFound(key)
+        try:
+            retraction = facts.plan_retraction(rows[0]["fact"], valid_to=valid_to)
+        except ValueError as exc:
+            raise ValidationError("valid_to", str(exc)) from exc
+        if retraction.create is not None:
+            tx.run("fact_create", rows=[retraction.create], now=when)
+        ended_id = retraction.create["id"] if retraction.create is not None else None
+        tx.run("fact_retract", user_id=user_id, id=retraction.close_id, ended_id=ended_id, now=when)
+        fact_id = ended_id or retraction.close_id
+        fact = fact_from_row(tx.run("fact_by_id", user_id=user_id, id=fact_id)[0]["fact"])
+        if on_commit is not None:
+            on_commit(tx, fact)
+        return fact
+
+    fact = rt.store.unit_of_work(work)
+    logger.debug("facts: retracted a version (%s)", fact.status)
+    return fact
+
+
+def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
+    rows = rt.store.read("fact_get", user_id=user_id, key=key, agent_id=agent_id)
+    return fact_from_row(rows[0]["fact"]) if rows else None

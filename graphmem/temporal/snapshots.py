@@ -1,0 +1,197 @@
+"""The graph as it was: a user's timeline, a snapshot at (``as_of``, ``known_at``), and the diff of two.
+
+Snapshots and diffs are plain data (pydantic) and export to JSON and to networkx ``MultiDiGraph``s.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphmem.governance.users import jsonable
+from graphmem.store.runtime import Runtime
+
+__all__ = ["GraphDiff", "GraphSnapshot", "SnapshotEdge", "SnapshotNode", "TimelineEvent", "diff", "snapshot"]
+
+
+class TimelineEvent(BaseModel):
+    """One dated event of a user's history: ``kind`` is memory, memory_updated, memory_forgotten,
+    fact_recorded or fact_closed; ``id`` the memory or fact version."""
+
+    model_config = ConfigDict(frozen=True)
+
+    at: datetime
+    kind: str
+    id: str
+    text: str | None = None
+    session_id: str | None = None
+
+
+class SnapshotNode(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    label: str
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+
+class SnapshotEdge(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    src: str
+    type: str
+    dst: str
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.src, self.type, self.dst)
+
+
+def _graph(nodes: list[SnapshotNode], edges: list[SnapshotEdge], **attrs: Any) -> nx.MultiDiGraph:
+    graph = nx.MultiDiGraph(**attrs)
+    for node in nodes:
+        graph.add_node(node.id, label=node.label, **node.properties)
+    for edge in edges:
+        graph.add_edge(edge.src, edge.dst, key=edge.type, type=edge.type, **edge.properties)
+    return graph
+
+
+class GraphSnapshot(BaseModel):
+    """A user's nodes and edges valid at ``as_of`` as recorded by ``known_at``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    as_of: datetime
+    known_at: datetime
+    nodes: list[SnapshotNode] = Field(default_factory=list)
+    edges: list[SnapshotEdge] = Field(default_factory=list)
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        return _graph(self.nodes, self.edges, user_id=self.user_id, as_of=self.as_of, known_at=self.known_at)
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+
+class FactChange(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    before: str | None
+    after: str | None
+
+
+class GraphDiff(BaseModel):
+    """What changed in a user's graph between two times (each read as valid and known at that time)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    t1: datetime
+    t2: datetime
+    added_nodes: list[SnapshotNode] = Field(default_factory=list)
+    closed_nodes: list[SnapshotNode] = Field(default_factory=list)
+    changed_nodes: list[SnapshotNode] = Field(default_factory=list, description="as at t2")
+    added_edges: list[SnapshotEdge] = Field(default_factory=list)
+    closed_edges: list[SnapshotEdge] = Field(default_factory=list)
+    changed_facts: list[FactChange] = Field(default_factory=list)
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        """Every node and edge of the diff, with ``change`` = added, closed or changed."""
+        graph = nx.MultiDiGraph(user_id=self.user_id, t1=self.t1, t2=self.t2)
+        for change, nodes in (("added", self.added_nodes), ("closed", self.closed_nodes)):
+            for node in nodes:
+                graph.add_node(node.id, label=node.label, change=change, **node.properties)
+        for node in self.changed_nodes:
+            graph.add_node(node.id, label=node.label, change="changed", **node.properties)
+        for change, edges in (("added", self.added_edges), ("closed", self.closed_edges)):
+            for edge in edges:
+                graph.add_edge(
+                    edge.src, edge.dst, key=edge.type, type=edge.type, change=change, **edge.properties
+                )
+        return graph
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+
+def timeline(
+    rt: Runtime, user_id: str, *, start: datetime | None, end: datetime | None
+) -> list[TimelineEvent]:
+    rows = rt.store.read("timeline_events", user_id=user_id, start=start, end=end)
+    return [TimelineEvent.model_validate({k: v for k, v in r.items() if v is not None}) for r in rows]
+
+
+def snapshot(rt: Runtime, user_id: str, *, as_of: datetime, known_at: datetime | None) -> GraphSnapshot:
+    known = known_at or datetime.now(UTC)
+    rows = rt.store.read("snapshot_nodes", user_id=user_id, as_of=as_of, known_at=known)
+    nodes = [
+        SnapshotNode(id=r["id"], label=r["label"], properties=jsonable(_as_known(r["props"], known)))
+        for r in rows
+    ]
+    ids = [n.id for n in nodes]
+    edge_rows = (
+        rt.store.read("snapshot_edges", user_id=user_id, ids=ids, as_of=as_of, known_at=known) if ids else []
+    )
+    edges = [
+        SnapshotEdge(src=r["src"], type=r["type"], dst=r["dst"], properties=jsonable(r["props"]))
+        for r in edge_rows
+    ]
+    return GraphSnapshot(user_id=user_id, as_of=as_of, known_at=known, nodes=nodes, edges=edges)
+
+
+def _as_known(props: dict[str, Any], known_at: datetime) -> dict[str, Any]:
+    """A fact version closed after ``known_at`` reads as it did then: open and current."""
+    expired = props.get("expired_at")
+    if props.get("valid_from") is not None and expired is not None and known_at < expired:
+        return {**props, "valid_to": None, "expired_at": None, "status": "current"}
+    return props
+
+
+def _facts(s: GraphSnapshot) -> dict[str, str]:
+    return {
+        str(n.properties.get("key")): str(n.properties.get("value")) for n in s.nodes if n.label == "Fact"
+    }
+
+
+def compare(before: GraphSnapshot, after: GraphSnapshot) -> GraphDiff:
+    """The diff of two snapshots (pure)."""
+    old = {n.id: n for n in before.nodes}
+    new = {n.id: n for n in after.nodes}
+    old_edges = {e.key: e for e in before.edges}
+    new_edges = {e.key: e for e in after.edges}
+    facts_before, facts_after = _facts(before), _facts(after)
+    return GraphDiff(
+        user_id=after.user_id,
+        t1=before.as_of,
+        t2=after.as_of,
+        added_nodes=[n for i, n in new.items() if i not in old],
+        closed_nodes=[n for i, n in old.items() if i not in new],
+        changed_nodes=[n for i, n in new.items() if i in old and _stable(old[i]) != _stable(n)],
+        added_edges=[e for k, e in new_edges.items() if k not in old_edges],
+        closed_edges=[e for k, e in old_edges.items() if k not in new_edges],
+        changed_facts=[
+            FactChange(key=k, before=facts_before.get(k), after=facts_after.get(k))
+            for k in sorted(set(facts_before) | set(facts_after))
+            if facts_before.get(k) != facts_after.get(k)
+        ],
+    )
+
+
+def _stable(node: SnapshotNode) -> str:
+    return json.dumps(node.properties, sort_keys=True, default=str)
+
+
+def diff(rt: Runtime, user_id: str, t1: datetime, t2: datetime, *, known_at: datetime | None) -> GraphDiff:
+    """What was added, closed or changed between valid times ``t1`` and ``t2``, both read as recorded by
+    ``known_at`` (default: now)."""
+    known = known_at or datetime.now(UTC)
+    return compare(
+        snapshot(rt, user_id, as_of=t1, known_at=known), snapshot(rt, user_id, as_of=t2, known_at=known)
+    )
