@@ -8,4 +8,8 @@ SET v.user_id = m.user_id, v.memory_id = m.id, v.version = m.version, v.content 
     v.expired_at = $now
 SET m.content = coalesce($content, m.content), m.metadata = coalesce($metadata, m.metadata),
     m.priority = coalesce($priority, m.priority), m.version = m.version + 1, m.updated_at = $now
+// keys derived from the old content are dropped (search falls back to content and embedding)
+FOREACH (_ IN CASE WHEN $content IS NULL THEN [] ELSE [1] END |
+  SET m.search_text = null, m.context_text = null, m.context_embedding = null,
+      m.event_start = null, m.event_end = null)
 RETURN m.version AS version

@@ -21,5 +21,5 @@ CALL () {
              ELSE $as_of < coalesce(n.valid_to, n.valid_from) END
   RETURN n
 }
-RETURN coalesce(n.id, n.uid) AS id, labels(n)[0] AS label, n {.*, embedding: null} AS props
+RETURN coalesce(n.id, n.uid) AS id, labels(n)[0] AS label, n {.*, embedding: null, context_embedding: null} AS props
 ORDER BY label, id

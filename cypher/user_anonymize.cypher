@@ -15,7 +15,9 @@ CALL (id) {
       n.aliases = CASE WHEN n.aliases IS NULL THEN null ELSE [] END,
       n.metadata = CASE WHEN n.metadata IS NULL THEN null ELSE '{}' END,
       n.tags = CASE WHEN n.tags IS NULL THEN null ELSE [] END,
-      n.speaker = null, n.embedding = CASE WHEN n:Memory THEN n.embedding ELSE null END, n.anonymized = true
+      n.search_text = CASE WHEN n.search_text IS NULL THEN null ELSE $redacted END,
+      n.context_text = CASE WHEN n.context_text IS NULL THEN null ELSE $redacted END,
+      n.context_embedding = null, n.speaker = null, n.embedding = CASE WHEN n:Memory THEN n.embedding ELSE null END, n.anonymized = true
   WITH n
   OPTIONAL MATCH (n)-[r:ENTITY]->()
   SET r.name = CASE WHEN r.name IS NULL THEN null ELSE $redacted END

@@ -18,5 +18,5 @@ CALL () {
   UNION MATCH (n:IdempotencyKey) WHERE n.user_id = $user_id RETURN n
 }
 RETURN elementId(n) AS element_id, coalesce(n.id, n.uid, elementId(n)) AS key, labels(n) AS labels,
-       CASE WHEN $props THEN n {.*, embedding: null} ELSE null END AS props
+       CASE WHEN $props THEN n {.*, embedding: null, context_embedding: null} ELSE null END AS props
 ORDER BY labels[0], key

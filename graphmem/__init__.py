@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from graphmem.aio import AsyncGraphMemory
-from graphmem.store.audit import AuditEvent
 from graphmem.config import Settings
 from graphmem.embedding import Embedder, SentenceTransformerEmbedder
 from graphmem.errors import (
@@ -40,6 +39,7 @@ from graphmem.models import (
     Priority,
     Source,
 )
+from graphmem.store.audit import AuditEvent
 from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 
 __version__ = "0.1.0"

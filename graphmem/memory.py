@@ -29,7 +29,7 @@ from graphmem.models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, 
 from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.context import Context
-from graphmem.store import audit, idempotency
+from graphmem.store import audit, idempotency, migrations
 from graphmem.store.audit import AuditEvent
 from graphmem.store.driver import QueryStore, Store, translate_errors
 from graphmem.store.queries import schema_statements
@@ -178,6 +178,7 @@ class GraphMemory:
                     f"vector index {VECTOR_INDEX!r} has dimension {found}, but the embedder produces "
                     f"{dimension}: drop the index or use an embedder of dimension {found}"
                 )
+        migrations.migrate(self._rt)
         for name, statement in schema_statements():
             logger.debug("schema: %s", name)
             self._rt.store.run_statement(statement, {"dimension": dimension})

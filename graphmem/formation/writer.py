@@ -20,10 +20,12 @@ from typing import Any
 
 from graphmem.embedding import embed_checked
 from graphmem.model import importance, linking
+from graphmem.model.dates import event_range, resolve_dates
 from graphmem.model.entities import Mention
 from graphmem.model.extraction import Extractor, PatternExtractor, TurnExtraction, redact_pii
 from graphmem.model.facts import FactInput, memory_type_hint, with_subject
 from graphmem.model.importance import DEFAULT_PRIORITY
+from graphmem.model.keys import context_text, search_text
 from graphmem.model.messages import Turn
 from graphmem.models import FactType, Memory, MemoryType, Priority, Source
 from graphmem.retrieval.search import plan_vector_search
@@ -129,6 +131,38 @@ def _props(draft: MemoryDraft, memory_type: MemoryType, score: float, now: datet
         "occurred_at": draft.occurred_at or now,
         "created_at": now,
     }
+
+
+def _keys(draft: MemoryDraft, ex: TurnExtraction, context: str, now: datetime) -> dict[str, Any]:
+    """The richer keys (:mod:`graphmem.model.keys`): search text, context text and the event's date range."""
+    ranges = resolve_dates(draft.content, draft.occurred_at or now)
+    span = event_range(ranges)
+    return {
+        "search_text": search_text(draft.content, draft.speaker, [m.name for m in ex.entities], ranges),
+        "context_text": context,
+        "event_start": span[0] if span else None,
+        "event_end": span[1] if span else None,
+    }
+
+
+def _context_texts(rt: Runtime, drafts: Sequence[MemoryDraft]) -> list[str]:
+    """Each draft's previous turn of the session and itself; the first one's previous turn is the session's
+    last stored memory (read here), or none."""
+    previous: tuple[str, str | None] | None = None
+    first = drafts[0]
+    if first.session_id is not None:
+        rows = rt.store.read(
+            "formation_session_last", uid=session_uid(first.user_id, first.session_id), user_id=first.user_id
+        )
+        if rows:
+            previous = (rows[0]["content"] or "", rows[0]["speaker"] or rows[0]["role"])
+    out = []
+    for d in drafts:
+        speaker = d.speaker or d.role
+        out.append(context_text(previous, d.content, speaker))
+        if d.session_id is not None:
+            previous = (d.content, speaker)
+    return out
 
 
 def _redact(draft: MemoryDraft) -> MemoryDraft:
@@ -272,11 +306,15 @@ def form(
     settings = rt.settings
     if settings.redact_pii:
         drafts = [_redact(d) for d in drafts]
-    vectors = embed_checked(rt.embedder, [embedding_text(d) for d in drafts])
-    neighbours = _neighbours(rt, user_id, vectors, settings.related_k + 5)
     known_rows = rt.store.read("entity_keys", user_id=user_id, limit=KNOWN_ENTITY_LIMIT)
     known = {r["key"]: r["id"] for r in known_rows}
     extracted = _extract(extractor, [d.content for d in drafts], known)
+    contexts = _context_texts(rt, drafts)
+    texts = [embedding_text(d) for d in drafts]
+    unique = list(dict.fromkeys(texts + contexts))
+    by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
+    vectors = [by_text[t] for t in texts]
+    neighbours = _neighbours(rt, user_id, vectors, settings.related_k + 5)
     items = [linking.NewItem(d.content, d.occurred_at or now, d.session_id) for d in drafts]
     plan = linking.plan_links(
         items,
@@ -311,8 +349,9 @@ def form(
             "user_id": d.user_id,
             "content": d.content,
             "embedding": vec,
+            "context_embedding": by_text[contexts[i]],
             "session_uid": session_uid(user_id, session_id) if session_id is not None else None,
-            "props": _props(d, memory_type, score, now),
+            "props": {**_props(d, memory_type, score, now), **_keys(d, ex, contexts[i], now)},
         }
         rows.append(row)
         row_of[i] = row

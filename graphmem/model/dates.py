@@ -1,0 +1,288 @@
+"""Relative date expressions resolved to absolute ranges against the message's time (pure, no database).
+
+"I went to a support group yesterday", said on 2023-05-08, is about 2023-05-07: formation stores that
+range on the memory (``event_start``/``event_end``) and writes it into the memory's full-text key, so a
+question naming the date, the month or the weekday finds it.
+
+Why a rule set and not a library: ``dateparser.search.search_dates`` (1.5) was tried first. It returns
+points, not ranges ("last week" becomes one instant, so a week cannot be told from a day), it misreads
+everyday words as dates ("May I ask", "a second dog", "I am 5 years old" -> 2018, "now"), and its first call
+takes ~0.3 s to load its language data. ``parsedatetime`` has the same point semantics. The rules below
+cover the expressions conversations use, each giving a half-open range ``[start, end)`` at the granularity
+the words state (a day, a week starting Monday, a month, a season, a year); an expression that is not
+understood yields nothing rather than a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+__all__ = ["DateRange", "date_words", "event_range", "resolve_dates"]
+
+MONTHS = [
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+]  # fmt: skip
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
+SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}  # first month (northern)
+_NUMBERS = {
+    "a": (1, 1), "an": (1, 1), "one": (1, 1), "two": (2, 2), "three": (3, 3), "four": (4, 4),
+    "five": (5, 5), "six": (6, 6), "seven": (7, 7), "eight": (8, 8), "nine": (9, 9), "ten": (10, 10),
+    "eleven": (11, 11), "twelve": (12, 12), "a couple of": (2, 2), "a couple": (2, 2),
+    "a few": (2, 4), "few": (2, 4), "several": (3, 7),
+}  # fmt: skip
+_FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan(?:ning|s)? to|next|soon|upcoming|hope to)\b", re.I)
+
+_NUM = (
+    r"(\d{1,2}|a couple(?: of)?|a few|few|several|an?|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+)
+_UNIT = r"(day|week|month|year)s?"
+_MONTH_RE = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_MODS = r"(last|this|next|past|coming)"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("day_before", re.compile(r"\bthe day before yesterday\b", re.I)),
+    ("day_after", re.compile(r"\bthe day after tomorrow\b", re.I)),
+    ("ago", re.compile(rf"\b{_NUM} {_UNIT} ago\b", re.I)),
+    ("in_n", re.compile(rf"\bin {_NUM} {_UNIT}\b", re.I)),
+    ("yesterday", re.compile(r"\b(yesterday|last night)\b", re.I)),
+    ("today", re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening))\b", re.I)),
+    ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
+    ("weekend", re.compile(rf"\b{_MODS} weekend\b", re.I)),
+    ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
+    ("weekday", re.compile(rf"\b(?:{_MODS} |on )({'|'.join(WEEKDAYS)})\b", re.I)),
+    ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),
+    ("month_day", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b", re.I)),
+    ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
+    ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),
+    (
+        "mod_month",
+        re.compile(
+            rf"\b(last|this|next|past|coming|in|during|since|early|late|mid|by|until) {_MONTH_RE}\b", re.I
+        ),
+    ),
+    ("year", re.compile(r"\b(?:in|since|during|of|back in) ((?:19|20)\d{2})\b", re.I)),
+]
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """A resolved expression: the half-open range ``[start, end)`` and how wide it is."""
+
+    phrase: str
+    start: datetime
+    end: datetime
+    granularity: str  # day | week | month | season | year
+
+
+def _count(word: str) -> tuple[int, int]:
+    word = word.lower()
+    return (int(word), int(word)) if word.isdigit() else _NUMBERS[word]
+
+
+def _at(d: date, tz: object) -> datetime:
+    return datetime.combine(d, time(), tzinfo=tz)  # type: ignore[arg-type]
+
+
+def _add_months(year: int, month: int, n: int) -> tuple[int, int]:
+    index = year * 12 + (month - 1) + n
+    return index // 12, index % 12 + 1
+
+
+def _month(year: int, month: int) -> tuple[date, date]:
+    ny, nm = _add_months(year, month, 1)
+    return date(year, month, 1), date(ny, nm, 1)
+
+
+def _unit_range(unit: str, day: date) -> tuple[date, date]:
+    """The calendar period of ``unit`` that contains ``day``."""
+    if unit == "day":
+        return day, day + timedelta(days=1)
+    if unit == "week":
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(days=7)
+    if unit == "month":
+        return _month(day.year, day.month)
+    return date(day.year, 1, 1), date(day.year + 1, 1, 1)
+
+
+def _shift(unit: str, day: date, n: int) -> date:
+    if unit == "day":
+        return day + timedelta(days=n)
+    if unit == "week":
+        return day + timedelta(weeks=n)
+    months = n if unit == "month" else 12 * n
+    y, m = _add_months(day.year, day.month, months)
+    return date(y, m, min(day.day, 28))
+
+
+def _month_number(token: str) -> int:
+    return _MONTH_ABBR[token.lower()[:3]]
+
+
+def _bare_month(month: int, mod: str, today: date, future: bool) -> tuple[date, date]:
+    """A month named without a year: last/next/this, else the latest past one (or next one in a future
+    sentence), counting the current month as both."""
+    year = today.year
+    if mod == "last" or (mod not in ("next", "this", "coming") and not future):
+        year = today.year if month <= today.month else today.year - 1
+        if mod == "last" and month == today.month:
+            year -= 1
+    elif mod in ("next", "coming") or future:
+        year = today.year if month >= today.month else today.year + 1
+        if mod == "next" and month == today.month:
+            year += 1
+    return _month(year, month)
+
+
+def _season(first: int, mod: str, year: str | None, today: date, future: bool) -> date:
+    """The first day of the season meant: last = the latest one over, next = the next to start,
+    this = the one under way, else this year's, bare = the latest begun (the next unfinished one in a
+    future sentence)."""
+    if year:
+        return date(int(year), first, 1)
+    starts = [date(y, first, 1) for y in range(today.year - 2, today.year + 2)]
+    ends = [date(*_add_months(s.year, s.month, 3), 1) for s in starts]
+    over = [s for s, e in zip(starts, ends, strict=True) if e <= today]
+    begun = [s for s in starts if s <= today]
+    unfinished = [s for s, e in zip(starts, ends, strict=True) if e > today]
+    if mod in ("last", "past"):
+        return over[-1]
+    if mod in ("next", "coming"):
+        return next(s for s in starts if s > today)
+    if mod == "this":  # the one under way, else this year's
+        under_way = [s for s in begun if s in unfinished]
+        return under_way[-1] if under_way else date(today.year, first, 1)
+    return unfinished[0] if future else begun[-1]
+
+
+def _match(kind: str, g: tuple[str, ...], today: date, future: bool) -> tuple[date, date, str] | None:
+    if kind == "iso":
+        return (
+            date(int(g[0]), int(g[1]), int(g[2])),
+            date(int(g[0]), int(g[1]), int(g[2])) + timedelta(1),
+            "day",
+        )
+    if kind in ("yesterday", "today", "tomorrow", "day_before", "day_after"):
+        offset = {"yesterday": -1, "today": 0, "tomorrow": 1, "day_before": -2, "day_after": 2}[kind]
+        day = today + timedelta(days=offset)
+        return day, day + timedelta(days=1), "day"
+    if kind in ("ago", "in_n"):
+        lo, hi = _count(g[0])
+        unit = g[1].lower()
+        sign = -1 if kind == "ago" else 1
+        a = _unit_range(unit, _shift(unit, today, sign * (hi if sign < 0 else lo)))[0]
+        b = _unit_range(unit, _shift(unit, today, sign * (lo if sign < 0 else hi)))[1]
+        return a, b, unit
+    if kind in ("period", "weekend"):
+        mod = g[0].lower()
+        step = {"last": -1, "past": -1, "this": 0, "next": 1, "coming": 1}[mod]
+        unit = "week" if kind == "weekend" else g[1].lower()
+        a, b = _unit_range(unit, _shift(unit, today, step))
+        if kind == "weekend":
+            return a + timedelta(days=5), b, "day"
+        return a, b, unit
+    if kind == "weekday":
+        mod, target = (g[0] or "").lower(), WEEKDAYS.index(g[1].lower())
+        delta = target - today.weekday()
+        if mod == "last" or (mod == "" and not future):
+            delta = delta - 7 if delta >= 0 else delta
+        elif mod in ("next", "coming") or future:
+            delta = delta + 7 if delta <= 0 else delta
+        day = today + timedelta(days=delta)
+        return day, day + timedelta(days=1), "day"
+    if kind == "season":
+        start = _season(SEASONS[g[1].lower()], (g[0] or "").lower(), g[2], today, future)
+        y, m = _add_months(start.year, start.month, 3)
+        return start, date(y, m, 1), "season"
+    if kind in ("month_day", "day_month"):
+        mon, day_s, year_s = (g[0], g[1], g[2]) if kind == "month_day" else (g[1], g[0], g[2])
+        month, day_n = _month_number(mon), int(day_s)
+        if not 1 <= day_n <= 31:
+            return None
+        year = int(year_s) if year_s else today.year
+        try:
+            day = date(year, month, day_n)
+        except ValueError:
+            return None
+        if not year_s and not future and day > today:
+            day = date(year - 1, month, min(day_n, 28) if month == 2 else day_n)
+        return day, day + timedelta(days=1), "day"
+    if kind == "month_year":
+        a, b = _month(int(g[1]), _month_number(g[0]))
+        return a, b, "month"
+    if kind == "mod_month":
+        a, b = _bare_month(_month_number(g[1]), g[0].lower(), today, future)
+        return a, b, "month"
+    if kind == "year":
+        return date(int(g[0]), 1, 1), date(int(g[0]) + 1, 1, 1), "year"
+    return None  # pragma: no cover - every pattern kind is handled above
+
+
+def resolve_dates(text: str, reference: datetime) -> list[DateRange]:
+    """Every date expression of ``text`` resolved against ``reference`` (the message's time), in text order.
+
+    Ranges are half-open and in ``reference``'s time zone (UTC when it is naive). Overlapping matches keep
+    the first pattern that matched (more specific patterns come first). A sentence that speaks of the future
+    ("will", "going to", "next") resolves bare month and weekday names forwards, otherwise backwards.
+    """
+    tz = reference.tzinfo or UTC
+    today = reference.astimezone(tz).date() if reference.tzinfo else reference.date()
+    future = bool(_FUTURE.search(text))
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, DateRange]] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            try:
+                resolved = _match(kind, m.groups(), today, future)
+            except (ValueError, OverflowError, KeyError):
+                resolved = None
+            if resolved is None:
+                continue
+            taken.append((m.start(), m.end()))
+            a, b, granularity = resolved
+            found.append((m.start(), DateRange(m.group(0), _at(a, tz), _at(b, tz), granularity)))
+    return [r for _, r in sorted(found, key=lambda x: x[0])]
+
+
+def event_range(ranges: list[DateRange]) -> tuple[datetime, datetime] | None:
+    """The span that covers every resolved range (None when there are none)."""
+    if not ranges:
+        return None
+    return min(r.start for r in ranges), max(r.end for r in ranges)
+
+
+def date_words(r: DateRange) -> list[str]:
+    """Searchable words for a range: ISO dates, weekday (a day), month names and years it covers.
+
+    A day gives ``2023-05-07 Sunday May 2023``; a week its first and last ISO dates and month(s); a month
+    ``May 2023``; a year ``2022``. At most twelve months are spelled out.
+    """
+    start, last = r.start.date(), (r.end - timedelta(days=1)).date()
+    words: list[str] = [start.isoformat()]
+    if r.granularity == "day":
+        words.append(WEEKDAYS[start.weekday()].capitalize())
+    elif r.granularity == "week":
+        words.append(last.isoformat())
+    if r.granularity != "year":
+        y, m = start.year, start.month
+        for _ in range(12):
+            if (y, m) > (last.year, last.month):
+                break
+            words.append(MONTHS[m - 1].capitalize())
+            y, m = _add_months(y, m, 1)
+    years = range(start.year, last.year + 1)
+    words.extend(str(y) for y in years)
+    if r.granularity == "year":
+        words.remove(start.isoformat())
+    return list(dict.fromkeys(words))

@@ -1,0 +1,136 @@
+"""Relative date expressions resolved against a message's time (pure rules, no database)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem.model.dates import date_words, event_range, resolve_dates
+
+REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+
+
+def spans(text: str, ref: datetime = REF) -> list[tuple[str, str, str]]:
+    return [
+        (r.start.date().isoformat(), r.end.date().isoformat(), r.granularity)
+        for r in resolve_dates(text, ref)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went to a support group yesterday.", ("2023-05-07", "2023-05-08", "day")),
+        ("We stayed in last night.", ("2023-05-07", "2023-05-08", "day")),
+        ("It is raining today.", ("2023-05-08", "2023-05-09", "day")),
+        ("See you tomorrow!", ("2023-05-09", "2023-05-10", "day")),
+        ("the day before yesterday I ran", ("2023-05-06", "2023-05-07", "day")),
+        ("Last week I painted a sunrise.", ("2023-05-01", "2023-05-08", "week")),
+        ("This week is busy.", ("2023-05-08", "2023-05-15", "week")),
+        ("We're going camping next month!", ("2023-06-01", "2023-07-01", "month")),
+        ("Last month was hard.", ("2023-04-01", "2023-05-01", "month")),
+        ("I ran a charity race two weeks ago.", ("2023-04-24", "2023-05-01", "week")),
+        ("I started 3 days ago.", ("2023-05-05", "2023-05-06", "day")),
+        ("a few days ago we met", ("2023-05-04", "2023-05-07", "day")),
+        ("a year ago I moved", ("2022-01-01", "2023-01-01", "year")),
+        ("Last year I adopted a dog.", ("2022-01-01", "2023-01-01", "year")),
+        ("We will move in three months.", ("2023-08-01", "2023-09-01", "month")),
+        ("I went hiking on Friday.", ("2023-05-05", "2023-05-06", "day")),
+        ("I'll see you on Friday.", ("2023-05-12", "2023-05-13", "day")),
+        ("last Monday", ("2023-05-01", "2023-05-02", "day")),
+        ("next Monday", ("2023-05-15", "2023-05-16", "day")),
+        ("What about this weekend?", ("2023-05-13", "2023-05-15", "day")),
+        ("I visited Paris in June.", ("2022-06-01", "2022-07-01", "month")),
+        ("We will visit Paris in June.", ("2023-06-01", "2023-07-01", "month")),
+        ("last May", ("2022-05-01", "2022-06-01", "month")),
+        ("It was in March 2021.", ("2021-03-01", "2021-04-01", "month")),
+        ("on May 7th, 2022", ("2022-05-07", "2022-05-08", "day")),
+        ("on the 3rd of March", ("2023-03-03", "2023-03-04", "day")),
+        ("We married in 2019.", ("2019-01-01", "2020-01-01", "year")),
+        ("Deadline 2023-01-02.", ("2023-01-02", "2023-01-03", "day")),
+        ("last summer was hot", ("2022-06-01", "2022-09-01", "season")),
+        ("this summer we travel", ("2023-06-01", "2023-09-01", "season")),
+        ("in the summer of 2021", ("2021-06-01", "2021-09-01", "season")),
+    ],
+)
+def test_expressions_resolve_to_their_range(text: str, expected: tuple[str, str, str]) -> None:
+    assert spans(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "May I ask you something?",
+        "I have a second dog.",
+        "I am 5 years old and I go to school now.",
+        "Hi Mel! How have you been?",
+        "The march was long.",
+        "She said it in 12 words.",
+    ],
+)
+def test_everyday_words_are_not_dates(text: str) -> None:
+    assert resolve_dates(text, REF) == []
+
+
+def test_several_expressions_in_text_order_and_their_span() -> None:
+    ranges = resolve_dates("Yesterday I booked the flight for next month.", REF)
+    assert [r.phrase for r in ranges] == ["Yesterday", "next month"]
+    assert event_range(ranges) == (datetime(2023, 5, 7, tzinfo=UTC), datetime(2023, 7, 1, tzinfo=UTC))
+    assert event_range([]) is None
+
+
+def test_ranges_follow_the_reference_time_zone() -> None:
+    tz = timezone(timedelta(hours=-5))
+    ref = datetime(2023, 5, 8, 1, 0, tzinfo=UTC)  # still 7 May in UTC-5
+    (r,) = resolve_dates("yesterday", ref.astimezone(tz))
+    assert r.start == datetime(2023, 5, 6, tzinfo=tz)
+    (naive,) = resolve_dates("yesterday", datetime(2023, 5, 8, 12, 0))
+    assert naive.start.tzinfo is UTC
+
+
+def test_date_words() -> None:
+    (day,) = resolve_dates("yesterday", REF)
+    assert date_words(day) == ["2023-05-07", "Sunday", "May", "2023"]
+    (week,) = resolve_dates("two weeks ago", REF)
+    assert date_words(week) == ["2023-04-24", "2023-04-30", "April", "2023"]
+    (year,) = resolve_dates("last year", REF)
+    assert date_words(year) == ["2022"]
+
+
+def test_invalid_calendar_dates_yield_nothing() -> None:
+    assert resolve_dates("on February 30", REF) == []
+    assert resolve_dates("on 45 May", REF) == []
+
+
+@given(
+    ref=st.datetimes(
+        min_value=datetime(1950, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC)
+    ),
+    n=st.integers(min_value=1, max_value=12),
+    unit=st.sampled_from(["day", "week", "month", "year"]),
+)
+def test_n_units_ago_contains_the_shifted_day_and_is_before_the_reference(
+    ref: datetime, n: int, unit: str
+) -> None:
+    (r,) = resolve_dates(f"{n} {unit}s ago", ref)
+    assert r.start < r.end <= datetime.combine(ref.date(), datetime.min.time(), tzinfo=UTC) + timedelta(1)
+    if unit == "day":
+        assert r.start.date() == ref.date() - timedelta(days=n)
+    if unit == "year":
+        assert r.start.date() == date(ref.year - n, 1, 1)
+
+
+@given(
+    text=st.text(max_size=200),
+    ref=st.datetimes(
+        min_value=datetime(1950, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC)
+    ),
+)
+def test_any_text_gives_well_formed_ranges(text: str, ref: datetime) -> None:
+    for r in resolve_dates(text, ref):
+        assert r.start < r.end
+        assert r.phrase in text
+        assert date_words(r)
