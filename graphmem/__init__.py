@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphmem.aio import AsyncGraphMemory
 from graphmem.config import Settings
-from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.embedding import Embedder, OnnxCrossEncoder, OnnxEmbedder, SentenceTransformerEmbedder
 from graphmem.errors import (
     ConfigurationError,
     ConnectionFailed,
@@ -71,6 +71,8 @@ __all__ = [
     "MemoryStatus",
     "MemoryType",
     "NotFoundError",
+    "OnnxCrossEncoder",
+    "OnnxEmbedder",
     "Priority",
     "SchemaError",
     "SentenceTransformerEmbedder",

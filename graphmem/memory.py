@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from types import TracebackType
 from typing import Any
@@ -14,7 +15,7 @@ from graphmem.automation.scheduler import Scheduler
 from graphmem.config import MAX_BATCH, Settings
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
-from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.embedding import Embedder, make_embedder
 from graphmem.errors import ConfigurationError, ConnectionFailed, SchemaError, ValidationError
 from graphmem.formation import edges
 from graphmem.formation import writer as formation
@@ -29,7 +30,7 @@ from graphmem.models import CoreBlock, Fact, FactType, Hit, Memory, MemoryType, 
 from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.context import Context
-from graphmem.store import audit, idempotency, migrations
+from graphmem.store import audit, embedding_space, idempotency, migrations
 from graphmem.store.audit import AuditEvent
 from graphmem.store.driver import QueryStore, Store, translate_errors
 from graphmem.store.queries import schema_statements
@@ -96,7 +97,7 @@ def _open_store(
 
 
 def default_embedder(settings: Settings) -> Embedder:
-    return SentenceTransformerEmbedder(settings.embedding_model, device=settings.embedding_device)
+    return make_embedder(settings.embedding_model, device=settings.embedding_device)
 
 
 class GraphMemory:
@@ -182,6 +183,12 @@ class GraphMemory:
         for name, statement in schema_statements():
             logger.debug("schema: %s", name)
             self._rt.store.run_statement(statement, {"dimension": dimension})
+        embedding_space.check_or_record(self._rt.store, self._rt.embedder)
+
+    def reembed(self, *, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+        """Re-embed every memory and entity with this instance's embedder (after changing the embedding
+        model), then record its vector space; ``progress(done, total)`` is called after each page."""
+        return embedding_space.reembed(self._rt.store, self._rt.embedder, progress=progress)
 
     # --- write
     def remember(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder
+from graphmem import GraphMemory, OnnxEmbedder
 from graphmem.server import LocalServer
 
 
@@ -19,12 +19,12 @@ def server() -> LocalServer:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+def embedder() -> OnnxEmbedder:
+    return OnnxEmbedder()
 
 
 @pytest.fixture(scope="session")
-def mem(server: LocalServer, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
+def mem(server: LocalServer, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     with GraphMemory.connect(embedder=embedder) as memory:
         memory.init()
         yield memory

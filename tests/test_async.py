@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from graphmem import AsyncGraphMemory, ConfigurationError, SentenceTransformerEmbedder, VersionConflict
+from graphmem import AsyncGraphMemory, ConfigurationError, OnnxEmbedder, VersionConflict
 from graphmem.automation.scheduler import Scheduler
 
 TOPICS = [
@@ -97,7 +97,7 @@ def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder:
 class SlowEmbedder:
     """The real embedder behind a blocking 1 s (as a big model on a slow CPU would be)."""
 
-    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+    def __init__(self, inner: OnnxEmbedder) -> None:
         self.inner = inner
 
     @property
@@ -110,7 +110,7 @@ class SlowEmbedder:
 
 
 def test_the_event_loop_keeps_ticking_while_recall_embeds(
-    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
+    server: Any, embedder: OnnxEmbedder, user_id: str
 ) -> None:
     async def scenario() -> tuple[float, int]:
         async with await AsyncGraphMemory.connect(embedder=SlowEmbedder(embedder)) as mem:
@@ -142,7 +142,7 @@ def test_the_event_loop_keeps_ticking_while_recall_embeds(
 
 
 def test_the_in_process_scheduler_reaches_the_async_driver(
-    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
+    server: Any, embedder: OnnxEmbedder, user_id: str
 ) -> None:
     async def scenario() -> list[Any]:
         async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
@@ -184,9 +184,7 @@ def test_an_async_facade_over_the_sync_driver_is_refused(mem: Any) -> None:
         AsyncGraphMemory(mem)
 
 
-def test_cancelled_calls_leave_the_instance_usable(
-    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
-) -> None:
+def test_cancelled_calls_leave_the_instance_usable(server: Any, embedder: OnnxEmbedder, user_id: str) -> None:
     async def scenario() -> None:
         async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
             await mem.remember("I adopted a dog named Rex", user_id=user_id)

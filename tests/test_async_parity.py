@@ -24,7 +24,7 @@ from graphmem import (
     FactNotFound,
     GraphMemory,
     MemoryNotFound,
-    SentenceTransformerEmbedder,
+    OnnxEmbedder,
     StoreError,
     ValidationError,
     VersionConflict,
@@ -61,9 +61,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
 
 
 @pytest.fixture(scope="module")
-def amem(
-    server: Any, embedder: SentenceTransformerEmbedder, loop: asyncio.AbstractEventLoop
-) -> Iterator[AsyncGraphMemory]:
+def amem(server: Any, embedder: OnnxEmbedder, loop: asyncio.AbstractEventLoop) -> Iterator[AsyncGraphMemory]:
     memory = loop.run_until_complete(AsyncGraphMemory.connect(embedder=embedder))
     loop.run_until_complete(memory.init())
     yield memory

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings, ValidationError, VersionConflict
+from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError, VersionConflict
 from graphmem.automation.control import AutomationConfig
 from graphmem.automation.scheduler import Scheduler
 from graphmem.cli.main import app
@@ -27,7 +27,7 @@ def config_id() -> str:
 
 
 @pytest.fixture()
-def auto(server: Any, embedder: SentenceTransformerEmbedder, config_id: str) -> Iterator[GraphMemory]:
+def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphMemory]:
     with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as memory:
         memory.init()
         yield memory
@@ -79,7 +79,7 @@ def test_drift_is_detected_and_reconciled(auto: GraphMemory) -> None:
 
 
 def test_health_is_degraded_when_a_plugin_is_missing(
-    server: Any, embedder: SentenceTransformerEmbedder, config_id: str, user_id: str
+    server: Any, embedder: OnnxEmbedder, config_id: str, user_id: str
 ) -> None:
     settings = Settings(automation_config_id=config_id, gds_probe="gds.not.installed", apoc_probe="apoc.nope")
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.model import dynamics as d
 
 P = d.DynamicsParams()
 
 
 @pytest.fixture()
-def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
+def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     """A GraphMemory with its own automation config id: no test changes the shared configuration."""
     settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
@@ -372,9 +372,7 @@ def test_associate_uses_gds_knn_when_present(dyn: GraphMemory, user_id: str) -> 
     assert "gds_knn" in methods["m"] and methods["users"] == [user_id]
 
 
-def test_associate_falls_back_to_the_vector_index(
-    server: Any, embedder: SentenceTransformerEmbedder, user_id: str
-) -> None:
+def test_associate_falls_back_to_the_vector_index(server: Any, embedder: OnnxEmbedder, user_id: str) -> None:
     settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
         _topic_memories(mem, user_id)

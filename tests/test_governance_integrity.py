@@ -16,7 +16,7 @@ import pytest
 from graphmem import (
     GraphMemory,
     MemoryNotFound,
-    SentenceTransformerEmbedder,
+    OnnxEmbedder,
     Settings,
     StoreError,
     VersionConflict,
@@ -26,7 +26,7 @@ from graphmem.store.queries import query
 
 
 @pytest.fixture()
-def own(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
+def own(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     """A GraphMemory with its own automation config id: no test changes the shared configuration."""
     settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder
+from graphmem import GraphMemory, OnnxEmbedder
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 import baselines
@@ -90,9 +90,7 @@ def test_load_skips_abstention_questions() -> None:
     assert {q["question_type"] for q in items} >= {"multi-session", "knowledge-update", "temporal-reasoning"}
 
 
-def test_questions_are_asked_as_of_their_date(
-    mem: GraphMemory, embedder: SentenceTransformerEmbedder
-) -> None:
+def test_questions_are_asked_as_of_their_date(mem: GraphMemory, embedder: OnnxEmbedder) -> None:
     items, _ = lme.load(SAMPLE)
     item = next(q for q in items if q["question_id"] == "k-upd-01")  # its last session is dated after it
     user = f"test-lme-{uuid.uuid4()}"
@@ -115,7 +113,7 @@ def test_questions_are_asked_as_of_their_date(
 
 
 def test_the_wall_clock_ingests_through_add_messages_and_leaves_the_future_out(
-    mem: GraphMemory, embedder: SentenceTransformerEmbedder
+    mem: GraphMemory, embedder: OnnxEmbedder
 ) -> None:
     items, _ = lme.load(SAMPLE)
     item = next(q for q in items if q["question_id"] == "k-upd-01")
@@ -133,7 +131,7 @@ def test_the_wall_clock_ingests_through_add_messages_and_leaves_the_future_out(
         mem.delete_user(user)
 
 
-def test_harness_runs_on_the_sample(mem: GraphMemory, embedder: SentenceTransformerEmbedder) -> None:
+def test_harness_runs_on_the_sample(mem: GraphMemory, embedder: OnnxEmbedder) -> None:
     items, _ = lme.load(SAMPLE)
     chosen = [q for q in items if q["question_id"] in {"s-user-01", "m-sess-01"}]  # ingestion dominates
     prefix = f"test-lme-{uuid.uuid4()}-"

@@ -29,6 +29,8 @@ def test_exported_members_are_exactly_the_public_surface() -> None:
         "MemoryStatus",
         "MemoryType",
         "NotFoundError",
+        "OnnxCrossEncoder",
+        "OnnxEmbedder",
         "Priority",
         "SchemaError",
         "SentenceTransformerEmbedder",

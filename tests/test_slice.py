@@ -13,8 +13,8 @@ import pytest
 from graphmem import (
     EmbedderError,
     GraphMemory,
+    OnnxEmbedder,
     SchemaError,
-    SentenceTransformerEmbedder,
     Settings,
     StoreError,
     ValidationError,
@@ -72,7 +72,7 @@ def test_recall_never_returns_another_users_memories(mem: GraphMemory, user_id: 
     assert mem.recall("anything", user_id=f"{user_id}-nobody") == []
 
 
-def _true_top_k(embedder: SentenceTransformerEmbedder, texts: Sequence[str], query: str, k: int) -> list[str]:
+def _true_top_k(embedder: OnnxEmbedder, texts: Sequence[str], query: str, k: int) -> list[str]:
     vectors = np.array(embedder.embed(list(texts)))
     q = np.array(embedder.embed([query])[0])
     order = np.argsort(-(vectors @ q))[:k]
@@ -81,7 +81,7 @@ def _true_top_k(embedder: SentenceTransformerEmbedder, texts: Sequence[str], que
 
 @pytest.mark.parametrize("exact_scan_max", [50_000, 0])
 def test_small_tenant_among_many_gets_its_true_top_k(
-    mem: GraphMemory, embedder: SentenceTransformerEmbedder, exact_scan_max: int
+    mem: GraphMemory, embedder: OnnxEmbedder, exact_scan_max: int
 ) -> None:
     """A tenant with few memories among many others' still gets its exact top-k, by either plan."""
     run = uuid.uuid4().hex[:8]

@@ -16,6 +16,7 @@ from graphmem.cli.agent import register as register_agent
 from graphmem.cli.common import HomeOption, UserOption
 from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import settings_for as _settings
+from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.users import register as register_users
@@ -32,6 +33,7 @@ register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
 register_memory(app)  # graphmem memory update|forget|history, graphmem context
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
+register_embeddings(app)  # graphmem reembed
 
 console = Console()
 

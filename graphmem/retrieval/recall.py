@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.embedding import embed_checked
+from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model.intent import named_entities, resolve_views
@@ -46,7 +46,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     now = now or datetime.now(UTC)
     preset = rt.settings.preset()
     try:
-        embedding: list[float] | None = embed_checked(rt.embedder, [req.query])[0]
+        embedding: list[float] | None = embed_query_checked(rt.embedder, [req.query])[0]
     except EmbedderError as exc:  # the fallback chain goes on without vectors
         logger.warning("embedding the query failed; recall continues without vector seeds: %s", exc)
         embedding = None

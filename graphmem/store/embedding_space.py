@@ -1,0 +1,112 @@
+"""One vector space per store: the embedder's name is recorded, a different embedder is refused until
+``graphmem reembed`` has re-embedded every memory and entity (vectors of two models never share an index).
+
+A store written before spaces were recorded, that already holds vectors, is taken to be in the previous
+default's space (all-MiniLM-L6-v2), so upgrading graphmem asks for a re-embedding instead of silently mixing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from graphmem.embedding import MINILM, Embedder, embed_checked, embedder_name
+from graphmem.errors import SchemaError
+from graphmem.store.driver import QueryStore
+
+logger = logging.getLogger(__name__)
+
+LEGACY_SPACE = MINILM
+PAGE = 512
+
+
+def stored_space(store: QueryStore) -> str | None:
+    """The name of the space the store's vectors live in (``None``: a store without vectors yet)."""
+    rows = store.read("embedding_space_get")
+    row = rows[0] if rows else {}
+    if row.get("name"):
+        return str(row["name"])
+    return LEGACY_SPACE if row.get("has_vectors") else None
+
+
+def check_or_record(store: QueryStore, embedder: Embedder) -> None:
+    """At ``init()``: record the embedder's space in a new store; refuse an embedder of another space."""
+    name = embedder_name(embedder)
+    found = stored_space(store)
+    if found is None:
+        record(store, embedder)
+    elif found != name:
+        raise SchemaError(
+            f"this store's vectors come from {found!r} but the embedder is {name!r}: run "
+            f"`graphmem reembed` (or GraphMemory.reembed()) to re-embed the store with {name!r}, "
+            f"or configure embedding_model={found!r}"
+        )
+
+
+def record(store: QueryStore, embedder: Embedder) -> None:
+    store.write(
+        "embedding_space_set",
+        name=embedder_name(embedder),
+        dimension=embedder.dimension,
+        now=datetime.now(UTC),
+    )
+
+
+def memory_text(row: dict[str, object]) -> str:
+    """The text a memory's ``embedding`` was made from (the rule formation and core blocks use)."""
+    content = str(row.get("content") or "")
+    if row.get("core_label"):
+        return f"{row['core_label']}: {content}"
+    speaker, role = row.get("speaker"), row.get("role")
+    return f"{speaker}: {content}" if speaker and speaker != role else content
+
+
+def reembed(
+    store: QueryStore,
+    embedder: Embedder,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    user_id: str | None = None,
+) -> dict[str, int]:
+    """Re-embed every memory (and its context key) and entity of the store with ``embedder``, page by page
+    in id order, then record the new space. Restartable: a rerun simply does all pages again.
+
+    ``user_id`` limits it to one tenant and records nothing (a repair; the space is the whole store's)."""
+    totals = store.read("reembed_total")[0]
+    total = int(totals["memories"]) + int(totals["entities"])
+    counts = {"memories": 0, "entities": 0}
+    done = 0
+    for label in ("memory", "entity"):
+        after = ""
+        while True:
+            page = store.read(f"reembed_{label}_page", after=after, limit=PAGE, user_id=user_id)
+            if not page:
+                break
+            store.write(f"reembed_{label}_write", rows=_rows(label, page, embedder))
+            after = str(page[-1]["id"])
+            done += len(page)
+            counts["memories" if label == "memory" else "entities"] += len(page)
+            if progress is not None:
+                progress(done, total)
+    if user_id is None:
+        record(store, embedder)
+    logger.info("re-embedded %d memories and entities with %s", done, embedder_name(embedder))
+    return counts
+
+
+def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list[dict[str, object]]:
+    if label == "entity":
+        vectors = embed_checked(embedder, [str(r["name"]) for r in page])
+        return [{"id": r["id"], "embedding": v} for r, v in zip(page, vectors, strict=True)]
+    vectors = embed_checked(embedder, [memory_text(r) for r in page])
+    contexts = [str(r["context_text"]) for r in page if r.get("context_text")]
+    context_vectors = iter(embed_checked(embedder, contexts)) if contexts else iter(())
+    return [
+        {
+            "id": r["id"],
+            "embedding": v,
+            "context_embedding": next(context_vectors) if r.get("context_text") else None,
+        }
+        for r, v in zip(page, vectors, strict=True)
+    ]
