@@ -23,9 +23,11 @@ def test_bge_vectors_are_normalised_and_order_independent(embedder: OnnxEmbedder
     vectors = embedder.embed(texts)
     assert [len(v) for v in vectors] == [384, 384, 384]
     assert all(math.isclose(_cos(v, v), 1.0, rel_tol=1e-4) for v in vectors)
-    # batching sorts by length internally: each text gets its own vector back, whatever the batch
+    # batching sorts by length internally: each text gets its own vector back, whatever the batch (INT8
+    # dynamic quantisation scales activations per batch, so a batch-mate moves a vector slightly: cos > 0.99)
     alone = embedder.embed([texts[1]])[0]
-    assert _cos(alone, vectors[1]) > 0.9999
+    assert _cos(alone, vectors[1]) > 0.99
+    assert _cos(alone, vectors[0]) < 0.9
 
 
 def test_query_instruction_ranks_the_answer_first(embedder: OnnxEmbedder) -> None:
@@ -102,8 +104,8 @@ def test_reembed_rewrites_every_vector_of_the_tenant(
     )
     for row in rows:
         expected = other.embed([embedding_space.memory_text(row)])[0]
-        assert _cos(row["embedding"], expected) > 0.9999
+        assert _cos(row["embedding"], expected) > 0.99  # INT8: batch-mates move a vector slightly
     entities = mem.query(
         "MATCH (n:Entity {user_id: $u}) RETURN n.name AS name, n.embedding AS e", {"u": user_id}
     )
-    assert entities and all(_cos(r["e"], other.embed([r["name"]])[0]) > 0.9999 for r in entities)
+    assert entities and all(_cos(r["e"], other.embed([r["name"]])[0]) > 0.99 for r in entities)

@@ -19,6 +19,11 @@ logger = logging.getLogger(__name__)
 
 LEGACY_SPACE = MINILM
 PAGE = 512
+#: per kind of node: the query reading a page of it and the query writing its new vectors
+QUERIES = {
+    "memory": ("reembed_memory_page", "reembed_memory_write"),
+    "entity": ("reembed_entity_page", "reembed_entity_write"),
+}
 
 
 def stored_space(store: QueryStore) -> str | None:
@@ -77,13 +82,13 @@ def reembed(
     total = int(totals["memories"]) + int(totals["entities"])
     counts = {"memories": 0, "entities": 0}
     done = 0
-    for label in ("memory", "entity"):
+    for label, (read_page, write_page) in QUERIES.items():
         after = ""
         while True:
-            page = store.read(f"reembed_{label}_page", after=after, limit=PAGE, user_id=user_id)
+            page = store.read(read_page, after=after, limit=PAGE, user_id=user_id)
             if not page:
                 break
-            store.write(f"reembed_{label}_write", rows=_rows(label, page, embedder))
+            store.write(write_page, rows=_rows(label, page, embedder))
             after = str(page[-1]["id"])
             done += len(page)
             counts["memories" if label == "memory" else "entities"] += len(page)
