@@ -85,7 +85,7 @@ def facts_set(
     """Set a fact's value (the previous value is kept as history)."""
     try:
         with _connect(home) as mem:
-            fact = mem.set_fact(user, key, value, fact_type=fact_type, valid_from=valid_from)
+            fact = mem.facts.set(user, key, value, fact_type=fact_type, valid_from=valid_from)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -110,7 +110,7 @@ def facts_get(
     """A fact's value, now or at a point in time (exit code 4 when there is none)."""
     try:
         with _connect(home) as mem:
-            fact = mem.get_fact(user, key, as_of=as_of, known_at=known_at)
+            fact = mem.facts.get(user, key, as_of=as_of, known_at=known_at)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -137,7 +137,7 @@ def facts_retract(
     """Retract a fact's current value (history keeps it; exit code 1 when there is none)."""
     try:
         with _connect(home) as mem:
-            fact = mem.retract_fact(user, key, valid_to=valid_to)
+            fact = mem.facts.retract(user, key, valid_to=valid_to)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -152,7 +152,7 @@ def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: 
     """Every version of a fact, oldest first."""
     try:
         with _connect(home) as mem:
-            versions = mem.fact_history(user, key)
+            versions = mem.facts.history(user, key)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -192,7 +192,7 @@ def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = F
     """The user's core memory blocks."""
     try:
         with _connect(home) as mem:
-            _print_blocks(mem.core_blocks(user), as_json)
+            _print_blocks(mem.core.list(user), as_json)
     except GraphMemError as exc:
         raise _fail(exc) from exc
 
@@ -202,7 +202,7 @@ def core_history(label: str, user: UserOption, home: HomeOption = None, as_json:
     """Every version of a block, newest first."""
     try:
         with _connect(home) as mem:
-            _print_blocks(mem.core_history(user, label), as_json)
+            _print_blocks(mem.core.history(user, label), as_json)
     except GraphMemError as exc:
         raise _fail(exc) from exc
 
@@ -221,7 +221,7 @@ def core_set(
     """Create or overwrite a block."""
     try:
         with _connect(home) as mem:
-            block = mem.set_core_block(
+            block = mem.core.set(
                 user, label, value, limit=limit, description=description, read_only=read_only
             )
     except GraphMemError as exc:
@@ -236,7 +236,7 @@ def core_append(
     """Append a line to a block."""
     try:
         with _connect(home) as mem:
-            block = mem.core_append(user, label, text)
+            block = mem.core.append(user, label, text)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     _print_blocks([block], as_json)
@@ -249,7 +249,7 @@ def core_replace(
     """Replace text in a block."""
     try:
         with _connect(home) as mem:
-            block = mem.core_replace(user, label, old, new)
+            block = mem.core.replace(user, label, old, new)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     _print_blocks([block], as_json)

@@ -177,7 +177,7 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
     """Ingest the sample afresh (the demo user is deleted first): every run starts from the same state."""
     user = sample["user_id"]
-    mem.delete_user(user)
+    mem.users.delete(user)
     count = 0
     for session in sample["sessions"]:
         start = datetime.fromisoformat(session["date"])

@@ -83,7 +83,7 @@ def history(
     """Every version of a memory, oldest first."""
     try:
         with _connect(home) as mem:
-            versions = mem.memory_history(memory_id, user_id=user)
+            versions = mem.memories.history(memory_id, user_id=user)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:

@@ -69,7 +69,7 @@ def export(
     """Everything stored about a user as JSON (memories, fact history, entities, relationships, audit)."""
     try:
         with _connect(home) as mem:
-            data = mem.export_user(user)
+            data = mem.users.export(user)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if out is None:
@@ -97,7 +97,7 @@ def delete_user(
     try:
         with _connect(home) as mem, _working() as progress:
             progress.add_task(f"deleting {user}", total=None)
-            report = mem.delete_user(user, actor=actor or "cli")
+            report = mem.users.delete(user, actor=actor or "cli")
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -127,7 +127,7 @@ def anonymize_user(
     try:
         with _connect(home) as mem, _working() as progress:
             progress.add_task(f"anonymizing {user}", total=None)
-            touched = mem.anonymize_user(user, actor=actor or "cli")
+            touched = mem.users.anonymize(user, actor=actor or "cli")
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
