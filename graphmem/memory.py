@@ -241,7 +241,7 @@ class GraphMemory:
             priority=None if priority is None else check.enum(priority, Priority, "priority"),
             importance=check.unit_interval(importance, "importance"),
             occurred_at=check.aware_datetime(occurred_at, "occurred_at"),
-            metadata=check.metadata(metadata),
+            metadata=check.metadata(metadata, max_bytes=self._rt.settings.max_metadata_bytes),
             tags=check.tags(tags),
             source=check.enum(source, Source, "source"),
         )

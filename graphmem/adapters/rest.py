@@ -154,7 +154,9 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def schema_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = jsonable_encoder(exc.errors(), custom_encoder={Exception: str})
+        # "input" echoes the request and may hold text JSON cannot encode (a lone surrogate): left out
+        raw = [{k: v for k, v in p.items() if k not in ("input", "ctx")} for p in exc.errors()]
+        problems = jsonable_encoder(raw, custom_encoder={Exception: str})
         detail = "; ".join(f"{'.'.join(map(str, p.get('loc', ())))}: {p.get('msg', '')}" for p in problems)
         content = {"error": "ValidationError", "detail": detail, "errors": problems}
         return JSONResponse(status_code=422, content=content)
