@@ -175,7 +175,7 @@ def tags(value: object) -> list[str]:
             raise ValidationError(f"tags[{i}]", "must be a non-empty string")
         if len(tag) > MAX_TAG_CHARS:
             raise ValidationError(f"tags[{i}]", f"is longer than {MAX_TAG_CHARS} characters")
-        out.append(clean_string(tag.strip(), f"tags[{i}]", allow_newlines=False))
+        out.append(clean_string(tag, f"tags[{i}]", allow_newlines=False).strip())
     return out
 
 
