@@ -106,7 +106,7 @@ def main() -> None:
                 **measured,
             }
         finally:
-            mem.delete_user(user)
+            mem.users.delete(user)
     text = json.dumps(result, indent=2)
     print(text)
     if args.out is not None:

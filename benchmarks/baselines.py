@@ -180,7 +180,7 @@ class Methods:
         terms = query_terms(q.text)
         if not terms:
             return []
-        rows = self.mem._rt.store.read(
+        rows = self.mem.runtime.store.read(
             "recall_fulltext",
             lucene=lucene_query(terms, user_key(q.user_id)),
             user_id=q.user_id,
@@ -195,9 +195,9 @@ class Methods:
         return [tenant.ids[i] for i in top_cosine(tenant.vectors, query, k)]
 
     def vector_index(self, q: Query, k: int) -> list[str]:
-        store = self.mem._rt.store
+        store = self.mem.runtime.store
         counts = store.read("user_memory_count", user_id=q.user_id)[0]
-        preset = self.mem._rt.settings.preset()
+        preset = self.mem.runtime.settings.preset()
         fetch = ann_fetch(
             int(counts["user_count"]), int(counts["total"]), k, preset.overfetch, preset.max_fetch
         )

@@ -136,7 +136,7 @@ def simulate(mem: GraphMemory, data: Path, users: int, warmup: int, days: int, s
     start = datetime(2025, 1, 1, 9, tzinfo=UTC)
     conversations = load(data)[:users]
     tenants = [f"sim-{uuid.uuid4()}" for _ in conversations]
-    rt = mem._rt
+    rt = mem.runtime
     born: dict[str, tuple[str, int]] = {}  # memory id -> (priority, day formed)
     dia_memory: dict[tuple[int, str], str] = {}  # (user index, dia_id) -> memory id
     schedule: dict[tuple[int, int], list[Question]] = {}  # (user index, day) -> questions asked that day

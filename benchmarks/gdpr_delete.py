@@ -60,7 +60,7 @@ def vector(rng: random.Random) -> list[float]:
 
 
 def build(mem: GraphMemory, user_id: str, n: int, rng: random.Random) -> None:
-    store = mem._rt.store
+    store = mem.runtime.store
     start = datetime.now(UTC) - timedelta(days=365)
     for first in range(0, n, BATCH):
         now = datetime.now(UTC)
@@ -153,27 +153,27 @@ def main() -> None:
         build(mem, user_id, args.memories, rng)
         built = time.perf_counter() - started
         started = time.perf_counter()
-        exported = mem.export_user(user_id)
+        exported = mem.users.export(user_id)
         export_s = time.perf_counter() - started
         started = time.perf_counter()
-        report = mem.delete_user(user_id)
+        report = mem.users.delete(user_id)
         delete_s = time.perf_counter() - started
         remnants = mem.query(
             "MATCH (n) WHERE n.user_id = $u AND NOT n:AuditEvent RETURN count(n) AS n", {"u": user_id}
         )
         started = time.perf_counter()
-        again = mem.delete_user(user_id)
+        again = mem.users.delete(user_id)
         again_s = time.perf_counter() - started
         baseline: dict[str, Any] = {}
         if args.baseline:
             old_user = f"bench-gdpr-{uuid.uuid4()}"
             build(mem, old_user, args.memories, rng)
             started = time.perf_counter()
-            with mem._rt.store.driver.session(database=mem._rt.store.database) as session:  # type: ignore[attr-defined]
+            with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:  # type: ignore[attr-defined]
                 for statement in BASELINE:
                     session.run(statement, user_id=old_user).consume()
             baseline = {"baseline_delete_seconds": round(time.perf_counter() - started, 2)}
-            mem.delete_user(old_user)  # the tombstone, and anything the old statements missed
+            mem.users.delete(old_user)  # the tombstone, and anything the old statements missed
         result = {
             **stamp(neo4j_version(mem.query)),
             "nodes_in_database_before": total,

@@ -147,14 +147,14 @@ def run_bare(
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("bare UNWIND ... CREATE", total=sum(len(p) for p in prepared))
         for rows in prepared:
-            mem._rt.store.run_statement(BARE, {"rows": rows})
+            mem.runtime.store.run_statement(BARE, {"rows": rows})
             progress.advance(task, len(rows))
     return time.perf_counter() - started
 
 
 def wipe(mem: GraphMemory, users: list[str]) -> None:
     for u in users:
-        with mem._rt.store.driver.session(database=mem._rt.store.database) as session:
+        with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:
             session.run(  # CALL ... IN TRANSACTIONS needs an auto-commit transaction
                 "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) "
                 "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",

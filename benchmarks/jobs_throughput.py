@@ -56,7 +56,7 @@ CALL (m) { DETACH DELETE m } IN TRANSACTIONS OF 10000 ROWS
 
 def auto(mem: GraphMemory, cypher: str, **params: Any) -> float:
     started = time.perf_counter()
-    with mem._rt.store.driver.session(database=mem._rt.store.database) as session:
+    with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:
         session.run(cypher, params).consume()  # type: ignore[arg-type]
     return time.perf_counter() - started
 
@@ -106,7 +106,7 @@ def measure_size(mem: GraphMemory, n: int, progress: Progress) -> dict[str, Any]
         }
     finally:
         auto(mem, DELETE, user=user)
-        mem._rt.store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": user})
+        mem.runtime.store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": user})
 
 
 def measure_associate(mem: GraphMemory, gds_off: GraphMemory, n: int, progress: Progress) -> dict[str, Any]:
@@ -132,7 +132,7 @@ def measure_associate(mem: GraphMemory, gds_off: GraphMemory, n: int, progress: 
         }
     finally:
         auto(mem, DELETE, user=user)
-        mem._rt.store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": user})
+        mem.runtime.store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": user})
 
 
 def main() -> None:

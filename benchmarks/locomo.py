@@ -119,7 +119,7 @@ def latency(mem: GraphMemory, cached: CachingEmbedder, user: str, questions: lis
         }
 
     cached.embed(questions)
-    rt = mem._rt
+    rt = mem.runtime
     bare = timed(
         lambda q: rt.store.read(
             "recall_vector_index", user_id=user, embedding=cached.embed([q])[0], k=10, fetch=10, as_of=None

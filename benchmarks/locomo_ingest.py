@@ -72,7 +72,7 @@ def graph_counts(mem: GraphMemory, user_ids: list[str]) -> dict[str, dict[str, i
 
 def _wipe(mem: GraphMemory, user_id: str) -> None:
     """Remove an earlier ingestion of the same user (a re-run would otherwise only reinforce duplicates)."""
-    with mem._rt.store.driver.session(database=mem._rt.store.database) as session:
+    with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:
         session.run(  # CALL ... IN TRANSACTIONS needs an auto-commit transaction
             "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) "
             "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",

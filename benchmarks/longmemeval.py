@@ -191,7 +191,7 @@ def _store_session(
         if now is None:
             ids += [m.id for m in mem.add_messages(batch, user_id=user_id, session_id=sid)]
             continue
-        rt = mem._rt
+        rt = mem.runtime
         turns = inbound.normalize_all(batch, max_batch=MAX_BATCH, max_chars=rt.settings.max_content_chars)
         drafts = [  # what add_messages builds (formation.add_turns), here with the transaction clock set
             formation.MemoryDraft(
@@ -213,7 +213,7 @@ def _store_session(
 
 def ingest(mem: GraphMemory, item: dict[str, Any], user_id: str, clock: str = "session") -> Haystack:
     """Ingest one question's haystack into a fresh tenant ``user_id`` (an earlier one is deleted first)."""
-    mem.delete_user(user_id)
+    mem.users.delete(user_id)
     asked = parse_date(item["question_date"])
     as_of = asked if clock == "session" else None
     query = Query(item["question_id"], user_id, item["question"], as_of)
@@ -223,7 +223,7 @@ def ingest(mem: GraphMemory, item: dict[str, Any], user_id: str, clock: str = "s
         zip(item["haystack_session_ids"], item["haystack_dates"], item["haystack_sessions"], strict=True),
         key=lambda s: parse_date(s[1]),
     )
-    max_chars = mem._rt.settings.max_content_chars
+    max_chars = mem.runtime.settings.max_content_chars
     for sid, date, turns in sessions:
         when = parse_date(date)
         if when > asked:
@@ -296,7 +296,7 @@ def run(
     results = evaluate(hays, rankings, ks)
     if not keep:
         for h in hays:
-            mem.delete_user(h.user_id)
+            mem.users.delete(h.user_id)
     return {
         "questions": len(items),
         "scored": len(queries),

@@ -195,7 +195,7 @@ def ingestion(
         task = progress.add_task("fact histories (set_fact)", total=args.fact_keys * args.fact_versions)
         for v in range(args.fact_versions):
             for key in FACT_KEYS[: args.fact_keys]:
-                mem.set_fact(facts_user, key, f"{key} value {v}", valid_from=t0 + timedelta(days=7 * v))
+                mem.facts.set(facts_user, key, f"{key} value {v}", valid_from=t0 + timedelta(days=7 * v))
                 progress.advance(task)
     facts_s = time.perf_counter() - started
     return {
@@ -215,7 +215,7 @@ def ingestion(
 def recall_latency(
     mem: GraphMemory, fast: GraphMemory, users: dict[str, str], queries: list[str], vectors: dict[str, Any]
 ) -> dict[str, Any]:
-    store = mem._rt.store
+    store = mem.runtime.store
     out: dict[str, Any] = {}
     for label, user in users.items():
         count = mem.query("MATCH (m:Memory) WHERE m.user_id = $u RETURN count(m) AS n", {"u": user})[0]["n"]
@@ -270,14 +270,14 @@ def as_of_latency(
                 lambda q: fast.recall(q, user_id=user, k=10, reinforce=False), queries
             ),
             "get_fact_as_of": scale_recall.timed(
-                lambda q: fast.get_fact(user, keys[zlib.crc32(q.encode()) % len(keys)], as_of=valid[q]),
+                lambda q: fast.facts.get(user, keys[zlib.crc32(q.encode()) % len(keys)], as_of=valid[q]),
                 queries,
             ),
             "get_fact_current": scale_recall.timed(
-                lambda q: fast.get_fact(user, keys[zlib.crc32(q.encode()) % len(keys)]), queries
+                lambda q: fast.facts.get(user, keys[zlib.crc32(q.encode()) % len(keys)]), queries
             ),
         }
-    probe = fast.get_fact(user, keys[0], as_of=t0 + timedelta(days=7 * 3 + 1))
+    probe = fast.facts.get(user, keys[0], as_of=t0 + timedelta(days=7 * 3 + 1))
     res["check_get_fact_as_of_week_3"] = probe.value if probe else None
     res["check_mean_hits_as_of"] = statistics.fmean(
         len(fast.recall(q, user_id=user, k=10, as_of=recorded[q], reinforce=False)) for q in queries[:20]
@@ -373,7 +373,7 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
         connect = {"uri": status.bolt_uri, "auth": server.credentials()}
         with GraphMemory.connect(embedder=emb, settings=settings, **connect) as mem:  # type: ignore[arg-type]
             mem.init()
-            mem._rt.store.run_statement("CALL db.awaitIndexes(1800)", {})  # a new index populates first
+            mem.runtime.store.run_statement("CALL db.awaitIndexes(1800)", {})  # a new index populates first
             result: dict[str, Any] = stamp(
                 neo4j_version(mem.query), size=size, home=str(home), torch_threads=args.torch_threads
             )
@@ -383,8 +383,8 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
             result["ingestion"] = ingestion(mem, emb, texts, plan, args)
             result["memories_in_database"] = mem.query("MATCH (m:Memory) RETURN count(m) AS n")[0]["n"]
             result["users"] = mem.query("MATCH (m:Memory) RETURN count(DISTINCT m.user_id) AS n")[0]["n"]
-            fast = GraphMemory(mem._rt.store, QueryEmbedder(vectors), settings)  # type: ignore[arg-type]
-            live = GraphMemory(mem._rt.store, SentenceTransformerEmbedder(), settings)
+            fast = GraphMemory(mem.runtime.store, QueryEmbedder(vectors), settings)  # type: ignore[arg-type]
+            live = GraphMemory(mem.runtime.store, SentenceTransformerEmbedder(), settings)
             tenants = {
                 "small": plan["background"][1][0],
                 "formed": plan["formation_users"][0],

@@ -126,7 +126,7 @@ def populate(
     """Create the synthetic memories (skipping tenants already complete); returns memories/s written."""
     rng = np.random.default_rng(11)
     written, started = 0, time.perf_counter()
-    driver, db = mem._rt.store.driver, mem._rt.store.database
+    driver, db = mem.runtime.store.driver, mem.runtime.store.database
     with Progress(console=console) as progress:
         task = progress.add_task("writing synthetic memories", total=sum(n for _, n in plan))
         for user, count in plan:
@@ -247,8 +247,8 @@ def main(argv: list[str] | None = None) -> None:
         mem.init()
         rate = populate(mem, plan, texts, base, {big, small})
         total = mem.query("MATCH (m:Memory) RETURN count(m) AS n")[0]["n"]
-        fast = GraphMemory(mem._rt.store, Cached(), settings)  # type: ignore[arg-type]
-        rt = fast._rt
+        fast = GraphMemory(mem.runtime.store, Cached(), settings)  # type: ignore[arg-type]
+        rt = fast.runtime
         results: dict[str, Any] = {}
         for user in (big, small):
 

@@ -28,12 +28,23 @@ from graphmem.config import Settings
 from graphmem.dynamics.jobs import Jobs
 from graphmem.embedding import Embedder, embed_query_checked, embedder_name
 from graphmem.errors import ConfigurationError
+from graphmem.facade import Core, Facts, Memories, Temporal, Users
 from graphmem.memory import DRIVER_OPTIONS, GraphMemory, _resolve_connection, default_embedder
 from graphmem.model.extraction import Extractor
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
 from graphmem.store.driver import AsyncStore, translate_errors
+from graphmem.store.runtime import Runtime
 
-__all__ = ["AsyncAutomation", "AsyncGraphMemory", "AsyncJobs"]
+__all__ = [
+    "AsyncAutomation",
+    "AsyncCore",
+    "AsyncFacts",
+    "AsyncGraphMemory",
+    "AsyncJobs",
+    "AsyncMemories",
+    "AsyncTemporal",
+    "AsyncUsers",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -151,6 +162,53 @@ class AsyncAutomation(_Async[Automation]):
     health = _bridged(Automation.health)
 
 
+class AsyncFacts(_Async[Facts]):
+    """``await mem.facts.set(...)`` etc.: :class:`graphmem.facade.Facts`, awaited."""
+
+    set = _bridged(Facts.set)
+    get = _bridged(Facts.get)
+    retract = _bridged(Facts.retract)
+    history = _bridged(Facts.history)
+
+
+class AsyncCore(_Async[Core]):
+    """``await mem.core.append(...)`` etc.: :class:`graphmem.facade.Core`, awaited."""
+
+    list = _bridged(Core.list)
+    set = _bridged(Core.set)
+    append = _bridged(Core.append)
+    replace = _bridged(Core.replace)
+    history = _bridged(Core.history)
+
+
+class AsyncMemories(_Async[Memories]):
+    """``await mem.memories.update(...)`` etc.: :class:`graphmem.facade.Memories`, awaited."""
+
+    update = _bridged(Memories.update)
+    history = _bridged(Memories.history)
+    link = _bridged(Memories.link)
+    govern = _bridged(Memories.govern)
+    feedback = _bridged(Memories.feedback)
+    proactive = _bridged(Memories.proactive)
+
+
+class AsyncUsers(_Async[Users]):
+    """``await mem.users.export(...)`` etc.: :class:`graphmem.facade.Users`, awaited."""
+
+    export = _bridged(Users.export)
+    delete = _bridged(Users.delete)
+    anonymize = _bridged(Users.anonymize)
+
+
+class AsyncTemporal(_Async[Temporal]):
+    """``await mem.temporal.snapshot(...)`` etc.: :class:`graphmem.facade.Temporal`, awaited."""
+
+    timeline = _bridged(Temporal.timeline)
+    snapshot = _bridged(Temporal.snapshot)
+    diff = _bridged(Temporal.diff)
+    audit_log = _bridged(Temporal.audit_log)
+
+
 class AsyncGraphMemory(_Async[GraphMemory]):
     """:class:`GraphMemory` for asyncio: the same methods, arguments, results and errors, awaited.
 
@@ -160,13 +218,18 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     """
 
     def __init__(self, memory: GraphMemory) -> None:
-        if not isinstance(memory._rt.store, AsyncStore):  # an async def must not block on the sync driver
+        if not isinstance(memory.runtime.store, AsyncStore):  # an async def must not block on the sync driver
             raise ConfigurationError(
                 "AsyncGraphMemory needs a GraphMemory on an AsyncStore: `await AsyncGraphMemory.connect()`"
             )
         super().__init__(memory)
         self._jobs = AsyncJobs(memory.jobs)
         self._automation = AsyncAutomation(memory.automation)
+        self._facts = AsyncFacts(memory.facts)
+        self._core = AsyncCore(memory.core)
+        self._memories = AsyncMemories(memory.memories)
+        self._users = AsyncUsers(memory.users)
+        self._temporal = AsyncTemporal(memory.temporal)
 
     @classmethod
     async def connect(
@@ -215,6 +278,31 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         return self._automation
 
     @property
+    def runtime(self) -> Runtime:
+        """The synchronous runtime underneath (store: an ``AsyncStore``); see ``GraphMemory.runtime``."""
+        return self._sync.runtime
+
+    @property
+    def facts(self) -> AsyncFacts:
+        return self._facts
+
+    @property
+    def core(self) -> AsyncCore:
+        return self._core
+
+    @property
+    def memories(self) -> AsyncMemories:
+        return self._memories
+
+    @property
+    def users(self) -> AsyncUsers:
+        return self._users
+
+    @property
+    def temporal(self) -> AsyncTemporal:
+        return self._temporal
+
+    @property
     def scheduler(self) -> Scheduler:
         """The in-process APScheduler (synchronous calls). Its jobs run in APScheduler's threads and reach
         Neo4j through this instance's event loop, which must keep running; ``graphmem worker`` (a separate
@@ -225,34 +313,17 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     init = _bridged(GraphMemory.init)
     remember = _bridged(GraphMemory.remember)
     add_messages = _bridged(GraphMemory.add_messages)
-    set_fact = _bridged(GraphMemory.set_fact)
-    retract_fact = _bridged(GraphMemory.retract_fact)
-    get_fact = _bridged(GraphMemory.get_fact)
-    fact_history = _bridged(GraphMemory.fact_history)
-    link = _bridged(GraphMemory.link)
     forget = _bridged(GraphMemory.forget)
-    core_blocks = _bridged(GraphMemory.core_blocks)
-    set_core_block = _bridged(GraphMemory.set_core_block)
-    core_append = _bridged(GraphMemory.core_append)
-    core_replace = _bridged(GraphMemory.core_replace)
-    core_history = _bridged(GraphMemory.core_history)
     recall = _bridged(GraphMemory.recall)
     context = _bridged(GraphMemory.context)
-    proactive = _bridged(GraphMemory.proactive)
-    feedback = _bridged(GraphMemory.feedback)
     query = _bridged(GraphMemory.query)
-    update_memory = _bridged(GraphMemory.update_memory)
-    memory_history = _bridged(GraphMemory.memory_history)
-    timeline = _bridged(GraphMemory.timeline)
-    snapshot = _bridged(GraphMemory.snapshot)
-    diff = _bridged(GraphMemory.diff)
-    audit_log = _bridged(GraphMemory.audit_log)
-    export_user = _bridged(GraphMemory.export_user)
-    delete_user = _bridged(GraphMemory.delete_user)
-    anonymize_user = _bridged(GraphMemory.anonymize_user)
-    govern_memory = _bridged(GraphMemory.govern_memory)
 
 
 _bridge_missing(AsyncGraphMemory, GraphMemory)
+_bridge_missing(AsyncFacts, Facts)
+_bridge_missing(AsyncCore, Core)
+_bridge_missing(AsyncMemories, Memories)
+_bridge_missing(AsyncUsers, Users)
+_bridge_missing(AsyncTemporal, Temporal)
 _bridge_missing(AsyncJobs, Jobs, skip=("work",))
 _bridge_missing(AsyncAutomation, Automation)

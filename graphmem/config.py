@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     embedding_device: Literal["cpu", "cuda", "mps"] = "cpu"
     retrieval_preset: str = "balanced"
     max_content_chars: int = Field(default=MAX_CONTENT_CHARS, ge=1)
+    max_metadata_bytes: int = Field(
+        default=65_536, ge=2, description="a memory's metadata, as compact JSON in UTF-8 (64 KB by default)"
+    )
     # --- formation (see graphmem.formation.writer) ---
     redact_pii: bool = Field(default=False, description="redact emails, phones, card/account numbers")
     duplicate_threshold: float = Field(

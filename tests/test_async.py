@@ -63,9 +63,9 @@ def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder:
                 for hit in h
             )
             # transactions too: facts written at once, and retries of one idempotent call write once
-            facts = await asyncio.gather(*[mem.set_fact(users[0], f"k{i}", f"v{i}") for i in range(20)])
+            facts = await asyncio.gather(*[mem.facts.set(users[0], f"k{i}", f"v{i}") for i in range(20)])
             assert [f.value for f in facts] == [f"v{i}" for i in range(20)]
-            read = await asyncio.gather(*[mem.get_fact(users[0], f"k{i}") for i in range(20)])
+            read = await asyncio.gather(*[mem.facts.get(users[0], f"k{i}") for i in range(20)])
             assert [f.id if f else None for f in read] == [f.id for f in facts]
             retries = await asyncio.gather(
                 *[
@@ -77,9 +77,9 @@ def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder:
             rows = await mem.query("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": users[1]})
             assert rows == [{"n": len(TOPICS) + 1}]
             # concurrent edits of one core block: one wins per version, the rest conflict, it never forks
-            await mem.set_core_block(users[0], "notes", "start")
+            await mem.core.set(users[0], "notes", "start")
             edits = await asyncio.gather(
-                *[mem.core_append(users[0], "notes", f"line {i}") for i in range(10)], return_exceptions=True
+                *[mem.core.append(users[0], "notes", f"line {i}") for i in range(10)], return_exceptions=True
             )
             assert all(isinstance(e, VersionConflict) for e in edits if isinstance(e, BaseException))
             won = sum(not isinstance(e, BaseException) for e in edits)
@@ -89,7 +89,7 @@ def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder:
             )
             assert won >= 1 and live == [{"v": 1 + won}]
             for u in users:
-                await mem.delete_user(u)
+                await mem.users.delete(u)
 
     asyncio.run(scenario())
 
@@ -133,7 +133,7 @@ def test_the_event_loop_keeps_ticking_while_recall_embeds(
             assert hits and hits[0].memory.content == "I adopted a dog named Rex"
             assert elapsed >= 1.0  # the slow embed did happen inside the recall
             gaps = [b - a for a, b in itertools.pairwise(ticks)]
-            await mem.delete_user(user_id)
+            await mem.users.delete(user_id)
             return max(gaps), len(ticks)
 
     worst_gap, count = asyncio.run(scenario())
@@ -160,7 +160,7 @@ def test_the_in_process_scheduler_reaches_the_async_driver(
             finally:
                 await asyncio.to_thread(sched.shutdown)
             runs = await mem.automation.runs(5, job="review", user_id=user_id)
-            await mem.delete_user(user_id)
+            await mem.users.delete(user_id)
             return runs
 
     runs = asyncio.run(scenario())
@@ -173,8 +173,8 @@ def test_the_async_store_outside_the_bridge_is_a_clear_error(
     async def scenario() -> None:
         async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
             with pytest.raises(ConfigurationError, match="AsyncGraphMemory"):
-                mem._sync.get_fact(user_id, "city")  # the sync facade called directly on the loop
-            assert await mem.get_fact(user_id, "city") is None
+                mem._sync.facts.get(user_id, "city")  # the sync facade called directly on the loop
+            assert await mem.facts.get(user_id, "city") is None
 
     asyncio.run(scenario())
 
@@ -200,6 +200,6 @@ def test_cancelled_calls_leave_the_instance_usable(server: Any, embedder: OnnxEm
             assert 1 + completed <= rows[0]["n"] <= 6
             hits = await mem.recall("what is my pet called?", user_id=user_id)
             assert hits[0].memory.content == "I adopted a dog named Rex"
-            await mem.delete_user(user_id)
+            await mem.users.delete(user_id)
 
     asyncio.run(scenario())

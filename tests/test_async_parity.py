@@ -28,8 +28,8 @@ from graphmem import (
     StoreError,
     ValidationError,
     VersionConflict,
+    aio,
 )
-from graphmem.aio import AsyncAutomation, AsyncJobs
 
 
 class OnLoop:
@@ -41,7 +41,7 @@ class OnLoop:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._target, name)
-        if isinstance(value, AsyncJobs | AsyncAutomation):
+        if isinstance(value, aio._Async):  # a namespace: mem.jobs, mem.facts, ...
             return OnLoop(value, self._loop)
         if not inspect.iscoroutinefunction(value):
             return value
@@ -89,7 +89,7 @@ def test_the_async_side_really_is_async(memory: Any, request: pytest.FixtureRequ
         assert request.node.callspec.params["memory"] == "sync"
     else:
         assert isinstance(memory._target, AsyncGraphMemory)
-        assert type(memory._target._sync._rt.store).__name__ == "AsyncStore"
+        assert type(memory._target.runtime.store).__name__ == "AsyncStore"
 
 
 def test_remember_then_recall_and_as_of(memory: Any, user_id: str) -> None:
@@ -112,8 +112,8 @@ def test_add_messages_and_context(memory: Any, user_id: str) -> None:
     ]
     stored = memory.add_messages(turns, user_id=user_id, session_id="s1")
     assert len(stored) == 3 and stored[0].content == "My name is Alice and I live in Paris."
-    memory.set_fact(user_id, "favourite_colour", "green", fact_type="preference")
-    memory.set_core_block(user_id, "persona", "I am a concise assistant.")
+    memory.facts.set(user_id, "favourite_colour", "green", fact_type="preference")
+    memory.core.set(user_id, "persona", "I am a concise assistant.")
     ctx = memory.context("tell me about my dog", user_id=user_id, token_budget=2000, reinforce=False)
     assert "Rex" in ctx.text and "favourite_colour" in ctx.text
     assert ctx.text.index("concise assistant") < ctx.text.index("favourite_colour")
@@ -123,32 +123,32 @@ def test_add_messages_and_context(memory: Any, user_id: str) -> None:
 def test_facts_as_of_known_at_and_history(memory: Any, user_id: str) -> None:
     before = datetime.now(UTC)
     time.sleep(0.01)
-    memory.set_fact(user_id, "city", "Lyon", fact_type="profile", valid_from=d(1, 10))
+    memory.facts.set(user_id, "city", "Lyon", fact_type="profile", valid_from=d(1, 10))
     between = datetime.now(UTC)
     time.sleep(0.01)
-    memory.set_fact(user_id, "city", "Paris", fact_type="profile", valid_from=d(3, 1))
-    assert memory.get_fact(user_id, "city").value == "Paris"
-    assert memory.get_fact(user_id, "city", as_of=d(2, 1)).value == "Lyon"
-    assert memory.get_fact(user_id, "city", as_of=d(3, 3)).value == "Paris"
-    assert memory.get_fact(user_id, "city", as_of=d(3, 3), known_at=between).value == "Lyon"
-    assert memory.get_fact(user_id, "city", known_at=before) is None
-    history = memory.fact_history(user_id, "city")
+    memory.facts.set(user_id, "city", "Paris", fact_type="profile", valid_from=d(3, 1))
+    assert memory.facts.get(user_id, "city").value == "Paris"
+    assert memory.facts.get(user_id, "city", as_of=d(2, 1)).value == "Lyon"
+    assert memory.facts.get(user_id, "city", as_of=d(3, 3)).value == "Paris"
+    assert memory.facts.get(user_id, "city", as_of=d(3, 3), known_at=between).value == "Lyon"
+    assert memory.facts.get(user_id, "city", known_at=before) is None
+    history = memory.facts.history(user_id, "city")
     assert [f.value for f in history] == ["Lyon", "Paris"]
     assert history[0].valid_to == d(3, 1) and history[1].valid_to is None
-    assert memory.get_fact(user_id, "nothing") is None
-    retracted = memory.retract_fact(user_id, "city")
-    assert retracted.value == "Paris" and memory.get_fact(user_id, "city") is None
+    assert memory.facts.get(user_id, "nothing") is None
+    retracted = memory.facts.retract(user_id, "city")
+    assert retracted.value == "Paris" and memory.facts.get(user_id, "city") is None
     with pytest.raises(FactNotFound):
-        memory.retract_fact(user_id, "city")
+        memory.facts.retract(user_id, "city")
 
 
 def test_update_memory_checks_the_version(memory: Any, user_id: str) -> None:
     m = memory.remember("I live in Leeds", user_id=user_id)
-    updated = memory.update_memory(m.id, user_id=user_id, expected_version=1, content="I live in York")
+    updated = memory.memories.update(m.id, user_id=user_id, expected_version=1, content="I live in York")
     assert updated.version == 2 and updated.content == "I live in York"
     with pytest.raises(VersionConflict):
-        memory.update_memory(m.id, user_id=user_id, expected_version=1, content="I live in Hull")
-    assert [v.content for v in memory.memory_history(m.id, user_id=user_id)] == [
+        memory.memories.update(m.id, user_id=user_id, expected_version=1, content="I live in Hull")
+    assert [v.content for v in memory.memories.history(m.id, user_id=user_id)] == [
         "I live in Leeds",
         "I live in York",
     ]
@@ -159,27 +159,27 @@ def test_an_idempotency_key_replays_the_first_result(memory: Any, user_id: str) 
     first = memory.remember("I adopted a dog named Rex", user_id=user_id, idempotency_key=key)
     again = memory.remember("I adopted a dog named Rex", user_id=user_id, idempotency_key=key)
     assert again == first and memory_count(memory, user_id) == 1
-    fact = memory.set_fact(user_id, "city", "Paris", idempotency_key="fact-1")
-    assert memory.set_fact(user_id, "city", "Paris", idempotency_key="fact-1") == fact
-    assert len(memory.fact_history(user_id, "city")) == 1
-    assert [e.action for e in memory.audit_log(user_id=user_id)] == ["remember", "set_fact"]
+    fact = memory.facts.set(user_id, "city", "Paris", idempotency_key="fact-1")
+    assert memory.facts.set(user_id, "city", "Paris", idempotency_key="fact-1") == fact
+    assert len(memory.facts.history(user_id, "city")) == 1
+    assert [e.action for e in memory.temporal.audit_log(user_id=user_id)] == ["remember", "set_fact"]
 
 
 def test_core_blocks_and_their_errors(memory: Any, user_id: str) -> None:
-    memory.set_core_block(user_id, "human", "Name: Alice", limit=40)
-    assert memory.core_append(user_id, "human", "Likes tea").value == "Name: Alice\nLikes tea"
-    assert memory.core_replace(user_id, "human", "tea", "green tea").version == 3
-    assert [b.value for b in memory.core_history(user_id, "human")][-1] == "Name: Alice"
-    assert [b.label for b in memory.core_blocks(user_id)] == ["human"]
+    memory.core.set(user_id, "human", "Name: Alice", limit=40)
+    assert memory.core.append(user_id, "human", "Likes tea").value == "Name: Alice\nLikes tea"
+    assert memory.core.replace(user_id, "human", "tea", "green tea").version == 3
+    assert [b.value for b in memory.core.history(user_id, "human")][-1] == "Name: Alice"
+    assert [b.label for b in memory.core.list(user_id)] == ["human"]
     with pytest.raises(CoreBlockLimitExceeded):
-        memory.core_append(user_id, "human", "x" * 40)
+        memory.core.append(user_id, "human", "x" * 40)
     with pytest.raises(CoreBlockNotFound):
-        memory.core_append(user_id, "missing", "x")
-    memory.set_core_block(user_id, "rules", "Be brief.", read_only=True)
+        memory.core.append(user_id, "missing", "x")
+    memory.core.set(user_id, "rules", "Be brief.", read_only=True)
     with pytest.raises(CoreBlockReadOnly):
-        memory.core_replace(user_id, "rules", "brief", "long")
+        memory.core.replace(user_id, "rules", "brief", "long")
     with pytest.raises(ValidationError):
-        memory.core_replace(user_id, "human", "absent", "x")
+        memory.core.replace(user_id, "human", "absent", "x")
 
 
 def test_forget_hides_a_memory(memory: Any, user_id: str) -> None:
@@ -194,13 +194,13 @@ def test_forget_hides_a_memory(memory: Any, user_id: str) -> None:
 
 def test_export_and_delete_user(memory: Any, user_id: str) -> None:
     memory.add_messages(["I live in Paris.", "I adopted a dog named Rex."], user_id=user_id, session_id="s")
-    memory.set_fact(user_id, "city", "Paris")
-    exported = memory.export_user(user_id)
+    memory.facts.set(user_id, "city", "Paris")
+    exported = memory.users.export(user_id)
     assert len(exported["memories"]) == 2 and exported["facts"][0]["value"] == "Paris"
-    report = memory.delete_user(user_id)
+    report = memory.users.delete(user_id)
     assert report.nodes["Memory"] == 2 and report.relationships > 0
-    assert memory.export_user(user_id)["memories"] == [] and memory.get_fact(user_id, "city") is None
-    assert memory.delete_user(user_id).deleted == 0
+    assert memory.users.export(user_id)["memories"] == [] and memory.facts.get(user_id, "city") is None
+    assert memory.users.delete(user_id).deleted == 0
 
 
 @pytest.mark.parametrize(
@@ -209,7 +209,7 @@ def test_export_and_delete_user(memory: Any, user_id: str) -> None:
         (lambda m, u: m.recall("   ", user_id=u), "query"),
         (lambda m, u: m.recall("pets", user_id=u, k=0), "k"),
         (lambda m, u: m.remember("x", user_id=""), "user_id"),
-        (lambda m, u: m.get_fact(u, "city", as_of="yesterday"), "as_of"),
+        (lambda m, u: m.facts.get(u, "city", as_of="yesterday"), "as_of"),
         (lambda m, u: m.context("x", user_id=u, token_budget=0), "token_budget"),
         (lambda m, u: m.jobs.run("nonsense"), "job"),
     ],

@@ -98,7 +98,7 @@ def test_health_is_degraded_when_a_plugin_is_missing(
 
 
 def _bulk_memories(mem: GraphMemory, user_id: str, n: int, created: datetime) -> None:
-    mem._rt.store.run_statement(
+    mem.runtime.store.run_statement(
         "UNWIND range(1, $n) AS i CREATE (m:Memory {id: randomUUID()}) "
         "SET m.user_id = $u, m.content = 'bulk ' + i, m.memory_type = 'episodic', m.priority = 'P3', "
         "m.strength = 1.0, m.retention = 1.0, m.access_count = 0, m.status = 'active', m.layer = 'working', "
@@ -157,11 +157,11 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     )[0]
     assert final["done"] == 6000
     assert final["lo"] == pytest.approx(0.9**5) and final["hi"] == pytest.approx(0.9**5)
-    auto._rt.store.run_statement("MATCH (m:Memory {user_id: $u}) DETACH DELETE m", {"u": user_id})
+    auto.runtime.store.run_statement("MATCH (m:Memory {user_id: $u}) DETACH DELETE m", {"u": user_id})
 
 
 def test_failed_runs_are_recorded(auto: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = auto._rt.store
+    store = auto.runtime.store
     real = store.write_auto
 
     def flaky(name: str, /, **params: Any) -> list[dict[str, Any]]:

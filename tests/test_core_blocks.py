@@ -29,16 +29,16 @@ def test_pure_edits() -> None:
 
 
 def test_set_append_replace_keep_history(mem: GraphMemory, user_id: str) -> None:
-    block = mem.set_core_block(user_id, "human", "Name: Alice", limit=100, description="about the user")
+    block = mem.core.set(user_id, "human", "Name: Alice", limit=100, description="about the user")
     assert (block.label, block.value, block.limit, block.version) == ("human", "Name: Alice", 100, 1)
-    mem.set_core_block(user_id, "persona", "I am a helpful assistant.")
-    block = mem.core_append(user_id, "human", "Likes tea")
+    mem.core.set(user_id, "persona", "I am a helpful assistant.")
+    block = mem.core.append(user_id, "human", "Likes tea")
     assert block.value == "Name: Alice\nLikes tea" and block.version == 2
-    block = mem.core_replace(user_id, "human", "tea", "green tea")
+    block = mem.core.replace(user_id, "human", "tea", "green tea")
     assert block.value == "Name: Alice\nLikes green tea" and block.version == 3
     assert block.description == "about the user" and block.limit == 100
-    assert [b.label for b in mem.core_blocks(user_id)] == ["human", "persona"]
-    history = mem.core_history(user_id, "human")
+    assert [b.label for b in mem.core.list(user_id)] == ["human", "persona"]
+    history = mem.core.history(user_id, "human")
     assert [b.value for b in history] == [
         "Name: Alice\nLikes green tea",
         "Name: Alice\nLikes tea",
@@ -54,28 +54,28 @@ def test_set_append_replace_keep_history(mem: GraphMemory, user_id: str) -> None
 
 
 def test_errors(mem: GraphMemory, user_id: str) -> None:
-    mem.set_core_block(user_id, "notes", "12345", limit=10)
+    mem.core.set(user_id, "notes", "12345", limit=10)
     with pytest.raises(CoreBlockLimitExceeded):
-        mem.core_append(user_id, "notes", "123456789")
+        mem.core.append(user_id, "notes", "123456789")
     with pytest.raises(CoreBlockLimitExceeded):
-        mem.set_core_block(user_id, "notes", "x" * 11, limit=10)
+        mem.core.set(user_id, "notes", "x" * 11, limit=10)
     with pytest.raises(ValidationError):
-        mem.core_replace(user_id, "notes", "absent", "x")
+        mem.core.replace(user_id, "notes", "absent", "x")
     with pytest.raises(CoreBlockNotFound):
-        mem.core_append(user_id, "missing", "x")
-    mem.set_core_block(user_id, "rules", "Be brief.", read_only=True)
+        mem.core.append(user_id, "missing", "x")
+    mem.core.set(user_id, "rules", "Be brief.", read_only=True)
     with pytest.raises(CoreBlockReadOnly):
-        mem.core_append(user_id, "rules", "Be kind.")
+        mem.core.append(user_id, "rules", "Be kind.")
     with pytest.raises(CoreBlockReadOnly):
-        mem.core_replace(user_id, "rules", "brief", "long")
+        mem.core.replace(user_id, "rules", "brief", "long")
     with pytest.raises(ValidationError):
-        mem.set_core_block(user_id, "notes", "x", limit=0)
-    assert mem.core_blocks(user_id)[0].value == "12345"
+        mem.core.set(user_id, "notes", "x", limit=0)
+    assert mem.core.list(user_id)[0].value == "12345"
 
 
 def test_context_puts_core_blocks_first(mem: GraphMemory, user_id: str) -> None:
     mem.remember("I adopted a dog named Rex", user_id=user_id)
-    block = mem.set_core_block(user_id, "human", "The user is called Alice and loves dogs.")
+    block = mem.core.set(user_id, "human", "The user is called Alice and loves dogs.")
     ctx = mem.context("what is my dog called?", user_id=user_id, token_budget=500)
     assert ctx.text.startswith("## Core memory\n- [human] The user is called Alice")
     assert ctx.kept[0].kind == "core"
@@ -83,7 +83,7 @@ def test_context_puts_core_blocks_first(mem: GraphMemory, user_id: str) -> None:
 
 
 def test_core_blocks_never_decay(mem: GraphMemory, user_id: str) -> None:
-    mem.set_core_block(user_id, "persona", "A patient tutor.")
+    mem.core.set(user_id, "persona", "A patient tutor.")
     mem.remember("I bought a lamp", user_id=user_id, priority="P3")
     before = mem.query(
         "MATCH (m:CoreBlock {user_id: $u}) RETURN m.strength AS s, m.status AS st, m.retention AS r",
@@ -106,11 +106,11 @@ def test_core_blocks_never_decay(mem: GraphMemory, user_id: str) -> None:
 
 
 def test_concurrent_edits_never_fork_a_block(mem: GraphMemory, user_id: str) -> None:
-    mem.set_core_block(user_id, "notes", "start")
+    mem.core.set(user_id, "notes", "start")
 
     def append(i: int) -> bool:
         try:
-            mem.core_append(user_id, "notes", f"line {i}")
+            mem.core.append(user_id, "notes", f"line {i}")
             return True
         except VersionConflict:
             return False

@@ -194,7 +194,7 @@ def test_dashboard_in_chromium(
     assert expected[9] < 5, "the decay run 40 days ahead should have lowered some retention"
 
     # the user's timeline, newest first
-    events = mem.timeline(user_id)
+    events = mem.temporal.timeline(user_id)
     rows = browser.find_elements(By.CSS_SELECTOR, "#timeline tbody tr")
     assert len(rows) == len(events) >= 6
     assert [_cells(r)[3] for r in rows] == [e.text or "" for e in reversed(events)]

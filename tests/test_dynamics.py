@@ -26,7 +26,7 @@ def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
 
 
 def write(mem: GraphMemory, cypher: str, **params: Any) -> list[dict[str, Any]]:
-    return mem._rt.store.run_statement(cypher, params)
+    return mem.runtime.store.run_statement(cypher, params)
 
 
 def node(mem: GraphMemory, memory_id: str) -> dict[str, Any]:
@@ -405,7 +405,7 @@ def test_promotion_to_common_knowledge(dyn: GraphMemory, user_id: str) -> None:
             "context": "writing" if i % 2 else "support",
             "query": "x",
         }
-        dyn._rt.store.write("recall_record", event=event, now=start + timedelta(days=i))
+        dyn.runtime.store.write("recall_record", event=event, now=start + timedelta(days=i))
     run = dyn.jobs.run("promote", user_id=user_id, now=start + timedelta(days=10))
     assert run.counts["promoted"] == 1
     promoted = node(dyn, hot.id)

@@ -75,7 +75,7 @@ class _OtherSpace:
 
 
 def test_init_refuses_an_embedder_of_another_space(mem: GraphMemory, embedder: OnnxEmbedder) -> None:
-    other = GraphMemory(mem._rt.store, _OtherSpace(embedder), mem._rt.settings)
+    other = GraphMemory(mem.runtime.store, _OtherSpace(embedder), mem.runtime.settings)
     with pytest.raises(SchemaError, match="graphmem reembed"):
         other.init()
     mem.init()  # the store's own embedder is fine
@@ -95,7 +95,7 @@ def test_reembed_rewrites_every_vector_of_the_tenant(
     mem.remember("I keep bees on the roof of my flat in Leeds.", user_id=user_id)
     mem.remember("Sam: my sister Ana is a beekeeper too.", user_id=user_id)
     other = _OtherSpace(embedder)
-    counts = embedding_space.reembed(mem._rt.store, other, user_id=user_id)
+    counts = embedding_space.reembed(mem.runtime.store, other, user_id=user_id)
     assert counts["memories"] == 2 and counts["entities"] >= 1
     rows = mem.query(
         "MATCH (m:Memory {user_id: $u}) RETURN m.content AS content, m.speaker AS speaker, m.role AS role, "

@@ -136,7 +136,7 @@ def test_related_to_edges_carry_cosine_weights(mem: GraphMemory, user_id: str, c
         user_id,
     )
     assert edges, "no RELATED_TO edges"
-    assert all(mem._rt.settings.related_threshold <= e["w"] <= 1.0 and e["vt"] is None for e in edges)
+    assert all(mem.runtime.settings.related_threshold <= e["w"] <= 1.0 and e["vt"] is None for e in edges)
     pairs = {(e["a"], e["b"]) for e in edges}
     assert ("My dog Rex loves long walks on the beach.", "I adopted a dog named Rex last week.") in pairs
 
@@ -178,7 +178,7 @@ def test_causal_cue_creates_a_causes_edge(mem: GraphMemory, user_id: str, conver
 def test_extracted_fact_is_superseded_with_closed_intervals(
     mem: GraphMemory, user_id: str, conversation: Any
 ) -> None:
-    current = mem.get_fact(user_id, "Alice/location")
+    current = mem.facts.get(user_id, "Alice/location")
     assert current is not None and current.value == "York" and current.version == 2
     assert current.valid_from == T0 + timedelta(days=1) and current.valid_to is None
     history = rows(
@@ -222,20 +222,20 @@ def test_duplicate_reinforces_instead_of_duplicating(
 
 
 def test_set_fact_versions_conflicts_and_merges(mem: GraphMemory, user_id: str) -> None:
-    first = mem.set_fact(user_id, "diet", "vegetarian", fact_type="preference", valid_from=T0)
-    assert mem.set_fact(user_id, "diet", "Vegetarian.", fact_type="preference").id == first.id  # merge
-    guess = mem.set_fact(user_id, "diet", "vegan", fact_type="preference", source="inference")
+    first = mem.facts.set(user_id, "diet", "vegetarian", fact_type="preference", valid_from=T0)
+    assert mem.facts.set(user_id, "diet", "Vegetarian.", fact_type="preference").id == first.id  # merge
+    guess = mem.facts.set(user_id, "diet", "vegan", fact_type="preference", source="inference")
     assert guess.status == "conflicted"
-    assert mem.get_fact(user_id, "diet").id == first.id  # type: ignore[union-attr]
-    second = mem.set_fact(
+    assert mem.facts.get(user_id, "diet").id == first.id  # type: ignore[union-attr]
+    second = mem.facts.set(
         user_id, "diet", "pescatarian", fact_type="preference", valid_from=T0 + timedelta(days=9)
     )
-    assert mem.get_fact(user_id, "diet") == second and second.version == 2
+    assert mem.facts.get(user_id, "diet") == second and second.version == 2
     kinds = rows(mem, "MATCH (:Fact {user_id: $u})-[r]->(:Fact) RETURN type(r) AS t ORDER BY t", user_id)
     assert [k["t"] for k in kinds] == ["CONFLICTS_WITH", "SUPERSEDES"]
     audit = rows(mem, "MATCH (c:Conflict {user_id: $u}) RETURN c.resolution AS r ORDER BY r", user_id)
     assert [a["r"] for a in audit] == ["keep_both", "merge", "new", "supersede"]
-    assert mem.get_fact(user_id, "unknown") is None
+    assert mem.facts.get(user_id, "unknown") is None
 
 
 def test_remember_with_session_appends_like_add_messages(mem: GraphMemory, user_id: str) -> None:
@@ -269,19 +269,19 @@ def test_remember_with_session_appends_like_add_messages(mem: GraphMemory, user_
 def test_link_allow_list_and_tenancy(mem: GraphMemory, user_id: str) -> None:
     a = mem.remember("Cause of it all", user_id=user_id)
     b = mem.remember("What followed from it", user_id=user_id)
-    mem.link(a.id, b.id, "CAUSES", weight=0.8, valid_from=T0)
+    mem.memories.link(a.id, b.id, "CAUSES", weight=0.8, valid_from=T0)
     edge = rows(
         mem, "MATCH (:Memory {user_id: $u})-[c:CAUSES]->() RETURN c.weight AS w, c.valid_from AS v", user_id
     )
     assert edge == [{"w": 0.8, "v": T0}]
     with pytest.raises(ValidationError) as info:
-        mem.link(a.id, b.id, "KNOWS]->(x) DETACH DELETE x //")
+        mem.memories.link(a.id, b.id, "KNOWS]->(x) DETACH DELETE x //")
     assert info.value.field == "rel_type"
     other = mem.remember("someone else's", user_id=f"{user_id}-other")
     with pytest.raises(TenantMismatch):
-        mem.link(a.id, other.id, "RELATED_TO")
+        mem.memories.link(a.id, other.id, "RELATED_TO")
     with pytest.raises(MemoryNotFound):
-        mem.link(a.id, "no-such-memory", "RELATED_TO")
+        mem.memories.link(a.id, "no-such-memory", "RELATED_TO")
 
 
 def test_batch_over_maximum_is_refused(mem: GraphMemory, user_id: str) -> None:
@@ -305,7 +305,7 @@ def test_failure_mid_batch_leaves_nothing(
 
 def test_pii_is_redacted_when_enabled(mem: GraphMemory, user_id: str) -> None:
     settings = Settings(redact_pii=True)
-    private = GraphMemory(mem._rt.store, mem.embedder, settings)  # shares mem's driver: not closed here
+    private = GraphMemory(mem.runtime.store, mem.embedder, settings)  # shares mem's driver: not closed here
     m = private.remember("Email me at alice@example.com or call 07700 900123", user_id=user_id)
     assert m.content == "Email me at [EMAIL] or call [PHONE]"
     assert m.metadata["pii_redacted"] == ["email", "phone"]

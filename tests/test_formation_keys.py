@@ -13,7 +13,7 @@ T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
 
 def nodes(mem: GraphMemory, user_id: str) -> dict[str, dict[str, object]]:
-    rows = mem._rt.store.run_readonly(
+    rows = mem.runtime.store.run_readonly(
         "MATCH (m:Memory) WHERE m.user_id = $u RETURN m {.*} AS m", {"u": user_id}
     )
     return {str(r["m"]["content"]): r["m"] for r in rows}
@@ -64,7 +64,7 @@ def test_keys_are_written_at_formation(mem: GraphMemory, user_id: str) -> None:
     assert reply["context_text"] == (
         "Caroline: I went to an LGBTQ support group yesterday with Melanie.\nassistant: That sounds great."
     )
-    emb = mem._rt.embedder
+    emb = mem.runtime.embedder
     ctx = emb.embed([str(group["context_text"])])[0]
     stored = group["context_embedding"]
     assert isinstance(stored, list) and len(stored) == emb.dimension
@@ -86,7 +86,7 @@ def test_full_text_finds_memories_by_their_resolved_date_and_speaker(mem: GraphM
         user_id=user_id,
         session_id="s1",
     )
-    rows = mem._rt.store.run_readonly(
+    rows = mem.runtime.store.run_readonly(
         "CALL db.index.fulltext.queryNodes('memory_content', $q) YIELD node, score "
         "WHERE node.user_id = $u RETURN node.content AS content",
         {"q": '"2023-05-01" AND Caroline', "u": user_id},
@@ -98,21 +98,21 @@ def test_memories_without_the_new_keys_still_match_on_content(mem: GraphMemory, 
     """A store written before the keys existed: no search_text, no context_embedding, no event range."""
     from graphmem.formation.writer import user_key
 
-    mem._rt.store.run_statement(
+    mem.runtime.store.run_statement(
         "CREATE (m:Memory {id: randomUUID(), user_id: $u, user_key: $k, content: 'zebrafish aquarium notes', "
         "status: 'active', memory_type: 'episodic', priority: 'P2', importance: 0.5, strength: 1.0, "
         "retention: 1.0, access_count: 0, layer: 'working', source: 'user', confidence: 1.0, tags: [], "
         "metadata: '{}', occurred_at: datetime(), created_at: datetime(), recorded_at: datetime(), "
         "version: 1, embedding: $e})",
-        {"u": user_id, "k": user_key(user_id), "e": mem._rt.embedder.embed(["zebrafish aquarium notes"])[0]},
+        {"u": user_id, "k": user_key(user_id), "e": mem.runtime.embedder.embed(["zebrafish aquarium notes"])[0]},
     )
     hits = mem.recall("zebrafish", user_id=user_id)
     assert [h.memory.content for h in hits] == ["zebrafish aquarium notes"]
 
 
 def test_schema_is_current_and_migration_is_idempotent(mem: GraphMemory) -> None:
-    assert migrations.migrate(mem._rt) == []
-    rows = mem._rt.store.read("schema_fulltext_properties", name="memory_content")
+    assert migrations.migrate(mem.runtime) == []
+    rows = mem.runtime.store.read("schema_fulltext_properties", name="memory_content")
     assert set(rows[0]["properties"]) == set(migrations.FULLTEXT_PROPERTIES)
-    names = {r["name"] for r in mem._rt.store.run_readonly("SHOW INDEXES YIELD name RETURN name", {})}
+    names = {r["name"] for r in mem.runtime.store.run_readonly("SHOW INDEXES YIELD name RETURN name", {})}
     assert {"memory_context_embedding", "memory_user_event_start"} <= names

@@ -108,7 +108,9 @@ def test_formation_uses_the_llm_extractor(
     mem: GraphMemory, user_id: str, fake_llm: tuple[FakeLLM, str]
 ) -> None:
     _, url = fake_llm
-    llm_mem = GraphMemory(mem._rt.store, mem.embedder, mem._rt.settings, OpenAICompatibleExtractor(url, "m"))
+    llm_mem = GraphMemory(
+        mem.runtime.store, mem.embedder, mem.runtime.settings, OpenAICompatibleExtractor(url, "m")
+    )
     llm_mem.add_messages(  # shares mem's driver: not closed here
         [{"role": "user", "content": "Met Zoe at Kew"}, {"role": "user", "content": "I am happy now"}],
         user_id=user_id,
@@ -118,4 +120,4 @@ def test_formation_uses_the_llm_extractor(
     assert [k["k"] for k in keys] == ["kew", "met", "zoe"]
     causes = mem.query("MATCH (:Memory {user_id: $u})-[c:CAUSES]->() RETURN c.method AS m", {"u": user_id})
     assert causes == [{"m": "extractor"}]
-    assert mem.get_fact(user_id, "mood") is not None
+    assert mem.facts.get(user_id, "mood") is not None

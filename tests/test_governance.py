@@ -24,9 +24,9 @@ def build(mem: GraphMemory, user_id: str) -> list[str]:
             session_id="s1",
         )
     ]
-    mem.set_fact(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 1, 1, tzinfo=UTC))
-    mem.set_fact(user_id, "city", "Berlin", fact_type="profile")
-    mem.link(ids[0], ids[2], "RELATED_TO", weight=0.7)
+    mem.facts.set(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 1, 1, tzinfo=UTC))
+    mem.facts.set(user_id, "city", "Berlin", fact_type="profile")
+    mem.memories.link(ids[0], ids[2], "RELATED_TO", weight=0.7)
     return ids
 
 
@@ -40,7 +40,7 @@ def remnants(mem: GraphMemory, user_id: str) -> list[dict[str, object]]:
 
 def test_export_round_trips_through_json(mem: GraphMemory, user_id: str) -> None:
     build(mem, user_id)
-    exported = mem.export_user(user_id)
+    exported = mem.users.export(user_id)
     again = json.loads(json.dumps(exported))
     assert again == exported
     assert len(again["memories"]) == 3 and "embedding" not in again["memories"][0]
@@ -50,7 +50,7 @@ def test_export_round_trips_through_json(mem: GraphMemory, user_id: str) -> None
     assert any(r["type"] == "FOLLOWS" for r in again["relationships"])
     assert again["sessions"] and again["entities"]
     assert {e["action"] for e in again["audit"]} >= {"add_messages", "set_fact", "link"}
-    other = mem.export_user(f"{user_id}-nobody")
+    other = mem.users.export(f"{user_id}-nobody")
     assert other["memories"] == [] and other["relationships"] == [] and other["audit"] == []
 
 
@@ -62,7 +62,7 @@ def test_delete_user_leaves_zero_remnants_and_is_idempotent(mem: GraphMemory, us
         "RETURN DISTINCT elementId(x) AS id",
         {"u": user_id},
     )
-    report = mem.delete_user(user_id)
+    report = mem.users.delete(user_id)
     assert report.nodes["Memory"] == 3 and report.nodes["Fact"] >= 2 and report.relationships > 0
     assert remnants(mem, user_id) == []
     for row in neighbours:  # nothing without a user_id hangs orphaned
@@ -70,22 +70,22 @@ def test_delete_user_leaves_zero_remnants_and_is_idempotent(mem: GraphMemory, us
             [],
             [{"degree": 1}],
         )
-    assert mem.export_user(user_id)["memories"] == []
-    assert mem.fact_history(user_id, "city") == [] and mem.get_fact(user_id, "city") is None
+    assert mem.users.export(user_id)["memories"] == []
+    assert mem.facts.history(user_id, "city") == [] and mem.facts.get(user_id, "city") is None
 
-    events = mem.audit_log(user_id=user_id)
+    events = mem.temporal.audit_log(user_id=user_id)
     assert events[-1].action == "delete_user" and events[-1].details["nodes"]["Memory"] == 3
     assert all(e.user_id is None and e.target_ids == () for e in events)  # a tombstone, no personal data
 
-    second = mem.delete_user(user_id)
+    second = mem.users.delete(user_id)
     assert second.deleted == 0 and second.relationships == 0
 
 
 def test_anonymize_user_keeps_structure(mem: GraphMemory, user_id: str) -> None:
     build(mem, user_id)
-    before = mem.export_user(user_id)
-    touched = mem.anonymize_user(user_id)
-    after = mem.export_user(user_id)
+    before = mem.users.export(user_id)
+    touched = mem.users.anonymize(user_id)
+    after = mem.users.export(user_id)
     assert touched == sum(
         len(v) for k, v in before.items() if isinstance(v, list) and k not in ("audit", "relationships")
     )
@@ -95,17 +95,17 @@ def test_anonymize_user_keeps_structure(mem: GraphMemory, user_id: str) -> None:
     for personal in ("Alice", "Paris", "Berlin", "Rex", "Bob", "hiking"):
         assert personal not in text, personal
     assert {m["content"] for m in after["memories"]} == {"[redacted]"}
-    assert mem.audit_log(user_id=user_id)[-1].action == "anonymize_user"
-    assert mem.anonymize_user(user_id) == touched  # idempotent
+    assert mem.temporal.audit_log(user_id=user_id)[-1].action == "anonymize_user"
+    assert mem.users.anonymize(user_id) == touched  # idempotent
     hits = mem.recall("where does Alice live?", user_id=user_id, reinforce=False)  # still searchable
     assert hits and {h.memory.content for h in hits} == {"[redacted]"}
 
 
 def test_per_memory_decisions_are_audited(mem: GraphMemory, user_id: str) -> None:
     keep, redact, drop = build(mem, user_id)
-    mem.govern_memory(keep, user_id=user_id, decision="retain")
-    mem.govern_memory(redact, user_id=user_id, decision="anonymize")
-    mem.govern_memory(drop, user_id=user_id, decision="delete")
+    mem.memories.govern(keep, user_id=user_id, decision="retain")
+    mem.memories.govern(redact, user_id=user_id, decision="anonymize")
+    mem.memories.govern(drop, user_id=user_id, decision="delete")
     rows = mem.query(
         "MATCH (m:Memory) WHERE m.user_id = $u "
         "RETURN m.id AS id, m.content AS content, m.retained AS retained",
@@ -115,10 +115,10 @@ def test_per_memory_decisions_are_audited(mem: GraphMemory, user_id: str) -> Non
     assert drop not in by_id and by_id[keep]["retained"] is True and by_id[redact]["content"] == "[redacted]"
     assert all(h.memory.id != drop for h in mem.recall("hiking", user_id=user_id, reinforce=False))
     for memory_id, action in ((keep, "govern:retain"), (redact, "govern:anonymize"), (drop, "govern:delete")):
-        assert [e.action for e in mem.audit_log(target_id=memory_id)][-1] == action
+        assert [e.action for e in mem.temporal.audit_log(target_id=memory_id)][-1] == action
     with pytest.raises(MemoryNotFound):
-        mem.govern_memory(drop, user_id=user_id, decision="delete")
+        mem.memories.govern(drop, user_id=user_id, decision="delete")
     with pytest.raises(MemoryNotFound):
-        mem.govern_memory(keep, user_id=f"{user_id}-other", decision="delete")
+        mem.memories.govern(keep, user_id=f"{user_id}-other", decision="delete")
     with pytest.raises(ValidationError):
-        mem.govern_memory(keep, user_id=user_id, decision="shred")
+        mem.memories.govern(keep, user_id=user_id, decision="shred")

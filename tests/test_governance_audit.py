@@ -16,12 +16,12 @@ def test_every_mutation_appends_an_audit_event(mem: GraphMemory, user_id: str) -
     b, c = mem.add_messages(
         ["Rex loves the park.", "I walk Rex every morning."], user_id=user_id, session_id="s"
     )
-    fact = mem.set_fact(user_id, "pet", "Rex")
-    mem.link(a.id, b.id, "RELATED_TO", weight=0.5)
-    mem.update_memory(c.id, user_id=user_id, expected_version=1, priority="P1")
-    mem.govern_memory(c.id, user_id=user_id, decision="retain")
+    fact = mem.facts.set(user_id, "pet", "Rex")
+    mem.memories.link(a.id, b.id, "RELATED_TO", weight=0.5)
+    mem.memories.update(c.id, user_id=user_id, expected_version=1, priority="P1")
+    mem.memories.govern(c.id, user_id=user_id, decision="retain")
     run = mem.jobs.run("decay", user_id=user_id)
-    events = mem.audit_log(user_id=user_id, since=since)
+    events = mem.temporal.audit_log(user_id=user_id, since=since)
     by_action = {e.action: e for e in events}
     assert list(by_action) == [
         "remember",
@@ -41,21 +41,23 @@ def test_every_mutation_appends_an_audit_event(mem: GraphMemory, user_id: str) -
         and by_action["job:decay"].details["status"] == "success"
     )
     assert all(e.user_id == user_id and e.at >= since for e in events)
-    assert [e.action for e in mem.audit_log(target_id=b.id)] == ["add_messages", "link"]
-    assert mem.audit_log(user_id=f"{user_id}-nobody") == []
+    assert [e.action for e in mem.temporal.audit_log(target_id=b.id)] == ["add_messages", "link"]
+    assert mem.temporal.audit_log(user_id=f"{user_id}-nobody") == []
 
 
 def test_config_changes_are_audited(mem: GraphMemory) -> None:
     cfg = mem.automation.get_config()
     stored = mem.automation.set_config(cfg, by="auditor")
     mem.automation.set_config(stored.model_copy(update={"version": stored.version}), by="auditor")
-    events = [e for e in mem.audit_log(target_id=mem.automation.config_id) if e.action == "config_change"]
+    events = [
+        e for e in mem.temporal.audit_log(target_id=mem.automation.config_id) if e.action == "config_change"
+    ]
     assert events[-1].actor == "auditor" and events[-1].version == stored.version + 1
 
 
 def test_update_memory_checks_the_version_and_keeps_history(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id, metadata={"mood": "happy"})
-    updated = mem.update_memory(
+    updated = mem.memories.update(
         m.id,
         user_id=user_id,
         expected_version=1,
@@ -68,9 +70,9 @@ def test_update_memory_checks_the_version_and_keeps_history(mem: GraphMemory, us
     assert hits and hits[0].memory.content == "I adopted a cat named Rex"  # re-embedded and re-indexed
 
     with pytest.raises(VersionConflict) as conflict:
-        mem.update_memory(m.id, user_id=user_id, expected_version=1, content="stale")
+        mem.memories.update(m.id, user_id=user_id, expected_version=1, content="stale")
     assert conflict.value.expected == 1 and conflict.value.actual == 2
-    history = mem.memory_history(m.id, user_id=user_id)
+    history = mem.memories.history(m.id, user_id=user_id)
     assert [(v.version, v.content) for v in history] == [
         (1, "I adopted a dog named Rex"),
         (2, "I adopted a cat named Rex"),
@@ -78,11 +80,11 @@ def test_update_memory_checks_the_version_and_keeps_history(mem: GraphMemory, us
     assert history[0].metadata == {"mood": "happy"}
 
     with pytest.raises(MemoryNotFound):
-        mem.update_memory(m.id, user_id=f"{user_id}-other", expected_version=2, content="x")
+        mem.memories.update(m.id, user_id=f"{user_id}-other", expected_version=2, content="x")
     with pytest.raises(MemoryNotFound):
-        mem.memory_history(m.id, user_id=f"{user_id}-other")
+        mem.memories.history(m.id, user_id=f"{user_id}-other")
     with pytest.raises(ValidationError):
-        mem.update_memory(m.id, user_id=user_id, expected_version=0, content="x")
+        mem.memories.update(m.id, user_id=user_id, expected_version=0, content="x")
 
 
 def test_concurrent_updates_at_one_version_let_exactly_one_win(mem: GraphMemory, user_id: str) -> None:
@@ -91,7 +93,7 @@ def test_concurrent_updates_at_one_version_let_exactly_one_win(mem: GraphMemory,
 
     def attempt(day: str) -> None:
         try:
-            mem.update_memory(m.id, user_id=user_id, expected_version=1, content=f"The meeting is on {day}")
+            mem.memories.update(m.id, user_id=user_id, expected_version=1, content=f"The meeting is on {day}")
             outcomes.append("ok")
         except VersionConflict:
             outcomes.append("conflict")
@@ -102,4 +104,4 @@ def test_concurrent_updates_at_one_version_let_exactly_one_win(mem: GraphMemory,
     for t in threads:
         t.join()
     assert sorted(outcomes) == ["conflict", "conflict", "ok"]
-    assert [v.version for v in mem.memory_history(m.id, user_id=user_id)] == [1, 2]
+    assert [v.version for v in mem.memories.history(m.id, user_id=user_id)] == [1, 2]

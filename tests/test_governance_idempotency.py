@@ -26,15 +26,19 @@ def test_a_repeat_returns_the_first_result_and_writes_nothing(mem: GraphMemory, 
     assert mem.add_messages(turns, user_id=user_id, session_id="s", idempotency_key="batch-1") == batch
     assert memory_count(mem, user_id) == 3
 
-    fact = mem.set_fact(user_id, "city", "Paris", idempotency_key="fact-1")
-    assert mem.set_fact(user_id, "city", "Paris", idempotency_key="fact-1") == fact
-    assert len(mem.fact_history(user_id, "city")) == 1
-    assert [e.action for e in mem.audit_log(user_id=user_id)] == ["remember", "add_messages", "set_fact"]
-    assert mem.audit_log(user_id=user_id)[0].idempotency_key == key
+    fact = mem.facts.set(user_id, "city", "Paris", idempotency_key="fact-1")
+    assert mem.facts.set(user_id, "city", "Paris", idempotency_key="fact-1") == fact
+    assert len(mem.facts.history(user_id, "city")) == 1
+    assert [e.action for e in mem.temporal.audit_log(user_id=user_id)] == [
+        "remember",
+        "add_messages",
+        "set_fact",
+    ]
+    assert mem.temporal.audit_log(user_id=user_id)[0].idempotency_key == key
 
     other = f"{user_id}-other"  # keys are per user
     assert mem.remember("I adopted a dog named Rex", user_id=other, idempotency_key=key).id != first.id
-    mem.delete_user(other)
+    mem.users.delete(other)
 
 
 def test_concurrent_retries_write_once(mem: GraphMemory, user_id: str) -> None:
@@ -60,18 +64,18 @@ def test_concurrent_retries_write_once(mem: GraphMemory, user_id: str) -> None:
 def test_a_failed_call_releases_its_key(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("The meeting is on Monday", user_id=user_id)
     with pytest.raises(VersionConflict):
-        mem.update_memory(m.id, user_id=user_id, expected_version=7, content="Tuesday", idempotency_key="u")
-    updated = mem.update_memory(
+        mem.memories.update(m.id, user_id=user_id, expected_version=7, content="Tuesday", idempotency_key="u")
+    updated = mem.memories.update(
         m.id, user_id=user_id, expected_version=1, content="Tuesday", idempotency_key="u"
     )
-    again = mem.update_memory(
+    again = mem.memories.update(
         m.id, user_id=user_id, expected_version=1, content="Tuesday", idempotency_key="u"
     )
     assert updated.version == again.version == 2 and again.content == "Tuesday"
-    assert len(mem.memory_history(m.id, user_id=user_id)) == 2
+    assert len(mem.memories.history(m.id, user_id=user_id)) == 2
 
 
 def test_a_key_belongs_to_one_kind_of_call(mem: GraphMemory, user_id: str) -> None:
     mem.remember("I like tea", user_id=user_id, idempotency_key="same")
     with pytest.raises(ValidationError, match="idempotency_key"):
-        mem.set_fact(user_id, "drink", "tea", idempotency_key="same")
+        mem.facts.set(user_id, "drink", "tea", idempotency_key="same")

@@ -53,8 +53,8 @@ def colliding_audit(mem: GraphMemory) -> Iterator[None]:
     """Every audit append inside the block reuses an existing event's id: the server refuses it (unique
     constraint) inside the write's own transaction."""
     other = f"test-{uuid.uuid4()}"
-    mem.set_fact(other, "k", "v")
-    taken = mem.audit_log(user_id=other)[0].id
+    mem.facts.set(other, "k", "v")
+    taken = mem.temporal.audit_log(user_id=other)[0].id
     real = audit.event_row
 
     def colliding(action: str, **fields: Any) -> dict[str, Any]:
@@ -74,43 +74,45 @@ def test_a_failed_audit_append_rolls_the_write_back(mem: GraphMemory, user_id: s
             lambda: mem.add_messages(
                 ["I live in Lyon."], user_id=user_id, session_id="s", idempotency_key="k2"
             ),
-            lambda: mem.set_fact(user_id, "city", "Lyon", idempotency_key="k3"),
+            lambda: mem.facts.set(user_id, "city", "Lyon", idempotency_key="k3"),
         ):
             with pytest.raises(StoreError):
                 call()
     assert count(mem, user_id) == {}  # no memory, fact, session, user node or idempotency key
-    assert mem.audit_log(user_id=user_id) == []
+    assert mem.temporal.audit_log(user_id=user_id) == []
     # The failed calls did not keep their keys: a retry writes once, and a repeat replays it.
     first = mem.remember("I adopted a dog named Rex", user_id=user_id, idempotency_key="k1")
     assert mem.remember("I adopted a dog named Rex", user_id=user_id, idempotency_key="k1") == first
     assert count(mem, user_id)["Memory"] == 1
-    events = mem.audit_log(user_id=user_id)
+    events = mem.temporal.audit_log(user_id=user_id)
     assert [(e.action, e.idempotency_key, e.target_ids) for e in events] == [("remember", "k1", (first.id,))]
 
 
 def test_a_failed_audit_append_rolls_changes_back(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I like green tea", user_id=user_id)
-    mem.set_fact(user_id, "city", "Lyon")
+    mem.facts.set(user_id, "city", "Lyon")
     with colliding_audit(mem):
         for call in (
             lambda: mem.forget(m.id, user_id=user_id),
-            lambda: mem.govern_memory(m.id, user_id=user_id, decision="retain"),
-            lambda: mem.update_memory(m.id, user_id=user_id, expected_version=1, content="I like black tea"),
-            lambda: mem.retract_fact(user_id, "city", idempotency_key="r"),
-            lambda: mem.set_core_block(user_id, "human", "Name: Alice"),
+            lambda: mem.memories.govern(m.id, user_id=user_id, decision="retain"),
+            lambda: mem.memories.update(
+                m.id, user_id=user_id, expected_version=1, content="I like black tea"
+            ),
+            lambda: mem.facts.retract(user_id, "city", idempotency_key="r"),
+            lambda: mem.core.set(user_id, "human", "Name: Alice"),
         ):
             with pytest.raises(StoreError):
                 call()
     state = node(mem, m.id)
     assert (state["status"], state["version"], state["content"]) == ("active", 1, "I like green tea")
-    assert "retained" not in state and mem.memory_history(m.id, user_id=user_id) == [
-        mem.memory_history(m.id, user_id=user_id)[0]
+    assert "retained" not in state and mem.memories.history(m.id, user_id=user_id) == [
+        mem.memories.history(m.id, user_id=user_id)[0]
     ]
-    assert [f.status for f in mem.fact_history(user_id, "city")] == ["current"]
-    assert mem.core_blocks(user_id) == []
-    assert [e.action for e in mem.audit_log(user_id=user_id)] == ["remember", "set_fact"]
-    mem.set_core_block(user_id, "human", "Name: Alice")
-    assert mem.audit_log(user_id=user_id)[-1].action == "core_block_write"
+    assert [f.status for f in mem.facts.history(user_id, "city")] == ["current"]
+    assert mem.core.list(user_id) == []
+    assert [e.action for e in mem.temporal.audit_log(user_id=user_id)] == ["remember", "set_fact"]
+    mem.core.set(user_id, "human", "Name: Alice")
+    assert mem.temporal.audit_log(user_id=user_id)[-1].action == "core_block_write"
 
 
 def test_a_failed_write_appends_no_event(mem: GraphMemory, user_id: str) -> None:
@@ -118,27 +120,31 @@ def test_a_failed_write_appends_no_event(mem: GraphMemory, user_id: str) -> None
     with pytest.raises(MemoryNotFound):
         mem.forget(str(uuid.uuid4()), user_id=user_id)
     with pytest.raises(VersionConflict):
-        mem.update_memory(m.id, user_id=user_id, expected_version=7, content="x")
+        mem.memories.update(m.id, user_id=user_id, expected_version=7, content="x")
     with pytest.raises(MemoryNotFound):
-        mem.govern_memory(str(uuid.uuid4()), user_id=user_id, decision="retain")
-    assert [e.action for e in mem.audit_log(user_id=user_id)] == ["remember"]
+        mem.memories.govern(str(uuid.uuid4()), user_id=user_id, decision="retain")
+    assert [e.action for e in mem.temporal.audit_log(user_id=user_id)] == ["remember"]
 
 
 def test_a_job_run_has_one_event_written_with_its_end(own: GraphMemory, user_id: str) -> None:
     own.remember("I adopted a dog named Rex", user_id=user_id)
     run = own.jobs.run("decay", user_id=user_id)
-    events = [e for e in own.audit_log(user_id=user_id) if e.action.startswith("job:")]
+    events = [e for e in own.temporal.audit_log(user_id=user_id) if e.action.startswith("job:")]
     assert len(events) == 1 and events[0].target_ids == (run.id,)
     assert events[0].at == run.finished_at and events[0].details["status"] == run.status == "success"
 
 
 def test_update_memory_idempotency_key_is_audited_and_replayed(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
-    first = mem.update_memory(m.id, user_id=user_id, expected_version=1, content="Rex", idempotency_key="u1")
-    again = mem.update_memory(m.id, user_id=user_id, expected_version=1, content="Rex", idempotency_key="u1")
+    first = mem.memories.update(
+        m.id, user_id=user_id, expected_version=1, content="Rex", idempotency_key="u1"
+    )
+    again = mem.memories.update(
+        m.id, user_id=user_id, expected_version=1, content="Rex", idempotency_key="u1"
+    )
     assert again == first and first.version == 2
-    assert len(mem.memory_history(m.id, user_id=user_id)) == 2
-    updates = [e for e in mem.audit_log(user_id=user_id) if e.action == "update_memory"]
+    assert len(mem.memories.history(m.id, user_id=user_id)) == 2
+    updates = [e for e in mem.temporal.audit_log(user_id=user_id) if e.action == "update_memory"]
     assert [(e.idempotency_key, e.version) for e in updates] == [("u1", 2)]
 
 
@@ -149,9 +155,9 @@ def test_retained_memories_are_never_forgotten_or_merged_away(own: GraphMemory, 
     )
     kept = own.remember("The vending machine was out of crisps", user_id=user_id, priority="P3")
     plain = own.remember("Saw a red bicycle this morning", user_id=user_id, priority="P3")
-    own.govern_memory(kept.id, user_id=user_id, decision="retain")
+    own.memories.govern(kept.id, user_id=user_id, decision="retain")
     # over capacity (2 > 1): the retained memory is exempt even though it is the weakest
-    own._rt.store.run_statement("MATCH (m:Memory {id: $id}) SET m.strength = 0.01", {"id": kept.id})
+    own.runtime.store.run_statement("MATCH (m:Memory {id: $id}) SET m.strength = 0.01", {"id": kept.id})
     run = own.jobs.run("forget", user_id=user_id)
     assert run.counts["capacity_forgotten"] == 1
     assert node(own, kept.id)["status"] == "active" and node(own, plain.id)["status"] == "forgotten"
@@ -163,7 +169,7 @@ def test_retained_memories_are_never_forgotten_or_merged_away(own: GraphMemory, 
     own.jobs.run("forget", user_id=user_id, now=later + timedelta(days=60))
     assert node(own, kept.id)["status"] != "forgotten"
     # a near-duplicate of it, older, would normally absorb it: it stays
-    twin = own._rt.store.run_statement(
+    twin = own.runtime.store.run_statement(
         "MATCH (a:Memory {id: $id}) CREATE (b:Memory) SET b = a {.*, id: randomUUID(), retained: null, "
         "content: a.content + '.', created_at: a.created_at - duration('PT1S'), status: 'active'} "
         "CREATE (a)-[:RELATED_TO {weight: 0.9}]->(b) RETURN b.id AS id",
@@ -186,24 +192,24 @@ def test_as_of_reads_respect_forgotten_at(mem: GraphMemory, user_id: str) -> Non
         ]
 
     assert m.id in ids(as_of=before) and m.id not in ids(as_of=after) and m.id not in ids()
-    assert m.id in [n.id for n in mem.snapshot(user_id, as_of=before).nodes]
-    assert m.id not in [n.id for n in mem.snapshot(user_id, as_of=after).nodes]
-    kinds = [e.kind for e in mem.timeline(user_id)]
+    assert m.id in [n.id for n in mem.temporal.snapshot(user_id, as_of=before).nodes]
+    assert m.id not in [n.id for n in mem.temporal.snapshot(user_id, as_of=after).nodes]
+    kinds = [e.kind for e in mem.temporal.timeline(user_id)]
     assert kinds == ["memory", "memory_forgotten"]
 
 
 def test_remaining_bad_input(mem: GraphMemory, user_id: str) -> None:
     nobody = f"nobody-{uuid.uuid4()}"
     future = datetime.now(UTC) + timedelta(days=3650)
-    assert mem.snapshot(nobody, as_of=future).nodes == [] and mem.timeline(nobody) == []
-    assert mem.audit_log(user_id=nobody) == [] and mem.recall("anything", user_id=nobody) == []
-    exported = mem.export_user(nobody)
+    assert mem.temporal.snapshot(nobody, as_of=future).nodes == [] and mem.temporal.timeline(nobody) == []
+    assert mem.temporal.audit_log(user_id=nobody) == [] and mem.recall("anything", user_id=nobody) == []
+    exported = mem.users.export(nobody)
     assert exported["memories"] == [] and exported["audit"] == []
-    assert mem.delete_user(nobody).deleted == 0 and mem.delete_user(nobody).deleted == 0
+    assert mem.users.delete(nobody).deleted == 0 and mem.users.delete(nobody).deleted == 0
     # as_of in the future and naive datetimes (read as UTC) in snapshots
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
-    assert m.id in [n.id for n in mem.snapshot(user_id, as_of=future).nodes]
-    assert mem.snapshot(user_id, as_of=datetime(2000, 1, 1)).nodes == []  # before any record
+    assert m.id in [n.id for n in mem.temporal.snapshot(user_id, as_of=future).nodes]
+    assert mem.temporal.snapshot(user_id, as_of=datetime(2000, 1, 1)).nodes == []  # before any record
 
 
 def test_deletion_and_export_scan_the_same_labels(mem: GraphMemory, user_id: str) -> None:
@@ -224,10 +230,10 @@ def test_deletion_and_export_scan_the_same_labels(mem: GraphMemory, user_id: str
     assert set(labels["user_nodes"]) <= indexed
     m = mem.remember("I adopted a dog named Rex", user_id=user_id, session_id="s", idempotency_key="k")
     mem.add_messages(["I love hiking in the Alps."], user_id=user_id, session_id="s")
-    mem.update_memory(m.id, user_id=user_id, expected_version=1, content="I adopted a dog named Max")
-    mem.set_fact(user_id, "city", "Lyon")
+    mem.memories.update(m.id, user_id=user_id, expected_version=1, content="I adopted a dog named Max")
+    mem.facts.set(user_id, "city", "Lyon")
     mem.recall("what is my dog called?", user_id=user_id)
-    mem.feedback(m.id, user_id=user_id, useful=True)
+    mem.memories.feedback(m.id, user_id=user_id, useful=True)
     present = {
         r["label"]
         for r in mem.query(
@@ -237,7 +243,7 @@ def test_deletion_and_export_scan_the_same_labels(mem: GraphMemory, user_id: str
         )
     }
     assert present - {"CoreBlock", "StoreItem"} <= set(labels["user_nodes"]), present
-    report = mem.delete_user(user_id)
+    report = mem.users.delete(user_id)
     assert report.nodes["Memory"] == 2 and report.nodes["IdempotencyKey"] == 1 and report.relationships > 0
     assert mem.query(
         "MATCH (n) WHERE n.user_id = $u AND NOT n:AuditEvent RETURN count(n) AS n", {"u": user_id}

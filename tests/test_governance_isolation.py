@@ -50,14 +50,14 @@ def test_no_read_returns_another_users_data(
                 ms = mem.add_messages([text, f"{marker(user)} and {word}"], user_id=user, session_id="shared")
                 owned[user].extend(m.id for m in ms)
             elif kind == "fact":
-                mem.set_fact(user, "favourite", f"{marker(user)} {word}", agent_id=agent)
+                mem.facts.set(user, "favourite", f"{marker(user)} {word}", agent_id=agent)
             elif kind == "update" and owned[user]:
-                current = mem.memory_history(owned[user][-1], user_id=user)[-1]
-                mem.update_memory(current.id, user_id=user, expected_version=current.version, content=text)
+                current = mem.memories.history(owned[user][-1], user_id=user)[-1]
+                mem.memories.update(current.id, user_id=user, expected_version=current.version, content=text)
             elif kind == "link" and len(owned[user]) >= 2:
-                mem.link(owned[user][0], owned[user][-1], "RELATED_TO", weight=0.5)
+                mem.memories.link(owned[user][0], owned[user][-1], "RELATED_TO", weight=0.5)
             elif kind == "anonymize":
-                mem.anonymize_user(user)
+                mem.users.anonymize(user)
 
         now = datetime.now(UTC) + timedelta(seconds=1)
         for user in users:
@@ -74,16 +74,16 @@ def test_no_read_returns_another_users_data(
                 clean([h.memory.model_dump() for h in hits])
             context = mem.context(f"what about {WORDS[0]}?", user_id=user, reinforce=False)
             clean(context.model_dump())
-            snapshot = mem.snapshot(user, as_of=now)
+            snapshot = mem.temporal.snapshot(user, as_of=now)
             assert all(n.properties.get("user_id") in (None, user) for n in snapshot.nodes)
             clean(snapshot.model_dump())
-            exported = mem.export_user(user)
+            exported = mem.users.export(user)
             clean(exported)
-            clean([e.model_dump() for e in mem.timeline(user)])
-            clean([f.model_dump() for f in mem.fact_history(user, "favourite")])
-            clean([f.model_dump() for f in mem.audit_log(user_id=user)])
+            clean([e.model_dump() for e in mem.temporal.timeline(user)])
+            clean([f.model_dump() for f in mem.facts.history(user, "favourite")])
+            clean([f.model_dump() for f in mem.temporal.audit_log(user_id=user)])
             for memory_id in owned[user]:
-                clean([m.model_dump() for m in mem.memory_history(memory_id, user_id=user)])
+                clean([m.model_dump() for m in mem.memories.history(memory_id, user_id=user)])
     finally:
         for user in users:
-            mem.delete_user(user)
+            mem.users.delete(user)

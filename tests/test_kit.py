@@ -47,7 +47,7 @@ def test_kit_query_declares_every_parameter(name: str) -> None:
 
 @pytest.mark.parametrize("name", KIT_QUERIES)
 def test_kit_query_passes_explain(mem: GraphMemory, name: str) -> None:
-    mem._rt.store.run_statement("EXPLAIN " + query(name), {})
+    mem.runtime.store.run_statement("EXPLAIN " + query(name), {})
 
 
 def test_style_file_covers_the_graph_model() -> None:
@@ -75,9 +75,9 @@ def graph(mem: GraphMemory, user_id: str) -> dict[str, Any]:
         user_id=user_id,
         session_id="s1",
     )
-    mem.set_fact(user_id, "city", "Lyon", fact_type="profile", valid_from=datetime(2025, 1, 1, tzinfo=UTC))
-    mem.set_fact(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 3, 1, tzinfo=UTC))
-    mem.set_fact(
+    mem.facts.set(user_id, "city", "Lyon", fact_type="profile", valid_from=datetime(2025, 1, 1, tzinfo=UTC))
+    mem.facts.set(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 3, 1, tzinfo=UTC))
+    mem.facts.set(
         user_id,
         "city",
         "Nice",
@@ -85,7 +85,7 @@ def graph(mem: GraphMemory, user_id: str) -> dict[str, Any]:
         source="agent",
         valid_from=datetime(2026, 4, 1, tzinfo=UTC),
     )
-    mem._rt.store.run_statement(  # as the forget job leaves it
+    mem.runtime.store.run_statement(  # as the forget job leaves it
         "MATCH (m:Memory {id: $id}) SET m.status = 'forgotten', m.forgotten_at = datetime(), "
         "m.forgotten_reason = 'decayed'",
         {"id": memories[2].id},

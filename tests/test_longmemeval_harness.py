@@ -109,7 +109,7 @@ def test_questions_are_asked_as_of_their_date(mem: GraphMemory, embedder: OnnxEm
         now = lme.Query(hay.query.qid, user, hay.query.text, None)
         assert later & set(methods.exact_cosine(now, 50))
     finally:
-        mem.delete_user(user)
+        mem.users.delete(user)
 
 
 def test_the_wall_clock_ingests_through_add_messages_and_leaves_the_future_out(
@@ -128,7 +128,7 @@ def test_the_wall_clock_ingests_through_add_messages_and_leaves_the_future_out(
         )
         assert audit[0]["n"] == 6  # the public path: one add_messages call per session up to the question
     finally:
-        mem.delete_user(user)
+        mem.users.delete(user)
 
 
 def test_harness_runs_on_the_sample(mem: GraphMemory, embedder: OnnxEmbedder) -> None:

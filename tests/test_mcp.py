@@ -76,7 +76,7 @@ async def _session(user_id: str) -> dict[str, Any]:
 
 
 def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: str) -> None:
-    mem.set_core_block(user_id, "persona", "A friendly assistant.")
+    mem.core.set(user_id, "persona", "A friendly assistant.")
     out = asyncio.run(_session(user_id))
     assert out["tools"] >= TOOLS
     contents = [h["memory"]["content"] for h in out["recall"]["hits"]]
@@ -91,7 +91,7 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     assert "MemoryNotFound" in out["forget_other"].content[0].text
     assert out["updated"]["id"] == out["rex_id"] and out["updated"]["version"] == 2
     assert out["stale"].is_error and "VersionConflict" in out["stale"].content[0].text
-    assert [m.content for m in mem.memory_history(out["rex_id"], user_id=user_id)] == [
+    assert [m.content for m in mem.memories.history(out["rex_id"], user_id=user_id)] == [
         "I adopted a dog named Rex",
         "My dog is called Max",
     ]

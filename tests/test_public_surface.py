@@ -68,3 +68,46 @@ def test_the_async_facade_has_every_public_member_of_the_sync_one() -> None:
     assert public(graphmem.AsyncGraphMemory) == public(graphmem.GraphMemory)
     assert public(AsyncJobs) == public(Jobs) - {"work"}  # the blocking worker loop: `graphmem worker`
     assert public(AsyncAutomation) >= {n for n in public(Automation) if callable(getattr(Automation, n))}
+
+
+NAMESPACES = {
+    "facts": {"set", "get", "retract", "history"},
+    "core": {"list", "set", "append", "replace", "history"},
+    "memories": {"update", "history", "link", "govern", "feedback", "proactive"},
+    "users": {"export", "delete", "anonymize"},
+    "temporal": {"timeline", "snapshot", "diff", "audit_log"},
+}
+
+
+def test_the_facade_keeps_the_per_turn_verbs_and_namespaces_the_rest() -> None:
+    from graphmem import facade
+
+    def public(cls: type) -> set[str]:
+        return {n for n in dir(cls) if not n.startswith("_")}
+
+    assert public(graphmem.GraphMemory) == {
+        "add_messages",
+        "automation",
+        "close",
+        "connect",
+        "context",
+        "core",
+        "embedder",
+        "facts",
+        "forget",
+        "init",
+        "jobs",
+        "memories",
+        "query",
+        "recall",
+        "reembed",
+        "remember",
+        "runtime",
+        "scheduler",
+        "temporal",
+        "users",
+    }
+    for name, methods in NAMESPACES.items():
+        cls = getattr(facade, name.capitalize())
+        assert public(cls) == methods, name
+        assert public(getattr(graphmem.aio, f"Async{name.capitalize()}")) == methods, name

@@ -21,7 +21,7 @@ def test_query_is_used_by_the_library(name: str) -> None:
 
 @pytest.mark.parametrize("name", LIBRARY_QUERIES)
 def test_query_passes_explain(mem: GraphMemory, name: str) -> None:
-    mem._rt.store.run_statement("EXPLAIN " + query(name), {})
+    mem.runtime.store.run_statement("EXPLAIN " + query(name), {})
 
 
 def test_query_files_have_a_header_comment() -> None:

@@ -22,11 +22,11 @@ class _NoEmbedder:
 
 
 def _without_vectors(mem: GraphMemory) -> GraphMemory:
-    return GraphMemory(mem._rt.store, _NoEmbedder(), mem._rt.settings)
+    return GraphMemory(mem.runtime.store, _NoEmbedder(), mem.runtime.settings)
 
 
 def _with(mem: GraphMemory, **settings: object) -> GraphMemory:
-    return GraphMemory(mem._rt.store, mem.embedder, mem._rt.settings.model_copy(update=settings))
+    return GraphMemory(mem.runtime.store, mem.embedder, mem.runtime.settings.model_copy(update=settings))
 
 
 def _props(mem: GraphMemory, memory_id: str) -> dict[str, object]:
@@ -86,7 +86,7 @@ def test_activation_path_through_each_memory_view(
 ) -> None:
     seed = mem.remember("The kitchen pipe burst on Monday night", user_id=user_id)
     other = mem.remember("Quarterly tax forms are due soon", user_id=user_id)
-    mem.link(seed.id, other.id, rel_type, weight=1.0)
+    mem.memories.link(seed.id, other.id, rel_type, weight=1.0)
     edges = _activation_edges(mem, "kitchen pipe burst", user_id, other.id, {view: 1.0})
     assert edges == [rel_type]
     hit = next(
@@ -109,7 +109,7 @@ def test_activation_path_through_the_entity_view(mem: GraphMemory, user_id: str)
 def test_views_off_means_no_activation(mem: GraphMemory, user_id: str) -> None:
     seed = mem.remember("The kitchen pipe burst on Monday night", user_id=user_id)
     other = mem.remember("Quarterly tax forms are due soon", user_id=user_id)
-    mem.link(seed.id, other.id, "CAUSES")
+    mem.memories.link(seed.id, other.id, "CAUSES")
     hits = mem.recall("kitchen pipe burst", user_id=user_id, k=10, views={"semantic": 1.0}, reinforce=False)
     assert all("CAUSES" not in h.explanation.edge_types for h in hits)
     hits = mem.recall("kitchen pipe burst", user_id=user_id, k=10, hops=0, reinforce=False)
@@ -119,7 +119,7 @@ def test_views_off_means_no_activation(mem: GraphMemory, user_id: str) -> None:
 def test_intent_chooses_the_views(mem: GraphMemory, user_id: str) -> None:
     cause = mem.remember("A storm knocked the power line down", user_id=user_id)
     effect = mem.remember("We ate dinner by candlelight", user_id=user_id)
-    mem.link(cause.id, effect.id, "CAUSES")
+    mem.memories.link(cause.id, effect.id, "CAUSES")
     hits = mem.recall("Why did we eat by candlelight?", user_id=user_id, k=2)
     events = mem.query(
         "MATCH (r:RecallEvent {user_id: $u}) RETURN r.intent AS intent ORDER BY r.at DESC LIMIT 1",
@@ -161,7 +161,7 @@ def test_as_of_returns_the_older_state(mem: GraphMemory, user_id: str) -> None:
     checkpoint = datetime.now(UTC)
     new = mem.remember("I live in York now", user_id=user_id)
     mem.query("MATCH (m:Memory {id: $id}) RETURN m", {"id": old.id})
-    mem._rt.store.run_statement(
+    mem.runtime.store.run_statement(
         "MATCH (m:Memory {id: $id}) SET m.expired_at = datetime()", {"id": old.id}
     )  # the engine retracts the old memory after the checkpoint
     now_ids = [h.memory.id for h in mem.recall("where do I live?", user_id=user_id, reinforce=False)]
@@ -172,7 +172,7 @@ def test_as_of_returns_the_older_state(mem: GraphMemory, user_id: str) -> None:
 
 
 def test_context_respects_its_budget(mem: GraphMemory, user_id: str) -> None:
-    mem.set_fact(user_id, "favourite_colour", "green", fact_type="preference")
+    mem.facts.set(user_id, "favourite_colour", "green", fact_type="preference")
     for i in range(12):
         mem.remember(f"Day {i}: I practised the violin for an hour and then cooked pasta", user_id=user_id)
     full = mem.context("violin practice", user_id=user_id, token_budget=5000, reinforce=False)
@@ -189,17 +189,17 @@ def test_context_respects_its_budget(mem: GraphMemory, user_id: str) -> None:
 def test_proactive_ranks_and_is_invalidated_by_feedback(mem: GraphMemory, user_id: str) -> None:
     low = mem.remember("I once saw a heron", user_id=user_id, importance=0.1)
     high = mem.remember("I am severely allergic to peanuts", user_id=user_id, importance=1.0)
-    first = mem.proactive(user_id, k=2)
+    first = mem.memories.proactive(user_id, k=2)
     assert [h.memory.id for h in first] == [high.id, low.id]
     assert first[0].score > first[1].score
-    mem.feedback(low.id, user_id=user_id, useful=True)
+    mem.memories.feedback(low.id, user_id=user_id, useful=True)
     assert _props(mem, low.id)["importance"] > 0.1
     assert (
         mem.query("MATCH (f:Feedback)-[:ABOUT]->(m {id: $id}) RETURN count(f) AS n", {"id": low.id})[0]["n"]
         == 1
     )
     with pytest.raises(MemoryNotFound):
-        mem.feedback(low.id, user_id=f"{user_id}-intruder", useful=False)
+        mem.memories.feedback(low.id, user_id=f"{user_id}-intruder", useful=False)
 
 
 def test_every_recall_is_recorded(mem: GraphMemory, user_id: str) -> None:
@@ -233,7 +233,7 @@ def test_recall_bad_input(mem: GraphMemory, user_id: str, kwargs: dict[str, obje
 
 def test_unknown_user_gets_an_empty_result(mem: GraphMemory, user_id: str) -> None:
     assert mem.recall("anything at all", user_id=user_id) == []
-    assert mem.proactive(user_id) == []
+    assert mem.memories.proactive(user_id) == []
     assert mem.context("anything", user_id=user_id).text == ""
 
 
@@ -257,6 +257,6 @@ def test_settings_switch_off_retrieval_induced_forgetting(mem: GraphMemory, user
 def test_proactive_sees_a_new_memory_at_once(mem: GraphMemory, user_id: str) -> None:
     """The preload cache goes stale with any audited write of the user, not only with recall or feedback."""
     first = mem.remember("I collect old postcards", user_id=user_id, importance=0.2)
-    assert [h.memory.id for h in mem.proactive(user_id, k=5)] == [first.id]
+    assert [h.memory.id for h in mem.memories.proactive(user_id, k=5)] == [first.id]
     urgent = mem.remember("My passport expires next month", user_id=user_id, importance=1.0)
-    assert [h.memory.id for h in mem.proactive(user_id, k=5)] == [urgent.id, first.id]
+    assert [h.memory.id for h in mem.memories.proactive(user_id, k=5)] == [urgent.id, first.id]

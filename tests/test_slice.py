@@ -93,7 +93,7 @@ def test_small_tenant_among_many_gets_its_true_top_k(
             {"id": f"{run}-{j}-{i}", "text": t} for i, t in enumerate(crowd_texts[j * 100 : (j + 1) * 100])
         ]
         vecs = embedder.embed([r["text"] for r in rows])
-        mem._rt.store.run_statement(
+        mem.runtime.store.run_statement(
             "UNWIND $rows AS r CREATE (m:Memory {id: r.id, user_id: $u, content: r.text, status: 'active',"
             " recorded_at: datetime()}) WITH m, r"
             " CALL db.create.setNodeVectorProperty(m, 'embedding', r.vec)",
@@ -203,7 +203,9 @@ class _FailingStore(Store):
 def test_remember_is_transactional(mem: GraphMemory, user_id: str) -> None:
     mem.remember("first, stored fine", user_id=user_id, session_id="s")
     failing = GraphMemory(
-        _FailingStore(mem._rt.store.driver, mem._rt.store.database), mem.embedder, mem._rt.settings
+        _FailingStore(mem.runtime.store.driver, mem.runtime.store.database),
+        mem.embedder,
+        mem.runtime.settings,
     )
     with pytest.raises(StoreError, match="injected failure"):
         failing.remember("second, must vanish", user_id=user_id, session_id="s2")
@@ -218,7 +220,7 @@ def test_remember_is_transactional(mem: GraphMemory, user_id: str) -> None:
 
 
 def test_a_broken_embedder_is_a_clear_error_and_writes_nothing(mem: GraphMemory, user_id: str) -> None:
-    broken = GraphMemory(mem._rt.store, _BrokenEmbedder(), mem._rt.settings)
+    broken = GraphMemory(mem.runtime.store, _BrokenEmbedder(), mem.runtime.settings)
     with pytest.raises(EmbedderError, match="dimension 3, expected 384"):
         broken.remember("never stored", user_id=user_id)
     assert mem.query("MATCH (n) WHERE n.user_id = $u RETURN count(n) AS n", {"u": user_id})[0]["n"] == 0
@@ -232,7 +234,7 @@ class _SmallEmbedder:
 
 
 def test_init_refuses_an_embedder_of_another_dimension(mem: GraphMemory) -> None:
-    small = GraphMemory(mem._rt.store, _SmallEmbedder(), mem._rt.settings)
+    small = GraphMemory(mem.runtime.store, _SmallEmbedder(), mem.runtime.settings)
     with pytest.raises(SchemaError, match=r"dimension 384.*8"):
         small.init()
 

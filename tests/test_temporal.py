@@ -21,7 +21,7 @@ def d(month: int, day: int) -> datetime:
 
 def record(mem: GraphMemory, user_id: str, value: str, valid_from: datetime, now: datetime) -> None:
     new = FactInput(user_id, "city", value, FactType.PROFILE, valid_from=valid_from)
-    factbase.set_fact(mem._rt, new, now=now)
+    factbase.set_fact(mem.runtime, new, now=now)
 
 
 def test_the_move_example(mem: GraphMemory, user_id: str) -> None:
@@ -29,15 +29,15 @@ def test_the_move_example(mem: GraphMemory, user_id: str) -> None:
     record(mem, user_id, "Lyon", d(1, 10), now=d(1, 10))
     record(mem, user_id, "Paris", d(3, 1), now=d(3, 5))
 
-    old = mem.get_fact(user_id, "city", as_of=d(3, 3), known_at=d(3, 4))
-    new = mem.get_fact(user_id, "city", as_of=d(3, 3), known_at=d(3, 6))
+    old = mem.facts.get(user_id, "city", as_of=d(3, 3), known_at=d(3, 4))
+    new = mem.facts.get(user_id, "city", as_of=d(3, 3), known_at=d(3, 6))
     assert old is not None and old.value == "Lyon"
     assert old.valid_to is None and old.status == "current"  # as it read on March 4
     assert new is not None and new.value == "Paris"
-    assert mem.get_fact(user_id, "city", as_of=d(2, 1), known_at=d(3, 6)).value == "Lyon"  # type: ignore[union-attr]
-    assert mem.get_fact(user_id, "city").value == "Paris"  # type: ignore[union-attr]
+    assert mem.facts.get(user_id, "city", as_of=d(2, 1), known_at=d(3, 6)).value == "Lyon"  # type: ignore[union-attr]
+    assert mem.facts.get(user_id, "city").value == "Paris"  # type: ignore[union-attr]
 
-    history = mem.fact_history(user_id, "city")
+    history = mem.facts.history(user_id, "city")
     assert [f.value for f in history] == ["Lyon", "Paris"]
     assert history[0].valid_to == d(3, 1) and history[0].expired_at == d(3, 5)
     assert history[1].recorded_at == d(3, 5) and history[1].valid_to is None
@@ -46,17 +46,17 @@ def test_the_move_example(mem: GraphMemory, user_id: str) -> None:
 def test_bad_input(mem: GraphMemory, user_id: str) -> None:
     record(mem, user_id, "Lyon", d(1, 10), now=d(1, 10))
     # known_at before any record, unknown users and keys: empty, not errors
-    assert mem.get_fact(user_id, "city", known_at=d(1, 1)) is None
-    assert mem.get_fact(f"nobody-{uuid.uuid4()}", "city", as_of=d(2, 1)) is None
-    assert mem.fact_history(f"nobody-{uuid.uuid4()}", "city") == []
+    assert mem.facts.get(user_id, "city", known_at=d(1, 1)) is None
+    assert mem.facts.get(f"nobody-{uuid.uuid4()}", "city", as_of=d(2, 1)) is None
+    assert mem.facts.history(f"nobody-{uuid.uuid4()}", "city") == []
     # as_of in the future: the open version, as known now
-    assert mem.get_fact(user_id, "city", as_of=datetime.now(UTC) + timedelta(days=3650)).value == "Lyon"  # type: ignore[union-attr]
+    assert mem.facts.get(user_id, "city", as_of=datetime.now(UTC) + timedelta(days=3650)).value == "Lyon"  # type: ignore[union-attr]
     # naive datetimes are read as UTC
-    naive = mem.get_fact(user_id, "city", as_of=datetime(2026, 2, 1), known_at=datetime(2026, 2, 1))
+    naive = mem.facts.get(user_id, "city", as_of=datetime(2026, 2, 1), known_at=datetime(2026, 2, 1))
     assert naive is not None and naive.value == "Lyon"
-    assert mem.get_fact(user_id, "city", as_of="2026-02-01T00:00:00+00:00") is not None  # type: ignore[arg-type]
+    assert mem.facts.get(user_id, "city", as_of="2026-02-01T00:00:00+00:00") is not None  # type: ignore[arg-type]
     try:
-        mem.get_fact(user_id, "city", as_of="yesterday")  # type: ignore[arg-type]
+        mem.facts.get(user_id, "city", as_of="yesterday")  # type: ignore[arg-type]
     except ValidationError as exc:
         assert "as_of" in str(exc)
     else:
@@ -66,9 +66,9 @@ def test_bad_input(mem: GraphMemory, user_id: str) -> None:
 def test_kept_contradictions_are_in_history_not_in_reads(mem: GraphMemory, user_id: str) -> None:
     record(mem, user_id, "Lyon", d(1, 10), now=d(1, 10))
     agent = FactInput(user_id, "city", "Nice", FactType.PROFILE, valid_from=d(2, 1), source=Source.AGENT)
-    factbase.set_fact(mem._rt, agent, now=d(2, 2))
-    assert [f.status for f in mem.fact_history(user_id, "city")] == ["current", "conflicted"]
-    assert mem.get_fact(user_id, "city", as_of=d(2, 5), known_at=d(2, 5)).value == "Lyon"  # type: ignore[union-attr]
+    factbase.set_fact(mem.runtime, agent, now=d(2, 2))
+    assert [f.status for f in mem.facts.history(user_id, "city")] == ["current", "conflicted"]
+    assert mem.facts.get(user_id, "city", as_of=d(2, 5), known_at=d(2, 5)).value == "Lyon"  # type: ignore[union-attr]
 
 
 write = st.tuples(
@@ -89,12 +89,12 @@ def test_cypher_matches_the_pure_logic(mem: GraphMemory, writes: list[tuple[str,
         new = FactInput(
             user_id, "city", value, FactType.PROFILE, valid_from=now + timedelta(days=offset), source=source
         )
-        factbase.set_fact(mem._rt, new, now=now)
-    history = mem.fact_history(user_id, "city")
+        factbase.set_fact(mem.runtime, new, now=now)
+    history = mem.facts.history(user_id, "city")
     times = sorted({t for f in history for t in (f.valid_from, f.valid_to, f.recorded_at, f.expired_at) if t})
     probes = [t + delta for t in times for delta in (timedelta(seconds=-1), timedelta(0))]
     for known_at in [*probes[::2], times[-1]]:
         for as_of in probes:
             expected = temporal.pick(history, as_of, known_at)
-            got = mem.get_fact(user_id, "city", as_of=as_of, known_at=known_at)
+            got = mem.facts.get(user_id, "city", as_of=as_of, known_at=known_at)
             assert (got and got.id) == (expected and expected.id), (as_of, known_at)

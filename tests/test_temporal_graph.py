@@ -23,30 +23,32 @@ def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:
         session_id="s1",
     )
     old = FactInput(user_id, "city", "Lyon", FactType.PROFILE, valid_from=t0)
-    factbase.set_fact(mem._rt, old, now=t0)
+    factbase.set_fact(mem.runtime, old, now=t0)
     new = FactInput(user_id, "city", "Paris", FactType.PROFILE, valid_from=t0 + timedelta(days=20))
-    factbase.set_fact(mem._rt, new, now=t0 + timedelta(days=20))
+    factbase.set_fact(mem.runtime, new, now=t0 + timedelta(days=20))
 
-    events = mem.timeline(user_id)
+    events = mem.temporal.timeline(user_id)
     kinds = [(e.kind, e.text) for e in events]
     assert set(kinds[:2]) == {("memory", "I adopted a dog named Rex."), ("fact_recorded", "city = Lyon")}
     assert ("fact_closed", "city = Lyon") in kinds and ("fact_recorded", "city = Paris") in kinds
     assert [e.at for e in events] == sorted(e.at for e in events)
-    window = mem.timeline(user_id, start=t0 + timedelta(days=5), end=t0 + timedelta(days=15))
+    window = mem.temporal.timeline(user_id, start=t0 + timedelta(days=5), end=t0 + timedelta(days=15))
     assert [e.id for e in window] == [b.id]
-    assert mem.timeline(f"{user_id}-nobody") == []
+    assert mem.temporal.timeline(f"{user_id}-nobody") == []
 
-    early = mem.snapshot(user_id, as_of=t0 + timedelta(days=5))
+    early = mem.temporal.snapshot(user_id, as_of=t0 + timedelta(days=5))
     labels = {n.label for n in early.nodes}
     assert {n.id for n in early.nodes if n.label == "Memory"} == {a.id}
     assert "Entity" in labels
     assert [n.properties["value"] for n in early.nodes if n.label == "Fact"] == ["Lyon"]
-    late = mem.snapshot(user_id, as_of=t0 + timedelta(days=25))
+    late = mem.temporal.snapshot(user_id, as_of=t0 + timedelta(days=25))
     assert {n.id for n in late.nodes if n.label == "Memory"} == {a.id, b.id}
     assert [n.properties["value"] for n in late.nodes if n.label == "Fact"] == ["Paris"]
     assert any(e.type == "FOLLOWS" and (e.src, e.dst) == (a.id, b.id) for e in late.edges)
     # known_at before the move was recorded: still Lyon, shown as it read then
-    before_known = mem.snapshot(user_id, as_of=t0 + timedelta(days=25), known_at=t0 + timedelta(days=19))
+    before_known = mem.temporal.snapshot(
+        user_id, as_of=t0 + timedelta(days=25), known_at=t0 + timedelta(days=19)
+    )
     facts = [n.properties for n in before_known.nodes if n.label == "Fact"]
     assert [f["value"] for f in facts] == ["Lyon"] and facts[0]["status"] == "current"
 
@@ -54,9 +56,9 @@ def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:
     assert isinstance(graph, nx.MultiDiGraph)
     assert graph.nodes[a.id]["label"] == "Memory" and graph.has_edge(a.id, b.id, key="FOLLOWS")
     assert json.loads(late.to_json())["user_id"] == user_id
-    assert mem.snapshot(f"{user_id}-nobody", as_of=datetime.now(UTC)).nodes == []
+    assert mem.temporal.snapshot(f"{user_id}-nobody", as_of=datetime.now(UTC)).nodes == []
 
-    change = mem.diff(user_id, t0 + timedelta(days=5), t0 + timedelta(days=25))
+    change = mem.temporal.diff(user_id, t0 + timedelta(days=5), t0 + timedelta(days=25))
     assert b.id in {n.id for n in change.added_nodes}
     assert [(c.key, c.before, c.after) for c in change.changed_facts] == [("city", "Lyon", "Paris")]
     assert {n.properties.get("value") for n in change.closed_nodes if n.label == "Fact"} == {"Lyon"}

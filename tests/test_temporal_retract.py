@@ -32,63 +32,65 @@ def _tick() -> datetime:
 
 def test_withdrawn_fact_is_gone_from_later_knowledge_only(mem: GraphMemory, user_id: str) -> None:
     jan = datetime(2026, 1, 1, tzinfo=UTC)
-    mem.set_fact(user_id, "employer", "Acme", valid_from=jan)
+    mem.facts.set(user_id, "employer", "Acme", valid_from=jan)
     before = _tick()
-    retracted = mem.retract_fact(user_id, "employer", idempotency_key="r1")
+    retracted = mem.facts.retract(user_id, "employer", idempotency_key="r1")
     after = _tick()
     assert retracted.status == "retracted" and retracted.valid_to is None and retracted.expired_at is not None
-    assert mem.get_fact(user_id, "employer") is None
-    assert mem.get_fact(user_id, "employer", as_of=jan + timedelta(days=5), known_at=after) is None
-    was = mem.get_fact(user_id, "employer", as_of=jan + timedelta(days=5), known_at=before)
+    assert mem.facts.get(user_id, "employer") is None
+    assert mem.facts.get(user_id, "employer", as_of=jan + timedelta(days=5), known_at=after) is None
+    was = mem.facts.get(user_id, "employer", as_of=jan + timedelta(days=5), known_at=before)
     assert was is not None and was.value == "Acme" and was.status == "current"  # as it read then
-    assert [(f.value, f.status) for f in mem.fact_history(user_id, "employer")] == [("Acme", "retracted")]
+    assert [(f.value, f.status) for f in mem.facts.history(user_id, "employer")] == [("Acme", "retracted")]
     # Idempotent: the repeat returns the first result, writes nothing, and one audit event carries the key.
-    assert mem.retract_fact(user_id, "employer", idempotency_key="r1") == retracted
-    events = [e for e in mem.audit_log(user_id=user_id) if e.action == "retract_fact"]
+    assert mem.facts.retract(user_id, "employer", idempotency_key="r1") == retracted
+    events = [e for e in mem.temporal.audit_log(user_id=user_id) if e.action == "retract_fact"]
     assert len(events) == 1 and events[0].idempotency_key == "r1"
     assert events[0].target_ids == (retracted.id,) and events[0].version == 1
     # Nothing left to retract: a typed error, nothing written.
     with pytest.raises(FactNotFound):
-        mem.retract_fact(user_id, "employer")
+        mem.facts.retract(user_id, "employer")
     with pytest.raises(FactNotFound):
-        mem.retract_fact(user_id, "never-set")
-    assert len(mem.fact_history(user_id, "employer")) == 1
+        mem.facts.retract(user_id, "never-set")
+    assert len(mem.facts.history(user_id, "employer")) == 1
 
 
 def test_ended_fact_holds_until_valid_to(mem: GraphMemory, user_id: str) -> None:
     jan, mar = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 3, 1, tzinfo=UTC)
-    mem.set_fact(user_id, "city", "Lyon", valid_from=jan)
+    mem.facts.set(user_id, "city", "Lyon", valid_from=jan)
     before = _tick()
-    ended = mem.retract_fact(user_id, "city", valid_to=datetime(2026, 3, 1))  # naive: read as UTC
+    ended = mem.facts.retract(user_id, "city", valid_to=datetime(2026, 3, 1))  # naive: read as UTC
     after = _tick()
     assert (ended.status, ended.version, ended.valid_from, ended.valid_to) == ("ended", 2, jan, mar)
-    assert mem.get_fact(user_id, "city") is None  # no current value any more
-    assert mem.get_fact(user_id, "city", as_of=mar - timedelta(days=1)).value == "Lyon"  # type: ignore[union-attr]
-    assert mem.get_fact(user_id, "city", as_of=mar) is None
-    assert mem.get_fact(user_id, "city", as_of=mar + timedelta(days=9), known_at=before).value == "Lyon"  # type: ignore[union-attr]
-    history = mem.fact_history(user_id, "city")
+    assert mem.facts.get(user_id, "city") is None  # no current value any more
+    assert mem.facts.get(user_id, "city", as_of=mar - timedelta(days=1)).value == "Lyon"  # type: ignore[union-attr]
+    assert mem.facts.get(user_id, "city", as_of=mar) is None
+    assert mem.facts.get(user_id, "city", as_of=mar + timedelta(days=9), known_at=before).value == "Lyon"  # type: ignore[union-attr]
+    history = mem.facts.history(user_id, "city")
     assert [(f.status, f.version) for f in history] == [("retracted", 1), ("ended", 2)]
-    snap = mem.snapshot(user_id, as_of=mar - timedelta(days=1), known_at=after)
+    snap = mem.temporal.snapshot(user_id, as_of=mar - timedelta(days=1), known_at=after)
     assert [n.properties["value"] for n in snap.nodes if n.label == "Fact"] == ["Lyon"]
-    assert not [n for n in mem.snapshot(user_id, as_of=mar, known_at=after).nodes if n.label == "Fact"]
+    assert not [
+        n for n in mem.temporal.snapshot(user_id, as_of=mar, known_at=after).nodes if n.label == "Fact"
+    ]
     # A value valid before Lyon's end would overlap it: kept as a contradiction; after it, it is current.
-    assert mem.set_fact(user_id, "city", "Nice", valid_from=mar - timedelta(days=10)).status == "conflicted"
-    nice = mem.set_fact(user_id, "city", "Nice", valid_from=mar + timedelta(days=10))
+    assert mem.facts.set(user_id, "city", "Nice", valid_from=mar - timedelta(days=10)).status == "conflicted"
+    nice = mem.facts.set(user_id, "city", "Nice", valid_from=mar + timedelta(days=10))
     assert (nice.status, nice.version) == ("current", 4)
-    assert mem.get_fact(user_id, "city").value == "Nice"  # type: ignore[union-attr]
+    assert mem.facts.get(user_id, "city").value == "Nice"  # type: ignore[union-attr]
 
 
 def test_retraction_bad_input(mem: GraphMemory, user_id: str) -> None:
     jan = datetime(2026, 1, 1, tzinfo=UTC)
-    mem.set_fact(user_id, "city", "Lyon", valid_from=jan)
+    mem.facts.set(user_id, "city", "Lyon", valid_from=jan)
     for bad in (jan, jan - timedelta(days=1)):
         with pytest.raises(ValidationError):
-            mem.retract_fact(user_id, "city", valid_to=bad)
+            mem.facts.retract(user_id, "city", valid_to=bad)
     with pytest.raises(ValidationError):
-        mem.retract_fact(user_id, "city", valid_to="soon")  # type: ignore[arg-type]
-    assert [f.status for f in mem.fact_history(user_id, "city")] == ["current"]  # nothing written
+        mem.facts.retract(user_id, "city", valid_to="soon")  # type: ignore[arg-type]
+    assert [f.status for f in mem.facts.history(user_id, "city")] == ["current"]  # nothing written
     with pytest.raises(FactNotFound):
-        mem.retract_fact(f"nobody-{uuid.uuid4()}", "city")
+        mem.facts.retract(f"nobody-{uuid.uuid4()}", "city")
 
 
 def test_cli_retract(server: LocalServer, user_id: str) -> None:
@@ -117,7 +119,7 @@ def _answers(
     out = {}
     for known_at in known_ats:
         for as_of in grid:
-            got = mem.get_fact(user_id, "city", as_of=as_of, known_at=known_at)
+            got = mem.facts.get(user_id, "city", as_of=as_of, known_at=known_at)
             out[(as_of, known_at)] = got and got.id
     return out
 
@@ -137,15 +139,15 @@ def test_invariants_over_writes_and_retractions(
         when = now + timedelta(days=offset) if dated else None
         if value == "RETRACT":
             with contextlib.suppress(FactNotFound, ValidationError):  # nothing current, or a bad valid_to
-                factbase.retract_fact(mem._rt, user_id, "city", valid_to=when, now=now)
+                factbase.retract_fact(mem.runtime, user_id, "city", valid_to=when, now=now)
         else:
             new = FactInput(user_id, "city", value, FactType.PROFILE, valid_from=when, source=source)
-            factbase.set_fact(mem._rt, new, now=now)
-        history = mem.fact_history(user_id, "city")
+            factbase.set_fact(mem.runtime, new, now=now)
+        history = mem.facts.history(user_id, "city")
         grid = sorted({t for f in history for t in (f.valid_from, f.valid_to) if t} | {T0, now})
         seen.update(_answers(mem, user_id, grid, [now]))
 
-    history = mem.fact_history(user_id, "city")
+    history = mem.facts.history(user_id, "city")
     times = sorted(
         {t for f in history for t in (f.valid_from, f.valid_to, f.recorded_at, f.expired_at) if t} | {T0, now}
     )
@@ -158,8 +160,8 @@ def test_invariants_over_writes_and_retractions(
     for known_at in [*probes[::3], times[-1]]:
         for as_of in probes:
             expected = temporal.pick(history, as_of, known_at)
-            got = mem.get_fact(user_id, "city", as_of=as_of, known_at=known_at)
+            got = mem.facts.get(user_id, "city", as_of=as_of, known_at=known_at)
             assert (got and got.id) == (expected and expected.id), (as_of, known_at)
     for (as_of, known_at), first in seen.items():
-        got = mem.get_fact(user_id, "city", as_of=as_of, known_at=known_at)
+        got = mem.facts.get(user_id, "city", as_of=as_of, known_at=known_at)
         assert (got and got.id) == first, (as_of, known_at)

@@ -101,7 +101,7 @@ class GraphMemStore(BaseStore):
 
     # --- operations --------------------------------------------------------------------------------
     def _rows(self, user_id: str, prefix: tuple[str, ...], keys: list[str] | None) -> list[dict[str, Any]]:
-        rows = self._mem._rt.store.read("store_items", user_id=user_id, prefix=list(prefix), keys=keys)
+        rows = self._mem.runtime.store.read("store_items", user_id=user_id, prefix=list(prefix), keys=keys)
         return [r["item"] for r in rows]
 
     def _get(self, op: GetOp) -> Item | None:
@@ -110,7 +110,7 @@ class GraphMemStore(BaseStore):
 
     def _put(self, op: PutOp) -> None:
         user_id = self._user(op.namespace)
-        rt = self._mem._rt
+        rt = self._mem.runtime
         now = datetime.now(UTC)
         if op.value is None:
             rt.store.write(
@@ -164,7 +164,7 @@ class GraphMemStore(BaseStore):
         if len(concrete) != len(prefix):
             concrete = ()
         user_id = self._user(concrete)
-        rows = self._mem._rt.store.read("store_namespaces", user_id=user_id)
+        rows = self._mem.runtime.store.read("store_namespaces", user_id=user_id)
         found: list[tuple[str, ...]] = []
         for row in rows:
             namespace = tuple(row["namespace"])

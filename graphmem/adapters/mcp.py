@@ -88,39 +88,39 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
     @_tool_errors
     def fact_set(key: str, value: str, fact_type: str = "custom") -> dict[str, Any]:
         """Set a fact (fact_type: preference, profile, rule or custom); earlier values stay in history."""
-        return ops.fact_json(mem.set_fact(uid, key, value, fact_type=fact_type, source="agent")) or {}
+        return ops.fact_json(mem.facts.set(uid, key, value, fact_type=fact_type, source="agent")) or {}
 
     @server.tool()
     @_tool_errors
     def fact_get(key: str, as_of: datetime | None = None, known_at: datetime | None = None) -> dict[str, Any]:
         """A fact's value (null when none): the current one, or the one valid at ``as_of`` as it was known at
         ``known_at`` (ISO 8601 date-times)."""
-        return {"fact": ops.fact_json(mem.get_fact(uid, key, as_of=as_of, known_at=known_at))}
+        return {"fact": ops.fact_json(mem.facts.get(uid, key, as_of=as_of, known_at=known_at))}
 
     @server.tool()
     @_tool_errors
     def fact_retract(key: str, valid_to: datetime | None = None) -> dict[str, Any]:
         """Retract a fact's current value: wrong all along (no valid_to), or true until ``valid_to``
         (ISO 8601); history keeps it."""
-        return ops.fact_json(mem.retract_fact(uid, key, valid_to=valid_to)) or {}
+        return ops.fact_json(mem.facts.retract(uid, key, valid_to=valid_to)) or {}
 
     @server.tool()
     @_tool_errors
     def fact_history(key: str) -> dict[str, Any]:
         """Every version of a fact, oldest first, with when it was valid and when it was recorded."""
-        return {"versions": [ops.fact_json(f) for f in mem.fact_history(uid, key)]}
+        return {"versions": [ops.fact_json(f) for f in mem.facts.history(uid, key)]}
 
     @server.tool()
     @_tool_errors
     def core_memory_append(label: str, text: str) -> dict[str, Any]:
         """Append a line to a core memory block (e.g. 'human', 'persona')."""
-        return ops.block_json(mem.core_append(uid, label, text))
+        return ops.block_json(mem.core.append(uid, label, text))
 
     @server.tool()
     @_tool_errors
     def core_memory_replace(label: str, old: str, new: str) -> dict[str, Any]:
         """Replace text in a core memory block (old must occur in the block; new may be empty)."""
-        return ops.block_json(mem.core_replace(uid, label, old, new))
+        return ops.block_json(mem.core.replace(uid, label, old, new))
 
     @server.tool()
     @_tool_errors

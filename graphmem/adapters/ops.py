@@ -46,5 +46,5 @@ def update_memory(
     ``expected_version`` (from a recall hit) guards against lost updates (``VersionConflict``); omitted, the
     current version is used: the last writer wins."""
     if expected_version is None:
-        expected_version = mem.memory_history(memory_id, user_id=user_id)[-1].version
-    return mem.update_memory(memory_id, user_id=user_id, expected_version=expected_version, content=content)
+        expected_version = mem.memories.history(memory_id, user_id=user_id)[-1].version
+    return mem.memories.update(memory_id, user_id=user_id, expected_version=expected_version, content=content)

@@ -154,7 +154,9 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def schema_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = jsonable_encoder(exc.errors(), custom_encoder={Exception: str})
+        # "input" echoes the request and may hold text JSON cannot encode (a lone surrogate): left out
+        raw = [{k: v for k, v in p.items() if k not in ("input", "ctx")} for p in exc.errors()]
+        problems = jsonable_encoder(raw, custom_encoder={Exception: str})
         detail = "; ".join(f"{'.'.join(map(str, p.get('loc', ())))}: {p.get('msg', '')}" for p in problems)
         content = {"error": "ValidationError", "detail": detail, "errors": problems}
         return JSONResponse(status_code=422, content=content)
@@ -225,7 +227,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     @app.get("/users/{user_id}/memories/{memory_id}/history", tags=["memories"], dependencies=auth)
     def memory_history(user_id: str, memory_id: str) -> list[dict[str, Any]]:
         """Every version of a memory, oldest first."""
-        return [ops.memory_json(m) for m in mem.memory_history(memory_id, user_id=user_id)]
+        return [ops.memory_json(m) for m in mem.memories.history(memory_id, user_id=user_id)]
 
     @app.delete("/users/{user_id}/memories/{memory_id}", tags=["memories"], dependencies=auth)
     def forget(user_id: str, memory_id: str) -> dict[str, Any]:
@@ -236,7 +238,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     # --- facts -------------------------------------------------------------------------------------
     @app.put("/users/{user_id}/facts", tags=["facts"], dependencies=auth)
     def set_fact(user_id: str, body: FactBody) -> dict[str, Any]:
-        fact = mem.set_fact(user_id, **body.model_dump())
+        fact = mem.facts.set(user_id, **body.model_dump())
         return ops.fact_json(fact) or {}
 
     @app.get("/users/{user_id}/facts", tags=["facts"], dependencies=auth)
@@ -248,7 +250,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         agent_id: str | None = None,
     ) -> dict[str, Any]:
         """A fact's current value, or the one valid at ``as_of`` as known at ``known_at`` (404: none)."""
-        fact = mem.get_fact(user_id, key, as_of=as_of, known_at=known_at, agent_id=agent_id)
+        fact = mem.facts.get(user_id, key, as_of=as_of, known_at=known_at, agent_id=agent_id)
         if fact is None:
             raise HTTPException(status_code=404, detail=f"no fact {key!r}")
         return ops.fact_json(fact) or {}
@@ -256,38 +258,38 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     @app.get("/users/{user_id}/facts/history", tags=["facts"], dependencies=auth)
     def fact_history(user_id: str, key: str, agent_id: str | None = None) -> list[dict[str, Any] | None]:
         """Every version of a fact, oldest first (valid time and transaction time)."""
-        return [ops.fact_json(f) for f in mem.fact_history(user_id, key, agent_id=agent_id)]
+        return [ops.fact_json(f) for f in mem.facts.history(user_id, key, agent_id=agent_id)]
 
     @app.post("/users/{user_id}/facts/retract", tags=["facts"], dependencies=auth)
     def retract_fact(user_id: str, body: RetractBody) -> dict[str, Any]:
         """Retract a fact's current version, history kept (404: no current version)."""
-        fact = mem.retract_fact(user_id, body.key, valid_to=body.valid_to, agent_id=body.agent_id)
+        fact = mem.facts.retract(user_id, body.key, valid_to=body.valid_to, agent_id=body.agent_id)
         return ops.fact_json(fact) or {}
 
     # --- users -------------------------------------------------------------------------------------
     @app.get("/users/{user_id}/export", tags=["users"], dependencies=auth)
     def export_user(user_id: str) -> dict[str, Any]:
         """Everything stored about a user (JSON)."""
-        return mem.export_user(user_id)
+        return mem.users.export(user_id)
 
     @app.delete("/users/{user_id}", tags=["users"], dependencies=auth)
     def delete_user(user_id: str) -> dict[str, Any]:
         """Hard-delete a user's data (the audit keeps a tombstone)."""
-        return mem.delete_user(user_id, actor="api").model_dump(mode="json")
+        return mem.users.delete(user_id, actor="api").model_dump(mode="json")
 
     @app.post("/users/{user_id}/anonymize", tags=["users"], dependencies=auth)
     def anonymize_user(user_id: str) -> dict[str, Any]:
         """Redact a user's content and personal fields; structure and counts stay (irreversible)."""
-        return {"user_id": user_id, "anonymized": mem.anonymize_user(user_id, actor="api")}
+        return {"user_id": user_id, "anonymized": mem.users.anonymize(user_id, actor="api")}
 
     # --- core memory blocks ------------------------------------------------------------------------
     @app.get("/users/{user_id}/core", tags=["core memory"], dependencies=auth)
     def core_blocks(user_id: str) -> list[dict[str, Any]]:
-        return [ops.block_json(b) for b in mem.core_blocks(user_id)]
+        return [ops.block_json(b) for b in mem.core.list(user_id)]
 
     @app.put("/users/{user_id}/core/{label}", tags=["core memory"], dependencies=auth)
     def set_core_block(user_id: str, label: str, body: CoreBlockBody) -> dict[str, Any]:
-        block = mem.set_core_block(
+        block = mem.core.set(
             user_id,
             label,
             body.value,
@@ -300,7 +302,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     @app.get("/users/{user_id}/core/{label}", tags=["core memory"], dependencies=auth)
     def core_block(user_id: str, label: str) -> dict[str, Any]:
         """One block (404: none with that label)."""
-        block = next((b for b in mem.core_blocks(user_id) if b.label == label), None)
+        block = next((b for b in mem.core.list(user_id) if b.label == label), None)
         if block is None:
             raise errors.CoreBlockNotFound(label)
         return ops.block_json(block)
@@ -308,15 +310,15 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     @app.get("/users/{user_id}/core/{label}/history", tags=["core memory"], dependencies=auth)
     def core_history(user_id: str, label: str) -> list[dict[str, Any]]:
         """Every version of a block, newest first."""
-        return [ops.block_json(b) for b in mem.core_history(user_id, label)]
+        return [ops.block_json(b) for b in mem.core.history(user_id, label)]
 
     @app.post("/users/{user_id}/core/{label}/append", tags=["core memory"], dependencies=auth)
     def core_append(user_id: str, label: str, body: CoreAppendBody) -> dict[str, Any]:
-        return ops.block_json(mem.core_append(user_id, label, body.text))
+        return ops.block_json(mem.core.append(user_id, label, body.text))
 
     @app.post("/users/{user_id}/core/{label}/replace", tags=["core memory"], dependencies=auth)
     def core_replace(user_id: str, label: str, body: CoreReplaceBody) -> dict[str, Any]:
-        return ops.block_json(mem.core_replace(user_id, label, body.old, body.new))
+        return ops.block_json(mem.core.replace(user_id, label, body.old, body.new))
 
     # --- dashboard (graphmem.adapters.dashboard) -----------------------------------------------------------
     @app.get("/dashboard", tags=["dashboard"], response_class=HTMLResponse)
@@ -328,12 +330,12 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     def stats(user_id: str | None = None) -> dict[str, Any]:
         """Memories by status and type and a retention histogram, for one user or all."""
         uid = None if user_id is None else check.user_id(user_id)
-        return dashboard.memory_stats(mem._rt, uid).model_dump(mode="json")
+        return dashboard.memory_stats(mem.runtime, uid).model_dump(mode="json")
 
     @app.get("/users/{user_id}/timeline", tags=["dashboard"], dependencies=auth)
     def timeline(user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[Any]:
         """The user's dated events, oldest first."""
-        return [e.model_dump(mode="json") for e in mem.timeline(user_id, start=start, end=end)]
+        return [e.model_dump(mode="json") for e in mem.temporal.timeline(user_id, start=start, end=end)]
 
     # --- automation --------------------------------------------------------------------------------
     @app.get("/automation", tags=["automation"], dependencies=auth)

@@ -12,17 +12,16 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem.adapters.ops import block_json, fact_json
-from graphmem.cli.common import HomeOption, JsonOption, UserOption
+from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
-from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
-from graphmem.errors import ConfigurationError, GraphMemError
+from graphmem.errors import ConfigurationError
 from graphmem.memory import GraphMemory
 from graphmem.models import CoreBlock
 
-facts_app = typer.Typer(help="Facts: set, get, retract, history.", no_args_is_help=True)
-core_app = typer.Typer(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
+facts_app = App(help="Facts: set, get, retract, history.", no_args_is_help=True)
+core_app = App(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -39,14 +38,11 @@ def mcp(
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)  # stdout carries the protocol
     settings = _settings(home)
-    try:
-        uid = user or settings.mcp_user_id
-        if not uid:
-            raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
-        with GraphMemory.connect(settings=settings) as mem:
-            serve(mem, uid)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    uid = user or settings.mcp_user_id
+    if not uid:
+        raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
+    with GraphMemory.connect(settings=settings) as mem:
+        serve(mem, uid)
 
 
 def api(
@@ -60,13 +56,10 @@ def api(
     from graphmem.adapters.rest import create_app
 
     settings = _settings(home)
-    try:
-        if settings.api_key is None:
-            raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
-        with GraphMemory.connect(settings=settings) as mem:
-            uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    if settings.api_key is None:
+        raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
+    with GraphMemory.connect(settings=settings) as mem:
+        uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
 
 
 # --- facts -----------------------------------------------------------------------------------------
@@ -83,11 +76,8 @@ def facts_set(
     as_json: JsonOption = False,
 ) -> None:
     """Set a fact's value (the previous value is kept as history)."""
-    try:
-        with _connect(home) as mem:
-            fact = mem.set_fact(user, key, value, fact_type=fact_type, valid_from=valid_from)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        fact = mem.facts.set(user, key, value, fact_type=fact_type, valid_from=valid_from)
     if as_json:
         _print_json(fact_json(fact))
     else:
@@ -108,11 +98,8 @@ def facts_get(
     as_json: JsonOption = False,
 ) -> None:
     """A fact's value, now or at a point in time (exit code 4 when there is none)."""
-    try:
-        with _connect(home) as mem:
-            fact = mem.get_fact(user, key, as_of=as_of, known_at=known_at)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        fact = mem.facts.get(user, key, as_of=as_of, known_at=known_at)
     if as_json:
         _print_json(fact_json(fact))
     elif fact is not None:
@@ -135,11 +122,8 @@ def facts_retract(
     as_json: JsonOption = False,
 ) -> None:
     """Retract a fact's current value (history keeps it; exit code 1 when there is none)."""
-    try:
-        with _connect(home) as mem:
-            fact = mem.retract_fact(user, key, valid_to=valid_to)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        fact = mem.facts.retract(user, key, valid_to=valid_to)
     if as_json:
         _print_json(fact_json(fact))
     else:
@@ -150,11 +134,8 @@ def facts_retract(
 @facts_app.command("history")
 def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every version of a fact, oldest first."""
-    try:
-        with _connect(home) as mem:
-            versions = mem.fact_history(user, key)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        versions = mem.facts.history(user, key)
     if as_json:
         _print_json([fact_json(f) for f in versions])
         return
@@ -190,21 +171,15 @@ def _print_blocks(blocks: list[CoreBlock], as_json: bool) -> None:
 @core_app.command("list")
 def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """The user's core memory blocks."""
-    try:
-        with _connect(home) as mem:
-            _print_blocks(mem.core_blocks(user), as_json)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        _print_blocks(mem.core.list(user), as_json)
 
 
 @core_app.command("history")
 def core_history(label: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every version of a block, newest first."""
-    try:
-        with _connect(home) as mem:
-            _print_blocks(mem.core_history(user, label), as_json)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        _print_blocks(mem.core.history(user, label), as_json)
 
 
 @core_app.command("set")
@@ -219,13 +194,8 @@ def core_set(
     as_json: JsonOption = False,
 ) -> None:
     """Create or overwrite a block."""
-    try:
-        with _connect(home) as mem:
-            block = mem.set_core_block(
-                user, label, value, limit=limit, description=description, read_only=read_only
-            )
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        block = mem.core.set(user, label, value, limit=limit, description=description, read_only=read_only)
     _print_blocks([block], as_json)
 
 
@@ -234,11 +204,8 @@ def core_append(
     label: str, text: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
     """Append a line to a block."""
-    try:
-        with _connect(home) as mem:
-            block = mem.core_append(user, label, text)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        block = mem.core.append(user, label, text)
     _print_blocks([block], as_json)
 
 
@@ -247,11 +214,8 @@ def core_replace(
     label: str, old: str, new: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
     """Replace text in a block."""
-    try:
-        with _connect(home) as mem:
-            block = mem.core_replace(user, label, old, new)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        block = mem.core.replace(user, label, old, new)
     _print_blocks([block], as_json)
 
 

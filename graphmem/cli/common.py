@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from typer.models import CommandFunctionType as CommandFunction
 
 from graphmem.config import Settings
 from graphmem.errors import GraphMemError
@@ -37,6 +40,27 @@ def fail(exc: GraphMemError) -> typer.Exit:
     """Print a graphmem error for a person and exit with status 1 (raise what this returns)."""
     err_console.print(f"[bold red]error:[/] {exc}")
     return typer.Exit(code=1)
+
+
+class App(typer.Typer):
+    """A ``typer.Typer`` whose commands print a :class:`GraphMemError` for a person and exit with status 1
+    (the one place the CLI handles graphmem's errors)."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[CommandFunction], CommandFunction]:
+        register = super().command(*args, **kwargs)
+
+        def decorate(fn: CommandFunction) -> CommandFunction:
+            @functools.wraps(fn)
+            def run(*a: Any, **kw: Any) -> Any:
+                try:
+                    return fn(*a, **kw)
+                except GraphMemError as exc:
+                    raise fail(exc) from exc
+
+            register(run)
+            return fn
+
+        return decorate
 
 
 def print_json(value: Any) -> None:

@@ -14,12 +14,12 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem.automation.control import JobStatus
-from graphmem.cli.common import HomeOption, JsonOption
+from graphmem.cli.common import App, HomeOption, JsonOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
 from graphmem.errors import GraphMemError
 
-jobs_app = typer.Typer(help="Maintenance jobs: list, run, enable, disable, reconcile.", no_args_is_help=True)
+jobs_app = App(help="Maintenance jobs: list, run, enable, disable, reconcile.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -40,11 +40,8 @@ def _print_statuses(statuses: list[JobStatus], as_json: bool) -> None:
 @jobs_app.command("list")
 def jobs_list(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every job with its state (scheduled, disabled, missing, drifted), schedule and last run."""
-    try:
-        with _connect(home) as mem:
-            _print_statuses(mem.jobs.list(), as_json)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        _print_statuses(mem.jobs.list(), as_json)
 
 
 @jobs_app.command("run")
@@ -74,11 +71,8 @@ def jobs_run(
 
 
 def _toggle(name: str, enabled: bool, home: Path | None) -> None:
-    try:
-        with _connect(home) as mem:
-            status = mem.jobs.enable(name) if enabled else mem.jobs.disable(name)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        status = mem.jobs.enable(name) if enabled else mem.jobs.disable(name)
     console.print(f"{status.name}: {'enabled' if status.enabled else 'disabled'} ({status.state})")
 
 
@@ -97,11 +91,8 @@ def jobs_disable(name: str, home: HomeOption = None) -> None:
 @jobs_app.command("reconcile")
 def jobs_reconcile(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Compare schedulers with the stored config (a running worker applies it within its poll interval)."""
-    try:
-        with _connect(home) as mem:
-            _print_statuses(mem.jobs.reconcile(), as_json)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        _print_statuses(mem.jobs.reconcile(), as_json)
 
 
 def worker(home: HomeOption = None) -> None:
@@ -113,22 +104,16 @@ def worker(home: HomeOption = None) -> None:
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    try:
-        with _connect(home) as mem:
-            console.print("worker running; Ctrl-C to stop")
-            mem.jobs.work(stop)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        console.print("worker running; Ctrl-C to stop")
+        mem.jobs.work(stop)
     console.print("worker stopped")
 
 
 def health(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Healthy or degraded, with reasons (exit code 2 when degraded)."""
-    try:
-        with _connect(home) as mem:
-            report = mem.automation.health()
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        report = mem.automation.health()
     if as_json:
         print(report.model_dump_json(indent=2))
     else:

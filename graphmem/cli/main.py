@@ -13,21 +13,17 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem.cli.agent import register as register_agent
-from graphmem.cli.common import HomeOption, UserOption
-from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import App, HomeOption, UserOption
 from graphmem.cli.common import settings_for as _settings
 from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.users import register as register_users
-from graphmem.errors import GraphMemError
 from graphmem.memory import GraphMemory
 from graphmem.models import Hit
 
-app = typer.Typer(help="graphmem: long-term memory for AI agents, on Neo4j.", no_args_is_help=True)
-server_app = typer.Typer(
-    help="Manage the local Neo4j server (assembled from Maven Central).", no_args_is_help=True
-)
+app = App(help="graphmem: long-term memory for AI agents, on Neo4j.", no_args_is_help=True)
+server_app = App(help="Manage the local Neo4j server (assembled from Maven Central).", no_args_is_help=True)
 app.add_typer(server_app, name="server")
 register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
@@ -48,21 +44,15 @@ def _server(home: Path | None) -> Any:
 @server_app.command("start")
 def server_start(home: HomeOption = None) -> None:
     """Assemble (once) and start the local Neo4j server; wait until Bolt answers."""
-    try:
-        with console.status("starting Neo4j") as spinner:
-            status = _server(home).start(progress=lambda msg: spinner.update(msg))
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with console.status("starting Neo4j") as spinner:
+        status = _server(home).start(progress=lambda msg: spinner.update(msg))
     console.print(f"[green]running[/] pid {status.pid}: {status.bolt_uri}, Browser {status.browser_url}")
 
 
 @server_app.command("stop")
 def server_stop(home: HomeOption = None) -> None:
     """Stop the local server cleanly (data is kept)."""
-    try:
-        _server(home).stop()
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    _server(home).stop()
     console.print("stopped")
 
 
@@ -93,11 +83,8 @@ def server_logs(home: HomeOption = None, lines: int = 100) -> None:
 @app.command("init")
 def init(home: HomeOption = None) -> None:
     """Create graphmem's constraints and indexes (idempotent)."""
-    try:
-        with GraphMemory.connect(settings=_settings(home)) as mem:
-            mem.init()
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with GraphMemory.connect(settings=_settings(home)) as mem:
+        mem.init()
     console.print("schema ready")
 
 
@@ -111,11 +98,8 @@ def remember(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Store one memory."""
-    try:
-        with GraphMemory.connect(settings=_settings(home)) as mem:
-            memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with GraphMemory.connect(settings=_settings(home)) as mem:
+        memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
     if as_json:
         print(memory.model_dump_json())
     else:
@@ -142,11 +126,8 @@ def recall(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recall a user's memories for a query."""
-    try:
-        with GraphMemory.connect(settings=_settings(home)) as mem:
-            hits = mem.recall(query, user_id=user, k=k)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with GraphMemory.connect(settings=_settings(home)) as mem:
+        hits = mem.recall(query, user_id=user, k=k)
     if as_json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
     else:
@@ -156,21 +137,18 @@ def recall(
 @app.command("demo")
 def demo(home: HomeOption = None, k: int = 3) -> None:
     """Start the local server, ingest a sample conversation, recall from it."""
-    try:
-        with console.status("starting Neo4j") as spinner:
-            status = _server(home).start(progress=lambda msg: spinner.update(msg))
-        sample = json.loads(
-            resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
-        )
-        user = sample["user_id"]
-        with GraphMemory.connect(settings=_settings(home)) as mem:
-            mem.init()
-            count = _ingest_sample(mem, sample)
-            console.print(f"ingested {count} messages for user [bold]{user}[/]")
-            for q in sample["queries"]:
-                console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with console.status("starting Neo4j") as spinner:
+        status = _server(home).start(progress=lambda msg: spinner.update(msg))
+    sample = json.loads(
+        resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
+    )
+    user = sample["user_id"]
+    with GraphMemory.connect(settings=_settings(home)) as mem:
+        mem.init()
+        count = _ingest_sample(mem, sample)
+        console.print(f"ingested {count} messages for user [bold]{user}[/]")
+        for q in sample["queries"]:
+            console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
     console.print(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200")
@@ -179,7 +157,7 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
     """Ingest the sample afresh (the demo user is deleted first): every run starts from the same state."""
     user = sample["user_id"]
-    mem.delete_user(user)
+    mem.users.delete(user)
     count = 0
     for session in sample["sessions"]:
         start = datetime.fromisoformat(session["date"])

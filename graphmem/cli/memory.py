@@ -9,16 +9,12 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem.adapters import ops
-from graphmem.cli.common import HomeOption, JsonOption, UserOption
+from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
-from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import print_json as _print_json
-from graphmem.errors import GraphMemError
 from graphmem.models import Memory
 
-memory_app = typer.Typer(
-    help="One memory: update its text, forget it, show its versions.", no_args_is_help=True
-)
+memory_app = App(help="One memory: update its text, forget it, show its versions.", no_args_is_help=True)
 console = Console()
 
 MemoryArgument = Annotated[str, typer.Argument(help="the memory id")]
@@ -49,11 +45,8 @@ def update(
     as_json: JsonOption = False,
 ) -> None:
     """Change a memory's text (a new version; the previous one stays in its history)."""
-    try:
-        with _connect(home) as mem:
-            memory = ops.update_memory(mem, memory_id, text, user_id=user, expected_version=expected_version)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        memory = ops.update_memory(mem, memory_id, text, user_id=user, expected_version=expected_version)
     if as_json:
         _print_json(ops.memory_json(memory))
     else:
@@ -65,11 +58,8 @@ def forget(
     memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
     """Soft-forget a memory: out of recall, restorable (`jobs.restore`)."""
-    try:
-        with _connect(home) as mem:
-            mem.forget(memory_id, user_id=user)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        mem.forget(memory_id, user_id=user)
     if as_json:
         _print_json({"forgotten": memory_id})
     else:
@@ -81,11 +71,8 @@ def history(
     memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
     """Every version of a memory, oldest first."""
-    try:
-        with _connect(home) as mem:
-            versions = mem.memory_history(memory_id, user_id=user)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        versions = mem.memories.history(memory_id, user_id=user)
     if as_json:
         _print_json([ops.memory_json(m) for m in versions])
     else:
@@ -101,11 +88,8 @@ def context(
     as_json: JsonOption = False,
 ) -> None:
     """The prompt-ready memory context for a query: core memory, facts, recalled memories, recent history."""
-    try:
-        with _connect(home) as mem:
-            ctx = mem.context(query, user_id=user, token_budget=budget, k=k)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        ctx = mem.context(query, user_id=user, token_budget=budget, k=k)
     if as_json:
         _print_json(ops.context_json(ctx))
         return

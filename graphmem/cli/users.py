@@ -26,7 +26,6 @@ from rich.table import Table
 
 from graphmem.cli.common import HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
-from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
 from graphmem.config import MAX_BATCH
@@ -67,11 +66,8 @@ def export(
     home: HomeOption = None,
 ) -> None:
     """Everything stored about a user as JSON (memories, fact history, entities, relationships, audit)."""
-    try:
-        with _connect(home) as mem:
-            data = mem.export_user(user)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        data = mem.users.export(user)
     if out is None:
         _print_json(data)
         return
@@ -94,12 +90,9 @@ def delete_user(
 ) -> None:
     """Hard-delete every node and relationship of a user, in batches (the audit keeps a tombstone)."""
     _confirm(f"Delete every memory, fact and edge of {user!r}? This cannot be undone", yes)
-    try:
-        with _connect(home) as mem, _working() as progress:
-            progress.add_task(f"deleting {user}", total=None)
-            report = mem.delete_user(user, actor=actor or "cli")
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem, _working() as progress:
+        progress.add_task(f"deleting {user}", total=None)
+        report = mem.users.delete(user, actor=actor or "cli")
     if as_json:
         _print_json(report.model_dump(mode="json"))
         return
@@ -124,12 +117,9 @@ def anonymize_user(
 ) -> None:
     """Redact a user's content and personal fields; structure, counts and recall by embedding stay."""
     _confirm(f"Redact all content of {user!r}? This cannot be undone", yes)
-    try:
-        with _connect(home) as mem, _working() as progress:
-            progress.add_task(f"anonymizing {user}", total=None)
-            touched = mem.anonymize_user(user, actor=actor or "cli")
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem, _working() as progress:
+        progress.add_task(f"anonymizing {user}", total=None)
+        touched = mem.users.anonymize(user, actor=actor or "cli")
     if as_json:
         _print_json({"user_id": user, "anonymized": touched})
     else:
@@ -207,20 +197,17 @@ def import_messages(
     total = sum(len(b.messages) for b in batches)
     stored: list[str] = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    try:
-        with _connect(home) as mem, Progress(*columns, console=err_console) as progress:
-            task = progress.add_task(f"importing {file.name}", total=total)
-            for i, b in enumerate(batches):
-                memories = mem.add_messages(
-                    b.messages,
-                    user_id=user,
-                    session_id=b.session_id,
-                    idempotency_key=f"import:{digest}:{batch}:{i}",
-                )
-                stored.extend(m.id for m in memories)
-                progress.advance(task, len(b.messages))
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem, Progress(*columns, console=err_console) as progress:
+        task = progress.add_task(f"importing {file.name}", total=total)
+        for i, b in enumerate(batches):
+            memories = mem.add_messages(
+                b.messages,
+                user_id=user,
+                session_id=b.session_id,
+                idempotency_key=f"import:{digest}:{batch}:{i}",
+            )
+            stored.extend(m.id for m in memories)
+            progress.advance(task, len(b.messages))
     sessions = sorted({b.session_id for b in batches})
     distinct = len(set(stored))  # a near-duplicate message reinforces a memory instead of adding one
     if as_json:

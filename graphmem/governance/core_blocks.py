@@ -61,7 +61,7 @@ def block_value(value: object, field: str = "value") -> str:
     """A block's text may be empty (a fresh block), but must be a string."""
     if not isinstance(value, str):
         raise ValidationError(field, f"must be a string, not {type(value).__name__}")
-    return value
+    return check.clean_string(value, field)
 
 
 def block_from_row(row: dict[str, Any]) -> CoreBlock:

@@ -10,9 +10,8 @@ from typing import Any
 
 from graphmem.errors import MemoryNotFound, VersionConflict
 from graphmem.models import Memory, Priority
-from graphmem.store import audit
 from graphmem.store.driver import Tx
-from graphmem.store.idempotency import Claim
+from graphmem.store.idempotency import Step
 from graphmem.store.records import dump_metadata, memory_from_row
 from graphmem.store.runtime import Runtime
 
@@ -37,12 +36,10 @@ def update(
     user_id: str,
     change: MemoryUpdate,
     expected_version: int,
-    actor: str | None = None,
-    claim: Claim | None = None,
+    on_commit: Step,
 ) -> Memory:
     """Apply ``change`` if the memory is still at ``expected_version`` (else :class:`VersionConflict`).
-    The audit event (with ``claim``'s idempotency key) and the key's result commit with the update."""
-    claim = claim or Claim(None)
+    ``on_commit`` (the audit event and the idempotency key's result) runs in the update's transaction."""
     now = datetime.now(UTC)
     embedding = None if change.content is None else rt.embedder.embed([change.content])[0]
 
@@ -67,17 +64,7 @@ def update(
         )
         if embedding is not None:
             tx.run("memory_embedding_set", user_id=user_id, id=memory_id, embedding=embedding)
-        audit.append(
-            tx,
-            "update_memory",
-            user_id=user_id,
-            now=now,
-            actor=actor,
-            target_ids=[memory_id],
-            version=version,
-            idempotency_key=claim.key,
-        )
-        claim.finish(tx, [memory_id, str(version)])
+        on_commit(tx, [memory_id], version)
         return version
 
     version = rt.store.unit_of_work(work)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from graphmem.errors import ValidationError
@@ -96,7 +96,7 @@ def normalize(message: object, index: int, *, max_chars: int) -> Turn:
     name = check.identifier(_get(message, "name"), f"{where}.name", required=False)
     stamp = _get(message, "timestamp")
     if isinstance(stamp, int | float) and not isinstance(stamp, bool):
-        stamp = datetime.fromtimestamp(stamp, UTC)
+        stamp = check.epoch_seconds(stamp, f"{where}.timestamp")
     timestamp = check.aware_datetime(stamp, f"{where}.timestamp")
     metadata = check.metadata(_get(message, "metadata"), f"{where}.metadata")
     return Turn(role=role.lower(), content=text, name=name, timestamp=timestamp, metadata=metadata)

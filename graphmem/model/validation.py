@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -11,15 +14,34 @@ from graphmem.errors import ValidationError
 E = TypeVar("E")
 
 MAX_ID_CHARS = 256
+MAX_METADATA_BYTES = 65_536  # Settings.max_metadata_bytes is the configurable default
+MAX_METADATA_DEPTH = 16
+MAX_TAGS = 64
+MAX_TAG_CHARS = 100
+MIN_YEAR, MAX_YEAR = 1900, 2200
+_ALLOWED_CONTROLS = frozenset("\n\t\r")
+
+
+def clean_string(value: str, field: str, *, allow_newlines: bool = True) -> str:
+    """NFC-normalised ``value``; refuses lone surrogates (not encodable as UTF-8, so not storable) and
+    control characters (NUL, C0 but newline/tab/carriage return, DEL, C1)."""
+    for c in value:
+        code = ord(c)
+        if 0xD800 <= code <= 0xDFFF:
+            raise ValidationError(field, f"contains a lone surrogate (U+{code:04X}), which is not valid text")
+        if (code < 32 or 0x7F <= code <= 0x9F) and not (allow_newlines and c in _ALLOWED_CONTROLS):
+            raise ValidationError(field, f"contains the control character U+{code:04X}")
+    return unicodedata.normalize("NFC", value)
 
 
 def text(value: object, field: str, *, max_chars: int) -> str:
     if not isinstance(value, str):
         raise ValidationError(field, f"must be a string, not {type(value).__name__}")
-    if not value.strip():
-        raise ValidationError(field, "must not be empty or whitespace")
     if len(value) > max_chars:
         raise ValidationError(field, f"is {len(value)} characters long; the maximum is {max_chars}")
+    value = clean_string(value, field)
+    if not value.strip():
+        raise ValidationError(field, "must not be empty or whitespace")
     return value
 
 
@@ -35,9 +57,7 @@ def identifier(value: object, field: str, *, required: bool = True) -> str | Non
         raise ValidationError(field, "must not be empty")
     if len(value) > MAX_ID_CHARS:
         raise ValidationError(field, f"is longer than {MAX_ID_CHARS} characters")
-    if any(ord(c) < 32 for c in value):
-        raise ValidationError(field, "must not contain control characters")
-    return value
+    return clean_string(value, field, allow_newlines=False)
 
 
 def user_id(value: object) -> str:
@@ -65,7 +85,7 @@ def enum(value: object, enum_type: type[E], field: str) -> E:
 def unit_interval(value: object, field: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValidationError(field, f"must be a number, not {type(value).__name__}")
-    if not 0.0 <= float(value) <= 1.0:
+    if not math.isfinite(value) or not 0.0 <= float(value) <= 1.0:
         raise ValidationError(field, f"must be within [0, 1], got {value}")
     return float(value)
 
@@ -81,25 +101,82 @@ def aware_datetime(value: object, field: str) -> datetime | None:
             raise ValidationError(field, f"is not an ISO-8601 datetime: {value!r}") from None
     if not isinstance(value, datetime):
         raise ValidationError(field, f"must be a datetime, not {type(value).__name__}")
+    if not MIN_YEAR <= value.year <= MAX_YEAR:
+        raise ValidationError(field, f"must fall within the years {MIN_YEAR}-{MAX_YEAR}, got {value.year}")
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
+    elif value.utcoffset() is None:
+        raise ValidationError(field, "has a time zone without a UTC offset")
     return value
 
 
-def metadata(value: object, field: str = "metadata") -> dict[str, Any]:
+def epoch_seconds(value: float, field: str) -> datetime:
+    """A POSIX timestamp (seconds) as an aware datetime within the accepted years."""
+    try:
+        return datetime.fromtimestamp(value, UTC)
+    except (OverflowError, OSError, ValueError):
+        raise ValidationError(field, f"is not a timestamp within the years {MIN_YEAR}-{MAX_YEAR}") from None
+
+
+def _json_value(value: object, field: str, depth: int, seen: set[int]) -> Any:
+    if depth > MAX_METADATA_DEPTH:
+        raise ValidationError(field, f"is nested deeper than {MAX_METADATA_DEPTH} levels")
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValidationError(field, f"must hold finite numbers, got {value}")
+        return value
+    if isinstance(value, str):
+        return clean_string(value, field)
+    if isinstance(value, list | tuple | dict):
+        if id(value) in seen:
+            raise ValidationError(field, "refers to itself")
+        seen = seen | {id(value)}
+        if isinstance(value, dict):
+            if not all(isinstance(key, str) for key in value):
+                raise ValidationError(field, "must have string keys")
+            return {
+                clean_string(k, field): _json_value(v, f"{field}.{k}", depth + 1, seen)
+                for k, v in value.items()
+            }
+        return [_json_value(v, f"{field}[{i}]", depth + 1, seen) for i, v in enumerate(value)]
+    raise ValidationError(
+        field, f"must be JSON (str, int, float, bool, None, list, dict), not {type(value).__name__}"
+    )
+
+
+def metadata(
+    value: object, field: str = "metadata", *, max_bytes: int = MAX_METADATA_BYTES
+) -> dict[str, Any]:
+    """JSON-only metadata: string keys, finite numbers, valid text, at most ``MAX_METADATA_DEPTH`` levels and
+    ``max_bytes`` as compact UTF-8 JSON. Returns a checked copy."""
     if value is None:
         return {}
-    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
-        raise ValidationError(field, "must be a dict with string keys")
-    return dict(value)
+    if not isinstance(value, dict):
+        raise ValidationError(field, f"must be a dict with string keys, not {type(value).__name__}")
+    checked: dict[str, Any] = _json_value(value, field, 0, set())
+    size = len(json.dumps(checked, ensure_ascii=False, separators=(",", ":")).encode())
+    if size > max_bytes:
+        raise ValidationError(field, f"is {size} bytes as JSON; the maximum is {max_bytes}")
+    return checked
 
 
 def tags(value: object) -> list[str]:
     if value is None:
         return []
-    if isinstance(value, str) or not all(isinstance(t, str) and t.strip() for t in value):  # type: ignore[attr-defined]
-        raise ValidationError("tags", "must be a list of non-empty strings")
-    return [t.strip() for t in value]  # type: ignore[attr-defined]
+    if not isinstance(value, list | tuple):
+        raise ValidationError("tags", f"must be a list of strings, not {type(value).__name__}")
+    if len(value) > MAX_TAGS:
+        raise ValidationError("tags", f"has {len(value)} tags; the maximum is {MAX_TAGS}")
+    out = []
+    for i, tag in enumerate(value):
+        if not isinstance(tag, str) or not tag.strip():
+            raise ValidationError(f"tags[{i}]", "must be a non-empty string")
+        if len(tag) > MAX_TAG_CHARS:
+            raise ValidationError(f"tags[{i}]", f"is longer than {MAX_TAG_CHARS} characters")
+        out.append(clean_string(tag, f"tags[{i}]", allow_newlines=False).strip())
+    return out
 
 
 def bounded_int(value: object, field: str, low: int, high: int) -> int:
@@ -122,6 +199,10 @@ def views(value: object) -> dict[str, float] | None:
         return None
     if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
         raise ValidationError("views", "must be a dict of view name to weight")
+    if not all(
+        isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) for w in value.values()
+    ):
+        raise ValidationError("views", "weights must be finite numbers")
     from graphmem.model.intent import resolve_views
 
     resolve_views("", value)  # raises ValidationError naming an unknown view or a bad weight

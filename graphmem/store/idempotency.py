@@ -28,7 +28,7 @@ from graphmem.temporal.facts import fact_from_row
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["STALE_AFTER", "Claim", "audited", "fact", "memories", "once"]
+__all__ = ["STALE_AFTER", "Claim", "Step", "audited", "fact", "memories", "once"]
 
 T = TypeVar("T")
 STALE_AFTER = timedelta(seconds=60)
@@ -109,11 +109,14 @@ def once(
     return result
 
 
-def audited(
-    claim: Claim, action: str, *, user_id: str, actor: str | None = None
-) -> Callable[[Tx, list[str], int | None], None]:
+Step = Callable[[Tx, list[str], int | None], None]
+"""An in-transaction step given a write's resulting ids and version (None when it has none)."""
+
+
+def audited(claim: Claim, action: str, *, user_id: str, actor: str | None = None) -> Step:
     """The in-transaction step of an idempotent, audited write: append its ``AuditEvent`` (target ids,
-    version, idempotency key) and complete its key, so the write, the event and the key commit together."""
+    version, idempotency key) and complete its key, so the write, the event and the key commit together.
+    The key's stored result is ``ids``, followed by the version when there is one."""
 
     def step(tx: Tx, ids: list[str], version: int | None) -> None:
         audit.append(
@@ -126,7 +129,7 @@ def audited(
             version=version,
             idempotency_key=claim.key,
         )
-        claim.finish(tx, ids)
+        claim.finish(tx, ids if version is None else [*ids, str(version)])
 
     return step
 

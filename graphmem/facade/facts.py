@@ -1,0 +1,133 @@
+"""``mem.facts``: bi-temporal facts (a key's value, superseded by later values, never erased)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from graphmem.facade._write import audited_write
+from graphmem.model import validation as check
+from graphmem.models import Fact, FactType, Source
+from graphmem.store import idempotency
+from graphmem.store.idempotency import Step
+from graphmem.store.runtime import Runtime
+from graphmem.temporal import facts as factbase
+from graphmem.temporal import reads as temporal
+
+__all__ = ["Facts"]
+
+
+class Facts:
+    """Set, read, retract and trace a user's facts (``mem.facts``)."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
+
+    def set(
+        self,
+        user_id: str,
+        key: str,
+        value: str,
+        *,
+        fact_type: FactType | str = FactType.CUSTOM,
+        valid_from: datetime | None = None,
+        source: Source | str | None = None,
+        agent_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Fact:
+        """Set a fact value: supersede the current version, keep both as a conflict, or merge.
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
+        new = factbase.FactInput(
+            user_id=check.user_id(user_id),
+            key=check.text(key, "key", max_chars=check.MAX_ID_CHARS),
+            value=check.text(value, "value", max_chars=self._rt.settings.max_content_chars),
+            fact_type=check.enum(fact_type, FactType, "fact_type"),
+            agent_id=check.identifier(agent_id, "agent_id", required=False),
+            valid_from=check.aware_datetime(valid_from, "valid_from"),
+            source=Source.USER if source is None else check.enum(source, Source, "source"),
+        )
+
+        def write(step: Step) -> Fact:
+            return factbase.set_fact(self._rt, new, on_commit=lambda tx, f: step(tx, [f.id], f.version))
+
+        return audited_write(
+            self._rt,
+            "set_fact",
+            user_id=new.user_id,
+            actor=new.agent_id,
+            key=check.identifier(idempotency_key, "idempotency_key", required=False),
+            write=write,
+            replay=lambda ids: idempotency.fact(self._rt, new.user_id, ids),
+        )
+
+    def retract(
+        self,
+        user_id: str,
+        key: str,
+        *,
+        valid_to: datetime | None = None,
+        agent_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Fact:
+        """Retract a fact's current version without erasing history. Without ``valid_to`` it was never true
+        as recorded: from now on no ``as_of`` finds it (an earlier ``known_at`` still does). With
+        ``valid_to`` it was true until then: a new version (status ``ended``) valid over
+        ``[valid_from, valid_to)`` is recorded. Returns that version, or the retracted one (status
+        ``retracted``); afterwards the key has no current value (``get()`` without times is None).
+        Raises ``FactNotFound`` when the key has no current version, ``ValidationError`` when ``valid_to``
+        does not follow its ``valid_from``. A repeat with the same ``idempotency_key`` returns the first
+        result and writes nothing."""
+        uid = check.user_id(user_id)
+        fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
+        aid = check.identifier(agent_id, "agent_id", required=False)
+        end = check.aware_datetime(valid_to, "valid_to")
+
+        def write(step: Step) -> Fact:
+            return factbase.retract_fact(
+                self._rt,
+                uid,
+                fact_key,
+                agent_id=aid,
+                valid_to=end,
+                on_commit=lambda tx, f: step(tx, [f.id], f.version),
+            )
+
+        return audited_write(
+            self._rt,
+            "retract_fact",
+            user_id=uid,
+            actor=aid,
+            key=check.identifier(idempotency_key, "idempotency_key", required=False),
+            write=write,
+            replay=lambda ids: idempotency.fact(self._rt, uid, ids),
+        )
+
+    def get(
+        self,
+        user_id: str,
+        key: str,
+        *,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        agent_id: str | None = None,
+    ) -> Fact | None:
+        """The current version of a fact, or None. With ``as_of`` (valid time: what was true then) and/or
+        ``known_at`` (transaction time: what had been recorded by then), the version that held then, as it
+        read at ``known_at``; the other defaults to now. Naive datetimes are read as UTC."""
+        uid = check.user_id(user_id)
+        fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
+        aid = check.identifier(agent_id, "agent_id", required=False)
+        valid_at = check.aware_datetime(as_of, "as_of")
+        recorded_by = check.aware_datetime(known_at, "known_at")
+        if valid_at is None and recorded_by is None:
+            return factbase.get_fact(self._rt, uid, fact_key, agent_id=aid)
+        return temporal.fact_at(self._rt, uid, fact_key, agent_id=aid, as_of=valid_at, known_at=recorded_by)
+
+    def history(self, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:
+        """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
+        transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``."""
+        return temporal.fact_history(
+            self._rt,
+            check.user_id(user_id),
+            check.text(key, "key", max_chars=check.MAX_ID_CHARS),
+            agent_id=check.identifier(agent_id, "agent_id", required=False),
+        )

@@ -1,0 +1,133 @@
+"""``mem.memories``: one memory at a time: versioned updates, links, governance decisions, feedback, and
+the proactive preload of a session's first memories."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from graphmem.facade._write import audited_write
+from graphmem.formation import edges
+from graphmem.governance import users as governance
+from graphmem.governance import versioning
+from graphmem.model import validation as check
+from graphmem.models import Hit, Memory, Priority
+from graphmem.retrieval import recall as recall_use_case
+from graphmem.store.idempotency import Step
+from graphmem.store.runtime import Runtime
+
+__all__ = ["Memories"]
+
+
+def _unchanged(current: Memory, change: versioning.MemoryUpdate) -> bool:
+    return (
+        (change.content is None or change.content == current.content)
+        and (change.metadata is None or change.metadata == current.metadata)
+        and (change.priority is None or change.priority == current.priority)
+    )
+
+
+class Memories:
+    """Update, trace, link, govern and rate single memories (``mem.memories``)."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
+        self._preload = recall_use_case.PreloadCache(rt)
+
+    def update(
+        self,
+        memory_id: str,
+        *,
+        user_id: str,
+        expected_version: int,
+        content: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        priority: Priority | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Memory:
+        """Change a memory's content, metadata or priority if it is still at ``expected_version`` (else
+        ``VersionConflict``, nothing written); the previous version stays readable in ``history``.
+        A change that changes nothing writes nothing and returns the current version.
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
+        uid = check.user_id(user_id)
+        limit = self._rt.settings.max_content_chars
+        change = versioning.MemoryUpdate(
+            content=None if content is None else check.text(content, "content", max_chars=limit),
+            metadata=None if metadata is None else check.metadata(metadata, max_bytes=self._max_metadata),
+            priority=None if priority is None else check.enum(priority, Priority, "priority"),
+        )
+        mid = check.identifier(memory_id, "memory_id") or ""
+        expected = check.bounded_int(expected_version, "expected_version", 1, 2**62)
+        current = versioning.history(self._rt, mid, user_id=uid)[-1]
+        if current.version == expected and _unchanged(current, change):
+            return current
+
+        def write(step: Step) -> Memory:
+            return versioning.update(
+                self._rt, mid, user_id=uid, change=change, expected_version=expected, on_commit=step
+            )
+
+        return audited_write(
+            self._rt,
+            "update_memory",
+            user_id=uid,
+            actor=None,
+            key=check.identifier(idempotency_key, "idempotency_key", required=False),
+            write=write,
+            replay=lambda ids: versioning.history(self._rt, mid, user_id=uid)[int(ids[1]) - 1],
+        )
+
+    @property
+    def _max_metadata(self) -> int:
+        return self._rt.settings.max_metadata_bytes
+
+    def history(self, memory_id: str, *, user_id: str) -> list[Memory]:
+        """Every version of a memory, oldest first."""
+        return versioning.history(
+            self._rt, check.identifier(memory_id, "memory_id") or "", user_id=check.user_id(user_id)
+        )
+
+    def link(
+        self,
+        src_id: str,
+        dst_id: str,
+        rel_type: str,
+        *,
+        weight: float = 1.0,
+        valid_from: datetime | None = None,
+    ) -> None:
+        """Add an edge between two memories of one user; ``rel_type`` from ``linking.LINK_TYPES``."""
+        edges.link(
+            self._rt,
+            check.identifier(src_id, "src_id") or "",
+            check.identifier(dst_id, "dst_id") or "",
+            edges.check_rel_type(rel_type),
+            weight=check.unit_interval(weight, "weight"),
+            valid_from=check.aware_datetime(valid_from, "valid_from"),
+        )
+
+    def govern(self, memory_id: str, *, user_id: str, decision: str, actor: str | None = None) -> None:
+        """Apply a governance decision to one memory: ``retain``, ``delete`` or ``anonymize`` (audited)."""
+        governance.govern_memory(
+            self._rt,
+            check.identifier(memory_id, "memory_id") or "",
+            user_id=check.user_id(user_id),
+            decision=check.enum(decision, governance.Decision, "decision"),
+            actor=check.identifier(actor, "actor", required=False),
+        )
+
+    def feedback(self, memory_id: str, *, user_id: str, useful: bool) -> None:
+        """Say whether a recalled memory helped: it is recorded, and the memory gains or loses strength."""
+        uid = check.user_id(user_id)
+        recall_use_case.feedback(
+            self._rt,
+            memory_id=check.identifier(memory_id, "memory_id") or "",
+            user_id=uid,
+            useful=check.boolean(useful, "useful"),
+        )
+        self._rt.changes.touch(uid)
+
+    def proactive(self, user_id: str, *, k: int = 10) -> list[Hit]:
+        """Memories to preload at session start, ranked by importance, recency and frequency (cached per user,
+        invalidated by this client's writes, refreshed after ``proactive_ttl`` seconds)."""
+        return self._preload.get(check.user_id(user_id), check.k(k))

@@ -1,0 +1,72 @@
+"""``mem.temporal``: the user's graph over time (timeline, snapshot, diff) and who changed what (audit)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from graphmem.errors import ValidationError
+from graphmem.model import validation as check
+from graphmem.store import audit
+from graphmem.store.audit import AuditEvent
+from graphmem.store.runtime import Runtime
+from graphmem.temporal import snapshots
+from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
+
+__all__ = ["Temporal"]
+
+
+def _required(value: object, field: str) -> datetime:
+    when = check.aware_datetime(value, field)
+    if when is None:
+        raise ValidationError(field, "is required")
+    return when
+
+
+class Temporal:
+    """Read the user's graph as it was, and the audit trail of its changes (``mem.temporal``)."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
+
+    def timeline(
+        self, user_id: str, *, start: datetime | None = None, end: datetime | None = None
+    ) -> list[TimelineEvent]:
+        """A user's dated events, oldest first: memories, updates, forgetting, fact versions recorded and
+        closed; ``start``/``end`` bound them (inclusive)."""
+        return snapshots.timeline(
+            self._rt,
+            check.user_id(user_id),
+            start=check.aware_datetime(start, "start"),
+            end=check.aware_datetime(end, "end"),
+        )
+
+    def snapshot(self, user_id: str, *, as_of: datetime, known_at: datetime | None = None) -> GraphSnapshot:
+        """The user's nodes and edges valid at ``as_of`` as recorded by ``known_at`` (default: now);
+        ``to_networkx()`` and ``to_json()`` export it."""
+        return snapshots.snapshot(
+            self._rt,
+            check.user_id(user_id),
+            as_of=_required(as_of, "as_of"),
+            known_at=check.aware_datetime(known_at, "known_at"),
+        )
+
+    def diff(
+        self, user_id: str, t1: datetime, t2: datetime, *, known_at: datetime | None = None
+    ) -> GraphDiff:
+        """What was added, closed or changed in the user's graph between valid times ``t1`` and ``t2``, both
+        read as recorded by ``known_at`` (default: now; pass ``known_at=t1`` etc. for what was known then)."""
+        start, end = _required(t1, "t1"), _required(t2, "t2")
+        return snapshots.diff(
+            self._rt, check.user_id(user_id), start, end, known_at=check.aware_datetime(known_at, "known_at")
+        )
+
+    def audit_log(
+        self, *, user_id: str | None = None, target_id: str | None = None, since: datetime | None = None
+    ) -> list[AuditEvent]:
+        """Audit events, oldest first; ``user_id`` also finds a deleted user's tombstone."""
+        return audit.log(
+            self._rt,
+            user_id=check.identifier(user_id, "user_id", required=False),
+            target_id=check.identifier(target_id, "target_id", required=False),
+            since=check.aware_datetime(since, "since"),
+        )

@@ -1,0 +1,259 @@
+"""The input contract (issue 15): every hostile value at every public entry point is a ValidationError naming
+its field (a 422 through REST), and nothing is written. Each case of ``DEFECTS`` failed on the code before
+the contract (a TypeError, OverflowError, ValueError or UnicodeEncodeError, or a silent write)."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graphmem import AsyncGraphMemory, GraphMemError, GraphMemory, ValidationError
+from graphmem.adapters.rest import create_app
+
+KEY = "contract-key"
+
+
+def nodes(mem: GraphMemory, user_id: str) -> int:
+    rows = mem.query("MATCH (n) WHERE n.user_id = $u RETURN count(n) AS n", {"u": user_id})
+    return int(rows[0]["n"])
+
+
+selfref: dict[str, Any] = {}
+selfref["me"] = selfref
+
+DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
+    ("tags=5", lambda m, u: m.remember("x", user_id=u, tags=5), "tags"),  # TypeError
+    ("tags dict", lambda m, u: m.remember("x", user_id=u, tags={"k1": 1}), "tags"),  # stored its keys
+    ("selfref", lambda m, u: m.remember("x", user_id=u, metadata=selfref), "metadata.me"),  # ValueError
+    ("object", lambda m, u: m.remember("x", user_id=u, metadata={"o": object()}), "metadata.o"),  # str()
+    ("nan", lambda m, u: m.remember("x", user_id=u, metadata={"n": math.nan}), "metadata.n"),  # bad JSON
+    ("inf", lambda m, u: m.remember("x", user_id=u, metadata={"n": math.inf}), "metadata.n"),
+    ("meta surrogate", lambda m, u: m.remember("x", user_id=u, metadata={"k": "\udfff"}), "metadata.k"),
+    ("content surrogate", lambda m, u: m.remember("a\udfffb", user_id=u), "content"),  # TypeError
+    ("content NUL", lambda m, u: m.remember("a\x00b", user_id=u), "content"),  # stored
+    ("query surrogate", lambda m, u: m.recall("pets\ud800", user_id=u), "query"),  # TypeError
+    ("fact surrogate", lambda m, u: m.facts.set(u, "city", "Par\udfffis"), "value"),  # UnicodeEncodeError
+    ("user surrogate", lambda m, u: m.remember("x", user_id=u + "\udfff"), "user_id"),  # UnicodeEncodeError
+    (
+        "timestamp 1e20",  # OverflowError
+        lambda m, u: m.add_messages(
+            [{"role": "user", "content": "hi", "timestamp": 1e20}], user_id=u, session_id="s"
+        ),
+        "messages[0].timestamp",
+    ),
+    ("huge metadata", lambda m, u: m.remember("x", user_id=u, metadata={"b": "x" * 70_000}), "metadata"),
+    (
+        "year 9999",
+        lambda m, u: m.remember("x", user_id=u, occurred_at=datetime(9999, 1, 1, tzinfo=UTC)),
+        "occurred_at",
+    ),
+    ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
+]
+
+
+@pytest.mark.parametrize(("name", "call", "field"), DEFECTS, ids=[d[0] for d in DEFECTS])
+def test_each_defect_is_a_validation_error_and_writes_nothing(
+    mem: GraphMemory, user_id: str, name: str, call: Callable[[GraphMemory, str], Any], field: str
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        call(mem, user_id)
+    assert info.value.field == field, name
+    assert nodes(mem, user_id) == 0
+
+
+def test_text_is_nfc_normalised(mem: GraphMemory, user_id: str) -> None:
+    stored = mem.remember("Cafe\u0301 au lait", user_id=user_id, metadata={"k": "e\u0301"}, tags=[" t "])
+    assert stored.content == "Café au lait" and stored.metadata == {"k": "é"} and stored.tags == ("t",)
+
+
+# --- property: hostile values at every public entry point
+_bad_char = st.one_of(
+    st.integers(0xD800, 0xDFFF).map(chr),
+    st.sampled_from([c for c in map(chr, range(32)) if c not in "\n\t\r"] + ["\x7f", "\x85"]),
+)
+hostile_text = st.tuples(st.text(max_size=20), _bad_char, st.text(max_size=20)).map("".join)
+_leaf = st.one_of(
+    hostile_text,
+    st.sampled_from([math.nan, math.inf, -math.inf]),
+    st.builds(object),
+    st.just(b"bytes"),
+    st.just({1, 2}),
+)
+hostile_metadata = st.one_of(
+    st.dictionaries(st.text(max_size=5), _leaf, min_size=1, max_size=3),
+    st.dictionaries(st.integers(), st.integers(), min_size=1, max_size=2),
+    st.integers(20, 40).map(lambda n: _nested(n)),
+    st.just({"big": "x" * 70_000}),
+)
+hostile_time = st.one_of(
+    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(1899, 12, 31)),
+    st.datetimes(min_value=datetime(2201, 1, 1)),
+    st.sampled_from(["yesterday", "", "10000-01-01T00:00:00"]),
+)
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for _ in range(depth):
+        out = {"d": out}
+    return out
+
+
+Entry = Callable[[Any, str, Any], Any]
+ENTRIES: dict[str, tuple[st.SearchStrategy[Any], Entry]] = {
+    "remember.content": (hostile_text, lambda m, u, v: m.remember(v, user_id=u)),
+    "remember.metadata": (hostile_metadata, lambda m, u, v: m.remember("ok", user_id=u, metadata=v)),
+    "remember.occurred_at": (hostile_time, lambda m, u, v: m.remember("ok", user_id=u, occurred_at=v)),
+    "remember.tags": (
+        st.one_of(hostile_text.map(lambda t: [t]), st.integers()),
+        lambda m, u, v: m.remember("ok", user_id=u, tags=v),
+    ),
+    "remember.session_id": (hostile_text, lambda m, u, v: m.remember("ok", user_id=u, session_id=v)),
+    "add_messages.content": (
+        hostile_text,
+        lambda m, u, v: m.add_messages([{"role": "user", "content": v}], user_id=u, session_id="s"),
+    ),
+    "add_messages.metadata": (
+        hostile_metadata,
+        lambda m, u, v: m.add_messages(
+            [{"role": "user", "content": "ok", "metadata": v}], user_id=u, session_id="s"
+        ),
+    ),
+    "add_messages.timestamp": (
+        st.one_of(hostile_time, st.sampled_from([1e20, -1e20, math.nan, math.inf])),
+        lambda m, u, v: m.add_messages(
+            [{"role": "user", "content": "ok", "timestamp": v}], user_id=u, session_id="s"
+        ),
+    ),
+    "recall.query": (hostile_text, lambda m, u, v: m.recall(v, user_id=u)),
+    "recall.as_of": (hostile_time, lambda m, u, v: m.recall("ok", user_id=u, as_of=v)),
+    "context.query": (hostile_text, lambda m, u, v: m.context(v, user_id=u)),
+    "facts.set.value": (hostile_text, lambda m, u, v: m.facts.set(u, "k", v)),
+    "facts.set.key": (hostile_text, lambda m, u, v: m.facts.set(u, v, "ok")),
+    "facts.set.valid_from": (hostile_time, lambda m, u, v: m.facts.set(u, "k", "ok", valid_from=v)),
+    "core.set.value": (hostile_text, lambda m, u, v: m.core.set(u, "human", v)),
+    "user_id": (hostile_text, lambda m, u, v: m.remember("ok", user_id=u + v)),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+def test_sync_entry_points_refuse_hostile_values(mem: GraphMemory, user_id: str, entry: str) -> None:
+    strategy, call = ENTRIES[entry]
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(value=strategy)
+    def check(value: Any) -> None:
+        with pytest.raises(GraphMemError):
+            call(mem, user_id, value)
+
+    check()
+    assert nodes(mem, user_id) == 0
+
+
+class _OnLoop:
+    def __init__(self, target: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self._target, self._loop = target, loop
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return _OnLoop(value, self._loop)
+        return lambda *a, **kw: self._loop.run_until_complete(value(*a, **kw))
+
+
+@pytest.fixture(scope="module")
+def async_mem(server: Any, embedder: Any) -> Iterator[_OnLoop]:
+    loop = asyncio.new_event_loop()
+    amem = loop.run_until_complete(AsyncGraphMemory.connect(embedder=embedder))
+    yield _OnLoop(amem, loop)
+    loop.run_until_complete(amem.close())
+    loop.run_until_complete(loop.shutdown_default_executor())
+    loop.close()
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+def test_async_entry_points_refuse_hostile_values(
+    async_mem: _OnLoop, mem: GraphMemory, user_id: str, entry: str
+) -> None:
+    strategy, call = ENTRIES[entry]
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(value=strategy)
+    def check(value: Any) -> None:
+        with pytest.raises(GraphMemError):
+            call(async_mem, user_id, value)
+
+    check()
+    assert nodes(mem, user_id) == 0
+
+
+@pytest.fixture(scope="module")
+def client(mem: GraphMemory) -> Iterator[TestClient]:
+    with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        yield c
+
+
+def _json_text(s: str) -> str:
+    """JSON can carry lone surrogates as \\u escapes: send them the way a hostile client would."""
+    import json
+
+    return json.dumps(s)
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("memories", '{"content": %s}'),
+        ("memories", '{"content": "ok", "metadata": {"k": %s}}'),
+        ("memories", '{"content": "ok", "tags": [%s]}'),
+        ("recall", '{"query": %s}'),
+        ("facts", '{"key": "k", "value": %s}'),
+        ("messages", '{"session_id": "s", "messages": [{"role": "user", "content": %s}]}'),
+    ],
+)
+def test_rest_answers_422_to_hostile_text(
+    client: TestClient, mem: GraphMemory, user_id: str, path: str, body: str
+) -> None:
+    method = "PUT" if path == "facts" else "POST"
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(value=hostile_text)
+    def check(value: str) -> None:
+        response = client.request(
+            method,
+            f"/users/{user_id}/{path}",
+            content=body % _json_text(value),
+            headers={"Content-Type": "application/json"},
+        )
+        assert response.status_code == 422, response.text
+        assert response.json()["error"] == "ValidationError"
+
+    check()
+    assert nodes(mem, user_id) == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"content": "ok", "tags": 5},
+        {"content": "ok", "tags": {"k1": 1}},
+        {"content": "ok", "metadata": {"b": "x" * 70_000}},
+        {"content": "ok", "metadata": _nested(30)},
+        {"content": "ok", "occurred_at": "9999-01-01T00:00:00Z"},
+        {"content": "ok", "importance": "NaN"},
+    ],
+)
+def test_rest_answers_422_to_bad_shapes(
+    client: TestClient, mem: GraphMemory, user_id: str, body: Any
+) -> None:
+    response = client.post(f"/users/{user_id}/memories", json=body)
+    assert response.status_code == 422, response.text
+    assert nodes(mem, user_id) == 0
