@@ -104,7 +104,11 @@ def test_memories_without_the_new_keys_still_match_on_content(mem: GraphMemory, 
         "retention: 1.0, access_count: 0, layer: 'working', source: 'user', confidence: 1.0, tags: [], "
         "metadata: '{}', occurred_at: datetime(), created_at: datetime(), recorded_at: datetime(), "
         "version: 1, embedding: $e})",
-        {"u": user_id, "k": user_key(user_id), "e": mem.runtime.embedder.embed(["zebrafish aquarium notes"])[0]},
+        {
+            "u": user_id,
+            "k": user_key(user_id),
+            "e": mem.runtime.embedder.embed(["zebrafish aquarium notes"])[0],
+        },
     )
     hits = mem.recall("zebrafish", user_id=user_id)
     assert [h.memory.content for h in hits] == ["zebrafish aquarium notes"]
