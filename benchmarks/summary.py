@@ -22,6 +22,8 @@ from machine import stamp
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 README = ROOT / "README.md"
+DOCS = ROOT / "docs" / "benchmarks.md"
+FRONT = {"recall_quality"}  # the only section on the README's front page; docs/benchmarks.md has all
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 ORDER = [
     "scale",
@@ -162,18 +164,22 @@ def main() -> None:
     head = ["# Benchmark summary", "", *stamp_lines(), "", *steps_table()]
     body = "\n\n".join(sections.values())
     (RESULTS / "SUMMARY.md").write_text("\n".join(head) + "\n\n" + body + "\n")
-    if README.exists():
-        text = README.read_text()
+    pages = [
+        (DOCS, "../benchmarks/results/SUMMARY.md", lambda n: n not in SUMMARY_ONLY),
+        (README, "docs/benchmarks.md", lambda n: n in FRONT),
+    ]
+    for page, link, keep in pages:
+        text = page.read_text() if page.exists() else ""
         if START in text and END in text:
             block = [
                 START,
                 *stamp_lines(),
-                "Full tables and plots: [benchmarks/results/SUMMARY.md](benchmarks/results/SUMMARY.md).",
+                f"More tables and plots: [{link.rsplit('/', 1)[-1]}]({link}).",
                 "",
-                "\n\n".join(headline(s) for n, s in sections.items() if n not in SUMMARY_ONLY),
+                "\n\n".join(headline(s) for n, s in sections.items() if keep(n)),
                 END,
             ]
-            README.write_text(replace_block(text, "\n".join(block)))
+            page.write_text(replace_block(text, "\n".join(block)))
     print(f"wrote {RESULTS / 'SUMMARY.md'} ({len(sections)} sections)")
 
 
