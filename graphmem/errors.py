@@ -113,6 +113,10 @@ class ConnectionFailed(TransientError):
     """The database could not be reached."""
 
 
+class QueryTimeout(StoreError):
+    """A query ran past its transaction time limit (``Settings.transaction_timeout`` / ``query_timeout``)."""
+
+
 # --- the locally managed server --------------------------------------------------------------------
 class ServerError(GraphMemError):
     """The locally managed Neo4j server could not be assembled, started or stopped."""
@@ -152,6 +156,7 @@ __all__ = [
     "NotFoundError",
     "PortInUse",
     "PrerequisiteMissing",
+    "QueryTimeout",
     "SchemaError",
     "ServerError",
     "ServerStartTimeout",

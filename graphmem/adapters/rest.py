@@ -38,6 +38,7 @@ _STATUS: list[tuple[type[errors.GraphMemError], int]] = [
     (errors.CoreBlockReadOnly, 403),
     (errors.TenantMismatch, 403),
     (errors.VersionConflict, 409),
+    (errors.QueryTimeout, 504),
     (errors.TransientError, 503),
     (errors.StoreError, 500),
     (errors.ConfigurationError, 500),
