@@ -27,8 +27,8 @@ class NotFoundError(GraphMemError, LookupError):
 
 
 class MemoryNotFound(NotFoundError):
-    def __init__(self, memory_id: str) -> None:
-        super().__init__(f"memory {memory_id!r} not found")
+    def __init__(self, memory_id: str, *, reason: str | None = None) -> None:
+        super().__init__(f"memory {memory_id!r} not found" + (f" ({reason})" if reason else ""))
         self.memory_id = memory_id
 
 
