@@ -6,8 +6,6 @@ the user id (``graphmem.store.audit.user_hash``), the action, the time and the c
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -18,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from graphmem.errors import MemoryNotFound
 from graphmem.store import audit
 from graphmem.store.driver import Tx
+from graphmem.store.records import clean_json, load_metadata
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -69,14 +68,13 @@ def jsonable(value: Any) -> Any:
         return {k: jsonable(v) for k, v in value.items() if v is not None}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
-    return value
+    return clean_json(value)
 
 
 def _props(row: dict[str, Any]) -> dict[str, Any]:
     props = jsonable(row["props"])
     if isinstance(props.get("metadata"), str):
-        with contextlib.suppress(ValueError):
-            props["metadata"] = json.loads(props["metadata"])
+        props["metadata"] = load_metadata(props["metadata"])
     return dict(props)
 
 

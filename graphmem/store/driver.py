@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
@@ -20,6 +21,7 @@ from neo4j.time import Date, DateTime
 from graphmem import errors
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
 from graphmem.store.queries import query
+from graphmem.store.records import clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -57,15 +59,30 @@ def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
 
 
 def to_native(value: Any) -> Any:
-    """Neo4j temporal values to Python ones, recursively."""
+    """Neo4j temporal values to Python ones, recursively; text made safe to encode (lone surrogates
+    stored by hand become U+FFFD), so stored data cannot make a later read fail."""
+    if isinstance(value, str):
+        return clean_text(value)
     if isinstance(value, DateTime | Date):
         return value.to_native()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, list):
         return [to_native(v) for v in value]
-    if isinstance(value, dict):
-        return {k: to_native(v) for k, v in value.items()}
-    if isinstance(value, neo4j.graph.Node):
-        return {k: to_native(v) for k, v in value.items()}
+    if isinstance(value, dict | neo4j.graph.Node):
+        return {k: _numeric(k, to_native(v)) for k, v in value.items()}
+    return value
+
+
+NUMERIC_PROPERTIES = frozenset(
+    {"strength", "importance", "retention", "confidence", "access_count", "version", "weight", "score"}
+)
+"""Properties graphmem reads as numbers: a stored value of another type (written by hand) reads as missing."""
+
+
+def _numeric(key: str, value: Any) -> Any:
+    if key in NUMERIC_PROPERTIES and not (isinstance(value, int | float) and not isinstance(value, bool)):
+        return None
     return value
 
 

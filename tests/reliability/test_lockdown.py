@@ -55,7 +55,7 @@ def test_spare_server_is_locked_down(spare: LocalServer) -> None:
             "CALL apoc.convert.setJsonProperty(null, 'k', 1)",
             "CALL gds.pageRank.stream('g') YIELD nodeId RETURN nodeId",
         ):
-            with pytest.raises(ClientError, match="ProcedureNotFound|no procedure"):
+            with pytest.raises(ClientError, match=r"ProcedureNotFound|no procedure"):
                 driver.execute_query(refused)
         records, _, _ = driver.execute_query(
             "SHOW SETTINGS YIELD name, value WHERE name IN ['db.transaction.timeout', "
