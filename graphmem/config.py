@@ -133,6 +133,8 @@ class Settings(BaseSettings):
     # --- agent-facing interfaces (see graphmem.adapters.mcp, graphmem.adapters.rest) ---
     mcp_user_id: str | None = Field(default=None, description="the tenant the MCP server acts for")
     api_key: SecretStr | None = Field(default=None, description="the key REST clients send in X-API-Key")
+    max_body_bytes: int = Field(default=1_048_576, ge=1, description="REST: larger request bodies get 413")
+    protect_docs: bool = Field(default=False, description="REST: /docs and /openapi.json need a key")
 
     def preset(self) -> RetrievalPreset:
         return PRESETS[self.retrieval_preset]
