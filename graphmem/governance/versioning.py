@@ -61,7 +61,7 @@ def update(
         if found != expected_version:
             raise VersionConflict(f"memory {memory_id!r}", expected_version, found)
         if not change.changes(rows[0]):
-            claim.finish(tx, [memory_id, str(found)])
+            on_commit(tx, [memory_id], found)  # completes an idempotency key; no new version is written
             return found
         version = int(
             tx.run(

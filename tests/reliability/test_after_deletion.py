@@ -15,7 +15,7 @@ from graphmem.store.driver import Row, Store
 def test_idempotent_remember_after_its_memory_was_deleted(mem: GraphMemory, user_id: str) -> None:
     first = mem.remember("I keep bees on the roof", user_id=user_id, idempotency_key="k1")
     assert mem.remember("I keep bees on the roof", user_id=user_id, idempotency_key="k1").id == first.id
-    mem.govern_memory(first.id, user_id=user_id, decision="delete")
+    mem.memories.govern(first.id, user_id=user_id, decision="delete")
     with pytest.raises(MemoryNotFound, match="deleted after the first call") as caught:
         mem.remember("I keep bees on the roof", user_id=user_id, idempotency_key="k1")
     assert first.id in caught.value.memory_id
@@ -25,7 +25,7 @@ def test_idempotent_add_messages_after_one_memory_was_deleted(mem: GraphMemory, 
     turns = ["My sister lives in Oslo", "I play the cello on Sundays", "My car is a green Volvo"]
     first = mem.add_messages(turns, user_id=user_id, session_id="s1", idempotency_key="batch-1")
     assert len(first) == 3
-    mem.govern_memory(first[1].id, user_id=user_id, decision="delete")
+    mem.memories.govern(first[1].id, user_id=user_id, decision="delete")
     with pytest.raises(MemoryNotFound) as caught:
         mem.add_messages(turns, user_id=user_id, session_id="s1", idempotency_key="batch-1")
     assert caught.value.memory_id == first[1].id
@@ -34,14 +34,13 @@ def test_idempotent_add_messages_after_one_memory_was_deleted(mem: GraphMemory, 
 
 def test_update_memory_without_change_writes_no_version(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("The boiler is serviced in May", user_id=user_id, metadata={"room": "cellar"})
-    same = mem.update_memory(
+    same = mem.memories.update(
         m.id, user_id=user_id, expected_version=m.version, content=m.content, metadata={"room": "cellar"}
     )
     assert same.version == m.version
-    assert len(mem.memory_history(m.id, user_id=user_id)) == 1
-    assert [e.action for e in mem.audit_log(user_id=user_id)].count("update_memory") == 0
-    changed = mem.update_memory(m.id, user_id=user_id, expected_version=m.version, content="in June")
-    assert changed.version == m.version + 1 and len(mem.memory_history(m.id, user_id=user_id)) == 2
+    assert len(mem.memories.history(m.id, user_id=user_id)) == 1
+    changed = mem.memories.update(m.id, user_id=user_id, expected_version=m.version, content="in June")
+    assert changed.version == m.version + 1 and len(mem.memories.history(m.id, user_id=user_id)) == 2
 
 
 class _DiesMidDeletion(Store):
@@ -65,9 +64,9 @@ def test_tombstone_counts_what_an_interrupted_deletion_removed(mem: GraphMemory,
     assert isinstance(store, Store)
     dying = GraphMemory(_DiesMidDeletion(store.driver, store.database), mem.embedder, mem._rt.settings)
     with pytest.raises(ConnectionFailed):
-        dying.delete_user(user_id)
-    report = mem.delete_user(user_id)
+        dying.users.delete(user_id)
+    report = mem.users.delete(user_id)
     assert report.nodes.get("Memory") == 3
-    tombstone = [e for e in mem.audit_log(user_id=user_id) if e.action == "delete_user"][-1]
+    tombstone = [e for e in mem.temporal.audit_log(user_id=user_id) if e.action == "delete_user"][-1]
     assert tombstone.details["nodes"]["Memory"] == 3
-    assert mem.delete_user(user_id).deleted == 0
+    assert mem.users.delete(user_id).deleted == 0

@@ -55,13 +55,13 @@ def test_python_reads_survive_hostile_stored_values(mem: GraphMemory, hostile_us
     assert len(hits) == len(HOSTILE)
     for hit in hits:
         hit.model_dump_json()  # serialisable: no lone surrogate, no NaN left
-    json.dumps(mem.export_user(hostile_user), allow_nan=False)
+    json.dumps(mem.users.export(hostile_user), allow_nan=False)
     mem.context("hiking", user_id=hostile_user).model_dump_json()
-    snapshot = mem.snapshot(hostile_user, as_of=datetime.now(UTC) + timedelta(seconds=1))
+    snapshot = mem.temporal.snapshot(hostile_user, as_of=datetime.now(UTC) + timedelta(seconds=1))
     assert len(snapshot.nodes) >= len(HOSTILE)
     snapshot.model_dump_json()
     for hit in hits:
-        for version in mem.memory_history(hit.memory.id, user_id=hostile_user):
+        for version in mem.memories.history(hit.memory.id, user_id=hostile_user):
             version.model_dump_json()
 
 
