@@ -11,7 +11,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: venv venv-core venv-bench demo test check lint typecheck pytest browser server-start server-stop server-status clean bench bench-full locomo
+.PHONY: venv venv-core venv-bench demo test check lint typecheck pytest browser server-start server-stop server-status clean bench bench-full locomo reliability
 
 # venv-core: the library, CLI, REST API and MCP server (what `make demo` needs; no torch, ~0.5 GB).
 # venv: that plus the test, lint and benchmark tools and the ADK/LangGraph adapters (`make test`).
@@ -72,6 +72,13 @@ pytest: venv server-start browser
 test: lint typecheck pytest
 
 check: test
+
+# Reliability: the fast part (fail fast, lockdown of query(), idempotency after deletion, hostile stored
+# values, API keys, routing) runs in `make test`; this adds the tests marked `reliability`, which start a
+# second server (ports 7697/7484, home benchmarks/cache/spare, seeded from the shared server's jars) and
+# check the lockdown on it, then stop it. The shared server at 7687 is never restarted.
+reliability: venv server-start
+	$(PY) -m pytest -q tests/reliability -m 'reliability or not reliability'
 
 locomo: venv-bench server-start
 	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/recall_quality.json

@@ -29,10 +29,10 @@ from graphmem.dynamics.jobs import Jobs
 from graphmem.embedding import Embedder, embed_query_checked, embedder_name
 from graphmem.errors import ConfigurationError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
-from graphmem.memory import DRIVER_OPTIONS, GraphMemory, _resolve_connection, default_embedder
+from graphmem.memory import GraphMemory, _resolve_connection, default_embedder
 from graphmem.model.extraction import Extractor
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
-from graphmem.store.driver import AsyncStore, translate_errors
+from graphmem.store.driver import AsyncStore, driver_options, translate_errors
 from graphmem.store.runtime import Runtime
 
 __all__ = [
@@ -245,14 +245,20 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         """Connect like :meth:`GraphMemory.connect`, with the async driver, bound to the running loop."""
         settings = settings or Settings()
         target, credentials = await asyncio.to_thread(_resolve_connection, uri, auth, settings)
-        driver = neo4j.AsyncGraphDatabase.driver(target, auth=credentials, **DRIVER_OPTIONS)
+        driver = neo4j.AsyncGraphDatabase.driver(target, auth=credentials, **driver_options(settings))
         try:
             with translate_errors():
                 await driver.verify_connectivity()
         except BaseException:
             await driver.close()
             raise
-        store = AsyncStore(driver, database or settings.neo4j_database, loop=asyncio.get_running_loop())
+        store = AsyncStore(
+            driver,
+            database or settings.neo4j_database,
+            loop=asyncio.get_running_loop(),
+            transaction_timeout=settings.transaction_timeout,
+            query_timeout=settings.query_timeout,
+        )
         chosen = embedder or default_embedder(settings)
         return cls(GraphMemory(store, _ExecutorEmbedder(chosen), settings, extractor))
 

@@ -79,6 +79,18 @@ class Settings(BaseSettings):
         default="neo4j", validation_alias=AliasChoices("NEO4J_DATABASE", "GRAPHMEM_NEO4J_DATABASE")
     )
     home: Path | None = Field(default=None, description="home of the locally managed server")
+    # --- time limits (see graphmem.store.driver.driver_options and docs/operations.md) ---
+    connect_timeout: float = Field(
+        default=5.0,
+        gt=0,
+        description="seconds to reach the server (retries included) before ConnectionFailed",
+    )
+    transaction_timeout: float = Field(
+        default=120.0, ge=0, description="server-side limit of each graphmem transaction, seconds (0: none)"
+    )
+    query_timeout: float = Field(
+        default=30.0, ge=0, description="server-side limit of a query() call's read transaction, seconds"
+    )
     embedding_model: str = Field(
         default="bge-small-en-v1.5",
         description="'bge-small-en-v1.5' (bundled INT8 ONNX, the default), "
@@ -121,6 +133,8 @@ class Settings(BaseSettings):
     # --- agent-facing interfaces (see graphmem.adapters.mcp, graphmem.adapters.rest) ---
     mcp_user_id: str | None = Field(default=None, description="the tenant the MCP server acts for")
     api_key: SecretStr | None = Field(default=None, description="the key REST clients send in X-API-Key")
+    max_body_bytes: int = Field(default=1_048_576, ge=1, description="REST: larger request bodies get 413")
+    protect_docs: bool = Field(default=False, description="REST: /docs and /openapi.json need a key")
 
     def preset(self) -> RetrievalPreset:
         return PRESETS[self.retrieval_preset]

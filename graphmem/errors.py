@@ -27,8 +27,8 @@ class NotFoundError(GraphMemError, LookupError):
 
 
 class MemoryNotFound(NotFoundError):
-    def __init__(self, memory_id: str) -> None:
-        super().__init__(f"memory {memory_id!r} not found")
+    def __init__(self, memory_id: str, *, reason: str | None = None) -> None:
+        super().__init__(f"memory {memory_id!r} not found" + (f" ({reason})" if reason else ""))
         self.memory_id = memory_id
 
 
@@ -113,6 +113,10 @@ class ConnectionFailed(TransientError):
     """The database could not be reached."""
 
 
+class QueryTimeout(StoreError):
+    """A query ran past its transaction time limit (``Settings.transaction_timeout`` / ``query_timeout``)."""
+
+
 # --- the locally managed server --------------------------------------------------------------------
 class ServerError(GraphMemError):
     """The locally managed Neo4j server could not be assembled, started or stopped."""
@@ -152,6 +156,7 @@ __all__ = [
     "NotFoundError",
     "PortInUse",
     "PrerequisiteMissing",
+    "QueryTimeout",
     "SchemaError",
     "ServerError",
     "ServerStartTimeout",

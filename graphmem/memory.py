@@ -29,7 +29,7 @@ from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.context import Context
 from graphmem.store import embedding_space, idempotency, migrations
-from graphmem.store.driver import QueryStore, Store, translate_errors
+from graphmem.store.driver import QueryStore, Store, driver_options, translate_errors
 from graphmem.store.idempotency import Step
 from graphmem.store.queries import schema_statements
 from graphmem.store.runtime import Runtime
@@ -69,25 +69,23 @@ def _resolve_connection(
     return uri or status.bolt_uri, auth
 
 
-DRIVER_OPTIONS: dict[str, Any] = {
-    # A young graph lacks properties that queries mention (expired_at, ...): not worth a warning.
-    "notifications_disabled_classifications": [neo4j.NotificationDisabledClassification.UNRECOGNIZED],
-}
-"""Options of every driver graphmem opens, sync (GraphMemory) or async (AsyncGraphMemory)."""
-
-
 def _open_store(
     uri: str | None, auth: tuple[str, str] | None, database: str | None, settings: Settings
 ) -> Store:
     uri, auth = _resolve_connection(uri, auth, settings)
-    driver = neo4j.GraphDatabase.driver(uri, auth=auth, **DRIVER_OPTIONS)
+    driver = neo4j.GraphDatabase.driver(uri, auth=auth, **driver_options(settings))
     with translate_errors():
         try:
             driver.verify_connectivity()
         except Exception:
             driver.close()
             raise
-    return Store(driver, database or settings.neo4j_database)
+    return Store(
+        driver,
+        database or settings.neo4j_database,
+        transaction_timeout=settings.transaction_timeout,
+        query_timeout=settings.query_timeout,
+    )
 
 
 def default_embedder(settings: Settings) -> Embedder:

@@ -217,9 +217,10 @@ def test_deletion_and_export_scan_the_same_labels(mem: GraphMemory, user_id: str
     a user's activity creates are among them (each looked up through its user_id index)."""
     labels = {
         name: re.findall(r"MATCH \(n:(\w+)\) WHERE n.user_id = \$user_id", query(name))
-        for name in ("user_nodes", "user_delete")
+        for name in ("user_nodes", "user_delete", "user_delete_begin")
     }
-    assert labels["user_nodes"] == labels["user_delete"] and len(labels["user_nodes"]) >= 12
+    assert labels["user_nodes"] == labels["user_delete"] == labels["user_delete_begin"]
+    assert len(labels["user_nodes"]) >= 12
     indexed = {
         r["label"]
         for r in mem.query(

@@ -157,25 +157,24 @@ def test_gds_available(driver: Driver) -> None:
     tag = "GmSrvGds" + uuid.uuid4().hex[:8]
     graph = f"g_{tag}"
     driver.execute_query(
-        f"CREATE (a:{tag} {{n: 1}})-[:R]->(b:{tag} {{n: 2}})-[:R]->(c:{tag} {{n: 3}}), "
-        "(c)-[:R]->(a), (c)-[:R]->(b)"
+        f"CREATE (a:{tag} {{n: 1, v: [1.0, 0.0]}})-[:R]->(b:{tag} {{n: 2, v: [0.9, 0.1]}}), "
+        f"(b)-[:R]->(c:{tag} {{n: 3, v: [0.0, 1.0]}}), (c)-[:R]->(a), (c)-[:R]->(b)"
     )
     try:
         records, _, _ = driver.execute_query(
-            "CALL gds.graph.project($g, $label, 'R') YIELD nodeCount, relationshipCount "
+            "CALL gds.graph.project($g, $nodes, 'R') YIELD nodeCount, relationshipCount "
             "RETURN nodeCount, relationshipCount",
             g=graph,
-            label=tag,
+            nodes={tag: {"properties": ["v"]}},
         )
         assert (records[0]["nodeCount"], records[0]["relationshipCount"]) == (3, 4)
-        records, _, _ = driver.execute_query(
-            "CALL gds.pageRank.stream($g) YIELD nodeId, score "
-            "RETURN gds.util.asNode(nodeId).n AS n, score ORDER BY n",
+        records, _, _ = driver.execute_query(  # the procedures the associate job uses (policy.GDS_USED)
+            "CALL gds.knn.stream($g, {nodeProperties: ['v'], topK: 1, concurrency: 1, randomSeed: 1}) "
+            "YIELD node1, node2 RETURN gds.util.asNode(node1).n AS a, gds.util.asNode(node2).n AS b",
             g=graph,
         )
-        scores = {r["n"]: r["score"] for r in records}
-        assert set(scores) == {1, 2, 3}
-        assert scores[2] > scores[1] and scores[3] > scores[1]
+        nearest = {r["a"]: r["b"] for r in records}
+        assert nearest[1] == 2 and nearest[2] == 1
     finally:
         driver.execute_query("CALL gds.graph.drop($g, false) YIELD graphName RETURN graphName", g=graph)
         driver.execute_query(f"MATCH (n:{tag}) DETACH DELETE n")

@@ -8,7 +8,6 @@ is a JSON body ``{"error": <type>, "detail": <message>}``: bad input a 4xx (requ
 from __future__ import annotations
 
 import logging
-import secrets
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -21,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphmem import errors
+from graphmem.adapters import auth as keyauth
 from graphmem.adapters import dashboard, ops
 from graphmem.automation.control import JOB_NAMES
 from graphmem.memory import GraphMemory
@@ -38,6 +38,7 @@ _STATUS: list[tuple[type[errors.GraphMemError], int]] = [
     (errors.CoreBlockReadOnly, 403),
     (errors.TenantMismatch, 403),
     (errors.VersionConflict, 409),
+    (errors.QueryTimeout, 504),
     (errors.TransientError, 503),
     (errors.StoreError, 500),
     (errors.ConfigurationError, 500),
@@ -140,9 +141,9 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         version="0.1.0",
     )
 
-    def authorized(key: SentKey) -> None:
-        if key is None or not secrets.compare_digest(key.encode(), api_key.encode()):
-            raise HTTPException(status_code=401, detail="missing or wrong API key")
+    guard = keyauth.Guard(mem._rt.store, api_key)  # the admin key, or per-user keys (adapters.auth)
+    settings = mem._rt.settings
+    keyauth.install(app, guard, max_body_bytes=settings.max_body_bytes, protect_docs=settings.protect_docs)
 
     @app.exception_handler(errors.GraphMemError)
     async def graphmem_error(request: Request, exc: errors.GraphMemError) -> JSONResponse:
@@ -163,7 +164,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        kind = {401: "Unauthorized", 404: "NotFound", 405: "MethodNotAllowed"}.get(
+        kind = {401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed"}.get(
             exc.status_code, "HTTPError"
         )
         return JSONResponse(
@@ -176,7 +177,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         content = {"error": "InternalError", "detail": "the server failed the request"}
         return JSONResponse(status_code=500, content=content)
 
-    auth = [Depends(authorized)]
+    auth = [Depends(guard)]
 
     @app.get("/health", tags=["automation"])
     def health() -> dict[str, Any]:

@@ -12,10 +12,11 @@ import os
 import re
 import socket
 import threading
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
@@ -24,6 +25,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 logger = logging.getLogger(__name__)
 
 _INTERVAL = re.compile(r"^every\s+(\d+)\s*([smhd])$")
+EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+"""Interval schedules are aligned to this instant, so every worker computes the same slots."""
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -35,13 +38,29 @@ def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
         seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
         if seconds <= 0:
             raise ValueError(f"interval must be positive: {spec!r}")
-        return IntervalTrigger(seconds=seconds, timezone=UTC)
+        return IntervalTrigger(seconds=seconds, start_date=EPOCH, timezone=UTC)
     if len(text.split(" ")) != 5:
         raise ValueError(f"not a 5-field crontab or 'every N[s|m|h|d]': {spec!r}")
     try:
         return CronTrigger.from_crontab(text, timezone=UTC)
     except ValueError as exc:
         raise ValueError(f"malformed crontab {spec!r}: {exc}") from exc
+
+
+def slot_of(spec: str, now: datetime) -> datetime:
+    """The slot a run due at ``now`` belongs to: the aligned interval start, or the crontab minute. Workers
+    that fire for the same slot (on any host) compute the same value."""
+    match = _INTERVAL.match(" ".join(spec.split()))
+    if match:
+        seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+        # a run fires at (or just after) its slot; half a second of slack for a clock a bit behind
+        elapsed = (now - EPOCH).total_seconds() + 0.5
+        return EPOCH + timedelta(seconds=seconds * (elapsed // seconds))
+    return now.replace(second=0, microsecond=0)
+
+
+SlotGate = Callable[[str, datetime], bool]
+"""``gate(job, slot)``: True if this worker won the slot (see graphmem.automation.scheduler.claim_slot)."""
 
 
 def canonical(spec: str) -> str:
@@ -85,9 +104,15 @@ class Scheduler:
     job runs at a time, and missed runs are coalesced into one.
     """
 
-    def __init__(self, runner: Callable[[str], Any], on_stop: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        runner: Callable[[str], Any],
+        on_stop: Callable[[], Any] | None = None,
+        gate: SlotGate | None = None,
+    ) -> None:
         self._runner = runner
         self._on_stop = on_stop
+        self._gate = gate
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600}
         )
@@ -121,7 +146,7 @@ class Scheduler:
     def add(self, name: str, schedule: str) -> None:
         """Schedule (or reschedule) one job; used by reconcile, and by tests to create drift."""
         self._scheduler.add_job(
-            self._runner,
+            self._fire,
             trigger=parse_schedule(schedule),
             args=[name],
             id=name,
@@ -129,6 +154,15 @@ class Scheduler:
             replace_existing=True,
         )
         self._specs[name] = canonical(schedule)
+
+    def _fire(self, name: str) -> Any:
+        """A due job: run it unless another worker already claimed this slot (with a gate)."""
+        if self._gate is not None:
+            slot = slot_of(self._specs.get(name, ""), datetime.now(UTC))
+            if not self._gate(name, slot):
+                logger.info("job %s: slot %s taken by another worker", name, slot.isoformat())
+                return None
+        return self._runner(name)
 
     def remove(self, name: str) -> None:
         if self._scheduler.get_job(name) is not None:
@@ -161,3 +195,34 @@ def identity() -> tuple[str, int]:
 def fresh(seen_at: datetime | None, now: datetime, poll_seconds: float) -> bool:
     """A heartbeat counts as alive for three poll intervals."""
     return seen_at is not None and now - seen_at <= timedelta(seconds=3 * poll_seconds)
+
+
+SLOT_HISTORY = timedelta(days=7)
+"""How long claimed slots are kept (pruned by later claims)."""
+
+
+def slot_gate(store: SlotStore, config_id: str) -> SlotGate:
+    """A gate that claims slots in Neo4j for this worker (host, pid and a per-process token), so that
+    several ``graphmem worker`` processes on one or many hosts, serving the same automation config
+    (``config_id``), run each scheduled job once per slot."""
+    host, pid = identity()
+    owner = f"{host}:{pid}:{uuid.uuid4().hex[:8]}"
+
+    def gate(job: str, slot: datetime) -> bool:
+        now = datetime.now(UTC)
+        rows = store.write(
+            "job_slot_claim",
+            id=f"{config_id}/{job}@{slot.isoformat()}",
+            job=job,
+            slot=slot,
+            owner=owner,
+            now=now,
+            horizon=now - SLOT_HISTORY,
+        )
+        return bool(rows and rows[0]["granted"])
+
+    return gate
+
+
+class SlotStore(Protocol):
+    def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]: ...

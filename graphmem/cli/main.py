@@ -17,6 +17,7 @@ from graphmem.cli.common import App, HomeOption, UserOption
 from graphmem.cli.common import settings_for as _settings
 from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.jobs import register as register_jobs
+from graphmem.cli.keys import register as register_keys
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.users import register as register_users
 from graphmem.memory import GraphMemory
@@ -30,6 +31,7 @@ register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem 
 register_memory(app)  # graphmem memory update|forget|history, graphmem context
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
 register_embeddings(app)  # graphmem reembed
+register_keys(app)  # graphmem keys create | list | revoke
 
 console = Console()
 

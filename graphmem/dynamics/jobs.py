@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
-from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states
+from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states, slot_gate
 from graphmem.errors import GraphMemError, ValidationError
 from graphmem.model import validation as check
 from graphmem.store import audit
@@ -387,7 +387,11 @@ class ControlPlane:
     def build(cls, rt: Runtime) -> ControlPlane:
         holder: list[Jobs] = []
         scheduler = Scheduler(
-            lambda name: holder[0].run(name, trigger="schedule"), on_stop=lambda: holder[0].clear_heartbeat()
+            lambda name: holder[0].run(name, trigger="schedule"),
+            on_stop=lambda: holder[0].clear_heartbeat(),
+            gate=slot_gate(
+                rt.store, rt.settings.automation_config_id
+            ),  # several workers: each slot runs once (graphmem.automation.scheduler)
         )
         automation = Automation(rt, lambda: scheduler.running)
         jobs = Jobs(rt, automation, scheduler)

@@ -6,8 +6,6 @@ the user id (``graphmem.store.audit.user_hash``), the action, the time and the c
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -18,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from graphmem.errors import MemoryNotFound
 from graphmem.store import audit
 from graphmem.store.driver import Tx
+from graphmem.store.records import clean_json, load_metadata
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -69,14 +68,13 @@ def jsonable(value: Any) -> Any:
         return {k: jsonable(v) for k, v in value.items() if v is not None}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
-    return value
+    return clean_json(value)
 
 
 def _props(row: dict[str, Any]) -> dict[str, Any]:
     props = jsonable(row["props"])
     if isinstance(props.get("metadata"), str):
-        with contextlib.suppress(ValueError):
-            props["metadata"] = json.loads(props["metadata"])
+        props["metadata"] = load_metadata(props["metadata"])
     return dict(props)
 
 
@@ -109,10 +107,19 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
 
     The user's nodes are streamed from each label's ``user_id`` index and deleted ``BATCH`` per
     transaction: an interrupted deletion leaves part of the user, and a rerun finishes it (so the
-    tombstone event is appended once everything is gone, not in the deleting transactions)."""
+    tombstone event is appended once everything is gone, not in the deleting transactions). What the
+    user held when the first attempt began is recorded first (a pending ``UserDeletion`` keyed by the user's
+    hash), so a rerun's tombstone still counts what the interrupted attempt deleted."""
+    user_hash = audit.user_hash(user_id)
+    begun = rt.store.write("user_delete_begin", user_id=user_id, user_hash=user_hash, now=datetime.now(UTC))[
+        0
+    ]
     rows = rt.store.write_auto("user_delete", user_id=user_id, batch=BATCH)
-    counts = {r["label"]: int(r["nodes"]) for r in rows}
-    rels = sum(int(r["relationships"]) for r in rows)
+    # What an interrupted first run deleted is in the recorded counts; what arrived since, in this run's.
+    counts = dict(zip(begun["labels"], (int(c) for c in begun["counts"]), strict=True))
+    for r in rows:
+        counts[r["label"]] = max(counts.get(r["label"], 0), int(r["nodes"]))
+    rels = max(int(begun["relationships"]), sum(int(r["relationships"]) for r in rows))
     audit.record(
         rt,
         "delete_user",
@@ -120,7 +127,8 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
         actor=actor,
         details={"nodes": counts, "relationships": rels},
     )
-    redacted = rt.store.write("user_audit_redact", user_hash=audit.user_hash(user_id))
+    rt.store.write("user_delete_end", user_hash=user_hash)
+    redacted = rt.store.write("user_audit_redact", user_hash=user_hash)
     report = DeletionReport(
         user_id=user_id,
         nodes=counts,

@@ -28,6 +28,15 @@ class MemoryUpdate:
     metadata: dict[str, Any] | None = None
     priority: Priority | None = None
 
+    def changes(self, current: dict[str, Any]) -> bool:
+        """Whether applying this update to ``current`` (content, metadata as stored JSON, priority) changes
+        anything: an update to the same values writes no new version."""
+        if self.content is not None and self.content != current.get("content"):
+            return True
+        if self.metadata is not None and dump_metadata(self.metadata) != current.get("metadata"):
+            return True
+        return self.priority is not None and self.priority.value != current.get("priority")
+
 
 def update(
     rt: Runtime,
@@ -42,6 +51,7 @@ def update(
     ``on_commit`` (the audit event and the idempotency key's result) runs in the update's transaction."""
     now = datetime.now(UTC)
     embedding = None if change.content is None else rt.embedder.embed([change.content])[0]
+    # (an unchanged content embeds needlessly here; the no-op is only known under the lock)
 
     def work(tx: Tx) -> int:
         rows = tx.run("memory_lock", user_id=user_id, id=memory_id, now=now)
@@ -50,6 +60,9 @@ def update(
         found = int(rows[0]["version"])
         if found != expected_version:
             raise VersionConflict(f"memory {memory_id!r}", expected_version, found)
+        if not change.changes(rows[0]):
+            on_commit(tx, [memory_id], found)  # completes an idempotency key; no new version is written
+            return found
         version = int(
             tx.run(
                 "memory_update",
@@ -68,7 +81,7 @@ def update(
         return version
 
     version = rt.store.unit_of_work(work)
-    logger.debug("memory updated to version %d", version)
+    logger.debug("memory at version %d", version)
     return history(rt, memory_id, user_id=user_id)[-1]
 
 

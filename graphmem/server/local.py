@@ -53,6 +53,7 @@ from graphmem.errors import (
     ServerStartTimeout,
     ValidationError,
 )
+from graphmem.server import policy
 
 logger = logging.getLogger(__name__)
 
@@ -495,6 +496,10 @@ class LocalServer:
             heap=self.heap,
             pagecache=self.pagecache,
             tx_total_max=f"{tx_max_mib}m",
+            procedure_allowlist=policy.PROCEDURE_ALLOWLIST,
+            procedure_unrestricted=policy.PROCEDURE_UNRESTRICTED,
+            transaction_timeout=policy.TRANSACTION_TIMEOUT,
+            lock_timeout=policy.LOCK_TIMEOUT,
         )
         (conf / "neo4j.conf").write_text(text, encoding="utf-8")
         (conf / "apoc.conf").write_bytes(_resource_bytes("apoc.conf"))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import re
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
@@ -19,6 +21,7 @@ from neo4j.time import Date, DateTime
 from graphmem import errors
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
 from graphmem.store.queries import query
+from graphmem.store.records import clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -26,16 +29,60 @@ T = TypeVar("T")
 Row = dict[str, Any]
 
 
+class Timeouts(Protocol):
+    """The settings that bound how long a call may take (see :class:`graphmem.config.Settings`)."""
+
+    connect_timeout: float
+    transaction_timeout: float
+    query_timeout: float
+
+
+def driver_options(settings: Timeouts) -> dict[str, Any]:
+    """Options of every driver graphmem opens (sync or async): fail fast when the server is down.
+
+    ``connect_timeout`` is the whole budget for reaching the server: half for opening one connection, half
+    for the driver's retries (it retries unreachable servers and transient errors until that time is spent).
+    """
+    budget = settings.connect_timeout
+    return {
+        # A young graph lacks properties that queries mention (expired_at, ...): not worth a warning.
+        "notifications_disabled_classifications": [neo4j.NotificationDisabledClassification.UNRECOGNIZED],
+        "connection_timeout": budget / 2,
+        "connection_acquisition_timeout": budget,
+        "max_transaction_retry_time": budget / 2,
+    }
+
+
+def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
+    """The statement with a server-side transaction timeout (None or 0: the server's default)."""
+    return neo4j.Query(cypher, timeout=timeout or None)
+
+
 def to_native(value: Any) -> Any:
-    """Neo4j temporal values to Python ones, recursively."""
+    """Neo4j temporal values to Python ones, recursively; text made safe to encode (lone surrogates
+    stored by hand become U+FFFD), so stored data cannot make a later read fail."""
+    if isinstance(value, str):
+        return clean_text(value)
     if isinstance(value, DateTime | Date):
         return value.to_native()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, list):
         return [to_native(v) for v in value]
-    if isinstance(value, dict):
-        return {k: to_native(v) for k, v in value.items()}
-    if isinstance(value, neo4j.graph.Node):
-        return {k: to_native(v) for k, v in value.items()}
+    if isinstance(value, dict | neo4j.graph.Node):
+        return {k: _numeric(k, to_native(v)) for k, v in value.items()}
+    return value
+
+
+NUMERIC_PROPERTIES = frozenset(
+    {"strength", "importance", "retention", "confidence", "access_count", "version", "weight", "score"}
+)
+"""Properties graphmem reads as numbers: a stored value of another type (written by hand) reads as missing."""
+
+
+def _numeric(key: str, value: Any) -> Any:
+    if key in NUMERIC_PROPERTIES and not (isinstance(value, int | float) and not isinstance(value, bool)):
+        return None
     return value
 
 
@@ -49,11 +96,42 @@ def translate_errors() -> Iterator[None]:
     except (nex.ServiceUnavailable, nex.SessionExpired) as exc:
         raise errors.ConnectionFailed(f"Neo4j is unreachable: {exc}") from exc
     except nex.TransientError as exc:
+        if exc.code and "TransactionTimedOut" in exc.code:
+            raise errors.QueryTimeout(
+                f"the query ran past its time limit ({exc.code}): {exc.message}"
+            ) from exc
         raise errors.TransientError(f"{exc.code}: {exc.message}") from exc
     except nex.Neo4jError as exc:
+        if exc.code and "TransactionTimedOut" in exc.code:
+            raise errors.QueryTimeout(
+                f"the query ran past its time limit ({exc.code}): {exc.message}"
+            ) from exc
         raise errors.StoreError(f"{exc.code}: {exc.message}") from exc
     except nex.DriverError as exc:
         raise errors.StoreError(str(exc)) from exc
+
+
+DENIED_IN_QUERY = re.compile(r"\bgds\.", re.IGNORECASE)
+"""Calls ``query()`` refuses: GDS builds in-memory graphs (heap) even in a read transaction."""
+
+
+def _plan_details(plan: Mapping[str, Any] | None) -> Iterator[str]:
+    if not plan:
+        return
+    yield str(plan.get("args", {}).get("Details", ""))
+    for child in plan.get("children", []):
+        yield from _plan_details(child)
+
+
+def check_readonly_plan(plan: Mapping[str, Any] | None) -> None:
+    """Refuse a ``query()`` statement whose plan (names normalised by the server, so comments, backticks
+    and spacing cannot hide them) calls a denied procedure or function."""
+    for details in _plan_details(plan):
+        found = DENIED_IN_QUERY.search(details)
+        if found:
+            raise errors.ValidationError(
+                "cypher", f"query() may not call GDS procedures or functions (found in: {details[:120]})"
+            )
 
 
 class Tx(Protocol):
@@ -89,9 +167,18 @@ class _DriverTx:
 class Store:
     """Runs graphmem's named queries against one database."""
 
-    def __init__(self, driver: neo4j.Driver, database: str = "neo4j") -> None:
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        database: str = "neo4j",
+        *,
+        transaction_timeout: float | None = None,
+        query_timeout: float | None = None,
+    ) -> None:
         self._driver = driver
         self.database = database
+        self.transaction_timeout = transaction_timeout
+        self.query_timeout = query_timeout
 
     @property
     def driver(self) -> neo4j.Driver:
@@ -106,7 +193,7 @@ class Store:
         started = time.perf_counter()
         with translate_errors():
             records, _, _ = self._driver.execute_query(
-                cypher,
+                _timed(cypher, self.transaction_timeout),
                 dict(params),
                 database_=self.database,
                 routing_=routing,
@@ -124,13 +211,21 @@ class Store:
 
     def unit_of_work(self, work: Callable[[Tx], T]) -> T:
         """Run several named queries in one write transaction: all of them happen, or none."""
+
+        @neo4j.unit_of_work(timeout=self.transaction_timeout or None)
+        def transaction(tx: neo4j.ManagedTransaction) -> T:
+            return work(_DriverTx(tx))
+
         with translate_errors(), self._driver.session(database=self.database) as session:
-            return session.execute_write(lambda tx: work(_DriverTx(tx)))
+            return session.execute_write(transaction)
 
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """The read-only escape hatch: the user's own Cypher in a read transaction."""
+        """The read-only escape hatch: the user's own Cypher in a read transaction, cut at ``query_timeout``,
+        refused when its plan calls a denied procedure or function (:func:`check_readonly_plan`)."""
 
+        @neo4j.unit_of_work(timeout=self.query_timeout or None)
         def work(tx: neo4j.ManagedTransaction) -> list[Row]:
+            check_readonly_plan(tx.run("EXPLAIN " + cypher, dict(params or {})).consume().plan)
             return [to_native(r.data()) for r in tx.run(cypher, dict(params or {}))]
 
         with (
@@ -184,10 +279,14 @@ class AsyncStore:
         database: str = "neo4j",
         *,
         loop: asyncio.AbstractEventLoop | None = None,
+        transaction_timeout: float | None = None,
+        query_timeout: float | None = None,
     ) -> None:
         self._driver = driver
         self.database = database
         self._loop = loop
+        self.transaction_timeout = transaction_timeout
+        self.query_timeout = query_timeout
 
     @property
     def driver(self) -> neo4j.AsyncDriver:
@@ -214,7 +313,12 @@ class AsyncStore:
         started = time.perf_counter()
         with translate_errors():
             records, _, _ = self._await(
-                self._driver.execute_query(cypher, dict(params), database_=self.database, routing_=routing)
+                self._driver.execute_query(
+                    _timed(cypher, self.transaction_timeout),
+                    dict(params),
+                    database_=self.database,
+                    routing_=routing,
+                )
             )
         logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
         return [to_native(r.data()) for r in records]
@@ -240,13 +344,17 @@ class AsyncStore:
         """One write transaction (retried by the driver on transient errors): ``work`` runs synchronously in
         a nested greenlet, its queries awaited inside the transaction."""
 
+        @neo4j.unit_of_work(timeout=self.transaction_timeout or None)
         async def transaction(tx: neo4j.AsyncManagedTransaction) -> T:
             return await greenlet_spawn(work, AsyncTx(tx))
 
         return self._in_session(lambda session: session.execute_write(transaction))
 
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        @neo4j.unit_of_work(timeout=self.query_timeout or None)
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
+            explained = await tx.run("EXPLAIN " + cypher, dict(params or {}))
+            check_readonly_plan((await explained.consume()).plan)
             return await _rows(await tx.run(cypher, dict(params or {})))
 
         return self._in_session(lambda session: session.execute_read(work), read=True)

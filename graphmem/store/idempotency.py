@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from graphmem.errors import TransientError, ValidationError
+from graphmem.errors import FactNotFound, MemoryNotFound, TransientError, ValidationError
 from graphmem.models import Fact, Memory
 from graphmem.store import audit
 from graphmem.store.driver import Tx
@@ -135,12 +135,21 @@ def audited(claim: Claim, action: str, *, user_id: str, actor: str | None = None
 
 
 def memories(rt: Runtime, user_id: str, ids: list[str]) -> list[Memory]:
-    """Replay: the memories a first call returned, in its order."""
+    """Replay: the memories a first call returned, in its order. If any of them was deleted since, the
+    first result cannot be replayed: :class:`MemoryNotFound` names the deleted ids (never a short list)."""
     rows = rt.store.read("memory_fetch", ids=ids, user_id=user_id, embedding=None)
     found = {r["memory"]["id"]: memory_from_row(r["memory"]) for r in rows}
-    return [found[i] for i in ids if i in found]
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise MemoryNotFound(
+            ", ".join(missing), reason="deleted after the first call with this idempotency key"
+        )
+    return [found[i] for i in ids]
 
 
 def fact(rt: Runtime, user_id: str, ids: list[str]) -> Fact:
-    """Replay: the fact version a first ``set_fact`` returned."""
-    return fact_from_row(rt.store.read("fact_by_id", user_id=user_id, id=ids[0])[0]["fact"])
+    """Replay: the fact version a first ``set_fact`` returned (:class:`FactNotFound` if deleted since)."""
+    rows = rt.store.read("fact_by_id", user_id=user_id, id=ids[0])
+    if not rows:
+        raise FactNotFound(ids[0])
+    return fact_from_row(rows[0]["fact"])

@@ -1,0 +1,183 @@
+"""API keys for the REST API: per user, agent or organisation (or admin), stored hashed in Neo4j.
+
+A key reads ``gm_<id>_<secret>``; Neo4j keeps ``ApiKey {id, salt, hash = sha256(salt + secret), scope,
+subject}``, never the secret (it is shown once, by ``graphmem keys create``). The secret is 256 random bits,
+so a salted SHA-256 suffices (a slow password hash protects guessable secrets, not random ones).
+
+:class:`Guard` is the FastAPI dependency of every protected route: the admin key given to ``create_app``
+or an admin ``ApiKey`` reaches everything; a user key reaches only ``/users/<its user>/...`` (403
+elsewhere); agent and organisation keys reach no user route yet (their scopes are not served). The
+middleware of :func:`install` refuses bodies above ``Settings.max_body_bytes`` (413) and, with
+``Settings.protect_docs``, puts ``/docs`` and ``/openapi.json`` behind a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.security import APIKeyHeader
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from graphmem.errors import NotFoundError, ValidationError
+from graphmem.store.driver import QueryStore
+
+API_KEY_HEADER = "X-API-Key"
+PREFIX = "gm_"
+Scope_ = Literal["admin", "user", "agent", "org"]
+SCOPES: tuple[str, ...] = ("admin", "user", "agent", "org")
+_KEY_HEADER = APIKeyHeader(name=API_KEY_HEADER, auto_error=False)
+SentKey = Annotated[str | None, Depends(_KEY_HEADER)]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a request acts for."""
+
+    scope: str
+    subject: str | None = None
+    key_id: str | None = None
+
+    def may_reach(self, user_id: str | None) -> bool:
+        if self.scope == "admin":
+            return True
+        return self.scope == "user" and user_id is not None and user_id == self.subject
+
+
+def _digest(salt: str, secret: str) -> str:
+    return hashlib.sha256(f"{salt}:{secret}".encode()).hexdigest()
+
+
+def create_key(
+    store: QueryStore, scope: str, subject: str | None = None, *, label: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """A new key: returns (the key text, shown once; its stored record without the hash)."""
+    if scope not in SCOPES:
+        raise ValidationError("scope", f"must be one of {', '.join(SCOPES)}")
+    if (scope == "admin") != (subject is None):
+        raise ValidationError("subject", "an admin key has no subject; every other key names one")
+    key_id, secret, salt = secrets.token_hex(8), secrets.token_urlsafe(32), secrets.token_hex(16)
+    row = store.write(
+        "api_key_create",
+        id=key_id,
+        salt=salt,
+        hash=_digest(salt, secret),
+        scope=scope,
+        subject=subject,
+        label=label,
+        now=datetime.now(UTC),
+    )[0]["key"]
+    return f"{PREFIX}{key_id}_{secret}", row
+
+
+def list_keys(store: QueryStore) -> list[dict[str, Any]]:
+    return [r["key"] for r in store.read("api_key_list")]
+
+
+def revoke_key(store: QueryStore, key_id: str) -> None:
+    if not store.write("api_key_revoke", id=key_id, now=datetime.now(UTC)):
+        raise NotFoundError(f"API key {key_id!r} not found")
+
+
+def verify(store: QueryStore, presented: str) -> Principal | None:
+    """The principal of a presented ``gm_`` key, or None (unknown, revoked or wrong secret)."""
+    if not presented.startswith(PREFIX) or presented.count("_") < 2:
+        return None
+    key_id, _, secret = presented[len(PREFIX) :].partition("_")
+    if not key_id.isalnum() or len(key_id) > 32:
+        return None
+    rows = store.read("api_key_get", id=key_id)
+    if not rows:
+        return None
+    record = rows[0]["key"]
+    if not hmac.compare_digest(_digest(str(record["salt"]), secret), str(record["hash"])):
+        return None
+    return Principal(scope=str(record["scope"]), subject=record.get("subject"), key_id=key_id)
+
+
+class Guard:
+    """The FastAPI dependency of every protected route (see the module docstring)."""
+
+    def __init__(self, store: QueryStore, admin_key: str | None) -> None:
+        self._store = store
+        self._admin_key = admin_key
+
+    def principal(self, presented: str | None) -> Principal | None:
+        if not presented:
+            return None
+        if self._admin_key and secrets.compare_digest(presented.encode(), self._admin_key.encode()):
+            return Principal("admin")
+        return verify(self._store, presented)
+
+    def __call__(self, request: Request, key: SentKey) -> Principal:
+        found = self.principal(key)
+        if found is None:
+            raise HTTPException(status_code=401, detail="missing or wrong API key")
+        if not found.may_reach(request.path_params.get("user_id")):
+            raise HTTPException(status_code=403, detail="this key may not reach this route")
+        return found
+
+
+DOC_PATHS = ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect")
+
+
+class _Limits:
+    """ASGI middleware: bodies above ``max_body`` get 413 (declared length or counted while streaming);
+    with ``guard`` set, the API documentation needs a valid key."""
+
+    def __init__(self, app: ASGIApp, max_body: int, guard: Guard | None) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if self.guard is not None and scope["path"] in DOC_PATHS:
+            from starlette.concurrency import run_in_threadpool
+
+            if await run_in_threadpool(self.guard.principal, headers.get(API_KEY_HEADER.lower())) is None:
+                await _reply(send, 401, b'{"error":"Unauthorized","detail":"missing or wrong API key"}')
+                return
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body:
+            await _reply(send, 413, b'{"error":"PayloadTooLarge","detail":"request body too large"}')
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _reply(send, 413, b'{"error":"PayloadTooLarge","detail":"request body too large"}')
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _reply(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def install(app: FastAPI, guard: Guard, *, max_body_bytes: int, protect_docs: bool) -> None:
+    """Add the body limit (and, if asked, the documentation guard) to ``app``."""
+    app.add_middleware(_Limits, max_body=max_body_bytes, guard=guard if protect_docs else None)

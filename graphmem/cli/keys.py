@@ -1,0 +1,92 @@
+"""`graphmem keys create | list | revoke`: per-user (agent, organisation, admin) REST API keys."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphmem.adapters import auth
+from graphmem.cli.common import HomeOption, JsonOption
+from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import print_json as _print_json
+from graphmem.errors import GraphMemError, ValidationError
+
+keys_app = typer.Typer(help="REST API keys, stored hashed in Neo4j", no_args_is_help=True)
+console = Console()
+
+
+def _scope(user: str | None, agent: str | None, org: str | None, admin: bool) -> tuple[str, str | None]:
+    chosen: list[tuple[str, str | None]] = [
+        (s, v) for s, v in (("user", user), ("agent", agent), ("org", org)) if v is not None
+    ]
+    if admin:
+        chosen.append(("admin", None))
+    if len(chosen) != 1:
+        raise ValidationError("scope", "give exactly one of --user, --agent, --org, --admin")
+    return chosen[0]
+
+
+@keys_app.command("create")
+def create(
+    user: Annotated[str | None, typer.Option("--user", "-u", help="a key for this user's routes")] = None,
+    agent: Annotated[str | None, typer.Option("--agent", help="a key for this agent")] = None,
+    org: Annotated[str | None, typer.Option("--org", help="a key for this organisation")] = None,
+    admin: Annotated[bool, typer.Option("--admin", help="a key that reaches every route")] = False,
+    label: Annotated[str | None, typer.Option("--label", help="a note to tell keys apart")] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a key and print it once (only its salted hash is stored)."""
+    try:
+        scope, subject = _scope(user, agent, org, admin)
+        with _connect(home) as mem:
+            mem.init()
+            key, record = auth.create_key(mem._rt.store, scope, subject, label=label)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json({"key": key, "id": record["id"], "scope": scope, "subject": subject})
+        return
+    console.print(f"[bold]{key}[/]")
+    console.print(f"id {record['id']}, scope {scope}{'' if subject is None else ' ' + subject}: shown once")
+
+
+@keys_app.command("list")
+def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every key (ids, scopes, subjects; never a secret)."""
+    try:
+        with _connect(home) as mem:
+            rows = auth.list_keys(mem._rt.store)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        _print_json([{k: (str(v) if v is not None else None) for k, v in r.items()} for r in rows])
+        return
+    table = Table("id", "scope", "subject", "label", "created", "revoked")
+    for r in rows:
+        table.add_row(
+            *(str(r.get(c) or "") for c in ("id", "scope", "subject", "label", "created_at", "revoked_at"))
+        )
+    console.print(table)
+
+
+@keys_app.command("revoke")
+def revoke(key_id: Annotated[str, typer.Argument(help="the key's id")], home: HomeOption = None) -> None:
+    """Revoke a key: the next request with it gets 401."""
+    try:
+        with _connect(home) as mem:
+            auth.revoke_key(mem._rt.store, key_id)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print(f"revoked {key_id}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(keys_app, name="keys")
+
+
+__all__ = ["register"]
