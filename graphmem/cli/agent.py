@@ -5,21 +5,24 @@ from __future__ import annotations
 import logging
 import sys
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.adapters.ops import block_json, fact_json
 from graphmem.cli.common import HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import connect_with as _connect_with
 from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
+from graphmem.cli.common import warm as _warm
 from graphmem.errors import ConfigurationError, GraphMemError
-from graphmem.memory import GraphMemory
-from graphmem.models import CoreBlock
+
+if TYPE_CHECKING:
+    from graphmem.models import CoreBlock
 
 facts_app = typer.Typer(help="Facts: set, get, retract, history.", no_args_is_help=True)
 core_app = typer.Typer(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
@@ -43,7 +46,8 @@ def mcp(
         uid = user or settings.mcp_user_id
         if not uid:
             raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
-        with GraphMemory.connect(settings=settings) as mem:
+        with _connect_with(settings) as mem:
+            _warm(mem)
             serve(mem, uid)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -63,7 +67,8 @@ def api(
     try:
         if settings.api_key is None:
             raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
-        with GraphMemory.connect(settings=settings) as mem:
+        with _connect_with(settings) as mem:
+            _warm(mem)
             uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -89,7 +94,7 @@ def facts_set(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json(fact_json(fact))
+        _print_json(_ops().fact_json(fact))
     else:
         console.print(f"{fact.key} = [bold]{fact.value}[/] ({fact.status}, version {fact.version})")
 
@@ -114,7 +119,7 @@ def facts_get(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json(fact_json(fact))
+        _print_json(_ops().fact_json(fact))
     elif fact is not None:
         console.print(f"{fact.key} = [bold]{fact.value}[/] (valid from {_when(fact.valid_from)})")
     if fact is None:
@@ -141,7 +146,7 @@ def facts_retract(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json(fact_json(fact))
+        _print_json(_ops().fact_json(fact))
     else:
         until = f"valid until {_when(fact.valid_to)}" if fact.valid_to else "never true as recorded"
         console.print(f"{fact.key} = [bold]{fact.value}[/] retracted ({until}, version {fact.version})")
@@ -156,7 +161,7 @@ def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: 
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json([fact_json(f) for f in versions])
+        _print_json([_ops().fact_json(f) for f in versions])
         return
     table = Table(title=key)
     for column in ("version", "value", "status", "valid from", "valid to", "recorded"):
@@ -175,7 +180,7 @@ def _when(value: datetime | None) -> str:
 # --- core memory blocks ----------------------------------------------------------------------------
 def _print_blocks(blocks: list[CoreBlock], as_json: bool) -> None:
     if as_json:
-        _print_json([block_json(b) for b in blocks])
+        _print_json([_ops().block_json(b) for b in blocks])
         return
     table = Table(title="core memory")
     for column in ("label", "value", "chars", "read-only", "version"):

@@ -7,17 +7,20 @@ import signal
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.automation.control import JobStatus
 from graphmem.cli.common import HomeOption, JsonOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import warm as _warm
 from graphmem.errors import GraphMemError
+
+if TYPE_CHECKING:
+    from graphmem.automation.control import JobStatus
 
 jobs_app = typer.Typer(help="Maintenance jobs: list, run, enable, disable, reconcile.", no_args_is_help=True)
 console = Console()
@@ -115,6 +118,7 @@ def worker(home: HomeOption = None) -> None:
     signal.signal(signal.SIGINT, _stop)
     try:
         with _connect(home) as mem:
+            _warm(mem)
             console.print("worker running; Ctrl-C to stop")
             mem.jobs.work(stop)
     except GraphMemError as exc:

@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -14,14 +14,16 @@ from rich.table import Table
 
 from graphmem.cli.agent import register as register_agent
 from graphmem.cli.common import HomeOption, UserOption
+from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
-from graphmem.cli.common import settings_for as _settings
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.users import register as register_users
 from graphmem.errors import GraphMemError
-from graphmem.memory import GraphMemory
-from graphmem.models import Hit
+
+if TYPE_CHECKING:
+    from graphmem.memory import GraphMemory
+    from graphmem.models import Hit
 
 app = typer.Typer(help="graphmem: long-term memory for AI agents, on Neo4j.", no_args_is_help=True)
 server_app = typer.Typer(
@@ -92,7 +94,7 @@ def server_logs(home: HomeOption = None, lines: int = 100) -> None:
 def init(home: HomeOption = None) -> None:
     """Create graphmem's constraints and indexes (idempotent)."""
     try:
-        with GraphMemory.connect(settings=_settings(home)) as mem:
+        with _connect(home) as mem:
             mem.init()
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -110,7 +112,7 @@ def remember(
 ) -> None:
     """Store one memory."""
     try:
-        with GraphMemory.connect(settings=_settings(home)) as mem:
+        with _connect(home) as mem:
             memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -141,7 +143,7 @@ def recall(
 ) -> None:
     """Recall a user's memories for a query."""
     try:
-        with GraphMemory.connect(settings=_settings(home)) as mem:
+        with _connect(home) as mem:
             hits = mem.recall(query, user_id=user, k=k)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -161,7 +163,7 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
             resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
         )
         user = sample["user_id"]
-        with GraphMemory.connect(settings=_settings(home)) as mem:
+        with _connect(home) as mem:
             mem.init()
             count = _ingest_sample(mem, sample)
             console.print(f"ingested {count} messages for user [bold]{user}[/]")

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.adapters import ops
 from graphmem.cli.common import HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
 from graphmem.errors import GraphMemError
-from graphmem.models import Memory
+
+if TYPE_CHECKING:
+    from graphmem.models import Memory
 
 memory_app = typer.Typer(
     help="One memory: update its text, forget it, show its versions.", no_args_is_help=True
@@ -51,11 +53,13 @@ def update(
     """Change a memory's text (a new version; the previous one stays in its history)."""
     try:
         with _connect(home) as mem:
-            memory = ops.update_memory(mem, memory_id, text, user_id=user, expected_version=expected_version)
+            memory = _ops().update_memory(
+                mem, memory_id, text, user_id=user, expected_version=expected_version
+            )
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json(ops.memory_json(memory))
+        _print_json(_ops().memory_json(memory))
     else:
         console.print(f"updated [bold]{memory.id}[/] to version {memory.version}")
 
@@ -87,7 +91,7 @@ def history(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json([ops.memory_json(m) for m in versions])
+        _print_json([_ops().memory_json(m) for m in versions])
     else:
         console.print(_versions_table(versions, memory_id))
 
@@ -107,7 +111,7 @@ def context(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
-        _print_json(ops.context_json(ctx))
+        _print_json(_ops().context_json(ctx))
         return
     print(ctx.text)
     console.print(
