@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphmem import errors
-from graphmem.adapters import dashboard, ops
+from graphmem.adapters import dashboard, ops, rest_explorer
 from graphmem.automation.control import JOB_NAMES
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
@@ -138,6 +138,8 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         title="graphmem",
         description="Long-term memory for AI agents, on Neo4j.",
         version="0.1.0",
+        docs_url=None,  # served from local assets by rest_explorer (no CDN)
+        redoc_url=None,
     )
 
     def authorized(key: SentKey) -> None:
@@ -175,6 +177,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         return JSONResponse(status_code=500, content=content)
 
     auth = [Depends(authorized)]
+    rest_explorer.include(app, mem, auth)
 
     @app.get("/health", tags=["automation"])
     def health() -> dict[str, Any]:
