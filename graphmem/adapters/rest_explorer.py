@@ -20,6 +20,11 @@ from graphmem.adapters import explorer
 from graphmem.memory import GraphMemory
 
 ASSETS = "/assets"
+# The docs pages may load nothing from elsewhere: Redoc's footer logo points at a CDN, the policy blocks it.
+DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; worker-src 'self' blob:; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'"
+)
 
 
 class ExploreBody(BaseModel):
@@ -36,7 +41,7 @@ def docs_router(openapi_url: str, title: str) -> APIRouter:
 
     @router.get("/docs", response_class=HTMLResponse)
     def swagger_ui() -> HTMLResponse:
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=openapi_url,
             title=f"{title} - Swagger UI",
             swagger_js_url=f"{ASSETS}/swagger-ui/swagger-ui-bundle.js",
@@ -44,16 +49,20 @@ def docs_router(openapi_url: str, title: str) -> APIRouter:
             swagger_favicon_url=f"{ASSETS}/swagger-ui/favicon-32x32.png",
             oauth2_redirect_url=None,
         )
+        page.headers["Content-Security-Policy"] = DOCS_POLICY
+        return page
 
     @router.get("/redoc", response_class=HTMLResponse)
     def redoc() -> HTMLResponse:
-        return get_redoc_html(
+        page = get_redoc_html(
             openapi_url=openapi_url,
             title=f"{title} - ReDoc",
             redoc_js_url=f"{ASSETS}/redoc/redoc.standalone.js",
             redoc_favicon_url=f"{ASSETS}/swagger-ui/favicon-32x32.png",
             with_google_fonts=False,
         )
+        page.headers["Content-Security-Policy"] = DOCS_POLICY
+        return page
 
     return router
 
