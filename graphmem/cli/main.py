@@ -16,8 +16,10 @@ from graphmem.cli.agent import register as register_agent
 from graphmem.cli.common import HomeOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
+from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.memory import register as register_memory
+from graphmem.cli.stats import register as register_stats
 from graphmem.cli.users import register as register_users
 from graphmem.errors import GraphMemError
 
@@ -34,6 +36,8 @@ register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
 register_memory(app)  # graphmem memory update|forget|history, graphmem context
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
+register_doctor(app)  # graphmem doctor
+register_stats(app)  # graphmem stats
 
 console = Console()
 
