@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.common import HomeOption, JsonOption, UserOption
@@ -96,7 +97,9 @@ def facts_set(
     if as_json:
         _print_json(_ops().fact_json(fact))
     else:
-        console.print(f"{fact.key} = [bold]{fact.value}[/] ({fact.status}, version {fact.version})")
+        console.print(
+            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] ({fact.status}, version {fact.version})"
+        )
 
 
 @facts_app.command("get")
@@ -121,7 +124,9 @@ def facts_get(
     if as_json:
         _print_json(_ops().fact_json(fact))
     elif fact is not None:
-        console.print(f"{fact.key} = [bold]{fact.value}[/] (valid from {_when(fact.valid_from)})")
+        console.print(
+            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] (valid from {_when(fact.valid_from)})"
+        )
     if fact is None:
         if not as_json:
             err_console.print(f"no fact {key!r}")
@@ -149,7 +154,9 @@ def facts_retract(
         _print_json(_ops().fact_json(fact))
     else:
         until = f"valid until {_when(fact.valid_to)}" if fact.valid_to else "never true as recorded"
-        console.print(f"{fact.key} = [bold]{fact.value}[/] retracted ({until}, version {fact.version})")
+        console.print(
+            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] retracted ({until}, version {fact.version})"
+        )
 
 
 @facts_app.command("history")
@@ -168,7 +175,12 @@ def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: 
         table.add_column(column)
     for f in versions:
         table.add_row(
-            str(f.version), f.value, f.status, _when(f.valid_from), _when(f.valid_to), _when(f.recorded_at)
+            str(f.version),
+            escape(f.value),
+            f.status,
+            _when(f.valid_from),
+            _when(f.valid_to),
+            _when(f.recorded_at),
         )
     console.print(table)
 
@@ -187,7 +199,11 @@ def _print_blocks(blocks: list[CoreBlock], as_json: bool) -> None:
         table.add_column(column)
     for b in blocks:
         table.add_row(
-            b.label, b.value, f"{len(b.value)}/{b.limit}", "yes" if b.read_only else "no", str(b.version)
+            escape(b.label),
+            escape(b.value),
+            f"{len(b.value)}/{b.limit}",
+            "yes" if b.read_only else "no",
+            str(b.version),
         )
     console.print(table)
 

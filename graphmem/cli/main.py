@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.agent import register as register_agent
@@ -127,13 +128,15 @@ def remember(
 
 
 def _hits_table(hits: list[Hit], title: str) -> Table:
-    table = Table(title=title)
+    table = Table(title=escape(title))
     table.add_column("#", justify="right")
     table.add_column("score", justify="right")
     table.add_column("memory")
     table.add_column("how", style="dim")
     for i, hit in enumerate(hits, start=1):
-        table.add_row(str(i), f"{hit.score:.3f}", hit.memory.content, hit.explanation.search_level)
+        table.add_row(
+            str(i), f"{hit.score:.3f}", escape(hit.memory.content), escape(hit.explanation.search_level)
+        )
     return table
 
 
@@ -177,7 +180,7 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
         raise _fail(exc) from exc
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
-    console.print(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200")
+    console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))
 
 
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.common import HomeOption, JsonOption, UserOption
@@ -32,7 +33,7 @@ def _versions_table(memories: list[Memory], title: str) -> Table:
         table.add_column(column)
     for m in memories:
         created = f"{m.created_at:%Y-%m-%d %H:%M}" if m.created_at else "-"
-        table.add_row(str(m.version), m.content, m.status, created)
+        table.add_row(str(m.version), escape(m.content), m.status, created)
     return table
 
 
@@ -68,7 +69,7 @@ def update(
 def forget(
     memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
-    """Soft-forget a memory: out of recall, restorable (`jobs.restore`)."""
+    """Soft-forget a memory: out of recall, restorable (`graphmem jobs restore ID --user USER`)."""
     try:
         with _connect(home) as mem:
             mem.forget(memory_id, user_id=user)
