@@ -68,7 +68,12 @@ def api(
     try:
         if settings.api_key is None:
             raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
-        with _connect_with(settings) as mem:
+        from graphmem.adapters.batching import BatchingEmbedder
+        from graphmem.memory import GraphMemory, default_embedder
+
+        # one GraphMemory for every request; concurrent requests share batched model calls
+        embedder = BatchingEmbedder(default_embedder(settings))
+        with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
             _warm(mem)
             uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
     except GraphMemError as exc:
