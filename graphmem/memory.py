@@ -461,7 +461,7 @@ class GraphMemory:
         )
 
     def core_history(self, user_id: str, label: str) -> list[CoreBlock]:
-        """Every version of a core memory block, newest first."""
+        """Every version of a core memory block, oldest first (like memory and fact histories)."""
         return core_memory.history(self._rt, check.user_id(user_id), check.identifier(label, "label") or "")
 
     # --- read

@@ -310,7 +310,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.get("/users/{user_id}/core/{label}/history", tags=["core memory"], dependencies=auth)
     def core_history(user_id: str, label: str) -> list[dict[str, Any]]:
-        """Every version of a block, newest first."""
+        """Every version of a block, oldest first."""
         return [ops.block_json(b) for b in mem.core_history(user_id, label)]
 
     @app.post("/users/{user_id}/core/{label}/append", tags=["core memory"], dependencies=auth)

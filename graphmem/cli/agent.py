@@ -225,7 +225,7 @@ def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = F
 
 @core_app.command("history")
 def core_history(label: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Every version of a block, newest first."""
+    """Every version of a block, oldest first."""
     try:
         with _connect(home) as mem:
             _print_blocks(mem.core_history(user, label), as_json)
