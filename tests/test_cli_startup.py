@@ -53,4 +53,4 @@ def test_commands_that_do_not_embed_load_no_model(server: LocalServer, command: 
     assert report["exit"] in (0, 2), report  # health exits 2 when degraded (no worker here)
     heavy = report["heavy"]
     assert isinstance(heavy, list)
-    assert not set(heavy) & set(MODEL_RUNTIMES), report
+    assert not set(heavy) & {*MODEL_RUNTIMES, "networkx", "fastapi"}, report
