@@ -171,7 +171,7 @@ def test_core_blocks_and_their_errors(memory: Any, user_id: str) -> None:
     memory.set_core_block(user_id, "human", "Name: Alice", limit=40)
     assert memory.core_append(user_id, "human", "Likes tea").value == "Name: Alice\nLikes tea"
     assert memory.core_replace(user_id, "human", "tea", "green tea").version == 3
-    assert [b.value for b in memory.core_history(user_id, "human")][0] == "Name: Alice"
+    assert memory.core_history(user_id, "human")[0].value == "Name: Alice"
     assert [b.label for b in memory.core_blocks(user_id)] == ["human"]
     with pytest.raises(CoreBlockLimitExceeded):
         memory.core_append(user_id, "human", "x" * 40)

@@ -120,7 +120,10 @@ def test_kit_rows_are_readable_maps_without_embeddings(mem: GraphMemory, graph: 
         for row in mem.query(query(name), {p: graph[p] for p in params_of(name)}):
             for column, value in row.items():
                 if isinstance(value, dict):
-                    assert value.get("embedding") is None, (name, column)
+                    assert value.get("embedding") is None and value.get("context_embedding") is None, (
+                        name,
+                        column,
+                    )
                     assert "label" in value or "type" in value, (name, column)
                 else:  # scalars and paths of facts (no embeddings) only
                     assert not hasattr(value, "element_id") or name == "kit/fact_chains", (name, column)

@@ -6,6 +6,6 @@
 UNWIND range(0, size($path) - 2) AS i
 MATCH (a {id: $path[i]})-[r]-(b {id: $path[i + 1]})
 WHERE a.user_id = $user_id AND b.user_id = $user_id AND (a:Memory OR a:Entity) AND (b:Memory OR b:Entity)
-RETURN i AS step, a {.*, label: labels(a)[0], embedding: null} AS a, r {.*, type: type(r)} AS r,
-       b {.*, label: labels(b)[0], embedding: null} AS b
+RETURN i AS step, a {.*, label: labels(a)[0], embedding: null, context_embedding: null} AS a, r {.*, type: type(r)} AS r,
+       b {.*, label: labels(b)[0], embedding: null, context_embedding: null} AS b
 ORDER BY step

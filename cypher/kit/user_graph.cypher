@@ -7,5 +7,5 @@ WHERE m.user_id = $user_id AND m.status <> 'forgotten'
 WITH m ORDER BY m.created_at DESC LIMIT toInteger($limit)
 OPTIONAL MATCH (m)-[r]->(x)
 WHERE x.user_id = $user_id
-RETURN m {.*, label: labels(m)[0], embedding: null} AS m, CASE WHEN r IS NULL THEN null ELSE r {.*, type: type(r)} END AS r,
-       CASE WHEN x IS NULL THEN null ELSE x {.*, label: labels(x)[0], embedding: null} END AS x
+RETURN m {.*, label: labels(m)[0], embedding: null, context_embedding: null} AS m, CASE WHEN r IS NULL THEN null ELSE r {.*, type: type(r)} END AS r,
+       CASE WHEN x IS NULL THEN null ELSE x {.*, label: labels(x)[0], embedding: null, context_embedding: null} END AS x
