@@ -161,6 +161,12 @@ def main() -> None:
     parser.add_argument("--url", help="an API already running on loopback (default: start one)")
     parser.add_argument("--key", help="its API key (with --url)")
     parser.add_argument("--quick", action="store_true", help="100 requests from 5 clients")
+    parser.add_argument(
+        "--startup-timeout",
+        type=float,
+        default=600.0,
+        help="seconds to wait for the API (model load included)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.quick:
@@ -173,7 +179,7 @@ def main() -> None:
         base, key = args.url, args.key or os.environ.get("GRAPHMEM_API_KEY", "")
     else:
         port, key = free_port(), secrets.token_urlsafe(24)
-        proc, startup = start_api(port, key, startup_timeout=180)
+        proc, startup = start_api(port, key, startup_timeout=args.startup_timeout)
         base = f"http://127.0.0.1:{port}"
     try:
         result = asyncio.run(run_load(base, key, args))
