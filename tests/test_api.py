@@ -77,7 +77,7 @@ def test_facts_and_core(client: TestClient, user_id: str) -> None:
     client.put(f"/users/{user_id}/core/notes", json={"value": "abcd", "limit": 5})
     assert client.get(f"/users/{user_id}/core/notes").json()["value"] == "abcd"
     versions = client.get(f"/users/{user_id}/core/notes/history").json()
-    assert [b["value"] for b in versions] == ["abcd", "abc"]
+    assert [b["value"] for b in versions] == ["abc", "abcd"]  # oldest first, like the other histories
     absent = client.get(f"/users/{user_id}/core/nothing")
     assert absent.status_code == 404 and absent.json()["error"] == "CoreBlockNotFound"
 
