@@ -92,7 +92,7 @@ def test_api_command_serves(server: LocalServer, user_id: str) -> None:
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 600  # the API loads the model before it listens
         while True:
             assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
             try:
