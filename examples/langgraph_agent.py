@@ -5,6 +5,7 @@ Needs the local server (`graphmem server start`) and `pip install 'graphmem[lang
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from typing import Any, TypedDict
 
@@ -20,10 +21,16 @@ class State(TypedDict):
     recalled: list[str]
 
 
+def note_key(note: str) -> str:
+    """The same key for the same note in every run (``hash()`` of a str changes per process), so re-running
+    the example updates its note instead of adding another."""
+    return hashlib.sha256(note.strip().lower().encode()).hexdigest()[:16]
+
+
 def remember(state: State, *, store: BaseStore) -> dict[str, Any]:
     if state["message"].lower().startswith("remember "):
         note = state["message"][len("remember ") :]
-        store.put(("notes",), str(abs(hash(note))), {"text": note})
+        store.put(("notes",), note_key(note), {"text": note})
     return {}
 
 

@@ -1,21 +1,77 @@
-"""Shared fixtures: the real local Neo4j server, one embedder per run, a fresh tenant per test."""
+"""Shared fixtures: a real Neo4j server, one embedder per run, a fresh tenant per test.
+
+Which server (docs/testing.md):
+- by default the managed local server (``graphmem server``, started when needed);
+- any server named by ``NEO4J_URI`` (+ ``NEO4J_USERNAME``/``NEO4J_PASSWORD``), e.g. Neo4j Desktop or Aura:
+  graphmem's own connection settings read the same variables;
+- ``GRAPHMEM_TEST_SERVER=testcontainers``: a throw-away ``neo4j:5.26`` container with APOC and GDS through
+  the ``testcontainers`` package, when a Docker engine is present.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder
 from graphmem.server import LocalServer
 
+NEO4J_IMAGE = "neo4j:5.26-community"
+
+
+@dataclass
+class ExternalServer:
+    """A server graphmem did not start (NEO4J_URI or a container): only its address is known."""
+
+    bolt_uri: str
+    running: bool = True
+
+
+def docker_engine() -> str | None:
+    """Why testcontainers cannot run here, or None when it can."""
+    try:
+        import testcontainers  # noqa: F401
+    except ImportError:
+        return "the testcontainers package is not installed (pip install 'testcontainers[neo4j]')"
+    if shutil.which("docker") is None and not os.path.exists("/var/run/docker.sock"):
+        return "no Docker engine on this machine (no docker CLI, no /var/run/docker.sock)"
+    return None
+
+
+def neo4j_container() -> Iterator[ExternalServer]:
+    from testcontainers.neo4j import Neo4jContainer
+
+    password = uuid.uuid4().hex
+    container = Neo4jContainer(NEO4J_IMAGE, password=password).with_env(
+        "NEO4J_PLUGINS", '["apoc", "graph-data-science"]'
+    )
+    with container as running:
+        uri = running.get_connection_url()
+        os.environ.update(NEO4J_URI=uri, NEO4J_USERNAME="neo4j", NEO4J_PASSWORD=password)
+        yield ExternalServer(bolt_uri=uri)
+
 
 @pytest.fixture(scope="session")
-def server() -> LocalServer:
+def server() -> Iterator[Any]:
+    """The server the tests use: testcontainers when asked for, else NEO4J_URI, else the managed one."""
+    if os.environ.get("GRAPHMEM_TEST_SERVER") == "testcontainers":
+        reason = docker_engine()
+        if reason is not None:
+            pytest.exit(f"GRAPHMEM_TEST_SERVER=testcontainers, but {reason}", returncode=4)
+        yield from neo4j_container()
+        return
+    if os.environ.get("NEO4J_URI"):
+        yield ExternalServer(bolt_uri=os.environ["NEO4J_URI"])
+        return
     local = LocalServer()
     local.start()
-    return local
+    yield local
 
 
 @pytest.fixture(scope="session")
@@ -24,7 +80,7 @@ def embedder() -> OnnxEmbedder:
 
 
 @pytest.fixture(scope="session")
-def mem(server: LocalServer, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
+def mem(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     with GraphMemory.connect(embedder=embedder) as memory:
         memory.init()
         yield memory

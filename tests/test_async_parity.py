@@ -169,7 +169,7 @@ def test_core_blocks_and_their_errors(memory: Any, user_id: str) -> None:
     memory.core.set(user_id, "human", "Name: Alice", limit=40)
     assert memory.core.append(user_id, "human", "Likes tea").value == "Name: Alice\nLikes tea"
     assert memory.core.replace(user_id, "human", "tea", "green tea").version == 3
-    assert [b.value for b in memory.core.history(user_id, "human")][-1] == "Name: Alice"
+    assert memory.core.history(user_id, "human")[0].value == "Name: Alice"
     assert [b.label for b in memory.core.list(user_id)] == ["human"]
     with pytest.raises(CoreBlockLimitExceeded):
         memory.core.append(user_id, "human", "x" * 40)

@@ -39,10 +39,10 @@ def test_set_append_replace_keep_history(mem: GraphMemory, user_id: str) -> None
     assert block.description == "about the user" and block.limit == 100
     assert [b.label for b in mem.core.list(user_id)] == ["human", "persona"]
     history = mem.core.history(user_id, "human")
-    assert [b.value for b in history] == [
-        "Name: Alice\nLikes green tea",
-        "Name: Alice\nLikes tea",
+    assert [b.value for b in history] == [  # oldest first, like memory and fact histories
         "Name: Alice",
+        "Name: Alice\nLikes tea",
+        "Name: Alice\nLikes green tea",
     ]
     rows = mem.query(
         "MATCH (m:Memory:CoreBlock {user_id: $u, core_label: 'human'}) "

@@ -113,3 +113,17 @@ def test_kit_queries_return_rows_on_a_user_graph(mem: GraphMemory, graph: dict[s
     assert {r["key"]: r["value"] for r in beliefs}["city"] == "Paris"
     other = mem.query(query("kit/user_graph"), {"user_id": f"{graph['user_id']}-other", "limit": 10})
     assert other == []
+
+
+def test_kit_rows_are_readable_maps_without_embeddings(mem: GraphMemory, graph: dict[str, Any]) -> None:
+    for name in KIT_QUERIES:
+        for row in mem.query(query(name), {p: graph[p] for p in params_of(name)}):
+            for column, value in row.items():
+                if isinstance(value, dict):
+                    assert value.get("embedding") is None and value.get("context_embedding") is None, (
+                        name,
+                        column,
+                    )
+                    assert "label" in value or "type" in value, (name, column)
+                else:  # scalars and paths of facts (no embeddings) only
+                    assert not hasattr(value, "element_id") or name == "kit/fact_chains", (name, column)

@@ -39,6 +39,16 @@ def test_wheel_contains_queries_and_schema(wheel: Path) -> None:
         n.startswith("graphmem/server/maven/") for n in names
     )
     assert "graphmem/data/sample_conversation.json" in names
+    for asset in (  # offline /docs, /redoc and the dashboard's graph library, with their licences
+        "swagger-ui/swagger-ui-bundle.js",
+        "swagger-ui/swagger-ui.css",
+        "swagger-ui/LICENSE",
+        "redoc/redoc.standalone.js",
+        "redoc/LICENSE",
+        "cytoscape/cytoscape.min.js",
+        "cytoscape/LICENSE",
+    ):
+        assert f"graphmem/data/vendor/{asset}" in names, asset
 
 
 def test_round_trip_from_a_fresh_virtualenv(wheel: Path, tmp_path: Path, server: LocalServer) -> None:

@@ -1,9 +1,11 @@
 // A user's memory graph: their memories and every edge between them or to entities and sessions.
 // :param user_id => 'alice'
 // :param limit => 300
+// Rows are readable maps: node properties with the label (embeddings left out), edge properties with the type.
 MATCH (m:Memory)
 WHERE m.user_id = $user_id AND m.status <> 'forgotten'
 WITH m ORDER BY m.created_at DESC LIMIT toInteger($limit)
 OPTIONAL MATCH (m)-[r]->(x)
 WHERE x.user_id = $user_id
-RETURN m, r, x
+RETURN m {.*, label: labels(m)[0], embedding: null, context_embedding: null} AS m, CASE WHEN r IS NULL THEN null ELSE r {.*, type: type(r)} END AS r,
+       CASE WHEN x IS NULL THEN null ELSE x {.*, label: labels(x)[0], embedding: null, context_embedding: null} END AS x

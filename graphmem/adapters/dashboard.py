@@ -1,8 +1,12 @@
 """The dashboard served by ``graphmem api`` at ``/dashboard``: one static page over the JSON routes, and the
-memory statistics it shows (counts by status and type, a retention histogram)."""
+statistics it shows: counts by status and type, a retention histogram, and the value panel (recalls per week
+and the share with useful feedback, recall latency and context budget where recall events record them,
+memories by status and priority per week, job outcomes). ``GET /stats`` and ``graphmem stats --json`` return
+the same figures."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from typing import Any
 
@@ -11,6 +15,27 @@ from pydantic import BaseModel, Field
 from graphmem.store.runtime import Runtime
 
 BUCKETS = 10
+VALUE_WEEKS = 12
+
+
+class WeekRecalls(BaseModel):
+    week: str
+    recalls: int
+    useful: int = Field(description="recalls with useful feedback on a returned memory afterwards")
+    useful_share: float
+    latency_ms_mean: float | None = Field(default=None, description="null: recall events carry no latency")
+    latency_ms_p95: float | None = None
+    context_tokens_used: int | None = None
+    context_tokens_dropped: int | None = None
+
+
+class ValueStats(BaseModel):
+    since: datetime
+    recalls: list[WeekRecalls] = Field(default_factory=list)
+    memories_by_week: dict[str, dict[str, dict[str, int]]] = Field(
+        default_factory=dict, description="week -> {'status': {...}, 'priority': {...}}"
+    )
+    jobs: dict[str, dict[str, int]] = Field(default_factory=dict, description="job -> outcome -> runs")
 
 
 class MemoryStats(BaseModel):
@@ -20,6 +45,7 @@ class MemoryStats(BaseModel):
     retention_histogram: list[int] = Field(
         default_factory=lambda: [0] * BUCKETS, description="memories per retention decile, 0.0-0.1 first"
     )
+    value: ValueStats | None = None
 
 
 def stats_from_rows(rows: list[dict[str, Any]]) -> MemoryStats:
@@ -34,8 +60,49 @@ def stats_from_rows(rows: list[dict[str, Any]]) -> MemoryStats:
     return out
 
 
+def value_from_rows(
+    since: datetime, recalls: list[dict[str, Any]], memories: list[dict[str, Any]], jobs: list[dict[str, Any]]
+) -> ValueStats:
+    """Fold the value panel's rows (pure)."""
+    out = ValueStats(since=since)
+    for r in recalls:
+        n, useful = int(r["recalls"]), int(r["useful"] or 0)
+        out.recalls.append(
+            WeekRecalls(
+                week=r["week"],
+                recalls=n,
+                useful=useful,
+                useful_share=round(useful / n, 4) if n else 0.0,
+                latency_ms_mean=r.get("latency_ms_mean"),
+                latency_ms_p95=r.get("latency_ms_p95"),
+                context_tokens_used=r.get("context_tokens_used"),
+                context_tokens_dropped=r.get("context_tokens_dropped"),
+            )
+        )
+    for m in memories:
+        week = out.memories_by_week.setdefault(m["week"], {"status": {}, "priority": {}})
+        for axis in ("status", "priority"):
+            week[axis][m[axis]] = week[axis].get(m[axis], 0) + int(m["n"])
+    for j in jobs:
+        out.jobs.setdefault(j["job"], {})[j["status"]] = int(j["n"])
+    return out
+
+
+def value_stats(rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS) -> ValueStats:
+    since = datetime.now(UTC) - timedelta(weeks=weeks)
+    return value_from_rows(
+        since,
+        rt.store.read("stats_recalls_weekly", user_id=user_id, since=since),
+        rt.store.read("stats_memories_weekly", user_id=user_id, since=since),
+        rt.store.read("stats_jobs", user_id=user_id, since=since),
+    )
+
+
 def memory_stats(rt: Runtime, user_id: str | None) -> MemoryStats:
-    return stats_from_rows(rt.store.read("memory_stats", user_id=user_id))
+    """The dashboard's figures: counts, retention histogram and the value panel."""
+    out = stats_from_rows(rt.store.read("memory_stats", user_id=user_id))
+    out.value = value_stats(rt, user_id)
+    return out
 
 
 def page() -> str:

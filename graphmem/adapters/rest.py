@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphmem import errors
 from graphmem.adapters import auth as keyauth
-from graphmem.adapters import dashboard, ops
+from graphmem.adapters import dashboard, ops, rest_explorer
 from graphmem.automation.control import JOB_NAMES
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
@@ -139,10 +139,12 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         title="graphmem",
         description="Long-term memory for AI agents, on Neo4j.",
         version="0.1.0",
+        docs_url=None,  # served from local assets by rest_explorer (no CDN)
+        redoc_url=None,
     )
 
-    guard = keyauth.Guard(mem._rt.store, api_key)  # the admin key, or per-user keys (adapters.auth)
-    settings = mem._rt.settings
+    guard = keyauth.Guard(mem.runtime.store, api_key)  # the admin key, or per-user keys (adapters.auth)
+    settings = mem.runtime.settings
     keyauth.install(app, guard, max_body_bytes=settings.max_body_bytes, protect_docs=settings.protect_docs)
 
     @app.exception_handler(errors.GraphMemError)
@@ -178,6 +180,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         return JSONResponse(status_code=500, content=content)
 
     auth = [Depends(guard)]
+    rest_explorer.include(app, mem, auth)
 
     @app.get("/health", tags=["automation"])
     def health() -> dict[str, Any]:
@@ -310,7 +313,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
 
     @app.get("/users/{user_id}/core/{label}/history", tags=["core memory"], dependencies=auth)
     def core_history(user_id: str, label: str) -> list[dict[str, Any]]:
-        """Every version of a block, newest first."""
+        """Every version of a block, oldest first."""
         return [ops.block_json(b) for b in mem.core.history(user_id, label)]
 
     @app.post("/users/{user_id}/core/{label}/append", tags=["core memory"], dependencies=auth)

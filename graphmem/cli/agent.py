@@ -5,20 +5,24 @@ from __future__ import annotations
 import logging
 import sys
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from graphmem.adapters.ops import block_json, fact_json
 from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import connect_with as _connect_with
+from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
+from graphmem.cli.common import warm as _warm
 from graphmem.errors import ConfigurationError
-from graphmem.memory import GraphMemory
-from graphmem.models import CoreBlock
+
+if TYPE_CHECKING:
+    from graphmem.models import CoreBlock
 
 facts_app = App(help="Facts: set, get, retract, history.", no_args_is_help=True)
 core_app = App(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
@@ -41,7 +45,8 @@ def mcp(
     uid = user or settings.mcp_user_id
     if not uid:
         raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
-    with GraphMemory.connect(settings=settings) as mem:
+    with _connect_with(settings) as mem:
+        _warm(mem)
         serve(mem, uid)
 
 
@@ -58,7 +63,13 @@ def api(
     settings = _settings(home)
     if settings.api_key is None:
         raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
-    with GraphMemory.connect(settings=settings) as mem:
+    from graphmem.adapters.batching import BatchingEmbedder
+    from graphmem.memory import GraphMemory, default_embedder
+
+    # one GraphMemory for every request; concurrent requests share batched model calls
+    embedder = BatchingEmbedder(default_embedder(settings))
+    with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        _warm(mem)
         uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
 
 
@@ -79,9 +90,11 @@ def facts_set(
     with _connect(home) as mem:
         fact = mem.facts.set(user, key, value, fact_type=fact_type, valid_from=valid_from)
     if as_json:
-        _print_json(fact_json(fact))
+        _print_json(_ops().fact_json(fact))
     else:
-        console.print(f"{fact.key} = [bold]{fact.value}[/] ({fact.status}, version {fact.version})")
+        console.print(
+            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] ({fact.status}, version {fact.version})"
+        )
 
 
 @facts_app.command("get")
@@ -101,9 +114,11 @@ def facts_get(
     with _connect(home) as mem:
         fact = mem.facts.get(user, key, as_of=as_of, known_at=known_at)
     if as_json:
-        _print_json(fact_json(fact))
+        _print_json(_ops().fact_json(fact))
     elif fact is not None:
-        console.print(f"{fact.key} = [bold]{fact.value}[/] (valid from {_when(fact.valid_from)})")
+        console.print(
+            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] (valid from {_when(fact.valid_from)})"
+        )
     if fact is None:
         if not as_json:
             err_console.print(f"no fact {key!r}")
@@ -125,10 +140,12 @@ def facts_retract(
     with _connect(home) as mem:
         fact = mem.facts.retract(user, key, valid_to=valid_to)
     if as_json:
-        _print_json(fact_json(fact))
+        _print_json(_ops().fact_json(fact))
     else:
         until = f"valid until {_when(fact.valid_to)}" if fact.valid_to else "never true as recorded"
-        console.print(f"{fact.key} = [bold]{fact.value}[/] retracted ({until}, version {fact.version})")
+        console.print(
+            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] retracted ({until}, version {fact.version})"
+        )
 
 
 @facts_app.command("history")
@@ -137,14 +154,19 @@ def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: 
     with _connect(home) as mem:
         versions = mem.facts.history(user, key)
     if as_json:
-        _print_json([fact_json(f) for f in versions])
+        _print_json([_ops().fact_json(f) for f in versions])
         return
     table = Table(title=key)
     for column in ("version", "value", "status", "valid from", "valid to", "recorded"):
         table.add_column(column)
     for f in versions:
         table.add_row(
-            str(f.version), f.value, f.status, _when(f.valid_from), _when(f.valid_to), _when(f.recorded_at)
+            str(f.version),
+            escape(f.value),
+            f.status,
+            _when(f.valid_from),
+            _when(f.valid_to),
+            _when(f.recorded_at),
         )
     console.print(table)
 
@@ -156,14 +178,18 @@ def _when(value: datetime | None) -> str:
 # --- core memory blocks ----------------------------------------------------------------------------
 def _print_blocks(blocks: list[CoreBlock], as_json: bool) -> None:
     if as_json:
-        _print_json([block_json(b) for b in blocks])
+        _print_json([_ops().block_json(b) for b in blocks])
         return
     table = Table(title="core memory")
     for column in ("label", "value", "chars", "read-only", "version"):
         table.add_column(column)
     for b in blocks:
         table.add_row(
-            b.label, b.value, f"{len(b.value)}/{b.limit}", "yes" if b.read_only else "no", str(b.version)
+            escape(b.label),
+            escape(b.value),
+            f"{len(b.value)}/{b.limit}",
+            "yes" if b.read_only else "no",
+            str(b.version),
         )
     console.print(table)
 
@@ -177,7 +203,7 @@ def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = F
 
 @core_app.command("history")
 def core_history(label: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Every version of a block, newest first."""
+    """Every version of a block, oldest first."""
     with _connect(home) as mem:
         _print_blocks(mem.core.history(user, label), as_json)
 

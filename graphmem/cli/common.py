@@ -6,15 +6,18 @@ import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from typer.models import CommandFunctionType as CommandFunction
 
-from graphmem.config import Settings
 from graphmem.errors import GraphMemError
-from graphmem.memory import GraphMemory
+
+if TYPE_CHECKING:
+    from graphmem.config import Settings
+    from graphmem.memory import GraphMemory
 
 console = Console()
 err_console = Console(stderr=True)
@@ -29,11 +32,36 @@ UserOption = Annotated[str, typer.Option("--user", "-u", help="the tenant (user_
 
 def settings_for(home: Path | None) -> Settings:
     """Settings from the environment, with the server home given on the command line."""
+    from graphmem.config import Settings  # pydantic-settings loads on use: `--help` stays fast
+
     return Settings(home=home) if home is not None else Settings()
 
 
 def connect(home: Path | None) -> GraphMemory:
-    return GraphMemory.connect(settings=settings_for(home))
+    return connect_with(settings_for(home))
+
+
+def connect_with(settings: Settings) -> GraphMemory:
+    from graphmem.memory import GraphMemory  # loaded on use: commands that do not connect start fast
+
+    return GraphMemory.connect(settings=settings)
+
+
+def ops() -> ModuleType:
+    """`graphmem.adapters.ops`, imported on first use (it pulls in the facade)."""
+    from graphmem.adapters import ops as module
+
+    return module
+
+
+def warm(mem: GraphMemory) -> None:
+    """Load the embedding model now, so a long-running server's first request does not pay for it."""
+    embedder = mem.embedder
+    eager = getattr(embedder, "warm", None)
+    if callable(eager):
+        eager()
+    else:
+        embedder.embed(["warm-up"])
 
 
 def fail(exc: GraphMemError) -> typer.Exit:

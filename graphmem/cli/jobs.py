@@ -7,21 +7,28 @@ import signal
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.automation.control import JobStatus
 from graphmem.cli.common import App, HomeOption, JsonOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import warm as _warm
 from graphmem.errors import GraphMemError
 
-jobs_app = App(help="Maintenance jobs: list, run, enable, disable, reconcile.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from graphmem.automation.control import JobStatus
+
+jobs_app = App(help="Maintenance jobs: list, run, enable, disable, reconcile, restore.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
+NO_WORKER_HINT = (
+    "no worker is running, so scheduled jobs do not run (state `missing`): start one with "
+    "`graphmem worker` (same --home / NEO4J_URI as the API), or run a job now with `graphmem jobs run <job>`"
+)
 
 
 def _print_statuses(statuses: list[JobStatus], as_json: bool) -> None:
@@ -35,6 +42,8 @@ def _print_statuses(statuses: list[JobStatus], as_json: bool) -> None:
         last = f"{s.last_run.status} {s.last_run.started_at:%Y-%m-%d %H:%M}" if s.last_run else "-"
         table.add_row(s.name, s.state, "yes" if s.enabled else "no", s.schedule, last)
     console.print(table)
+    if any(s.state == "missing" for s in statuses):
+        console.print(NO_WORKER_HINT)
 
 
 @jobs_app.command("list")
@@ -105,6 +114,7 @@ def worker(home: HomeOption = None) -> None:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     with _connect(home) as mem:
+        _warm(mem)
         console.print("worker running; Ctrl-C to stop")
         mem.jobs.work(stop)
     console.print("worker stopped")
@@ -119,8 +129,25 @@ def health(home: HomeOption = None, as_json: JsonOption = False) -> None:
     else:
         colour = "green" if report.status == "healthy" else "yellow"
         console.print(f"[{colour}]{report.status}[/] {', '.join(report.reasons)}")
+        if "scheduler_not_running" in report.reasons:
+            console.print(NO_WORKER_HINT)
     if report.status != "healthy":
         raise typer.Exit(code=2)
+
+
+@jobs_app.command("restore")
+def jobs_restore(
+    memory_ids: Annotated[list[str], typer.Argument(help="one or more forgotten memory ids")],
+    user: Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")],
+    home: HomeOption = None,
+) -> None:
+    """Bring soft-forgotten memories back (exit 1 naming an id that is not a forgotten memory of the user)."""
+    try:
+        with _connect(home) as mem:
+            restored = mem.jobs.restore(memory_ids, user_id=user)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
+    console.print(f"restored {len(restored)}: {', '.join(restored)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -45,7 +45,7 @@ def create(
         scope, subject = _scope(user, agent, org, admin)
         with _connect(home) as mem:
             mem.init()
-            key, record = auth.create_key(mem._rt.store, scope, subject, label=label)
+            key, record = auth.create_key(mem.runtime.store, scope, subject, label=label)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -60,7 +60,7 @@ def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every key (ids, scopes, subjects; never a secret)."""
     try:
         with _connect(home) as mem:
-            rows = auth.list_keys(mem._rt.store)
+            rows = auth.list_keys(mem.runtime.store)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -79,7 +79,7 @@ def revoke(key_id: Annotated[str, typer.Argument(help="the key's id")], home: Ho
     """Revoke a key: the next request with it gets 401."""
     try:
         with _connect(home) as mem:
-            auth.revoke_key(mem._rt.store, key_id)
+            auth.revoke_key(mem.runtime.store, key_id)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     console.print(f"revoked {key_id}")

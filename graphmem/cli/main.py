@@ -6,22 +6,29 @@ import json
 from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.agent import register as register_agent
 from graphmem.cli.common import App, HomeOption, UserOption
-from graphmem.cli.common import settings_for as _settings
+from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.keys import register as register_keys
 from graphmem.cli.memory import register as register_memory
+from graphmem.cli.stats import register as register_stats
 from graphmem.cli.users import register as register_users
-from graphmem.memory import GraphMemory
-from graphmem.models import Hit
+from graphmem.errors import GraphMemError
+
+if TYPE_CHECKING:
+    from graphmem.memory import GraphMemory
+    from graphmem.models import Hit
 
 app = App(help="graphmem: long-term memory for AI agents, on Neo4j.", no_args_is_help=True)
 server_app = App(help="Manage the local Neo4j server (assembled from Maven Central).", no_args_is_help=True)
@@ -32,6 +39,8 @@ register_memory(app)  # graphmem memory update|forget|history, graphmem context
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
 register_embeddings(app)  # graphmem reembed
 register_keys(app)  # graphmem keys create | list | revoke
+register_doctor(app)  # graphmem doctor
+register_stats(app)  # graphmem stats
 
 console = Console()
 
@@ -85,8 +94,11 @@ def server_logs(home: HomeOption = None, lines: int = 100) -> None:
 @app.command("init")
 def init(home: HomeOption = None) -> None:
     """Create graphmem's constraints and indexes (idempotent)."""
-    with GraphMemory.connect(settings=_settings(home)) as mem:
-        mem.init()
+    try:
+        with _connect(home) as mem:
+            mem.init()
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
     console.print("schema ready")
 
 
@@ -100,8 +112,11 @@ def remember(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Store one memory."""
-    with GraphMemory.connect(settings=_settings(home)) as mem:
-        memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
+    try:
+        with _connect(home) as mem:
+            memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
     if as_json:
         print(memory.model_dump_json())
     else:
@@ -109,13 +124,15 @@ def remember(
 
 
 def _hits_table(hits: list[Hit], title: str) -> Table:
-    table = Table(title=title)
+    table = Table(title=escape(title))
     table.add_column("#", justify="right")
     table.add_column("score", justify="right")
     table.add_column("memory")
     table.add_column("how", style="dim")
     for i, hit in enumerate(hits, start=1):
-        table.add_row(str(i), f"{hit.score:.3f}", hit.memory.content, hit.explanation.search_level)
+        table.add_row(
+            str(i), f"{hit.score:.3f}", escape(hit.memory.content), escape(hit.explanation.search_level)
+        )
     return table
 
 
@@ -128,8 +145,11 @@ def recall(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recall a user's memories for a query."""
-    with GraphMemory.connect(settings=_settings(home)) as mem:
-        hits = mem.recall(query, user_id=user, k=k)
+    try:
+        with _connect(home) as mem:
+            hits = mem.recall(query, user_id=user, k=k)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
     if as_json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
     else:
@@ -139,21 +159,24 @@ def recall(
 @app.command("demo")
 def demo(home: HomeOption = None, k: int = 3) -> None:
     """Start the local server, ingest a sample conversation, recall from it."""
-    with console.status("starting Neo4j") as spinner:
-        status = _server(home).start(progress=lambda msg: spinner.update(msg))
-    sample = json.loads(
-        resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
-    )
-    user = sample["user_id"]
-    with GraphMemory.connect(settings=_settings(home)) as mem:
-        mem.init()
-        count = _ingest_sample(mem, sample)
-        console.print(f"ingested {count} messages for user [bold]{user}[/]")
-        for q in sample["queries"]:
-            console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
+    try:
+        with console.status("starting Neo4j") as spinner:
+            status = _server(home).start(progress=lambda msg: spinner.update(msg))
+        sample = json.loads(
+            resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
+        )
+        user = sample["user_id"]
+        with _connect(home) as mem:
+            mem.init()
+            count = _ingest_sample(mem, sample)
+            console.print(f"ingested {count} messages for user [bold]{user}[/]")
+            for q in sample["queries"]:
+                console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
-    console.print(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200")
+    console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))
 
 
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from graphmem.adapters import ops
 from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
+from graphmem.cli.common import fail as _fail
+from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
-from graphmem.models import Memory
+from graphmem.errors import GraphMemError
+
+if TYPE_CHECKING:
+    from graphmem.models import Memory
 
 memory_app = App(help="One memory: update its text, forget it, show its versions.", no_args_is_help=True)
 console = Console()
@@ -26,7 +31,7 @@ def _versions_table(memories: list[Memory], title: str) -> Table:
         table.add_column(column)
     for m in memories:
         created = f"{m.created_at:%Y-%m-%d %H:%M}" if m.created_at else "-"
-        table.add_row(str(m.version), m.content, m.status, created)
+        table.add_row(str(m.version), escape(m.content), m.status, created)
     return table
 
 
@@ -45,10 +50,15 @@ def update(
     as_json: JsonOption = False,
 ) -> None:
     """Change a memory's text (a new version; the previous one stays in its history)."""
-    with _connect(home) as mem:
-        memory = ops.update_memory(mem, memory_id, text, user_id=user, expected_version=expected_version)
+    try:
+        with _connect(home) as mem:
+            memory = _ops().update_memory(
+                mem, memory_id, text, user_id=user, expected_version=expected_version
+            )
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
     if as_json:
-        _print_json(ops.memory_json(memory))
+        _print_json(_ops().memory_json(memory))
     else:
         console.print(f"updated [bold]{memory.id}[/] to version {memory.version}")
 
@@ -57,9 +67,12 @@ def update(
 def forget(
     memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
-    """Soft-forget a memory: out of recall, restorable (`jobs.restore`)."""
-    with _connect(home) as mem:
-        mem.forget(memory_id, user_id=user)
+    """Soft-forget a memory: out of recall, restorable (`graphmem jobs restore ID --user USER`)."""
+    try:
+        with _connect(home) as mem:
+            mem.forget(memory_id, user_id=user)
+    except GraphMemError as exc:
+        raise _fail(exc) from exc
     if as_json:
         _print_json({"forgotten": memory_id})
     else:
@@ -74,7 +87,7 @@ def history(
     with _connect(home) as mem:
         versions = mem.memories.history(memory_id, user_id=user)
     if as_json:
-        _print_json([ops.memory_json(m) for m in versions])
+        _print_json([_ops().memory_json(m) for m in versions])
     else:
         console.print(_versions_table(versions, memory_id))
 
@@ -91,7 +104,7 @@ def context(
     with _connect(home) as mem:
         ctx = mem.context(query, user_id=user, token_budget=budget, k=k)
     if as_json:
-        _print_json(ops.context_json(ctx))
+        _print_json(_ops().context_json(ctx))
         return
     print(ctx.text)
     console.print(

@@ -28,9 +28,7 @@ from graphmem.cli.common import HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
-from graphmem.config import MAX_BATCH
 from graphmem.errors import GraphMemError, ValidationError
-from graphmem.model.messages import normalize
 
 console = Console()
 err_console = Console(stderr=True)
@@ -142,6 +140,8 @@ def plan_import(lines: Iterable[str], *, session_id: str | None, batch: int) -> 
     A line holds a message (``{role, content, timestamp?, name?, metadata?, session_id?}`` or a string); its
     ``session_id`` overrides the default; blank lines are skipped; a bad line is a ValidationError naming it.
     """
+    from graphmem.config import MAX_BATCH
+
     if not 1 <= batch <= MAX_BATCH:
         raise ValidationError("batch", f"must be between 1 and {MAX_BATCH}")
     out: list[Batch] = []
@@ -171,7 +171,9 @@ def import_messages(
     session: Annotated[
         str | None, typer.Option("--session", "-s", help="session of lines without a session_id")
     ] = None,
-    batch: Annotated[int, typer.Option("--batch", help=f"messages per transaction (max {MAX_BATCH})")] = 200,
+    batch: Annotated[
+        int, typer.Option("--batch", help="messages per transaction (at most the batch limit, 1000)")
+    ] = 200,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -179,6 +181,8 @@ def import_messages(
 
     Every line is checked before anything is written; re-running the same file stores nothing twice.
     """
+    from graphmem.model.messages import normalize
+
     settings = _settings(home)
     raw = file.read_bytes()
     try:

@@ -23,7 +23,7 @@ from typing import Any
 
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states, slot_gate
-from graphmem.errors import GraphMemError, ValidationError
+from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
 from graphmem.model import validation as check
 from graphmem.store import audit
 from graphmem.store.driver import Tx
@@ -280,12 +280,22 @@ class Jobs:
                     "the process running it died",
                 )
 
-    def restore(self, memory_ids: list[str], *, user_id: str, now: datetime | None = None) -> list[str]:
-        """Bring soft-forgotten memories back; returns the ids restored."""
+    def restore(self, memory_ids: str | list[str], *, user_id: str, now: datetime | None = None) -> list[str]:
+        """Bring soft-forgotten memories back (one id or many); returns the ids restored.
+
+        Raises MemoryNotFound naming the first id that is not a forgotten memory of this user (unknown, of
+        another user, or not forgotten); the other ids are restored all the same.
+        """
         uid = check.user_id(user_id)
-        ids = [check.identifier(i, "memory_id") for i in memory_ids]
+        wanted = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
+        ids = [check.identifier(i, "memory_id") for i in wanted]
         clock = check.aware_datetime(now, "now") or datetime.now(UTC)
-        return [r["id"] for r in self._rt.store.write("memory_restore", ids=ids, user_id=uid, now=clock)]
+        rows = self._rt.store.write("memory_restore", ids=ids, user_id=uid, now=clock)
+        restored = [r["id"] for r in rows]
+        missing = [i for i in ids if i not in set(restored)]
+        if missing:
+            raise MemoryNotFound(str(missing[0]))
+        return restored
 
     # control
     def list(self) -> list[JobStatus]:

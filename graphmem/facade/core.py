@@ -56,5 +56,5 @@ class Core:
         )
 
     def history(self, user_id: str, label: str) -> builtins.list[CoreBlock]:
-        """Every version of a core memory block, newest first."""
+        """Every version of a core memory block, oldest first."""
         return blocks.history(self._rt, check.user_id(user_id), check.identifier(label, "label") or "")

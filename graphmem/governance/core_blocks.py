@@ -99,7 +99,7 @@ def get_block(rt: Runtime, user_id: str, label: str) -> CoreBlock | None:
 
 
 def history(rt: Runtime, user_id: str, label: str) -> list[CoreBlock]:
-    """Every version of a block, newest first."""
+    """Every version of a block, oldest first."""
     return [
         block_from_row(r["block"]) for r in rt.store.read("core_block_history", user_id=user_id, label=label)
     ]

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.governance.users import jsonable
 from graphmem.store.runtime import Runtime
+
+if TYPE_CHECKING:
+    import networkx as nx  # imported on use: export only (it costs ~0.3 s at start-up)
 
 __all__ = ["GraphDiff", "GraphSnapshot", "SnapshotEdge", "SnapshotNode", "TimelineEvent", "diff", "snapshot"]
 
@@ -53,6 +55,8 @@ class SnapshotEdge(BaseModel):
 
 
 def _graph(nodes: list[SnapshotNode], edges: list[SnapshotEdge], **attrs: Any) -> nx.MultiDiGraph:
+    import networkx as nx
+
     graph = nx.MultiDiGraph(**attrs)
     for node in nodes:
         graph.add_node(node.id, label=node.label, **node.properties)
@@ -104,6 +108,8 @@ class GraphDiff(BaseModel):
 
     def to_networkx(self) -> nx.MultiDiGraph:
         """Every node and edge of the diff, with ``change`` = added, closed or changed."""
+        import networkx as nx
+
         graph = nx.MultiDiGraph(user_id=self.user_id, t1=self.t1, t2=self.t2)
         for change, nodes in (("added", self.added_nodes), ("closed", self.closed_nodes)):
             for node in nodes:

@@ -60,9 +60,9 @@ def test_tombstone_counts_what_an_interrupted_deletion_removed(mem: GraphMemory,
     mem.add_messages(
         ["I live in Lisbon", "I work as a nurse", "I like fado"], user_id=user_id, session_id="s"
     )
-    store = mem._rt.store
+    store = mem.runtime.store
     assert isinstance(store, Store)
-    dying = GraphMemory(_DiesMidDeletion(store.driver, store.database), mem.embedder, mem._rt.settings)
+    dying = GraphMemory(_DiesMidDeletion(store.driver, store.database), mem.embedder, mem.runtime.settings)
     with pytest.raises(ConnectionFailed):
         dying.users.delete(user_id)
     report = mem.users.delete(user_id)

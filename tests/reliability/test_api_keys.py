@@ -19,7 +19,7 @@ ADMIN = "admin-test-key"
 
 def test_user_key_reaches_only_its_user(mem: GraphMemory, user_id: str) -> None:
     other = f"test-{uuid.uuid4()}"
-    key, record = auth.create_key(mem._rt.store, "user", user_id)
+    key, record = auth.create_key(mem.runtime.store, "user", user_id)
     stored = mem.query("MATCH (k:ApiKey {id: $id}) RETURN k {.*} AS k", {"id": record["id"]})[0]["k"]
     assert key.split("_", 2)[2] not in json.dumps(stored, default=str)  # only the hash is stored
     with TestClient(create_app(mem, ADMIN), raise_server_exceptions=False) as client:
@@ -40,14 +40,14 @@ def test_user_key_reaches_only_its_user(mem: GraphMemory, user_id: str) -> None:
             assert response.status_code == 403, (path, response.text)
         assert client.get(f"/users/{user_id}/export", headers={"X-API-Key": key + "x"}).status_code == 401
         assert client.get(f"/users/{other}/export", headers={"X-API-Key": ADMIN}).status_code == 200
-        auth.revoke_key(mem._rt.store, record["id"])
+        auth.revoke_key(mem.runtime.store, record["id"])
         assert client.get(f"/users/{user_id}/export", headers=mine).status_code == 401
 
 
 def test_body_limit_and_protected_docs(mem: GraphMemory, user_id: str) -> None:
-    settings = mem._rt.settings
+    settings = mem.runtime.settings
     limited = settings.model_copy(update={"max_body_bytes": 2_000, "protect_docs": True})
-    view = GraphMemory(mem._rt.store, mem.embedder, limited)  # shares the store; not closed here
+    view = GraphMemory(mem.runtime.store, mem.embedder, limited)  # shares the store; not closed here
     with TestClient(create_app(view, ADMIN), raise_server_exceptions=False) as client:
         big = client.post(
             f"/users/{user_id}/memories", json={"content": "x" * 5_000}, headers={"X-API-Key": ADMIN}
@@ -63,9 +63,9 @@ def test_cli_creates_lists_and_revokes(mem: GraphMemory, user_id: str) -> None:
     made = runner.invoke(cli, ["keys", "create", "--user", user_id, "--json"])
     assert made.exit_code == 0, made.output
     created = json.loads(made.stdout)
-    assert auth.verify(mem._rt.store, created["key"]) == auth.Principal("user", user_id, created["id"])
+    assert auth.verify(mem.runtime.store, created["key"]) == auth.Principal("user", user_id, created["id"])
     listed = runner.invoke(cli, ["keys", "list", "--json"])
     assert created["id"] in listed.stdout and created["key"] not in listed.stdout
     assert runner.invoke(cli, ["keys", "revoke", created["id"]]).exit_code == 0
-    assert auth.verify(mem._rt.store, created["key"]) is None
+    assert auth.verify(mem.runtime.store, created["key"]) is None
     assert runner.invoke(cli, ["keys", "create", "--user", "u", "--admin"]).exit_code == 1

@@ -86,4 +86,4 @@ def test_graphmem_queries_carry_the_transaction_timeout(
         GraphMemory.connect(settings=Settings(transaction_timeout=1.0), embedder=embedder) as mem,
         pytest.raises(QueryTimeout),
     ):
-        mem._rt.store.run_statement(SLOW_QUERY)
+        mem.runtime.store.run_statement(SLOW_QUERY)

@@ -38,7 +38,7 @@ def hostile_user(mem: GraphMemory, user_id: str) -> str:
         session_id="s",
     )
     for memory, (prop, expression) in zip(memories, HOSTILE, strict=True):
-        mem._rt.store.run_statement(
+        mem.runtime.store.run_statement(
             f"MATCH (m:Memory {{id: $id}}) SET {prop} = {expression}", {"id": memory.id}
         )
     return user_id

@@ -15,7 +15,7 @@ def test_neo4j_scheme_against_the_local_server(
 ) -> None:
     uri = server.status().bolt_uri.replace("bolt://", "neo4j://")
     with GraphMemory.connect(uri, server.credentials(), embedder=embedder) as mem:
-        store = mem._rt.store
+        store = mem.runtime.store
         assert isinstance(store, Store)
         table = store.driver.execute_query(
             "CALL dbms.routing.getRoutingTable({}) YIELD servers RETURN servers"
@@ -29,7 +29,7 @@ def test_neo4j_scheme_against_the_local_server(
 
 def test_reads_ask_for_read_routing(mem: GraphMemory) -> None:
     """Store.read passes RoutingControl.READ to the driver (observed on the real driver call)."""
-    store = mem._rt.store
+    store = mem.runtime.store
     assert isinstance(store, Store)
     seen: list[neo4j.RoutingControl] = []
     real = store.driver.execute_query

@@ -33,7 +33,7 @@ def test_three_workers_run_each_slot_once(mem: GraphMemory) -> None:
             with lock:
                 ran.append((n, slot_of("every 2s", datetime.now(UTC))))
 
-        workers.append(Scheduler(runner, gate=slot_gate(mem._rt.store, config)))
+        workers.append(Scheduler(runner, gate=slot_gate(mem.runtime.store, config)))
     for worker in workers:
         worker.start()
         worker.add("review", "every 2s")

@@ -1,0 +1,52 @@
+"""`graphmem stats`: the dashboard's figures (counts, retention, value panel), as `GET /stats` has them."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from graphmem.cli.common import HomeOption, JsonOption, connect, console, fail, print_json
+from graphmem.errors import GraphMemError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stats")(stats)
+
+
+def stats(
+    user: Annotated[str | None, typer.Option("--user", "-u", help="one tenant (default: all)")] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Memories by status and type, recalls per week with the share that got useful feedback, job outcomes."""
+    from graphmem.adapters import dashboard
+    from graphmem.model import validation as check
+
+    try:
+        with connect(home) as mem:
+            figures = dashboard.memory_stats(mem.runtime, None if user is None else check.user_id(user))
+    except GraphMemError as exc:
+        raise fail(exc) from exc
+    if as_json:
+        print_json(figures.model_dump(mode="json"))
+        return
+    console.print(f"memories: {figures.total} " + escape(str(figures.by_status)))
+    value = figures.value
+    if value is None:
+        return
+    table = Table(title=f"recalls per week since {value.since:%Y-%m-%d}")
+    for column in ("week", "recalls", "useful feedback", "latency ms p95"):
+        table.add_column(column)
+    for w in value.recalls:
+        p95 = "not recorded" if w.latency_ms_p95 is None else f"{w.latency_ms_p95:.0f}"
+        table.add_row(w.week, str(w.recalls), f"{w.useful} ({w.useful_share:.0%})", p95)
+    console.print(table)
+    jobs = Table(title="job outcomes")
+    jobs.add_column("job")
+    jobs.add_column("outcomes")
+    for job, outcomes in value.jobs.items():
+        jobs.add_row(escape(job), escape(", ".join(f"{k} {n}" for k, n in outcomes.items())))
+    console.print(jobs)
