@@ -32,6 +32,7 @@ from rich.progress import Progress
 from graphmem import GraphMemory, SentenceTransformerEmbedder
 from graphmem.formation.writer import MemoryDraft, embedding_text, user_key
 from graphmem.model.extraction import PatternExtractor
+from graphmem.model.keys import context_text
 
 console = Console()
 BARE = """
@@ -40,6 +41,7 @@ CREATE (m:Memory {id: row.id})
 SET m += row.props, m.user_id = row.user_id, m.content = row.content
 WITH m, row
 CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+CALL db.create.setNodeVectorProperty(m, 'context_embedding', row.context_embedding)
 RETURN count(m) AS n
 """
 
@@ -82,6 +84,13 @@ def texts_from(data: Path, n: int) -> list[str]:
     return [turns[i % len(turns)] + ("" if i < len(turns) else f" (again, {i})") for i in range(n)]
 
 
+def contexts_of(texts: list[str], size: int) -> list[str]:
+    """The context keys formation embeds (previous turn + this turn; each batch is a new session)."""
+    return [
+        context_text(None if i % size == 0 else (texts[i - 1], "Sam"), t, "Sam") for i, t in enumerate(texts)
+    ]
+
+
 def batches(texts: list[str], size: int) -> list[list[dict[str, Any]]]:
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
     msgs = [
@@ -105,12 +114,16 @@ def run_bare(
     mem: GraphMemory, parts: list[list[dict[str, Any]]], embedder: PrecomputedEmbedder, user: str
 ) -> float:
     now = datetime.now(UTC)
+    size = len(parts[0]) if parts else 1
+    flat = [m["content"] for part in parts for m in part]
+    context_vectors = [embedder.cache[c] for c in contexts_of(flat, size)]
     prepared = [
         [
             {
                 "id": str(uuid.uuid4()),
                 "user_id": user,
                 "content": m["content"],
+                "context_embedding": context_vectors[n * size + j],
                 "embedding": embedder.cache[
                     embedding_text(
                         MemoryDraft(content=m["content"], user_id=user, role="user", speaker="Sam")
@@ -139,7 +152,7 @@ def run_bare(
                     "version": 1,
                 },
             }
-            for m in part
+            for j, m in enumerate(part)
         ]
         for n, part in enumerate(parts)
     ]
@@ -180,8 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     embedded = [
         embedding_text(MemoryDraft(content=t, user_id="u", role="user", speaker="Sam")) for t in texts
     ]
+    contexts = contexts_of(texts, args.batch)
     with console.status("precomputing embeddings"):
-        pre = PrecomputedEmbedder(inner, embedded + names)
+        pre = PrecomputedEmbedder(inner, embedded + names + contexts)
     users = {k: f"bench-{k}-{run}" for k in ("formation", "bare", "e2e")}
     parts = batches(texts, args.batch)
     with GraphMemory.connect(embedder=pre) as mem:

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.embedding import embed_checked
+from graphmem.formation import neighbours as nearest
 from graphmem.model import importance, linking
 from graphmem.model.dates import event_range, resolve_dates
 from graphmem.model.entities import Mention
@@ -28,7 +29,6 @@ from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import context_text, search_text
 from graphmem.model.messages import Turn
 from graphmem.models import FactType, Memory, MemoryType, Priority, Source
-from graphmem.retrieval.search import plan_vector_search
 from graphmem.store.driver import Tx
 from graphmem.store.records import dump_metadata, memory_from_row
 from graphmem.store.runtime import Runtime
@@ -45,9 +45,6 @@ __all__ = [
     "session_uid",
     "user_key",
 ]
-
-CLIENT_SCAN_MAX = 5_000
-"""Tenants with at most this many memories get their formation context by a client-side cosine scan."""
 
 KNOWN_ENTITY_LIMIT = 5_000
 """Most entity keys of a user that the extractor is told about (most mentioned first)."""
@@ -172,64 +169,6 @@ def _redact(draft: MemoryDraft) -> MemoryDraft:
     return replace(draft, content=text, metadata={**draft.metadata, "pii_redacted": kinds})
 
 
-def _neighbours(
-    rt: Runtime, user_id: str, vectors: list[list[float]], k: int
-) -> list[list[linking.Neighbour]]:
-    counts = rt.store.read("user_memory_count", user_id=user_id)[0]
-    if counts["user_count"] == 0:
-        return [[] for _ in vectors]
-    if counts["user_count"] <= CLIENT_SCAN_MAX:
-        return _client_scan(rt, user_id, vectors, k)
-    plan = plan_vector_search(counts["user_count"], counts["total"], k, rt.settings.preset())
-    payload = [{"i": i, "embedding": v} for i, v in enumerate(vectors)]
-    if plan.method == "index":
-        rows = rt.store.read(
-            "formation_neighbours_index", user_id=user_id, vectors=payload, k=k, fetch=plan.fetch
-        )
-    else:
-        rows = rt.store.read("formation_neighbours", user_id=user_id, vectors=payload, k=k)
-    out: list[list[linking.Neighbour]] = [[] for _ in vectors]
-    for r in rows:
-        out[r["i"]] = [
-            linking.Neighbour(
-                id=h["id"],
-                cosine=linking.neo4j_to_cosine(float(h["score"])),
-                content=h["content"] or "",
-                occurred_at=h["occurred_at"],
-                session_id=h["session_id"],
-            )
-            for h in r["hits"]
-        ]
-    return out
-
-
-def _client_scan(
-    rt: Runtime, user_id: str, vectors: list[list[float]], k: int
-) -> list[list[linking.Neighbour]]:
-    """The exact top-k by cosine, computed in numpy over the tenant's embeddings (small tenants)."""
-    rows = rt.store.read("formation_tenant_vectors", user_id=user_id)
-    rows = [r for r in rows if r["embedding"] is not None]
-    if not rows:
-        return [[] for _ in vectors]
-    cosines = linking.cross_cosines(vectors, [r["embedding"] for r in rows])
-    out = []
-    for i in range(len(vectors)):
-        top = linking.top_k(cosines[i], k)
-        out.append(
-            [
-                linking.Neighbour(
-                    id=rows[j]["id"],
-                    cosine=round(float(cosines[i, j]), 6),
-                    content=rows[j]["content"] or "",
-                    occurred_at=rows[j]["occurred_at"],
-                    session_id=rows[j]["session_id"],
-                )
-                for j in top
-            ]
-        )
-    return out
-
-
 def _resolve_entities(
     rt: Runtime, user_id: str, mentions: list[Mention], known: dict[str, str]
 ) -> tuple[dict[str, str], list[dict[str, Any]]]:
@@ -314,7 +253,7 @@ def form(
     unique = list(dict.fromkeys(texts + contexts))
     by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
     vectors = [by_text[t] for t in texts]
-    neighbours = _neighbours(rt, user_id, vectors, settings.related_k + 5)
+    neighbours = nearest.neighbours(rt, user_id, vectors, settings.related_k + 5)
     items = [linking.NewItem(d.content, d.occurred_at or now, d.session_id) for d in drafts]
     plan = linking.plan_links(
         items,

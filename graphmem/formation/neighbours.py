@@ -1,0 +1,86 @@
+"""Formation's nearest neighbours: each new vector's most similar live memories of the same tenant, at a
+cost that does not grow with the tenant.
+
+Neo4j 5.26's vector index cannot filter by tenant inside the index, so it is asked for more neighbours
+than needed and the result is filtered to the tenant (``formation_neighbours_index``). The over-fetch is
+adaptive: a first ask of ``FIRST_FETCH`` × k neighbours serves any tenant holding a fair share of the index
+(the common case, and the whole index in a one-tenant store) in one round trip; vectors still short of k
+tenant neighbours are asked again with ``GROWTH`` times more, up to the preset's ``max_fetch``. Only a
+vector still short then (a tenant that is a small share of a large store, or holds fewer than k live
+memories) is answered by an exact scan of the tenant in the database (``formation_neighbours``), whose cost
+is bounded by the tenant's size, small in exactly that case. A tenant of at most ``SMALL_TENANT`` memories
+is scanned exactly from the start (counted with a cap, so the count costs O(1) in the tenant's size).
+
+Before this, tenants up to 50,000 memories had every live embedding read into Python on every call: O(n) per
+call, O(n²) per tenant.
+"""
+
+from __future__ import annotations
+
+from graphmem.model import linking
+from graphmem.store.runtime import Runtime
+
+__all__ = ["FIRST_FETCH", "GROWTH", "SMALL_TENANT", "neighbours"]
+
+FIRST_FETCH = 4
+"""First ask, in multiples of k: one round serves a tenant holding about a third of the index or more."""
+
+GROWTH = 8
+"""Each further round asks for this many times more (so at most ~3 rounds before max_fetch)."""
+
+SMALL_TENANT = 1_000
+"""A tenant with at most this many memories is scanned exactly: that costs at most as much as one index round
+of this size, and gives the true top k. Counting stops at this cap, so the check's cost is bounded too."""
+
+
+def _hits(rows: list[dict[str, object]]) -> list[linking.Neighbour]:
+    return [
+        linking.Neighbour(
+            id=str(h["id"]),
+            cosine=linking.neo4j_to_cosine(float(h["score"])),  # type: ignore[arg-type]
+            content=str(h["content"] or ""),
+            occurred_at=h["occurred_at"],  # type: ignore[arg-type]
+            session_id=h["session_id"],  # type: ignore[arg-type]
+        )
+        for h in rows
+    ]
+
+
+def _exact(
+    rt: Runtime, user_id: str, vectors: list[list[float]], pending: list[int], k: int
+) -> dict[int, list[linking.Neighbour]]:
+    payload = [{"i": i, "embedding": vectors[i]} for i in pending]
+    rows = rt.store.read("formation_neighbours", user_id=user_id, vectors=payload, k=k)
+    return {r["i"]: _hits(r["hits"]) for r in rows}
+
+
+def neighbours(
+    rt: Runtime, user_id: str, vectors: list[list[float]], k: int
+) -> list[list[linking.Neighbour]]:
+    """Up to ``k`` neighbours per vector, most similar first (approximate where the index answers)."""
+    out: list[list[linking.Neighbour]] = [[] for _ in vectors]
+    if not vectors:
+        return out
+    pending = list(range(len(vectors)))
+    n = rt.store.read("formation_tenant_small", user_id=user_id, cap=SMALL_TENANT + 1)[0]["n"]
+    if n <= SMALL_TENANT:  # exact, and no dearer than one index round
+        for i, hits in _exact(rt, user_id, vectors, pending, k).items():
+            out[i] = hits
+        return out
+    fetch = FIRST_FETCH * k
+    max_fetch = max(rt.settings.preset().max_fetch, fetch)
+    while pending:
+        payload = [{"i": i, "embedding": vectors[i]} for i in pending]
+        rows = rt.store.read("formation_neighbours_index", user_id=user_id, vectors=payload, k=k, fetch=fetch)
+        pending = []
+        for r in rows:
+            out[r["i"]] = _hits(r["hits"])
+            if len(r["hits"]) < k and r["seen"] >= fetch:  # the index may hold more of this tenant
+                pending.append(r["i"])
+        if fetch >= max_fetch:
+            break
+        fetch = min(fetch * GROWTH, max_fetch)
+    if pending:
+        for i, hits in _exact(rt, user_id, vectors, pending, k).items():
+            out[i] = hits
+    return out

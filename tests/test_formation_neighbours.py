@@ -1,0 +1,53 @@
+"""Formation's tenant-scoped nearest neighbours: the adaptive index path agrees with the exact scan."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.formation import neighbours as nearest
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+TOPICS = [
+    "I adopted a puppy named Rex", "Rex chewed my shoes", "We hiked up Snowdon", "The hike was foggy",
+    "I bake sourdough bread", "My sourdough starter died", "Planning a trip to Japan",
+    "Booked flights to Tokyo", "Started learning the violin", "Violin lessons are hard",
+    "My sister lives in Lisbon", "Visited Lisbon in May",
+]  # fmt: skip
+
+
+def test_index_path_matches_the_exact_scan(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem.add_messages(
+        [
+            {"role": "user", "content": t, "timestamp": T0 + timedelta(minutes=i)}
+            for i, t in enumerate(TOPICS)
+        ],
+        user_id=user_id,
+        session_id="s",
+    )
+    vectors = mem._rt.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
+    exact = nearest.neighbours(mem._rt, user_id, vectors, 3)  # 12 memories: a small tenant, exact
+    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
+    calls: list[str] = []
+    read = mem._rt.store.read
+
+    def counting(name: str, /, **params: object) -> object:
+        calls.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(mem._rt.store, "read", counting)
+    indexed = nearest.neighbours(mem._rt, user_id, vectors, 3)
+    assert [[h.id for h in hs] for hs in indexed] == [[h.id for h in hs] for hs in exact]
+    assert all(len(hs) == 3 for hs in indexed)
+    assert {h.content for h in indexed[0][:2]} == {"I adopted a puppy named Rex", "Rex chewed my shoes"}
+    # only this tenant's memories, and the index answered (a short result falls back to the exact scan)
+    assert "formation_neighbours_index" in calls
+    assert all(h.id for hs in indexed for h in hs)
+
+
+def test_an_empty_tenant_has_no_neighbours(mem: GraphMemory, user_id: str) -> None:
+    assert nearest.neighbours(mem._rt, user_id, mem._rt.embedder.embed(["anything"]), 5) == [[]]
