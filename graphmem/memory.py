@@ -37,9 +37,8 @@ from graphmem.store.driver import QueryStore, Store, translate_errors
 from graphmem.store.queries import schema_statements
 from graphmem.store.runtime import Runtime
 from graphmem.temporal import facts as factbase
-from graphmem.temporal import migrate
+from graphmem.temporal import migrate, snapshots
 from graphmem.temporal import reads as temporal
-from graphmem.temporal import snapshots
 from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 
 logger = logging.getLogger(__name__)
@@ -533,7 +532,9 @@ class GraphMemory:
             query, user_id=uid, k=k, reinforce=reinforce, as_of=when.as_of, known_at=when.known_at
         )
         facts = context_use_case.rank_facts(
-            self._rt, query, self._rt.store.read("context_facts", user_id=uid, as_of=when.as_of, known_at=when.known_at)
+            self._rt,
+            query,
+            self._rt.store.read("context_facts", user_id=uid, as_of=when.as_of, known_at=when.known_at),
         )
         recent = self._rt.store.read("context_recent", user_id=uid, k=RECENT_HISTORY, **when.params())
         core = core_memory.list_blocks(self._rt, uid)

@@ -33,7 +33,9 @@ def _move(mem: GraphMemory, user_id: str) -> tuple[list[str], list[str], list[st
 
 
 def _node(mem: GraphMemory, memory_id: str) -> dict[str, object]:
-    return mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})[0]["m"]
+    return mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})[0][
+        "m"
+    ]
 
 
 def test_a_move_supersedes_the_old_place(mem: GraphMemory, user_id: str) -> None:
@@ -55,7 +57,8 @@ def test_a_move_supersedes_the_old_place(mem: GraphMemory, user_id: str) -> None
     assert _node(mem, moving)["outdated_from"] == day(15)
     assert "outdated_from" not in _node(mem, settled) or _node(mem, settled)["outdated_from"] is None
     edges = mem.query(
-        "MATCH (a:Memory)-[s:SUPERSEDES]->(b:Memory) WHERE a.user_id = $u RETURN a.id AS a, b.id AS b, s.key AS k",
+        "MATCH (a:Memory)-[s:SUPERSEDES]->(b:Memory) WHERE a.user_id = $u "
+        "RETURN a.id AS a, b.id AS b, s.key AS k",
         {"u": user_id},
     )
     assert sorted((e["a"], e["b"]) for e in edges) == sorted([(moving, leeds), (settled, moving)])
@@ -117,7 +120,11 @@ def test_as_of_over_imported_history(mem: GraphMemory, user_id: str) -> None:
     """Messages imported today with 2025 timestamps: as_of reads their valid time, not the import's."""
     old = datetime(2025, 5, 1, tzinfo=UTC)
     turns = [
-        {"role": "user", "content": f"Week {i}: I trained for the marathon", "timestamp": old + timedelta(weeks=i)}
+        {
+            "role": "user",
+            "content": f"Week {i}: I trained for the marathon",
+            "timestamp": old + timedelta(weeks=i),
+        }
         for i in range(6)
     ]
     ids = [m.id for m in mem.add_messages(turns, user_id=user_id, session_id="import")]
@@ -142,8 +149,16 @@ def test_as_of_and_known_at_answer_what_was_known_then(mem: GraphMemory, user_id
     # Learnt later about January: a late import, and a February message.
     late = mem.add_messages(
         [
-            {"role": "user", "content": "I also booked a cello repair in January", "timestamp": jan + timedelta(days=2)},
-            {"role": "user", "content": "The cello lesson moved to March", "timestamp": jan + timedelta(days=30)},
+            {
+                "role": "user",
+                "content": "I also booked a cello repair in January",
+                "timestamp": jan + timedelta(days=2),
+            },
+            {
+                "role": "user",
+                "content": "The cello lesson moved to March",
+                "timestamp": jan + timedelta(days=30),
+            },
         ],
         user_id=user_id,
         session_id="b",

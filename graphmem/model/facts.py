@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -210,9 +210,11 @@ def _plan_end(
     current: CurrentFact | None,
     valid_from: datetime,
 ) -> None:
-    """"I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
+    """ "I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
     (an empty value names any) and ``valid_from`` follows its start; otherwise nothing changes."""
-    named = not new.value or (current is not None and normalize_value(current.value) == normalize_value(new.value))
+    named = not new.value or (
+        current is not None and normalize_value(current.value) == normalize_value(new.value)
+    )
     audit = {
         "id": str(uuid.uuid4()),
         "user_id": new.user_id,
@@ -223,7 +225,9 @@ def _plan_end(
         "old_value": current.value if current else None,
     }
     if current is None or not named or valid_from <= current.valid_from:
-        out.audit.append({**audit, "resolution": "end_ignored", "reason": "no matching current value", "new_id": None})
+        out.audit.append(
+            {**audit, "resolution": "end_ignored", "reason": "no matching current value", "new_id": None}
+        )
         out.results.append(("", Resolution.MERGE))
         return
     out.close.append({"id": current.id, "valid_to": valid_from, "status": ENDED})
@@ -253,10 +257,13 @@ def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Re
         return Retraction(current["id"], None, int(current["version"]))
     if valid_to <= current["valid_from"]:
         raise ValueError("valid_to must be later than the current version's valid_from")
-    fields = ("user_id", "agent_id", "key", "value", "fact_type", "valid_from", "source", "confidence")
+    fields = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence")
     version = int(current["version"]) + 1
     row = {
         **{f: current.get(f) for f in fields},
+        # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
+        # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
+        "valid_from": current["valid_from"].astimezone(UTC),
         "id": str(uuid.uuid4()),
         "memory_id": current.get("memory_id"),
         "valid_to": valid_to,
@@ -299,31 +306,44 @@ def canonical_key(key: str, user_id: str | None = None) -> str:
 
 # --- extraction ------------------------------------------------------------------------------------
 _OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
-_END = r"(?=\s+(?:and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|in \d)\b|[.,;!?\n]|$)"
+_STOP = r"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|in \d"
+_END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 _PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
-_PLACE_END = r"(?=\s+(?:and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|in \d|for|with)\b|[.,;!?\n]|$)"
+_PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
 _I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (FactType.PROFILE, re.compile(r"\b[Mm]y name is\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"), "name"),
-    (FactType.PROFILE, re.compile(rf"\b(?:I live|I'm living|I am living|I now live) in\s+{_PLACE}{_PLACE_END}"), "location"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\b(?:I live|I'm living|I am living|I now live) in\s+{_PLACE}{_PLACE_END}"),
+        "location",
+    ),
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
     (
         FactType.PROFILE,
-        re.compile(rf"{_I} (?:moved|moving|relocated|relocating|relocate|move)(?: house| back)?"
-                   rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"),
+        re.compile(
+            rf"{_I} (?:moved|moving|relocated|relocating|relocate|move)(?: house| back)?"
+            rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
+        ),
         "location",
     ),
     # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
     (
         FactType.PROFILE,
-        re.compile(rf"\b(?:I|we)(?:'ve| have)?(?: just| finally| now)? settled (?:in|into)(?: [^.,;!?\n]{{2,40}}? in)?\s+"
-                   rf"{_PLACE}{_PLACE_END}"),
+        re.compile(
+            rf"\b(?:I|we)(?:'ve| have)?(?: just| finally| now)? settled (?:in|into)"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?\s+{_PLACE}{_PLACE_END}"
+        ),
         "location",
     ),
     (FactType.PROFILE, re.compile(rf"\bI (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
-    (FactType.PROFILE, re.compile(rf"\bI(?:'ve| have)? (?:started|joined) (?:working (?:at|for)\s+)?{_OBJ} as an? \w+"), "employer"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\bI(?:'ve| have)? (?:started|joined) (?:working (?:at|for)\s+)?{_OBJ} as an? \w+"),
+        "employer",
+    ),
     (FactType.PROFILE, re.compile(rf"\bI (?:now )?work as an?\s+{_OBJ}{_END}"), "occupation"),
     (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
     (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),

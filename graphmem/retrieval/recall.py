@@ -16,8 +16,8 @@ from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model.intent import named_entities, resolve_views
-from graphmem.model.timescope import TimeScope, prefer_current
 from graphmem.model.scoring import BLEND_PRESETS, reinforced_strength, suppressed_strength
+from graphmem.model.timescope import TimeScope, prefer_current
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval import search as retrieval
 from graphmem.store.driver import Tx

@@ -17,8 +17,8 @@ from typing import Any
 from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
 from graphmem.model.intent import VIEW_EDGE, View
-from graphmem.model.timescope import TimeScope
 from graphmem.model.scoring import BlendWeights, final_score, linear_fusion, memory_state, rrf
+from graphmem.model.timescope import TimeScope
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -121,7 +121,12 @@ def vector_seeds(
     plan = plan_vector_search(user_count, total, k, rt.settings.preset())
     if plan.method == "index":
         rows = rt.store.read(
-            "recall_vector_index", user_id=user_id, embedding=embedding, k=k, fetch=plan.fetch, **when.params()
+            "recall_vector_index",
+            user_id=user_id,
+            embedding=embedding,
+            k=k,
+            fetch=plan.fetch,
+            **when.params(),
         )
         if len(rows) >= min(k, user_count):
             return rows, "index"

@@ -128,5 +128,7 @@ def retract_fact(
 
 
 def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
-    rows = rt.store.read("fact_get", user_id=user_id, key=facts.canonical_key(key, user_id), agent_id=agent_id)
+    rows = rt.store.read(
+        "fact_get", user_id=user_id, key=facts.canonical_key(key, user_id), agent_id=agent_id
+    )
     return fact_from_row(rows[0]["fact"]) if rows else None

@@ -102,7 +102,12 @@ def fact_at(
     now = datetime.now(UTC)
     known = known_at or now
     rows = rt.store.read(
-        "fact_at", user_id=user_id, key=canonical_key(key, user_id), agent_id=agent_id, as_of=as_of or now, known_at=known
+        "fact_at",
+        user_id=user_id,
+        key=canonical_key(key, user_id),
+        agent_id=agent_id,
+        as_of=as_of or now,
+        known_at=known,
     )
     return as_known(fact_from_row(rows[0]["fact"]), known) if rows else None
 
