@@ -8,7 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,19 +68,29 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     if not seeds.rankings:
         return []
     candidates = _fetch(rt, seeds.ids(), req.user_id, embedding)
-    own = current_first(seeds.own_scores(_cosines(candidates), preset), candidates, req, now)
+    own = seeds.own_scores(_cosines(candidates), preset)
     decision = resolve_views(req.query, req.views)
     activation = retrieval.ActivationSettings.from_preset(preset, req.hops)
     received = retrieval.spread(
-        rt, own, decision.views, user_id=req.user_id, when=req.when, settings=activation
+        rt,
+        current_first(own, candidates, req, now),
+        decision.views,
+        user_id=req.user_id,
+        when=req.when,
+        settings=activation,
     )
     reached_only = [mid for mid in received if mid not in candidates]
     if reached_only:
         candidates |= _fetch(rt, reached_only, req.user_id, embedding)
         if preset.fusion == "linear" and embedding is not None:
-            own = current_first(seeds.own_scores(_cosines(candidates), preset), candidates, req, now)
+            own = seeds.own_scores(_cosines(candidates), preset)
     named = {name.lower() for name in named_entities(req.query)} | _leading_name(req.query)
     ranked = retrieval.blend(candidates, own, received, named, BLEND_PRESETS[preset.blend])
+    factors = current_first(dict.fromkeys(candidates, 1.0), candidates, req, now)
+    ranked = sorted(
+        (s if factors[s.id] == 1.0 else replace(s, score=s.score * factors[s.id]) for s in ranked),
+        key=lambda s: -s.score,
+    )
     top = ranked[: req.k]
     rrf_scores = seeds.rrf(preset.rrf_k)
     full = {
@@ -101,7 +111,9 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
 def current_first(
     own: Mapping[str, float], candidates: Mapping[str, dict[str, Any]], req: RecallRequest, now: datetime
 ) -> dict[str, float]:
-    """Outdated statements score down for present-tense questions (graphmem.model.timescope)."""
+    """Outdated statements score down for present-tense questions (graphmem.model.timescope): applied to
+    the relevance they spread, and to their final score (activation a successor passes back through a
+    shared entity must not lift them over it)."""
     memories = {mid: row["memory"] for mid, row in candidates.items()}
     return prefer_current(own, memories, req.query, req.when, now)
 
