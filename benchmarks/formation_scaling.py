@@ -84,7 +84,7 @@ def fill(mem: GraphMemory, user: str, start: int, stop: int, rng: np.random.Gene
              "at": t0 + timedelta(minutes=a + j)}
             for j, (t, v) in enumerate(zip(texts, emb.embed(texts), strict=True))
         ]  # fmt: skip
-        mem._rt.store.run_statement(FILL, {"rows": rows, "user_id": user, "user_key": user_key(user)})
+        mem.runtime.store.run_statement(FILL, {"rows": rows, "user_id": user, "user_key": user_key(user)})
 
 
 def messages(rng: np.random.Generator, n: int, batch: int, tag: str) -> list[list[dict[str, Any]]]:
@@ -119,7 +119,7 @@ def step(
     ]  # fmt: skip
     started = time.perf_counter()
     for a in range(0, len(rows), args.batch):
-        mem._rt.store.run_statement(FILL, {"rows": rows[a : a + args.batch], "user_id": bare_user,
+        mem.runtime.store.run_statement(FILL, {"rows": rows[a : a + args.batch], "user_id": bare_user,
                                            "user_key": user_key(bare_user)})  # fmt: skip
     bare_s = time.perf_counter() - started
     return {
@@ -134,7 +134,7 @@ def step(
 
 def wipe(mem: GraphMemory, users: list[str]) -> None:
     for u in users:
-        with mem._rt.store.driver.session(database=mem._rt.store.database) as session:
+        with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:
             session.run(  # CALL ... IN TRANSACTIONS needs an auto-commit transaction
                 "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) "
                 "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",

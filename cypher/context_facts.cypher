@@ -1,5 +1,15 @@
-// A tenant's current facts (the first section of an assembled context).
-// $user_id
-MATCH (f:Fact) WHERE f.user_id = $user_id AND f.status = 'current' AND f.expired_at IS NULL
-RETURN f.key AS key, f.value AS value, f.fact_type AS fact_type
-ORDER BY f.fact_type, f.key
+// A tenant's current facts (the first section of an assembled context): per key, the version valid at
+// $as_of as recorded by $known_at (the rule of fact_at.cypher / graphmem.temporal.reads.known_interval);
+// with both null, the current versions. Superseded, ended, retracted and conflicted versions never appear.
+// $user_id, $as_of, $known_at: datetimes or null (now)
+MATCH (f:Fact) WHERE f.user_id = $user_id AND f.status <> 'conflicted'
+  AND CASE WHEN $as_of IS NULL AND $known_at IS NULL THEN f.status = 'current' AND f.expired_at IS NULL
+           ELSE f.recorded_at <= coalesce($known_at, datetime()) AND f.valid_from <= coalesce($as_of, datetime())
+             AND CASE WHEN f.expired_at IS NULL THEN f.valid_to IS NULL OR coalesce($as_of, datetime()) < f.valid_to
+                      WHEN coalesce($known_at, datetime()) < f.expired_at THEN true
+                      ELSE coalesce($as_of, datetime()) < coalesce(f.valid_to, f.valid_from) END
+      END
+WITH f ORDER BY f.recorded_at DESC
+WITH f.key AS key, coalesce(f.agent_id, '') AS agent, collect(f)[0] AS f
+RETURN f.key AS key, f.value AS value, f.fact_type AS fact_type, f.recorded_at AS recorded_at
+ORDER BY f.recorded_at DESC, f.key

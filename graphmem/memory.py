@@ -24,6 +24,7 @@ from graphmem.governance import core_blocks as core_memory
 from graphmem.model import messages as inbound
 from graphmem.model import validation as check
 from graphmem.model.extraction import Extractor
+from graphmem.model.timescope import TimeScope
 from graphmem.models import Hit, Memory, MemoryType, Priority, Source
 from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
@@ -33,6 +34,7 @@ from graphmem.store.driver import QueryStore, Store, driver_options, translate_e
 from graphmem.store.idempotency import Step
 from graphmem.store.queries import schema_statements
 from graphmem.store.runtime import Runtime
+from graphmem.temporal import migrate
 
 logger = logging.getLogger(__name__)
 
@@ -212,6 +214,7 @@ class GraphMemory:
             logger.debug("schema: %s", name)
             self._rt.store.run_statement(statement, {"dimension": dimension})
         embedding_space.check_or_record(self._rt.store, self._rt.embedder)
+        migrate.run(self._rt)
 
     def reembed(self, *, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """Re-embed every memory and entity with this instance's embedder (after changing the embedding
@@ -328,11 +331,16 @@ class GraphMemory:
         hops: int = 3,
         views: dict[str, float] | None = None,
         reinforce: bool = True,
+        known_at: datetime | None = None,
     ) -> list[Hit]:
         """The user's k most relevant memories: hybrid seeds, then spreading activation over the graph.
 
-        ``as_of`` recalls what the engine held at that time (and never changes memory); ``views`` overrides
-        the view weights chosen from the query's intent; ``reinforce=False`` makes the recall read-only.
+        ``as_of`` (valid time) recalls what had happened by then (the memories' ``occurred_at``, e.g. the
+        message timestamps); ``known_at`` (transaction time) what the engine had recorded by then; both
+        together: what was known at ``known_at`` about ``as_of`` (docs/temporal.md). Either makes the
+        recall read-only. For a present-tense question, statements superseded by then rank lower.
+        ``views`` overrides the view weights chosen from the query's intent; ``reinforce=False`` makes the
+        recall read-only.
         """
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
@@ -342,22 +350,40 @@ class GraphMemory:
             hops=check.bounded_int(hops, "hops", 0, MAX_HOPS),
             views=check.views(views),
             reinforce=check.boolean(reinforce, "reinforce"),
+            known_at=check.aware_datetime(known_at, "known_at"),
         )
         hits = recall_use_case.recall(self._rt, request)
-        if request.reinforce and request.as_of is None:
+        if request.reinforce and request.when.now:
             self._rt.changes.touch(request.user_id)
         return hits
 
     def context(
-        self, query: str, *, user_id: str, token_budget: int = 2000, k: int = 10, reinforce: bool = True
+        self,
+        query: str,
+        *,
+        user_id: str,
+        token_budget: int = 2000,
+        k: int = 10,
+        reinforce: bool = True,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> Context:
-        """A prompt-ready context within ``token_budget`` tokens: current facts, then recalled memories,
-        then recent history; lowest-ranked items are dropped first and reported in ``dropped``."""
+        """A prompt-ready context within ``token_budget`` tokens: current facts (most relevant first), then
+        recalled memories, then recent history; lowest-ranked items are dropped first and reported in
+        ``dropped``. ``as_of``/``known_at``: the context as it would have been assembled then (the facts
+        valid at ``as_of`` as recorded by ``known_at``; recall and history at the same times)."""
         uid = check.user_id(user_id)
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
-        hits = self.recall(query, user_id=uid, k=k, reinforce=reinforce)
-        facts = self._rt.store.read("context_facts", user_id=uid)
-        recent = self._rt.store.read("context_recent", user_id=uid, k=RECENT_HISTORY)
+        when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
+        hits = self.recall(
+            query, user_id=uid, k=k, reinforce=reinforce, as_of=when.as_of, known_at=when.known_at
+        )
+        facts = context_use_case.rank_facts(
+            self._rt,
+            query,
+            self._rt.store.read("context_facts", user_id=uid, as_of=when.as_of, known_at=when.known_at),
+        )
+        recent = self._rt.store.read("context_recent", user_id=uid, k=RECENT_HISTORY, **when.params())
         core = core_memory.list_blocks(self._rt, uid)
         count = context_use_case.token_counter(self._rt)
         return context_use_case.fit(

@@ -29,18 +29,18 @@ def test_index_path_matches_the_exact_scan(
         user_id=user_id,
         session_id="s",
     )
-    vectors = mem._rt.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
-    exact = nearest.neighbours(mem._rt, user_id, vectors, 3)  # 12 memories: a small tenant, exact
+    vectors = mem.runtime.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
+    exact = nearest.neighbours(mem.runtime, user_id, vectors, 3)  # 12 memories: a small tenant, exact
     monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
     calls: list[str] = []
-    read = mem._rt.store.read
+    read = mem.runtime.store.read
 
     def counting(name: str, /, **params: object) -> object:
         calls.append(name)
         return read(name, **params)
 
-    monkeypatch.setattr(mem._rt.store, "read", counting)
-    indexed = nearest.neighbours(mem._rt, user_id, vectors, 3)
+    monkeypatch.setattr(mem.runtime.store, "read", counting)
+    indexed = nearest.neighbours(mem.runtime, user_id, vectors, 3)
     assert [[h.id for h in hs] for hs in indexed] == [[h.id for h in hs] for hs in exact]
     assert all(len(hs) == 3 for hs in indexed)
     assert {h.content for h in indexed[0][:2]} == {"I adopted a puppy named Rex", "Rex chewed my shoes"}
@@ -50,4 +50,4 @@ def test_index_path_matches_the_exact_scan(
 
 
 def test_an_empty_tenant_has_no_neighbours(mem: GraphMemory, user_id: str) -> None:
-    assert nearest.neighbours(mem._rt, user_id, mem._rt.embedder.embed(["anything"]), 5) == [[]]
+    assert nearest.neighbours(mem.runtime, user_id, mem.runtime.embedder.embed(["anything"]), 5) == [[]]

@@ -24,8 +24,8 @@ def build(mem: GraphMemory, user_id: str) -> list[str]:
             session_id="s1",
         )
     ]
-    mem.facts.set(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 1, 1, tzinfo=UTC))
-    mem.facts.set(user_id, "city", "Berlin", fact_type="profile")
+    mem.facts.set(user_id, "base", "Paris", fact_type="profile", valid_from=datetime(2026, 1, 1, tzinfo=UTC))
+    mem.facts.set(user_id, "base", "Berlin", fact_type="profile")
     mem.memories.link(ids[0], ids[2], "RELATED_TO", weight=0.7)
     return ids
 
@@ -44,7 +44,7 @@ def test_export_round_trips_through_json(mem: GraphMemory, user_id: str) -> None
     again = json.loads(json.dumps(exported))
     assert again == exported
     assert len(again["memories"]) == 3 and "embedding" not in again["memories"][0]
-    city = sorted((f for f in again["facts"] if f["key"] == "city"), key=lambda f: f["version"])
+    city = sorted((f for f in again["facts"] if f["key"] == "base"), key=lambda f: f["version"])
     assert [f["value"] for f in city] == ["Paris", "Berlin"]
     assert any(r["type"] == "SUPERSEDES" for r in again["relationships"])
     assert any(r["type"] == "FOLLOWS" for r in again["relationships"])

@@ -75,11 +75,11 @@ def graph(mem: GraphMemory, user_id: str) -> dict[str, Any]:
         user_id=user_id,
         session_id="s1",
     )
-    mem.facts.set(user_id, "city", "Lyon", fact_type="profile", valid_from=datetime(2025, 1, 1, tzinfo=UTC))
-    mem.facts.set(user_id, "city", "Paris", fact_type="profile", valid_from=datetime(2026, 3, 1, tzinfo=UTC))
+    mem.facts.set(user_id, "base", "Lyon", fact_type="profile", valid_from=datetime(2025, 1, 1, tzinfo=UTC))
+    mem.facts.set(user_id, "base", "Paris", fact_type="profile", valid_from=datetime(2026, 3, 1, tzinfo=UTC))
     mem.facts.set(
         user_id,
-        "city",
+        "base",
         "Nice",
         fact_type="profile",
         source="agent",
@@ -110,7 +110,7 @@ def test_kit_queries_return_rows_on_a_user_graph(mem: GraphMemory, graph: dict[s
         rows = mem.query(query(name), params)
         assert rows, name
     beliefs = mem.query(query("kit/beliefs_at"), {p: graph[p] for p in params_of("kit/beliefs_at")})
-    assert {r["key"]: r["value"] for r in beliefs}["city"] == "Paris"
+    assert {r["key"]: r["value"] for r in beliefs}["base"] == "Paris"
     other = mem.query(query("kit/user_graph"), {"user_id": f"{graph['user_id']}-other", "limit": 10})
     assert other == []
 

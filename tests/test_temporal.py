@@ -1,18 +1,18 @@
-"""Point-in-time fact reads on the real server: the move example, history, bad input, and the Cypher
-mirroring the pure interval logic over random write sequences."""
+"""Point-in-time fact reads on the real server: the move example, history, bad input, and random write
+sequences checked against an independent in-memory model (tests/fact_oracle.py)."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from fact_oracle import KeyModel
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import FactType, GraphMemory, Source, ValidationError
 from graphmem.model.facts import FactInput
 from graphmem.temporal import facts as factbase
-from graphmem.temporal import reads as temporal
 
 
 def d(month: int, day: int) -> datetime:
@@ -71,30 +71,42 @@ def test_kept_contradictions_are_in_history_not_in_reads(mem: GraphMemory, user_
     assert mem.facts.get(user_id, "city", as_of=d(2, 5), known_at=d(2, 5)).value == "Lyon"  # type: ignore[union-attr]
 
 
+ALIASES = ["city", "location", "lives_in", "home"]  # one key, whatever alias each write uses
 write = st.tuples(
     st.sampled_from(["Paris", "Berlin", "Rome"]),
     st.integers(min_value=-20, max_value=20),
     st.sampled_from([Source.USER, Source.AGENT]),
     st.integers(min_value=0, max_value=3),
+    st.sampled_from(ALIASES),
+    st.sampled_from([FactType.PROFILE, FactType.CUSTOM, FactType.PREFERENCE]),
 )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(write, min_size=1, max_size=6))
-def test_cypher_matches_the_pure_logic(mem: GraphMemory, writes: list[tuple[str, int, Source, int]]) -> None:
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(write, min_size=1, max_size=7))
+def test_reads_match_an_independent_model(
+    mem: GraphMemory, writes: list[tuple[str, int, Source, int, str, FactType]]
+) -> None:
+    """Random writes at virtual transaction times, through any alias and fact type; every (as_of, known_at)
+    read of the server must give the value, start and (as known then) end that an independent in-memory
+    model of the same operations gives (tests/fact_oracle.py), not one computed from what the server
+    stored."""
     user_id = f"test-{uuid.uuid4()}"
-    now = d(1, 1)
-    for value, offset, source, gap in writes:
+    model, now = KeyModel(), d(1, 1)
+    for value, offset, source, gap, alias, fact_type in writes:
         now += timedelta(days=gap, seconds=1)
-        new = FactInput(
-            user_id, "city", value, FactType.PROFILE, valid_from=now + timedelta(days=offset), source=source
+        valid_from = now + timedelta(days=offset)
+        factbase.set_fact(
+            mem.runtime,
+            FactInput(user_id, alias, value, fact_type, valid_from=valid_from, source=source),
+            now=now,
         )
-        factbase.set_fact(mem.runtime, new, now=now)
-    history = mem.facts.history(user_id, "city")
-    times = sorted({t for f in history for t in (f.valid_from, f.valid_to, f.recorded_at, f.expired_at) if t})
-    probes = [t + delta for t in times for delta in (timedelta(seconds=-1), timedelta(0))]
-    for known_at in [*probes[::2], times[-1]]:
+        model.set(now, value, valid_from, source.value)
+    probes = sorted({t + dt for t in model.times() for dt in (timedelta(seconds=-1), timedelta(0))})
+    for known_at in sorted({o.at for o in model.ops} | {o.at - timedelta(seconds=1) for o in model.ops}):
         for as_of in probes:
-            expected = temporal.pick(history, as_of, known_at)
             got = mem.facts.get(user_id, "city", as_of=as_of, known_at=known_at)
-            assert (got and got.id) == (expected and expected.id), (as_of, known_at)
+            expected = model.answer(as_of, known_at)
+            assert (got and (got.value, got.valid_from, got.valid_to)) == expected, (as_of, known_at)
+    current = mem.facts.get(user_id, "location")
+    assert (current and current.value) == model.current(now)

@@ -29,15 +29,22 @@ class Temporal:
         self._rt = rt
 
     def timeline(
-        self, user_id: str, *, start: datetime | None = None, end: datetime | None = None
+        self,
+        user_id: str,
+        *,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> list[TimelineEvent]:
-        """A user's dated events, oldest first: memories, updates, forgetting, fact versions recorded and
-        closed; ``start``/``end`` bound them (inclusive)."""
+        """A user's dated events, oldest first: memories (at their valid time, ``occurred_at``), updates,
+        forgetting, fact versions recorded and closed; ``start``/``end`` bound them (inclusive);
+        ``known_at`` keeps only what the engine had recorded by then."""
         return snapshots.timeline(
             self._rt,
             check.user_id(user_id),
             start=check.aware_datetime(start, "start"),
             end=check.aware_datetime(end, "end"),
+            known_at=check.aware_datetime(known_at, "known_at"),
         )
 
     def snapshot(self, user_id: str, *, as_of: datetime, known_at: datetime | None = None) -> GraphSnapshot:

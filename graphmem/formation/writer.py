@@ -369,6 +369,7 @@ def form(
             valid_from=valid_from(i),
             source=drafts[i].source,
             confidence=drafts[i].confidence,
+            ends=f.ends,
             memory_id=row_of[i]["id"]
             if i in row_of
             else plan.duplicate_of_existing.get(i, ("",))[0] or row_of[plan.duplicate_of_batch[i][0]]["id"],

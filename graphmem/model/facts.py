@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -57,10 +57,12 @@ class FactInput:
     source: Source = Source.USER
     confidence: float = 1.0
     memory_id: str | None = None
+    ends: bool = False  # "I no longer ...": close the current version if it has this value; create nothing
 
     @property
-    def identity(self) -> tuple[str, str | None, str, str]:
-        return (self.user_id, self.agent_id, self.fact_type.value, self.key)
+    def identity(self) -> tuple[str, str | None, str]:
+        """A key has one current value whatever the fact type: the type is a label, not part of the key."""
+        return (self.user_id, self.agent_id, self.key)
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class FactPlan:
     confirm: list[dict[str, Any]] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
     results: list[tuple[str, Resolution]] = field(default_factory=list)  # (fact id, resolution) per input
+    # memories whose stated value was superseded or ended: {old (fact id), new (fact id or None), key, at}
+    outdated: list[dict[str, Any]] = field(default_factory=list)
 
 
 def normalize_value(value: str) -> str:
@@ -117,7 +121,7 @@ def classify(
     return Resolution.SUPERSEDE, "a newer value from a source at least as trusted"
 
 
-Identity = tuple[str, str | None, str, str]
+Identity = tuple[str, str | None, str]
 
 
 def plan(
@@ -135,6 +139,9 @@ def plan(
         valid_from = new.valid_from or now
         current = state.get(new.identity)
         past = history.get(new.identity, KeyState())
+        if new.ends:
+            _plan_end(out, state, history, new, current, valid_from)
+            continue
         resolution, reason = classify(current, new, valid_from, past.floor)
         audit = {
             "id": str(uuid.uuid4()),
@@ -174,8 +181,9 @@ def plan(
         if current is not None and resolution is Resolution.KEEP_BOTH:
             out.conflicts_with.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
         if current is not None and resolution is Resolution.SUPERSEDE:
-            out.close.append({"id": current.id, "valid_to": valid_from})
+            out.close.append({"id": current.id, "valid_to": valid_from, "status": "superseded"})
             out.supersedes.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
+            out.outdated.append({"old": current.id, "new": row["id"], "key": new.key, "at": valid_from})
         if resolution is not Resolution.KEEP_BOTH:
             state[new.identity] = CurrentFact(new_id, new.value, valid_from, new.source, version)
         else:
@@ -184,7 +192,7 @@ def plan(
     # A version created and closed in the same batch is written closed.
     closing = {c["id"]: c for c in out.close}
     out.create = [
-        {**r, "status": "superseded", "valid_to": closing[r["id"]]["valid_to"], "expire": True}
+        {**r, "status": closing[r["id"]]["status"], "valid_to": closing[r["id"]]["valid_to"], "expire": True}
         if r["id"] in closing
         else r
         for r in out.create
@@ -192,6 +200,43 @@ def plan(
     created = {r["id"] for r in out.create}
     out.close = [c for c in out.close if c["id"] not in created]
     return out
+
+
+def _plan_end(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    valid_from: datetime,
+) -> None:
+    """ "I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
+    (an empty value names any) and ``valid_from`` follows its start; otherwise nothing changes."""
+    named = not new.value or (
+        current is not None and normalize_value(current.value) == normalize_value(new.value)
+    )
+    audit = {
+        "id": str(uuid.uuid4()),
+        "user_id": new.user_id,
+        "key": new.key,
+        "fact_type": new.fact_type.value,
+        "old_id": current.id if current else None,
+        "new_value": None,
+        "old_value": current.value if current else None,
+    }
+    if current is None or not named or valid_from <= current.valid_from:
+        out.audit.append(
+            {**audit, "resolution": "end_ignored", "reason": "no matching current value", "new_id": None}
+        )
+        out.results.append(("", Resolution.MERGE))
+        return
+    out.close.append({"id": current.id, "valid_to": valid_from, "status": ENDED})
+    out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": valid_from})
+    out.audit.append({**audit, "resolution": "end", "reason": "stated as no longer true", "new_id": None})
+    out.results.append((current.id, Resolution.SUPERSEDE))
+    del state[new.identity]
+    past = history.get(new.identity, KeyState())
+    history[new.identity] = KeyState(floor=valid_from, last_version=max(past.last_version, current.version))
 
 
 @dataclass(frozen=True)
@@ -212,10 +257,13 @@ def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Re
         return Retraction(current["id"], None, int(current["version"]))
     if valid_to <= current["valid_from"]:
         raise ValueError("valid_to must be later than the current version's valid_from")
-    fields = ("user_id", "agent_id", "key", "value", "fact_type", "valid_from", "source", "confidence")
+    fields = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence")
     version = int(current["version"]) + 1
     row = {
         **{f: current.get(f) for f in fields},
+        # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
+        # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
+        "valid_from": current["valid_from"].astimezone(UTC),
         "id": str(uuid.uuid4()),
         "memory_id": current.get("memory_id"),
         "valid_to": valid_to,
@@ -226,16 +274,77 @@ def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Re
     return Retraction(current["id"], row, version)
 
 
+# --- the key scheme --------------------------------------------------------------------------------
+# One namespace for extracted and set_fact facts: a key is ``[subject/]relation``. The subject is omitted
+# for the user (``location``), and is a speaker's name for facts a named speaker states about themselves
+# in a multi-party conversation (``Caroline/location``); a subject equal to the user id is the user.
+# Relations have one canonical name; common aliases map onto it (``city``, ``lives_in`` → ``location``).
+RELATION_ALIASES: dict[str, str] = {
+    alias: canonical
+    for canonical, aliases in {
+        "location": ("city", "home", "home_city", "current_city", "lives_in", "residence", "lives", "town"),
+        "employer": ("company", "works_at", "workplace", "work_place", "job_company"),
+        "occupation": ("job", "job_title", "profession", "work_as", "role_at_work"),
+        "name": ("full_name", "first_name"),
+        "age": ("years_old",),
+        "partner": ("spouse", "husband", "wife", "boyfriend", "girlfriend"),
+    }.items()
+    for alias in (canonical, *aliases)
+}
+
+
+def canonical_key(key: str, user_id: str | None = None) -> str:
+    """The canonical form of a fact key: an alias relation is renamed (``city`` → ``location``), a subject
+    naming the user (``me``, ``user`` or the user id) is dropped; any other key is returned unchanged."""
+    subject, sep, relation = key.rpartition("/") if "/" in key else ("", "", key)
+    norm = re.sub(r"[\s-]+", "_", relation.strip().lower())
+    relation = RELATION_ALIASES.get(norm, relation)
+    if sep and subject.strip().lower() in {"me", "user", "i", (user_id or "").lower()}:
+        return relation
+    return f"{subject}{sep}{relation}"
+
+
 # --- extraction ------------------------------------------------------------------------------------
 _OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
-_END = r"(?=\s+(?:and|but|because|since|so|when|if|though|although|as|now|too)\b|[.,;!?\n]|$)"
+_STOP = r"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|in \d"
+_END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
+# a place: words, optionally ", Town" ("Ancoats, Manchester")
+_PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
+_PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
+_I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (FactType.PROFILE, re.compile(r"\b[Mm]y name is\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"), "name"),
-    (FactType.PROFILE, re.compile(rf"\b(?:I live|I'm living|I am living) in\s+{_OBJ}{_END}"), "location"),
-    (FactType.PROFILE, re.compile(rf"\bI (?:just )?moved to\s+{_OBJ}{_END}"), "location"),
-    (FactType.PROFILE, re.compile(rf"\bI work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
-    (FactType.PROFILE, re.compile(rf"\bI work as an?\s+{_OBJ}{_END}"), "occupation"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\b(?:I live|I'm living|I am living|I now live) in\s+{_PLACE}{_PLACE_END}"),
+        "location",
+    ),
+    # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
+    (
+        FactType.PROFILE,
+        re.compile(
+            rf"{_I} (?:moved|moving|relocated|relocating|relocate|move)(?: house| back)?"
+            rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
+        ),
+        "location",
+    ),
+    # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
+    (
+        FactType.PROFILE,
+        re.compile(
+            rf"\b(?:I|we)(?:'ve| have)?(?: just| finally| now)? settled (?:in|into)"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?\s+{_PLACE}{_PLACE_END}"
+        ),
+        "location",
+    ),
+    (FactType.PROFILE, re.compile(rf"\bI (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\bI(?:'ve| have)? (?:started|joined) (?:working (?:at|for)\s+)?{_OBJ} as an? \w+"),
+        "employer",
+    ),
+    (FactType.PROFILE, re.compile(rf"\bI (?:now )?work as an?\s+{_OBJ}{_END}"), "occupation"),
     (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
     (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),
     (
@@ -257,6 +366,13 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         None,
     ),
 ]
+# "I no longer live in Leeds", "I don't work at Acme any more": the relation's current value ends
+_ENDINGS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{_PLACE}{_PLACE_END}"), "location"),
+    (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?{_OBJ}{_END}"), "employer"),
+]
+_ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
 
@@ -266,6 +382,7 @@ class ExtractedFact:
     key: str
     value: str
     fact_type: FactType
+    ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
 
 
 def _clean(obj: str) -> str:
@@ -295,6 +412,12 @@ def extract(text: str) -> list[ExtractedFact]:
                 key = template.format(obj=normalize_value(obj), what=what)
                 fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type)
             out[(fact.fact_type, fact.key)] = fact
+    if _ENDINGS_CHECK.search(text):
+        for pattern, key in _ENDINGS:
+            for m in pattern.finditer(text):
+                obj = _clean(m.group("obj"))
+                if obj and obj.lower() not in _VAGUE and (FactType.PROFILE, key) not in out:
+                    out[(FactType.PROFILE, key)] = ExtractedFact(key, obj, FactType.PROFILE, ends=True)
     return list(out.values())
 
 

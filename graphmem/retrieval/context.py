@@ -3,14 +3,20 @@ token budget counted with a real tokenizer, with a report of what was kept and d
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from graphmem.embedding import embed_checked
+from graphmem.errors import EmbedderError
 from graphmem.models import CoreBlock, Hit
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
 
 ItemKind = Literal["core", "fact", "memory", "history"]
 SECTION_TITLES: dict[str, str] = {
@@ -57,6 +63,34 @@ def token_counter(rt: Runtime) -> Callable[[str], int]:
     return count
 
 
+def fact_text(fact: dict[str, Any]) -> str:
+    """How a fact reads in a context: ``key: value`` (``preference:tea: love``)."""
+    return f"{fact['key']}: {fact['value']}"
+
+
+def rank_facts(rt: Runtime, query: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Current facts, most relevant to ``query`` first: by cosine of the query with each fact's text
+    (relation words in the key carry the meaning: "where do I live" is near ``location: Leeds``); ties
+    and a failing embedder keep the stored order (most recently recorded first)."""
+    if len(facts) < 2:
+        return facts
+    texts = [fact_text(f).replace("_", " ").replace(":", " ").replace("/", " ") for f in facts]
+    try:
+        vectors = embed_checked(rt.embedder, [query, *texts])
+    except EmbedderError as exc:
+        logger.warning("embedding facts failed; context keeps them by recency: %s", exc)
+        return facts
+    q, rest = vectors[0], vectors[1:]
+    scores = [_cosine(q, v) for v in rest]
+    order = sorted(range(len(facts)), key=lambda i: (-scores[i], i))
+    return [facts[i] for i in order]
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return sum(x * y for x, y in zip(a, b, strict=False)) / norm if norm else 0.0
+
+
 def candidate_items(
     facts: list[dict[str, Any]],
     hits: list[Hit],
@@ -83,7 +117,7 @@ def candidate_items(
         add("core", f"[{block.label}] {block.value}", block.id)
     # ---
     for fact in facts:
-        add("fact", f"{fact['key']}: {fact['value']}")
+        add("fact", fact_text(fact))
     for hit in hits:
         if hit.memory.id in recalled:
             continue

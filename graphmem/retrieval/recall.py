@@ -8,7 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +17,7 @@ from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model.intent import named_entities, resolve_views
 from graphmem.model.scoring import BLEND_PRESETS, reinforced_strength, suppressed_strength
+from graphmem.model.timescope import TimeScope, prefer_current
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval import search as retrieval
 from graphmem.store.driver import Tx
@@ -39,6 +40,11 @@ class RecallRequest:
     hops: int
     views: Mapping[str, float] | None
     reinforce: bool
+    known_at: datetime | None = None
+
+    @property
+    def when(self) -> TimeScope:
+        return TimeScope(self.as_of, self.known_at)
 
 
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
@@ -57,7 +63,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
         user_id=req.user_id,
         user_key=user_key(req.user_id),
         k=max(preset.seed_k, req.k),
-        as_of=req.as_of,
+        when=req.when,
     )
     if not seeds.rankings:
         return []
@@ -66,7 +72,12 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     decision = resolve_views(req.query, req.views)
     activation = retrieval.ActivationSettings.from_preset(preset, req.hops)
     received = retrieval.spread(
-        rt, own, decision.views, user_id=req.user_id, as_of=req.as_of, settings=activation
+        rt,
+        current_first(own, candidates, req, now),
+        decision.views,
+        user_id=req.user_id,
+        when=req.when,
+        settings=activation,
     )
     reached_only = [mid for mid in received if mid not in candidates]
     if reached_only:
@@ -75,6 +86,11 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
             own = seeds.own_scores(_cosines(candidates), preset)
     named = {name.lower() for name in named_entities(req.query)} | _leading_name(req.query)
     ranked = retrieval.blend(candidates, own, received, named, BLEND_PRESETS[preset.blend])
+    factors = current_first(dict.fromkeys(candidates, 1.0), candidates, req, now)
+    ranked = sorted(
+        (s if factors[s.id] == 1.0 else replace(s, score=s.score * factors[s.id]) for s in ranked),
+        key=lambda s: -s.score,
+    )
     top = ranked[: req.k]
     rrf_scores = seeds.rrf(preset.rrf_k)
     full = {
@@ -82,7 +98,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
         for r in rt.store.read("memory_fetch", ids=[s.id for s in top], user_id=req.user_id, embedding=None)
     }
     hits = [_hit(s, full[s.id], seeds, own, rrf_scores, received) for s in top if s.id in full]
-    if req.reinforce and req.as_of is None and rt.settings.reinforce_on_recall:
+    if req.reinforce and req.when.now and rt.settings.reinforce_on_recall:
         competitors = ranked[req.k : 2 * req.k] if rt.settings.retrieval_induced_forgetting else []
         _change_memory(
             rt, req.user_id, [candidates[s.id] for s in top], [candidates[s.id] for s in competitors], now
@@ -90,6 +106,16 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     if rt.settings.record_recalls:
         _record(rt, req, hits, decision.intent.value, now)
     return hits
+
+
+def current_first(
+    own: Mapping[str, float], candidates: Mapping[str, dict[str, Any]], req: RecallRequest, now: datetime
+) -> dict[str, float]:
+    """Outdated statements score down for present-tense questions (graphmem.model.timescope): applied to
+    the relevance they spread, and to their final score (activation a successor passes back through a
+    shared entity must not lift them over it)."""
+    memories = {mid: row["memory"] for mid, row in candidates.items()}
+    return prefer_current(own, memories, req.query, req.when, now)
 
 
 def _fetch(
@@ -189,6 +215,7 @@ def _record(rt: Runtime, req: RecallRequest, hits: list[Hit], intent: str, now: 
         "scores": [h.score for h in hits],
         "intent": intent,
         "as_of": req.as_of,
+        "known_at": req.known_at,
         "k": req.k,
     }
     rt.store.write("recall_record", event=event, now=now)

@@ -12,13 +12,13 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
 from graphmem.model.intent import VIEW_EDGE, View
 from graphmem.model.scoring import BlendWeights, final_score, linear_fusion, memory_state, rrf
+from graphmem.model.timescope import TimeScope
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ class Seeds:
 
 
 def vector_seeds(
-    rt: Runtime, embedding: list[float], *, user_id: str, k: int, as_of: datetime | None
+    rt: Runtime, embedding: list[float], *, user_id: str, k: int, when: TimeScope
 ) -> tuple[list[dict[str, Any]], str]:
     """The user's top-k memory ids by cosine, and the method used ("exact" or "index")."""
     sizes = rt.tenant_sizes.get(user_id)
@@ -121,11 +121,16 @@ def vector_seeds(
     plan = plan_vector_search(user_count, total, k, rt.settings.preset())
     if plan.method == "index":
         rows = rt.store.read(
-            "recall_vector_index", user_id=user_id, embedding=embedding, k=k, fetch=plan.fetch, as_of=as_of
+            "recall_vector_index",
+            user_id=user_id,
+            embedding=embedding,
+            k=k,
+            fetch=plan.fetch,
+            **when.params(),
         )
         if len(rows) >= min(k, user_count):
             return rows, "index"
-    rows = rt.store.read("recall_exact", user_id=user_id, embedding=embedding, k=k, as_of=as_of)
+    rows = rt.store.read("recall_exact", user_id=user_id, embedding=embedding, k=k, **when.params())
     return rows, "exact"
 
 
@@ -137,13 +142,13 @@ def gather_seeds(
     user_id: str,
     user_key: str,
     k: int,
-    as_of: datetime | None,
+    when: TimeScope,
 ) -> Seeds:
     """Hybrid seeds with the fallback chain hybrid → vector → full-text → substring."""
     seeds = Seeds(level="none")
     if embedding is not None:
         try:
-            rows, method = vector_seeds(rt, embedding, user_id=user_id, k=k, as_of=as_of)
+            rows, method = vector_seeds(rt, embedding, user_id=user_id, k=k, when=when)
         except GraphMemError as exc:  # e.g. the vector index is missing
             logger.info("vector seeds unavailable: %s", exc)
         else:
@@ -155,7 +160,11 @@ def gather_seeds(
     if terms:
         try:
             rows = rt.store.read(
-                "recall_fulltext", lucene=lucene_query(terms, user_key), user_id=user_id, k=k, as_of=as_of
+                "recall_fulltext",
+                lucene=lucene_query(terms, user_key),
+                user_id=user_id,
+                k=k,
+                **when.params(),
             )
         except GraphMemError as exc:  # e.g. the full-text index is missing
             logger.info("full-text seeds unavailable: %s", exc)
@@ -171,7 +180,7 @@ def gather_seeds(
         seeds.level = "fulltext"
     else:
         words = [t for t in _TOKEN.findall(query.lower()) if len(t) > 2] or [query.strip().lower()]
-        rows = rt.store.read("recall_substring", terms=words, user_id=user_id, k=k, as_of=as_of)
+        rows = rt.store.read("recall_substring", terms=words, user_id=user_id, k=k, **when.params())
         if rows:
             seeds.level = "substring"
             seeds.rankings["substring"] = [r["id"] for r in rows]
@@ -216,7 +225,7 @@ def spread(
     views: Mapping[View, float],
     *,
     user_id: str,
-    as_of: datetime | None,
+    when: TimeScope,
     settings: ActivationSettings,
 ) -> dict[str, Reached]:
     """Spread activation from seeds for up to ``hops`` hops; each hop is one bounded query in Neo4j.
@@ -253,7 +262,7 @@ def spread(
             threshold=settings.threshold,
             beam=settings.beam,
             max_fan=settings.max_fan,
-            as_of=as_of,
+            **when.params(),
         )
         improved: list[str] = []
         for row in rows:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,13 +32,11 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     """Write ``inputs`` inside ``tx``: read current versions, plan, write; (id, resolution) per input."""
     if not inputs:
         return []
+    inputs = [replace(i, key=facts.canonical_key(i.key, i.user_id)) for i in inputs]
     keys = {i.identity: i for i in inputs}
-    rows = tx.run(
-        "fact_current",
-        keys=[{"user_id": u, "agent_id": a, "fact_type": t, "key": k} for (u, a, t, k) in keys],
-    )
+    rows = tx.run("fact_current", keys=[{"user_id": u, "agent_id": a, "key": k} for (u, a, k) in keys])
     currents = {
-        (r["user_id"], r["agent_id"], r["fact_type"], r["key"]): CurrentFact(
+        (r["user_id"], r["agent_id"], r["key"]): CurrentFact(
             id=r["id"],
             value=r["value"],
             valid_from=r["valid_from"],
@@ -48,7 +47,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         if r["id"] is not None
     }
     states = {
-        (r["user_id"], r["agent_id"], r["fact_type"], r["key"]): KeyState(
+        (r["user_id"], r["agent_id"], r["key"]): KeyState(
             floor=r["floor"], last_version=int(r["last_version"] or 0)
         )
         for r in rows
@@ -64,6 +63,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         tx.run(
             "fact_edges", supersedes=plan.supersedes, conflicts=plan.conflicts_with, user_id=user_id, now=now
         )
+    if plan.outdated:
+        tx.run("fact_outdate_memories", outdated=plan.outdated, user_id=user_id, now=now)
     tx.run("fact_audit", audit=plan.audit, now=now)
     logger.debug(
         "facts: %d inputs, %d new versions, %d closed", len(inputs), len(plan.create), len(plan.close)
@@ -101,6 +102,7 @@ def retract_fact(
     ended version (with ``valid_to``) or the retracted one. :class:`FactNotFound` when there is no current
     version; ``on_commit`` runs inside the same transaction."""
     when = now or datetime.now(UTC)
+    key = facts.canonical_key(key, user_id)
 
     def work(tx: Tx) -> Fact:
         rows = tx.run("fact_retract_lock", user_id=user_id, key=key, agent_id=agent_id, now=when)
@@ -126,5 +128,7 @@ def retract_fact(
 
 
 def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
-    rows = rt.store.read("fact_get", user_id=user_id, key=key, agent_id=agent_id)
+    rows = rt.store.read(
+        "fact_get", user_id=user_id, key=facts.canonical_key(key, user_id), agent_id=agent_id
+    )
     return fact_from_row(rows[0]["fact"]) if rows else None

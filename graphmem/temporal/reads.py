@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
+from graphmem.model.facts import canonical_key
 from graphmem.models import Fact
 from graphmem.store.runtime import Runtime
 from graphmem.temporal.facts import fact_from_row
@@ -101,14 +102,19 @@ def fact_at(
     now = datetime.now(UTC)
     known = known_at or now
     rows = rt.store.read(
-        "fact_at", user_id=user_id, key=key, agent_id=agent_id, as_of=as_of or now, known_at=known
+        "fact_at",
+        user_id=user_id,
+        key=canonical_key(key, user_id),
+        agent_id=agent_id,
+        as_of=as_of or now,
+        known_at=known,
     )
     return as_known(fact_from_row(rows[0]["fact"]), known) if rows else None
 
 
 def fact_history(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:
     """Every version of ``key`` (kept contradictions included), oldest recorded first."""
-    rows = rt.store.read("fact_history", user_id=user_id, key=key, agent_id=agent_id)
+    rows = rt.store.read("fact_history", user_id=user_id, key=canonical_key(key, user_id), agent_id=agent_id)
     return [fact_from_row(r["fact"]) for r in rows]
 
 

@@ -128,9 +128,15 @@ class GraphDiff(BaseModel):
 
 
 def timeline(
-    rt: Runtime, user_id: str, *, start: datetime | None, end: datetime | None
+    rt: Runtime,
+    user_id: str,
+    *,
+    start: datetime | None,
+    end: datetime | None,
+    known_at: datetime | None = None,
 ) -> list[TimelineEvent]:
-    rows = rt.store.read("timeline_events", user_id=user_id, start=start, end=end)
+    """Dated events between ``start`` and ``end`` (valid time), of those recorded by ``known_at``."""
+    rows = rt.store.read("timeline_events", user_id=user_id, start=start, end=end, known_at=known_at)
     return [TimelineEvent.model_validate({k: v for k, v in r.items() if v is not None}) for r in rows]
 
 

@@ -1,0 +1,96 @@
+"""Time in recall (pure): the two times a read can be asked at, and the rule that prefers current
+statements for present-tense questions.
+
+- ``as_of`` is **valid time**: what had happened by then. A memory happened at its ``occurred_at`` (the
+  message timestamp; ``created_at`` for memories stored before the field existed).
+- ``known_at`` is **transaction time**: what the engine had recorded by then (``recorded_at``).
+- Engine events on a memory (forgotten, expired by an update, merged into a duplicate) are events in both
+  times; a memory counts as alive at the earlier of the two (``alive_at``): ``as_of=T`` alone shows a memory
+  forgotten after T, as it was at T; ``known_at=K`` hides one forgotten before K.
+
+A memory whose stated fact was later superseded or ended (``graphmem.model.facts``) carries
+``outdated_from`` (valid time the statement stopped holding) and ``outdated_at`` (when the engine learnt
+it). :func:`currency` scores it down for a question about the present, at the read's times.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+__all__ = ["STALE_FACTOR", "TimeScope", "asks_about_the_past", "currency", "is_outdated", "prefer_current"]
+
+# A statement no longer current keeps this share of its score for a present-tense question: it ranks
+# below a current statement of similar relevance but still surfaces when nothing current matches.
+STALE_FACTOR = 0.5
+
+_PAST = re.compile(
+    r"\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|back when|ago|"
+    r"had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|former|prior)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class TimeScope:
+    """The times a read is asked at: ``as_of`` (valid time) and ``known_at`` (transaction time); None
+    means now (no filter)."""
+
+    as_of: datetime | None = None
+    known_at: datetime | None = None
+
+    @property
+    def alive_at(self) -> datetime | None:
+        """When engine events (forgetting, expiry, merges) are judged: the earlier of the two times."""
+        times = [t for t in (self.as_of, self.known_at) if t is not None]
+        return min(times) if times else None
+
+    @property
+    def now(self) -> bool:
+        return self.as_of is None and self.known_at is None
+
+    def params(self) -> dict[str, datetime | None]:
+        """The ``$as_of``, ``$known_at`` and ``$alive_at`` parameters of the recall queries."""
+        return {"as_of": self.as_of, "known_at": self.known_at, "alive_at": self.alive_at}
+
+
+def asks_about_the_past(query: str) -> bool:
+    """Whether a question asks about an earlier state ("where did I live before?") rather than the
+    present ("where do I live now?"); questions without a marker are about the present."""
+    return _PAST.search(query) is not None
+
+
+def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> bool:
+    """Whether the memory's statement had stopped holding at ``scope.as_of`` (default now), as known at
+    ``scope.known_at`` (default now)."""
+    since, learnt = memory.get("outdated_from"), memory.get("outdated_at")
+    if since is None or learnt is None:
+        return False
+    return bool(since <= (scope.as_of or now) and learnt <= (scope.known_at or now))
+
+
+def currency(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> float:
+    """The factor a hit's score is multiplied by: :data:`STALE_FACTOR` for an outdated statement asked
+    about in the present tense, else 1."""
+    if asks_about_the_past(query) or not is_outdated(memory, scope, now):
+        return 1.0
+    return STALE_FACTOR
+
+
+def prefer_current(
+    own: Mapping[str, float],
+    memories: Mapping[str, Mapping[str, Any]],
+    query: str,
+    scope: TimeScope,
+    now: datetime,
+) -> dict[str, float]:
+    """Each candidate's own relevance times its :func:`currency`, applied before activation spreads and
+    the blend ranks, so an outdated statement neither ranks nor lends its neighbours the relevance of a
+    current one. ``memories``: candidate id -> its node properties (``outdated_from``, ``outdated_at``)."""
+    return {
+        mid: score * (currency(memories[mid], query, scope, now) if mid in memories else 1.0)
+        for mid, score in own.items()
+    }

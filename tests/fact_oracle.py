@@ -1,0 +1,107 @@
+"""An independent in-memory model of a fact key's bi-temporal history, for property tests.
+
+It knows nothing of graphmem's planner or read rules: it replays the operations (set, retract) that had
+been made by a transaction time ``known_at`` and answers "which value held at ``as_of``" from the intervals
+that replay produces. Its rules are the documented behaviour (docs/temporal.md):
+
+- set(value, valid_from, source): with a current value: the same value changes nothing; a less trusted
+  source, or a valid_from before the current one's, is kept aside (never read); otherwise the current
+  value's interval ends at valid_from and the new value is current. Without a current value: a valid_from
+  before the end of the key's last interval is kept aside; otherwise the value is current.
+- retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
+  its start) it held over [valid_from, valid_to). Either way the key has no current value.
+
+Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
+(a close that forgets its transaction time, a wrong interval end) shows as a different answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+TRUST = {"user": 3, "tool": 2, "agent": 1, "inference": 0}
+
+
+@dataclass
+class Interval:
+    value: str
+    start: datetime
+    end: datetime | None = None  # None: open
+    withdrawn: bool = False
+    order: int = 0
+
+
+@dataclass
+class Op:
+    at: datetime  # transaction time
+    kind: str  # "set" | "retract"
+    value: str | None = None
+    when: datetime | None = None  # valid_from (set) or valid_to (retract); None: the transaction time / none
+    source: str = "user"
+
+
+@dataclass
+class KeyModel:
+    ops: list[Op] = field(default_factory=list)
+
+    def set(self, at: datetime, value: str, valid_from: datetime | None, source: str = "user") -> None:
+        self.ops.append(Op(at, "set", value, valid_from, source))
+
+    def retract(self, at: datetime, valid_to: datetime | None) -> None:
+        self.ops.append(Op(at, "retract", None, valid_to))
+
+    def replay(self, known_at: datetime) -> list[Interval]:
+        """The intervals known at ``known_at`` (withdrawn ones included, flagged)."""
+        intervals: list[Interval] = []
+        current: tuple[Interval, str] | None = None  # (interval, source)
+        for n, op in enumerate(o for o in self.ops if o.at <= known_at):
+            if op.kind == "set":
+                assert op.value is not None
+                start = op.when or op.at
+                if current is not None:
+                    cur, source = current
+                    if cur.value == op.value:
+                        continue
+                    if TRUST[op.source] < TRUST[source] or start < cur.start:
+                        continue  # kept aside
+                    cur.end = start
+                else:
+                    ends = [iv.end if iv.end is not None else iv.start for iv in intervals]
+                    if ends and start < max(ends):
+                        continue  # kept aside
+                new = Interval(op.value, start, order=n)
+                intervals.append(new)
+                current = (new, op.source)
+            elif current is not None:
+                cur, _ = current
+                if op.when is not None and op.when <= cur.start:
+                    continue  # refused
+                if op.when is None:
+                    cur.withdrawn = True
+                else:
+                    cur.withdrawn = True
+                    intervals.append(Interval(cur.value, cur.start, op.when, order=n))
+                current = None
+        return intervals
+
+    def answer(self, as_of: datetime, known_at: datetime) -> tuple[str, datetime, datetime | None] | None:
+        """(value, valid_from, valid_to as known then) of the value that held at ``as_of``, or None."""
+        holding = [
+            iv
+            for iv in self.replay(known_at)
+            if not iv.withdrawn and iv.start <= as_of and (iv.end is None or as_of < iv.end)
+        ]
+        if not holding:
+            return None
+        best = max(holding, key=lambda iv: iv.order)
+        return (best.value, best.start, best.end)
+
+    def current(self, now: datetime) -> str | None:
+        """The current value: the open interval after the last operation."""
+        open_ = [iv for iv in self.replay(now) if not iv.withdrawn and iv.end is None]
+        return max(open_, key=lambda iv: iv.order).value if open_ else None
+
+    def times(self) -> list[datetime]:
+        """Every transaction and valid time the operations mention."""
+        return sorted({t for o in self.ops for t in (o.at, o.when) if t is not None})
