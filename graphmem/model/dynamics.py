@@ -218,7 +218,9 @@ def retention(
 
 
 # --- strength --------------------------------------------------------------------------------------
-def effective_rate(rate: float, mean_association: float, slowdown: float = 0.5, salience: float = 0.0) -> float:
+def effective_rate(
+    rate: float, mean_association: float, slowdown: float = 0.5, salience: float = 0.0
+) -> float:
     return rate / ((1.0 + slowdown * max(0.0, mean_association)) * (1.0 + max(0.0, salience)))
 
 

@@ -47,6 +47,7 @@ class MemoryState:
     factors: dict[str, float] = field(default_factory=dict)
     core_block: bool = False
     retained: bool = False
+    forgotten_at: datetime | None = None
 
     @property
     def anchor(self) -> datetime:
@@ -112,5 +113,33 @@ def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
     )
 
 
-def exempt(priority: str) -> bool:
-    return priority in EXEMPT_PRIORITIES
+PRIORITY_WEIGHT = {"common": 100.0, "P0": 100.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}
+"""Capacity forgetting removes the lowest strength × this × (1 + uses) first."""
+
+
+def capacity_candidate(state: MemoryState) -> bool:
+    """Whether capacity forgetting may take this memory (live, not P0/common, not retained)."""
+    return state.status in LIVE_STATUSES and state.priority not in EXEMPT_PRIORITIES and not state.retained
+
+
+def capacity_key(state: MemoryState) -> float:
+    """Capacity forgetting takes the lowest keys first (ties: the older memory first)."""
+    return state.strength * PRIORITY_WEIGHT[state.priority] * (1 + state.access_count)
+
+
+def capacity_victims(states: list[MemoryState], params: DynamicsParams) -> int:
+    """How many memories capacity forgetting takes from one user (0 when there is no cap)."""
+    if params.capacity_per_user <= 0:
+        return 0
+    live = sum(1 for s in states if s.status in LIVE_STATUSES)
+    return min(max(0, live - params.capacity_per_user), sum(1 for s in states if capacity_candidate(s)))
+
+
+def hard_deletes(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
+    """Whether the forget job deletes this memory for good (forgotten past the grace period)."""
+    return (
+        state.status == "forgotten"
+        and not state.retained
+        and state.forgotten_at is not None
+        and (now - state.forgotten_at).total_seconds() >= params.hard_delete_grace_days * 86400.0
+    )
