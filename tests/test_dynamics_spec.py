@@ -62,6 +62,7 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
         core_block=draw(st.booleans()) and draw(st.booleans()),
         retained=draw(st.booleans()) and draw(st.booleans()),
         forgotten_at=NOW - draw(_hours(0, 24 * 60)) if status == "forgotten" else None,
+        summarized_by=draw(st.sampled_from([None, None, None, "summary-1"])),
     )
 
 
@@ -97,6 +98,7 @@ def _store(
                 "strength_updated_at": s.strength_updated_at,
                 "retained": s.retained,
                 "forgotten_at": s.forgotten_at,
+                "summarized_by": s.summarized_by,
                 **s.factors,
             },
         }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -124,3 +124,50 @@ def test_an_emotional_or_emphasised_memory_outlives_a_neutral_one(dyn: GraphMemo
     assert "neutral" in forgotten_on
     for kind in ("emotional", "emphasised"):
         assert forgotten_on.get(kind, 99) > forgotten_on["neutral"], forgotten_on
+
+
+def _shape(snap: Any, leave_out: set[str]) -> tuple[set[Any], set[Any]]:
+    """What an as_of read shows: every node with its content or name, and every edge."""
+    nodes = {
+        (n.label, n.id, n.properties.get("content"), n.properties.get("name"))
+        for n in snap.nodes
+        if n.id not in leave_out and n.properties.get("uid") not in leave_out
+    }
+    return nodes, {(e.src, e.type, e.dst) for e in snap.edges}
+
+
+def test_compaction_folds_recall_events_and_keeps_audits_and_as_of_reads(
+    dyn: GraphMemory, user_id: str
+) -> None:
+    a = dyn.remember("Our cat Miso loves tuna", user_id=user_id, session_id="s1")
+    dyn.remember("Miso sleeps on the radiator", user_id=user_id, session_id="s1")
+    assert a.created_at is not None
+    for _ in range(3):
+        dyn.recall("what does the cat like", user_id=user_id)
+    events = dyn.query("MATCH (e:RecallEvent) WHERE e.user_id = $u RETURN count(e) AS n", {"u": user_id})
+    assert events[0]["n"] == 3
+    # an entity left alone (its memories deleted for good) and an empty session are compacted away
+    dyn._rt.store.run_statement(
+        "CREATE (:Entity {id: $e, user_id: $u, name: 'nobody'}), (:Session {uid: $s, user_id: $u})",
+        {"e": f"{user_id}-orphan", "u": user_id, "s": f"{user_id}-empty"},
+    )
+    audit_before = [e.model_dump() for e in dyn.audit_log(user_id=user_id)]
+    as_of = datetime.now(UTC)
+    snap_before = _shape(dyn.snapshot(user_id, as_of=as_of), {f"{user_id}-orphan", f"{user_id}-empty"})
+    later = a.created_at + timedelta(days=120)
+    run = dyn.jobs.run("consolidate", user_id=user_id, now=later)
+    assert run.counts["recall_events_compacted"] == 3 and run.counts["recall_days_compacted"] >= 1
+    assert run.counts["orphan_entities"] == 1 and run.counts["empty_sessions"] == 1
+    left = dyn.query(
+        "MATCH (e:RecallEvent) WHERE e.user_id = $u RETURN e.rollup AS rollup, e.events AS n", {"u": user_id}
+    )
+    assert left and all(r["rollup"] for r in left) and sum(r["n"] for r in left) == 3
+    counters = dyn.query(
+        "MATCH (m:Memory) WHERE m.user_id = $u RETURN sum(coalesce(m.recalls_compacted, 0)) AS n",
+        {"u": user_id},
+    )
+    assert counters[0]["n"] >= 3
+    audit_after = [e.model_dump() for e in dyn.audit_log(user_id=user_id)]
+    assert audit_after[: len(audit_before)] == audit_before  # nothing lost; the job adds its own event
+    assert _shape(dyn.snapshot(user_id, as_of=as_of), set()) == snap_before
+    assert dyn.jobs.run("consolidate", user_id=user_id, now=later).counts["recall_events_compacted"] == 0

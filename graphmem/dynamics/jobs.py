@@ -118,6 +118,8 @@ def _consolidate(ctx: Context) -> list[Step]:
         lambda c: c.write("consolidate_detect_conflicts"),
         lambda c: c.write("consolidate_conflicts"),
         lambda c: c.write("consolidate_summaries", max_chars=c.rt.settings.max_content_chars),
+        lambda c: c.write("compact_recalls"),
+        lambda c: c.write("compact_orphans"),
     ]
 
 

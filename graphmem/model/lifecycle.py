@@ -48,6 +48,7 @@ class MemoryState:
     core_block: bool = False
     retained: bool = False
     forgotten_at: datetime | None = None
+    summarized_by: str | None = None
 
     @property
     def anchor(self) -> datetime:
@@ -140,6 +141,7 @@ def hard_deletes(state: MemoryState, now: datetime, params: DynamicsParams) -> b
     return (
         state.status == "forgotten"
         and not state.retained
+        and state.summarized_by is None
         and state.forgotten_at is not None
         and (now - state.forgotten_at).total_seconds() >= params.hard_delete_grace_days * 86400.0
     )
