@@ -171,3 +171,21 @@ def test_compaction_folds_recall_events_and_keeps_audits_and_as_of_reads(
     assert audit_after[: len(audit_before)] == audit_before  # nothing lost; the job adds its own event
     assert _shape(dyn.snapshot(user_id, as_of=as_of), set()) == snap_before
     assert dyn.jobs.run("consolidate", user_id=user_id, now=later).counts["recall_events_compacted"] == 0
+
+
+def test_associate_is_incremental(dyn: GraphMemory, user_id: str) -> None:
+    for text in (
+        "I like green tea",
+        "Green tea is my favourite drink",
+        "Matcha is a green tea",
+        "I run daily",
+    ):
+        dyn.remember(text, user_id=user_id)
+    first = dyn.jobs.run("associate", user_id=user_id)
+    assert first.status == "success" and first.counts["pending"] == 4
+    again = dyn.jobs.run("associate", user_id=user_id)
+    assert again.counts["pending"] == 0 and again.counts["method"] == "vector_index"
+    assert again.counts["memories"] == 0  # nothing searched again
+    dyn.remember("Sencha is a Japanese green tea", user_id=user_id)
+    new = dyn.jobs.run("associate", user_id=user_id)
+    assert new.counts["pending"] == 1 and new.counts["memories"] == 1 and new.counts["edges"] >= 1

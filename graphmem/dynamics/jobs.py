@@ -143,7 +143,12 @@ def _associate_gds(ctx: Context) -> dict[str, Any]:
             edges += int(rows[0]["edges"]) if rows else 0
         finally:
             ctx.rt.store.write_auto("associate_gds_drop", graph=graph)  # the catalog is not transactional
-    return {"method": "gds_knn", "tenants": len(tenants), "edges": edges}
+    return {
+        "method": "gds_knn",
+        "tenants": len(tenants),
+        "edges": edges,
+        "tenant_ids": [t["user_id"] for t in tenants],
+    }
 
 
 def vector_fetch(k: int, user_count: int, total: int) -> int:
@@ -165,10 +170,19 @@ def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
 
 
 def _associate(ctx: Context) -> list[Step]:
+    """Incremental: only memories not linked yet are searched against the vector index; a full GDS kNN pass
+    when most of the live memories are new (a first run) and GDS is installed."""
+
     def step(c: Context) -> dict[str, Any]:
-        if c.automation.probe()["gds"]:
-            return _associate_gds(c)
-        return _associate_vector(c, "gds_not_installed")
+        counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
+        pending, live = int(counts["pending"]), int(counts["live"])
+        gds = c.automation.probe()["gds"]
+        if gds and 2 * pending > live:
+            out = _associate_gds(c)
+            for tenant in out.pop("tenant_ids"):
+                c.run_write("associate_mark", user_id=tenant, now=c.now, batch=c.config.batch_size)
+            return {**out, "pending": pending}
+        return {**_associate_vector(c, "incremental" if gds else "gds_not_installed"), "pending": pending}
 
     return [step]
 
