@@ -81,7 +81,7 @@ def one_run(
         return out
     finally:
         mem._rt.store.run_statement(
-            "MATCH (n) WHERE n.user_id = $u CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+            "MATCH (n) WHERE n.user_id = $u DETACH DELETE n",
             {"u": user},
         )
 
