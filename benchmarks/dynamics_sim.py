@@ -95,8 +95,9 @@ def priority_of(text: str, facts: list[str]) -> str:
     return "P2"
 
 
-def load(path: Path) -> list[tuple[list[Turn], list[Question]]]:
-    """Per conversation: its turns in order with their priorities, and its questions (categories 1-4)."""
+def load(path: Path, max_turns: int = 0) -> list[tuple[list[Turn], list[Question]]]:
+    """Per conversation: its turns in order with their priorities, and its questions (categories 1-4);
+    ``max_turns``: only each conversation's first turns (and the questions they answer)."""
     out = []
     for sample in json.loads(path.read_text()):
         facts: dict[str, list[str]] = {}
@@ -116,6 +117,7 @@ def load(path: Path) -> list[tuple[list[Turn], list[Question]]]:
             for n, _, ts in sessions(sample["conversation"])
             for t in ts
         ]
+        turns = turns[:max_turns] if max_turns else turns
         known = {t.dia_id for t in turns}
         questions = []
         for qa in sample["qa"]:
@@ -151,12 +153,19 @@ def recallable(mem: GraphMemory, ids: set[str]) -> float:
 
 
 def simulate(
-    mem: GraphMemory, data: Path, users: int, warmup: int, days: int, seed: int, dynamics: bool = True
+    mem: GraphMemory,
+    data: Path,
+    users: int,
+    warmup: int,
+    days: int,
+    seed: int,
+    dynamics: bool = True,
+    max_turns: int = 0,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     total = warmup + days
     start = datetime(2025, 1, 1, 9, tzinfo=UTC)
-    conversations = load(data)[:users]
+    conversations = load(data, max_turns)[:users]
     tenants = [f"sim-{uuid.uuid4()}" for _ in conversations]
     rt = mem.runtime
     born: dict[str, tuple[str, int]] = {}  # memory id -> (priority, day formed)
@@ -447,6 +456,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=60, help="days of steady input before it")
     parser.add_argument("--users", type=int, default=5, help="conversations used (one user each)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--max-turns", type=int, default=0, help="first turns per conversation (0: all)")
     parser.add_argument("--preset", default="balanced", help="a name in graphmem.model.dynamics.PRESETS")
     parser.add_argument("--params", default="{}", help="JSON overrides of the preset's parameters")
     parser.add_argument("--out", type=Path, default=RESULTS / "dynamics_sim.json")
@@ -457,11 +467,11 @@ def main() -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a smoke run: 1 user, 3 + 3 days (checks the harness, measures nothing)",
+        help="a smoke run: 1 user, its first 80 turns, 3 + 3 days (checks the harness, measures nothing)",
     )
     args = parser.parse_args()
     if args.quick:
-        args.users, args.warmup, args.days = 1, 3, 3
+        args.users, args.warmup, args.days, args.max_turns = 1, 3, 3, 80
         if args.out == RESULTS / "dynamics_sim.json":
             args.out = RESULTS / "dynamics_sim_quick.json"
     if args.report_only:
@@ -486,9 +496,13 @@ def main() -> None:
         header = stamp(
             neo4j_version(mem.query), preset=preset, params=mem.automation.get_config().dynamics.model_dump()
         )
-        result = simulate(mem, args.data, args.users, args.warmup, args.days, args.seed)
+        result = simulate(
+            mem, args.data, args.users, args.warmup, args.days, args.seed, max_turns=args.max_turns
+        )
         if args.compare_off:
-            off = simulate(mem, args.data, args.users, args.warmup, args.days, args.seed, dynamics=False)
+            off = simulate(
+                mem, args.data, args.users, args.warmup, args.days, args.seed, False, args.max_turns
+            )
             result["dynamics_off"] = {k: v for k, v in off.items() if k not in ("daily", "curves")}
     result = {"stamp": header, **result}
     args.out.write_text(json.dumps(result, indent=2, default=str))
