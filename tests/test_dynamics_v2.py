@@ -151,9 +151,11 @@ def test_compaction_folds_recall_events_and_keeps_audits_and_as_of_reads(
         "CREATE (:Entity {id: $e, user_id: $u, name: 'nobody'}), (:Session {uid: $s, user_id: $u})",
         {"e": f"{user_id}-orphan", "u": user_id, "s": f"{user_id}-empty"},
     )
-    audit_before = [e.model_dump() for e in dyn.audit_log(user_id=user_id)]
+    audit_before = [e.model_dump() for e in dyn.temporal.audit_log(user_id=user_id)]
     as_of = datetime.now(UTC)
-    snap_before = _shape(dyn.snapshot(user_id, as_of=as_of), {f"{user_id}-orphan", f"{user_id}-empty"})
+    snap_before = _shape(
+        dyn.temporal.snapshot(user_id, as_of=as_of), {f"{user_id}-orphan", f"{user_id}-empty"}
+    )
     later = a.created_at + timedelta(days=120)
     run = dyn.jobs.run("consolidate", user_id=user_id, now=later)
     assert run.counts["recall_events_compacted"] == 3 and run.counts["recall_days_compacted"] >= 1
@@ -167,9 +169,9 @@ def test_compaction_folds_recall_events_and_keeps_audits_and_as_of_reads(
         {"u": user_id},
     )
     assert counters[0]["n"] >= 3
-    audit_after = [e.model_dump() for e in dyn.audit_log(user_id=user_id)]
+    audit_after = [e.model_dump() for e in dyn.temporal.audit_log(user_id=user_id)]
     assert audit_after[: len(audit_before)] == audit_before  # nothing lost; the job adds its own event
-    assert _shape(dyn.snapshot(user_id, as_of=as_of), set()) == snap_before
+    assert _shape(dyn.temporal.snapshot(user_id, as_of=as_of), set()) == snap_before
     assert dyn.jobs.run("consolidate", user_id=user_id, now=later).counts["recall_events_compacted"] == 0
 
 
