@@ -1,6 +1,8 @@
-// Associate job (fallback without GDS): each live memory is linked by RELATED_TO to its nearest neighbours
-// of the same user from the vector index (cosine >= threshold); existing edges are reweighted. The index
-// scores (1 + cos) / 2: weights and the threshold are true cosine, as at formation.
+// Associate job (incremental, or the fallback without GDS): each live memory not linked yet (associated_at
+// unset) is linked by RELATED_TO to its nearest neighbours of the same user from the vector index (cosine >=
+// threshold), and marked; existing edges are reweighted. Older memories are not searched again: a new
+// memory's edge to an old one is undirected. The index scores (1 + cos) / 2: weights and the threshold are
+// true cosine, as at formation.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $k: neighbours per memory;
 // $fetch: neighbours asked from the index (over-fetch for the tenant filter); $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
@@ -10,8 +12,10 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   MATCH (m:Memory) RETURN m
 }
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
-  AND m.embedding IS NOT NULL
+  AND m.embedding IS NOT NULL AND m.associated_at IS NULL
 CALL (m) {
+  SET m.associated_at = $now
+  WITH m
   CALL db.index.vector.queryNodes('memory_embedding', $fetch, m.embedding) YIELD node, score AS scaled
   WITH m, node, 2.0 * scaled - 1.0 AS score
   WHERE node.user_id = m.user_id AND node <> m AND node.status IN ['active', 'weak', 'dormant']

@@ -1,6 +1,8 @@
-// Consolidate job (sleep-style): each session's old, unsummarised episodic memories (at least
-// $p.summary_min_members) are compressed into one extractive summary memory (semantic, P1, long_term) whose
-// embedding is the members' centroid, with SUMMARIZES edges to every member. One cluster per transaction.
+// Consolidate job (sleep-style): each session's old, unsummarised, low-priority (P2/P3) episodic memories (at
+// least $p.summary_min_members) are compressed into one extractive summary memory (semantic, P1, long_term)
+// whose embedding is the members' centroid, with SUMMARIZES edges to every member. The members are
+// soft-forgotten (reason 'summarized') and never hard-deleted (forget_hard keeps them for audits and as_of).
+// Retained memories are left alone. One cluster per transaction.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $max_chars: summary length cap
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
@@ -10,7 +12,8 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 }
 WITH m WHERE m.memory_type = 'episodic'
   AND m.status IN ['active', 'weak', 'dormant'] AND m.session_id IS NOT NULL AND m.embedding IS NOT NULL
-  AND m.created_at <= $now - duration({days: $p.summary_min_age_days})
+  AND coalesce(m.priority, 'P2') IN ['P2', 'P3'] AND NOT coalesce(m.retained, false)
+  AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.summary_min_age_days})
   AND NOT EXISTS { (:Memory)-[:SUMMARIZES]->(m) }
 WITH m.user_id AS uid, m.session_id AS sid, collect(m) AS members
 WHERE size(members) >= $p.summary_min_members
@@ -38,7 +41,8 @@ CALL (uid, sid, members) {
   WITH s, members
   UNWIND members AS x
   CREATE (s)-[:SUMMARIZES {weight: 1.0, recorded_at: $now, valid_from: x.occurred_at}]->(x)
-  SET x.summarized_by = s.id
+  SET x.summarized_by = s.id, x.status_before_forgetting = x.status, x.status = 'forgotten',
+      x.forgotten_at = $now, x.forgotten_reason = 'summarized', x.status_changed_at = $now
   RETURN count(x) AS members_summarized
 } IN TRANSACTIONS OF 1 ROWS
 RETURN count(*) AS summaries, coalesce(sum(members_summarized), 0) AS members_summarized

@@ -1,5 +1,6 @@
 // Forget job: hard-delete memories forgotten longer than the grace period (with their edges); never one a
-// governance decision retained.
+// governance decision retained, nor a source a summary replaced (kept for audits and as_of reads).
+// Specification: graphmem.model.lifecycle.hard_deletes.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
@@ -7,7 +8,7 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
   MATCH (m:Memory) RETURN m
 }
-WITH m WHERE m.status = 'forgotten' AND NOT coalesce(m.retained, false)
+WITH m WHERE m.status = 'forgotten' AND NOT coalesce(m.retained, false) AND m.summarized_by IS NULL
   AND m.forgotten_at <= $now - duration({days: $p.hard_delete_grace_days})
 CALL (m) {
   DETACH DELETE m

@@ -1,6 +1,7 @@
 // Forget job: soft-forget (status forgotten: out of recall, restorable) live memories below the retention or
 // strength threshold once older than the minimum age. P0, common knowledge and memories a governance
-// decision retained (m.retained) are never forgotten.
+// decision retained (m.retained) are never forgotten. The minimum age counts from when graphmem recorded the
+// memory (recorded_at), not the message time. Specification: graphmem.model.lifecycle.forgets.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
@@ -10,7 +11,7 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 }
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
-  AND m.created_at <= $now - duration({days: $p.forget_min_age_days})
+  AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
   AND (coalesce(m.retention, 1.0) < $p.forget_retention OR coalesce(m.strength, 1.0) < $p.forget_strength)
 CALL (m) {
   SET m.status_before_forgetting = m.status, m.status = 'forgotten', m.forgotten_at = $now,

@@ -147,7 +147,8 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     assert 0 < partial["done"] < partial["total"] == 6000
     # each committed batch is consistent on its own: decayed memories carry the strength of 5 days
     rerun = auto.jobs.run("decay", user_id=user_id, now=now)
-    assert rerun.status == "success" and rerun.counts["memories"] == 6000
+    # only what moved is written: the memories the killed run left
+    assert rerun.status == "success" and rerun.counts["memories"] == 6000 - partial["done"]
     runs = {r.id: r for r in auto.automation.runs(5, job="decay", user_id=user_id)}
     assert runs[left[0].id].status == "interrupted"
     final = auto.query(

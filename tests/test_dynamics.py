@@ -82,6 +82,7 @@ def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, use
             access_count=uses,
             related_count=n_rel,
             params=P,
+            priority=prio,
         )
         assert stored["retention"] == pytest.approx(expected, rel=1e-6), kind
         since = max(last or m.created_at, m.created_at)

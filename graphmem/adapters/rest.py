@@ -380,8 +380,9 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         return mem.jobs.status(job).model_dump(mode="json")
 
     @app.post("/automation/jobs/{job}/run", tags=["automation"], dependencies=auth)
-    def job_run(job: str, user_id: str | None = None) -> dict[str, Any]:
-        """Run a job now (for one user, or all); a failed run is returned with status ``failed``."""
-        return mem.jobs.run(job, user_id=user_id).model_dump(mode="json")
+    def job_run(job: str, user_id: str | None = None, dry_run: bool = False) -> dict[str, Any]:
+        """Run a job now (for one user, or all); a failed run is returned with status ``failed``.
+        ``dry_run=true``: what the job would change (status ``dry_run``), nothing written."""
+        return mem.jobs.run(job, user_id=user_id, dry_run=dry_run).model_dump(mode="json")
 
     return app

@@ -104,7 +104,7 @@ def validate_config(data: AutomationConfig | dict[str, Any]) -> AutomationConfig
 
 
 # --- value types of the API ------------------------------------------------------------------------
-RunStatus = Literal["running", "success", "failed", "interrupted"]
+RunStatus = Literal["running", "success", "failed", "interrupted", "dry_run"]
 
 
 class JobRun(BaseModel):

@@ -58,14 +58,17 @@ def jobs_run(
     name: str,
     user: Annotated[str | None, typer.Option("--user", "-u", help="one tenant (default: all)")] = None,
     now: Annotated[str | None, typer.Option("--now", help="virtual clock, ISO 8601 with offset")] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="report what the job would change; write nothing")
+    ] = False,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Run one job now."""
+    """Run one job now (``--dry-run``: count what it would change, write nothing)."""
     try:
         clock = datetime.fromisoformat(now) if now else None
         with _connect(home) as mem:
-            run = mem.jobs.run(name, user_id=user, now=clock)
+            run = mem.jobs.run(name, user_id=user, now=clock, dry_run=dry_run)
     except GraphMemError as exc:
         raise _fail(exc) from exc
     except ValueError as exc:
@@ -75,7 +78,7 @@ def jobs_run(
         print(run.model_dump_json(indent=2))
     else:
         console.print(f"{run.job}: [bold]{run.status}[/] {json.dumps(run.counts)} {run.error or ''}")
-    if run.status != "success":
+    if run.status not in ("success", "dry_run"):
         raise typer.Exit(code=1)
 
 

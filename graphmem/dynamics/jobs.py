@@ -24,15 +24,16 @@ from typing import Any
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states, slot_gate
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
+from graphmem.model import factors as factor_model
 from graphmem.model import validation as check
+from graphmem.model.lifecycle import PRIORITY_WEIGHT
 from graphmem.store import audit
 from graphmem.store.driver import Tx
+from graphmem.store.queries import UNBATCHED
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-PRIORITY_WEIGHT = {"common": 100.0, "P0": 100.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}
-"""Capacity forgetting removes the lowest strength × this × (1 + uses) first."""
 
 STALE_AFTER = timedelta(hours=6)
 """A running JobRun of another host without a heartbeat for this long is taken as interrupted."""
@@ -49,6 +50,12 @@ class Context:
     user_id: str | None
     now: datetime
     run_id: str
+    tx: Tx | None = None  # a dry run: every step inside this one transaction, rolled back at the end
+
+    def run_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if self.tx is not None:
+            return self.tx.run(UNBATCHED + name, **params)
+        return self.rt.store.write_auto(name, **params)
 
     def params(self, **extra: Any) -> dict[str, Any]:
         return {
@@ -60,7 +67,7 @@ class Context:
         }
 
     def write(self, name: str, **extra: Any) -> dict[str, Any]:
-        rows = self.rt.store.write_auto(name, **self.params(**extra))
+        rows = self.run_write(name, **self.params(**extra))
         return rows[0] if rows else {}
 
 
@@ -81,13 +88,38 @@ def _forget(ctx: Context) -> list[Step]:
     ]
 
 
+FACTOR_PAGE = 2000
+"""Memories whose strength factors are computed per round trip (only new memories are ever pending)."""
+
+
+def _factors(ctx: Context) -> dict[str, Any]:
+    """Compute the emotion/presentation/coherence factors of memories that lack them (pure functions in
+    graphmem.model.factors), written with one UNWIND per page."""
+    done = 0
+    while True:
+        params = {"user_id": ctx.user_id, "limit": FACTOR_PAGE}
+        rows = (
+            ctx.tx.run("consolidate_factors_pending", **params)
+            if ctx.tx
+            else ctx.rt.store.read("consolidate_factors_pending", **params)
+        )
+        if not rows:
+            return {"factored": done}
+        out = [{"id": r["id"], **factor_model.factors(r["content"] or "", r["similarities"])} for r in rows]
+        ctx.run_write("consolidate_factors_set", rows=out, now=ctx.now)
+        done += len(out)
+
+
 def _consolidate(ctx: Context) -> list[Step]:
     return [
+        _factors,
         lambda c: c.write("consolidate_duplicates"),
         lambda c: c.write("consolidate_move_edges"),
         lambda c: c.write("consolidate_detect_conflicts"),
         lambda c: c.write("consolidate_conflicts"),
         lambda c: c.write("consolidate_summaries", max_chars=c.rt.settings.max_content_chars),
+        lambda c: c.write("compact_recalls"),
+        lambda c: c.write("compact_orphans"),
     ]
 
 
@@ -97,10 +129,10 @@ def _associate_gds(ctx: Context) -> dict[str, Any]:
     edges = 0
     for tenant in tenants:  # one projection per tenant: kNN must not link two users' memories
         graph = f"graphmem-associate-{ctx.run_id}"
-        ctx.rt.store.write_auto("associate_gds_drop", graph=graph)
+        ctx.run_write("associate_gds_drop", graph=graph)
         try:
-            ctx.rt.store.write_auto("associate_gds_project", graph=graph, user_id=tenant["user_id"])
-            rows = ctx.rt.store.write_auto(
+            ctx.run_write("associate_gds_project", graph=graph, user_id=tenant["user_id"])
+            rows = ctx.run_write(
                 "associate_gds_knn",
                 graph=graph,
                 k=k,
@@ -110,8 +142,13 @@ def _associate_gds(ctx: Context) -> dict[str, Any]:
             )
             edges += int(rows[0]["edges"]) if rows else 0
         finally:
-            ctx.rt.store.write_auto("associate_gds_drop", graph=graph)
-    return {"method": "gds_knn", "tenants": len(tenants), "edges": edges}
+            ctx.rt.store.write_auto("associate_gds_drop", graph=graph)  # the catalog is not transactional
+    return {
+        "method": "gds_knn",
+        "tenants": len(tenants),
+        "edges": edges,
+        "tenant_ids": [t["user_id"] for t in tenants],
+    }
 
 
 def vector_fetch(k: int, user_count: int, total: int) -> int:
@@ -133,10 +170,19 @@ def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
 
 
 def _associate(ctx: Context) -> list[Step]:
+    """Incremental: only memories not linked yet are searched against the vector index; a full GDS kNN pass
+    when most of the live memories are new (a first run) and GDS is installed."""
+
     def step(c: Context) -> dict[str, Any]:
-        if c.automation.probe()["gds"]:
-            return _associate_gds(c)
-        return _associate_vector(c, "gds_not_installed")
+        counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
+        pending, live = int(counts["pending"]), int(counts["live"])
+        gds = c.automation.probe()["gds"]
+        if gds and 2 * pending > live:
+            out = _associate_gds(c)
+            for tenant in out.pop("tenant_ids"):
+                c.run_write("associate_mark", user_id=tenant, now=c.now, batch=c.config.batch_size)
+            return {**out, "pending": pending}
+        return {**_associate_vector(c, "incremental" if gds else "gds_not_installed"), "pending": pending}
 
     return [step]
 
@@ -158,6 +204,14 @@ JOBS: dict[str, Callable[[Context], list[Step]]] = {
     "review": _review,
 }
 assert tuple(JOBS) == JOB_NAMES
+
+
+class _RolledBack(Exception):
+    """Ends a dry run's transaction (rolled back) and carries its counts out."""
+
+    def __init__(self, counts: dict[str, Any]) -> None:
+        super().__init__("dry run")
+        self.counts = counts
 
 
 def _process_alive(pid: int) -> bool:
@@ -186,16 +240,26 @@ class Jobs:
 
     # running
     def run(
-        self, name: str, *, user_id: str | None = None, now: datetime | None = None, trigger: str = "manual"
+        self,
+        name: str,
+        *,
+        user_id: str | None = None,
+        now: datetime | None = None,
+        trigger: str = "manual",
+        dry_run: bool = False,
     ) -> JobRun:
         """Run one job now for one user or all (``user_id=None``) at ``now`` (a virtual clock; default: now).
 
         Returns the recorded run; a failure is recorded and returned (status ``failed``), not raised. An
         interrupt (``KeyboardInterrupt``, ``SystemExit``) is recorded as ``interrupted`` and re-raised.
+        ``dry_run``: run every step in one transaction and roll it back; the returned run (status
+        ``dry_run``, not recorded) counts what the job would change. Nothing is written.
         """
         name = self._name(name)
         uid = None if user_id is None else check.user_id(user_id)
         clock = check.aware_datetime(now, "now") or datetime.now(UTC)
+        if dry_run:
+            return self._dry_run(name, uid, clock, trigger)
         self._mark_dead_runs(name)
         config = self._automation.get_config()
         host, pid = identity()
@@ -231,6 +295,41 @@ class Jobs:
         run = self._finish(run_row, status, counts, error)
         logger.info("job %s %s: %s", name, status, counts)
         return run
+
+    def _dry_run(self, name: str, uid: str | None, clock: datetime, trigger: str) -> JobRun:
+        config = self._automation.get_config()
+        run_id = str(uuid.uuid4())
+        started = datetime.now(UTC)
+
+        def work(tx: Tx) -> None:
+            ctx = Context(self._rt, self._automation, config, uid, clock, run_id.replace("-", ""), tx)
+            counts: dict[str, Any] = {}
+            for step in JOBS[name](ctx):
+                counts.update(step(ctx))
+            raise _RolledBack(counts)
+
+        counts: dict[str, Any] = {}
+        status, error = "dry_run", None
+        try:
+            self._rt.store.unit_of_work(work)
+        except _RolledBack as done:
+            counts = done.counts
+        except Exception as exc:
+            status, error = "failed", f"{type(exc).__name__}: {exc}"
+        return JobRun.model_validate(
+            {
+                "id": run_id,
+                "job": name,
+                "status": status,
+                "user_id": uid,
+                "started_at": started,
+                "finished_at": datetime.now(UTC),
+                "as_of": clock,
+                "trigger": trigger,
+                "counts": counts,
+                "error": error,
+            }
+        )
 
     def _finish(self, run: dict[str, Any], status: str, counts: dict[str, Any], error: str | None) -> JobRun:
         """Record the run's end and its one aggregate audit event (``job:<name>``) in one transaction."""

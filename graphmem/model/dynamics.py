@@ -42,6 +42,9 @@ Status = Literal["active", "weak", "dormant"]
 
 _PRIORITIES = ("common", "P0", "P1", "P2", "P3")
 _TYPES = ("episodic", "semantic", "procedural", "preference")
+FACTORS = ("emotion", "presentation", "coherence")
+EXEMPT_PRIORITIES = ("P0", "common")
+"""Priorities that never decay (retention 1, strength kept, status active) and are never forgotten."""
 
 
 def _check_keys(values: Mapping[str, float], keys: Iterable[str], what: str) -> None:
@@ -63,6 +66,15 @@ class DynamicsParams(BaseModel):
     )
     type_multiplier: dict[str, float] = Field(
         default_factory=lambda: {"preference": 1.3, "procedural": 1.2, "semantic": 1.15, "episodic": 1.0}
+    )
+    priority_time_scale: dict[str, float] = Field(
+        default_factory=lambda: {"common": 0.0, "P0": 0.0, "P1": 0.5, "P2": 1.0, "P3": 1.5},
+        description="λ_type is multiplied by this per priority (0: never decays; P0 and common are exempt)",
+    )
+    # six-factor strength: salience = Σ weight · factor (each factor in [0, 1]); decay rates / (1 + salience)
+    factor_weights: dict[str, float] = Field(
+        default_factory=lambda: {"emotion": 1.0, "presentation": 1.0, "coherence": 0.5},
+        description="weights of the emotion, presentation and coherence factors in the salience",
     )
     # strength
     strength_decay: dict[str, float] = Field(
@@ -124,12 +136,16 @@ class DynamicsParams(BaseModel):
         _check_keys(self.strength_decay, _PRIORITIES, "strength_decay")
         _check_keys(self.strength_floor, _PRIORITIES, "strength_floor")
         _check_keys(self.initial_stability, _PRIORITIES, "initial_stability")
+        _check_keys(self.priority_time_scale, _PRIORITIES, "priority_time_scale")
+        _check_keys(self.factor_weights, FACTORS, "factor_weights")
         for name, table, high in [
             ("time_decay", self.time_decay, math.inf),
             ("type_multiplier", self.type_multiplier, math.inf),
             ("strength_decay", self.strength_decay, 1.0),
             ("strength_floor", self.strength_floor, STRENGTH_MAX),
             ("initial_stability", self.initial_stability, math.inf),
+            ("priority_time_scale", self.priority_time_scale, math.inf),
+            ("factor_weights", self.factor_weights, math.inf),
         ]:
             for key, value in table.items():
                 if not (0 <= value <= high) or math.isnan(value):
@@ -183,9 +199,14 @@ def retention(
     access_count: int,
     related_count: int,
     params: DynamicsParams,
+    priority: str = "P2",
+    salience: float = 0.0,
 ) -> float:
-    """The retention formula (see the module docstring)."""
-    time_decay = math.exp(-params.time_decay[memory_type] * max(0.0, days_since_access))
+    """The retention formula (see the module docstring); 1 for P0 and common knowledge."""
+    if priority in EXEMPT_PRIORITIES:
+        return 1.0
+    rate = params.time_decay[memory_type] * params.priority_time_scale[priority] / (1.0 + max(0.0, salience))
+    time_decay = math.exp(-rate * max(0.0, days_since_access))
     frequency_boost = 1.0 + math.log(1 + max(0, access_count))
     core = (
         time_decay
@@ -197,8 +218,15 @@ def retention(
 
 
 # --- strength --------------------------------------------------------------------------------------
-def effective_rate(rate: float, mean_association: float, slowdown: float = 0.5) -> float:
-    return rate / (1.0 + slowdown * max(0.0, mean_association))
+def effective_rate(
+    rate: float, mean_association: float, slowdown: float = 0.5, salience: float = 0.0
+) -> float:
+    return rate / ((1.0 + slowdown * max(0.0, mean_association)) * (1.0 + max(0.0, salience)))
+
+
+def salience(factors: Mapping[str, float | None], params: DynamicsParams) -> float:
+    """Σ weight · factor over emotion, presentation and coherence (a missing factor counts 0)."""
+    return sum(params.factor_weights[f] * min(1.0, max(0.0, factors.get(f) or 0.0)) for f in FACTORS)
 
 
 def decay_strength(strength: float, days: float, rate: float, floor: float) -> float:
@@ -208,8 +236,13 @@ def decay_strength(strength: float, days: float, rate: float, floor: float) -> f
     return min(STRENGTH_MAX, floor + (strength - floor) * float((1.0 - rate) ** days))
 
 
-def status_for(retention_value: float, strength: float, params: DynamicsParams) -> Status:
-    """active → weak → dormant by retention or strength thresholds (the weaker signal wins)."""
+def status_for(
+    retention_value: float, strength: float, params: DynamicsParams, priority: str = "P2"
+) -> Status:
+    """active → weak → dormant by retention or strength thresholds (the weaker signal wins); P0 and common
+    knowledge stay active."""
+    if priority in EXEMPT_PRIORITIES:
+        return "active"
     if retention_value < params.dormant_retention or strength < params.dormant_strength:
         return "dormant"
     if retention_value < params.weak_retention or strength < params.weak_strength:
@@ -218,10 +251,17 @@ def status_for(retention_value: float, strength: float, params: DynamicsParams) 
 
 
 def should_forget(
-    *, retention_value: float, strength: float, priority: str, age_days: float, params: DynamicsParams
+    *,
+    retention_value: float,
+    strength: float,
+    priority: str,
+    age_days: float,
+    params: DynamicsParams,
+    retained: bool = False,
 ) -> bool:
-    """Soft-forget rule: below a threshold after the minimum age; P0 and common knowledge never."""
-    if priority in ("P0", "common") or age_days < params.forget_min_age_days:
+    """Soft-forget rule: below a threshold after the minimum age (counted from when graphmem recorded the
+    memory); P0, common knowledge and memories a governance decision retained never."""
+    if priority in EXEMPT_PRIORITIES or retained or age_days < params.forget_min_age_days:
         return False
     return retention_value < params.forget_retention or strength < params.forget_strength
 

@@ -7,6 +7,7 @@ statements sit in ``schema/``, shipped as ``graphmem.schema``.
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/")
@@ -28,9 +29,22 @@ def strip_comments(text: str) -> str:
     return "\n".join(lines).strip().rstrip(";")
 
 
+UNBATCHED = "unbatched:"
+"""``query(UNBATCHED + name)``: the statement without its ``CALL { } IN TRANSACTIONS`` batching, so it can
+run inside one explicit transaction (the jobs' dry run executes it there and rolls back)."""
+
+_IN_TRANSACTIONS = re.compile(r"\}\s*IN\s+TRANSACTIONS(\s+OF\s+\S+\s+ROWS?)?", re.IGNORECASE)
+
+
+def unbatched(text: str) -> str:
+    return _IN_TRANSACTIONS.sub("}", text)
+
+
 @functools.cache
 def query(name: str) -> str:
-    """The statement of ``cypher/<name>.cypher``."""
+    """The statement of ``cypher/<name>.cypher`` (``unbatched:<name>``: without its batching)."""
+    if name.startswith(UNBATCHED):
+        return unbatched(query(name[len(UNBATCHED) :]))
     return _read("graphmem.cypher", name)
 
 

@@ -1,0 +1,147 @@
+"""What the decay and forget jobs do to one memory: the specification the set-based Cypher must match.
+
+:mod:`graphmem.model.dynamics` holds the formulas; this module composes them into the per-memory outcome of
+a job run at ``now`` (the jobs' Cypher evaluates the same composition over every memory of a tenant, and
+``tests/test_dynamics_spec.py`` runs the jobs on the real server over generated memories and compares every
+resulting value with these functions).
+
+Ages count from the memory's *anchor*: when graphmem recorded it (``recorded_at``, falling back to
+``created_at``), never the time of the message it came from (``occurred_at``), so history imported with old
+timestamps starts fresh and gets the same grace period as a new memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from graphmem.model.dynamics import (
+    EXEMPT_PRIORITIES,
+    LIVE_STATUSES,
+    STRENGTH_MAX,
+    DynamicsParams,
+    decay_strength,
+    effective_rate,
+    retention,
+    salience,
+    should_forget,
+    status_for,
+)
+
+
+@dataclass(frozen=True)
+class MemoryState:
+    """The stored properties the decay and forget jobs read (defaults are the Cypher's ``coalesce``)."""
+
+    created_at: datetime
+    recorded_at: datetime | None = None
+    memory_type: str = "episodic"
+    priority: str = "P2"
+    status: str = "active"
+    strength: float = 1.0
+    retention: float = 1.0
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+    strength_updated_at: datetime | None = None
+    association_weights: tuple[float, ...] = ()
+    factors: dict[str, float] = field(default_factory=dict)
+    core_block: bool = False
+    retained: bool = False
+    forgotten_at: datetime | None = None
+    summarized_by: str | None = None
+
+    @property
+    def anchor(self) -> datetime:
+        """When graphmem recorded the memory: the origin of every age the jobs use."""
+        return self.recorded_at or self.created_at
+
+
+@dataclass(frozen=True)
+class Decayed:
+    retention: float
+    strength: float
+    status: str
+    strength_moved: bool
+
+
+def _days(since: datetime, now: datetime) -> float:
+    return max(0.0, (now - since).total_seconds() / 86400.0)
+
+
+def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed | None:
+    """The decay job's outcome for one memory; ``None`` when the job leaves it alone (not live, or a pinned
+    core block)."""
+    if state.status not in LIVE_STATUSES or state.core_block:
+        return None
+    weights = state.association_weights
+    mean = sum(weights) / len(weights) if weights else 0.0
+    sal = salience(state.factors, params)
+    accessed = state.last_accessed_at or state.anchor
+    anchored = state.strength_updated_at or state.anchor
+    value = retention(
+        memory_type=state.memory_type,
+        days_since_access=_days(accessed, now),
+        days_since_creation=_days(state.anchor, now),
+        access_count=state.access_count,
+        related_count=len(weights),
+        params=params,
+        priority=state.priority,
+        salience=sal,
+    )
+    rate = effective_rate(params.strength_decay[state.priority], mean, params.association_slowdown, sal)
+    since = accessed if accessed > anchored else anchored
+    strength = decay_strength(state.strength, _days(since, now), rate, params.strength_floor[state.priority])
+    strength = min(STRENGTH_MAX, max(0.0, strength))
+    return Decayed(
+        retention=value,
+        strength=strength,
+        status=status_for(value, strength, params, state.priority),
+        strength_moved=strength != state.strength,
+    )
+
+
+def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
+    """Whether the forget job soft-forgets this memory (from its stored retention and strength)."""
+    if state.status not in LIVE_STATUSES:
+        return False
+    return should_forget(
+        retention_value=state.retention,
+        strength=state.strength,
+        priority=state.priority,
+        age_days=(now - state.anchor).total_seconds() / 86400.0,
+        params=params,
+        retained=state.retained,
+    )
+
+
+PRIORITY_WEIGHT = {"common": 100.0, "P0": 100.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}
+"""Capacity forgetting removes the lowest strength × this × (1 + uses) first."""
+
+
+def capacity_candidate(state: MemoryState) -> bool:
+    """Whether capacity forgetting may take this memory (live, not P0/common, not retained)."""
+    return state.status in LIVE_STATUSES and state.priority not in EXEMPT_PRIORITIES and not state.retained
+
+
+def capacity_key(state: MemoryState) -> float:
+    """Capacity forgetting takes the lowest keys first (ties: the older memory first)."""
+    return state.strength * PRIORITY_WEIGHT[state.priority] * (1 + state.access_count)
+
+
+def capacity_victims(states: list[MemoryState], params: DynamicsParams) -> int:
+    """How many memories capacity forgetting takes from one user (0 when there is no cap)."""
+    if params.capacity_per_user <= 0:
+        return 0
+    live = sum(1 for s in states if s.status in LIVE_STATUSES)
+    return min(max(0, live - params.capacity_per_user), sum(1 for s in states if capacity_candidate(s)))
+
+
+def hard_deletes(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
+    """Whether the forget job deletes this memory for good (forgotten past the grace period)."""
+    return (
+        state.status == "forgotten"
+        and not state.retained
+        and state.summarized_by is None
+        and state.forgotten_at is not None
+        and (now - state.forgotten_at).total_seconds() >= params.hard_delete_grace_days * 86400.0
+    )

@@ -1,0 +1,199 @@
+"""One source of truth per rule: the decay and forget jobs, run on the real server over generated memories
+(each example its own tenant), must leave every memory exactly as :mod:`graphmem.model.lifecycle` says.
+
+Removing any exemption from the jobs' Cypher (P0/common in decay or forgetting, retained, core blocks, the
+minimum age counted from ``recorded_at``) makes one of these examples fail.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem.model import lifecycle as spec
+from graphmem.model.dynamics import DynamicsParams
+
+NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
+PRIORITIES = ["common", "P0", "P1", "P2", "P3"]
+TYPES = ["episodic", "semantic", "procedural", "preference"]
+
+
+@pytest.fixture(scope="module")
+def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
+    settings_ = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    with GraphMemory.connect(settings=settings_, embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+def _hours(lo: int, hi: int) -> st.SearchStrategy[timedelta]:
+    return st.integers(lo, hi).map(lambda h: timedelta(hours=h, seconds=17))
+
+
+@st.composite
+def memory_state(draw: st.DrawFn) -> spec.MemoryState:
+    created = NOW - draw(_hours(0, 24 * 400))
+    recorded = draw(st.one_of(st.none(), _hours(0, 24 * 300).map(lambda d: created + d)))
+    anchor = recorded or created
+    accessed = draw(st.one_of(st.none(), _hours(0, 24 * 60).map(lambda d: anchor + d)))
+    updated = draw(st.one_of(st.none(), _hours(0, 24 * 60).map(lambda d: anchor + d)))
+    factor = st.one_of(st.none(), st.floats(0, 1))
+    factors = {f: draw(factor) for f in ("emotion", "presentation", "coherence")}
+    status = draw(st.sampled_from(["active", "active", "weak", "dormant", "forgotten"]))
+    return spec.MemoryState(
+        created_at=created,
+        recorded_at=recorded,
+        memory_type=draw(st.sampled_from(TYPES)),
+        priority=draw(st.sampled_from(PRIORITIES)),
+        status=status,
+        strength=draw(st.floats(0, 4)),
+        retention=draw(st.floats(0, 1)),
+        access_count=draw(st.integers(0, 20)),
+        last_accessed_at=accessed,
+        strength_updated_at=updated,
+        factors={k: v for k, v in factors.items() if v is not None},
+        core_block=draw(st.booleans()) and draw(st.booleans()),
+        retained=draw(st.booleans()) and draw(st.booleans()),
+        forgotten_at=NOW - draw(_hours(0, 24 * 60)) if status == "forgotten" else None,
+        summarized_by=draw(st.sampled_from([None, None, None, "summary-1"])),
+    )
+
+
+@st.composite
+def tenant(draw: st.DrawFn) -> tuple[list[spec.MemoryState], list[tuple[int, int, float]]]:
+    states = draw(st.lists(memory_state(), min_size=2, max_size=14))
+    pairs = st.tuples(st.integers(0, len(states) - 1), st.integers(0, len(states) - 1), st.floats(0, 1))
+    edges = [(a, b, w) for a, b, w in draw(st.lists(pairs, max_size=10)) if a != b]
+    return states, edges
+
+
+def _store(
+    mem: GraphMemory, user: str, states: list[spec.MemoryState], edges: list[tuple[int, int, float]]
+) -> None:
+    rows = [
+        {
+            "i": i,
+            "core": s.core_block,
+            "props": {
+                "id": f"{user}-{i}",
+                "user_id": user,
+                "content": f"memory {i}",
+                "created_at": s.created_at,
+                "recorded_at": s.recorded_at,
+                "memory_type": s.memory_type,
+                "priority": s.priority,
+                "status": s.status,
+                "layer": "working",
+                "strength": s.strength,
+                "retention": s.retention,
+                "access_count": s.access_count,
+                "last_accessed_at": s.last_accessed_at,
+                "strength_updated_at": s.strength_updated_at,
+                "retained": s.retained,
+                "forgotten_at": s.forgotten_at,
+                "summarized_by": s.summarized_by,
+                **s.factors,
+            },
+        }
+        for i, s in enumerate(states)
+    ]
+    mem._rt.store.run_statement(
+        "UNWIND $rows AS row CREATE (m:Memory) SET m = row.props "
+        "FOREACH (_ IN CASE WHEN row.core THEN [1] ELSE [] END | SET m:CoreBlock)",
+        {"rows": rows},
+    )
+    mem._rt.store.run_statement(
+        "UNWIND $edges AS e MATCH (a:Memory {id: e.a}), (b:Memory {id: e.b}) "
+        "CREATE (a)-[:RELATED_TO {weight: e.w, weight_base: e.w, weight_updated_at: $now}]->(b)",
+        {"edges": [{"a": f"{user}-{a}", "b": f"{user}-{b}", "w": w} for a, b, w in edges], "now": NOW},
+    )
+
+
+def _stored(mem: GraphMemory, user: str) -> dict[str, dict[str, Any]]:
+    rows = mem.query("MATCH (m:Memory) WHERE m.user_id = $u RETURN m {.*} AS m", {"u": user})
+    return {r["m"]["id"]: r["m"] for r in rows}
+
+
+def _weights(i: int, edges: list[tuple[int, int, float]]) -> tuple[float, ...]:
+    return tuple(w for a, b, w in edges if i in (a, b))
+
+
+def _use(mem: GraphMemory, params: DynamicsParams) -> None:
+    cfg = mem.automation.get_config()
+    mem.automation.set_config(cfg.model_copy(update={"dynamics": params}))
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    derandomize=True,
+)
+@given(data=tenant(), capacity=st.integers(0, 10))
+def test_decay_and_forget_jobs_match_the_specification(
+    dyn: GraphMemory, data: tuple[list[spec.MemoryState], list[tuple[int, int, float]]], capacity: int
+) -> None:
+    states, edges = data
+    params = DynamicsParams(capacity_per_user=capacity)
+    _use(dyn, params)
+    user = f"test-{uuid.uuid4()}"
+    _store(dyn, user, states, edges)
+    assert dyn.jobs.run("decay", user_id=user, now=NOW).status == "success"
+    after = _stored(dyn, user)
+    decayed: list[spec.MemoryState] = []
+    for i, s in enumerate(states):
+        s = spec.MemoryState(**{**s.__dict__, "association_weights": _weights(i, edges)})
+        got, want = after[f"{user}-{i}"], spec.decay(s, NOW, params)
+        if want is None:  # left alone
+            assert (got["retention"], got["strength"], got["status"]) == (s.retention, s.strength, s.status)
+            decayed.append(s)
+            continue
+        assert got["retention"] == pytest.approx(want.retention, rel=1e-9, abs=1e-12), (s, want)
+        assert got["strength"] == pytest.approx(want.strength, rel=1e-9, abs=1e-12), (s, want)
+        assert got["status"] == want.status, (s, want)
+        assert (got.get("strength_updated_at") == NOW) == want.strength_moved or s.strength_updated_at == NOW
+        decayed.append(
+            spec.MemoryState(
+                **{
+                    **s.__dict__,
+                    "retention": got["retention"],
+                    "strength": got["strength"],
+                    "status": got["status"],
+                }
+            )
+        )
+    assert dyn.jobs.run("forget", user_id=user, now=NOW).status == "success"
+    final = _stored(dyn, user)
+    soft = {i for i, s in enumerate(decayed) if spec.forgets(s, NOW, params)}
+    hard = {i for i, s in enumerate(decayed) if spec.hard_deletes(s, NOW, params)}
+    remaining = [
+        spec.MemoryState(**{**s.__dict__, "status": "forgotten" if i in soft else s.status})
+        for i, s in enumerate(decayed)
+    ]
+    taken = spec.capacity_victims(remaining, params)
+    by_capacity = set()
+    for i, s in enumerate(decayed):
+        got = final.get(f"{user}-{i}")
+        if i in hard:
+            assert got is None, ("should be deleted", s)
+            continue
+        assert got is not None, ("should not be deleted", s)
+        if i in soft:
+            assert got["status"] == "forgotten" and got["forgotten_reason"] == "decayed", s
+        elif got["status"] == "forgotten" and s.status != "forgotten":
+            assert got["forgotten_reason"] == "capacity" and spec.capacity_candidate(remaining[i]), s
+            by_capacity.add(i)
+        else:
+            assert got["status"] == s.status, s
+    assert len(by_capacity) == taken
+    kept = [i for i, s in enumerate(remaining) if spec.capacity_candidate(s) and i not in by_capacity]
+    for v in by_capacity:  # the weakest go first
+        assert all(spec.capacity_key(remaining[v]) <= spec.capacity_key(remaining[k]) for k in kept)
+    dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})
