@@ -11,8 +11,9 @@ differ in how they score a ranking. The methods:
   vector index can reach with this embedder;
 - ``vector index only (ANN)``: Neo4j's HNSW index asked for neighbours over-fetched by the tenant's share of
   the whole store, then filtered to the tenant (no exact fallback);
-- ``hybrid (no graph)``: graphmem's recall with ``hops=0`` (vector + full-text seeds, fused and blended);
-- ``graphmem``: graphmem's recall (hybrid seeds + spreading activation over the graph);
+- ``hybrid (no graph)``: graphmem's ranking with ``hops=0`` (the wide pool, linearly fused; no PageRank);
+- ``graphmem``: graphmem's ranking (the pool and its graph neighbourhood, fusion + personalized PageRank);
+- ``graphmem + cross-encoder`` (``--rerank``): the same, the top of the pool re-scored by the cross-encoder;
 - a peer library, run out of process by :func:`run_peer` (see benchmarks/peers/).
 
 Texts and vectors handed to the baselines are graphmem's own: the memory's content with its speaker, and the
@@ -42,6 +43,7 @@ from rich.progress import Progress
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder
 from graphmem.formation.writer import user_key
+from graphmem.retrieval.recall import RecallRequest, run_search
 from graphmem.retrieval.search import lucene_query, query_terms
 
 PEERS_DIR = Path(__file__).parent / "peers"
@@ -145,6 +147,8 @@ class Methods:
         self.mem = mem
         self.embedder = embedder
         self.recall_options = recall_options
+        self.rerank = bool(recall_options.get("rerank"))
+        self.confidence: dict[str, float] = {}
         self._tenants: dict[tuple[str, datetime | None], Tenant] = {}
 
     def tenant(self, user_id: str, as_of: datetime | None = None) -> Tenant:
@@ -211,14 +215,33 @@ class Methods:
         )
         return [r["id"] for r in rows]
 
+    def _search(self, q: Query, k: int, hops: int, preset: Any = None) -> list[str]:
+        """graphmem's ranking (recall's search stage: no side effects, no row fetch); the top hit's
+        confidence is kept in ``self.confidence`` for the metamemory AUROC."""
+        options = {o: v for o, v in self.recall_options.items() if v is not None and o != "hops"}
+        request = RecallRequest(
+            query=q.text,
+            user_id=q.user_id,
+            k=k,
+            as_of=q.as_of,
+            hops=hops,
+            views=options.get("views"),
+            reinforce=False,
+            preset=preset,
+        )
+        ranked, _ = run_search(self.mem._rt, request)
+        self.confidence[q.qid] = ranked.hits[0].confidence if ranked.hits else 0.0
+        return [h.id for h in ranked.hits]
+
     def hybrid(self, q: Query, k: int) -> list[str]:
-        hits = self.mem.recall(q.text, user_id=q.user_id, k=k, as_of=q.as_of, hops=0, reinforce=False)
-        return [h.memory.id for h in hits]
+        return self._search(q, k, hops=0)
 
     def graphmem(self, q: Query, k: int) -> list[str]:
-        options = {"hops": 3, **{o: v for o, v in self.recall_options.items() if v is not None}}
-        hits = self.mem.recall(q.text, user_id=q.user_id, k=k, as_of=q.as_of, reinforce=False, **options)
-        return [h.memory.id for h in hits]
+        return self._search(q, k, hops=int(self.recall_options.get("hops") or 1))
+
+    def graphmem_rerank(self, q: Query, k: int) -> list[str]:
+        preset = self.mem._rt.settings.preset().model_copy(update={"rerank": True})
+        return self._search(q, k, hops=int(self.recall_options.get("hops") or 1), preset=preset)
 
     def rankers(self) -> dict[str, Ranker]:
         return {
@@ -228,6 +251,7 @@ class Methods:
             "vector index only (ANN)": self.vector_index,
             "hybrid (no graph)": self.hybrid,
             "graphmem": self.graphmem,
+            **({"graphmem + cross-encoder": self.graphmem_rerank} if self.rerank else {}),
         }
 
 

@@ -11,7 +11,7 @@ import neo4j
 
 from graphmem.automation.control import Automation
 from graphmem.automation.scheduler import Scheduler
-from graphmem.config import MAX_BATCH, Settings
+from graphmem.config import MAX_BATCH, RetrievalPreset, Settings, resolve_preset
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
 from graphmem.embedding import Embedder, SentenceTransformerEmbedder
@@ -475,11 +475,16 @@ class GraphMemory:
         hops: int = 3,
         views: dict[str, float] | None = None,
         reinforce: bool = True,
+        preset: str | RetrievalPreset | None = None,
     ) -> list[Hit]:
-        """The user's k most relevant memories: hybrid seeds, then spreading activation over the graph.
+        """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
+        neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
+        calibrated ``confidence``.
 
         ``as_of`` recalls what the engine held at that time (and never changes memory); ``views`` overrides
-        the view weights chosen from the query's intent; ``reinforce=False`` makes the recall read-only.
+        the view weights chosen from the query's intent; ``hops=0`` ranks without the graph;
+        ``reinforce=False`` makes the recall read-only; ``preset`` (a name in ``graphmem.config.PRESETS``
+        or a ``RetrievalPreset``) overrides the settings' preset for this call.
         """
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
@@ -489,6 +494,7 @@ class GraphMemory:
             hops=check.bounded_int(hops, "hops", 0, MAX_HOPS),
             views=check.views(views),
             reinforce=check.boolean(reinforce, "reinforce"),
+            preset=None if preset is None else resolve_preset(preset),
         )
         hits = recall_use_case.recall(self._rt, request)
         if request.reinforce and request.as_of is None:
