@@ -318,7 +318,7 @@ def _pagerank(
 ) -> tuple[dict[str, float], dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]:
     """Personalized PageRank over the pool's neighbourhood (memories and entities), HippoRAG-style: restart
     mass on the pool in proportion to its fused scores, ``entity_restart`` on entities the query names.
-    Returns scores min-max normalised, and for each memory lifted by a neighbour scoring above it a
+    Returns scores divided by the best, and for each memory lifted by a neighbour scoring above it a
     loop-free path (that neighbour, the memory) with the edge's type."""
     views = req.views or {v: 1.0 for v in View}
     weight = {VIEW_EDGE[v]: float(views.get(v, 0.0)) for v in View}
@@ -365,7 +365,8 @@ def _pagerank(
     for i in restart_entities:
         restart[i] += entity_mass / len(restart_entities)
     scores = personalized_pagerank(len(index), edges, restart, req.preset.damping)
-    ppr = minmax({mid: scores[index[mid]] for mid in memories})
+    top = max((scores[index[mid]] for mid in memories), default=0.0) or 1.0
+    ppr = {mid: scores[index[mid]] / top for mid in memories}
     paths = {mid: (path, kinds) for mid, (_, path, kinds) in best_in.items()}
     return ppr, paths
 
