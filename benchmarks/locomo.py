@@ -112,7 +112,9 @@ def auroc(positives: list[float], negatives: list[float]) -> float:
     return wins / (len(positives) * len(negatives))
 
 
-def foreign_queries(all_data: list[dict[str, Any]], used: list[dict[str, Any]], ingested: dict[str, Any]) -> list[Query]:
+def foreign_queries(
+    all_data: list[dict[str, Any]], used: list[dict[str, Any]], ingested: dict[str, Any]
+) -> list[Query]:
     """Unanswerable questions: each ingested conversation is asked the category 1-4 questions of the next
     conversation in the file (another pair of people; the file's order, wrapping round)."""
     out = []
@@ -123,13 +125,19 @@ def foreign_queries(all_data: list[dict[str, Any]], used: list[dict[str, Any]], 
         user = ingested["conversations"][sample["sample_id"]]["user_id"]
         for j, qa in enumerate(other["qa"]):
             if int(qa["category"]) in MAIN:
-                out.append(Query(f"foreign:{sample['sample_id']}:{other['sample_id']}#{j}", user, qa["question"]))
+                out.append(
+                    Query(f"foreign:{sample['sample_id']}:{other['sample_id']}#{j}", user, qa["question"])
+                )
     return out
 
 
-def metamemory(methods: Methods, queries: list[Query], gold: dict[str, Any], foreign: list[Query]) -> dict[str, Any]:
+def metamemory(
+    methods: Methods, queries: list[Query], gold: dict[str, Any], foreign: list[Query]
+) -> dict[str, Any]:
     """AUROC of the top hit's confidence: own questions (categories 1-4) against another conversation's."""
-    own = [methods.confidence[q.qid] for q in queries if q.qid in methods.confidence and gold[q.qid][0] in MAIN]
+    own = [
+        methods.confidence[q.qid] for q in queries if q.qid in methods.confidence and gold[q.qid][0] in MAIN
+    ]
     for q in foreign:
         methods.graphmem(q, 1)
     other = [methods.confidence[q.qid] for q in foreign]
@@ -231,8 +239,9 @@ def markdown(report: dict[str, Any]) -> str:
     meta = report.get("metamemory") or {}
     if meta:
         lines.append(
-            f"- metamemory: AUROC {meta['auroc']:.3f} (aim ≥ {meta['target']:.2f}) of the top hit's confidence, "
-            f"{meta['answerable']} own questions against {meta['unanswerable']} of another conversation."
+            f"- metamemory: AUROC {meta['auroc']:.3f} (aim ≥ {meta['target']:.2f}) of the top hit's "
+            f"confidence, {meta['answerable']} own questions against {meta['unanswerable']} "
+            "of another conversation."
         )
     for name, note in notes.items():
         lines.append(f"- {name}: {note}")
@@ -274,7 +283,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.embedding_cache and args.embedding_cache.exists():
         cached.cache.update(json.loads(args.embedding_cache.read_text()))
     overrides = dict(item.split("=", 1) for item in args.set)
-    preset = RetrievalPreset.model_validate({**PRESETS["balanced"].model_dump(), **overrides, "name": "bench"})
+    preset = RetrievalPreset.model_validate(
+        {**PRESETS["balanced"].model_dump(), **overrides, "name": "bench"}
+    )
     settings = Settings(retrieval_preset=preset, record_recalls=False)
     with GraphMemory.connect(embedder=cached, settings=settings) as mem, tempfile.TemporaryDirectory() as tmp:
         mem.init()

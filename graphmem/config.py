@@ -46,17 +46,21 @@ class RetrievalPreset(BaseModel, frozen=True):
     )
     vector_weight: float = Field(default=0.5, ge=0, le=1, description="share of cosine in linear fusion")
     graph: bool = Field(default=True, description="rank with personalized PageRank over the neighbourhood")
-    graph_weight: float = Field(default=0.3, ge=0, le=1, description="share of the PageRank score")
-    damping: float = Field(default=0.5, gt=0, lt=1, description="PageRank: probability of following an edge")
+    graph_weight: float = Field(default=0.85, ge=0, le=1, description="share of the PageRank score")
+    damping: float = Field(default=0.85, gt=0, lt=1, description="PageRank: probability of following an edge")
     entity_restart: float = Field(default=0.05, ge=0, lt=1, description="restart mass on query entities")
     max_fan: int = Field(default=50, ge=2, description="entities with this many mentions are hubs, skipped")
     session_penalty: float = Field(
         default=0.0, ge=0, le=1, description="final cut: score discount per hit already taken from a session"
     )
-    speaker_boost: float = Field(default=0.1, ge=0, le=1, description="added when the query names the speaker")
+    speaker_boost: float = Field(
+        default=0.1, ge=0, le=1, description="added when the query names the speaker"
+    )
     state_weight: float = Field(default=0.05, ge=0, le=1, description="share of memory state in the score")
     rerank: bool = Field(default=False, description="re-score the top of the pool with the cross-encoder")
-    rerank_top: int = Field(default=30, ge=1, le=200, description="how many candidates the cross-encoder sees")
+    rerank_top: int = Field(
+        default=30, ge=1, le=200, description="how many candidates the cross-encoder sees"
+    )
 
 
 BALANCED = RetrievalPreset()

