@@ -37,7 +37,7 @@ class CrossEncoder:
         if not model.is_file() or hashlib.sha256(model.read_bytes()).hexdigest() != MODEL_SHA256:
             raise ConfigurationError(f"{model} is missing or differs from the {PACKAGE} release")
         try:
-            import onnxruntime
+            import onnxruntime  # type: ignore[import-untyped]
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise ConfigurationError("the cross-encoder needs onnxruntime and tokenizers") from exc
