@@ -49,6 +49,36 @@ from graphmem.retrieval.search import lucene_query, query_terms
 PEERS_DIR = Path(__file__).parent / "peers"
 console = Console()
 
+_FULLTEXT = """
+// Full-text (BM25) seeds for one tenant. The Lucene query requires the tenant's user_key token; the
+// user_id filter below is what guarantees isolation.
+// $lucene: the Lucene query string (built by graphmem.retrieval.search.lucene_query), $user_id, $k
+// $as_of: datetime or null (transaction time)
+CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $k}) YIELD node AS m, score
+WITH m, score WHERE m.user_id = $user_id
+  AND ($as_of IS NULL OR (m.recorded_at <= $as_of AND (m.expired_at IS NULL OR m.expired_at > $as_of)
+       AND (m.forgotten_at IS NULL OR m.forgotten_at > $as_of)
+       AND (m.superseded_at IS NULL OR m.superseded_at > $as_of)))
+  AND ($as_of IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+RETURN m.id AS id, score
+ORDER BY score DESC
+"""
+
+_VECTOR_INDEX = """
+// Approximate vector-index search, over-fetched and then filtered to one tenant (large tenants).
+// $user_id, $embedding, $k, $fetch (how many neighbours to ask the index for)
+// $as_of: datetime or null
+CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
+WITH m, score WHERE m.user_id = $user_id
+  AND ($as_of IS NULL OR (m.recorded_at <= $as_of AND (m.expired_at IS NULL OR m.expired_at > $as_of)
+       AND (m.forgotten_at IS NULL OR m.forgotten_at > $as_of)
+       AND (m.superseded_at IS NULL OR m.superseded_at > $as_of)))
+  AND ($as_of IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+RETURN m.id AS id, score
+ORDER BY score DESC
+LIMIT $k
+"""
+
 _TENANT = """
 MATCH (m:Memory) WHERE m.user_id = $user_id
   AND ($as_of IS NULL OR (m.recorded_at <= $as_of AND (m.expired_at IS NULL OR m.expired_at > $as_of)))
@@ -184,12 +214,14 @@ class Methods:
         terms = query_terms(q.text)
         if not terms:
             return []
-        rows = self.mem._rt.store.read(
-            "recall_fulltext",
-            lucene=lucene_query(terms, user_key(q.user_id)),
-            user_id=q.user_id,
-            k=k,
-            as_of=q.as_of,
+        rows = self.mem._rt.store.run_readonly(
+            _FULLTEXT,
+            {
+                "lucene": lucene_query(terms, user_key(q.user_id)),
+                "user_id": q.user_id,
+                "k": k,
+                "as_of": q.as_of,
+            },
         )
         return [r["id"] for r in rows]
 
@@ -205,13 +237,15 @@ class Methods:
         fetch = ann_fetch(
             int(counts["user_count"]), int(counts["total"]), k, preset.overfetch, preset.max_fetch
         )
-        rows = store.read(
-            "recall_vector_index",
-            user_id=q.user_id,
-            embedding=self._vector(q.text),
-            k=k,
-            fetch=fetch,
-            as_of=q.as_of,
+        rows = store.run_readonly(
+            _VECTOR_INDEX,
+            {
+                "user_id": q.user_id,
+                "embedding": self._vector(q.text),
+                "k": k,
+                "fetch": fetch,
+                "as_of": q.as_of,
+            },
         )
         return [r["id"] for r in rows]
 

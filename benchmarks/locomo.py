@@ -35,6 +35,7 @@ from graphmem.retrieval import recall as recall_use_case
 
 sys.path.insert(0, str(Path(__file__).parent))
 from baselines import (
+    _VECTOR_INDEX,
     CachingEmbedder,
     Methods,
     Query,
@@ -170,8 +171,9 @@ def latency(mem: GraphMemory, cached: CachingEmbedder, user: str, questions: lis
     cached.embed(questions)
     rt = mem._rt
     bare = timed(
-        lambda q: rt.store.read(
-            "recall_vector_index", user_id=user, embedding=cached.embed([q])[0], k=10, fetch=10, as_of=None
+        lambda q: rt.store.run_readonly(
+            _VECTOR_INDEX,
+            {"user_id": user, "embedding": cached.embed([q])[0], "k": 10, "fetch": 10, "as_of": None},
         )
     )
     excluded = timed(lambda q: recall_use_case.recall(rt, _request(q, user)))
