@@ -11,8 +11,9 @@ differ in how they score a ranking. The methods:
   vector index can reach with this embedder;
 - ``vector index only (ANN)``: Neo4j's HNSW index asked for neighbours over-fetched by the tenant's share of
   the whole store, then filtered to the tenant (no exact fallback);
-- ``hybrid (no graph)``: graphmem's recall with ``hops=0`` (vector + full-text seeds, fused and blended);
-- ``graphmem``: graphmem's recall (hybrid seeds + spreading activation over the graph);
+- ``hybrid (no graph)``: graphmem's ranking with ``hops=0`` (the wide pool, linearly fused; no PageRank);
+- ``graphmem``: graphmem's ranking (the pool and its graph neighbourhood, fusion + personalized PageRank);
+- ``graphmem + cross-encoder`` (``--rerank``): the same, the top of the pool re-scored by the cross-encoder;
 - a peer library, run out of process by :func:`run_peer` (see benchmarks/peers/).
 
 Texts and vectors handed to the baselines are graphmem's own: the memory's content with its speaker, and the
@@ -40,12 +41,44 @@ import Stemmer
 from rich.console import Console
 from rich.progress import Progress
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder
+from graphmem import Embedder, GraphMemory
+from graphmem.embedding import embed_query_checked, embedder_name
 from graphmem.formation.writer import user_key
+from graphmem.retrieval.recall import RecallRequest, run_search
 from graphmem.retrieval.search import lucene_query, query_terms
 
 PEERS_DIR = Path(__file__).parent / "peers"
 console = Console()
+
+_FULLTEXT = """
+// Full-text (BM25) seeds for one tenant. The Lucene query requires the tenant's user_key token; the
+// user_id filter below is what guarantees isolation.
+// $lucene: the Lucene query string (built by graphmem.retrieval.search.lucene_query), $user_id, $k
+// $as_of: datetime or null (transaction time)
+CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $k}) YIELD node AS m, score
+WITH m, score WHERE m.user_id = $user_id
+  AND ($as_of IS NULL OR (m.recorded_at <= $as_of AND (m.expired_at IS NULL OR m.expired_at > $as_of)
+       AND (m.forgotten_at IS NULL OR m.forgotten_at > $as_of)
+       AND (m.superseded_at IS NULL OR m.superseded_at > $as_of)))
+  AND ($as_of IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+RETURN m.id AS id, score
+ORDER BY score DESC
+"""
+
+_VECTOR_INDEX = """
+// Approximate vector-index search, over-fetched and then filtered to one tenant (large tenants).
+// $user_id, $embedding, $k, $fetch (how many neighbours to ask the index for)
+// $as_of: datetime or null
+CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
+WITH m, score WHERE m.user_id = $user_id
+  AND ($as_of IS NULL OR (m.recorded_at <= $as_of AND (m.expired_at IS NULL OR m.expired_at > $as_of)
+       AND (m.forgotten_at IS NULL OR m.forgotten_at > $as_of)
+       AND (m.superseded_at IS NULL OR m.superseded_at > $as_of)))
+  AND ($as_of IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+RETURN m.id AS id, score
+ORDER BY score DESC
+LIMIT $k
+"""
 
 _TENANT = """
 MATCH (m:Memory) WHERE m.user_id = $user_id
@@ -56,13 +89,17 @@ ORDER BY m.occurred_at, m.id
 """
 
 
+QUERY_KEY = "\x00query\x00"  # cache key prefix of query embeddings
+
+
 class CachingEmbedder:
     """Wraps an embedder; texts embedded once are served from memory (each question is embedded once for
     all methods, and recall can be timed without the embedding)."""
 
-    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.cache: dict[str, list[float]] = {}
+        self.name = embedder_name(inner)
 
     @property
     def dimension(self) -> int:
@@ -78,6 +115,15 @@ class CachingEmbedder:
             for text, vec in zip(missing, self.inner.embed(missing), strict=True):
                 self.cache[text] = vec
         return [self.cache[t] for t in texts]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Queries as the model wants them (bge-small: with its instruction), cached apart from passages."""
+        keys = [QUERY_KEY + t for t in texts]
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in self.cache))
+        if missing:
+            for text, vec in zip(missing, embed_query_checked(self.inner, missing), strict=True):
+                self.cache[QUERY_KEY + text] = vec
+        return [self.cache[k] for k in keys]
 
 
 @dataclass(frozen=True)
@@ -145,6 +191,8 @@ class Methods:
         self.mem = mem
         self.embedder = embedder
         self.recall_options = recall_options
+        self.rerank = bool(recall_options.get("rerank"))
+        self.confidence: dict[str, float] = {}
         self._tenants: dict[tuple[str, datetime | None], Tenant] = {}
 
     def tenant(self, user_id: str, as_of: datetime | None = None) -> Tenant:
@@ -159,12 +207,12 @@ class Methods:
 
     def prepare(self, queries: list[Query]) -> None:
         """Embed every question (one batch) and load every tenant, so per-query times exclude both."""
-        self.embedder.embed([q.text for q in queries])
+        self.embedder.embed_queries([q.text for q in queries])
         for q in queries:
             self.tenant(q.user_id, q.as_of)
 
     def _vector(self, text: str) -> list[float]:
-        return self.embedder.embed([text])[0]
+        return self.embedder.embed_queries([text])[0]
 
     def bm25s(self, q: Query, k: int) -> list[str]:
         tenant = self.tenant(q.user_id, q.as_of)
@@ -180,12 +228,14 @@ class Methods:
         terms = query_terms(q.text)
         if not terms:
             return []
-        rows = self.mem.runtime.store.read(
-            "recall_fulltext",
-            lucene=lucene_query(terms, user_key(q.user_id)),
-            user_id=q.user_id,
-            k=k,
-            as_of=q.as_of,
+        rows = self.mem.runtime.store.run_readonly(
+            _FULLTEXT,
+            {
+                "lucene": lucene_query(terms, user_key(q.user_id)),
+                "user_id": q.user_id,
+                "k": k,
+                "as_of": q.as_of,
+            },
         )
         return [r["id"] for r in rows]
 
@@ -201,24 +251,45 @@ class Methods:
         fetch = ann_fetch(
             int(counts["user_count"]), int(counts["total"]), k, preset.overfetch, preset.max_fetch
         )
-        rows = store.read(
-            "recall_vector_index",
-            user_id=q.user_id,
-            embedding=self._vector(q.text),
-            k=k,
-            fetch=fetch,
-            as_of=q.as_of,
+        rows = store.run_readonly(
+            _VECTOR_INDEX,
+            {
+                "user_id": q.user_id,
+                "embedding": self._vector(q.text),
+                "k": k,
+                "fetch": fetch,
+                "as_of": q.as_of,
+            },
         )
         return [r["id"] for r in rows]
 
+    def _search(self, q: Query, k: int, hops: int, preset: Any = None) -> list[str]:
+        """graphmem's ranking (recall's search stage: no side effects, no row fetch); the top hit's
+        confidence is kept in ``self.confidence`` for the metamemory AUROC."""
+        options = {o: v for o, v in self.recall_options.items() if v is not None and o != "hops"}
+        request = RecallRequest(
+            query=q.text,
+            user_id=q.user_id,
+            k=k,
+            as_of=q.as_of,
+            hops=hops,
+            views=options.get("views"),
+            reinforce=False,
+            preset=preset,
+        )
+        ranked, _ = run_search(self.mem.runtime, request)
+        self.confidence[q.qid] = ranked.hits[0].confidence if ranked.hits else 0.0
+        return [h.id for h in ranked.hits]
+
     def hybrid(self, q: Query, k: int) -> list[str]:
-        hits = self.mem.recall(q.text, user_id=q.user_id, k=k, as_of=q.as_of, hops=0, reinforce=False)
-        return [h.memory.id for h in hits]
+        return self._search(q, k, hops=0)
 
     def graphmem(self, q: Query, k: int) -> list[str]:
-        options = {"hops": 3, **{o: v for o, v in self.recall_options.items() if v is not None}}
-        hits = self.mem.recall(q.text, user_id=q.user_id, k=k, as_of=q.as_of, reinforce=False, **options)
-        return [h.memory.id for h in hits]
+        return self._search(q, k, hops=int(self.recall_options.get("hops") or 1))
+
+    def graphmem_rerank(self, q: Query, k: int) -> list[str]:
+        preset = self.mem.runtime.settings.preset().model_copy(update={"rerank": True})
+        return self._search(q, k, hops=int(self.recall_options.get("hops") or 1), preset=preset)
 
     def rankers(self) -> dict[str, Ranker]:
         return {
@@ -228,6 +299,7 @@ class Methods:
             "vector index only (ANN)": self.vector_index,
             "hybrid (no graph)": self.hybrid,
             "graphmem": self.graphmem,
+            **({"graphmem + cross-encoder": self.graphmem_rerank} if self.rerank else {}),
         }
 
 
@@ -290,7 +362,7 @@ def peer_input(methods: Methods, queries: list[Query], k: int) -> dict[str, Any]
                 "qid": q.qid,
                 "tenant": f"{q.user_id}@{q.as_of.isoformat() if q.as_of else ''}",
                 "text": q.text,
-                "vector": [round(x, 6) for x in methods.embedder.embed([q.text])[0]],
+                "vector": [round(x, 6) for x in methods.embedder.embed_queries([q.text])[0]],
             }
             for q in queries
         ],

@@ -29,12 +29,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import GraphMemory, Settings
 from graphmem.config import PRESETS, RetrievalPreset
+from graphmem.embedding import BGE_SMALL, make_embedder
 from graphmem.retrieval import recall as recall_use_case
 
 sys.path.insert(0, str(Path(__file__).parent))
 from baselines import (
+    _VECTOR_INDEX,
     CachingEmbedder,
     Methods,
     Query,
@@ -54,6 +56,7 @@ MAIN = (1, 2, 3, 4)
 EVIDENCE = re.compile(r"D(\d+):(\d+)")
 KS = (5, 10)
 TARGETS = {"overall (1-4)": 0.80, "multi-hop": 0.65}  # R@10, from the retrieval issue
+AUROC_TARGET = 0.85
 PEERS = {"mem0": "mem0 (peer, infer=False)"}
 console = Console()
 
@@ -102,6 +105,54 @@ def score(rankings: Rankings, gold: dict[str, tuple[int, set[str]]]) -> dict[str
     return results
 
 
+def auroc(positives: list[float], negatives: list[float]) -> float:
+    """Probability that a random answerable question's top confidence beats a random unanswerable one's
+    (ties count half): the Mann-Whitney form of the area under the ROC curve."""
+    if not positives or not negatives:
+        return float("nan")
+    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
+    return wins / (len(positives) * len(negatives))
+
+
+def foreign_queries(
+    all_data: list[dict[str, Any]], used: list[dict[str, Any]], ingested: dict[str, Any]
+) -> list[Query]:
+    """Unanswerable questions: each ingested conversation is asked the category 1-4 questions of the next
+    conversation in the file (another pair of people; the file's order, wrapping round)."""
+    out = []
+    for i, sample in enumerate(used):
+        other = all_data[(i + 1) % len(all_data)]
+        if other["sample_id"] == sample["sample_id"]:
+            continue
+        user = ingested["conversations"][sample["sample_id"]]["user_id"]
+        for j, qa in enumerate(other["qa"]):
+            if int(qa["category"]) in MAIN:
+                out.append(
+                    Query(f"foreign:{sample['sample_id']}:{other['sample_id']}#{j}", user, qa["question"])
+                )
+    return out
+
+
+def metamemory(
+    methods: Methods, queries: list[Query], gold: dict[str, Any], foreign: list[Query]
+) -> dict[str, Any]:
+    """AUROC of the top hit's confidence: own questions (categories 1-4) against another conversation's."""
+    own = [
+        methods.confidence[q.qid] for q in queries if q.qid in methods.confidence and gold[q.qid][0] in MAIN
+    ]
+    for q in foreign:
+        methods.graphmem(q, 1)
+    other = [methods.confidence[q.qid] for q in foreign]
+    return {
+        "auroc": auroc(own, other),
+        "target": AUROC_TARGET,
+        "answerable": len(own),
+        "unanswerable": len(other),
+        "mean_confidence_answerable": statistics.fmean(own) if own else None,
+        "mean_confidence_unanswerable": statistics.fmean(other) if other else None,
+    }
+
+
 def latency(mem: GraphMemory, cached: CachingEmbedder, user: str, questions: list[str]) -> dict[str, Any]:
     """p50/p95 of recall with the query embedding excluded (cached) and included, and of a bare query."""
 
@@ -118,29 +169,33 @@ def latency(mem: GraphMemory, cached: CachingEmbedder, user: str, questions: lis
             "n": len(samples),
         }
 
-    cached.embed(questions)
+    cached.embed_queries(questions)
     rt = mem.runtime
     bare = timed(
-        lambda q: rt.store.read(
-            "recall_vector_index", user_id=user, embedding=cached.embed([q])[0], k=10, fetch=10, as_of=None
+        lambda q: rt.store.run_readonly(
+            _VECTOR_INDEX,
+            {"user_id": user, "embedding": cached.embed_queries([q])[0], "k": 10, "fetch": 10, "as_of": None},
         )
     )
     excluded = timed(lambda q: recall_use_case.recall(rt, _request(q, user)))
     plain = GraphMemory(rt.store, cached.inner, rt.settings)
     included = timed(lambda q: plain.recall(q, user_id=user, k=10, reinforce=False))
     no_graph = timed(lambda q: recall_use_case.recall(rt, _request(q, user, hops=0)))
+    rerank = rt.settings.preset().model_copy(update={"rerank": True})
+    with_rerank = timed(lambda q: recall_use_case.recall(rt, _request(q, user, preset=rerank)))
     return {
         "bare_vector_index_query": bare,
         "recall_embedding_excluded": excluded,
         "recall_embedding_included": included,
         "recall_no_graph_embedding_excluded": no_graph,
+        "recall_cross_encoder_embedding_excluded": with_rerank,
         "ratio_p50_recall_to_bare": excluded["p50_ms"] / bare["p50_ms"],
     }
 
 
-def _request(q: str, user: str, hops: int = 3) -> recall_use_case.RecallRequest:
+def _request(q: str, user: str, hops: int = 1, preset: Any = None) -> recall_use_case.RecallRequest:
     return recall_use_case.RecallRequest(
-        query=q, user_id=user, k=10, as_of=None, hops=hops, views=None, reinforce=False
+        query=q, user_id=user, k=10, as_of=None, hops=hops, views=None, reinforce=False, preset=preset
     )
 
 
@@ -179,11 +234,18 @@ def markdown(report: dict[str, Any]) -> str:
             rows,
         ),
         "",
-        "Same store, same all-MiniLM-L6-v2 vectors for every method; `reinforce=False`. "
+        "Same store, same vectors for every method; `reinforce=False`. "
         f"Machine: {report['machine']['cpus']} CPUs, load {report['machine']['load_1m_at_start']} at start "
         "(other work shared the CPU). `ms / query` excludes the query embedding (computed once for all "
         "methods; the peer gets the same vectors).",
     ]
+    meta = report.get("metamemory") or {}
+    if meta:
+        lines.append(
+            f"- metamemory: AUROC {meta['auroc']:.3f} (aim ≥ {meta['target']:.2f}) of the top hit's "
+            f"confidence, {meta['answerable']} own questions against {meta['unanswerable']} "
+            "of another conversation."
+        )
     for name, note in notes.items():
         lines.append(f"- {name}: {note}")
     lines.append(f"\n![R@10 per method and category]({report['plot']})")
@@ -202,7 +264,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--methods", default="all", help="comma-separated method names, or all")
     parser.add_argument("--peers", default="mem0", help="comma-separated peers to run ('' for none)")
     parser.add_argument("--no-latency", action="store_true")
-    parser.add_argument("--hops", type=int, default=3, help="activation hops for the graphmem method")
+    parser.add_argument("--hops", type=int, default=1, help="graph expansion for graphmem (0 = none)")
+    parser.add_argument("--rerank", action="store_true", help="also run graphmem with the cross-encoder")
+    parser.add_argument(
+        "--embedder",
+        default=BGE_SMALL,
+        help="embedding model (the store must be in its vector space: graphmem reembed, or another server)",
+    )
+    parser.add_argument("--quick", action="store_true", help="first conversation only, no peer, no latency")
     parser.add_argument("--views", type=json.loads, help='view weights for graphmem, e.g. {"temporal": 1}')
     parser.add_argument(
         "--embedding-cache", type=Path, help="JSON file of question embeddings kept across runs"
@@ -214,13 +283,18 @@ def main(argv: list[str] | None = None) -> None:
         "--set", action="append", default=[], metavar="FIELD=VALUE", help="override a retrieval preset field"
     )
     args = parser.parse_args(argv)
-    data = json.loads(args.data.read_text())[: args.limit]
-    cached = CachingEmbedder(SentenceTransformerEmbedder())
+    if args.quick:
+        args.limit, args.peers, args.no_latency = args.limit or 1, "", True
+    all_data = json.loads(args.data.read_text())
+    data = all_data[: args.limit]
+    cached = CachingEmbedder(make_embedder(args.embedder))
     if args.embedding_cache and args.embedding_cache.exists():
         cached.cache.update(json.loads(args.embedding_cache.read_text()))
     overrides = dict(item.split("=", 1) for item in args.set)
-    PRESETS["bench"] = RetrievalPreset.model_validate({**PRESETS["balanced"].model_dump(), **overrides})
-    settings = Settings(retrieval_preset="bench", record_recalls=False)
+    preset = RetrievalPreset.model_validate(
+        {**PRESETS["balanced"].model_dump(), **overrides, "name": "bench"}
+    )
+    settings = Settings(retrieval_preset=preset, record_recalls=False)
     with GraphMemory.connect(embedder=cached, settings=settings) as mem, tempfile.TemporaryDirectory() as tmp:
         mem.init()
         started = time.perf_counter()
@@ -230,7 +304,7 @@ def main(argv: list[str] | None = None) -> None:
             subset.write_text(json.dumps(data))
         ingested = reused or ingest_locomo(mem, subset, user_prefix=args.user_prefix)
         ingest_s = time.perf_counter() - started
-        methods = Methods(mem, cached, {"hops": args.hops, "views": args.views})
+        methods = Methods(mem, cached, {"hops": args.hops, "views": args.views, "rerank": args.rerank})
         rankers = methods.rankers()
         if args.methods != "all":
             rankers = {m: rankers[m] for m in args.methods.split(",")}
@@ -244,6 +318,7 @@ def main(argv: list[str] | None = None) -> None:
             add_peer(rankings, outcome, PEERS.get(peer, peer))
             console.print(f"{peer}: {outcome.status[:300]}")
         results = score(rankings, gold)
+        meta = metamemory(methods, queries, gold, foreign_queries(all_data, data, ingested))
         lat = None
         if not args.no_latency:
             first = next(iter(ingested["conversations"].values()))
@@ -257,7 +332,8 @@ def main(argv: list[str] | None = None) -> None:
         conversations=len(data),
         store_memories_all_users=total,
         ingest={k: v for k, v in ingested.items() if k != "conversations"} | {"seconds": ingest_s},
-        preset=PRESETS["bench"].model_dump(),
+        preset=preset.model_dump(),
+        metamemory=meta,
         results=results,
         ms_per_query=rankings.ms_per_query,
         notes=rankings.notes,
@@ -287,6 +363,7 @@ def main(argv: list[str] | None = None) -> None:
     console.print(table)
     for name, note in rankings.notes.items():
         console.print(f"{name}: {note}")
+    console.print(f"metamemory: {json.dumps(meta, default=str)}")
     if lat:
         console.print(json.dumps(lat, indent=2))
 

@@ -9,7 +9,9 @@ FILE is in the official LongMemEval shape (longmemeval_s / _m / _oracle): a list
 ``{role, content, has_answer?}``) and ``answer_session_ids``. Abstention questions (id ending ``_abs``) are
 skipped: they have no evidence to retrieve.
 
-Each question gets its own fresh tenant. Its haystack sessions are ingested in date order, each turn a memory
+Each question gets its own fresh tenant; with ``--pooled`` all questions share ONE tenant holding every
+haystack session once (many sessions of one user: the harder, realistic case, where one session's
+neighbours can crowd out the others). Its haystack sessions are ingested in date order, each turn a memory
 (role kept, turn timestamps = the session's date plus the turn's position in seconds). With the default
 ``--clock session`` the engine receives each session at its date (transaction time = the session date,
 through ``formation.form(now=...)``, as ``add_messages`` has no clock argument) and every question is
@@ -244,6 +246,52 @@ def ingest(mem: GraphMemory, item: dict[str, Any], user_id: str, clock: str = "s
     return hay
 
 
+def ingest_pooled(
+    mem: GraphMemory, items: list[dict[str, Any]], user_id: str, clock: str = "session"
+) -> list[Haystack]:
+    """Pooled mode: every question's haystack sessions (each distinct session once, in date order) go into
+    ONE tenant, as many sessions of one user; each question is recalled against the whole pool (with the
+    session clock, ``as_of`` its date, so later sessions stay invisible). Gold turns are the turns marked
+    ``has_answer`` in that question's copy of its answer sessions."""
+    mem.users.delete(user_id)
+    sessions: dict[str, tuple[datetime, list[dict[str, Any]]]] = {}
+    for item in items:
+        for sid, date, turns in zip(
+            item["haystack_session_ids"], item["haystack_dates"], item["haystack_sessions"], strict=True
+        ):
+            sessions.setdefault(sid, (parse_date(date), turns))
+    max_chars = mem.runtime.settings.max_content_chars
+    session_of: dict[str, str] = {}
+    turn_ids: dict[tuple[str, int], str] = {}
+    for sid, (when, turns) in sorted(sessions.items(), key=lambda s: s[1][0]):
+        if not turns:
+            continue
+        messages = _messages(turns, sid, when, max_chars)
+        ids = _store_session(mem, messages, user_id, sid, when if clock == "session" else None)
+        for i, mid in enumerate(ids):
+            session_of[mid] = sid
+            turn_ids[(sid, i)] = mid
+    hays = []
+    for item in items:
+        asked = parse_date(item["question_date"])
+        query = Query(item["question_id"], user_id, item["question"], asked if clock == "session" else None)
+        hay = Haystack(item["question_id"], item["question_type"], user_id, query)
+        hay.session_of = session_of
+        answers = set(item.get("answer_session_ids") or [])
+        for sid, date, turns in zip(
+            item["haystack_session_ids"], item["haystack_dates"], item["haystack_sessions"], strict=True
+        ):
+            if parse_date(date) > asked:
+                hay.sessions_after_question += 1
+                continue
+            if sid in answers and turns:
+                hay.gold_sessions.add(sid)
+                hay.gold_turns |= {turn_ids[(sid, i)] for i, t in enumerate(turns) if t.get("has_answer")}
+        hay.turns = len(session_of)
+        hays.append(hay)
+    return hays
+
+
 # --- the run -------------------------------------------------------------------------------------------
 def evaluate(hays: list[Haystack], rankings: Rankings, ks: Sequence[int]) -> dict[str, Any]:
     """Per method: metrics per question type and overall (questions without a reachable evidence session
@@ -272,15 +320,20 @@ def run(
     clock: str = "session",
     peers: Sequence[str] = (),
     keep: bool = False,
+    pooled: bool = False,
 ) -> dict[str, Any]:
     """Ingest, rank with every method (and peer), score; the report without the machine stamp."""
     hays: list[Haystack] = []
     started = time.perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("ingesting haystacks", total=len(items))
-        for item in items:
-            hays.append(ingest(mem, item, f"{prefix}{item['question_id']}", clock))
-            progress.advance(task)
+    if pooled:
+        with console.status("ingesting the pooled haystack"):
+            hays = ingest_pooled(mem, items, f"{prefix}pooled", clock)
+    else:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("ingesting haystacks", total=len(items))
+            for item in items:
+                hays.append(ingest(mem, item, f"{prefix}{item['question_id']}", clock))
+                progress.advance(task)
     ingest_s = time.perf_counter() - started
     depth = max(50, 5 * max(ks))  # turns per method: enough for max(ks) distinct sessions
     methods = Methods(mem, cached, {})
@@ -295,13 +348,14 @@ def run(
             console.print(f"{peer}: {outcome.status[:300]}")
     results = evaluate(hays, rankings, ks)
     if not keep:
-        for h in hays:
-            mem.users.delete(h.user_id)
+        for user in dict.fromkeys(h.user_id for h in hays):
+            mem.users.delete(user)
     return {
+        "pooled": pooled,
         "questions": len(items),
         "scored": len(queries),
         "unscorable_no_evidence_session": len(hays) - len(queries),
-        "turns": sum(h.turns for h in hays),
+        "turns": hays[0].turns if pooled and hays else sum(h.turns for h in hays),
         "sessions_after_question": sum(h.sessions_after_question for h in hays),
         "ingest_seconds": round(ingest_s, 2),
         "clock": clock,
@@ -369,6 +423,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--peers", default="mem0", help="comma-separated peers to run ('' for none)")
     parser.add_argument("--keep", action="store_true", help="keep the tenants after the run")
+    parser.add_argument(
+        "--pooled", action="store_true", help="all haystacks in one tenant (many sessions of one user)"
+    )
     args = parser.parse_args(argv)
     items, skipped = load(args.data, args.limit)
     cached = CachingEmbedder(SentenceTransformerEmbedder())
@@ -384,6 +441,7 @@ def main(argv: list[str] | None = None) -> None:
             clock=args.clock,
             peers=[p for p in args.peers.split(",") if p],
             keep=args.keep,
+            pooled=args.pooled,
         )
         server = neo4j_version(mem.query)
     plot = args.out.with_suffix(".png")

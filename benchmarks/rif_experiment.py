@@ -80,7 +80,7 @@ def one_run(
             out[label] = sum(recalled[i] for i in items) / max(1, len(items))
         return out
     finally:
-        mem._rt.store.run_statement(
+        mem.runtime.store.run_statement(
             "MATCH (n) WHERE n.user_id = $u DETACH DELETE n",
             {"u": user},
         )

@@ -7,10 +7,12 @@ variables only when it is constructed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from graphmem.errors import ValidationError as GraphMemValidationError
 
 MAX_CONTENT_CHARS = 20_000
 """Longest memory text accepted by ``remember`` (characters)."""
@@ -23,11 +25,14 @@ MAX_BATCH = 1_000
 
 
 class RetrievalPreset(BaseModel, frozen=True):
-    """How seeds are gathered and how the final score is blended. Presets are named in ``PRESETS``."""
+    """How recall gathers its candidate pool and ranks it (see docs/recall.md). A preset is an object: pass
+    one of ``PRESETS`` by name or your own instance, in ``Settings(retrieval_preset=...)`` or per call
+    (``recall(..., preset=...)``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = "balanced"
-    seed_k: int = Field(default=50, ge=1, le=1000, description="seeds taken from each index")
-    rrf_k: int = Field(default=60, ge=1)
+    pool_k: int = Field(default=100, ge=1, le=1000, description="candidates taken from each index")
     exact_scan_max: int = Field(
         default=50_000,
         ge=0,
@@ -39,22 +44,40 @@ class RetrievalPreset(BaseModel, frozen=True):
         ge=1,
         description="most neighbours asked of the ANN index; beyond it the exact scan is used",
     )
-    blend: str = Field(default="balanced", description="a name in graphmem.model.scoring.BLEND_PRESETS")
-    fusion: Literal["linear", "rrf"] = Field(
-        default="linear", description="how vector and full-text seed scores are fused (see README)"
-    )
     vector_weight: float = Field(default=0.5, ge=0, le=1, description="share of cosine in linear fusion")
-    hop_decay: float = Field(default=0.7, gt=0, le=1, description="activation kept per hop")
-    activation_threshold: float = Field(default=0.02, ge=0, description="weaker activation stops spreading")
-    beam: int = Field(default=60, ge=1, description="most memories one hop may activate")
-    frontier: int = Field(default=20, ge=1, description="most memories one hop spreads from")
-    max_fan: int = Field(default=200, ge=2, description="entities with this many mentions spread nothing")
+    graph: bool = Field(default=True, description="rank with personalized PageRank over the neighbourhood")
+    graph_weight: float = Field(default=0.85, ge=0, le=1, description="share of the PageRank score")
+    damping: float = Field(default=0.85, gt=0, lt=1, description="PageRank: probability of following an edge")
+    entity_restart: float = Field(default=0.05, ge=0, lt=1, description="restart mass on query entities")
+    max_fan: int = Field(default=50, ge=2, description="entities with this many mentions are hubs, skipped")
+    session_penalty: float = Field(
+        default=0.0, ge=0, le=1, description="final cut: score discount per hit already taken from a session"
+    )
+    speaker_boost: float = Field(
+        default=0.1, ge=0, le=1, description="added when the query names the speaker"
+    )
+    state_weight: float = Field(default=0.05, ge=0, le=1, description="share of memory state in the score")
+    rerank: bool = Field(default=False, description="re-score the top of the pool with the cross-encoder")
+    rerank_top: int = Field(
+        default=30, ge=1, le=200, description="how many candidates the cross-encoder sees"
+    )
 
 
-PRESETS: dict[str, RetrievalPreset] = {
-    "balanced": RetrievalPreset(),
-    "fast": RetrievalPreset(name="fast", seed_k=20, exact_scan_max=5_000),
-}
+BALANCED = RetrievalPreset()
+FAST = RetrievalPreset(name="fast", pool_k=30, exact_scan_max=5_000, graph=False)
+PRECISE = RetrievalPreset(name="precise", rerank=True)
+PRESETS: dict[str, RetrievalPreset] = {p.name: p for p in (BALANCED, FAST, PRECISE)}
+
+
+def resolve_preset(preset: str | RetrievalPreset) -> RetrievalPreset:
+    """A preset object from a name in ``PRESETS`` or an instance (anything else: ``ValidationError``)."""
+    if isinstance(preset, RetrievalPreset):
+        return preset
+    if isinstance(preset, str) and preset in PRESETS:
+        return PRESETS[preset]
+    raise GraphMemValidationError(
+        "retrieval_preset", f"unknown preset {preset!r}; known: {', '.join(sorted(PRESETS))}"
+    )
 
 
 class Settings(BaseSettings):
@@ -98,7 +121,9 @@ class Settings(BaseSettings):
         "changing it needs `graphmem reembed`",
     )
     embedding_device: Literal["cpu", "cuda", "mps"] = "cpu"
-    retrieval_preset: str = "balanced"
+    retrieval_preset: Annotated[RetrievalPreset, NoDecode] = Field(
+        default=BALANCED, description="a name in graphmem.config.PRESETS or a RetrievalPreset"
+    )
     max_content_chars: int = Field(default=MAX_CONTENT_CHARS, ge=1)
     max_metadata_bytes: int = Field(
         default=65_536, ge=2, description="a memory's metadata, as compact JSON in UTF-8 (64 KB by default)"
@@ -136,5 +161,14 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1_048_576, ge=1, description="REST: larger request bodies get 413")
     protect_docs: bool = Field(default=False, description="REST: /docs and /openapi.json need a key")
 
+    @field_validator("retrieval_preset", mode="before")
+    @classmethod
+    def _known_preset(cls, value: object) -> RetrievalPreset:
+        if isinstance(value, dict):
+            return RetrievalPreset.model_validate(value)
+        if isinstance(value, str) and value not in PRESETS:  # ValueError → pydantic's ValidationError
+            raise ValueError(f"unknown retrieval preset {value!r}; known: {', '.join(sorted(PRESETS))}")
+        return resolve_preset(value)  # type: ignore[arg-type]
+
     def preset(self) -> RetrievalPreset:
-        return PRESETS[self.retrieval_preset]
+        return self.retrieval_preset

@@ -12,7 +12,7 @@ import neo4j
 
 from graphmem.automation.control import Automation
 from graphmem.automation.scheduler import Scheduler
-from graphmem.config import MAX_BATCH, Settings
+from graphmem.config import MAX_BATCH, RetrievalPreset, Settings, resolve_preset
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
 from graphmem.embedding import Embedder, make_embedder
@@ -332,15 +332,19 @@ class GraphMemory:
         views: dict[str, float] | None = None,
         reinforce: bool = True,
         known_at: datetime | None = None,
+        preset: str | RetrievalPreset | None = None,
     ) -> list[Hit]:
-        """The user's k most relevant memories: hybrid seeds, then spreading activation over the graph.
+        """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
+        neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
+        calibrated ``confidence``.
 
         ``as_of`` (valid time) recalls what had happened by then (the memories' ``occurred_at``, e.g. the
         message timestamps); ``known_at`` (transaction time) what the engine had recorded by then; both
         together: what was known at ``known_at`` about ``as_of`` (docs/temporal.md). Either makes the
         recall read-only. For a present-tense question, statements superseded by then rank lower.
-        ``views`` overrides the view weights chosen from the query's intent; ``reinforce=False`` makes the
-        recall read-only.
+        ``views`` overrides the view weights chosen from the query's intent; ``hops=0`` ranks without the
+        graph; ``reinforce=False`` makes the recall read-only; ``preset`` (a name in
+        ``graphmem.config.PRESETS`` or a ``RetrievalPreset``) overrides the settings' preset for this call.
         """
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
@@ -351,9 +355,10 @@ class GraphMemory:
             views=check.views(views),
             reinforce=check.boolean(reinforce, "reinforce"),
             known_at=check.aware_datetime(known_at, "known_at"),
+            preset=None if preset is None else resolve_preset(preset),
         )
         hits = recall_use_case.recall(self._rt, request)
-        if request.reinforce and request.when.now:
+        if request.reinforce and request.as_of is None and request.known_at is None:
             self._rt.changes.touch(request.user_id)
         return hits
 

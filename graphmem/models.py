@@ -139,3 +139,6 @@ class Hit(BaseModel):
     memory: Memory
     score: float
     explanation: Explanation
+    confidence: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="calibrated estimate that this memory answers the query"
+    )

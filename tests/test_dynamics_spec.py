@@ -104,12 +104,12 @@ def _store(
         }
         for i, s in enumerate(states)
     ]
-    mem._rt.store.run_statement(
+    mem.runtime.store.run_statement(
         "UNWIND $rows AS row CREATE (m:Memory) SET m = row.props "
         "FOREACH (_ IN CASE WHEN row.core THEN [1] ELSE [] END | SET m:CoreBlock)",
         {"rows": rows},
     )
-    mem._rt.store.run_statement(
+    mem.runtime.store.run_statement(
         "UNWIND $edges AS e MATCH (a:Memory {id: e.a}), (b:Memory {id: e.b}) "
         "CREATE (a)-[:RELATED_TO {weight: e.w, weight_base: e.w, weight_updated_at: $now}]->(b)",
         {"edges": [{"a": f"{user}-{a}", "b": f"{user}-{b}", "w": w} for a, b, w in edges], "now": NOW},

@@ -1,4 +1,4 @@
-"""The read path on the real server: seeds, fallbacks, activation through each view, intent, memory
+"""The read path on the real server: pool sources, fallbacks, graph paths through each view, intent, memory
 changes on recall, as_of, context budget, proactive preload and feedback."""
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ def test_hybrid_seeds_come_from_both_indexes(mem: GraphMemory, user_id: str) -> 
     top = hits[0]
     assert top.memory.id == target.id
     assert top.explanation.search_level == "hybrid"
-    assert top.explanation.score_type == "rrf"
+    assert top.explanation.score_type == "linear"  # the fusion that ranked it
     assert set(top.explanation.seed_sources) == {"vector", "fulltext"}
-    assert top.explanation.raw_score == pytest.approx(top.explanation.components["rrf"])
+    assert top.explanation.raw_score == pytest.approx(top.explanation.components["fused"])
 
 
 def test_vector_level_when_the_query_has_no_content_words(mem: GraphMemory, user_id: str) -> None:
@@ -95,7 +95,7 @@ def test_activation_path_through_each_memory_view(
         if h.memory.id == other.id
     )
     assert hit.explanation.path == [seed.id, other.id]
-    assert hit.explanation.components["activation"] > 0
+    assert hit.explanation.components["pagerank"] > 0
 
 
 def test_activation_path_through_the_entity_view(mem: GraphMemory, user_id: str) -> None:
@@ -234,7 +234,10 @@ def test_recall_bad_input(mem: GraphMemory, user_id: str, kwargs: dict[str, obje
 def test_unknown_user_gets_an_empty_result(mem: GraphMemory, user_id: str) -> None:
     assert mem.recall("anything at all", user_id=user_id) == []
     assert mem.memories.proactive(user_id) == []
-    assert mem.context("anything", user_id=user_id).text == ""
+    assert (
+        mem.context("anything", user_id=user_id).text
+        == "## Relevant memories\n- Nothing relevant to this query is known."
+    )
 
 
 def test_naive_as_of_is_read_as_utc(mem: GraphMemory, user_id: str) -> None:

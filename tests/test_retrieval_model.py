@@ -1,4 +1,5 @@
-"""Pure parts of the read path: fusion, activation math, intent, planning, preload rank."""
+"""Pure parts of the read path: fusion, PageRank, diversification, confidence, intent, planning, preload
+rank."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from graphmem.config import RetrievalPreset
 from graphmem.errors import ValidationError
 from graphmem.model.intent import Intent, View, detect_intent, resolve_views
 from graphmem.model.scoring import (
-    BlendWeights,
-    fan_factor,
-    final_score,
+    answer_confidence,
+    diversify,
     linear_fusion,
-    passed_activation,
+    memory_state,
+    personalized_pagerank,
     proactive_score,
     reinforced_strength,
     rrf,
@@ -39,25 +40,43 @@ def test_linear_fusion_normalises_both_sources() -> None:
     assert fused["c"] == pytest.approx(0.5)  # worst cosine, best BM25
 
 
-@given(st.integers(min_value=1, max_value=10_000), st.integers(min_value=2, max_value=10_000))
-def test_fan_factor_is_a_damping_in_unit_interval(fan: int, max_fan: int) -> None:
-    factor = fan_factor(fan, max_fan)
-    assert 0.0 <= factor <= 1.0
-    if fan >= max_fan:
-        assert factor == 0.0
-    if fan > 1:
-        assert factor == pytest.approx(max(0.0, (math.log(max_fan) - math.log(fan)) / math.log(max_fan)))
+def test_pagerank_is_a_distribution_that_flows_to_neighbours() -> None:
+    # 0 - 1 - 2, 3 isolated; restart only on 0
+    scores = personalized_pagerank(4, [(0, 1, 1.0), (1, 2, 1.0)], [1.0, 0, 0, 0], damping=0.5)
+    assert sum(scores) == pytest.approx(1.0)
+    assert scores[0] > scores[1] > scores[2] > 0
+    assert scores[3] == 0.0
 
 
-def test_passed_activation_is_the_product() -> None:
-    assert passed_activation(0.8, 0.5, 0.6, 0.7) == pytest.approx(0.8 * 0.5 * 0.6 * 0.7)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.floats(0.01, 2.0)), max_size=15),
+    st.lists(st.floats(0, 1), min_size=6, max_size=6),
+)
+def test_pagerank_stays_a_distribution(edges: list[tuple[int, int, float]], restart: list[float]) -> None:
+    scores = personalized_pagerank(6, edges, restart, damping=0.5)
+    assert sum(scores) == pytest.approx(1.0)
+    assert all(s >= -1e-12 for s in scores)
 
 
-def test_final_score_blends_relevance_and_state() -> None:
-    w = BlendWeights(activation=1.0, speaker=0.2, state_weight=0.1)
-    score, parts = final_score(0.5, 0.3, True, 0.9, w)
-    assert parts["relevance"] == pytest.approx(0.5 + 0.3 + 0.2)
-    assert score == pytest.approx(1.0 * 0.9 + 0.9 * 0.1)
+def test_diversify_discounts_a_session_already_taken() -> None:
+    pool = [("a1", 1.0, "A"), ("a2", 0.9, "A"), ("a3", 0.85, "A"), ("b1", 0.6, "B"), ("c1", 0.5, None)]
+    assert diversify(pool, 3, 0.0) == ["a1", "a2", "a3"]
+    assert diversify(pool, 3, 0.5) == ["a1", "b1", "c1"]  # a2: 0.9 × 0.5 = 0.45 < 0.6, 0.5
+    assert diversify(pool, 5, 0.3) == ["a1", "a2", "b1", "c1", "a3"]
+
+
+def test_confidence_rises_with_standout_and_word_coverage() -> None:
+    assert answer_confidence(2.0, 0.5) == pytest.approx(0.5)
+    assert answer_confidence(4.0, 1.0) > 0.95
+    assert answer_confidence(0.5, 0.0) < 0.05
+    assert answer_confidence(3.0, 0.5) > answer_confidence(2.0, 0.5)
+    assert answer_confidence(2.0, 0.75) > answer_confidence(2.0, 0.5)
+
+
+def test_memory_state_is_in_unit_interval() -> None:
+    assert memory_state(1.0, 4.0, 1.0, 1.0) == pytest.approx(1.0)
+    assert memory_state(0.0, 0.0, 0.0, 0.0) == 0.0
+    assert 0 < memory_state(0.5, 1.0, 0.5, 1.0) < 1
 
 
 @given(st.floats(min_value=0, max_value=4), st.integers(min_value=0, max_value=1000))

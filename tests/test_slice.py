@@ -110,16 +110,18 @@ def test_small_tenant_among_many_gets_its_true_top_k(
     ]
     for text in own:
         mem.remember(text, user_id=user)
-    from graphmem.config import PRESETS, RetrievalPreset
+    from graphmem.config import RetrievalPreset
 
-    PRESETS["test-plan"] = RetrievalPreset(name="test-plan", exact_scan_max=exact_scan_max, max_fetch=10**9)
-    try:
-        with GraphMemory.connect(
-            settings=Settings(retrieval_preset="test-plan"), embedder=embedder
-        ) as scoped:
-            hits = scoped.recall("what pets do I have?", user_id=user, k=3)
-    finally:
-        del PRESETS["test-plan"]
+    preset = RetrievalPreset(  # ranking by cosine alone: this test is about the vector plan
+        name="test-plan",
+        exact_scan_max=exact_scan_max,
+        max_fetch=10**9,
+        vector_weight=1.0,
+        graph=False,
+        state_weight=0.0,
+    )
+    with GraphMemory.connect(settings=Settings(retrieval_preset=preset), embedder=embedder) as scoped:
+        hits = scoped.recall("what pets do I have?", user_id=user, k=3)
     assert [h.memory.content for h in hits] == _true_top_k(embedder, own, "what pets do I have?", 3)
 
 

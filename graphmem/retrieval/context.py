@@ -18,13 +18,18 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-ItemKind = Literal["core", "fact", "memory", "history"]
+ItemKind = Literal["core", "fact", "memory", "notice", "history"]
 SECTION_TITLES: dict[str, str] = {
     "core": "Core memory",
     "fact": "Known facts",
     "memory": "Relevant memories",
+    "notice": "Relevant memories",
     "history": "Recent history",
 }
+RELEVANT = 0.5
+"""A recalled memory enters the context only when some hit's confidence reaches this (an even chance that
+it answers the query); otherwise the context says that nothing relevant is known."""
+NOTHING_RELEVANT = "Nothing relevant to this query is known."
 
 
 class ContextItem(BaseModel):
@@ -98,8 +103,8 @@ def candidate_items(
     count: Callable[[str], int],
     core: list[CoreBlock] | None = None,
 ) -> list[ContextItem]:
-    """Items in priority order (rank 0 first): core memory blocks, facts, recalled memories, then recent
-    history not recalled."""
+    """Items in priority order (rank 0 first): core memory blocks, facts, recalled memories (or, when no
+    hit is confident, a notice that nothing relevant is known), then recent history not recalled."""
     items: list[ContextItem] = []
 
     def add(kind: ItemKind, text: str, memory_id: str | None = None, score: float | None = None) -> None:
@@ -118,6 +123,9 @@ def candidate_items(
     # ---
     for fact in facts:
         add("fact", fact_text(fact))
+    if not any(h.confidence >= RELEVANT for h in hits):
+        hits = []
+        add("notice", NOTHING_RELEVANT)
     for hit in hits:
         if hit.memory.id in recalled:
             continue

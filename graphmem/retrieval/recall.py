@@ -8,18 +8,18 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.config import RetrievalPreset, resolve_preset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
-from graphmem.model.intent import named_entities, resolve_views
-from graphmem.model.scoring import BLEND_PRESETS, reinforced_strength, suppressed_strength
-from graphmem.model.timescope import TimeScope, prefer_current
+from graphmem.model.intent import resolve_views
+from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
-from graphmem.retrieval import search as retrieval
+from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, search
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -28,7 +28,6 @@ logger = logging.getLogger(__name__)
 
 RECENCY_DAYS = 30.0
 FREQUENCY_REF = 10
-SCORE_TYPES = {"hybrid": "rrf", "vector": "cosine", "fulltext": "bm25", "substring": "substring"}
 
 
 @dataclass(frozen=True)
@@ -40,185 +39,121 @@ class RecallRequest:
     hops: int
     views: Mapping[str, float] | None
     reinforce: bool
-    known_at: datetime | None = None
-
-    @property
-    def when(self) -> TimeScope:
-        return TimeScope(self.as_of, self.known_at)
+    preset: str | RetrievalPreset | None = None
+    known_at: datetime | None = None  # transaction time; ``as_of`` is valid time (docs/temporal.md)
 
 
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
-    """Seeds → own scores → spreading activation → blend → top k; then reinforcement and a record."""
+    """search (one read) → hits; then reinforcement, retrieval-induced forgetting and the recall record in
+    one write transaction."""
     now = now or datetime.now(UTC)
-    preset = rt.settings.preset()
+    ranked, intent = run_search(rt, req)
+    if not ranked.hits:
+        if rt.settings.record_recalls:
+            _write_effects(rt, req, ranked, [], intent, now, changes=False)
+        return []
+    changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
+    if changes or rt.settings.record_recalls:
+        rows = _write_effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
+    else:
+        rows = rt.store.read(
+            "memory_fetch", ids=[h.id for h in ranked.hits], user_id=req.user_id, embedding=None
+        )
+    full = {r["memory"]["id"]: r["memory"] for r in rows}
+    return [to_hit(h, full[h.id], ranked) for h in ranked.hits if h.id in full]
+
+
+def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
+    """Embed the query and run :func:`search` with the request's preset (or the settings' one)."""
+    preset = rt.settings.preset() if req.preset is None else resolve_preset(req.preset)
     try:
         embedding: list[float] | None = embed_query_checked(rt.embedder, [req.query])[0]
-    except EmbedderError as exc:  # the fallback chain goes on without vectors
-        logger.warning("embedding the query failed; recall continues without vector seeds: %s", exc)
+    except EmbedderError as exc:  # the pool is then full-text only
+        logger.warning("embedding the query failed; recall continues without vectors: %s", exc)
         embedding = None
-    seeds = retrieval.gather_seeds(
-        rt,
-        req.query,
-        embedding,
-        user_id=req.user_id,
-        user_key=user_key(req.user_id),
-        k=max(preset.seed_k, req.k),
-        when=req.when,
-    )
-    if not seeds.rankings:
-        return []
-    candidates = _fetch(rt, seeds.ids(), req.user_id, embedding)
-    own = seeds.own_scores(_cosines(candidates), preset)
     decision = resolve_views(req.query, req.views)
-    activation = retrieval.ActivationSettings.from_preset(preset, req.hops)
-    received = retrieval.spread(
+    ranked = search(
         rt,
-        current_first(own, candidates, req, now),
-        decision.views,
-        user_id=req.user_id,
-        when=req.when,
-        settings=activation,
+        SearchRequest(
+            query=req.query,
+            user_id=req.user_id,
+            user_key=user_key(req.user_id),
+            k=req.k,
+            preset=preset,
+            embedding=embedding,
+            as_of=req.as_of,
+            known_at=req.known_at,
+            graph=req.hops > 0,
+            views=decision.views,
+        ),
     )
-    reached_only = [mid for mid in received if mid not in candidates]
-    if reached_only:
-        candidates |= _fetch(rt, reached_only, req.user_id, embedding)
-        if preset.fusion == "linear" and embedding is not None:
-            own = seeds.own_scores(_cosines(candidates), preset)
-    named = {name.lower() for name in named_entities(req.query)} | _leading_name(req.query)
-    ranked = retrieval.blend(candidates, own, received, named, BLEND_PRESETS[preset.blend])
-    factors = current_first(dict.fromkeys(candidates, 1.0), candidates, req, now)
-    ranked = sorted(
-        (s if factors[s.id] == 1.0 else replace(s, score=s.score * factors[s.id]) for s in ranked),
-        key=lambda s: -s.score,
-    )
-    top = ranked[: req.k]
-    rrf_scores = seeds.rrf(preset.rrf_k)
-    full = {
-        r["memory"]["id"]: r["memory"]
-        for r in rt.store.read("memory_fetch", ids=[s.id for s in top], user_id=req.user_id, embedding=None)
-    }
-    hits = [_hit(s, full[s.id], seeds, own, rrf_scores, received) for s in top if s.id in full]
-    if req.reinforce and req.when.now and rt.settings.reinforce_on_recall:
-        competitors = ranked[req.k : 2 * req.k] if rt.settings.retrieval_induced_forgetting else []
-        _change_memory(
-            rt, req.user_id, [candidates[s.id] for s in top], [candidates[s.id] for s in competitors], now
-        )
-    if rt.settings.record_recalls:
-        _record(rt, req, hits, decision.intent.value, now)
-    return hits
+    return ranked, decision.intent.value
 
 
-def current_first(
-    own: Mapping[str, float], candidates: Mapping[str, dict[str, Any]], req: RecallRequest, now: datetime
-) -> dict[str, float]:
-    """Outdated statements score down for present-tense questions (graphmem.model.timescope): applied to
-    the relevance they spread, and to their final score (activation a successor passes back through a
-    shared entity must not lift them over it)."""
-    memories = {mid: row["memory"] for mid, row in candidates.items()}
-    return prefer_current(own, memories, req.query, req.when, now)
-
-
-def _fetch(
-    rt: Runtime, ids: list[str], user_id: str, embedding: list[float] | None
-) -> dict[str, dict[str, Any]]:
-    rows = rt.store.read("candidate_fetch", ids=ids, user_id=user_id, embedding=embedding)
-    return {r["memory"]["id"]: r for r in rows}
-
-
-def _cosines(candidates: Mapping[str, dict[str, Any]]) -> dict[str, float]:
-    return {mid: float(r["cosine"]) for mid, r in candidates.items() if r.get("cosine") is not None}
-
-
-def _leading_name(query: str) -> set[str]:
-    """The first word too, when it is capitalised and not a question word ("Caroline's hobbies?")."""
-    first = query.strip().split(" ", 1)[0].strip("?,.!:;'\"")
-    first = first.removesuffix("'s")
-    if first[:1].isupper() and first.lower() not in retrieval.STOP_WORDS:
-        return {first.lower()}
-    return set()
-
-
-def _hit(
-    scored: retrieval.Scored,
-    memory: dict[str, Any],
-    seeds: retrieval.Seeds,
-    own: Mapping[str, float],
-    rrf_scores: Mapping[str, float],
-    received: Mapping[str, retrieval.Reached],
-) -> Hit:
-    mid = scored.id
-    sources = {src: ranking.index(mid) + 1 for src, ranking in seeds.rankings.items() if mid in ranking}
-    reached = received.get(mid)
-    via_graph = reached is not None and reached.activation > 0
-    if sources:
-        level = seeds.level
-        score_type = SCORE_TYPES[level]
-        if level == "hybrid":
-            raw = rrf_scores.get(mid, 0.0)
-        else:
-            (only,) = seeds.rankings
-            raw = seeds.raw[only][mid]
-    else:
-        level, score_type, raw = "graph", "activation", reached.activation if reached else 0.0
-    components = {**scored.components, "rrf": rrf_scores.get(mid, 0.0), "own": own.get(mid, 0.0)}
+def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked) -> Hit:
+    via_graph = not h.sources
     return Hit(
-        memory=memory_from_row(memory),
-        score=scored.score,
+        memory=memory_from_row(row),
+        score=h.score,
+        confidence=h.confidence,
         explanation=Explanation(
-            search_level=level,
-            score_type=score_type,
-            raw_score=float(raw),
-            seed_sources=sources,
-            path=list(reached.path) if reached and via_graph else [mid],
-            edge_types=list(reached.edge_types) if reached and via_graph else [],
-            components=components,
+            search_level="graph" if via_graph else ranked.level,
+            score_type="pagerank" if via_graph else ranked.fusion,
+            raw_score=h.components["pagerank"] if via_graph else h.components["fused"],
+            seed_sources=dict(h.sources),
+            path=list(h.path),
+            edge_types=list(h.edge_types),
+            components=dict(h.components),
         ),
     )
 
 
-def _change_memory(
+def _write_effects(
     rt: Runtime,
-    user_id: str,
-    returned: list[dict[str, Any]],
-    competitors: list[dict[str, Any]],
+    req: RecallRequest,
+    ranked: Ranked,
+    returned: list[RankedHit],
+    intent: str,
     now: datetime,
-) -> None:
-    def strength_of(row: dict[str, Any]) -> tuple[str, float, int]:
-        memory = row["memory"]
-        return str(memory["id"]), float(memory.get("strength") or 1.0), int(memory.get("access_count") or 0)
-
-    up = []
-    for row in returned:
-        mid, strength, count = strength_of(row)
-        up.append({"id": mid, "strength": reinforced_strength(strength, count)})
-    down = []
-    for row in competitors:
-        mid, strength, _ = strength_of(row)
-        down.append({"id": mid, "strength": suppressed_strength(strength)})
-
-    def work(tx: Tx) -> None:
-        if up:
-            tx.run("memory_reinforce", updates=up, user_id=user_id, now=now)
-        if down:
-            tx.run("memory_suppress", updates=down, user_id=user_id, now=now)
-
-    rt.store.unit_of_work(work)
-
-
-def _record(rt: Runtime, req: RecallRequest, hits: list[Hit], intent: str, now: datetime) -> None:
+    *,
+    changes: bool,
+) -> list[dict[str, Any]]:
+    """One write transaction: reinforce what is returned, weaken the competitors (retrieval-induced
+    forgetting), record the recall, and read back the returned memories' full rows."""
+    up = [
+        {"id": h.id, "strength": reinforced_strength(_strength(h), int(h.memory.get("access_count") or 0))}
+        for h in returned
+    ]
+    rif = changes and rt.settings.retrieval_induced_forgetting
+    down = [{"id": h.id, "strength": suppressed_strength(_strength(h))} for h in ranked.competitors if rif]
     event = {
         "id": str(uuid.uuid4()),
         "user_id": req.user_id,
         "query": req.query,
-        "memory_ids": [h.memory.id for h in hits],
-        "levels": [h.explanation.search_level for h in hits],
-        "scores": [h.score for h in hits],
+        "memory_ids": [h.id for h in returned],
+        "levels": ["graph" if not h.sources else ranked.level for h in returned],
+        "scores": [h.score for h in returned],
         "intent": intent,
         "as_of": req.as_of,
         "known_at": req.known_at,
         "k": req.k,
     }
-    rt.store.write("recall_record", event=event, now=now)
+
+    def work(tx: Tx) -> list[dict[str, Any]]:
+        if changes and up:
+            tx.run("memory_reinforce", updates=up, user_id=req.user_id, now=now)
+        if down:
+            tx.run("memory_suppress", updates=down, user_id=req.user_id, now=now)
+        if rt.settings.record_recalls:
+            tx.run("recall_record", event=event, now=now)
+        ids = [h.id for h in returned]
+        return tx.run("memory_fetch", ids=ids, user_id=req.user_id, embedding=None) if ids else []
+
+    return rt.store.unit_of_work(work)
+
+
+def _strength(h: RankedHit) -> float:
+    return float(h.memory.get("strength") or 1.0)
 
 
 def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: datetime | None = None) -> None:

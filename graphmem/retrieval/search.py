@@ -1,8 +1,10 @@
-"""The read path: hybrid seeds, spreading activation over the multi-graph, the final blend.
+"""The read path as one function: ``search(...) -> Ranked``. No side effects (recall adds those).
 
-Seeds come from the vector index (planned per tenant) and the full-text index, fused by reciprocal rank
-fusion; a fallback chain (hybrid → vector → full-text → substring) keeps recall working when a part is
-unavailable or finds nothing. Activation spreads from the seeds in Neo4j, one bounded hop per query.
+One query (``cypher/recall_pool.cypher``) returns a wide candidate pool (the tenant's best ``pool_k`` by
+cosine and by full text) with its one-edge graph neighbourhood and every memory row ranking needs; ranking
+runs in process: linear fusion of normalised scores, personalized PageRank over memories *and* entities
+restarting from the fused scores, memory state, an optional cross-encoder, a session-diverse final cut and
+a calibrated confidence per hit. docs/recall.md explains each stage and parameter.
 """
 
 from __future__ import annotations
@@ -10,15 +12,24 @@ from __future__ import annotations
 import logging
 import math
 import re
+import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
-from graphmem.model.intent import VIEW_EDGE, View
-from graphmem.model.scoring import BlendWeights, final_score, linear_fusion, memory_state, rrf
-from graphmem.model.timescope import TimeScope
+from graphmem.model.intent import VIEW_EDGE, View, named_entities
+from graphmem.model.scoring import (
+    answer_confidence,
+    diversify,
+    linear_fusion,
+    memory_state,
+    minmax,
+    personalized_pagerank,
+)
+from graphmem.model.timescope import TimeScope, currency
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -35,6 +46,10 @@ STOP_WORDS = frozenset(  # English function words dropped from full-text queries
     ).split()
 )
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+RESTART_SHARPNESS = 6.0
+"""PageRank restarts in proportion to fused score ** 6: mass concentrates on the best few seeds (0.8 keeps
+0.26, 0.5 keeps 0.016), as HippoRAG restarts on the top passages rather than on the whole pool."""
+SCORE_TYPES = {"hybrid": "linear", "vector": "cosine", "fulltext": "bm25", "substring": "substring"}
 
 
 @dataclass(frozen=True)
@@ -50,8 +65,7 @@ def plan_vector_search(user_count: int, total: int, k: int, preset: RetrievalPre
 
     Neo4j 5.26's vector index cannot filter by tenant inside the index, so asking it for k neighbours
     would return other users' memories. A tenant holding a share s of all memories needs about k / s
-    neighbours to see k of its own; we ask for ``overfetch`` times that, and the caller falls back to the
-    exact scan when the filtered result is still short.
+    neighbours to see k of its own; we ask for ``overfetch`` times that.
     """
     if user_count <= preset.exact_scan_max or total <= 0:
         return VectorPlan("exact", 0)
@@ -77,242 +91,324 @@ def lucene_query(terms: list[str], user_key: str) -> str:
     return f"+user_key:{user_key} +({escaped})"
 
 
-# --- seeds ------------------------------------------------------------------------------------------
-@dataclass
-class Seeds:
-    """Seed candidates: per source, ids in rank order with raw scores; and the level that produced them."""
-
-    level: str
-    vector_method: str | None = None
-    rankings: dict[str, list[str]] = field(default_factory=dict)
-    raw: dict[str, dict[str, float]] = field(default_factory=dict)
-
-    def ids(self) -> list[str]:
-        return list(dict.fromkeys(i for ranking in self.rankings.values() for i in ranking))
-
-    def rrf(self, k: int) -> dict[str, float]:
-        """RRF scores normalised to [0, 1] by the best possible fused score."""
-        scores = rrf(self.rankings, k)
-        best = len(self.rankings) / (k + 1) if self.rankings else 1.0
-        return {doc: s / best for doc, s in scores.items()}
-
-    def own_scores(self, cosine: Mapping[str, float], preset: RetrievalPreset) -> dict[str, float]:
-        """Each candidate's own relevance in [0, 1]: the preset's fusion of its vector and full-text scores
-        (``linear``: normalised scores, default; ``rrf``: reciprocal rank fusion); a single-source level
-        uses that source's normalised score."""
-        if preset.fusion == "rrf" and len(self.rankings) > 1:
-            fused = self.rrf(preset.rrf_k)
-            return {key: fused.get(key, 0.0) for key in set(fused) | set(cosine)}
-        bm25 = self.raw.get("fulltext", self.raw.get("substring", {}))
-        weight = preset.vector_weight if cosine else 0.0
-        return linear_fusion(cosine, bm25, weight)
+def query_names(query: str) -> set[str]:
+    """Lower-cased proper names in the query, the opening word included when it is capitalised and not a
+    function word ("Caroline's hobbies?")."""
+    names = {n.lower().removesuffix("'s") for n in named_entities(query)}
+    first = query.strip().split(" ", 1)[0].strip("?,.!:;'\"").removesuffix("'s")
+    if first[:1].isupper() and first.lower() not in STOP_WORDS:
+        names.add(first.lower())
+    return names
 
 
-def vector_seeds(
-    rt: Runtime, embedding: list[float], *, user_id: str, k: int, when: TimeScope
-) -> tuple[list[dict[str, Any]], str]:
-    """The user's top-k memory ids by cosine, and the method used ("exact" or "index")."""
+# --- the result -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RankedHit:
+    """One ranked memory: its row, final score, confidence, and why (sources, path, stage scores)."""
+
+    id: str
+    memory: dict[str, Any]
+    score: float
+    confidence: float
+    sources: dict[str, int]
+    path: tuple[str, ...]
+    edge_types: tuple[str, ...]
+    components: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """What :func:`search` found: the top ``k`` hits, the next ``k`` (recall's competitors), and how."""
+
+    hits: list[RankedHit]
+    competitors: list[RankedHit]
+    level: str  # "hybrid" | "vector" | "fulltext" | "substring" | "none"
+    fusion: str  # the score the pool was ranked by: "linear" (fusion of both) or the one source's
+    pool_size: int
+    graph_size: int
+    stages: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    user_id: str
+    user_key: str
+    k: int
+    preset: RetrievalPreset
+    embedding: list[float] | None = None
+    as_of: datetime | None = None  # valid time: what had happened by then (docs/temporal.md)
+    known_at: datetime | None = None  # transaction time: what the engine had recorded by then
+    graph: bool = True
+    views: Mapping[View, float] | None = None
+
+
+# --- the one read -----------------------------------------------------------------------------------
+def _vector_plan(rt: Runtime, user_id: str, preset: RetrievalPreset) -> VectorPlan:
     sizes = rt.tenant_sizes.get(user_id)
     if sizes is None:
         counts = rt.store.read("user_memory_count", user_id=user_id)[0]
         sizes = (int(counts["user_count"]), int(counts["total"]))
         rt.tenant_sizes.put(user_id, *sizes)
-    user_count, total = sizes
-    plan = plan_vector_search(user_count, total, k, rt.settings.preset())
-    if plan.method == "index":
-        rows = rt.store.read(
-            "recall_vector_index",
-            user_id=user_id,
-            embedding=embedding,
-            k=k,
-            fetch=plan.fetch,
-            **when.params(),
+    return plan_vector_search(sizes[0], sizes[1], preset.pool_k, preset)
+
+
+def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
+    """Run ``recall_pool`` once (one round trip; the tenant size is cached per client)."""
+    plan = _vector_plan(rt, req.user_id, req.preset) if req.embedding is not None else VectorPlan("none", 0)
+    terms = query_terms(req.query)
+    params = {
+        "user_id": req.user_id,
+        "embedding": req.embedding,
+        "method": plan.method,
+        "fetch": plan.fetch,
+        "lucene": lucene_query(terms, req.user_key) if terms else None,
+        "pool_k": req.preset.pool_k,
+        "max_fan": req.preset.max_fan if req.graph else 0,
+        **TimeScope(req.as_of, req.known_at).params(),
+    }
+    try:
+        return rt.store.read("recall_pool", **params)[0]
+    except GraphMemError as exc:  # e.g. an index is missing: retry on what remains
+        logger.info("recall pool query failed (%s); retrying without the full-text index", exc)
+        return rt.store.read("recall_pool", **(params | {"lucene": None}))[0]
+
+
+# --- ranking ----------------------------------------------------------------------------------------
+def search(rt: Runtime, req: SearchRequest) -> Ranked:
+    """The tenant's best ``k`` memories for the query, ranked; reads only. One round trip, unless neither
+    index finds anything (then a substring scan is the last resort)."""
+    row = fetch_pool(rt, req)
+    if not row["seeds"]:
+        row = substring_pool(rt, req)
+    return rank(row, req, rt)
+
+
+def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
+    """Last-resort pool: case-insensitive substring match of the query's words (no graph)."""
+    words = [t for t in _TOKEN.findall(req.query.lower()) if len(t) > 2] or [req.query.strip().lower()]
+    found = rt.store.read(
+        "recall_substring",
+        terms=words,
+        user_id=req.user_id,
+        k=req.preset.pool_k,
+        **TimeScope(req.as_of, req.known_at).params(),
+    )
+    if not found:
+        return {"seeds": [], "links": [], "mentions": [], "memories": []}
+    rows = rt.store.read("candidate_fetch", ids=[r["id"] for r in found], user_id=req.user_id, embedding=None)
+    return {
+        "seeds": [{"id": r["id"], "found": [{"source": "substring", "score": r["score"]}]} for r in found],
+        "links": [],
+        "mentions": [],
+        "memories": [r["memory"] for r in rows],
+    }
+
+
+def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) -> Ranked:
+    """Rank a fetched pool (pure apart from the optional cross-encoder)."""
+    memories = {m["id"]: m for m in row["memories"]}
+    seeds = {s["id"]: {f["source"]: float(f["score"]) for f in s["found"]} for s in row["seeds"]}
+    if not seeds:
+        return Ranked([], [], "none", "none", 0, 0)
+    sources = {src for found in seeds.values() for src in found}
+    level = "hybrid" if len(sources) > 1 else next(iter(sources))
+    ranks = _source_ranks(seeds)
+    cosine = {mid: _cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
+    bm25 = {
+        mid: f.get("fulltext", f.get("substring", 0.0))
+        for mid, f in seeds.items()
+        if len(f.keys() - {"vector"})
+    }
+    own = linear_fusion(cosine, bm25, req.preset.vector_weight if cosine else 0.0)
+    # statements superseded by then score down for a present-tense question, in what they pass to the
+    # graph and in their final score (graphmem.model.timescope)
+    when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
+    current = {mid: currency(m, req.query, when, now) for mid, m in memories.items()}
+    own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
+    stages = ["pool", "fusion"]
+    ppr: dict[str, float] = {}
+    paths: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    if req.graph and req.preset.graph and req.preset.graph_weight > 0:
+        ppr, paths = _pagerank(row, memories, seeds, own, req)
+        stages.append("pagerank")
+    names = query_names(req.query)
+    scores: dict[str, float] = {}
+    parts: dict[str, dict[str, float]] = {}
+    for mid, memory in memories.items():
+        speaker = str(memory.get("speaker") or "").lower()
+        boost = req.preset.speaker_boost if speaker and speaker in names else 0.0
+        relevance = (
+            (1 - req.preset.graph_weight) * own.get(mid, 0.0) + req.preset.graph_weight * ppr.get(mid, 0.0)
+            if ppr
+            else own.get(mid, 0.0)
         )
-        if len(rows) >= min(k, user_count):
-            return rows, "index"
-    rows = rt.store.read("recall_exact", user_id=user_id, embedding=embedding, k=k, **when.params())
-    return rows, "exact"
-
-
-def gather_seeds(
-    rt: Runtime,
-    query: str,
-    embedding: list[float] | None,
-    *,
-    user_id: str,
-    user_key: str,
-    k: int,
-    when: TimeScope,
-) -> Seeds:
-    """Hybrid seeds with the fallback chain hybrid → vector → full-text → substring."""
-    seeds = Seeds(level="none")
-    if embedding is not None:
-        try:
-            rows, method = vector_seeds(rt, embedding, user_id=user_id, k=k, when=when)
-        except GraphMemError as exc:  # e.g. the vector index is missing
-            logger.info("vector seeds unavailable: %s", exc)
-        else:
-            if rows:
-                seeds.rankings["vector"] = [r["id"] for r in rows]
-                seeds.raw["vector"] = {r["id"]: float(r["score"]) for r in rows}
-                seeds.vector_method = method
-    terms = query_terms(query)
-    if terms:
-        try:
-            rows = rt.store.read(
-                "recall_fulltext",
-                lucene=lucene_query(terms, user_key),
-                user_id=user_id,
-                k=k,
-                **when.params(),
-            )
-        except GraphMemError as exc:  # e.g. the full-text index is missing
-            logger.info("full-text seeds unavailable: %s", exc)
-        else:
-            if rows:
-                seeds.rankings["fulltext"] = [r["id"] for r in rows]
-                seeds.raw["fulltext"] = {r["id"]: float(r["score"]) for r in rows}
-    if "vector" in seeds.rankings and "fulltext" in seeds.rankings:
-        seeds.level = "hybrid"
-    elif "vector" in seeds.rankings:
-        seeds.level = "vector"
-    elif "fulltext" in seeds.rankings:
-        seeds.level = "fulltext"
-    else:
-        words = [t for t in _TOKEN.findall(query.lower()) if len(t) > 2] or [query.strip().lower()]
-        rows = rt.store.read("recall_substring", terms=words, user_id=user_id, k=k, **when.params())
-        if rows:
-            seeds.level = "substring"
-            seeds.rankings["substring"] = [r["id"] for r in rows]
-            seeds.raw["substring"] = {r["id"]: float(r["score"]) for r in rows}
-    return seeds
-
-
-# --- spreading activation ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ActivationSettings:
-    hops: int = 3
-    decay: float = 0.5
-    threshold: float = 0.02
-    beam: int = 60
-    max_fan: int = 200
-    frontier: int = 20
-
-    @classmethod
-    def from_preset(cls, preset: RetrievalPreset, hops: int) -> ActivationSettings:
-        return cls(
-            hops=hops,
-            decay=preset.hop_decay,
-            threshold=preset.activation_threshold,
-            beam=preset.beam,
-            max_fan=preset.max_fan,
-            frontier=preset.frontier,
-        )
-
-
-@dataclass(frozen=True)
-class Reached:
-    """Activation a memory received from others (not its own seed score) and the best path to it."""
-
-    activation: float
-    path: tuple[str, ...]
-    edge_types: tuple[str, ...]
-
-
-def spread(
-    rt: Runtime,
-    seeds: Mapping[str, float],
-    views: Mapping[View, float],
-    *,
-    user_id: str,
-    when: TimeScope,
-    settings: ActivationSettings,
-) -> dict[str, Reached]:
-    """Spread activation from seeds for up to ``hops`` hops; each hop is one bounded query in Neo4j.
-
-    A node passes on max(own seed activation, activation received); what a node receives is the best
-    single path into it. Returns the received activation per memory (seeds included when a neighbour
-    supports them).
-    """
-    received: dict[str, Reached] = {}
-    weights = {VIEW_EDGE[v]: float(views.get(v, 0.0)) for v in View}
-    if settings.hops <= 0 or not any(weights.values()):
-        return received
-
-    def total(mid: str) -> float:
-        own = seeds.get(mid, 0.0)
-        got = received[mid].activation if mid in received else 0.0
-        return max(own, got)
-
-    def path_to(mid: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        if mid in received and received[mid].activation > seeds.get(mid, 0.0):
-            return received[mid].path, received[mid].edge_types
-        return (mid,), ()
-
-    frontier = sorted((m for m, a in seeds.items() if a > 0), key=lambda m: -seeds[m])[: settings.frontier]
-    for _ in range(settings.hops):
-        if not frontier:
-            break
-        rows = rt.store.read(
-            "activation_step",
-            frontier=[{"id": m, "act": total(m)} for m in frontier],
-            user_id=user_id,
-            weights=weights,
-            decay=settings.decay,
-            threshold=settings.threshold,
-            beam=settings.beam,
-            max_fan=settings.max_fan,
-            **when.params(),
-        )
-        improved: list[str] = []
-        for row in rows:
-            target, act = row["id"], float(row["act"])
-            if target in received and received[target].activation >= act:
-                continue
-            before = total(target)
-            parent_path, parent_edges = path_to(row["src"])
-            via = row["via"] if row["entity"] is None else f"ENTITY:{row['entity']}"
-            received[target] = Reached(act, (*parent_path, target), (*parent_edges, via))
-            if act > before:
-                improved.append(target)
-        frontier = sorted(improved, key=lambda m: -total(m))[: settings.frontier]
-    return received
-
-
-# --- the final blend --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Scored:
-    id: str
-    score: float
-    components: dict[str, float]
-
-
-def blend(
-    candidates: Mapping[str, dict[str, Any]],
-    own: Mapping[str, float],
-    received: Mapping[str, Reached],
-    named: set[str],
-    weights: BlendWeights,
-) -> list[Scored]:
-    """Score every candidate from its own (fused seed) score, the activation its neighbours passed to it, a
-    bonus when the query names its speaker, and its memory state; best first."""
-    out: list[Scored] = []
-    for mid, row in candidates.items():
-        memory = row["memory"]
-        got = received[mid].activation if mid in received else 0.0
         state = memory_state(
             _num(memory.get("retention"), 1.0),
             _num(memory.get("strength"), 1.0),
             _num(memory.get("importance"), 0.5),
             _num(memory.get("confidence"), 1.0),
-            weights,
         )
-        speaker = str(memory.get("speaker") or "").lower()
-        score, parts = final_score(own.get(mid, 0.0), got, bool(speaker) and speaker in named, state, weights)
-        if row.get("cosine") is not None:
-            parts["cosine"] = float(row["cosine"])
-        out.append(Scored(mid, score, parts))
-    out.sort(key=lambda s: -s.score)
+        scores[mid] = current[mid] * (
+            (relevance + boost) * (1 - req.preset.state_weight) + state * req.preset.state_weight
+        )
+        parts[mid] = {
+            "cosine": cosine.get(mid, 0.0),
+            "bm25": bm25.get(mid, 0.0),
+            "fused": own.get(mid, 0.0),
+            "pagerank": ppr.get(mid, 0.0),
+            "speaker": boost,
+            "state": state,
+            "currency": current[mid],
+        }
+    if req.preset.rerank and rt is not None:
+        scores = _rerank(rt, req, memories, scores, parts)
+        stages.append("rerank")
+    order = diversify(
+        [(mid, s, memories[mid].get("session_id")) for mid, s in scores.items()],
+        2 * req.k,
+        req.preset.session_penalty,
+    )
+    stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
+    terms = query_terms(req.query)
+    spread = _spread(cosine, seeds)
+    for mid in order:
+        parts[mid]["standout"] = spread(mid)
+        parts[mid]["coverage"] = coverage(terms, memories[mid])
+    hits = [
+        RankedHit(
+            id=mid,
+            memory=memories[mid],
+            score=scores[mid],
+            confidence=answer_confidence(parts[mid]["standout"], parts[mid]["coverage"]),
+            sources=ranks.get(mid, {}),
+            path=paths.get(mid, ((mid,), ()))[0],
+            edge_types=paths.get(mid, ((mid,), ()))[1],
+            components=parts[mid],
+        )
+        for mid in order
+    ]
+    graph_size = len(memories) - len(seeds)
+    fusion = SCORE_TYPES[level]
+    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages)
+
+
+def _cosine(memory: Mapping[str, Any]) -> float:
+    """The better of the memory's own and context key, as a cosine in [−1, 1] (Neo4j returns (1 + cos)/2)."""
+    best = max(float(memory["cosine"]), float(memory.get("context_cosine") or 0.0))
+    return 2 * best - 1
+
+
+def _source_ranks(seeds: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for source in ("vector", "fulltext", "substring"):
+        ranked = sorted((mid for mid, f in seeds.items() if source in f), key=lambda m: -seeds[m][source])
+        for rank, mid in enumerate(ranked, start=1):
+            out.setdefault(mid, {})[source] = rank
+    return out
+
+
+def _spread(cosine: Mapping[str, float], seeds: Mapping[str, Any]) -> Any:
+    """standout(mid): the memory's cosine in standard deviations above the pool's mean cosine."""
+    pool = [cosine[m] for m in seeds if m in cosine]
+    if len(pool) < 2:
+        return lambda mid: 0.0
+    mean, sd = statistics.fmean(pool), statistics.pstdev(pool) or 1e-6
+    return lambda mid: (cosine.get(mid, mean) - mean) / sd
+
+
+def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
+    """The share of query content words found in the memory's text, a word matching any text word that
+    starts with its first five letters (plurals and verb forms: "live"/"lives", "practice"/"practised")."""
+    if not terms:
+        return 0.0
+    text = f"{memory.get('speaker') or ''} {memory.get('content') or ''} {memory.get('search_text') or ''}"
+    words = set(_TOKEN.findall(text.lower()))
+    return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
+
+
+def _pagerank(
+    row: Mapping[str, Any],
+    memories: Mapping[str, Any],
+    seeds: Mapping[str, Any],
+    own: Mapping[str, float],
+    req: SearchRequest,
+) -> tuple[dict[str, float], dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]:
+    """Personalized PageRank over the pool's neighbourhood (memories and entities), HippoRAG-style: restart
+    mass on the pool in proportion to its fused scores, ``entity_restart`` on entities the query names.
+    Returns scores divided by the best, and for each memory lifted by a neighbour scoring above it a
+    loop-free path (that neighbour, the memory) with the edge's type."""
+    views = req.views or {v: 1.0 for v in View}
+    weight = {VIEW_EDGE[v]: float(views.get(v, 0.0)) for v in View}
+    index: dict[str, int] = {mid: i for i, mid in enumerate(memories)}
+    edges: list[tuple[int, int, float]] = []
+    best_in: dict[str, tuple[float, tuple[str, ...], tuple[str, ...]]] = {}
+
+    def offer(target: str, via: float, path: tuple[str, ...], kinds: tuple[str, ...]) -> None:
+        """Record the edge as the hit's explanation when its source passes more than the hit's own score."""
+        if via > own.get(target, 0.0) and via > best_in.get(target, (0.0,))[0]:
+            best_in[target] = (via, path, kinds)
+
+    for link in row["links"]:
+        w = weight.get(link["type"], 0.0) * float(link["weight"])
+        a, b = link["src"], link["dst"]
+        if w > 0 and a in index and b in index:
+            edges.append((index[a], index[b], w))
+            offer(b, own.get(a, 0.0) * w, (a, b), (link["type"],))
+            offer(a, own.get(b, 0.0) * w, (b, a), (link["type"],))
+    entity_w = weight["ENTITY"]
+    names = query_names(req.query)
+    restart_entities: list[int] = []
+    members: dict[str, list[str]] = {}
+    for mention in row["mentions"] if entity_w > 0 else []:
+        key = f"entity:{mention['entity']}"
+        if key not in index:
+            index[key] = len(index)
+            if str(mention.get("name") or "").lower() in names:
+                restart_entities.append(index[key])
+        if mention["memory"] in index:
+            edges.append((index[mention["memory"]], index[key], entity_w * float(mention["weight"])))
+            members.setdefault(mention["entity"], []).append(mention["memory"])
+    for entity, ids in members.items():
+        best = max(ids, key=lambda m: own.get(m, 0.0))
+        for target in ids:
+            if target != best:
+                offer(target, own.get(best, 0.0) * entity_w / len(ids), (best, target), (f"ENTITY:{entity}",))
+    restart = [0.0] * len(index)
+    for mid in seeds:
+        restart[index[mid]] = own.get(mid, 0.0) ** RESTART_SHARPNESS
+    passage_mass = sum(restart) or 1.0
+    entity_mass = req.preset.entity_restart if restart_entities else 0.0
+    restart = [r / passage_mass * (1 - entity_mass) for r in restart]
+    for i in restart_entities:
+        restart[i] += entity_mass / len(restart_entities)
+    scores = personalized_pagerank(len(index), edges, restart, req.preset.damping)
+    top = max((scores[index[mid]] for mid in memories), default=0.0) or 1.0
+    ppr = {mid: scores[index[mid]] / top for mid in memories}
+    paths = {mid: (path, kinds) for mid, (_, path, kinds) in best_in.items()}
+    return ppr, paths
+
+
+def _rerank(
+    rt: Runtime,
+    req: SearchRequest,
+    memories: Mapping[str, Any],
+    scores: dict[str, float],
+    parts: dict[str, dict[str, float]],
+) -> dict[str, float]:
+    """Cross-encoder over the top ``rerank_top``: 50/50 blend of its min-max logits with the min-max score
+    (the blend measured best in ../shared/reference/offline-models.md); the rest keep their order below."""
+    from graphmem.retrieval.rerank import cross_encoder
+
+    top = sorted(scores, key=lambda m: -scores[m])[: req.preset.rerank_top]
+    logits = cross_encoder().score(req.query, [str(memories[m].get("content") or "") for m in top])
+    ce = minmax(dict(zip(top, logits, strict=True)))
+    base = minmax({m: scores[m] for m in top})
+    floor = max((s for m, s in scores.items() if m not in ce), default=0.0)
+    out = dict(scores)
+    for mid in top:
+        parts[mid]["rerank"] = ce[mid]
+        out[mid] = floor + 1.0 + 0.5 * ce[mid] + 0.5 * base[mid]
     return out
 
 

@@ -1,0 +1,101 @@
+// Recall's one read: the candidate pool and its graph neighbourhood, with everything ranking needs.
+// Pool = the tenant's top $pool_k by cosine (exact scan, or the ANN index over-fetched and filtered to the
+// tenant, by $method) plus the top $pool_k of the full-text index. Neighbourhood = memories one edge away
+// (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
+// $max_fan memories or more are hubs and skipped). Rows are compact (what ranking reads: no times, which are
+// slow to decode); recall fetches the full rows of its top k with its write. Ranking runs in Python.
+// $user_id; $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
+// $lucene: Lucene query string or null; $pool_k; $max_fan
+// $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
+// $known_at: datetime or null (transaction time: recorded by then)
+// $alive_at: the earlier of the two, or null (not yet forgotten, expired or merged away then)
+// (edges: not ended by $as_of, recorded by $known_at, not expired at $alive_at)
+CALL () {
+  WITH $method AS method WHERE method = 'exact'
+  MATCH (m:Memory) WHERE m.user_id = $user_id
+    AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
+    AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+    AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
+         AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
+         AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
+    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+  WITH m, vector.similarity.cosine(m.embedding, $embedding) AS own
+  WITH m, own, CASE WHEN m.context_embedding IS NULL THEN own
+                    ELSE vector.similarity.cosine(m.context_embedding, $embedding) END AS ctx
+  WITH m, CASE WHEN ctx > own THEN ctx ELSE own END AS score
+  ORDER BY score DESC LIMIT $pool_k
+  RETURN m, score, 'vector' AS source
+  UNION ALL
+  WITH $method AS method WHERE method = 'index'
+  CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
+  WITH m, score WHERE m.user_id = $user_id
+    AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
+    AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+    AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
+         AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
+         AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
+    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+  WITH m, score ORDER BY score DESC LIMIT $pool_k
+  RETURN m, score, 'vector' AS source
+  UNION ALL
+  WITH $lucene AS lucene WHERE lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
+  WITH m, score WHERE m.user_id = $user_id
+    AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
+    AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+    AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
+         AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
+         AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
+    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+  RETURN m, score, 'fulltext' AS source
+}
+WITH m, collect({source: source, score: score}) AS found
+WITH collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
+CALL (pool) {
+  UNWIND pool AS p
+  OPTIONAL MATCH (p)-[r:RELATED_TO|FOLLOWS|CAUSES]-(n:Memory)
+  WHERE n.user_id = $user_id
+    AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+    AND ($alive_at IS NULL OR r.expired_at IS NULL OR r.expired_at > $alive_at)
+    AND ($as_of IS NULL OR r.valid_to IS NULL OR r.valid_to > $as_of)
+    AND ($alive_at IS NOT NULL OR r.expired_at IS NULL)
+    AND ($as_of IS NULL OR coalesce(n.occurred_at, n.created_at, n.recorded_at) <= $as_of)
+    AND ($known_at IS NULL OR n.recorded_at <= $known_at)
+    AND ($alive_at IS NULL OR ((n.expired_at IS NULL OR n.expired_at > $alive_at)
+         AND (n.forgotten_at IS NULL OR n.forgotten_at > $alive_at)
+         AND (n.superseded_at IS NULL OR n.superseded_at > $alive_at)))
+    AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
+  WITH p, r, n WHERE n IS NOT NULL
+  RETURN collect(DISTINCT n) AS near,
+         collect({src: startNode(r).id, dst: endNode(r).id, type: type(r), weight: coalesce(r.weight, 1.0)})
+           AS links
+}
+CALL (pool) {
+  UNWIND pool AS p
+  OPTIONAL MATCH (p)-[r:ENTITY]->(e:Entity) WHERE $alive_at IS NOT NULL OR r.expired_at IS NULL
+  WITH DISTINCT e WHERE e IS NOT NULL
+  WITH e, COUNT { (e)<-[:ENTITY]-() } AS fan WHERE fan < $max_fan
+  MATCH (e)<-[r:ENTITY]-(n:Memory)
+  WHERE n.user_id = $user_id
+    AND ($alive_at IS NOT NULL OR r.expired_at IS NULL)
+    AND ($as_of IS NULL OR coalesce(n.occurred_at, n.created_at, n.recorded_at) <= $as_of)
+    AND ($known_at IS NULL OR n.recorded_at <= $known_at)
+    AND ($alive_at IS NULL OR ((n.expired_at IS NULL OR n.expired_at > $alive_at)
+         AND (n.forgotten_at IS NULL OR n.forgotten_at > $alive_at)
+         AND (n.superseded_at IS NULL OR n.superseded_at > $alive_at)))
+    AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
+  RETURN collect(DISTINCT n) AS members,
+         collect({entity: e.id, name: e.name, fan: fan, memory: n.id, weight: coalesce(r.weight, 1.0)})
+           AS mentions
+}
+CALL (pool, near, members) {
+  UNWIND pool + near + members AS n
+  WITH DISTINCT n
+  RETURN collect(n {.id, .content, .search_text, .speaker, .session_id, .retention, .strength, .importance,
+           .confidence, .access_count, .outdated_from, .outdated_at,
+           cosine: CASE WHEN $embedding IS NULL THEN null
+                        ELSE vector.similarity.cosine(n.embedding, $embedding) END,
+           context_cosine: CASE WHEN $embedding IS NULL OR n.context_embedding IS NULL THEN null
+                        ELSE vector.similarity.cosine(n.context_embedding, $embedding) END}) AS memories
+}
+RETURN seeds, links, mentions, memories

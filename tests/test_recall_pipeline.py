@@ -1,0 +1,195 @@
+"""Recall as one search pipeline, on the real server: round trips, presets, confidence, explanations,
+session diversity and the demo's questions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from typing import Any, TypeVar
+
+import pydantic
+import pytest
+
+from graphmem import GraphMemory, Settings, ValidationError
+from graphmem.config import RetrievalPreset
+from graphmem.store.driver import Store, Tx
+
+T = TypeVar("T")
+
+
+class CountingStore:
+    """The real store, counting every call that reaches the server (one per round trip; a unit of work
+    is one transaction)."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        self.calls.append(f"read:{name}")
+        return self.inner.read(name, **params)
+
+    def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        self.calls.append(f"write:{name}")
+        return self.inner.write(name, **params)
+
+    def write_auto(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        self.calls.append(f"write_auto:{name}")
+        return self.inner.write_auto(name, **params)
+
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        self.calls.append("transaction")
+        return self.inner.unit_of_work(work)
+
+    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        self.calls.append("run_readonly")
+        return self.inner.run_readonly(cypher, params)
+
+    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        self.calls.append("run_statement")
+        return self.inner.run_statement(cypher, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def _counting(mem: GraphMemory, **settings: object) -> tuple[GraphMemory, CountingStore]:
+    store = CountingStore(mem.runtime.store)  # type: ignore[arg-type]
+    counted = GraphMemory(store, mem.embedder, mem.runtime.settings.model_copy(update=settings))  # type: ignore[arg-type]
+    return counted, store
+
+
+def _conversation(mem: GraphMemory, user_id: str) -> None:
+    start = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+    turns = [
+        "I adopted a beagle called Rex from the shelter",
+        "Rex chewed my running shoes this morning",
+        "My sister Emma lives in Lisbon",
+        "Emma is visiting me in June",
+    ]
+    mem.add_messages(
+        [
+            {"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)}
+            for i, t in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id="s1",
+    )
+
+
+@pytest.mark.parametrize(
+    ("reinforce", "record"), [(True, True), (False, True), (False, False), (True, False)]
+)
+def test_recall_takes_at_most_two_round_trips(
+    mem: GraphMemory, user_id: str, reinforce: bool, record: bool
+) -> None:
+    _conversation(mem, user_id)
+    counted, store = _counting(mem, record_recalls=record)
+    counted.recall(
+        "what is my dog called?", user_id=user_id, k=3, reinforce=reinforce
+    )  # warms the size cache
+    store.calls.clear()
+    hits = counted.recall("what is my dog called?", user_id=user_id, k=3, reinforce=reinforce)
+    assert hits and "Rex" in hits[0].memory.content
+    assert store.calls[0] == "read:recall_pool"
+    assert len(store.calls) <= 2, store.calls
+
+
+def test_a_bad_preset_fails_when_settings_are_built(mem: GraphMemory, user_id: str) -> None:
+    with pytest.raises(pydantic.ValidationError, match="unknown retrieval preset"):
+        Settings(retrieval_preset="turbo")
+    with pytest.raises(pydantic.ValidationError):
+        Settings(retrieval_preset={"pool_k": 0})
+    with pytest.raises(ValidationError) as info:
+        mem.recall("anything", user_id=user_id, preset="turbo")
+    assert info.value.field == "retrieval_preset"
+
+
+def test_preset_is_chosen_per_call(mem: GraphMemory, user_id: str) -> None:
+    seed = mem.remember("The kitchen pipe burst on Monday night", user_id=user_id)
+    other = mem.remember("Quarterly tax forms are due soon", user_id=user_id)
+    mem.memories.link(seed.id, other.id, "CAUSES", weight=1.0)
+    query = "why did the kitchen pipe burst?"
+    with_graph = {h.memory.id: h for h in mem.recall(query, user_id=user_id, reinforce=False)}
+    assert with_graph[other.id].explanation.edge_types == ["CAUSES"]
+    flat = RetrievalPreset(name="flat", graph=False)
+    without = {h.memory.id: h for h in mem.recall(query, user_id=user_id, reinforce=False, preset=flat)}
+    assert without[other.id].explanation.edge_types == []
+    assert without[other.id].explanation.components["pagerank"] == 0.0
+    fast = mem.recall(query, user_id=user_id, reinforce=False, preset="fast")
+    assert fast[0].memory.id == seed.id
+
+
+def test_paths_are_loop_free_and_the_fusion_is_named(mem: GraphMemory, user_id: str) -> None:
+    _conversation(mem, user_id)
+    hits = mem.recall("Where does Emma live?", user_id=user_id, k=4, reinforce=False)
+    assert "Lisbon" in hits[0].memory.content
+    assert hits[0].explanation.score_type == "linear"
+    for hit in hits:
+        assert len(hit.explanation.path) == len(set(hit.explanation.path))
+        assert hit.explanation.path[-1] == hit.memory.id
+        assert len(hit.explanation.edge_types) == len(hit.explanation.path) - 1
+        assert {"cosine", "bm25", "fused", "pagerank", "speaker", "state"} <= set(hit.explanation.components)
+
+
+def test_confidence_separates_known_from_unknown(mem: GraphMemory, user_id: str) -> None:
+    _conversation(mem, user_id)
+    known = mem.recall("Where does my sister Emma live?", user_id=user_id, k=3, reinforce=False)
+    unknown = mem.recall(
+        "What instrument does Jonathan play in his band?", user_id=user_id, k=3, reinforce=False
+    )
+    assert all(0.0 <= h.confidence <= 1.0 for h in known + unknown)
+    assert known[0].confidence > 0.5 > unknown[0].confidence
+
+
+def test_context_says_when_nothing_relevant_is_known(mem: GraphMemory, user_id: str) -> None:
+    _conversation(mem, user_id)
+    ctx = mem.context("What instrument does Jonathan play in his band?", user_id=user_id, reinforce=False)
+    assert "Nothing relevant" in ctx.text
+    assert not any(i.kind == "memory" for i in ctx.kept)
+    known = mem.context("Where does my sister Emma live?", user_id=user_id, reinforce=False)
+    assert "Nothing relevant" not in known.text
+    assert any(i.kind == "memory" and "Lisbon" in i.text for i in known.kept)
+
+
+def test_the_final_cut_spreads_over_sessions(mem: GraphMemory, user_id: str) -> None:
+    """One session says the same thing many times; the question needs the other sessions too."""
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    chatty = [f"I went to the gym again today, session number {i} of my gym plan" for i in range(8)]
+    mem.add_messages(
+        [
+            {"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)}
+            for i, t in enumerate(chatty)
+        ],
+        user_id=user_id,
+        session_id="gym",
+    )
+    others = {"swim": "I went swimming at the lake for exercise", "yoga": "I tried a yoga class for exercise"}
+    for n, (session, text) in enumerate(others.items(), start=1):
+        mem.add_messages(
+            [{"role": "user", "content": text, "timestamp": start + timedelta(days=n)}],
+            user_id=user_id,
+            session_id=session,
+        )
+    hits = mem.recall(
+        "What exercise did I do at the gym, swimming or yoga?", user_id=user_id, k=5, reinforce=False
+    )
+    assert {h.memory.session_id for h in hits} >= {"gym", "swim", "yoga"}
+
+
+def test_demo_travel_question_ranks_the_japan_trip_first(mem: GraphMemory, user_id: str) -> None:
+    sample = json.loads(resources.files("graphmem.data").joinpath("sample_conversation.json").read_text())
+    for session in sample["sessions"]:
+        start = datetime.fromisoformat(session["date"])
+        mem.add_messages(
+            [
+                {"role": m["role"], "content": m["content"], "timestamp": start + timedelta(minutes=i)}
+                for i, m in enumerate(session["messages"])
+            ],
+            user_id=user_id,
+            session_id=session["session_id"],
+        )
+    hits = mem.recall("Where am I travelling later this year?", user_id=user_id, k=3, reinforce=False)
+    assert "Japan" in hits[0].memory.content
