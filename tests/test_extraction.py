@@ -117,7 +117,7 @@ def test_fact_plan_supersedes_and_closes_intervals() -> None:
     current = CurrentFact("old", "Leeds", T0, Source.USER, 1)
     plan = facts.plan([_input("York", T0 + timedelta(days=3))], {("u", None, "city"): current}, T0)
     assert plan.results[0][1] is Resolution.SUPERSEDE
-    assert plan.close == [{"id": "old", "valid_to": T0 + timedelta(days=3)}]
+    assert plan.close == [{"id": "old", "valid_to": T0 + timedelta(days=3), "status": "superseded"}]
     assert plan.supersedes[0]["dst"] == "old" and plan.create[0]["version"] == 2
     assert plan.audit[0]["resolution"] == "supersede"
 

@@ -32,6 +32,7 @@ def test_exported_members_are_exactly_the_public_surface() -> None:
         "OnnxCrossEncoder",
         "OnnxEmbedder",
         "Priority",
+        "QueryTimeout",
         "SchemaError",
         "SentenceTransformerEmbedder",
         "ServerError",

@@ -22,15 +22,15 @@ def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:
         user_id=user_id,
         session_id="s1",
     )
-    old = FactInput(user_id, "city", "Lyon", FactType.PROFILE, valid_from=t0)
+    old = FactInput(user_id, "base", "Lyon", FactType.PROFILE, valid_from=t0)
     factbase.set_fact(mem.runtime, old, now=t0)
-    new = FactInput(user_id, "city", "Paris", FactType.PROFILE, valid_from=t0 + timedelta(days=20))
+    new = FactInput(user_id, "base", "Paris", FactType.PROFILE, valid_from=t0 + timedelta(days=20))
     factbase.set_fact(mem.runtime, new, now=t0 + timedelta(days=20))
 
     events = mem.temporal.timeline(user_id)
     kinds = [(e.kind, e.text) for e in events]
-    assert set(kinds[:2]) == {("memory", "I adopted a dog named Rex."), ("fact_recorded", "city = Lyon")}
-    assert ("fact_closed", "city = Lyon") in kinds and ("fact_recorded", "city = Paris") in kinds
+    assert set(kinds[:2]) == {("memory", "I adopted a dog named Rex."), ("fact_recorded", "base = Lyon")}
+    assert ("fact_closed", "base = Lyon") in kinds and ("fact_recorded", "base = Paris") in kinds
     assert [e.at for e in events] == sorted(e.at for e in events)
     window = mem.temporal.timeline(user_id, start=t0 + timedelta(days=5), end=t0 + timedelta(days=15))
     assert [e.id for e in window] == [b.id]
@@ -60,7 +60,7 @@ def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:
 
     change = mem.temporal.diff(user_id, t0 + timedelta(days=5), t0 + timedelta(days=25))
     assert b.id in {n.id for n in change.added_nodes}
-    assert [(c.key, c.before, c.after) for c in change.changed_facts] == [("city", "Lyon", "Paris")]
+    assert [(c.key, c.before, c.after) for c in change.changed_facts] == [("base", "Lyon", "Paris")]
     assert {n.properties.get("value") for n in change.closed_nodes if n.label == "Fact"} == {"Lyon"}
     assert any(e.type == "FOLLOWS" for e in change.added_edges)
     assert change.to_networkx().nodes[b.id]["change"] == "added"

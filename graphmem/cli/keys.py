@@ -8,7 +8,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.adapters import auth
 from graphmem.cli.common import HomeOption, JsonOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
@@ -45,6 +44,8 @@ def create(
         scope, subject = _scope(user, agent, org, admin)
         with _connect(home) as mem:
             mem.init()
+            from graphmem.adapters import auth  # FastAPI loads only for this command
+
             key, record = auth.create_key(mem.runtime.store, scope, subject, label=label)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -60,6 +61,8 @@ def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every key (ids, scopes, subjects; never a secret)."""
     try:
         with _connect(home) as mem:
+            from graphmem.adapters import auth
+
             rows = auth.list_keys(mem.runtime.store)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -79,6 +82,8 @@ def revoke(key_id: Annotated[str, typer.Argument(help="the key's id")], home: Ho
     """Revoke a key: the next request with it gets 401."""
     try:
         with _connect(home) as mem:
+            from graphmem.adapters import auth
+
             auth.revoke_key(mem.runtime.store, key_id)
     except GraphMemError as exc:
         raise _fail(exc) from exc

@@ -48,9 +48,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     one write transaction."""
     now = now or datetime.now(UTC)
     ranked, intent = run_search(rt, req)
-    if not ranked.hits:
-        if rt.settings.record_recalls:
-            _write_effects(rt, req, ranked, [], intent, now, changes=False)
+    if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
         return []
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
     if changes or rt.settings.record_recalls:

@@ -225,6 +225,12 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     # graph and in their final score (graphmem.model.timescope)
     when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
     current = {mid: currency(m, req.query, when, now) for mid, m in memories.items()}
+    # a match borrowed through the context key from an outdated previous turn is outdated with it
+    before = {link["dst"]: link["src"] for link in row["links"] if link.get("type") == "FOLLOWS"}
+    for mid, memory in memories.items():
+        prev = before.get(mid)
+        if prev in current and _via_context(memory):
+            current[mid] = min(current[mid], current[prev])
     own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
     stages = ["pool", "fusion"]
     ppr: dict[str, float] = {}
@@ -293,10 +299,24 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages)
 
 
+# A match through the context key (previous turn + this one) counts CONTEXT_MARGIN (in cosine) less than
+# the same match on the memory's own words: the turn that says a thing outranks the reply after it, while a
+# reply that cannot stand alone ("Yes, it was amazing!") is still found through its context.
+CONTEXT_MARGIN = 0.05
+
+
+def _via_context(memory: Mapping[str, Any]) -> bool:
+    """Whether the memory's best match is its context key (the previous turn with this one)."""
+    context = memory.get("context_cosine")
+    return context is not None and _cosine(memory) > 2 * float(memory.get("cosine") or 0.0) - 1
+
+
 def _cosine(memory: Mapping[str, Any]) -> float:
-    """The better of the memory's own and context key, as a cosine in [−1, 1] (Neo4j returns (1 + cos)/2)."""
-    best = max(float(memory["cosine"]), float(memory.get("context_cosine") or 0.0))
-    return 2 * best - 1
+    """The better of the memory's own key and its context key (less :data:`CONTEXT_MARGIN`), as a cosine
+    in [−1, 1] (Neo4j returns (1 + cos) / 2)."""
+    own = 2 * float(memory.get("cosine") or 0.0) - 1
+    context = memory.get("context_cosine")
+    return own if context is None else max(own, 2 * float(context) - 1 - CONTEXT_MARGIN)
 
 
 def _source_ranks(seeds: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, int]]:

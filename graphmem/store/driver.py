@@ -134,6 +134,21 @@ def check_readonly_plan(plan: Mapping[str, Any] | None) -> None:
             )
 
 
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def refuse_unloaded_gds(cypher: str, exc: nex.ClientError) -> None:
+    """The locked-down server does not load most GDS procedures, so EXPLAIN of a call to one fails as
+    unknown: that is the same refusal (names normalised: comments, backticks and spaces removed)."""
+    code = exc.code or ""
+    if "ProcedureNotFound" in code or "UnknownFunction" in code:
+        flat = re.sub(r"[\s`]", "", _COMMENTS.sub("", cypher))
+        if "gds." in flat.lower():
+            raise errors.ValidationError(
+                "cypher", "query() may not call GDS procedures or functions (not loaded on this server)"
+            ) from exc
+
+
 class Tx(Protocol):
     """A transaction handed to unit-of-work functions: runs named queries inside it."""
 
@@ -225,7 +240,12 @@ class Store:
 
         @neo4j.unit_of_work(timeout=self.query_timeout or None)
         def work(tx: neo4j.ManagedTransaction) -> list[Row]:
-            check_readonly_plan(tx.run("EXPLAIN " + cypher, dict(params or {})).consume().plan)
+            try:
+                plan = tx.run("EXPLAIN " + cypher, dict(params or {})).consume().plan
+            except nex.ClientError as exc:
+                refuse_unloaded_gds(cypher, exc)
+                raise
+            check_readonly_plan(plan)
             return [to_native(r.data()) for r in tx.run(cypher, dict(params or {}))]
 
         with (
@@ -353,8 +373,13 @@ class AsyncStore:
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         @neo4j.unit_of_work(timeout=self.query_timeout or None)
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
-            explained = await tx.run("EXPLAIN " + cypher, dict(params or {}))
-            check_readonly_plan((await explained.consume()).plan)
+            try:
+                explained = await tx.run("EXPLAIN " + cypher, dict(params or {}))
+                plan = (await explained.consume()).plan
+            except nex.ClientError as exc:
+                refuse_unloaded_gds(cypher, exc)
+                raise
+            check_readonly_plan(plan)
             return await _rows(await tx.run(cypher, dict(params or {})))
 
         return self._in_session(lambda session: session.execute_read(work), read=True)
