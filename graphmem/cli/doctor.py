@@ -97,14 +97,11 @@ def locate_model(mem: GraphMemory | None) -> dict[str, Path]:
     """The embedding model's files: what the embedder reports (``model_files()``), else the bundled model."""
     embedder = None if mem is None else mem.embedder
     files = getattr(embedder, "model_files", None)
-    if callable(files):
-        return {Path(p).name: Path(p) for p in files()}
-    from graphmem.embedding import bundled_model_path
+    if not callable(files):  # no server to connect to, or an embedder that does not say: the default's
+        from graphmem.embedding import OnnxEmbedder
 
-    root = bundled_model_path()
-    return {
-        p.name: p for p in sorted(root.iterdir()) if p.is_file() and p.suffix in {".safetensors", ".onnx"}
-    }
+        files = OnnxEmbedder().model_files
+    return {Path(p).name: Path(p) for p in files()}
 
 
 def sha256(path: Path) -> str:
