@@ -5,8 +5,7 @@ from __future__ import annotations
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from graphmem.cli.common import HomeOption, connect, console, fail
-from graphmem.errors import GraphMemError
+from graphmem.cli.common import HomeOption, connect, console
 
 
 def register(app: typer.Typer) -> None:
@@ -16,11 +15,8 @@ def register(app: typer.Typer) -> None:
 def reembed(home: HomeOption = None) -> None:
     """Re-embed every memory and entity with the configured embedding model (GRAPHMEM_EMBEDDING_MODEL)."""
     columns = (TextColumn("re-embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    try:
-        with connect(home) as mem, Progress(*columns, console=console) as bar:
-            task = bar.add_task("reembed", total=None)
-            counts = mem.reembed(progress=lambda done, total: bar.update(task, completed=done, total=total))
-            mem.init()
-    except GraphMemError as exc:
-        raise fail(exc) from exc
+    with connect(home) as mem, Progress(*columns, console=console) as bar:
+        task = bar.add_task("reembed", total=None)
+        counts = mem.reembed(progress=lambda done, total: bar.update(task, completed=done, total=total))
+        mem.init()
     console.print(f"re-embedded {counts['memories']} memories and {counts['entities']} entities")

@@ -145,11 +145,8 @@ def jobs_restore(
     home: HomeOption = None,
 ) -> None:
     """Bring soft-forgotten memories back (exit 1 naming an id that is not a forgotten memory of the user)."""
-    try:
-        with _connect(home) as mem:
-            restored = mem.jobs.restore(memory_ids, user_id=user)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        restored = mem.jobs.restore(memory_ids, user_id=user)
     console.print(f"restored {len(restored)}: {', '.join(restored)}")
 
 

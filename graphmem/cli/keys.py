@@ -8,13 +8,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.cli.common import HomeOption, JsonOption
+from graphmem.cli.common import App, HomeOption, JsonOption
 from graphmem.cli.common import connect as _connect
-from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import print_json as _print_json
-from graphmem.errors import GraphMemError, ValidationError
+from graphmem.errors import ValidationError
 
-keys_app = typer.Typer(help="REST API keys, stored hashed in Neo4j", no_args_is_help=True)
+keys_app = App(help="REST API keys, stored hashed in Neo4j", no_args_is_help=True)
 console = Console()
 
 
@@ -40,15 +39,12 @@ def create(
     as_json: JsonOption = False,
 ) -> None:
     """Create a key and print it once (only its salted hash is stored)."""
-    try:
-        scope, subject = _scope(user, agent, org, admin)
-        with _connect(home) as mem:
-            mem.init()
-            from graphmem.adapters import auth  # FastAPI loads only for this command
+    scope, subject = _scope(user, agent, org, admin)
+    with _connect(home) as mem:
+        mem.init()
+        from graphmem.adapters import auth  # FastAPI loads only for this command
 
-            key, record = auth.create_key(mem.runtime.store, scope, subject, label=label)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+        key, record = auth.create_key(mem.runtime.store, scope, subject, label=label)
     if as_json:
         _print_json({"key": key, "id": record["id"], "scope": scope, "subject": subject})
         return
@@ -59,13 +55,10 @@ def create(
 @keys_app.command("list")
 def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every key (ids, scopes, subjects; never a secret)."""
-    try:
-        with _connect(home) as mem:
-            from graphmem.adapters import auth
+    with _connect(home) as mem:
+        from graphmem.adapters import auth
 
-            rows = auth.list_keys(mem.runtime.store)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+        rows = auth.list_keys(mem.runtime.store)
     if as_json:
         _print_json([{k: (str(v) if v is not None else None) for k, v in r.items()} for r in rows])
         return
@@ -80,13 +73,10 @@ def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
 @keys_app.command("revoke")
 def revoke(key_id: Annotated[str, typer.Argument(help="the key's id")], home: HomeOption = None) -> None:
     """Revoke a key: the next request with it gets 401."""
-    try:
-        with _connect(home) as mem:
-            from graphmem.adapters import auth
+    with _connect(home) as mem:
+        from graphmem.adapters import auth
 
-            auth.revoke_key(mem.runtime.store, key_id)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+        auth.revoke_key(mem.runtime.store, key_id)
     console.print(f"revoked {key_id}")
 
 

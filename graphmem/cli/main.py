@@ -16,7 +16,6 @@ from rich.table import Table
 from graphmem.cli.agent import register as register_agent
 from graphmem.cli.common import App, HomeOption, UserOption
 from graphmem.cli.common import connect as _connect
-from graphmem.cli.common import fail as _fail
 from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.jobs import register as register_jobs
@@ -24,7 +23,6 @@ from graphmem.cli.keys import register as register_keys
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.stats import register as register_stats
 from graphmem.cli.users import register as register_users
-from graphmem.errors import GraphMemError
 
 if TYPE_CHECKING:
     from graphmem.memory import GraphMemory
@@ -94,11 +92,8 @@ def server_logs(home: HomeOption = None, lines: int = 100) -> None:
 @app.command("init")
 def init(home: HomeOption = None) -> None:
     """Create graphmem's constraints and indexes (idempotent)."""
-    try:
-        with _connect(home) as mem:
-            mem.init()
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        mem.init()
     console.print("schema ready")
 
 
@@ -112,11 +107,8 @@ def remember(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Store one memory."""
-    try:
-        with _connect(home) as mem:
-            memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
     if as_json:
         print(memory.model_dump_json())
     else:
@@ -145,11 +137,8 @@ def recall(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recall a user's memories for a query."""
-    try:
-        with _connect(home) as mem:
-            hits = mem.recall(query, user_id=user, k=k)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        hits = mem.recall(query, user_id=user, k=k)
     if as_json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
     else:
@@ -159,21 +148,18 @@ def recall(
 @app.command("demo")
 def demo(home: HomeOption = None, k: int = 3) -> None:
     """Start the local server, ingest a sample conversation, recall from it."""
-    try:
-        with console.status("starting Neo4j") as spinner:
-            status = _server(home).start(progress=lambda msg: spinner.update(msg))
-        sample = json.loads(
-            resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
-        )
-        user = sample["user_id"]
-        with _connect(home) as mem:
-            mem.init()
-            count = _ingest_sample(mem, sample)
-            console.print(f"ingested {count} messages for user [bold]{user}[/]")
-            for q in sample["queries"]:
-                console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with console.status("starting Neo4j") as spinner:
+        status = _server(home).start(progress=lambda msg: spinner.update(msg))
+    sample = json.loads(
+        resources.files("graphmem.data").joinpath("sample_conversation.json").read_text(encoding="utf-8")
+    )
+    user = sample["user_id"]
+    with _connect(home) as mem:
+        mem.init()
+        count = _ingest_sample(mem, sample)
+        console.print(f"ingested {count} messages for user [bold]{user}[/]")
+        for q in sample["queries"]:
+            console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
     console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))

@@ -11,10 +11,8 @@ from rich.table import Table
 
 from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
-from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
-from graphmem.errors import GraphMemError
 
 if TYPE_CHECKING:
     from graphmem.models import Memory
@@ -50,13 +48,8 @@ def update(
     as_json: JsonOption = False,
 ) -> None:
     """Change a memory's text (a new version; the previous one stays in its history)."""
-    try:
-        with _connect(home) as mem:
-            memory = _ops().update_memory(
-                mem, memory_id, text, user_id=user, expected_version=expected_version
-            )
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        memory = _ops().update_memory(mem, memory_id, text, user_id=user, expected_version=expected_version)
     if as_json:
         _print_json(_ops().memory_json(memory))
     else:
@@ -68,11 +61,8 @@ def forget(
     memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
 ) -> None:
     """Soft-forget a memory: out of recall, restorable (`graphmem jobs restore ID --user USER`)."""
-    try:
-        with _connect(home) as mem:
-            mem.forget(memory_id, user_id=user)
-    except GraphMemError as exc:
-        raise _fail(exc) from exc
+    with _connect(home) as mem:
+        mem.forget(memory_id, user_id=user)
     if as_json:
         _print_json({"forgotten": memory_id})
     else:

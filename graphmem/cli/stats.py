@@ -8,8 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import HomeOption, JsonOption, connect, console, fail, print_json
-from graphmem.errors import GraphMemError
+from graphmem.cli.common import HomeOption, JsonOption, connect, console, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -25,11 +24,8 @@ def stats(
     from graphmem.adapters import dashboard
     from graphmem.model import validation as check
 
-    try:
-        with connect(home) as mem:
-            figures = dashboard.memory_stats(mem.runtime, None if user is None else check.user_id(user))
-    except GraphMemError as exc:
-        raise fail(exc) from exc
+    with connect(home) as mem:
+        figures = dashboard.memory_stats(mem.runtime, None if user is None else check.user_id(user))
     if as_json:
         print_json(figures.model_dump(mode="json"))
         return
