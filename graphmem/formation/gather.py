@@ -1,0 +1,132 @@
+"""Formation's reads: everything a batch of drafts is decided on, read once into a
+:class:`~graphmem.formation.plan.FormationContext` before anything is planned or written.
+
+The reads, in order: the user's known entity keys (the extractor is told about them), the session's last
+stored memory (context of the first draft), one embedding call for the drafts' texts and contexts, their
+nearest stored memories (:mod:`graphmem.formation.neighbours`), and, for entity keys the user has not used
+before, one embedding call for their names and one ``entity_similar`` read for close stored entities.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from graphmem.embedding import embed_checked
+from graphmem.formation import neighbours as nearest
+from graphmem.formation.drafts import MemoryDraft, embedding_text, session_uid
+from graphmem.formation.plan import EntityMatch, FormationContext
+from graphmem.model import linking
+from graphmem.model.entities import Mention
+from graphmem.model.extraction import Extractor, PatternExtractor, TurnExtraction, redact_pii
+from graphmem.model.keys import context_text
+from graphmem.store.runtime import Runtime
+
+__all__ = ["KNOWN_ENTITY_LIMIT", "gather"]
+
+logger = logging.getLogger(__name__)
+
+KNOWN_ENTITY_LIMIT = 5_000
+"""Most entity keys of a user that the extractor is told about (most mentioned first)."""
+
+
+def gather(
+    rt: Runtime, drafts: Sequence[MemoryDraft], now: datetime, extractor: Extractor | None
+) -> FormationContext:
+    """Read (and embed) everything :func:`~graphmem.formation.plan.plan_formation` needs for ``drafts``."""
+    settings = rt.settings
+    user_id = drafts[0].user_id
+    if settings.redact_pii:
+        drafts = [_redact(d) for d in drafts]
+    known_rows = rt.store.read("entity_keys", user_id=user_id, limit=KNOWN_ENTITY_LIMIT)
+    known = {r["key"]: r["id"] for r in known_rows}
+    extracted = _extract(extractor, [d.content for d in drafts], known)
+    contexts = _context_texts(rt, drafts)
+    texts = [embedding_text(d) for d in drafts]
+    unique = list(dict.fromkeys(texts + contexts))
+    by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
+    vectors = [by_text[t] for t in texts]
+    neighbours = nearest.neighbours(rt, user_id, vectors, settings.related_k + 5)
+    mentions = [m for ex in extracted for m in ex.entities]
+    entity_vectors, matches = _entity_candidates(rt, user_id, mentions, known)
+    return FormationContext(
+        drafts=tuple(drafts),
+        now=now,
+        extracted=tuple(extracted),
+        known_entities=known,
+        contexts=tuple(contexts),
+        vectors=tuple(vectors),
+        context_vectors=tuple(by_text[c] for c in contexts),
+        neighbours=tuple(tuple(n) for n in neighbours),
+        entity_vectors=entity_vectors,
+        entity_matches=matches,
+    )
+
+
+def _entity_candidates(
+    rt: Runtime, user_id: str, mentions: list[Mention], known: dict[str, str]
+) -> tuple[dict[str, list[float]], dict[str, tuple[EntityMatch, ...]]]:
+    """New entity keys' name embeddings (of their first mention), and the stored entities close to each."""
+    names: dict[str, str] = {}
+    for m in mentions:
+        names.setdefault(m.key, m.name)
+    if not names:
+        return {}, {}
+    new_keys = [k for k in names if k not in known]
+    vectors = dict(zip(new_keys, embed_checked(rt.embedder, [names[k] for k in new_keys]), strict=True))
+    if not (new_keys and known):
+        return vectors, {}
+    threshold = rt.settings.entity_merge_threshold
+    rows = rt.store.read(
+        "entity_similar",
+        user_id=user_id,
+        names=[{"key": k, "embedding": vectors[k]} for k in new_keys],
+        min_score=(1.0 + threshold) / 2.0,
+    )
+    matches = {
+        r["key"]: tuple(
+            EntityMatch(key=x["key"], id=x["id"], cosine=linking.neo4j_to_cosine(float(x["score"])))
+            for x in r["matches"]
+        )
+        for r in rows
+    }
+    return vectors, matches
+
+
+def _context_texts(rt: Runtime, drafts: Sequence[MemoryDraft]) -> list[str]:
+    """Each draft's previous turn of the session and itself; the first one's previous turn is the session's
+    last stored memory (read here), or none."""
+    previous: tuple[str, str | None] | None = None
+    first = drafts[0]
+    if first.session_id is not None:
+        rows = rt.store.read(
+            "formation_session_last", uid=session_uid(first.user_id, first.session_id), user_id=first.user_id
+        )
+        if rows:
+            previous = (rows[0]["content"] or "", rows[0]["speaker"] or rows[0]["role"])
+    out = []
+    for d in drafts:
+        speaker = d.speaker or d.role
+        out.append(context_text(previous, d.content, speaker))
+        if d.session_id is not None:
+            previous = (d.content, speaker)
+    return out
+
+
+def _redact(draft: MemoryDraft) -> MemoryDraft:
+    text, kinds = redact_pii(draft.content)
+    if not kinds:
+        return draft
+    return replace(draft, content=text, metadata={**draft.metadata, "pii_redacted": kinds})
+
+
+def _extract(extractor: Extractor | None, texts: list[str], known: dict[str, str]) -> list[TurnExtraction]:
+    out = (extractor or PatternExtractor()).extract(texts, known=known.keys())
+    if len(out) != len(texts):  # a misbehaving custom extractor must not corrupt the batch
+        logger.warning(
+            "extractor returned %d results for %d turns; using the pattern extractor", len(out), len(texts)
+        )
+        out = PatternExtractor().extract(texts, known=known.keys())
+    return out
