@@ -1,0 +1,44 @@
+"""``graphmem api``: a REST API over the facade (FastAPI), with API-key header auth and an OpenAPI schema.
+
+Every route but ``GET /health`` and the dashboard page needs the key in the ``X-API-Key`` header. Every error
+is a JSON body ``{"error": <type>, "detail": <message>}``: bad input a 4xx (request-schema failures add
+``errors``, FastAPI's list), never a 500 with a traceback. One router per area: ``memories``, ``facts``,
+``users``, ``core``, ``dashboard``, ``automation`` (request bodies in ``bodies``, error mapping in
+``errors``).
+"""
+
+from __future__ import annotations
+
+from fastapi import Depends, FastAPI
+
+from graphmem import errors
+from graphmem.adapters import auth as keyauth
+from graphmem.adapters import rest_explorer
+from graphmem.adapters.rest import automation, core, dashboard, facts, memories, users
+from graphmem.adapters.rest.errors import API_KEY_HEADER, install_error_handlers, status_of
+from graphmem.memory import GraphMemory
+
+__all__ = ["API_KEY_HEADER", "create_app", "status_of"]
+
+
+def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
+    """The REST app over ``mem``; requests must carry ``api_key`` in ``X-API-Key``."""
+    if not api_key:
+        raise errors.ConfigurationError("the REST API needs a non-empty API key")
+    app = FastAPI(
+        title="graphmem",
+        description="Long-term memory for AI agents, on Neo4j.",
+        version="0.1.0",
+        docs_url=None,  # served from local assets by rest_explorer (no CDN)
+        redoc_url=None,
+    )
+    guard = keyauth.Guard(mem.runtime.store, api_key)  # the admin key, or per-user keys (adapters.auth)
+    settings = mem.runtime.settings
+    keyauth.install(app, guard, max_body_bytes=settings.max_body_bytes, protect_docs=settings.protect_docs)
+    install_error_handlers(app)
+    auth = [Depends(guard)]
+    rest_explorer.include(app, mem, auth)
+    app.include_router(automation.health_router(mem))
+    for area in (memories, facts, users, core, dashboard, automation):
+        app.include_router(area.router(mem, auth))
+    return app

@@ -1,0 +1,89 @@
+"""The REST API's request bodies (unknown fields are refused)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RememberBody(_Body):
+    content: str
+    session_id: str | None = None
+    memory_type: str | None = None
+    occurred_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+    priority: str | None = None
+    importance: float = 0.5
+    tags: list[str] | None = None
+    agent_id: str | None = None
+    source: str = "user"
+
+
+class MessagesBody(_Body):
+    session_id: str
+    messages: list[Any]
+    agent_id: str | None = None
+
+
+class RecallBody(_Body):
+    query: str
+    k: int = 10
+    as_of: datetime | None = None
+    hops: int = 3
+    views: dict[str, float] | None = None
+    reinforce: bool = True
+    explain: bool = False
+
+
+class ContextBody(_Body):
+    query: str
+    token_budget: int = 2000
+    k: int = 10
+    reinforce: bool = True
+
+
+class UpdateBody(_Body):
+    content: str
+    expected_version: int = Field(description="the version read; a moved version is a 409 and writes nothing")
+
+
+class FactBody(_Body):
+    key: str
+    value: str
+    fact_type: str = "custom"
+    valid_from: datetime | None = None
+    source: str | None = None
+    agent_id: str | None = None
+
+
+class RetractBody(_Body):
+    key: str
+    valid_to: datetime | None = Field(default=None, description="true until then; omitted: never true")
+    agent_id: str | None = None
+
+
+class CoreBlockBody(_Body):
+    value: str
+    limit: int = 2000
+    description: str = ""
+    read_only: bool = False
+
+
+class CoreAppendBody(_Body):
+    text: str
+
+
+class CoreReplaceBody(_Body):
+    old: str
+    new: str
+
+
+class ConfigBody(_Body):
+    config: dict[str, Any]
+    expected_version: int | None = Field(default=None, description="default: the version inside config")

@@ -1,0 +1,37 @@
+"""REST routes of the dashboard (graphmem.adapters.dashboard): the page, stats, a user's timeline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.params import Depends
+from fastapi.responses import HTMLResponse
+
+from graphmem.adapters import dashboard
+from graphmem.memory import GraphMemory
+from graphmem.model import validation as check
+
+
+def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
+    api = APIRouter(tags=["dashboard"])
+
+    @api.get("/dashboard", response_class=HTMLResponse)
+    def dashboard_page() -> str:
+        """The dashboard page (it asks for the API key and reads the routes below with it)."""
+        return dashboard.page()
+
+    @api.get("/stats", dependencies=list(auth))
+    def stats(user_id: str | None = None) -> dict[str, Any]:
+        """Memories by status and type and a retention histogram, for one user or all."""
+        uid = None if user_id is None else check.user_id(user_id)
+        return dashboard.memory_stats(mem.runtime, uid).model_dump(mode="json")
+
+    @api.get("/users/{user_id}/timeline", dependencies=list(auth))
+    def timeline(user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[Any]:
+        """The user's dated events, oldest first."""
+        return [e.model_dump(mode="json") for e in mem.temporal.timeline(user_id, start=start, end=end)]
+
+    return api
