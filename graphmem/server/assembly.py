@@ -44,7 +44,6 @@ _LIB_VERSION_RE = re.compile(r"^neo4j-(\d+\.\d+\.\d+)\.jar$")
 
 
 @dataclass(frozen=True)
-@dataclass(frozen=True)
 class Versions:
     neo4j: str
     browser: str
