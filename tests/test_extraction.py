@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem import ValidationError
-from graphmem.model import entities, facts, importance, linking, messages
+from graphmem.model import entities, fact_patterns, facts, importance, linking, messages
 from graphmem.model.extraction import CueDirection, PatternExtractor, causal_cue, luhn_ok, redact_pii
 from graphmem.model.facts import CurrentFact, FactInput, Resolution
 from graphmem.models import FactType, MemoryType, Priority, Source
@@ -106,7 +106,7 @@ def test_entities_from_rules() -> None:
     ],
 )
 def test_fact_patterns(text: str, expected: list[tuple[str, str, FactType]]) -> None:
-    assert sorted((f.key, f.value, f.fact_type) for f in facts.extract(text)) == sorted(expected)
+    assert sorted((f.key, f.value, f.fact_type) for f in fact_patterns.extract(text)) == sorted(expected)
 
 
 def _input(value: str, when: datetime, source: Source = Source.USER) -> FactInput:

@@ -14,7 +14,7 @@ from graphmem.formation.plan import EntityMatch, FormationContext, plan_formatio
 from graphmem.model import facts
 from graphmem.model.entities import Mention
 from graphmem.model.extraction import TurnExtraction
-from graphmem.model.facts import ExtractedFact
+from graphmem.model.fact_patterns import ExtractedFact
 from graphmem.model.linking import Neighbour
 from graphmem.models import FactType, Source
 

@@ -55,9 +55,10 @@ def check_java(settings: Settings) -> Check:
 
 def check_maven(settings: Settings) -> Check:
     from graphmem.server import LocalServer
+    from graphmem.server.assembly import find_mvn
 
     try:
-        mvn = LocalServer._mvn()
+        mvn = find_mvn()
     except GraphMemError as exc:
         assembled = (LocalServer(settings.home).neo4j_home / "lib").is_dir()
         status = "warn" if assembled else "fail"  # only needed to assemble the server once

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field, ValidationError
 from graphmem.errors import ExtractionError
 from graphmem.model.entities import Mention, normalize_key
 from graphmem.model.extraction import PatternExtractor, TurnExtraction
-from graphmem.model.facts import ExtractedFact
+from graphmem.model.fact_patterns import ExtractedFact
 from graphmem.models import FactType
 
 logger = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from graphmem.model import entities, facts
+from graphmem.model import entities, fact_patterns
 from graphmem.model.entities import Mention
-from graphmem.model.facts import ExtractedFact
+from graphmem.model.fact_patterns import ExtractedFact
 
 
 class CueDirection(StrEnum):
@@ -163,13 +163,14 @@ class Extractor(Protocol):
 
 
 class PatternExtractor:
-    """Deterministic rules: :func:`~graphmem.model.entities.extract`, :func:`~graphmem.model.facts.extract`"""
+    """Deterministic rules: :func:`~graphmem.model.entities.extract`,
+    :func:`~graphmem.model.fact_patterns.extract`"""
 
     def extract(self, texts: Sequence[str], *, known: Collection[str] = ()) -> list[TurnExtraction]:
         known_keys = frozenset(set(known) | entities.mid_sentence_keys(texts))
         return [
             TurnExtraction(
-                entities=tuple(entities.extract(t, known=known_keys)), facts=tuple(facts.extract(t))
+                entities=tuple(entities.extract(t, known=known_keys)), facts=tuple(fact_patterns.extract(t))
             )
             for t in texts
         ]

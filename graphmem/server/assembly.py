@@ -25,10 +25,12 @@ __all__ = [
     "Versions",
     "assemble",
     "find_java",
+    "find_mvn",
     "installed_plugins",
     "installed_version",
     "resource_bytes",
     "versions",
+    "write_config",
 ]
 
 logger = logging.getLogger("graphmem.server.local")
@@ -97,7 +99,7 @@ def find_java() -> Path:
     return java.resolve()
 
 
-def _mvn() -> str:
+def find_mvn() -> str:
     mvn = shutil.which("mvn")
     if mvn is None:
         raise PrerequisiteMissing("Maven ('mvn') is needed once to download Neo4j, but was not found")
@@ -154,7 +156,7 @@ def assemble(
     if running():
         raise ServerError("the server must be stopped before it can be re-assembled")
     java_bin = java()
-    mvn = _mvn()
+    mvn = find_mvn()
     started = time.monotonic()
     build_dir.mkdir(parents=True, exist_ok=True)
     for name, data in poms.items():

@@ -1,0 +1,143 @@
+"""Facts stated in a sentence, without an LLM: the patterns (``I live in Lisbon``, ``I no longer eat meat``)
+and what they give (pure). Planning their versions is :mod:`graphmem.model.facts`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from graphmem.model.facts import normalize_value
+from graphmem.models import FactType
+
+# --- extraction ------------------------------------------------------------------------------------
+_OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
+_STOP = r"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|in \d"
+_END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
+# a place: words, optionally ", Town" ("Ancoats, Manchester")
+_PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
+_PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
+_I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
+_PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
+    # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
+    (FactType.PROFILE, re.compile(r"\b[Mm]y name is\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"), "name"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\b(?:I live|I'm living|I am living|I now live) in\s+{_PLACE}{_PLACE_END}"),
+        "location",
+    ),
+    # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
+    (
+        FactType.PROFILE,
+        re.compile(
+            rf"{_I} (?:moved|moving|relocated|relocating|relocate|move)(?: house| back)?"
+            rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
+        ),
+        "location",
+    ),
+    # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
+    (
+        FactType.PROFILE,
+        re.compile(
+            rf"\b(?:I|we)(?:'ve| have)?(?: just| finally| now)? settled (?:in|into)"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?\s+{_PLACE}{_PLACE_END}"
+        ),
+        "location",
+    ),
+    (FactType.PROFILE, re.compile(rf"\bI (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\bI(?:'ve| have)? (?:started|joined) (?:working (?:at|for)\s+)?{_OBJ} as an? \w+"),
+        "employer",
+    ),
+    (FactType.PROFILE, re.compile(rf"\bI (?:now )?work as an?\s+{_OBJ}{_END}"), "occupation"),
+    (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
+    (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),
+    (
+        FactType.PREFERENCE,
+        re.compile(rf"\b[Mm]y fav(?:ou?rite) (?P<what>[a-z ]{{2,30}}?) is\s+{_OBJ}{_END}"),
+        "favorite:{what}",
+    ),
+    (
+        FactType.PREFERENCE,
+        re.compile(
+            rf"\bI (?:really |absolutely |just |also )?(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|"
+            rf"can't stand|don't like|do not like)\s+{_OBJ}{_END}"
+        ),
+        None,
+    ),
+    (
+        FactType.RULE,
+        re.compile(rf"(?:^|[.!?]\s+|\bplease\s+)(?P<verb>[Aa]lways|[Nn]ever)\s+{_OBJ}{_END}"),
+        None,
+    ),
+]
+# "I no longer live in Leeds", "I don't work at Acme any more": the relation's current value ends
+_ENDINGS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{_PLACE}{_PLACE_END}"), "location"),
+    (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?{_OBJ}{_END}"), "employer"),
+]
+_ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
+_VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
+_VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    key: str
+    value: str
+    fact_type: FactType
+    ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
+
+
+def _clean(obj: str) -> str:
+    obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj.strip(), flags=re.IGNORECASE)
+    return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()
+
+
+def extract(text: str) -> list[ExtractedFact]:
+    """Facts stated in first person: preferences, profile, rules."""
+    out: dict[tuple[FactType, str], ExtractedFact] = {}
+    for fact_type, pattern, template in _PATTERNS:
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            if template is None:
+                verb = groups["verb"].lower()
+                obj = _clean(groups["obj"])
+                if not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
+                    continue
+                kind = "rule" if fact_type is FactType.RULE else "preference"
+                fact = ExtractedFact(f"{kind}:{normalize_value(obj)}", _VERB_VALUE.get(verb, verb), fact_type)
+            else:
+                obj = _clean(groups.get("obj") or "")
+                what = normalize_value(groups.get("what") or "")
+                value = groups.get("val") or obj
+                if not value or value.lower() in _VAGUE or len(value.split()) > 6:
+                    continue
+                key = template.format(obj=normalize_value(obj), what=what)
+                fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type)
+            out[(fact.fact_type, fact.key)] = fact
+    if _ENDINGS_CHECK.search(text):
+        for pattern, key in _ENDINGS:
+            for m in pattern.finditer(text):
+                obj = _clean(m.group("obj"))
+                if obj and obj.lower() not in _VAGUE and (FactType.PROFILE, key) not in out:
+                    out[(FactType.PROFILE, key)] = ExtractedFact(key, obj, FactType.PROFILE, ends=True)
+    return list(out.values())
+
+
+def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:
+    """A memory stating a preference is a preference memory; a rule is procedural; a profile fact semantic."""
+    kinds = {f.fact_type for f in extracted}
+    if FactType.PREFERENCE in kinds:
+        return "preference"
+    if FactType.RULE in kinds:
+        return "procedural"
+    if FactType.PROFILE in kinds:
+        return "semantic"
+    return None
+
+
+def with_subject(fact: ExtractedFact, subject: str | None) -> ExtractedFact:
+    """Key a fact under its speaker (``Caroline/location``) when a conversation names its speakers."""
+    return fact if not subject else replace(fact, key=f"{subject}/{fact.key}")
