@@ -165,6 +165,21 @@ def plan_import(lines: Iterable[str], *, session_id: str | None, batch: int) -> 
     return out
 
 
+def _checked_batches(raw: bytes, session: str | None, batch: int, max_chars: int) -> list[Batch]:
+    """The file's batches, every line checked as add_messages would check it (line numbers in errors)."""
+    from graphmem.model.messages import normalize
+
+    batches = plan_import(raw.decode("utf-8").splitlines(), session_id=session, batch=batch)
+    for b in batches:
+        for line, message in zip(b.lines, b.messages, strict=True):
+            try:
+                normalize(message, line, max_chars=max_chars)
+            except ValidationError as exc:
+                where = exc.field.partition(".")[2] or "message"
+                raise ValidationError(f"line {line}", f"{where} {exc.message}") from exc
+    return batches
+
+
 def import_messages(
     file: Annotated[Path, typer.Argument(help="JSONL: one message per line", exists=True, dir_okay=False)],
     user: UserOption,
@@ -181,19 +196,10 @@ def import_messages(
 
     Every line is checked before anything is written; re-running the same file stores nothing twice.
     """
-    from graphmem.model.messages import normalize
-
-    settings = _settings(home)
+    max_chars = _settings(home).max_content_chars
     raw = file.read_bytes()
     try:
-        batches = plan_import(raw.decode("utf-8").splitlines(), session_id=session, batch=batch)
-        for b in batches:
-            for line, message in zip(b.lines, b.messages, strict=True):
-                try:
-                    normalize(message, line, max_chars=settings.max_content_chars)
-                except ValidationError as exc:
-                    where = exc.field.partition(".")[2] or "message"
-                    raise ValidationError(f"line {line}", f"{where} {exc.message}") from exc
+        batches = _checked_batches(raw, session, batch, max_chars)
     except (GraphMemError, UnicodeDecodeError) as exc:
         err_console.print(f"[bold red]error:[/] {exc}")
         raise typer.Exit(code=1) from exc

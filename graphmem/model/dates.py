@@ -199,6 +199,11 @@ def _match(kind: str, g: tuple[str, ...], today: date, future: bool) -> tuple[da
             delta = delta + 7 if delta <= 0 else delta
         day = today + timedelta(days=delta)
         return day, day + timedelta(days=1), "day"
+    return _match_named(kind, g, today, future)
+
+
+def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tuple[date, date, str] | None:
+    """The kinds that name a season, a month (with a day or a year) or a year."""
     if kind == "season":
         start = _season(SEASONS[g[1].lower()], (g[0] or "").lower(), g[2], today, future)
         y, m = _add_months(start.year, start.month, 3)

@@ -139,27 +139,36 @@ def plan_links(
         for target, cos in candidates[:related_k]:
             if cos >= related_threshold:
                 out.related.append((i, target, round(cos, 4)))
-        cue = causal_cue(item.content)
-        if cue is None:
-            continue
-        recent: list[tuple[str | int, float]] = [(j, float(cosines[i, j])) for j in kept[-CAUSAL_WINDOW:]]
-        recent += [
-            (n.id, n.cosine)
-            for n in neighbours[i]
-            if (item.session_id is not None and n.session_id == item.session_id)
-            or (n.occurred_at is not None and abs(item.occurred_at - n.occurred_at) <= CAUSAL_RECENT)
-        ]
-        if not recent:
-            continue
-        other, cos = max(recent, key=lambda c: c[1])
-        if cos < CAUSAL_MIN_COSINE and kept:
-            other, cos = kept[-1], float(cosines[i, kept[-1]])
-        weight = round(max(cos, 0.1), 4)
-        if cue.direction is CueDirection.EFFECT:
-            out.causes.append((other, i, weight, cue.cue))
-        else:
-            out.causes.append((i, other, weight, cue.cue))
+        cause = _cause(i, item, neighbours[i], cosines, kept)
+        if cause is not None:
+            out.causes.append(cause)
     return out
+
+
+def _cause(
+    i: int, item: NewItem, neighbours: Sequence[Neighbour], cosines: np.ndarray, kept: list[int]
+) -> tuple[str | int, str | int, float, str] | None:
+    """A CAUSES edge for item ``i`` when it states a causal cue: to the most similar recent memory (a kept
+    earlier draft, or a neighbour of the same session or close in time), else the previous kept draft."""
+    cue = causal_cue(item.content)
+    if cue is None:
+        return None
+    recent: list[tuple[str | int, float]] = [(j, float(cosines[i, j])) for j in kept[-CAUSAL_WINDOW:]]
+    recent += [
+        (n.id, n.cosine)
+        for n in neighbours
+        if (item.session_id is not None and n.session_id == item.session_id)
+        or (n.occurred_at is not None and abs(item.occurred_at - n.occurred_at) <= CAUSAL_RECENT)
+    ]
+    if not recent:
+        return None
+    other, cos = max(recent, key=lambda c: c[1])
+    if cos < CAUSAL_MIN_COSINE and kept:
+        other, cos = kept[-1], float(cosines[i, kept[-1]])
+    weight = round(max(cos, 0.1), 4)
+    if cue.direction is CueDirection.EFFECT:
+        return (other, i, weight, cue.cue)
+    return (i, other, weight, cue.cue)
 
 
 def should_merge_entities(new_key: str, old_key: str, cosine: float, threshold: float) -> bool:
