@@ -160,22 +160,9 @@ def plan(
             out.audit.append({**audit, "new_id": current.id})
             out.results.append((current.id, resolution))
             continue
-        new_id = str(uuid.uuid4())
         version = (current.version if current else past.last_version) + 1
-        row: dict[str, Any] = {
-            "id": new_id,
-            "user_id": new.user_id,
-            "agent_id": new.agent_id,
-            "key": new.key,
-            "value": new.value,
-            "fact_type": new.fact_type.value,
-            "valid_from": valid_from,
-            "source": new.source.value,
-            "confidence": new.confidence,
-            "memory_id": new.memory_id,
-            "status": "conflicted" if resolution is Resolution.KEEP_BOTH else "current",
-            "version": version,
-        }
+        row = _version_row(new, valid_from, resolution, version)
+        new_id = row["id"]
         out.create.append(row)
         out.results.append((new_id, resolution))
         if current is not None and resolution is Resolution.KEEP_BOTH:
@@ -189,7 +176,32 @@ def plan(
         else:
             history[new.identity] = replace(past, last_version=max(past.last_version, version))
         out.audit.append({**audit, "new_id": row["id"]})
-    # A version created and closed in the same batch is written closed.
+    _write_closed_in_batch(out)
+    return out
+
+
+def _version_row(
+    new: FactInput, valid_from: datetime, resolution: Resolution, version: int
+) -> dict[str, Any]:
+    """The row of a new version of ``new`` (conflicted when kept beside the current one)."""
+    return {
+        "id": str(uuid.uuid4()),
+        "user_id": new.user_id,
+        "agent_id": new.agent_id,
+        "key": new.key,
+        "value": new.value,
+        "fact_type": new.fact_type.value,
+        "valid_from": valid_from,
+        "source": new.source.value,
+        "confidence": new.confidence,
+        "memory_id": new.memory_id,
+        "status": "conflicted" if resolution is Resolution.KEEP_BOTH else "current",
+        "version": version,
+    }
+
+
+def _write_closed_in_batch(out: FactPlan) -> None:
+    """A version created and closed in the same batch is written closed (and not closed again)."""
     closing = {c["id"]: c for c in out.close}
     out.create = [
         {**r, "status": closing[r["id"]]["status"], "valid_to": closing[r["id"]]["valid_to"], "expire": True}
@@ -199,7 +211,6 @@ def plan(
     ]
     created = {r["id"] for r in out.create}
     out.close = [c for c in out.close if c["id"] not in created]
-    return out
 
 
 def _plan_end(
