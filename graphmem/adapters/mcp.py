@@ -51,7 +51,13 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
     """An MCP server whose tools act on ``user_id``'s memory through ``mem``."""
     uid = check.user_id(user_id)
     server = MCPServer("graphmem", instructions=INSTRUCTIONS)
+    _memory_tools(server, mem, uid)
+    _fact_tools(server, mem, uid)
+    _core_tools(server, mem, uid)
+    return server
 
+
+def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @server.tool()
     @_tool_errors
     def memory_recall(query: str, k: int = 5) -> dict[str, Any]:
@@ -84,6 +90,8 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
         mem.forget(memory_id, user_id=uid)
         return {"forgotten": memory_id}
 
+
+def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @server.tool()
     @_tool_errors
     def fact_set(key: str, value: str, fact_type: str = "custom") -> dict[str, Any]:
@@ -110,6 +118,8 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
         """Every version of a fact, oldest first, with when it was valid and when it was recorded."""
         return {"versions": [ops.fact_json(f) for f in mem.facts.history(uid, key)]}
 
+
+def _core_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @server.tool()
     @_tool_errors
     def core_memory_append(label: str, text: str) -> dict[str, Any]:
@@ -127,8 +137,6 @@ def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
     def memory_context(query: str, token_budget: int = 2000) -> dict[str, Any]:
         """A prompt-ready context: core memory, known facts, relevant memories, recent history."""
         return ops.context_json(mem.context(query, user_id=uid, token_budget=token_budget))
-
-    return server
 
 
 def serve(mem: GraphMemory, user_id: str) -> None:
