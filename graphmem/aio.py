@@ -29,9 +29,10 @@ from graphmem.dynamics.jobs import Jobs
 from graphmem.embedding import Embedder, embed_query_checked, embedder_name
 from graphmem.errors import ConfigurationError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
-from graphmem.memory import GraphMemory, _resolve_connection, default_embedder
+from graphmem.memory import GraphMemory, default_embedder
 from graphmem.model.extraction import Extractor
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
+from graphmem.store.connection import resolve_connection
 from graphmem.store.driver import AsyncStore, driver_options, translate_errors
 from graphmem.store.runtime import Runtime
 
@@ -244,7 +245,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     ) -> AsyncGraphMemory:
         """Connect like :meth:`GraphMemory.connect`, with the async driver, bound to the running loop."""
         settings = settings or Settings()
-        target, credentials = await asyncio.to_thread(_resolve_connection, uri, auth, settings)
+        target, credentials = await asyncio.to_thread(resolve_connection, uri, auth, settings)
         driver = neo4j.AsyncGraphDatabase.driver(target, auth=credentials, **driver_options(settings))
         try:
             with translate_errors():

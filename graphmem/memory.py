@@ -8,15 +8,13 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any
 
-import neo4j
-
 from graphmem.automation.control import Automation
 from graphmem.automation.scheduler import Scheduler
 from graphmem.config import MAX_BATCH, RetrievalPreset, Settings, resolve_preset
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
 from graphmem.embedding import Embedder, make_embedder
-from graphmem.errors import ConfigurationError, ConnectionFailed, SchemaError
+from graphmem.errors import SchemaError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
 from graphmem.facade._write import audited_write
 from graphmem.formation import writer as formation
@@ -30,7 +28,8 @@ from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.context import Context
 from graphmem.store import embedding_space, idempotency, migrations
-from graphmem.store.driver import QueryStore, Store, driver_options, translate_errors
+from graphmem.store.connection import open_store
+from graphmem.store.driver import QueryStore
 from graphmem.store.idempotency import Step
 from graphmem.store.queries import schema_statements
 from graphmem.store.runtime import Runtime
@@ -42,52 +41,6 @@ VECTOR_INDEX = "memory_embedding"
 MAX_HOPS = 5
 MAX_TOKEN_BUDGET = 200_000
 RECENT_HISTORY = 10
-
-
-def _resolve_connection(
-    uri: str | None, auth: tuple[str, str] | None, settings: Settings
-) -> tuple[str, tuple[str, str]]:
-    """Explicit arguments, else NEO4J_* settings, else the locally managed server's credentials."""
-    uri = uri or settings.neo4j_uri
-    if auth is None and settings.neo4j_password is not None:
-        auth = (settings.neo4j_username or "neo4j", settings.neo4j_password)
-    if uri is not None and auth is not None:
-        return uri, auth
-    from graphmem.server import LocalServer
-
-    server = LocalServer(settings.home)
-    status = server.status()
-    if not status.running and uri is None:
-        raise ConnectionFailed(
-            f"no Neo4j to connect to: the local server in {status.home} is not running "
-            "(start it with `graphmem server start`) and NEO4J_URI is not set"
-        )
-    if auth is None:
-        if not status.password_file.exists():
-            raise ConfigurationError(
-                f"no password: set NEO4J_PASSWORD or start the local server (expected {status.password_file})"
-            )
-        auth = server.credentials()
-    return uri or status.bolt_uri, auth
-
-
-def _open_store(
-    uri: str | None, auth: tuple[str, str] | None, database: str | None, settings: Settings
-) -> Store:
-    uri, auth = _resolve_connection(uri, auth, settings)
-    driver = neo4j.GraphDatabase.driver(uri, auth=auth, **driver_options(settings))
-    with translate_errors():
-        try:
-            driver.verify_connectivity()
-        except Exception:
-            driver.close()
-            raise
-    return Store(
-        driver,
-        database or settings.neo4j_database,
-        transaction_timeout=settings.transaction_timeout,
-        query_timeout=settings.query_timeout,
-    )
 
 
 def default_embedder(settings: Settings) -> Embedder:
@@ -129,7 +82,7 @@ class GraphMemory:
     ) -> GraphMemory:
         """Connect to the locally managed server (no arguments), or to any Neo4j 5.26+ by URI."""
         settings = settings or Settings()
-        store = _open_store(uri, auth, database, settings)
+        store = open_store(uri, auth, database, settings)
         return cls(store, embedder or default_embedder(settings), settings, extractor)
 
     def close(self) -> None:

@@ -1,0 +1,58 @@
+"""Where a GraphMemory connects: explicit arguments, the NEO4J_* settings, or the locally managed server."""
+
+from __future__ import annotations
+
+import neo4j
+
+from graphmem.config import Settings
+from graphmem.errors import ConfigurationError, ConnectionFailed
+from graphmem.store.driver import Store, driver_options, translate_errors
+
+__all__ = ["open_store", "resolve_connection"]
+
+
+def resolve_connection(
+    uri: str | None, auth: tuple[str, str] | None, settings: Settings
+) -> tuple[str, tuple[str, str]]:
+    """Explicit arguments, else NEO4J_* settings, else the locally managed server's credentials."""
+    uri = uri or settings.neo4j_uri
+    if auth is None and settings.neo4j_password is not None:
+        auth = (settings.neo4j_username or "neo4j", settings.neo4j_password)
+    if uri is not None and auth is not None:
+        return uri, auth
+    from graphmem.server import LocalServer
+
+    server = LocalServer(settings.home)
+    status = server.status()
+    if not status.running and uri is None:
+        raise ConnectionFailed(
+            f"no Neo4j to connect to: the local server in {status.home} is not running "
+            "(start it with `graphmem server start`) and NEO4J_URI is not set"
+        )
+    if auth is None:
+        if not status.password_file.exists():
+            raise ConfigurationError(
+                f"no password: set NEO4J_PASSWORD or start the local server (expected {status.password_file})"
+            )
+        auth = server.credentials()
+    return uri or status.bolt_uri, auth
+
+
+def open_store(
+    uri: str | None, auth: tuple[str, str] | None, database: str | None, settings: Settings
+) -> Store:
+    """A connected :class:`Store` (connectivity verified; the driver closed again if it fails)."""
+    uri, auth = resolve_connection(uri, auth, settings)
+    driver = neo4j.GraphDatabase.driver(uri, auth=auth, **driver_options(settings))
+    with translate_errors():
+        try:
+            driver.verify_connectivity()
+        except Exception:
+            driver.close()
+            raise
+    return Store(
+        driver,
+        database or settings.neo4j_database,
+        transaction_timeout=settings.transaction_timeout,
+        query_timeout=settings.query_timeout,
+    )
