@@ -246,7 +246,7 @@ class Methods:
 
     def vector_index(self, q: Query, k: int) -> list[str]:
         store = self.mem.runtime.store
-        counts = store.read("user_memory_count", user_id=q.user_id)[0]
+        counts = store.read("user_memory_count", tenants=[q.user_id])[0]
         preset = self.mem.runtime.settings.preset()
         fetch = ann_fetch(
             int(counts["user_count"]), int(counts["total"]), k, preset.overfetch, preset.max_fetch

@@ -2,9 +2,9 @@
 // statement was outdated (graphmem.model.timescope.currency)
 // (recall's last-resort substring pool).
 // Neo4j's vector.similarity.cosine is (1 + cos) / 2; graphmem min-max normalises it per query.
-// $ids, $user_id, $embedding: list of floats or null
+// $ids, $tenants (the tenant keys the read may see: graphmem.model.scopes), $embedding: list of floats or null
 UNWIND $ids AS id
-MATCH (m:Memory {id: id}) WHERE m.user_id = $user_id
+MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
 RETURN m {.id, .content, .search_text, .session_id, .speaker, .retention, .strength, .importance, .confidence,
           .access_count, .outdated_from, .outdated_at, cosine: null} AS memory,
        CASE WHEN $embedding IS NULL THEN null ELSE vector.similarity.cosine(m.embedding, $embedding) END AS cosine

@@ -1,8 +1,9 @@
-// A tenant's current facts (the first section of an assembled context): per key, the version valid at
+// The readable tenants' current facts (the first section of an assembled context): per key, the version valid at
 // $as_of as recorded by $known_at (the rule of fact_at.cypher / graphmem.temporal.reads.known_interval);
 // with both null, the current versions. Superseded, ended, retracted and conflicted versions never appear.
-// $user_id, $as_of, $known_at: datetimes or null (now)
-MATCH (f:Fact) WHERE f.user_id = $user_id AND f.status <> 'conflicted'
+// Each row names its tenant: graphmem.retrieval.context.scoped_facts keeps a key's narrowest scope.
+// $tenants: the tenant keys the caller may read (graphmem.model.scopes); $as_of, $known_at: datetimes or null
+MATCH (f:Fact) WHERE f.user_id IN $tenants AND f.status <> 'conflicted'
   AND CASE WHEN $as_of IS NULL AND $known_at IS NULL THEN f.status = 'current' AND f.expired_at IS NULL
            ELSE f.recorded_at <= coalesce($known_at, datetime()) AND f.valid_from <= coalesce($as_of, datetime())
              AND CASE WHEN f.expired_at IS NULL THEN f.valid_to IS NULL OR coalesce($as_of, datetime()) < f.valid_to
@@ -10,6 +11,6 @@ MATCH (f:Fact) WHERE f.user_id = $user_id AND f.status <> 'conflicted'
                       ELSE coalesce($as_of, datetime()) < coalesce(f.valid_to, f.valid_from) END
       END
 WITH f ORDER BY f.recorded_at DESC
-WITH f.key AS key, coalesce(f.agent_id, '') AS agent, collect(f)[0] AS f
-RETURN f.key AS key, f.value AS value, f.fact_type AS fact_type, f.recorded_at AS recorded_at
+WITH f.user_id AS tenant, f.key AS key, coalesce(f.agent_id, '') AS agent, collect(f)[0] AS f
+RETURN tenant, f.key AS key, f.value AS value, f.fact_type AS fact_type, f.recorded_at AS recorded_at
 ORDER BY f.recorded_at DESC, f.key

@@ -1,7 +1,7 @@
 // The most recent memories of a tenant (the session-history section of an assembled context), at the
 // read's times (graphmem.model.timescope): happened by $as_of, recorded by $known_at, alive at $alive_at.
-// $user_id, $k, $as_of, $known_at, $alive_at: datetimes or null (now)
-MATCH (m:Memory) WHERE m.user_id = $user_id
+// $tenants (the tenant keys the read may see: graphmem.model.scopes), $k, $as_of, $known_at, $alive_at: datetimes or null (now)
+MATCH (m:Memory) WHERE m.user_id IN $tenants
   AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
   AND ($known_at IS NULL OR m.recorded_at <= $known_at)
   AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)

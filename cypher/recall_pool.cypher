@@ -1,10 +1,11 @@
 // Recall's one read: the candidate pool and its graph neighbourhood, with everything ranking needs.
-// Pool = the tenant's top $pool_k by cosine (exact scan, or the ANN index over-fetched and filtered to the
+// Pool = the readable tenants' top $pool_k by cosine (exact scan, or the ANN index over-fetched and filtered to the
 // tenant, by $method) plus the top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
 // $max_fan memories or more are hubs and skipped). Rows are compact (what ranking reads: no times, which are
 // slow to decode); recall fetches the full rows of its top k with its write. Ranking runs in Python.
-// $user_id; $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
+// $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
+// $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
 // $lucene: Lucene query string or null; $pool_k; $max_fan
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
@@ -12,7 +13,7 @@
 // (edges: not ended by $as_of, recorded by $known_at, not expired at $alive_at)
 CALL () {
   WITH $method AS method WHERE method = 'exact'
-  MATCH (m:Memory) WHERE m.user_id = $user_id
+  MATCH (m:Memory) WHERE m.user_id IN $tenants
     AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
     AND ($known_at IS NULL OR m.recorded_at <= $known_at)
     AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
@@ -28,7 +29,7 @@ CALL () {
   UNION ALL
   WITH $method AS method WHERE method = 'index'
   CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
-  WITH m, score WHERE m.user_id = $user_id
+  WITH m, score WHERE m.user_id IN $tenants
     AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
     AND ($known_at IS NULL OR m.recorded_at <= $known_at)
     AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
@@ -40,7 +41,7 @@ CALL () {
   UNION ALL
   WITH $lucene AS lucene WHERE lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
-  WITH m, score WHERE m.user_id = $user_id
+  WITH m, score WHERE m.user_id IN $tenants
     AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
     AND ($known_at IS NULL OR m.recorded_at <= $known_at)
     AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
@@ -54,7 +55,7 @@ WITH collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
 CALL (pool) {
   UNWIND pool AS p
   OPTIONAL MATCH (p)-[r:RELATED_TO|FOLLOWS|CAUSES]-(n:Memory)
-  WHERE n.user_id = $user_id
+  WHERE n.user_id IN $tenants
     AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     AND ($alive_at IS NULL OR r.expired_at IS NULL OR r.expired_at > $alive_at)
     AND ($as_of IS NULL OR r.valid_to IS NULL OR r.valid_to > $as_of)
@@ -76,7 +77,7 @@ CALL (pool) {
   WITH DISTINCT e WHERE e IS NOT NULL
   WITH e, COUNT { (e)<-[:ENTITY]-() } AS fan WHERE fan < $max_fan
   MATCH (e)<-[r:ENTITY]-(n:Memory)
-  WHERE n.user_id = $user_id
+  WHERE n.user_id IN $tenants
     AND ($alive_at IS NOT NULL OR r.expired_at IS NULL)
     AND ($as_of IS NULL OR coalesce(n.occurred_at, n.created_at, n.recorded_at) <= $as_of)
     AND ($known_at IS NULL OR n.recorded_at <= $known_at)

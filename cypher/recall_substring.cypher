@@ -1,9 +1,9 @@
-// Last-resort seeds: case-insensitive substring match of any query term in one tenant's memories.
-// $terms: lower-case words, $user_id, $k
+// Last-resort seeds: case-insensitive substring match of any query term in the readable tenants's memories.
+// $terms: lower-case words, $tenants (the tenant keys the read may see: graphmem.model.scopes), $k
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
 // $alive_at: the earlier of the two, or null (not yet forgotten, expired or merged away then)
-MATCH (m:Memory) WHERE m.user_id = $user_id
+MATCH (m:Memory) WHERE m.user_id IN $tenants
   AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
   AND ($known_at IS NULL OR m.recorded_at <= $known_at)
   AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)

@@ -1,6 +1,6 @@
 // How many memories a tenant has (the recall planner's input), and how many exist in all.
-// $user_id
-MATCH (m:Memory) WHERE m.user_id = $user_id
+// $tenants (the tenant keys the read may see: graphmem.model.scopes)
+MATCH (m:Memory) WHERE m.user_id IN $tenants
 WITH count(m) AS user_count
 CALL () { MATCH (n:Memory) RETURN count(n) AS total }
 RETURN user_count, total

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         Priority,
         Source,
     )
+    from graphmem.model.scopes import Scope
     from graphmem.store.audit import AuditEvent
     from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 
@@ -70,6 +71,7 @@ _LAZY = {
     "OnnxCrossEncoder": "graphmem.embedding",
     "OnnxEmbedder": "graphmem.embedding",
     "SentenceTransformerEmbedder": "graphmem.embedding",
+    "Scope": "graphmem.model.scopes",
     "Settings": "graphmem.config",
     "Source": "graphmem.models",
     "TimelineEvent": "graphmem.temporal.snapshots",
@@ -123,6 +125,7 @@ __all__ = [
     "Priority",
     "QueryTimeout",
     "SchemaError",
+    "Scope",
     "SentenceTransformerEmbedder",
     "ServerError",
     "Settings",

@@ -22,6 +22,7 @@ from graphmem.governance import core_blocks as core_memory
 from graphmem.model import messages as inbound
 from graphmem.model import validation as check
 from graphmem.model.extraction import Extractor
+from graphmem.model.scopes import Scope
 from graphmem.model.timescope import TimeScope
 from graphmem.models import Hit, Memory, MemoryType, Priority, Source
 from graphmem.retrieval import context as context_use_case
@@ -190,14 +191,22 @@ class GraphMemory:
         agent_id: str | None = None,
         source: Source | str = Source.USER,
         idempotency_key: str | None = None,
+        org_id: str | None = None,
+        scope: Scope | str = Scope.USER,
     ) -> Memory:
         """Store one memory (atomically). With a session, it follows that session's previous memory.
-        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing.
+        ``scope``: whose memory it is (docs/scopes.md): ``user`` (default), ``session`` (only this session
+        of the user reads it), ``agent`` (every user of ``agent_id``) or ``org`` (all of ``org_id``)."""
+        who = check.caller(user_id, session_id, agent_id, org_id)
+        owner = who.tenant(check.scope(scope))
+        shared = owner not in who.personal()
         draft = formation.MemoryDraft(
             content=check.text(content, "content", max_chars=self._rt.settings.max_content_chars),
-            user_id=check.user_id(user_id),
-            session_id=check.identifier(session_id, "session_id", required=False),
-            agent_id=check.identifier(agent_id, "agent_id", required=False),
+            user_id=owner,
+            session_id=None if shared else who.session_id,  # a shared memory carries no user's session
+            agent_id=who.agent_id,
+            org_id=who.org_id,
             memory_type=None if memory_type is None else check.enum(memory_type, MemoryType, "memory_type"),
             priority=None if priority is None else check.enum(priority, Priority, "priority"),
             importance=check.unit_interval(importance, "importance"),
@@ -231,8 +240,12 @@ class GraphMemory:
         session_id: str,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
+        org_id: str | None = None,
+        scope: Scope | str = Scope.USER,
     ) -> list[Memory]:
         """Store a conversation's messages (one transaction per call, at most ``MAX_BATCH``), one Memory each.
+        ``scope`` as for :meth:`remember` (``user`` or ``session`` keep the session's chain; a shared scope
+        stores the turns without it).
 
         ``messages``: dicts ``{role, content, timestamp?, name?, metadata?}``, Google ADK ``Content`` objects
         or their dict form, or plain strings (user turns). A near-duplicate reinforces the memory it repeats,
@@ -241,10 +254,10 @@ class GraphMemory:
         turns = inbound.normalize_all(
             messages, max_batch=MAX_BATCH, max_chars=self._rt.settings.max_content_chars
         )
-        uid = check.user_id(user_id)
-        sid = check.identifier(session_id, "session_id")
-        aid = check.identifier(agent_id, "agent_id", required=False)
-        assert sid is not None
+        who = check.caller(user_id, check.identifier(session_id, "session_id"), agent_id, org_id)
+        uid = who.tenant(check.scope(scope))
+        sid = who.session_id if uid in who.personal() else None
+        aid = who.agent_id
         key = check.identifier(idempotency_key, "idempotency_key", required=False)
 
         def write(step: Step) -> list[Memory]:
@@ -254,6 +267,7 @@ class GraphMemory:
                 user_id=uid,
                 session_id=sid,
                 agent_id=aid,
+                org_id=who.org_id,
                 extractor=self._extractor,
                 on_commit=lambda tx, ids: step(tx, ids, None),
             )
@@ -286,6 +300,9 @@ class GraphMemory:
         reinforce: bool = True,
         known_at: datetime | None = None,
         preset: str | RetrievalPreset | None = None,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        org_id: str | None = None,
     ) -> list[Hit]:
         """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
         neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
@@ -298,10 +315,14 @@ class GraphMemory:
         ``views`` overrides the view weights chosen from the query's intent; ``hops=0`` ranks without the
         graph; ``reinforce=False`` makes the recall read-only; ``preset`` (a name in
         ``graphmem.config.PRESETS`` or a ``RetrievalPreset``) overrides the settings' preset for this call.
+        ``session_id``/``agent_id``/``org_id`` add the memories of those scopes to the user's own
+        (docs/scopes.md): that session's, the agent's shared ones, the organisation's.
         """
+        who = check.caller(user_id, session_id, agent_id, org_id)
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
-            user_id=check.user_id(user_id),
+            user_id=who.user_id,
+            tenants=tuple(t for _, t in who.readable()),
             k=check.k(k),
             as_of=check.aware_datetime(as_of, "as_of"),
             hops=check.bounded_int(hops, "hops", 0, MAX_HOPS),
@@ -325,24 +346,24 @@ class GraphMemory:
         reinforce: bool = True,
         as_of: datetime | None = None,
         known_at: datetime | None = None,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        org_id: str | None = None,
     ) -> Context:
         """A prompt-ready context within ``token_budget`` tokens: current facts (most relevant first), then
         recalled memories, then recent history; lowest-ranked items are dropped first and reported in
         ``dropped``. ``as_of``/``known_at``: the context as it would have been assembled then (the facts
-        valid at ``as_of`` as recorded by ``known_at``; recall and history at the same times)."""
-        uid = check.user_id(user_id)
+        valid at ``as_of`` as recorded by ``known_at``; recall and history at the same times). The scopes
+        are those of :meth:`recall`; a fact key set in several scopes reads from the narrowest."""
+        who = check.caller(user_id, session_id, agent_id, org_id)
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
         hits = self.recall(
-            query, user_id=uid, k=k, reinforce=reinforce, as_of=when.as_of, known_at=when.known_at
+            query, k=k, reinforce=reinforce, as_of=when.as_of, known_at=when.known_at, **who.ids()
         )
-        facts = context_use_case.rank_facts(
-            self._rt,
-            query,
-            self._rt.store.read("context_facts", user_id=uid, as_of=when.as_of, known_at=when.known_at),
-        )
-        recent = self._rt.store.read("context_recent", user_id=uid, k=RECENT_HISTORY, **when.params())
-        core = core_memory.list_blocks(self._rt, uid)
+        facts = context_use_case.rank_facts(self._rt, query, context_use_case.scoped_facts(self._rt, who, when))
+        recent = self._rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
+        core = core_memory.list_blocks(self._rt, who.user_id)
         count = context_use_case.token_counter(self._rt)
         return context_use_case.fit(
             context_use_case.candidate_items(facts, hits, recent, count, core=core), budget, count

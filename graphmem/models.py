@@ -6,7 +6,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from graphmem.model.scopes import Scope, scope_of_tenant
 
 
 class MemoryType(StrEnum):
@@ -72,6 +74,12 @@ class Memory(BaseModel):
     role: str | None = None
     speaker: str | None = None
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def scope(self) -> Scope:
+        """The scope this memory belongs to (``user_id`` holds its tenant key; docs/scopes.md)."""
+        return scope_of_tenant(self.user_id)
+
 
 class FactType(StrEnum):
     PREFERENCE = "preference"
@@ -100,6 +108,12 @@ class Fact(BaseModel):
     recorded_at: datetime | None = None
     expired_at: datetime | None = None
     memory_id: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def scope(self) -> Scope:
+        """The scope this fact belongs to (``user_id`` holds its tenant key; docs/scopes.md)."""
+        return scope_of_tenant(self.user_id)
 
 
 class CoreBlock(BaseModel):

@@ -163,7 +163,7 @@ def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
     if ctx.user_id is None:
         fetch = ALL_USERS_FETCH
     else:
-        counts = ctx.rt.store.read("user_memory_count", user_id=ctx.user_id)[0]
+        counts = ctx.rt.store.read("user_memory_count", tenants=[ctx.user_id])[0]
         fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
     row = ctx.write("associate_vector", k=k, fetch=fetch)
     return {"method": "vector_index", "fallback_reason": reason, **row}

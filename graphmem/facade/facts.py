@@ -6,6 +6,7 @@ from datetime import datetime
 
 from graphmem.facade._write import audited_write
 from graphmem.model import validation as check
+from graphmem.model.scopes import Scope
 from graphmem.models import Fact, FactType, Source
 from graphmem.store import idempotency
 from graphmem.store.idempotency import Step
@@ -14,6 +15,14 @@ from graphmem.temporal import facts as factbase
 from graphmem.temporal import reads as temporal
 
 __all__ = ["Facts"]
+
+
+def _owner(
+    user_id: object, scope: object, session_id: object, agent_id: object, org_id: object
+) -> tuple[str, str | None]:
+    """The tenant key of the fact's scope (docs/scopes.md) and the validated agent id."""
+    who = check.caller(user_id, session_id, agent_id, org_id)
+    return who.tenant(check.scope(scope)), who.agent_id
 
 
 class Facts:
@@ -33,15 +42,21 @@ class Facts:
         source: Source | str | None = None,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
+        scope: Scope | str = Scope.USER,
+        session_id: str | None = None,
+        org_id: str | None = None,
     ) -> Fact:
         """Set a fact value: supersede the current version, keep both as a conflict, or merge.
-        A repeat with the same ``idempotency_key`` returns the first result and writes nothing."""
+        A repeat with the same ``idempotency_key`` returns the first result and writes nothing.
+        ``scope`` (``user``, ``session``, ``agent``, ``org``; docs/scopes.md) says whose fact it is; the
+        other scopes need their id (``session_id``, ``agent_id``, ``org_id``)."""
+        owner, aid = _owner(user_id, scope, session_id, agent_id, org_id)
         new = factbase.FactInput(
-            user_id=check.user_id(user_id),
+            user_id=owner,
             key=check.text(key, "key", max_chars=check.MAX_ID_CHARS),
             value=check.text(value, "value", max_chars=self._rt.settings.max_content_chars),
             fact_type=check.enum(fact_type, FactType, "fact_type"),
-            agent_id=check.identifier(agent_id, "agent_id", required=False),
+            agent_id=aid,
             valid_from=check.aware_datetime(valid_from, "valid_from"),
             source=Source.USER if source is None else check.enum(source, Source, "source"),
         )
@@ -67,6 +82,9 @@ class Facts:
         valid_to: datetime | None = None,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
+        scope: Scope | str = Scope.USER,
+        session_id: str | None = None,
+        org_id: str | None = None,
     ) -> Fact:
         """Retract a fact's current version without erasing history. Without ``valid_to`` it was never true
         as recorded: from now on no ``as_of`` finds it (an earlier ``known_at`` still does). With
@@ -75,10 +93,9 @@ class Facts:
         ``retracted``); afterwards the key has no current value (``get()`` without times is None).
         Raises ``FactNotFound`` when the key has no current version, ``ValidationError`` when ``valid_to``
         does not follow its ``valid_from``. A repeat with the same ``idempotency_key`` returns the first
-        result and writes nothing."""
-        uid = check.user_id(user_id)
+        result and writes nothing. ``scope`` and its ids as for :meth:`set`."""
+        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
         fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
-        aid = check.identifier(agent_id, "agent_id", required=False)
         end = check.aware_datetime(valid_to, "valid_to")
 
         def write(step: Step) -> Fact:
@@ -109,25 +126,36 @@ class Facts:
         as_of: datetime | None = None,
         known_at: datetime | None = None,
         agent_id: str | None = None,
+        scope: Scope | str = Scope.USER,
+        session_id: str | None = None,
+        org_id: str | None = None,
     ) -> Fact | None:
         """The current version of a fact, or None. With ``as_of`` (valid time: what was true then) and/or
         ``known_at`` (transaction time: what had been recorded by then), the version that held then, as it
-        read at ``known_at``; the other defaults to now. Naive datetimes are read as UTC."""
-        uid = check.user_id(user_id)
+        read at ``known_at``; the other defaults to now. Naive datetimes are read as UTC. ``scope`` and its
+        ids as for :meth:`set` (one scope's fact; ``context()`` merges the scopes)."""
+        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
         fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
-        aid = check.identifier(agent_id, "agent_id", required=False)
         valid_at = check.aware_datetime(as_of, "as_of")
         recorded_by = check.aware_datetime(known_at, "known_at")
         if valid_at is None and recorded_by is None:
             return factbase.get_fact(self._rt, uid, fact_key, agent_id=aid)
         return temporal.fact_at(self._rt, uid, fact_key, agent_id=aid, as_of=valid_at, known_at=recorded_by)
 
-    def history(self, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:
+    def history(
+        self,
+        user_id: str,
+        key: str,
+        *,
+        agent_id: str | None = None,
+        scope: Scope | str = Scope.USER,
+        session_id: str | None = None,
+        org_id: str | None = None,
+    ) -> list[Fact]:
         """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
-        transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``."""
+        transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``.
+        ``scope`` and its ids as for :meth:`set`."""
+        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
         return temporal.fact_history(
-            self._rt,
-            check.user_id(user_id),
-            check.text(key, "key", max_chars=check.MAX_ID_CHARS),
-            agent_id=check.identifier(agent_id, "agent_id", required=False),
+            self._rt, uid, check.text(key, "key", max_chars=check.MAX_ID_CHARS), agent_id=aid
         )

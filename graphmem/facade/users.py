@@ -19,18 +19,31 @@ class Users:
         self._rt = rt
 
     def export(self, user_id: str) -> dict[str, Any]:
-        """Everything stored about a user (fact history and audit included), JSON-serializable."""
-        return governance.export_user(self._rt, check.user_id(user_id))
+        """Everything stored about a user (fact history and audit included), JSON-serializable; its
+        session-scope data under ``session_scopes`` (one export per session scope; docs/scopes.md)."""
+        uid = check.user_id(user_id)
+        out = governance.export_user(self._rt, uid)
+        out["session_scopes"] = [
+            governance.export_user(self._rt, t) for t in governance.session_tenants(self._rt, uid)
+        ]
+        return out
 
     def delete(self, user_id: str, *, actor: str | None = None) -> DeletionReport:
-        """Hard-delete every node and relationship of a user, in batches (idempotent); the audit keeps a
-        tombstone holding only a hash of the user id."""
-        return governance.delete_user(
-            self._rt, check.user_id(user_id), actor=check.identifier(actor, "actor", required=False)
-        )
+        """Hard-delete every node and relationship of a user, its session scopes included, in batches
+        (idempotent); the audit keeps a tombstone holding only a hash of the user id. Agent and
+        organisation memories are shared, not the user's: they stay."""
+        uid = check.user_id(user_id)
+        who = check.identifier(actor, "actor", required=False)
+        reports = [
+            governance.delete_user(self._rt, t, actor=who) for t in governance.session_tenants(self._rt, uid)
+        ]
+        reports.append(governance.delete_user(self._rt, uid, actor=who))
+        return governance.merged_report(uid, reports)
 
     def anonymize(self, user_id: str, *, actor: str | None = None) -> int:
-        """Redact a user's content and personal fields, keeping structure and counts; nodes touched."""
-        return governance.anonymize_user(
-            self._rt, check.user_id(user_id), actor=check.identifier(actor, "actor", required=False)
-        )
+        """Redact a user's content and personal fields (session scopes included), keeping structure and
+        counts; nodes touched."""
+        uid = check.user_id(user_id)
+        who = check.identifier(actor, "actor", required=False)
+        tenants = [*governance.session_tenants(self._rt, uid), uid]
+        return sum(governance.anonymize_user(self._rt, t, actor=who) for t in tenants)

@@ -134,18 +134,21 @@ def add_turns(
     turns: Sequence[Turn],
     *,
     user_id: str,
-    session_id: str,
+    session_id: str | None,
     agent_id: str | None,
     extractor: Extractor | None = None,
     on_commit: Callable[[Tx, list[str]], None] | None = None,
+    org_id: str | None = None,
 ) -> list[Memory]:
-    """A conversation's validated turns as memories of one session (speaker, role and metadata kept)."""
+    """A conversation's validated turns as memories of one session (speaker, role and metadata kept);
+    ``user_id`` is the owning scope's tenant key, ``session_id`` None for a shared scope (docs/scopes.md)."""
     drafts = [
         MemoryDraft(
             content=t.content,
             user_id=user_id,
             session_id=session_id,
             agent_id=agent_id,
+            org_id=org_id,
             occurred_at=t.timestamp,
             metadata=t.metadata,
             source=t.source,

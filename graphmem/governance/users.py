@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.errors import MemoryNotFound
+from graphmem.model.scopes import session_prefix
 from graphmem.store import audit
 from graphmem.store.driver import Tx
 from graphmem.store.records import clean_json, load_metadata
@@ -21,7 +22,15 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Decision", "DeletionReport", "anonymize_user", "delete_user", "export_user", "govern_memory"]
+__all__ = [
+    "Decision",
+    "DeletionReport",
+    "anonymize_user",
+    "delete_user",
+    "export_user",
+    "govern_memory",
+    "session_tenants",
+]
 
 REDACTED = "[redacted]"
 BATCH = 500
@@ -76,6 +85,26 @@ def _props(row: dict[str, Any]) -> dict[str, Any]:
     if isinstance(props.get("metadata"), str):
         props["metadata"] = load_metadata(props["metadata"])
     return dict(props)
+
+
+def session_tenants(rt: Runtime, user_id: str) -> list[str]:
+    """The tenant keys of the user's session-scope data (docs/scopes.md); shared agent and organisation
+    scopes are not the user's and are never among them."""
+    return [r["tenant"] for r in rt.store.read("scope_session_tenants", prefix=session_prefix(user_id))]
+
+
+def merged_report(user_id: str, reports: list[DeletionReport]) -> DeletionReport:
+    """One report for a user's own tenant and its session scopes."""
+    nodes: dict[str, int] = {}
+    for r in reports:
+        for label, n in r.nodes.items():
+            nodes[label] = nodes.get(label, 0) + n
+    return DeletionReport(
+        user_id=user_id,
+        nodes=nodes,
+        relationships=sum(r.relationships for r in reports),
+        audit_events_redacted=sum(r.audit_events_redacted for r in reports),
+    )
 
 
 def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from graphmem.config import MAX_K
 from graphmem.errors import ValidationError
+from graphmem.model import scopes
 
 E = TypeVar("E")
 
@@ -63,7 +64,24 @@ def identifier(value: object, field: str, *, required: bool = True) -> str | Non
 def user_id(value: object) -> str:
     uid = identifier(value, "user_id")
     assert uid is not None
-    return uid
+    return scopes.check_not_reserved(uid)
+
+
+def caller(
+    user: object, session_id: object = None, agent_id: object = None, org_id: object = None
+) -> scopes.Caller:
+    """A validated caller: a user and the session, agent and organisation it acts in."""
+    return scopes.Caller(
+        user_id=user_id(user),
+        session_id=identifier(session_id, "session_id", required=False),
+        agent_id=identifier(agent_id, "agent_id", required=False),
+        org_id=identifier(org_id, "org_id", required=False),
+    )
+
+
+def scope(value: object) -> scopes.Scope:
+    """A scope name (``session``, ``user``, ``agent``, ``org``) or a :class:`~graphmem.model.scopes.Scope`."""
+    return enum(value, scopes.Scope, "scope")
 
 
 def k(value: object, *, maximum: int = MAX_K) -> int:

@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict
 
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
+from graphmem.model.scopes import Caller
+from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -71,6 +73,18 @@ def token_counter(rt: Runtime) -> Callable[[str], int]:
 def fact_text(fact: dict[str, Any]) -> str:
     """How a fact reads in a context: ``key: value`` (``preference:tea: love``)."""
     return f"{fact['key']}: {fact['value']}"
+
+
+def scoped_facts(rt: Runtime, who: Caller, when: TimeScope) -> list[dict[str, Any]]:
+    """The current facts of every scope ``who`` may read; a key set in several scopes keeps only its
+    narrowest scope's value (a user's fact overrides its organisation's; docs/scopes.md)."""
+    order = [t for _, t in who.readable()]
+    rows = rt.store.read("context_facts", tenants=order, as_of=when.as_of, known_at=when.known_at)
+    narrowest: dict[str, int] = {}
+    for r in rows:
+        rank = order.index(r["tenant"])
+        narrowest[r["key"]] = min(rank, narrowest.get(r["key"], rank))
+    return [r for r in rows if order.index(r["tenant"]) == narrowest[r["key"]]]
 
 
 def rank_facts(rt: Runtime, query: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -41,6 +41,11 @@ class RecallRequest:
     reinforce: bool
     preset: str | RetrievalPreset | None = None
     known_at: datetime | None = None  # transaction time; ``as_of`` is valid time (docs/temporal.md)
+    tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
+
+    @property
+    def readable(self) -> list[str]:
+        return list(self.tenants) or [self.user_id]
 
 
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
@@ -55,7 +60,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
         rows = _write_effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
     else:
         rows = rt.store.read(
-            "memory_fetch", ids=[h.id for h in ranked.hits], user_id=req.user_id, embedding=None
+            "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None
         )
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     return [to_hit(h, full[h.id], ranked) for h in ranked.hits if h.id in full]
@@ -75,7 +80,8 @@ def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
         SearchRequest(
             query=req.query,
             user_id=req.user_id,
-            user_key=user_key(req.user_id),
+            user_key=tenant_keys(req.readable),
+            tenants=tuple(req.readable),
             k=req.k,
             preset=preset,
             embedding=embedding,
@@ -86,6 +92,12 @@ def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
         ),
     )
     return ranked, decision.intent.value
+
+
+def tenant_keys(tenants: list[str]) -> str:
+    """The full-text tenant clause's value: one tenant's token, or any of several (Lucene ``(a b)``)."""
+    keys = [user_key(t) for t in tenants]
+    return keys[0] if len(keys) == 1 else "(" + " ".join(keys) + ")"
 
 
 def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked) -> Hit:
@@ -139,13 +151,13 @@ def _write_effects(
 
     def work(tx: Tx) -> list[dict[str, Any]]:
         if changes and up:
-            tx.run("memory_reinforce", updates=up, user_id=req.user_id, now=now)
+            tx.run("memory_reinforce", updates=up, tenants=req.readable, now=now)
         if down:
-            tx.run("memory_suppress", updates=down, user_id=req.user_id, now=now)
+            tx.run("memory_suppress", updates=down, tenants=req.readable, now=now)
         if rt.settings.record_recalls:
             tx.run("recall_record", event=event, now=now)
         ids = [h.id for h in returned]
-        return tx.run("memory_fetch", ids=ids, user_id=req.user_id, embedding=None) if ids else []
+        return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None) if ids else []
 
     return rt.store.unit_of_work(work)
 
@@ -156,7 +168,7 @@ def _strength(h: RankedHit) -> float:
 
 def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: datetime | None = None) -> None:
     """Record feedback and move the memory's strength and importance (useful: up; not useful: down)."""
-    rows = rt.store.read("memory_fetch", ids=[memory_id], user_id=user_id, embedding=None)
+    rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None)
     if not rows:
         raise MemoryNotFound(memory_id)
     memory = rows[0]["memory"]

@@ -141,24 +141,30 @@ class SearchRequest:
     known_at: datetime | None = None  # transaction time: what the engine had recorded by then
     graph: bool = True
     views: Mapping[View, float] | None = None
+    tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
+
+    @property
+    def readable(self) -> list[str]:
+        return list(self.tenants) or [self.user_id]
 
 
 # --- the one read -----------------------------------------------------------------------------------
-def _vector_plan(rt: Runtime, user_id: str, preset: RetrievalPreset) -> VectorPlan:
-    sizes = rt.tenant_sizes.get(user_id)
+def _vector_plan(rt: Runtime, tenants: list[str], preset: RetrievalPreset) -> VectorPlan:
+    cache_key = "\x1f".join(tenants)  # the readable tenants together are the searched share
+    sizes = rt.tenant_sizes.get(cache_key)
     if sizes is None:
-        counts = rt.store.read("user_memory_count", user_id=user_id)[0]
+        counts = rt.store.read("user_memory_count", tenants=tenants)[0]
         sizes = (int(counts["user_count"]), int(counts["total"]))
-        rt.tenant_sizes.put(user_id, *sizes)
+        rt.tenant_sizes.put(cache_key, *sizes)
     return plan_vector_search(sizes[0], sizes[1], preset.pool_k, preset)
 
 
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     """Run ``recall_pool`` once (one round trip; the tenant size is cached per client)."""
-    plan = _vector_plan(rt, req.user_id, req.preset) if req.embedding is not None else VectorPlan("none", 0)
+    plan = _vector_plan(rt, req.readable, req.preset) if req.embedding is not None else VectorPlan("none", 0)
     terms = query_terms(req.query)
     params = {
-        "user_id": req.user_id,
+        "tenants": req.readable,
         "embedding": req.embedding,
         "method": plan.method,
         "fetch": plan.fetch,
@@ -190,13 +196,13 @@ def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     found = rt.store.read(
         "recall_substring",
         terms=words,
-        user_id=req.user_id,
+        tenants=req.readable,
         k=req.preset.pool_k,
         **TimeScope(req.as_of, req.known_at).params(),
     )
     if not found:
         return {"seeds": [], "links": [], "mentions": [], "memories": []}
-    rows = rt.store.read("candidate_fetch", ids=[r["id"] for r in found], user_id=req.user_id, embedding=None)
+    rows = rt.store.read("candidate_fetch", ids=[r["id"] for r in found], tenants=req.readable, embedding=None)
     return {
         "seeds": [{"id": r["id"], "found": [{"source": "substring", "score": r["score"]}]} for r in found],
         "links": [],
