@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from graphmem.embedding import Embedder, OnnxCrossEncoder, OnnxEmbedder, SentenceTransformerEmbedder
     from graphmem.governance.users import DeletionReport
     from graphmem.memory import GraphMemory
+    from graphmem.model.scopes import Scope
     from graphmem.models import (
         CoreBlock,
         Explanation,
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
         Priority,
         Source,
     )
-    from graphmem.model.scopes import Scope
     from graphmem.store.audit import AuditEvent
     from graphmem.temporal.snapshots import GraphDiff, GraphSnapshot, TimelineEvent
 

@@ -361,8 +361,12 @@ class GraphMemory:
         hits = self.recall(
             query, k=k, reinforce=reinforce, as_of=when.as_of, known_at=when.known_at, **who.ids()
         )
-        facts = context_use_case.rank_facts(self._rt, query, context_use_case.scoped_facts(self._rt, who, when))
-        recent = self._rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
+        facts = context_use_case.rank_facts(
+            self._rt, query, context_use_case.scoped_facts(self._rt, who, when)
+        )
+        recent = self._rt.store.read(
+            "context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params()
+        )
         core = core_memory.list_blocks(self._rt, who.user_id)
         count = context_use_case.token_counter(self._rt)
         return context_use_case.fit(

@@ -43,7 +43,8 @@ def test_caller_reads_narrowest_first() -> None:
 
 # --- validation at the boundary --------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("scope", "field"), [("session", "session_id"), ("agent", "agent_id"), ("org", "org_id"), ("team", "scope")]
+    ("scope", "field"),
+    [("session", "session_id"), ("agent", "agent_id"), ("org", "org_id"), ("team", "scope")],
 )
 def test_a_scope_without_its_id_is_refused_naming_the_field(
     mem: GraphMemory, user_id: str, scope: str, field: str
@@ -73,7 +74,10 @@ def test_recall_merges_exactly_the_callers_scopes(mem: GraphMemory) -> None:
         "Alice parked the bicycle at the station today", user_id=alice, session_id="s1", scope="session"
     )
     shared = mem.remember(
-        "Procedure: a bicycle repair ticket needs the frame number", user_id=bob, agent_id=agent, scope="agent"
+        "Procedure: a bicycle repair ticket needs the frame number",
+        user_id=bob,
+        agent_id=agent,
+        scope="agent",
     )
     elsewhere = mem.remember(
         "Procedure: bicycle returns go to the back door", user_id=bob, agent_id=other_agent, scope="agent"
@@ -110,7 +114,11 @@ def test_recall_merges_exactly_the_callers_scopes(mem: GraphMemory) -> None:
 def test_add_messages_in_a_shared_scope_carries_no_session(mem: GraphMemory) -> None:
     user, agent = ids("u"), ids("agent")
     stored = mem.add_messages(
-        ["To reset a router hold the button ten seconds"], user_id=user, session_id="s", agent_id=agent, scope="agent"
+        ["To reset a router hold the button ten seconds"],
+        user_id=user,
+        session_id="s",
+        agent_id=agent,
+        scope="agent",
     )
     assert stored[0].scope is Scope.AGENT and stored[0].session_id is None
     assert mem.recall("reset router", user_id=user, reinforce=False) == []

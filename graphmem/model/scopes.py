@@ -112,7 +112,11 @@ def tenant(scope: Scope, scope_id: str, *, user_id: str | None = None) -> str:
 
 def scope_of_tenant(key: str) -> Scope:
     """The scope a stored tenant key belongs to."""
-    for scope, prefix in ((Scope.SESSION, SESSION_PREFIX), (Scope.AGENT, AGENT_PREFIX), (Scope.ORG, ORG_PREFIX)):
+    for scope, prefix in (
+        (Scope.SESSION, SESSION_PREFIX),
+        (Scope.AGENT, AGENT_PREFIX),
+        (Scope.ORG, ORG_PREFIX),
+    ):
         if key.startswith(prefix):
             return scope
     return Scope.USER
