@@ -180,7 +180,7 @@ class GraphMemory:
         self,
         content: str,
         *,
-        user_id: str,
+        user_id: str | None = None,
         session_id: str | None = None,
         memory_type: MemoryType | str | None = None,
         occurred_at: datetime | None = None,
@@ -236,7 +236,7 @@ class GraphMemory:
         self,
         messages: list[Any],
         *,
-        user_id: str,
+        user_id: str | None = None,
         session_id: str,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
@@ -292,7 +292,7 @@ class GraphMemory:
         self,
         query: str,
         *,
-        user_id: str,
+        user_id: str | None = None,
         k: int = 10,
         as_of: datetime | None = None,
         hops: int = 3,
@@ -321,7 +321,7 @@ class GraphMemory:
         who = check.caller(user_id, session_id, agent_id, org_id)
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
-            user_id=who.user_id,
+            user_id=who.principal,
             tenants=tuple(t for _, t in who.readable()),
             k=check.k(k),
             as_of=check.aware_datetime(as_of, "as_of"),
@@ -340,7 +340,7 @@ class GraphMemory:
         self,
         query: str,
         *,
-        user_id: str,
+        user_id: str | None = None,
         token_budget: int = 2000,
         k: int = 10,
         reinforce: bool = True,
@@ -359,7 +359,15 @@ class GraphMemory:
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
         hits = self.recall(
-            query, k=k, reinforce=reinforce, as_of=when.as_of, known_at=when.known_at, **who.ids()
+            query,
+            user_id=who.user_id,
+            session_id=who.session_id,
+            agent_id=who.agent_id,
+            org_id=who.org_id,
+            k=k,
+            reinforce=reinforce,
+            as_of=when.as_of,
+            known_at=when.known_at,
         )
         facts = context_use_case.rank_facts(
             self._rt, query, context_use_case.scoped_facts(self._rt, who, when)
@@ -367,7 +375,7 @@ class GraphMemory:
         recent = self._rt.store.read(
             "context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params()
         )
-        core = core_memory.list_blocks(self._rt, who.user_id)
+        core = [] if who.user_id is None else core_memory.list_blocks(self._rt, who.user_id)
         count = context_use_case.token_counter(self._rt)
         return context_use_case.fit(
             context_use_case.candidate_items(facts, hits, recent, count, core=core), budget, count

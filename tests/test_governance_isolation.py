@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -175,16 +176,16 @@ def test_no_read_crosses_a_scope_boundary(
                 assert not any(f in text for f in forbidden), (who, text[:500])
 
             for word in WORDS:
-                hits = mem.recall(f"I like the {word}", reinforce=False, k=50, **who.ids())
+                hits = mem.recall(f"I like the {word}", reinforce=False, k=50, **asdict(who))
                 assert {h.memory.user_id for h in hits} <= readable
                 clean([h.memory.model_dump() for h in hits])
             written = {t for t in tenants if t in readable}
             found = {
-                h.memory.user_id for w in WORDS for h in mem.recall(w, k=50, reinforce=False, **who.ids())
+                h.memory.user_id for w in WORDS for h in mem.recall(w, k=50, reinforce=False, **asdict(who))
             }
             memory_tenants = memory_tenants_of(writes, users, agents, orgs, sessions)
             assert found == written & memory_tenants  # every readable scope is merged in, none left out
-            clean(mem.context("what do I like?", reinforce=False, **who.ids()).model_dump())
+            clean(mem.context("what do I like?", reinforce=False, **asdict(who)).model_dump())
 
         for user in users:
             own = {user} | {t for t in tenants if t.startswith(session_prefix(user))}

@@ -6,7 +6,10 @@ so a salted SHA-256 suffices (a slow password hash protects guessable secrets, n
 
 :class:`Guard` is the FastAPI dependency of every protected route: the admin key given to ``create_app``
 or an admin ``ApiKey`` reaches everything; a user key reaches only ``/users/<its user>/...`` (403
-elsewhere); agent and organisation keys reach no user route yet (their scopes are not served). The
+elsewhere), and the shared scopes of the agent and organisation it was granted (``keys create --user U
+--agent A --org O``; naming another agent or organisation is a 403: :func:`require_grant`); an agent key
+reaches only ``/agents/<its agent>/...``, an organisation key only ``/orgs/<its org>/...``
+(docs/scopes.md). The
 middleware of :func:`install` refuses bodies above ``Settings.max_body_bytes`` (413) and, with
 ``Settings.protect_docs``, puts ``/docs`` and ``/openapi.json`` behind a key.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -42,11 +46,25 @@ class Principal:
     scope: str
     subject: str | None = None
     key_id: str | None = None
+    agent_id: str | None = None  # a user key's granted agent scope
+    org_id: str | None = None  # a user key's granted organisation scope
 
-    def may_reach(self, user_id: str | None) -> bool:
+    def may_reach(self, path: Mapping[str, Any]) -> bool:
+        """A route whose path names exactly this key's subject (``/users/U``, ``/agents/A``, ``/orgs/O``)."""
         if self.scope == "admin":
             return True
-        return self.scope == "user" and user_id is not None and user_id == self.subject
+        named = {k: v for k, v in path.items() if k in _SUBJECT_PARAMS.values()}
+        wanted = _SUBJECT_PARAMS.get(self.scope)
+        return wanted is not None and named == {wanted: self.subject}
+
+    def may_use(self, agent_id: str | None, org_id: str | None) -> bool:
+        """Whether a user route may reach the shared scopes of ``agent_id`` and ``org_id`` with this key."""
+        if self.scope == "admin":
+            return True
+        return agent_id in (None, self.agent_id) and org_id in (None, self.org_id)
+
+
+_SUBJECT_PARAMS = {"user": "user_id", "agent": "agent_id", "org": "org_id"}
 
 
 def _digest(salt: str, secret: str) -> str:
@@ -54,13 +72,22 @@ def _digest(salt: str, secret: str) -> str:
 
 
 def create_key(
-    store: QueryStore, scope: str, subject: str | None = None, *, label: str | None = None
+    store: QueryStore,
+    scope: str,
+    subject: str | None = None,
+    *,
+    label: str | None = None,
+    agent_id: str | None = None,
+    org_id: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """A new key: returns (the key text, shown once; its stored record without the hash)."""
+    """A new key: returns (the key text, shown once; its stored record without the hash). A user key may
+    be granted one agent's and one organisation's shared scopes (``agent_id``, ``org_id``)."""
     if scope not in SCOPES:
         raise ValidationError("scope", f"must be one of {', '.join(SCOPES)}")
     if (scope == "admin") != (subject is None):
         raise ValidationError("subject", "an admin key has no subject; every other key names one")
+    if scope != "user" and (agent_id is not None or org_id is not None):
+        raise ValidationError("scope", "only a user key is granted an agent's or organisation's scope")
     key_id, secret, salt = secrets.token_hex(8), secrets.token_urlsafe(32), secrets.token_hex(16)
     row = store.write(
         "api_key_create",
@@ -69,6 +96,8 @@ def create_key(
         hash=_digest(salt, secret),
         scope=scope,
         subject=subject,
+        agent_id=agent_id,
+        org_id=org_id,
         label=label,
         now=datetime.now(UTC),
     )[0]["key"]
@@ -97,7 +126,13 @@ def verify(store: QueryStore, presented: str) -> Principal | None:
     record = rows[0]["key"]
     if not hmac.compare_digest(_digest(str(record["salt"]), secret), str(record["hash"])):
         return None
-    return Principal(scope=str(record["scope"]), subject=record.get("subject"), key_id=key_id)
+    return Principal(
+        scope=str(record["scope"]),
+        subject=record.get("subject"),
+        key_id=key_id,
+        agent_id=record.get("agent_id"),
+        org_id=record.get("org_id"),
+    )
 
 
 class Guard:
@@ -118,9 +153,20 @@ class Guard:
         found = self.principal(key)
         if found is None:
             raise HTTPException(status_code=401, detail="missing or wrong API key")
-        if not found.may_reach(request.path_params.get("user_id")):
+        if not found.may_reach(request.path_params):
             raise HTTPException(status_code=403, detail="this key may not reach this route")
+        request.state.principal = found
         return found
+
+
+def require_grant(request: Request, agent_id: str | None, org_id: str | None) -> None:
+    """403 unless the request's key may reach the shared scopes of ``agent_id`` and ``org_id`` (a user
+    key: only those it was granted). Routes that read or write a shared scope call it."""
+    found: Principal | None = getattr(request.state, "principal", None)
+    if found is None or not found.may_use(agent_id, org_id):
+        raise HTTPException(
+            status_code=403, detail="this key may not reach that agent's or organisation's scope"
+        )
 
 
 DOC_PATHS = ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect")

@@ -18,6 +18,8 @@ console = Console()
 
 
 def _scope(user: str | None, agent: str | None, org: str | None, admin: bool) -> tuple[str, str | None]:
+    if user is not None and not admin:
+        return "user", user  # with --agent/--org: a user key granted those shared scopes
     chosen: list[tuple[str, str | None]] = [
         (s, v) for s, v in (("user", user), ("agent", agent), ("org", org)) if v is not None
     ]
@@ -31,8 +33,12 @@ def _scope(user: str | None, agent: str | None, org: str | None, admin: bool) ->
 @keys_app.command("create")
 def create(
     user: Annotated[str | None, typer.Option("--user", "-u", help="a key for this user's routes")] = None,
-    agent: Annotated[str | None, typer.Option("--agent", help="a key for this agent")] = None,
-    org: Annotated[str | None, typer.Option("--org", help="a key for this organisation")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="a key for this agent (with --user: the user's agent)")
+    ] = None,
+    org: Annotated[
+        str | None, typer.Option("--org", help="a key for this organisation (with --user: the user's org)")
+    ] = None,
     admin: Annotated[bool, typer.Option("--admin", help="a key that reaches every route")] = False,
     label: Annotated[str | None, typer.Option("--label", help="a note to tell keys apart")] = None,
     home: HomeOption = None,
@@ -44,9 +50,10 @@ def create(
         mem.init()
         from graphmem.adapters import auth  # FastAPI loads only for this command
 
-        key, record = auth.create_key(mem.runtime.store, scope, subject, label=label)
+        grants = {"agent_id": agent, "org_id": org} if scope == "user" else {}
+        key, record = auth.create_key(mem.runtime.store, scope, subject, label=label, **grants)
     if as_json:
-        _print_json({"key": key, "id": record["id"], "scope": scope, "subject": subject})
+        _print_json({"key": key, "id": record["id"], "scope": scope, "subject": subject, **grants})
         return
     console.print(f"[bold]{key}[/]")
     console.print(f"id {record['id']}, scope {scope}{'' if subject is None else ' ' + subject}: shown once")

@@ -33,7 +33,7 @@ class Facts:
 
     def set(
         self,
-        user_id: str,
+        user_id: str | None,
         key: str,
         value: str,
         *,
@@ -76,7 +76,7 @@ class Facts:
 
     def retract(
         self,
-        user_id: str,
+        user_id: str | None,
         key: str,
         *,
         valid_to: datetime | None = None,
@@ -120,7 +120,7 @@ class Facts:
 
     def get(
         self,
-        user_id: str,
+        user_id: str | None,
         key: str,
         *,
         as_of: datetime | None = None,
@@ -144,7 +144,7 @@ class Facts:
 
     def history(
         self,
-        user_id: str,
+        user_id: str | None,
         key: str,
         *,
         agent_id: str | None = None,

@@ -60,16 +60,20 @@ def session_prefix(user_id: str) -> str:
 
 @dataclass(frozen=True)
 class Caller:
-    """Who reads or writes: a user, with the session, agent and organisation it acts in (validated ids)."""
+    """Who reads or writes: a user, with the session, agent and organisation it acts in (validated ids).
+    Without a user (an agent or organisation acting for itself) only the shared scopes are in reach."""
 
-    user_id: str
+    user_id: str | None
     session_id: str | None = None
     agent_id: str | None = None
     org_id: str | None = None
 
     def tenant(self, scope: Scope) -> str:
         """The tenant key of ``scope`` for this caller; ValidationError naming the id a scope needs."""
+        if scope in (Scope.USER, Scope.SESSION) and self.user_id is None:
+            raise ValidationError("user_id", f"is required for scope={scope.value!r}")
         if scope is Scope.USER:
+            assert self.user_id is not None
             return self.user_id
         value = {Scope.SESSION: self.session_id, Scope.AGENT: self.agent_id, Scope.ORG: self.org_id}[scope]
         if value is None:
@@ -77,26 +81,25 @@ class Caller:
         return tenant(scope, value, user_id=self.user_id)
 
     def readable(self) -> list[tuple[Scope, str]]:
-        """The scopes this caller may read and their tenant keys, narrowest first."""
-        return [(s, self.tenant(s)) for s in Scope if s is Scope.USER or self._has(s)]
+        """The scopes this caller may read and their tenant keys, narrowest first (a session is read only
+        with its user)."""
+        return [(s, self.tenant(s)) for s in Scope if self._has(s)]
+
+    @property
+    def principal(self) -> str:
+        """Who the caller's own records (recall events, change counters) are filed under: its user, else
+        its narrowest shared scope."""
+        return self.readable()[0][1]
 
     def personal(self) -> list[str]:
         """The caller's own tenant keys (session and user): its history, not shared knowledge."""
         return [t for s, t in self.readable() if s in (Scope.SESSION, Scope.USER)]
 
-    def ids(self) -> dict[str, str | None]:
-        """The caller as keyword arguments (``user_id``, ``session_id``, ``agent_id``, ``org_id``)."""
-        return {
-            "user_id": self.user_id,
-            "session_id": self.session_id,
-            "agent_id": self.agent_id,
-            "org_id": self.org_id,
-        }
-
     def _has(self, scope: Scope) -> bool:
-        return {Scope.SESSION: self.session_id, Scope.AGENT: self.agent_id, Scope.ORG: self.org_id}.get(
-            scope
-        ) is not None
+        if scope in (Scope.USER, Scope.SESSION) and self.user_id is None:
+            return False
+        ids = {Scope.USER: self.user_id, Scope.SESSION: self.session_id}
+        return (ids | {Scope.AGENT: self.agent_id, Scope.ORG: self.org_id})[scope] is not None
 
 
 def tenant(scope: Scope, scope_id: str, *, user_id: str | None = None) -> str:

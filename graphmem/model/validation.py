@@ -70,13 +70,17 @@ def user_id(value: object) -> str:
 def caller(
     user: object, session_id: object = None, agent_id: object = None, org_id: object = None
 ) -> scopes.Caller:
-    """A validated caller: a user and the session, agent and organisation it acts in."""
-    return scopes.Caller(
-        user_id=user_id(user),
+    """A validated caller: a user and the session, agent and organisation it acts in. The user may be
+    left out (None) only by a caller that names an agent or organisation (it then reaches only those)."""
+    who = scopes.Caller(
+        user_id=None if user is None else user_id(user),
         session_id=identifier(session_id, "session_id", required=False),
         agent_id=identifier(agent_id, "agent_id", required=False),
         org_id=identifier(org_id, "org_id", required=False),
     )
+    if not who.readable():
+        raise ValidationError("user_id", "is required")
+    return who
 
 
 def scope(value: object) -> scopes.Scope:

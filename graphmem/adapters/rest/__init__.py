@@ -3,8 +3,8 @@
 Every route but ``GET /health`` and the dashboard page needs the key in the ``X-API-Key`` header. Every error
 is a JSON body ``{"error": <type>, "detail": <message>}``: bad input a 4xx (request-schema failures add
 ``errors``, FastAPI's list), never a 500 with a traceback. One router per area: ``memories``, ``facts``,
-``users``, ``core``, ``dashboard``, ``automation`` (request bodies in ``bodies``, error mapping in
-``errors``).
+``scopes`` (agent and organisation routes), ``users``, ``core``, ``dashboard``, ``automation`` (request
+bodies in ``bodies``, error mapping in ``errors``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastapi import Depends, FastAPI
 from graphmem import errors
 from graphmem.adapters import auth as keyauth
 from graphmem.adapters import rest_explorer
-from graphmem.adapters.rest import automation, core, dashboard, facts, memories, users
+from graphmem.adapters.rest import automation, core, dashboard, facts, memories, scopes, users
 from graphmem.adapters.rest.errors import API_KEY_HEADER, install_error_handlers, status_of
 from graphmem.memory import GraphMemory
 
@@ -39,6 +39,6 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     auth = [Depends(guard)]
     rest_explorer.include(app, mem, auth)
     app.include_router(automation.health_router(mem))
-    for area in (memories, facts, users, core, dashboard, automation):
+    for area in (memories, facts, scopes, users, core, dashboard, automation):
         app.include_router(area.router(mem, auth))
     return app

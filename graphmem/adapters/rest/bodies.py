@@ -23,15 +23,27 @@ class RememberBody(_Body):
     tags: list[str] | None = None
     agent_id: str | None = None
     source: str = "user"
+    org_id: str | None = None
+    scope: str = Field(default="user", description="session | user | agent | org (docs/scopes.md)")
 
 
 class MessagesBody(_Body):
     session_id: str
     messages: list[Any]
     agent_id: str | None = None
+    org_id: str | None = None
+    scope: str = Field(default="user", description="session | user | agent | org (docs/scopes.md)")
 
 
-class RecallBody(_Body):
+class _Reader(_Body):
+    """The scopes a read merges beyond the user's own (docs/scopes.md)."""
+
+    session_id: str | None = None
+    agent_id: str | None = None
+    org_id: str | None = None
+
+
+class RecallBody(_Reader):
     query: str
     k: int = 10
     as_of: datetime | None = None
@@ -41,7 +53,7 @@ class RecallBody(_Body):
     explain: bool = False
 
 
-class ContextBody(_Body):
+class ContextBody(_Reader):
     query: str
     token_budget: int = 2000
     k: int = 10
@@ -60,12 +72,18 @@ class FactBody(_Body):
     valid_from: datetime | None = None
     source: str | None = None
     agent_id: str | None = None
+    org_id: str | None = None
+    session_id: str | None = None
+    scope: str = Field(default="user", description="session | user | agent | org (docs/scopes.md)")
 
 
 class RetractBody(_Body):
     key: str
     valid_to: datetime | None = Field(default=None, description="true until then; omitted: never true")
     agent_id: str | None = None
+    org_id: str | None = None
+    session_id: str | None = None
+    scope: str = Field(default="user", description="session | user | agent | org (docs/scopes.md)")
 
 
 class CoreBlockBody(_Body):
@@ -87,3 +105,39 @@ class CoreReplaceBody(_Body):
 class ConfigBody(_Body):
     config: dict[str, Any]
     expected_version: int | None = Field(default=None, description="default: the version inside config")
+
+
+# --- the shared scopes' own routes (rest.scopes) ---
+class SharedMemoryBody(_Body):
+    content: str
+    memory_type: str | None = None
+    occurred_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+    priority: str | None = None
+    importance: float = 0.5
+    tags: list[str] | None = None
+    source: str = "user"
+    idempotency_key: str | None = None
+
+
+class SharedRecallBody(_Body):
+    query: str
+    k: int = 10
+    as_of: datetime | None = None
+    hops: int = 3
+    reinforce: bool = True
+    explain: bool = False
+
+
+class SharedFactBody(_Body):
+    key: str
+    value: str
+    fact_type: str = "custom"
+    valid_from: datetime | None = None
+    source: str | None = None
+
+
+def shared(scope: str, agent_id: str | None, org_id: str | None) -> tuple[str | None, str | None]:
+    """The agent and organisation whose shared scope a write reaches (none for a user or session write:
+    there ``agent_id`` only attributes the memory)."""
+    return (agent_id if scope == "agent" else None, org_id if scope == "org" else None)

@@ -6,13 +6,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.params import Depends
 
+from graphmem.adapters import auth as keyauth
 from graphmem.adapters import ops
 from graphmem.adapters.rest.bodies import (
     FactBody,
     RetractBody,
+    shared,
 )
 from graphmem.memory import GraphMemory
 
@@ -21,33 +23,66 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     api = APIRouter(tags=["facts"], dependencies=list(auth))
 
     @api.put("/users/{user_id}/facts")
-    def set_fact(user_id: str, body: FactBody) -> dict[str, Any]:
+    def set_fact(user_id: str, body: FactBody, request: Request) -> dict[str, Any]:
+        keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
         fact = mem.facts.set(user_id, **body.model_dump())
         return ops.fact_json(fact) or {}
 
     @api.get("/users/{user_id}/facts")
     def get_fact(
+        request: Request,
         user_id: str,
         key: str,
         as_of: datetime | None = None,
         known_at: datetime | None = None,
         agent_id: str | None = None,
+        org_id: str | None = None,
+        session_id: str | None = None,
+        scope: str = "user",
     ) -> dict[str, Any]:
         """A fact's current value, or the one valid at ``as_of`` as known at ``known_at`` (404: none)."""
-        fact = mem.facts.get(user_id, key, as_of=as_of, known_at=known_at, agent_id=agent_id)
+        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
+        fact = mem.facts.get(
+            user_id,
+            key,
+            as_of=as_of,
+            known_at=known_at,
+            agent_id=agent_id,
+            org_id=org_id,
+            session_id=session_id,
+            scope=scope,
+        )
         if fact is None:
             raise HTTPException(status_code=404, detail=f"no fact {key!r}")
         return ops.fact_json(fact) or {}
 
     @api.get("/users/{user_id}/facts/history")
-    def fact_history(user_id: str, key: str, agent_id: str | None = None) -> list[dict[str, Any] | None]:
+    def fact_history(
+        request: Request,
+        user_id: str,
+        key: str,
+        agent_id: str | None = None,
+        org_id: str | None = None,
+        session_id: str | None = None,
+        scope: str = "user",
+    ) -> list[dict[str, Any] | None]:
         """Every version of a fact, oldest first (valid time and transaction time)."""
-        return [ops.fact_json(f) for f in mem.facts.history(user_id, key, agent_id=agent_id)]
+        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
+        versions = mem.facts.history(
+            user_id, key, agent_id=agent_id, org_id=org_id, session_id=session_id, scope=scope
+        )
+        return [ops.fact_json(f) for f in versions]
 
     @api.post("/users/{user_id}/facts/retract")
-    def retract_fact(user_id: str, body: RetractBody) -> dict[str, Any]:
+    def retract_fact(user_id: str, body: RetractBody, request: Request) -> dict[str, Any]:
         """Retract a fact's current version, history kept (404: no current version)."""
-        fact = mem.facts.retract(user_id, body.key, valid_to=body.valid_to, agent_id=body.agent_id)
+        keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
+        fact = mem.facts.retract(
+            user_id,
+            body.key,
+            valid_to=body.valid_to,
+            **body.model_dump(include={"agent_id", "org_id", "session_id", "scope"}),
+        )
         return ops.fact_json(fact) or {}
 
     return api

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.params import Depends
 
+from graphmem.adapters import auth as keyauth
 from graphmem.adapters import ops
 from graphmem.adapters.rest.bodies import (
     ContextBody,
@@ -15,6 +16,7 @@ from graphmem.adapters.rest.bodies import (
     RecallBody,
     RememberBody,
     UpdateBody,
+    shared,
 )
 from graphmem.memory import GraphMemory
 
@@ -23,22 +25,33 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     api = APIRouter(tags=["memories"], dependencies=list(auth))
 
     @api.post("/users/{user_id}/memories", status_code=201)
-    def remember(user_id: str, body: RememberBody) -> dict[str, Any]:
+    def remember(user_id: str, body: RememberBody, request: Request) -> dict[str, Any]:
+        keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
         memory = mem.remember(body.content, user_id=user_id, **body.model_dump(exclude={"content"}))
         return ops.memory_json(memory)
 
     @api.post("/users/{user_id}/messages", status_code=201)
-    def add_messages(user_id: str, body: MessagesBody) -> list[dict[str, Any]]:
+    def add_messages(user_id: str, body: MessagesBody, request: Request) -> list[dict[str, Any]]:
+        keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
         memories = mem.add_messages(
-            body.messages, user_id=user_id, session_id=body.session_id, agent_id=body.agent_id
+            body.messages,
+            user_id=user_id,
+            session_id=body.session_id,
+            agent_id=body.agent_id,
+            org_id=body.org_id,
+            scope=body.scope,
         )
         return [ops.memory_json(m) for m in memories]
 
     @api.post("/users/{user_id}/recall")
-    def recall(user_id: str, body: RecallBody) -> list[dict[str, Any]]:
+    def recall(user_id: str, body: RecallBody, request: Request) -> list[dict[str, Any]]:
+        keyauth.require_grant(request, body.agent_id, body.org_id)
         hits = mem.recall(
             body.query,
             user_id=user_id,
+            session_id=body.session_id,
+            agent_id=body.agent_id,
+            org_id=body.org_id,
             k=body.k,
             as_of=body.as_of,
             hops=body.hops,
@@ -48,9 +61,17 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         return [ops.hit_json(h, explain=body.explain) for h in hits]
 
     @api.post("/users/{user_id}/context")
-    def context(user_id: str, body: ContextBody) -> dict[str, Any]:
+    def context(user_id: str, body: ContextBody, request: Request) -> dict[str, Any]:
+        keyauth.require_grant(request, body.agent_id, body.org_id)
         ctx = mem.context(
-            body.query, user_id=user_id, token_budget=body.token_budget, k=body.k, reinforce=body.reinforce
+            body.query,
+            user_id=user_id,
+            token_budget=body.token_budget,
+            k=body.k,
+            reinforce=body.reinforce,
+            session_id=body.session_id,
+            agent_id=body.agent_id,
+            org_id=body.org_id,
         )
         return ops.context_json(ctx)
 

@@ -1,0 +1,101 @@
+"""REST routes of the shared scopes (docs/scopes.md): an agent's memories and facts under
+``/agents/{agent_id}/...``, an organisation's under ``/orgs/{org_id}/...``.
+
+An agent key reaches only its agent's routes, an organisation key only its organisation's, the admin key
+all (``graphmem.adapters.auth``). A user reads these scopes through its own routes (``/users/U/recall``
+with ``agent_id``/``org_id``), with a key granted them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.params import Depends
+
+from graphmem.adapters import ops
+from graphmem.adapters.rest.bodies import SharedFactBody, SharedMemoryBody, SharedRecallBody
+from graphmem.memory import GraphMemory
+from graphmem.model.scopes import Scope
+
+
+@dataclass(frozen=True)
+class _Owner:
+    scope: Scope
+    agent_id: str | None = None
+    org_id: str | None = None
+
+
+def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
+    """The agent and organisation routes (each shared scope read and written on its own)."""
+    api = APIRouter(tags=["scopes"], dependencies=list(auth))
+
+    def remember(owner: _Owner, body: SharedMemoryBody) -> dict[str, Any]:
+        fields = body.model_dump(exclude={"content"})
+        memory = mem.remember(
+            body.content, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id, **fields
+        )
+        return ops.memory_json(memory)
+
+    def recall(owner: _Owner, body: SharedRecallBody) -> list[dict[str, Any]]:
+        hits = mem.recall(
+            body.query,
+            agent_id=owner.agent_id,
+            org_id=owner.org_id,
+            k=body.k,
+            as_of=body.as_of,
+            hops=body.hops,
+            reinforce=body.reinforce,
+        )
+        return [ops.hit_json(h, explain=body.explain) for h in hits]
+
+    def set_fact(owner: _Owner, body: SharedFactBody) -> dict[str, Any]:
+        fields = body.model_dump()
+        fact = mem.facts.set(None, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id, **fields)
+        return ops.fact_json(fact) or {}
+
+    def get_fact(owner: _Owner, key: str) -> dict[str, Any]:
+        fact = mem.facts.get(None, key, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id)
+        if fact is None:
+            raise HTTPException(status_code=404, detail=f"no fact {key!r}")
+        return ops.fact_json(fact) or {}
+
+    @api.post("/agents/{agent_id}/memories", status_code=201)
+    def agent_remember(agent_id: str, body: SharedMemoryBody) -> dict[str, Any]:
+        """Store a memory every user of this agent reads (e.g. a procedure it learned)."""
+        return remember(_Owner(Scope.AGENT, agent_id=agent_id), body)
+
+    @api.post("/agents/{agent_id}/recall")
+    def agent_recall(agent_id: str, body: SharedRecallBody) -> list[dict[str, Any]]:
+        """Recall from this agent's shared memories only."""
+        return recall(_Owner(Scope.AGENT, agent_id=agent_id), body)
+
+    @api.put("/agents/{agent_id}/facts")
+    def agent_set_fact(agent_id: str, body: SharedFactBody) -> dict[str, Any]:
+        return set_fact(_Owner(Scope.AGENT, agent_id=agent_id), body)
+
+    @api.get("/agents/{agent_id}/facts")
+    def agent_get_fact(agent_id: str, key: str) -> dict[str, Any]:
+        return get_fact(_Owner(Scope.AGENT, agent_id=agent_id), key)
+
+    @api.post("/orgs/{org_id}/memories", status_code=201)
+    def org_remember(org_id: str, body: SharedMemoryBody) -> dict[str, Any]:
+        """Store a memory everyone in this organisation reads (shared knowledge)."""
+        return remember(_Owner(Scope.ORG, org_id=org_id), body)
+
+    @api.post("/orgs/{org_id}/recall")
+    def org_recall(org_id: str, body: SharedRecallBody) -> list[dict[str, Any]]:
+        """Recall from this organisation's shared memories only."""
+        return recall(_Owner(Scope.ORG, org_id=org_id), body)
+
+    @api.put("/orgs/{org_id}/facts")
+    def org_set_fact(org_id: str, body: SharedFactBody) -> dict[str, Any]:
+        return set_fact(_Owner(Scope.ORG, org_id=org_id), body)
+
+    @api.get("/orgs/{org_id}/facts")
+    def org_get_fact(org_id: str, key: str) -> dict[str, Any]:
+        return get_fact(_Owner(Scope.ORG, org_id=org_id), key)
+
+    return api
