@@ -3,7 +3,10 @@ merge a caller reads (narrowest wins), the boundaries between them, and GDPR ove
 
 from __future__ import annotations
 
+import asyncio
+import json
 import uuid
+from typing import Any
 
 import pytest
 
@@ -173,3 +176,59 @@ def test_deleting_a_user_keeps_shared_scopes_and_covers_its_sessions(mem: GraphM
     assert mem.users.export(user)["session_scopes"] == []
     left = {h.memory.id for h in mem.recall("locker", user_id=ids("v"), agent_id=agent, org_id=org)}
     assert left == {shared.id, company.id}
+
+
+def test_without_a_user_only_shared_scopes_are_in_reach(mem: GraphMemory) -> None:
+    agent, user = ids("agent"), ids("u")
+    mem.remember("The user's own kettle is blue", user_id=user)
+    shared = mem.remember("Procedure: descale the kettle monthly", agent_id=agent, scope="agent")
+    assert [h.memory.id for h in mem.recall("kettle", agent_id=agent, reinforce=False)] == [shared.id]
+    with pytest.raises(ValidationError) as err:
+        mem.recall("kettle")
+    assert err.value.field == "user_id"
+    with pytest.raises(ValidationError) as err:
+        mem.remember("a user memory needs its user", agent_id=agent)
+    assert err.value.field == "user_id"
+
+
+def test_mcp_tools_write_and_merge_the_configured_scopes(mem: GraphMemory) -> None:
+    from graphmem.adapters.mcp import build_server
+
+    user, agent, other = ids("u"), ids("agent"), ids("u")
+
+    def call(server: Any, tool: str, **args: Any) -> Any:
+        result = asyncio.run(server.call_tool(tool, args))
+        return json.loads(result.content[0].text)
+
+    tools = build_server(mem, user, agent_id=agent)
+    made = call(
+        tools, "memory_remember", content="Procedure: greet returning customers by name", scope="agent"
+    )
+    assert made["scope"] == "agent"
+    call(tools, "memory_remember", content="I am a returning customer who likes names")
+    assert {
+        h["memory"]["scope"] for h in call(tools, "memory_recall", query="returning customers")["hits"]
+    } == {
+        "agent",
+        "user",
+    }
+    theirs = call(build_server(mem, other, agent_id=agent), "memory_recall", query="returning customers")
+    assert {h["memory"]["scope"] for h in theirs["hits"]} == {"agent"}
+    assert call(build_server(mem, other), "memory_recall", query="returning customers")["hits"] == []
+
+
+def test_cli_remembers_and_recalls_a_shared_scope(mem: GraphMemory) -> None:
+    from typer.testing import CliRunner
+
+    from graphmem.cli.main import app as cli
+
+    org = ids("org")
+    runner = CliRunner()
+    made = runner.invoke(
+        cli, ["remember", "Expense claims close on the 25th", "--org", org, "--scope", "org", "--json"]
+    )
+    assert made.exit_code == 0, made.output
+    assert json.loads(made.stdout)["scope"] == "org"
+    found = runner.invoke(cli, ["recall", "expense claims", "--user", ids("u"), "--org", org, "--json"])
+    assert found.exit_code == 0, found.output
+    assert [h["memory"]["content"] for h in json.loads(found.stdout)] == ["Expense claims close on the 25th"]

@@ -47,9 +47,16 @@ def _tool_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def build_server(mem: GraphMemory, user_id: str) -> MCPServer:
-    """An MCP server whose tools act on ``user_id``'s memory through ``mem``."""
-    uid = check.user_id(user_id)
+def build_server(
+    mem: GraphMemory, user_id: str, *, agent_id: str | None = None, org_id: str | None = None
+) -> MCPServer:
+    """An MCP server whose tools act on ``user_id``'s memory through ``mem``; with ``agent_id``/``org_id``
+    its reads also merge that agent's and organisation's shared scopes, and its writes may name them
+    (``scope``; docs/scopes.md)."""
+    who = check.caller(user_id, None, agent_id, org_id)
+    uid = who.user_id
+    assert uid is not None
+    aid, oid = who.agent_id, who.org_id
     server = MCPServer("graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, mem, uid)
     _fact_tools(server, mem, uid)
@@ -62,16 +69,31 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @_tool_errors
     def memory_recall(query: str, k: int = 5) -> dict[str, Any]:
         """Recall the user's memories most relevant to a query (best first, with scores)."""
-        return {"hits": [ops.hit_json(h) for h in mem.recall(query, user_id=uid, k=k)]}
+        return {
+            "hits": [ops.hit_json(h) for h in mem.recall(query, user_id=uid, k=k, agent_id=aid, org_id=oid)]
+        }
 
     @server.tool()
     @_tool_errors
     def memory_remember(
-        content: str, memory_type: str | None = None, importance: float = 0.5, tags: list[str] | None = None
+        content: str,
+        memory_type: str | None = None,
+        importance: float = 0.5,
+        tags: list[str] | None = None,
+        scope: str = "user",
     ) -> dict[str, Any]:
-        """Store a memory (memory_type: episodic, semantic, procedural or preference)."""
+        """Store a memory (memory_type: episodic, semantic, procedural or preference). scope: user (default),
+        agent (shared with every user of this agent, e.g. a procedure learned) or org (shared knowledge)."""
         memory = mem.remember(
-            content, user_id=uid, memory_type=memory_type, importance=importance, tags=tags, source="agent"
+            content,
+            user_id=uid,
+            memory_type=memory_type,
+            importance=importance,
+            tags=tags,
+            source="agent",
+            scope=scope,
+            agent_id=aid,
+            org_id=oid,
         )
         return ops.memory_json(memory)
 
@@ -94,9 +116,13 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
 def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @server.tool()
     @_tool_errors
-    def fact_set(key: str, value: str, fact_type: str = "custom") -> dict[str, Any]:
-        """Set a fact (fact_type: preference, profile, rule or custom); earlier values stay in history."""
-        return ops.fact_json(mem.facts.set(uid, key, value, fact_type=fact_type, source="agent")) or {}
+    def fact_set(key: str, value: str, fact_type: str = "custom", scope: str = "user") -> dict[str, Any]:
+        """Set a fact (fact_type: preference, profile, rule or custom); earlier values stay in history.
+        scope: user (default), agent or org (shared; the user's own value of a key wins in context)."""
+        fact = mem.facts.set(
+            uid, key, value, fact_type=fact_type, source="agent", scope=scope, agent_id=aid, org_id=oid
+        )
+        return ops.fact_json(fact) or {}
 
     @server.tool()
     @_tool_errors
@@ -136,9 +162,11 @@ def _core_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @_tool_errors
     def memory_context(query: str, token_budget: int = 2000) -> dict[str, Any]:
         """A prompt-ready context: core memory, known facts, relevant memories, recent history."""
-        return ops.context_json(mem.context(query, user_id=uid, token_budget=token_budget))
+        return ops.context_json(
+            mem.context(query, user_id=uid, token_budget=token_budget, agent_id=aid, org_id=oid)
+        )
 
 
-def serve(mem: GraphMemory, user_id: str) -> None:
+def serve(mem: GraphMemory, user_id: str, *, agent_id: str | None = None, org_id: str | None = None) -> None:
     """Serve MCP over stdio until the client disconnects."""
-    build_server(mem, user_id).run("stdio")
+    build_server(mem, user_id, agent_id=agent_id, org_id=org_id).run("stdio")

@@ -35,6 +35,12 @@ def mcp(
     user: Annotated[
         str | None, typer.Option("--user", "-u", help="the tenant the tools act for ($GRAPHMEM_MCP_USER_ID)")
     ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="also read/write this agent's shared scope")
+    ] = None,
+    org: Annotated[
+        str | None, typer.Option("--org", help="also read/write this organisation's scope")
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Serve the Model Context Protocol over stdio (tools: memory_recall, memory_remember, ...)."""
@@ -47,7 +53,7 @@ def mcp(
         raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
     with _connect_with(settings) as mem:
         _warm(mem)
-        serve(mem, uid)
+        serve(mem, uid, agent_id=agent, org_id=org)
 
 
 def api(

@@ -28,6 +28,13 @@ HomeOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON")]
 UserOption = Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")]
+# Scopes (docs/scopes.md): the shared scopes a command also reads or writes.
+ScopeUserOption = Annotated[
+    str | None, typer.Option("--user", "-u", help="the user (optional with --agent/--org)")
+]
+AgentOption = Annotated[str | None, typer.Option("--agent", help="the agent (its shared scope)")]
+OrgOption = Annotated[str | None, typer.Option("--org", help="the organisation (its shared scope)")]
+ScopeOption = Annotated[str, typer.Option("--scope", help="whose memory: session, user, agent or org")]
 
 
 def settings_for(home: Path | None) -> Settings:

@@ -14,7 +14,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.agent import register as register_agent
-from graphmem.cli.common import App, HomeOption, UserOption
+from graphmem.cli.common import (
+    AgentOption,
+    App,
+    HomeOption,
+    OrgOption,
+    ScopeOption,
+    ScopeUserOption,
+)
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.embeddings import register as register_embeddings
@@ -100,15 +107,26 @@ def init(home: HomeOption = None) -> None:
 @app.command("remember")
 def remember(
     text: str,
-    user: UserOption,
+    user: ScopeUserOption = None,
     session: Annotated[str | None, typer.Option("--session", "-s")] = None,
     memory_type: Annotated[str, typer.Option("--type")] = "episodic",
+    agent: AgentOption = None,
+    org: OrgOption = None,
+    scope: ScopeOption = "user",
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Store one memory."""
+    """Store one memory (``--scope agent --agent A``: shared by every user of agent A; docs/scopes.md)."""
     with _connect(home) as mem:
-        memory = mem.remember(text, user_id=user, session_id=session, memory_type=memory_type)
+        memory = mem.remember(
+            text,
+            user_id=user,
+            session_id=session,
+            memory_type=memory_type,
+            agent_id=agent,
+            org_id=org,
+            scope=scope,
+        )
     if as_json:
         print(memory.model_dump_json())
     else:
@@ -131,14 +149,17 @@ def _hits_table(hits: list[Hit], title: str) -> Table:
 @app.command("recall")
 def recall(
     query: str,
-    user: UserOption,
+    user: ScopeUserOption = None,
     k: Annotated[int, typer.Option("-k")] = 10,
+    session: Annotated[str | None, typer.Option("--session", "-s", help="also this session's scope")] = None,
+    agent: AgentOption = None,
+    org: OrgOption = None,
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Recall a user's memories for a query."""
+    """Recall a user's memories for a query, with those of its session, agent and organisation if named."""
     with _connect(home) as mem:
-        hits = mem.recall(query, user_id=user, k=k)
+        hits = mem.recall(query, user_id=user, k=k, session_id=session, agent_id=agent, org_id=org)
     if as_json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
     else:
