@@ -7,15 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from graphmem import GraphMemory
 from graphmem.governance import users as governance
-from graphmem.model.scopes import Caller, Scope, scope_of_tenant, session_prefix
 
 USERS = 3
 WORDS = ["dog", "Paris", "coffee", "meeting", "guitar", "Rex"]
@@ -112,8 +111,29 @@ reader = st.tuples(
 )
 
 
-def tenant_marker(key: str) -> str:
-    return "mk" + hashlib.blake2b(key.encode(), digest_size=5).hexdigest()
+Write = tuple[int, str, str, int, int, int, str]
+Reader = tuple[int, int | None, int | None, int | None]
+
+
+def owner(write: Write) -> tuple[str, int, ...]:
+    """Whose a write is, by the rules alone (no graphmem code): the oracle the store is checked against."""
+    u, scope, _, a, o, s, _ = write
+    return {"session": ("session", u, s), "user": ("user", u), "agent": ("agent", a), "org": ("org", o)}[
+        scope
+    ]
+
+
+def may_read(reader: Reader, label: tuple[str, int, ...]) -> bool:
+    u, s, a, o = reader
+    if label[0] == "session":
+        return label[1:] == (u, s)
+    if label[0] == "user":
+        return label[1] == u
+    return label[1] == (a if label[0] == "agent" else o)
+
+
+def label_marker(run: str, label: tuple[str, int, ...]) -> str:
+    return "mk" + hashlib.blake2b(f"{run}{label}".encode(), digest_size=5).hexdigest()
 
 
 @settings(
@@ -123,100 +143,86 @@ def tenant_marker(key: str) -> str:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(scoped_write, min_size=4, max_size=10), st.lists(reader, min_size=2, max_size=4))
+@example(  # every boundary at once: another session, agent, organisation and user than the one written
+    writes=[
+        (0, "session", "remember", 0, 0, 1, "dog"),
+        (0, "agent", "messages", 0, 0, 0, "dog"),
+        (1, "org", "remember", 0, 0, 0, "dog"),
+        (1, "user", "fact", 0, 0, 0, "dog"),
+        (2, "user", "remember", 1, 1, 0, "dog"),
+    ],
+    readers=[(0, 0, 1, 1), (1, 1, 0, 0), (2, None, None, None), (0, 1, 0, 0)],
+)
 def test_no_read_crosses_a_scope_boundary(
-    mem: GraphMemory,
-    writes: list[tuple[int, str, str, int, int, int, str]],
-    readers: list[tuple[int, int | None, int | None, int | None]],
+    mem: GraphMemory, writes: list[Write], readers: list[Reader]
 ) -> None:
     """Random writes into every scope by several users of several agents and organisations; then each
-    reader (a user with an optional session, agent and organisation) sees only the scopes it may read, in
-    recall, context and facts; a user's export holds only its own and its sessions' data; deleting the users
-    leaves the shared scopes whole."""
+    reader (a user with an optional session, agent and organisation) sees exactly the scopes the rules
+    give it (computed here, independently of graphmem) in recall, and nothing else in recall, context or
+    facts; a user's export holds only its own and its sessions' data; deleting the users leaves the shared
+    scopes whole."""
     run = uuid.uuid4().hex[:8]
     users = [f"test-iso-scope-{run}-u{i}" for i in range(USERS)]
     agents = [f"test-iso-scope-{run}-a{i}" for i in range(AGENTS)]
     orgs = [f"test-iso-scope-{run}-o{i}" for i in range(ORGS)]
     sessions = [f"s{i}" for i in range(SESSIONS)]
-    tenants: set[str] = set()
+    labels = [("session", u, s) for u in range(USERS) for s in range(SESSIONS)]
+    labels += [("user", u) for u in range(USERS)] + [("agent", a) for a in range(AGENTS)]
+    labels += [("org", o) for o in range(ORGS)]
+    written: dict[str, tuple[str, int, ...]] = {}  # stored tenant key -> the owner the rules give it
     try:
-        for u, scope, kind, a, o, s, word in writes:
-            who = Caller(users[u], sessions[s], agents[a], orgs[o])
-            key = who.tenant(Scope(scope))
-            tenants.add(key)
-            text = f"{tenant_marker(key)} I like the {word}"
+        for write in writes:
+            u, scope, kind, a, o, s, word = write
+            mark = label_marker(run, owner(write))
+            text = f"{mark} I like the {word}"
             ids = {"session_id": sessions[s], "agent_id": agents[a], "org_id": orgs[o], "scope": scope}
             if kind == "remember":
-                assert mem.remember(text, user_id=users[u], **ids).user_id == key
+                written[mem.remember(text, user_id=users[u], **ids).user_id] = owner(write)
             elif kind == "messages":
-                stored = mem.add_messages([text, f"{tenant_marker(key)} and {word}"], user_id=users[u], **ids)
-                assert {m.user_id for m in stored} == {key}
+                stored = mem.add_messages([text, f"{mark} and {word}"], user_id=users[u], **ids)
+                assert len({m.user_id for m in stored}) == 1
+                written[stored[0].user_id] = owner(write)
             else:
-                assert mem.facts.set(users[u], f"favourite_{word}", text, **ids).user_id == key
+                written[mem.facts.set(users[u], f"favourite_{word}", text, **ids).user_id] = owner(write)
+        assert len(set(written.values())) == len(written)  # one tenant key per owner, and back
 
-        all_markers = {tenant_marker(t) for t in tenants} | {
-            tenant_marker(Caller(u, s, a, o).tenant(sc))
-            for u in users
-            for s in sessions
-            for a in agents
-            for o in orgs
-            for sc in Scope
-        }
-        for u, s, a, o in readers:
-            who = Caller(
-                users[u],
-                None if s is None else sessions[s],
-                None if a is None else agents[a],
-                None if o is None else orgs[o],
-            )
-            readable = {t for _, t in who.readable()}
-            forbidden = all_markers - {tenant_marker(t) for t in readable}
-
-            def clean(payload: object, forbidden: set[str] = forbidden, who: Caller = who) -> None:
-                text = json.dumps(payload, default=str)
-                assert not any(f in text for f in forbidden), (who, text[:500])
-
-            for word in WORDS:
-                hits = mem.recall(f"I like the {word}", reinforce=False, k=50, **asdict(who))
-                assert {h.memory.user_id for h in hits} <= readable
-                clean([h.memory.model_dump() for h in hits])
-            written = {t for t in tenants if t in readable}
-            found = {
-                h.memory.user_id for w in WORDS for h in mem.recall(w, k=50, reinforce=False, **asdict(who))
+        remembered = {owner(w) for w in writes if w[2] != "fact"}
+        for r in readers:
+            u, s, a, o = r
+            who: dict[str, Any] = {
+                "user_id": users[u],
+                "session_id": None if s is None else sessions[s],
+                "agent_id": None if a is None else agents[a],
+                "org_id": None if o is None else orgs[o],
             }
-            memory_tenants = memory_tenants_of(writes, users, agents, orgs, sessions)
-            assert found == written & memory_tenants  # every readable scope is merged in, none left out
-            clean(mem.context("what do I like?", reinforce=False, **asdict(who)).model_dump())
+            forbidden = {label_marker(run, lb) for lb in labels if not may_read(r, lb)}
 
-        for user in users:
-            own = {user} | {t for t in tenants if t.startswith(session_prefix(user))}
-            forbidden = all_markers - {tenant_marker(t) for t in own}
+            def clean(payload: object, forbidden: set[str] = forbidden, r: Reader = r) -> None:
+                text = json.dumps(payload, default=str)
+                assert not any(f in text for f in forbidden), (r, text[:500])
+
+            found: set[tuple[str, int, ...]] = set()
+            for word in WORDS:
+                hits = mem.recall(f"I like the {word}", reinforce=False, k=50, **who)
+                clean([h.memory.model_dump() for h in hits])
+                found |= {written[h.memory.user_id] for h in hits}
+            assert found == {lb for lb in remembered if may_read(r, lb)}, r  # every readable scope merged in
+            clean(mem.context("what do I like?", reinforce=False, **who).model_dump())
+
+        for u, user in enumerate(users):
+            own = {lb for lb in labels if lb[0] in ("session", "user") and lb[1] == u}
+            forbidden = {label_marker(run, lb) for lb in labels if lb not in own}
             text = json.dumps(mem.users.export(user), default=str)
             assert not any(f in text for f in forbidden), text[:500]
         for user in users:
             mem.users.delete(user)
-        shared = {t for t in tenants if scope_of_tenant(t) in (Scope.AGENT, Scope.ORG)}
         rows = mem.query(
             "MATCH (m:Memory) WHERE m.user_id IN $t RETURN DISTINCT m.user_id AS tenant",
-            {"t": sorted(tenants)},
+            {"t": sorted(written)},
         )
-        left = {r["tenant"] for r in rows}
-        assert left == shared & memory_tenants_of(writes, users, agents, orgs, sessions)
+        assert {written[r["tenant"]] for r in rows} == {lb for lb in remembered if lb[0] in ("agent", "org")}
     finally:
         for user in users:
             mem.users.delete(user)
-        for key in tenants:
+        for key in written:
             governance.delete_user(mem.runtime, key)
-
-
-def memory_tenants_of(
-    writes: list[tuple[int, str, str, int, int, int, str]],
-    users: list[str],
-    agents: list[str],
-    orgs: list[str],
-    sessions: list[str],
-) -> set[str]:
-    return {
-        Caller(users[u], sessions[s], agents[a], orgs[o]).tenant(Scope(scope))
-        for u, scope, kind, a, o, s, _ in writes
-        if kind != "fact"
-    }

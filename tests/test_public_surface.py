@@ -34,6 +34,7 @@ def test_exported_members_are_exactly_the_public_surface() -> None:
         "Priority",
         "QueryTimeout",
         "SchemaError",
+        "Scope",
         "SentenceTransformerEmbedder",
         "ServerError",
         "Settings",
