@@ -232,3 +232,20 @@ def test_cli_remembers_and_recalls_a_shared_scope(mem: GraphMemory) -> None:
     found = runner.invoke(cli, ["recall", "expense claims", "--user", ids("u"), "--org", org, "--json"])
     assert found.exit_code == 0, found.output
     assert [h["memory"]["content"] for h in json.loads(found.stdout)] == ["Expense claims close on the 25th"]
+
+
+def test_a_recall_over_every_scope_keeps_the_two_round_trip_budget(mem: GraphMemory) -> None:
+    from test_recall_pipeline import _counting
+
+    user, agent, org = ids("u"), ids("agent"), ids("org")
+    mem.remember("I adopted a beagle called Rex", user_id=user)
+    mem.remember("Scratch: Rex is at the vet today", user_id=user, session_id="s", scope="session")
+    mem.remember("Procedure: ask for the dog's name first", agent_id=agent, scope="agent")
+    mem.remember("Dogs are welcome in the office on Fridays", org_id=org, scope="org")
+    counted, store = _counting(mem)
+    caller = {"user_id": user, "session_id": "s", "agent_id": agent, "org_id": org}
+    counted.recall("what is my dog called?", k=4, **caller)  # warms the size cache
+    store.calls.clear()
+    hits = counted.recall("what is my dog called?", k=4, **caller)
+    assert {h.memory.scope for h in hits} == set(Scope)
+    assert store.calls[0] == "read:recall_pool" and len(store.calls) <= 2, store.calls
