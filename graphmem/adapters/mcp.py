@@ -58,13 +58,13 @@ def build_server(
     assert uid is not None
     aid, oid = who.agent_id, who.org_id
     server = MCPServer("graphmem", instructions=INSTRUCTIONS)
-    _memory_tools(server, mem, uid)
-    _fact_tools(server, mem, uid)
-    _core_tools(server, mem, uid)
+    _memory_tools(server, mem, uid, aid, oid)
+    _fact_tools(server, mem, uid, aid, oid)
+    _core_tools(server, mem, uid, aid, oid)
     return server
 
 
-def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
+def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
     def memory_recall(query: str, k: int = 5) -> dict[str, Any]:
@@ -113,7 +113,7 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
         return {"forgotten": memory_id}
 
 
-def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
+def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
     def fact_set(key: str, value: str, fact_type: str = "custom", scope: str = "user") -> dict[str, Any]:
@@ -145,7 +145,7 @@ def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
         return {"versions": [ops.fact_json(f) for f in mem.facts.history(uid, key)]}
 
 
-def _core_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
+def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
     def core_memory_append(label: str, text: str) -> dict[str, Any]:
