@@ -141,3 +141,10 @@ def shared(scope: str, agent_id: str | None, org_id: str | None) -> tuple[str | 
     """The agent and organisation whose shared scope a write reaches (none for a user or session write:
     there ``agent_id`` only attributes the memory)."""
     return (agent_id if scope == "agent" else None, org_id if scope == "org" else None)
+
+
+def scope_args(
+    agent_id: str | None, org_id: str | None, session_id: str | None, scope: str
+) -> dict[str, Any]:
+    """A route's scope query parameters as the facade's keyword arguments."""
+    return {"agent_id": agent_id, "org_id": org_id, "session_id": session_id, "scope": scope}

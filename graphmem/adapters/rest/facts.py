@@ -14,6 +14,7 @@ from graphmem.adapters import ops
 from graphmem.adapters.rest.bodies import (
     FactBody,
     RetractBody,
+    scope_args,
     shared,
 )
 from graphmem.memory import GraphMemory
@@ -42,16 +43,8 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     ) -> dict[str, Any]:
         """A fact's current value, or the one valid at ``as_of`` as known at ``known_at`` (404: none)."""
         keyauth.require_grant(request, *shared(scope, agent_id, org_id))
-        fact = mem.facts.get(
-            user_id,
-            key,
-            as_of=as_of,
-            known_at=known_at,
-            agent_id=agent_id,
-            org_id=org_id,
-            session_id=session_id,
-            scope=scope,
-        )
+        reach = scope_args(agent_id, org_id, session_id, scope)
+        fact = mem.facts.get(user_id, key, as_of=as_of, known_at=known_at, **reach)
         if fact is None:
             raise HTTPException(status_code=404, detail=f"no fact {key!r}")
         return ops.fact_json(fact) or {}
@@ -68,9 +61,7 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     ) -> list[dict[str, Any] | None]:
         """Every version of a fact, oldest first (valid time and transaction time)."""
         keyauth.require_grant(request, *shared(scope, agent_id, org_id))
-        versions = mem.facts.history(
-            user_id, key, agent_id=agent_id, org_id=org_id, session_id=session_id, scope=scope
-        )
+        versions = mem.facts.history(user_id, key, **scope_args(agent_id, org_id, session_id, scope))
         return [ops.fact_json(f) for f in versions]
 
     @api.post("/users/{user_id}/facts/retract")

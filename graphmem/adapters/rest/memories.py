@@ -33,46 +33,19 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     @api.post("/users/{user_id}/messages", status_code=201)
     def add_messages(user_id: str, body: MessagesBody, request: Request) -> list[dict[str, Any]]:
         keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
-        memories = mem.add_messages(
-            body.messages,
-            user_id=user_id,
-            session_id=body.session_id,
-            agent_id=body.agent_id,
-            org_id=body.org_id,
-            scope=body.scope,
-        )
+        memories = mem.add_messages(body.messages, user_id=user_id, **body.model_dump(exclude={"messages"}))
         return [ops.memory_json(m) for m in memories]
 
     @api.post("/users/{user_id}/recall")
     def recall(user_id: str, body: RecallBody, request: Request) -> list[dict[str, Any]]:
         keyauth.require_grant(request, body.agent_id, body.org_id)
-        hits = mem.recall(
-            body.query,
-            user_id=user_id,
-            session_id=body.session_id,
-            agent_id=body.agent_id,
-            org_id=body.org_id,
-            k=body.k,
-            as_of=body.as_of,
-            hops=body.hops,
-            views=body.views,
-            reinforce=body.reinforce,
-        )
+        hits = mem.recall(body.query, user_id=user_id, **body.model_dump(exclude={"query", "explain"}))
         return [ops.hit_json(h, explain=body.explain) for h in hits]
 
     @api.post("/users/{user_id}/context")
     def context(user_id: str, body: ContextBody, request: Request) -> dict[str, Any]:
         keyauth.require_grant(request, body.agent_id, body.org_id)
-        ctx = mem.context(
-            body.query,
-            user_id=user_id,
-            token_budget=body.token_budget,
-            k=body.k,
-            reinforce=body.reinforce,
-            session_id=body.session_id,
-            agent_id=body.agent_id,
-            org_id=body.org_id,
-        )
+        ctx = mem.context(body.query, user_id=user_id, **body.model_dump(exclude={"query"}))
         return ops.context_json(ctx)
 
     @api.put("/users/{user_id}/memories/{memory_id}")

@@ -28,74 +28,78 @@ class _Owner:
     org_id: str | None = None
 
 
+def _remember(mem: GraphMemory, owner: _Owner, body: SharedMemoryBody) -> dict[str, Any]:
+    fields = body.model_dump(exclude={"content"})
+    memory = mem.remember(
+        body.content, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id, **fields
+    )
+    return ops.memory_json(memory)
+
+
+def _recall(mem: GraphMemory, owner: _Owner, body: SharedRecallBody) -> list[dict[str, Any]]:
+    hits = mem.recall(
+        body.query,
+        agent_id=owner.agent_id,
+        org_id=owner.org_id,
+        k=body.k,
+        as_of=body.as_of,
+        hops=body.hops,
+        reinforce=body.reinforce,
+    )
+    return [ops.hit_json(h, explain=body.explain) for h in hits]
+
+
+def _set_fact(mem: GraphMemory, owner: _Owner, body: SharedFactBody) -> dict[str, Any]:
+    fields = body.model_dump()
+    fact = mem.facts.set(None, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id, **fields)
+    return ops.fact_json(fact) or {}
+
+
+def _get_fact(mem: GraphMemory, owner: _Owner, key: str) -> dict[str, Any]:
+    fact = mem.facts.get(None, key, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id)
+    if fact is None:
+        raise HTTPException(status_code=404, detail=f"no fact {key!r}")
+    return ops.fact_json(fact) or {}
+
+
 def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     """The agent and organisation routes (each shared scope read and written on its own)."""
     api = APIRouter(tags=["scopes"], dependencies=list(auth))
 
-    def remember(owner: _Owner, body: SharedMemoryBody) -> dict[str, Any]:
-        fields = body.model_dump(exclude={"content"})
-        memory = mem.remember(
-            body.content, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id, **fields
-        )
-        return ops.memory_json(memory)
-
-    def recall(owner: _Owner, body: SharedRecallBody) -> list[dict[str, Any]]:
-        hits = mem.recall(
-            body.query,
-            agent_id=owner.agent_id,
-            org_id=owner.org_id,
-            k=body.k,
-            as_of=body.as_of,
-            hops=body.hops,
-            reinforce=body.reinforce,
-        )
-        return [ops.hit_json(h, explain=body.explain) for h in hits]
-
-    def set_fact(owner: _Owner, body: SharedFactBody) -> dict[str, Any]:
-        fields = body.model_dump()
-        fact = mem.facts.set(None, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id, **fields)
-        return ops.fact_json(fact) or {}
-
-    def get_fact(owner: _Owner, key: str) -> dict[str, Any]:
-        fact = mem.facts.get(None, key, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id)
-        if fact is None:
-            raise HTTPException(status_code=404, detail=f"no fact {key!r}")
-        return ops.fact_json(fact) or {}
-
     @api.post("/agents/{agent_id}/memories", status_code=201)
     def agent_remember(agent_id: str, body: SharedMemoryBody) -> dict[str, Any]:
         """Store a memory every user of this agent reads (e.g. a procedure it learned)."""
-        return remember(_Owner(Scope.AGENT, agent_id=agent_id), body)
+        return _remember(mem, _Owner(Scope.AGENT, agent_id=agent_id), body)
 
     @api.post("/agents/{agent_id}/recall")
     def agent_recall(agent_id: str, body: SharedRecallBody) -> list[dict[str, Any]]:
         """Recall from this agent's shared memories only."""
-        return recall(_Owner(Scope.AGENT, agent_id=agent_id), body)
+        return _recall(mem, _Owner(Scope.AGENT, agent_id=agent_id), body)
 
     @api.put("/agents/{agent_id}/facts")
     def agent_set_fact(agent_id: str, body: SharedFactBody) -> dict[str, Any]:
-        return set_fact(_Owner(Scope.AGENT, agent_id=agent_id), body)
+        return _set_fact(mem, _Owner(Scope.AGENT, agent_id=agent_id), body)
 
     @api.get("/agents/{agent_id}/facts")
     def agent_get_fact(agent_id: str, key: str) -> dict[str, Any]:
-        return get_fact(_Owner(Scope.AGENT, agent_id=agent_id), key)
+        return _get_fact(mem, _Owner(Scope.AGENT, agent_id=agent_id), key)
 
     @api.post("/orgs/{org_id}/memories", status_code=201)
     def org_remember(org_id: str, body: SharedMemoryBody) -> dict[str, Any]:
         """Store a memory everyone in this organisation reads (shared knowledge)."""
-        return remember(_Owner(Scope.ORG, org_id=org_id), body)
+        return _remember(mem, _Owner(Scope.ORG, org_id=org_id), body)
 
     @api.post("/orgs/{org_id}/recall")
     def org_recall(org_id: str, body: SharedRecallBody) -> list[dict[str, Any]]:
         """Recall from this organisation's shared memories only."""
-        return recall(_Owner(Scope.ORG, org_id=org_id), body)
+        return _recall(mem, _Owner(Scope.ORG, org_id=org_id), body)
 
     @api.put("/orgs/{org_id}/facts")
     def org_set_fact(org_id: str, body: SharedFactBody) -> dict[str, Any]:
-        return set_fact(_Owner(Scope.ORG, org_id=org_id), body)
+        return _set_fact(mem, _Owner(Scope.ORG, org_id=org_id), body)
 
     @api.get("/orgs/{org_id}/facts")
     def org_get_fact(org_id: str, key: str) -> dict[str, Any]:
-        return get_fact(_Owner(Scope.ORG, org_id=org_id), key)
+        return _get_fact(mem, _Owner(Scope.ORG, org_id=org_id), key)
 
     return api
