@@ -70,7 +70,7 @@ def one_run(
         recalled: dict[str, bool] = {}
         for cat in rng.sample(sorted(categories), len(categories)):
             k = len(categories[cat]) // 2
-            hits = mem.recall(f"the {cat} I listed", user_id=user, k=k, hops=0)
+            hits = mem.recall(f"the {cat} I listed", user_id=user, k=k, hops=0, reinforce=False)
             found = {h.memory.content.split(" ", 1)[0].lower() for h in hits}
             for item in categories[cat]:
                 recalled[item] = item in found

@@ -92,7 +92,8 @@ CALL (pool, near, members) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
   RETURN collect(n {.id, .content, .search_text, .speaker, .session_id, .retention, .strength, .importance,
-           .confidence, .access_count, .outdated_from, .outdated_at,
+           .confidence, .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed,
+           .open_conflicts,
            cosine: CASE WHEN $embedding IS NULL THEN null
                         ELSE vector.similarity.cosine(n.embedding, $embedding) END,
            context_cosine: CASE WHEN $embedding IS NULL OR n.context_embedding IS NULL THEN null

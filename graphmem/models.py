@@ -129,6 +129,10 @@ class Explanation(BaseModel):
     path: list[str] = Field(default_factory=list, description="node ids from a seed to this memory")
     edge_types: list[str] = Field(default_factory=list)
     components: dict[str, float] = Field(default_factory=dict)
+    metamemory: dict[str, float] = Field(
+        default_factory=dict,
+        description="the memory's accessibility, reliability and timeliness in [0, 1] (docs/dynamics.md)",
+    )
 
 
 class Hit(BaseModel):

@@ -16,6 +16,7 @@ from graphmem.config import RetrievalPreset, resolve_preset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
+from graphmem.model import heuristics, metamemory
 from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
@@ -58,7 +59,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
             "memory_fetch", ids=[h.id for h in ranked.hits], user_id=req.user_id, embedding=None
         )
     full = {r["memory"]["id"]: r["memory"] for r in rows}
-    return [to_hit(h, full[h.id], ranked) for h in ranked.hits if h.id in full]
+    return [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
 
 
 def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
@@ -88,12 +89,13 @@ def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
     return ranked, decision.intent.value
 
 
-def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked) -> Hit:
+def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked, now: datetime | None = None) -> Hit:
     via_graph = not h.sources
+    meta = metamemory.of(row, now or datetime.now(UTC))
     return Hit(
         memory=memory_from_row(row),
         score=h.score,
-        confidence=h.confidence,
+        confidence=metamemory.confidence(h.confidence, meta),
         explanation=Explanation(
             search_level="graph" if via_graph else ranked.level,
             score_type="pagerank" if via_graph else ranked.fusion,
@@ -102,6 +104,7 @@ def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked) -> Hit:
             path=list(h.path),
             edge_types=list(h.edge_types),
             components=dict(h.components),
+            metamemory=meta.as_dict(),
         ),
     )
 
@@ -116,19 +119,21 @@ def _write_effects(
     *,
     changes: bool,
 ) -> list[dict[str, Any]]:
-    """One write transaction: reinforce what is returned, weaken the competitors (retrieval-induced
-    forgetting), record the recall, and read back the returned memories' full rows."""
-    up = [
-        {"id": h.id, "strength": reinforced_strength(_strength(h), int(h.memory.get("access_count") or 0))}
-        for h in returned
-    ]
+    """One write transaction: reinforce what is returned (spacing and testing, graphmem.model.heuristics),
+    strengthen the links between the memories returned together (synergy), inhibit the competitors the cue
+    activated but recall did not return (retrieval-induced forgetting, graphmem.model.metamemory), record
+    the recall, and read back the returned memories' full rows."""
+    ids = [h.id for h in returned]
     rif = changes and rt.settings.retrieval_induced_forgetting
-    down = [{"id": h.id, "strength": suppressed_strength(_strength(h))} for h in ranked.competitors if rif]
+    down = [
+        {"id": mid, "activation": activation}
+        for mid, activation in (metamemory.competitors(ranked.relevance, ids) if rif else [])
+    ]
     event = {
         "id": str(uuid.uuid4()),
         "user_id": req.user_id,
         "query": req.query,
-        "memory_ids": [h.id for h in returned],
+        "memory_ids": ids,
         "levels": ["graph" if not h.sources else ranked.level for h in returned],
         "scores": [h.score for h in returned],
         "intent": intent,
@@ -138,20 +143,22 @@ def _write_effects(
     }
 
     def work(tx: Tx) -> list[dict[str, Any]]:
-        if changes and up:
-            tx.run("memory_reinforce", updates=up, user_id=req.user_id, now=now)
+        if changes and ids:
+            r = heuristics.REINFORCEMENT.cypher()
+            tx.run("memory_reinforce", ids=ids, user_id=req.user_id, now=now, r=r, share=1.0)
+            if len(ids) > 1:
+                tx.run("memory_co_recalled", ids=ids, user_id=req.user_id, now=now, rate=SYNERGY_RATE)
         if down:
-            tx.run("memory_suppress", updates=down, user_id=req.user_id, now=now)
+            tx.run("memory_suppress", updates=down, user_id=req.user_id, now=now, rif=metamemory.RIF.cypher())
         if rt.settings.record_recalls:
             tx.run("recall_record", event=event, now=now)
-        ids = [h.id for h in returned]
         return tx.run("memory_fetch", ids=ids, user_id=req.user_id, embedding=None) if ids else []
 
     return rt.store.unit_of_work(work)
 
 
-def _strength(h: RankedHit) -> float:
-    return float(h.memory.get("strength") or 1.0)
+SYNERGY_RATE = 0.1
+"""Co-recall closes a tenth of the gap between a RELATED_TO weight and 1 (graphmem.model.heuristics)."""
 
 
 def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: datetime | None = None) -> None:

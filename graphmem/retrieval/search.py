@@ -20,6 +20,7 @@ from typing import Any
 
 from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
+from graphmem.model import metamemory
 from graphmem.model.intent import VIEW_EDGE, View, named_entities
 from graphmem.model.scoring import (
     answer_confidence,
@@ -127,6 +128,7 @@ class Ranked:
     pool_size: int
     graph_size: int
     stages: list[str] = field(default_factory=list)
+    relevance: dict[str, float] = field(default_factory=dict)  # each candidate's own relevance (the cue's)
 
 
 @dataclass(frozen=True)
@@ -255,8 +257,13 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
             _num(memory.get("importance"), 0.5),
             _num(memory.get("confidence"), 1.0),
         )
-        scores[mid] = current[mid] * (
-            (relevance + boost) * (1 - req.preset.state_weight) + state * req.preset.state_weight
+        # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
+        # lower the score; 1 for a memory recall never inhibited and without conflicts
+        meta = metamemory.ranking_factor(memory, now)
+        scores[mid] = (
+            current[mid]
+            * meta
+            * ((relevance + boost) * (1 - req.preset.state_weight) + state * req.preset.state_weight)
         )
         parts[mid] = {
             "cosine": cosine.get(mid, 0.0),
@@ -266,6 +273,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
             "speaker": boost,
             "state": state,
             "currency": current[mid],
+            "metamemory": meta,
         }
     if req.preset.rerank and rt is not None:
         scores = _rerank(rt, req, memories, scores, parts)
@@ -296,7 +304,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     ]
     graph_size = len(memories) - len(seeds)
     fusion = SCORE_TYPES[level]
-    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages)
+    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, own)
 
 
 # A match through the context key (previous turn + this one) counts CONTEXT_MARGIN (in cosine) less than
