@@ -41,8 +41,8 @@ def curve(
         now = START + timedelta(days=day)
         out = lifecycle.decay(state, now, p)
         assert out is not None
-        strength.append(out.strength)
-        retention.append(out.retention)
+        strength.append(round(out.strength, 4))
+        retention.append(round(out.retention, 4))
         done = lifecycle.MemoryState(
             **{**state.__dict__, "strength": out.strength, "retention": out.retention}
         )
@@ -64,7 +64,7 @@ def main() -> None:
         "factor_P3": {name: curve("P3", f, r, args.days, p) for name, (f, r) in FACTORS.items()},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    args.out.write_text(json.dumps(result))
     plot(result, args.days, p, args.out.with_suffix(".png"))
     for group in ("priority", "factor_P3"):
         for name, c in result[group].items():
