@@ -48,7 +48,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     """search (one read) → hits; then reinforcement, retrieval-induced forgetting and the recall record in
     one write transaction."""
     now = now or datetime.now(UTC)
-    ranked, intent = run_search(rt, req)
+    ranked, intent = run_search(rt, req, now)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
         return []
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
@@ -62,7 +62,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     return [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
 
 
-def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
+def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> tuple[Ranked, str]:
     """Embed the query and run :func:`search` with the request's preset (or the settings' one)."""
     preset = rt.settings.preset() if req.preset is None else resolve_preset(req.preset)
     try:
@@ -84,6 +84,7 @@ def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
             known_at=req.known_at,
             graph=req.hops > 0,
             views=decision.views,
+            now=now,
         ),
     )
     return ranked, decision.intent.value

@@ -143,6 +143,7 @@ class SearchRequest:
     known_at: datetime | None = None  # transaction time: what the engine had recorded by then
     graph: bool = True
     views: Mapping[View, float] | None = None
+    now: datetime | None = None  # the recall's clock, for the metamemory hook (default: the wall clock)
 
 
 # --- the one read -----------------------------------------------------------------------------------
@@ -259,7 +260,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         )
         # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
         # lower the score; 1 for a memory recall never inhibited and without conflicts
-        meta = metamemory.ranking_factor(memory, now)
+        meta = metamemory.ranking_factor(memory, req.now or now)
         scores[mid] = (
             current[mid]
             * meta
