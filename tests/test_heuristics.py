@@ -113,3 +113,10 @@ def test_accessibility_reliability_timeliness() -> None:
     assert meta.accessibility == pytest.approx(0.8) and meta.reliability == pytest.approx(0.9)
     assert mm.confidence(0.8, meta) < 0.8
     assert mm.confidence(0.8, mm.of({"confidence": 1.0, "recorded_at": NOW}, NOW)) == pytest.approx(0.8)
+
+
+def test_a_config_stored_before_the_heuristic_factors_still_reads() -> None:
+    old = DynamicsParams.model_validate(
+        {"factor_weights": {"emotion": 1.0, "presentation": 1.0, "coherence": 0.5}}
+    )
+    assert old.factor_weights["serial"] == 0.25 and old.factor_weights["depth"] == 0.25

@@ -34,7 +34,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from graphmem.model.heuristics import interference
 
@@ -47,6 +47,15 @@ _TYPES = ("episodic", "semantic", "procedural", "preference")
 FACTORS = ("emotion", "presentation", "coherence", "serial", "depth")
 EXEMPT_PRIORITIES = ("P0", "common")
 """Priorities that never decay (retention 1, strength kept, status active) and are never forgotten."""
+DEFAULT_FACTOR_WEIGHTS = {
+    "emotion": 1.0,
+    "presentation": 1.0,
+    "coherence": 0.5,
+    "serial": 0.25,
+    "depth": 0.25,
+}
+"""Salience weights: emotion and presentation count fully, coherence half, the two heuristics (serial
+position, depth of processing) a quarter each: together they never outweigh one clear emotional cue."""
 
 
 def _check_keys(values: Mapping[str, float], keys: Iterable[str], what: str) -> None:
@@ -76,13 +85,7 @@ class DynamicsParams(BaseModel):
     # six-factor strength: salience = Σ weight · factor (each factor in [0, 1]); decay rates / (1 + salience);
     # serial (primacy/recency in a session) and depth (of processing): graphmem.model.heuristics
     factor_weights: dict[str, float] = Field(
-        default_factory=lambda: {
-            "emotion": 1.0,
-            "presentation": 1.0,
-            "coherence": 0.5,
-            "serial": 0.25,
-            "depth": 0.25,
-        },
+        default_factory=lambda: dict(DEFAULT_FACTOR_WEIGHTS),
         description="weights of the emotion, presentation, coherence, serial-position and depth factors",
     )
     rival_similarity: float = Field(
@@ -143,6 +146,14 @@ class DynamicsParams(BaseModel):
     stability_gain: float = Field(default=3.0, ge=0)
     desired_retention: float = Field(default=0.9, gt=0, lt=1)
     max_stability_days: float = Field(default=3650.0, gt=0)
+
+    @field_validator("factor_weights", mode="before")
+    @classmethod
+    def _new_factors_default(cls, value: object) -> object:
+        """A config stored before a factor existed gets that factor's default weight (never a failed read)."""
+        if isinstance(value, dict):
+            return {**DEFAULT_FACTOR_WEIGHTS, **value}
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> DynamicsParams:
