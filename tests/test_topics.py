@@ -72,3 +72,33 @@ def test_topics_job_groups_browses_and_rebuilds(mem: GraphMemory, user_id: str) 
     assert len(mem.topics.list(user_id)) == again["topics"]
     mem.users.delete(user_id)
     assert mem.topics.list(user_id) == []
+
+
+def test_rest_and_cli_browse_topics_and_tuning(mem: GraphMemory, user_id: str) -> None:
+    import json
+
+    from fastapi.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from graphmem.adapters.rest import create_app
+    from graphmem.cli.main import app
+
+    for texts in THEMES.values():
+        for t in texts:
+            mem.remember(t, user_id=user_id)
+    with TestClient(create_app(mem, "k"), headers={"X-API-Key": "k"}, raise_server_exceptions=False) as client:
+        built = client.post(f"/users/{user_id}/topics/rebuild").json()
+        listed = client.get(f"/users/{user_id}/topics").json()
+        assert built["topics"] == len(listed) >= 2
+        members = client.get(f"/users/{user_id}/topics/{listed[0]['id']}/memories").json()
+        assert len(members) == listed[0]["size"]
+        assert client.get(f"/users/{user_id}/tuning").json()["tuning"]["version"] == 0
+        assert client.post(f"/users/{user_id}/tuning/adapt", params={"dry_run": True}).json()["changed"] is False
+        assert client.post(f"/users/{user_id}/tuning/rollback", params={"to_version": 3}).status_code == 422
+        rec = client.post(f"/users/{user_id}/recall", json={"query": "beagle", "reconstruct": True})
+        assert rec.status_code == 200 and rec.json()
+    runner = CliRunner()
+    shown = runner.invoke(app, ["topics", "list", "--user", user_id, "--json"])
+    assert shown.exit_code == 0 and {t["id"] for t in json.loads(shown.stdout)} == {t["id"] for t in listed}
+    tuning = runner.invoke(app, ["tuning", "show", "--user", user_id])
+    assert tuning.exit_code == 0 and json.loads(tuning.stdout)["history"] == []
