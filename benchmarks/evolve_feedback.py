@@ -59,7 +59,9 @@ def ingest(mem: GraphMemory, sample: dict[str, Any], user: str) -> dict[str, str
     dia: dict[str, str] = {}
     for n, when, turns in sessions(sample["conversation"]):
         batch = messages_of(turns, when)
-        for message, memory in zip(batch, mem.add_messages(batch, user_id=user, session_id=f"s{n}"), strict=True):
+        for message, memory in zip(
+            batch, mem.add_messages(batch, user_id=user, session_id=f"s{n}"), strict=True
+        ):
             dia[message["metadata"]["dia_id"]] = memory.id
     return dia
 
@@ -148,7 +150,9 @@ def plot(report: dict[str, Any], path: Path) -> None:
     for u in report["users"]:
         xs = [c["feedback_questions"] for c in u["curve"]]
         for name, style in (("vector_weight", "-"), ("graph_weight", "--")):
-            a.plot(xs, [c["params"].get(name, 0.5) for c in u["curve"]], style, label=f"{u['sample_id']} {name}")
+            a.plot(
+                xs, [c["params"].get(name, 0.5) for c in u["curve"]], style, label=f"{u['sample_id']} {name}"
+            )
         b.plot(xs, [c["tuned"] for c in u["curve"]], "-", label=f"{u['sample_id']} adapted")
         b.plot(xs, [c["fixed"] for c in u["curve"]], ":", label=f"{u['sample_id']} fixed parameters")
     a.set_xlabel("questions with feedback")
@@ -195,7 +199,9 @@ def main() -> None:
         "held_out_r10_before": mean("held_out_r10_before"),
         "held_out_r10_feedback_fixed": mean("held_out_r10_feedback_fixed"),
         "held_out_r10_feedback_adapted": mean("held_out_r10_feedback_adapted"),
-        "adaptation_gain": round(mean("held_out_r10_feedback_adapted") - mean("held_out_r10_feedback_fixed"), 4),
+        "adaptation_gain": round(
+            mean("held_out_r10_feedback_adapted") - mean("held_out_r10_feedback_fixed"), 4
+        ),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, default=str))

@@ -53,7 +53,9 @@ def evo(server: Any, embedder: Any) -> Iterator[GraphMemory]:
         yield memory
 
 
-def test_versions_keep_evidence_rollback_restores_and_recall_uses_the_tuning(evo: GraphMemory, user_id: str) -> None:
+def test_versions_keep_evidence_rollback_restores_and_recall_uses_the_tuning(
+    evo: GraphMemory, user_id: str
+) -> None:
     ev = evo.automation.evolution
     assert ev.tuning(user_id).version == 0 and ev.tuning(user_id).params == {}
     with pytest.raises(ValidationError):
@@ -86,7 +88,11 @@ PAIRS = [  # (question, the memory that answers it in other words, distractors s
     (
         "what pet does she own?",
         "Her beagle Rex sleeps on the sofa all afternoon",
-        ["She wants to own a house someday", "The pet shop on Main Street was closed", "Does she own a bike?"],
+        [
+            "She wants to own a house someday",
+            "The pet shop on Main Street was closed",
+            "Does she own a bike?",
+        ],
     ),
     (
         "where does he work now?",
@@ -138,7 +144,9 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
     def mrr(preset: str | None) -> float:  # recall itself now ranks with the tuning (preset=None)
         total = 0.0
         for q, (answer, _) in ids.items():
-            order = [h.memory.id for h in evo.recall(q, user_id=user_id, k=10, reinforce=False, preset=preset)]
+            order = [
+                h.memory.id for h in evo.recall(q, user_id=user_id, k=10, reinforce=False, preset=preset)
+            ]
             total += 1 / (order.index(answer) + 1) if answer in order else 0.0
         return total / len(ids)
 

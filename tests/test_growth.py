@@ -39,7 +39,9 @@ def _chain(mem: GraphMemory, user_id: str, session: str) -> list[str]:
 
 def test_summary_replaces_its_sources_and_as_of_reads_stay_intact(grow: GraphMemory, user_id: str) -> None:
     ids = _chain(grow, user_id, "trip")
-    keep = grow.remember("My daughter is allergic to peanuts", user_id=user_id, session_id="trip", priority="P0")
+    keep = grow.remember(
+        "My daughter is allergic to peanuts", user_id=user_id, session_id="trip", priority="P0"
+    )
     before = datetime.now(UTC)
     snap_before = {n.id for n in grow.temporal.snapshot(user_id, as_of=before).nodes}
     assert set(ids) <= snap_before
@@ -66,20 +68,25 @@ def test_summary_replaces_its_sources_and_as_of_reads_stay_intact(grow: GraphMem
     assert not set(ids) & now_ids and rows[0]["s"] in now_ids
     hits = grow.recall("did we fly a kite at the beach?", user_id=user_id, k=3, reinforce=False)
     assert hits and hits[0].memory.id == rows[0]["s"]
-    past = grow.recall("did we fly a kite at the beach?", user_id=user_id, k=3, reinforce=False, known_at=before)
+    past = grow.recall(
+        "did we fly a kite at the beach?", user_id=user_id, k=3, reinforce=False, known_at=before
+    )
     assert past and past[0].memory.id in ids  # what was known then is still readable
 
 
 def test_with_topics_a_summary_takes_a_whole_topic(grow: GraphMemory, user_id: str) -> None:
     ids = [
         grow.remember(t, user_id=user_id, session_id=f"s{i % 2}", priority="P3", memory_type="episodic").id
-        for i, t in enumerate(CHAIN + ["The kite string snapped at the beach", "The pier lunch was the best part"])
+        for i, t in enumerate(
+            [*CHAIN, "The kite string snapped at the beach", "The pier lunch was the best part"]
+        )
     ]
     assert grow.topics.rebuild(user_id)["topics"] >= 1
     topic_of = {
         r["m"]: r["t"]
         for r in grow.query(
-            "MATCH (m:Memory)-[:IN_TOPIC]->(t:Topic) WHERE m.user_id = $u RETURN m.id AS m, t.id AS t", {"u": user_id}
+            "MATCH (m:Memory)-[:IN_TOPIC]->(t:Topic) WHERE m.user_id = $u RETURN m.id AS m, t.id AS t",
+            {"u": user_id},
         )
     }
     run = grow.jobs.run("consolidate", user_id=user_id, now=datetime.now(UTC) + timedelta(days=30))

@@ -76,7 +76,9 @@ def test_recall_reconstructs_on_request_records_it_and_never_rewrites(mem: Graph
     reply = made[1]
     plain = mem.recall("how was the pottery workshop?", user_id=user_id, k=3, reinforce=False)
     assert all(h.reconstruction is None for h in plain)  # opt-in
-    hits = mem.recall("how was the pottery workshop?", user_id=user_id, k=3, reinforce=False, reconstruct=True)
+    hits = mem.recall(
+        "how was the pottery workshop?", user_id=user_id, k=3, reinforce=False, reconstruct=True
+    )
     by_id = {h.memory.id: h for h in hits}
     assert reply.id in by_id
     rec = by_id[reply.id].reconstruction

@@ -13,7 +13,10 @@ from graphmem.model import topics as rules
 def test_communities_split_two_dense_groups_and_drop_small_ones() -> None:
     a = [f"a{i}" for i in range(4)]
     b = [f"b{i}" for i in range(4)]
-    edges = [(x, y, 0.9) for g in (a, b) for x in g for y in g if x < y] + [("a0", "b0", 0.1), ("c0", "c1", 0.9)]
+    edges = [(x, y, 0.9) for g in (a, b) for x in g for y in g if x < y] + [
+        ("a0", "b0", 0.1),
+        ("c0", "c1", 0.9),
+    ]
     groups = rules.communities([*a, *b, "c0", "c1"], edges)
     assert groups == [a, b]  # the pair c0-c1 is too small to be a topic
     assert rules.communities(["x", "y"], []) == []
@@ -21,7 +24,9 @@ def test_communities_split_two_dense_groups_and_drop_small_ones() -> None:
 
 def test_topic_names_come_from_entities_then_distinctive_words() -> None:
     members = ["Rex the beagle chewed my shoes", "Walked Rex to the beagle club", "Rex hates the vacuum"]
-    everyone = Counter({"beagle": 2, "chewed": 1, "shoes": 1, "walked": 1, "club": 1, "hates": 1, "vacuum": 1})
+    everyone = Counter(
+        {"beagle": 2, "chewed": 1, "shoes": 1, "walked": 1, "club": 1, "hates": 1, "vacuum": 1}
+    )
     terms = rules.keywords(members, everyone, total=40)
     assert terms == ["beagle"]  # only words said more than once in the topic
     assert rules.name(["Rex", "Rex", "Beagle Club"], terms) == "Rex, Beagle Club: beagle"
@@ -30,8 +35,12 @@ def test_topic_names_come_from_entities_then_distinctive_words() -> None:
 
 def test_plan_names_and_sizes_topics_from_rows() -> None:
     rows = [
-        {"id": f"m{i}", "content": f"pottery class clay wheel {i}", "entities": ["Pottery"],
-         "links": [{"dst": f"m{j}", "weight": 0.8} for j in range(3) if j != i]}
+        {
+            "id": f"m{i}",
+            "content": f"pottery class clay wheel {i}",
+            "entities": ["Pottery"],
+            "links": [{"dst": f"m{j}", "weight": 0.8} for j in range(3) if j != i],
+        }
         for i in range(3)
     ] + [{"id": "lone", "content": "tax forms", "entities": [], "links": []}]
     [topic] = plan(rows)
@@ -86,14 +95,18 @@ def test_rest_and_cli_browse_topics_and_tuning(mem: GraphMemory, user_id: str) -
     for texts in THEMES.values():
         for t in texts:
             mem.remember(t, user_id=user_id)
-    with TestClient(create_app(mem, "k"), headers={"X-API-Key": "k"}, raise_server_exceptions=False) as client:
+    with TestClient(
+        create_app(mem, "k"), headers={"X-API-Key": "k"}, raise_server_exceptions=False
+    ) as client:
         built = client.post(f"/users/{user_id}/topics/rebuild").json()
         listed = client.get(f"/users/{user_id}/topics").json()
         assert built["topics"] == len(listed) >= 2
         members = client.get(f"/users/{user_id}/topics/{listed[0]['id']}/memories").json()
         assert len(members) == listed[0]["size"]
         assert client.get(f"/users/{user_id}/tuning").json()["tuning"]["version"] == 0
-        assert client.post(f"/users/{user_id}/tuning/adapt", params={"dry_run": True}).json()["changed"] is False
+        assert (
+            client.post(f"/users/{user_id}/tuning/adapt", params={"dry_run": True}).json()["changed"] is False
+        )
         assert client.post(f"/users/{user_id}/tuning/rollback", params={"to_version": 3}).status_code == 422
         rec = client.post(f"/users/{user_id}/recall", json={"query": "beagle", "reconstruct": True})
         assert rec.status_code == 200 and rec.json()

@@ -123,7 +123,11 @@ def judged_queries(rows: list[dict[str, Any]]) -> list[adaptation.Judged]:
 
 
 def score_candidates(
-    rt: Runtime, user_id: str, judged: list[adaptation.Judged], base: RetrievalPreset, current: dict[str, float]
+    rt: Runtime,
+    user_id: str,
+    judged: list[adaptation.Judged],
+    base: RetrievalPreset,
+    current: dict[str, float],
 ) -> dict[tuple[tuple[str, float], ...], float]:
     """Mean feedback utility of every candidate setting (the grid and the current one): each judged query's
     pool is fetched once and re-ranked per candidate (ranking is pure; no cross-encoder)."""
@@ -204,13 +208,17 @@ class Evolution:
             dry_run=dry_run,
         )
 
-    def set(self, user_id: str, params: dict[str, float], *, reason: str = "set by hand", by: str = "api") -> Tuning:
+    def set(
+        self, user_id: str, params: dict[str, float], *, reason: str = "set by hand", by: str = "api"
+    ) -> Tuning:
         """Pin a user's parameters by hand (names in ``graphmem.model.adaptation.TUNABLE``, within bounds),
         as a new version; the next adaptation starts from them."""
         uid = check.user_id(user_id)
         for name, value in params.items():
             if name not in adaptation.TUNABLE:
-                raise ValidationError("params", f"{name!r} is not tunable; tunable: {', '.join(adaptation.TUNABLE)}")
+                raise ValidationError(
+                    "params", f"{name!r} is not tunable; tunable: {', '.join(adaptation.TUNABLE)}"
+                )
             low, high = adaptation.TUNABLE[name]
             if not isinstance(value, int | float) or not low <= float(value) <= high:
                 raise ValidationError(f"params.{name}", f"must be a number between {low} and {high}")
@@ -233,7 +241,13 @@ class Evolution:
         return self._write(uid, params, evidence, current.version, clock, "rollback")
 
     def _write(
-        self, uid: str, params: dict[str, float], evidence: dict[str, Any], expected: int, now: datetime, by: str
+        self,
+        uid: str,
+        params: dict[str, float],
+        evidence: dict[str, Any],
+        expected: int,
+        now: datetime,
+        by: str,
     ) -> Tuning:
         cid = config_id(self._rt, uid)
         body = json.dumps({"params": params}, sort_keys=True)
@@ -244,11 +258,22 @@ class Evolution:
             if found != expected:
                 raise VersionConflict(f"tuning of {uid!r}", expected, found)
             tx.run(
-                "tuning_write", id=cid, user_id=uid, version=found + 1, body=body, evidence=proof, now=now, by=by
+                "tuning_write",
+                id=cid,
+                user_id=uid,
+                version=found + 1,
+                body=body,
+                evidence=proof,
+                now=now,
+                by=by,
             )
-            audit.append(tx, "config_change", user_id=uid, now=now, actor=by, target_ids=[cid], version=found + 1)
+            audit.append(
+                tx, "config_change", user_id=uid, now=now, actor=by, target_ids=[cid], version=found + 1
+            )
             return found + 1
 
         version = self._rt.store.unit_of_work(work)
         self._rt.tuned.drop(uid)
-        return Tuning(user_id=uid, version=version, params=params, evidence=evidence, updated_at=now, updated_by=by)
+        return Tuning(
+            user_id=uid, version=version, params=params, evidence=evidence, updated_at=now, updated_by=by
+        )

@@ -5,6 +5,7 @@ transaction, so a reader sees the old set or the new one."""
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from collections import Counter
 from datetime import UTC, datetime
@@ -85,7 +86,7 @@ class Topics:
         rows = self._rt.store.read("topic_list", user_id=check.user_id(user_id))
         return [Topic.model_validate({k: v for k, v in r["topic"].items() if v is not None}) for r in rows]
 
-    def memories(self, topic_id: str, *, user_id: str, k: int = 50) -> list[Memory]:
+    def memories(self, topic_id: str, *, user_id: str, k: int = 50) -> builtins.list[Memory]:
         """The live memories of one topic, strongest first."""
         rows = self._rt.store.read(
             "topic_memories",

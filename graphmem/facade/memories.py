@@ -126,7 +126,9 @@ class Memories:
             memory_id=check.identifier(memory_id, "memory_id") or "",
             user_id=uid,
             useful=check.boolean(useful, "useful"),
-            query=None if query is None else check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
+            query=None
+            if query is None
+            else check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
         )
         self._rt.changes.touch(uid)
 

@@ -40,16 +40,20 @@ class Judged:
     useless: frozenset[str]
 
 
-def grid(bounds: Mapping[str, tuple[float, float]] = TUNABLE, step: float = GRID_STEP) -> list[dict[str, float]]:
+def grid(
+    bounds: Mapping[str, tuple[float, float]] = TUNABLE, step: float = GRID_STEP
+) -> list[dict[str, float]]:
     """Every candidate setting: the cartesian product of each parameter's values from low to high."""
     axes = []
     for name, (low, high) in bounds.items():
-        n = int(math.floor((high - low) / step + 1e-9)) + 1
+        n = math.floor((high - low) / step + 1e-9) + 1
         axes.append([(name, round(low + i * step, 4)) for i in range(n)])
     return [dict(combo) for combo in product(*axes)]
 
 
-def clamp(params: Mapping[str, float], bounds: Mapping[str, tuple[float, float]] = TUNABLE) -> dict[str, float]:
+def clamp(
+    params: Mapping[str, float], bounds: Mapping[str, tuple[float, float]] = TUNABLE
+) -> dict[str, float]:
     """Only tunable names, each within its bounds."""
     return {k: min(max(float(v), bounds[k][0]), bounds[k][1]) for k, v in params.items() if k in bounds}
 
@@ -90,7 +94,9 @@ def choose(
         return Choice(dict(current), False, evidence, now_u, now_u, "no candidates")
     best_u = max(scores.values())
     if evidence < MIN_EVIDENCE:
-        return Choice(dict(current), False, evidence, now_u, best_u, f"fewer than {MIN_EVIDENCE} judged queries")
+        return Choice(
+            dict(current), False, evidence, now_u, best_u, f"fewer than {MIN_EVIDENCE} judged queries"
+        )
     if best_u - now_u < MIN_GAIN:
         return Choice(dict(current), False, evidence, now_u, best_u, "no candidate improves enough")
     near = [c for c, u in scores.items() if u >= best_u - MIN_GAIN / 2]

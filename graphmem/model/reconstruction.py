@@ -19,15 +19,24 @@ import re
 from collections.abc import Sequence
 
 REPLY_PARTICLES = frozenset(
-    "yes yeah yep yup no nope nah sure thanks thank totally absolutely definitely exactly agreed indeed "
-    "wow oh ah haha lol ok okay right true same congrats congratulations aw aww awesome cool nice".split()
+    (  # noqa: SIM905
+        "yes yeah yep yup no nope nah sure thanks thank totally absolutely definitely exactly agreed "
+        "indeed wow oh ah haha lol ok okay right true same congrats congratulations aw aww awesome cool "
+        "nice"
+    ).split()
 )
-ANAPHORS = frozenset("it its it's they them their theirs this that these those he him his she her there".split())
+ANAPHORS = frozenset(
+    (  # noqa: SIM905
+        "it its it's they them their theirs this that these those he him his she her there"
+    ).split()
+)
 FUNCTION_WORDS = frozenset(
-    "a an the and or but so to of in on at for with by from as is was are were be been being am do did does "
-    "i me my we us our you your i'm i've you're we're it's that's was so very really just too also what "
-    "how when where why who which not no yes can could would should will shall may might must have has had "
-    "sounds sound like".split()
+    (  # noqa: SIM905
+        "a an the and or but so to of in on at for with by from as is was are were be been being am do "
+        "did does i me my we us our you your i'm i've you're we're it's that's was so very really just "
+        "too also what how when where why who which not no yes can could would should will shall may "
+        "might must have has had sounds sound like"
+    ).split()
 )
 ELLIPSIS_WORDS = 3
 MAX_CONTENT_WORDS = 4
@@ -38,7 +47,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 
 def _proper_names(words: Sequence[str]) -> list[str]:
     """Capitalised words other than the first of a sentence and 'I'."""
-    return [w for i, w in enumerate(words) if i > 0 and w[:1].isupper() and w not in ("I", "I'm", "I've", "I'd")]
+    return [
+        w for i, w in enumerate(words) if i > 0 and w[:1].isupper() and w not in ("I", "I'm", "I've", "I'd")
+    ]
 
 
 def stands_alone(text: str) -> bool:

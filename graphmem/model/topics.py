@@ -24,12 +24,15 @@ NAME_KEYWORDS = 3
 SEED = 7
 _WORD = re.compile(r"[a-z][a-z']+")
 STOP = frozenset(
-    "the and but for with about from into that this these those there their they them then than have has had "
-    "was were are been being will would could should just really very what when where which while your you "
-    "yours our ours its it's i'm i've i'd you're that's don't didn't can't also some such much many more most "
-    "other over only own same so too like yeah yes thanks thank know think going get got make made well "
-    "even still back time things thing something anything everything one all any each every how why who "
-    "here now not out off did does doing done say said tell told sure great good nice love lot lots way".split()
+    (  # noqa: SIM905
+        "the and but for with about from into that this these those there their they them then than have "
+        "has had was were are been being will would could should just really very what when where which "
+        "while your you yours our ours its it's i'm i've i'd you're that's don't didn't can't also some "
+        "such much many more most other over only own same so too like yeah yes thanks thank know think "
+        "going get got make made well even still back time things thing something anything everything one "
+        "all any each every how why who here now not out off did does doing done say said tell told sure "
+        "great good nice love lot lots way"
+    ).split()
 )
 
 
@@ -53,7 +56,9 @@ def words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if len(w) > 3 and w not in STOP]
 
 
-def keywords(members: Sequence[str], everyone: Mapping[str, int], total: int, n: int = NAME_KEYWORDS) -> list[str]:
+def keywords(
+    members: Sequence[str], everyone: Mapping[str, int], total: int, n: int = NAME_KEYWORDS
+) -> list[str]:
     """The topic's most distinctive words: frequency in the topic × log(1 + total / frequency overall)."""
     counts = Counter(w for text in members for w in words(text))
     score = {w: c * math.log(1 + total / everyone.get(w, 1)) for w, c in counts.items() if c > 1}

@@ -41,6 +41,11 @@ def reconstruct(rt: Runtime, hits: list[Hit], *, user_id: str, query: str, now: 
             id=str(uuid.uuid4()), text=text, sources=sources, confidence=h.confidence * rule.CONFIDENCE_FACTOR
         )
     if made:
-        records = [{"memory_id": mid, **r.model_dump(include={"id", "text", "sources", "confidence"})} for mid, r in made.items()]
+        records = [
+            {"memory_id": mid, **r.model_dump(include={"id", "text", "sources", "confidence"})}
+            for mid, r in made.items()
+        ]
         rt.store.write("reconstruction_record", rows=records, user_id=user_id, query=query, now=now)
-    return [h.model_copy(update={"reconstruction": made[h.memory.id]}) if h.memory.id in made else h for h in hits]
+    return [
+        h.model_copy(update={"reconstruction": made[h.memory.id]}) if h.memory.id in made else h for h in hits
+    ]
