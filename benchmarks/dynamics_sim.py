@@ -161,6 +161,7 @@ def simulate(
     seed: int,
     dynamics: bool = True,
     max_turns: int = 0,
+    topics: bool = False,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     total = warmup + days
@@ -231,6 +232,8 @@ def simulate(
                         )
                 night = morning + timedelta(hours=15)
                 for tenant in tenants if dynamics else []:
+                    if topics:  # self-organisation first: consolidation then summarises per topic
+                        mem.topics.rebuild(tenant, now=night)
                     for job in JOBS_NIGHTLY:
                         run = mem.jobs.run(job, user_id=tenant, now=night)
                         if run.status != "success":
@@ -465,6 +468,9 @@ def main() -> None:
         "--compare-off", action="store_true", help="also run the same simulation with no jobs (dynamics off)"
     )
     parser.add_argument(
+        "--topics", action="store_true", help="rebuild topics nightly (consolidation summarises per topic)"
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: 1 user, its first 80 turns, 3 + 3 days (checks the harness, measures nothing)",
@@ -494,10 +500,20 @@ def main() -> None:
     with GraphMemory.connect(settings=settings) as mem:
         mem.init()
         header = stamp(
-            neo4j_version(mem.query), preset=preset, params=mem.automation.get_config().dynamics.model_dump()
+            neo4j_version(mem.query),
+            preset=preset,
+            topics=args.topics,
+            params=mem.automation.get_config().dynamics.model_dump(),
         )
         result = simulate(
-            mem, args.data, args.users, args.warmup, args.days, args.seed, max_turns=args.max_turns
+            mem,
+            args.data,
+            args.users,
+            args.warmup,
+            args.days,
+            args.seed,
+            max_turns=args.max_turns,
+            topics=args.topics,
         )
         if args.compare_off:
             off = simulate(

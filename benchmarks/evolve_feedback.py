@@ -19,7 +19,7 @@ The gain of self-evolution is the last minus the middle. A plot shows the parame
 after each batch (benchmarks/results/evolve_feedback.png).
 
     .venv/bin/python benchmarks/evolve_feedback.py --data ../shared/data/locomo/locomo-dev.json
-    .venv/bin/python benchmarks/evolve_feedback.py --limit 1 --rounds 2     # a quick check
+    .venv/bin/python benchmarks/evolve_feedback.py --limit 1 --max-sessions 6 --rounds 2   # a quick check
 """
 
 from __future__ import annotations
@@ -55,9 +55,10 @@ def questions(sample: dict[str, Any], known: set[str]) -> list[tuple[str, list[s
     return out
 
 
-def ingest(mem: GraphMemory, sample: dict[str, Any], user: str) -> dict[str, str]:
+def ingest(mem: GraphMemory, sample: dict[str, Any], user: str, max_sessions: int) -> dict[str, str]:
     dia: dict[str, str] = {}
-    for n, when, turns in sessions(sample["conversation"]):
+    parts = sessions(sample["conversation"])
+    for n, when, turns in parts[:max_sessions] if max_sessions else parts:
         batch = messages_of(turns, when)
         for message, memory in zip(
             batch, mem.add_messages(batch, user_id=user, session_id=f"s{n}"), strict=True
@@ -85,11 +86,13 @@ def give_feedback(mem: GraphMemory, user: str, q: str, gold: set[str]) -> int:
     return len(gold) + first
 
 
-def run_user(mem: GraphMemory, sample: dict[str, Any], rounds: int, seed: int, max_q: int) -> dict[str, Any]:
+def run_user(
+    mem: GraphMemory, sample: dict[str, Any], rounds: int, seed: int, max_q: int, max_sessions: int = 0
+) -> dict[str, Any]:
     user = f"evolve-{uuid.uuid4()}"
     try:
         started = time.perf_counter()
-        dia = ingest(mem, sample, user)
+        dia = ingest(mem, sample, user, max_sessions)
         qs = [(q, {dia[e] for e in ev}) for q, ev in questions(sample, set(dia))]
         random.Random(seed).shuffle(qs)
         qs = qs[:max_q] if max_q else qs
@@ -173,6 +176,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="first conversations only (0: all)")
     parser.add_argument("--rounds", type=int, default=4, help="feedback batches (an adaptation after each)")
     parser.add_argument("--max-questions", type=int, default=0, help="questions per user (0: all)")
+    parser.add_argument("--max-sessions", type=int, default=0, help="first sessions per user (0: all)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=RESULTS / "evolve_feedback.json")
     args = parser.parse_args()
@@ -187,7 +191,9 @@ def main() -> None:
         with Progress() as progress:
             task = progress.add_task("users", total=len(data))
             for sample in data:
-                users.append(run_user(mem, sample, args.rounds, args.seed, args.max_questions))
+                users.append(
+                    run_user(mem, sample, args.rounds, args.seed, args.max_questions, args.max_sessions)
+                )
                 progress.advance(task)
 
     def mean(key: str) -> float:
