@@ -69,7 +69,7 @@ LASTING = re.compile(
     re.IGNORECASE,
 )
 DIA = re.compile(r"D\d+:\d+")
-NODE_LABELS = ["Memory", "Entity", "Fact", "Session", "RecallEvent"]
+NODE_LABELS = ["Memory", "Entity", "Fact", "Session", "RecallEvent", "Topic"]
 
 
 @dataclass(frozen=True)
