@@ -37,11 +37,16 @@ def test_choose_needs_evidence_and_a_gain_and_prefers_the_smallest_change() -> N
     key = tuple(sorted(cur.items()))
     near = (("graph_weight", 0.5), ("vector_weight", 0.65))
     far = (("graph_weight", 0.2), ("vector_weight", 0.8))
-    scores = {key: 0.40, near: 0.50, far: 0.505}
+    n = adaptation.MIN_EVIDENCE + 1
+    scores = {key: [0.40] * n, near: [0.50] * n, far: [0.505] * n}
     assert not adaptation.choose(cur, scores, adaptation.MIN_EVIDENCE - 1).changed
-    assert not adaptation.choose(cur, {key: 0.40, near: 0.41}, 50).changed
-    pick = adaptation.choose(cur, scores, 50)
+    assert not adaptation.choose(cur, {key: [0.40] * n, near: [0.41] * n}, n).changed
+    pick = adaptation.choose(cur, scores, n)
     assert pick.changed and pick.params == dict(near)  # within MIN_GAIN/2 of the best, and closest
+    # a large mean gain carried by one query while the others lose is an overfit: no change
+    lopsided = {key: [0.5] * n, far: [0.5 + 0.5 * n] + [0.45] * (n - 1)}
+    assert adaptation.choose(cur, lopsided, n).reason == "gain not consistent"
+    assert adaptation.consistent([1, 1, 0], [0, 0, 1]) and not adaptation.consistent([2, 0], [0, 1])
     assert adaptation.clamp({"vector_weight": 2.0, "other": 1.0}) == {"vector_weight": 0.8}
 
 

@@ -128,11 +128,11 @@ def score_candidates(
     judged: list[adaptation.Judged],
     base: RetrievalPreset,
     current: dict[str, float],
-) -> dict[tuple[tuple[str, float], ...], float]:
-    """Mean feedback utility of every candidate setting (the grid and the current one): each judged query's
-    pool is fetched once and re-ranked per candidate (ranking is pure; no cross-encoder)."""
+) -> dict[adaptation.Key, list[float]]:
+    """Feedback utility per judged query of every candidate setting (the grid and the current one): each
+    judged query's pool is fetched once and re-ranked per candidate (ranking is pure; no cross-encoder)."""
     candidates = {tuple(sorted(c.items())) for c in adaptation.grid()} | {tuple(sorted(current.items()))}
-    totals = dict.fromkeys(candidates, 0.0)
+    totals: dict[adaptation.Key, list[float]] = {c: [] for c in candidates}
     vectors = embed_query_checked(rt.embedder, [j.query for j in judged])
     for j, vector in zip(judged, vectors, strict=True):
         req = SearchRequest(
@@ -148,8 +148,8 @@ def score_candidates(
         for cand in candidates:
             ranked = rank(row, replace(req, preset=base.model_copy(update=dict(cand))), None)
             order = [h.id for h in ranked.hits + ranked.competitors]
-            totals[cand] += adaptation.utility(order, j, UTILITY_K)
-    return {c: t / max(1, len(judged)) for c, t in totals.items()}
+            totals[cand].append(adaptation.utility(order, j, UTILITY_K))
+    return totals
 
 
 class Evolution:

@@ -81,25 +81,40 @@ class Choice:
     reason: str
 
 
-def choose(
-    current: Mapping[str, float], scores: Mapping[tuple[tuple[str, float], ...], float], evidence: int
-) -> Choice:
-    """Pick the setting to keep. ``scores``: mean utility per candidate (as sorted item tuples), including the
-    current setting. Changes only with at least ``MIN_EVIDENCE`` judged queries and a gain of at least
-    ``MIN_GAIN``; among the candidates within ``MIN_GAIN`` of the best, the one closest to the current
-    setting wins (the smallest change the evidence supports)."""
+Key = tuple[tuple[str, float], ...]
+
+
+def consistent(per_query: Sequence[float], baseline: Sequence[float]) -> bool:
+    """More judged queries helped than hurt (a sign test's majority): a mean gain carried by a few queries
+    is an overfit to them, not a better setting for the user."""
+    helped = sum(1 for a, b in zip(per_query, baseline, strict=True) if a > b + 1e-9)
+    hurt = sum(1 for a, b in zip(per_query, baseline, strict=True) if a < b - 1e-9)
+    return helped > hurt
+
+
+def choose(current: Mapping[str, float], per_query: Mapping[Key, Sequence[float]], evidence: int) -> Choice:
+    """Pick the setting to keep. ``per_query``: each candidate's utility per judged query (candidates as
+    sorted item tuples, the current setting included). Changes only with at least ``MIN_EVIDENCE`` judged
+    queries, for a candidate whose mean gains at least ``MIN_GAIN`` and that helps more queries than it
+    hurts; among those within ``MIN_GAIN / 2`` of the best, the one closest to the current setting wins
+    (the smallest change the evidence supports)."""
     key = tuple(sorted(current.items()))
+    scores = {c: sum(u) / max(1, len(u)) for c, u in per_query.items()}
     now_u = scores.get(key, 0.0)
     if not scores:
         return Choice(dict(current), False, evidence, now_u, now_u, "no candidates")
+    base = per_query.get(key, [0.0] * len(next(iter(per_query.values()))))
+    fair = {c: u for c, u in scores.items() if c == key or consistent(per_query[c], base)}
     best_u = max(scores.values())
     if evidence < MIN_EVIDENCE:
         return Choice(
             dict(current), False, evidence, now_u, best_u, f"fewer than {MIN_EVIDENCE} judged queries"
         )
-    if best_u - now_u < MIN_GAIN:
-        return Choice(dict(current), False, evidence, now_u, best_u, "no candidate improves enough")
-    near = [c for c, u in scores.items() if u >= best_u - MIN_GAIN / 2]
+    if max(fair.values(), default=now_u) - now_u < MIN_GAIN:
+        reason = "no candidate improves enough" if best_u - now_u < MIN_GAIN else "gain not consistent"
+        return Choice(dict(current), False, evidence, now_u, best_u, reason)
+    best_u = max(fair.values())
+    near = [c for c, u in fair.items() if u >= best_u - MIN_GAIN / 2]
 
     def distance(c: tuple[tuple[str, float], ...]) -> float:
         return sum(abs(v - current.get(n, v)) for n, v in c)
