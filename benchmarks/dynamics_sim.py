@@ -44,6 +44,7 @@ import random
 import re
 import signal
 import sys
+import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass
@@ -505,6 +506,7 @@ def main() -> None:
             topics=args.topics,
             params=mem.automation.get_config().dynamics.model_dump(),
         )
+        started = time.perf_counter()
         result = simulate(
             mem,
             args.data,
@@ -520,7 +522,7 @@ def main() -> None:
                 mem, args.data, args.users, args.warmup, args.days, args.seed, False, args.max_turns
             )
             result["dynamics_off"] = {k: v for k, v in off.items() if k not in ("daily", "curves")}
-    result = {"stamp": header, **result}
+    result = {"stamp": header, "seconds": round(time.perf_counter() - started, 1), **result}
     args.out.write_text(json.dumps(result, indent=2, default=str))
     plot(result, args.out.with_suffix(".png"))
     args.out.with_suffix(".md").write_text(markdown(result, args.out))
