@@ -16,8 +16,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-import networkx as nx
-
 MIN_TOPIC_SIZE = 3
 NAME_ENTITIES = 2
 NAME_KEYWORDS = 3
@@ -40,6 +38,8 @@ def communities(
     nodes: Sequence[str], edges: Sequence[tuple[str, str, float]], *, min_size: int = MIN_TOPIC_SIZE
 ) -> list[list[str]]:
     """Louvain communities of the weighted similarity graph, largest first, members sorted."""
+    import networkx as nx  # loaded when the job runs: commands that never cluster start without it
+
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     for a, b, w in edges:
