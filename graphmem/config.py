@@ -142,6 +142,9 @@ class Settings(BaseSettings):
         default=True, description="recall weakens competitors that were activated but not returned"
     )
     record_recalls: bool = Field(default=True, description="store a RecallEvent per recall")
+    adaptive_retrieval: bool = Field(
+        default=True, description="recall uses the user's tuned fusion weights (graphmem.dynamics.evolution)"
+    )
 
     # --- automation (see graphmem.automation.control; the job configuration itself is stored in Neo4j) ---
     automation_config_id: str = Field(default="default", description="which stored automation config to use")

@@ -13,6 +13,7 @@ from graphmem.automation.scheduler import Scheduler
 from graphmem.config import MAX_BATCH, RetrievalPreset, Settings, resolve_preset
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
+from graphmem.dynamics.topics import Topics
 from graphmem.embedding import Embedder, make_embedder
 from graphmem.errors import SchemaError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
@@ -67,6 +68,8 @@ class GraphMemory:
         self._memories = Memories(self._rt)
         self._users = Users(self._rt)
         self._temporal = Temporal(self._rt)
+        self.topics = Topics(self._rt)
+        """Topics of a user's memories (graphmem.dynamics.topics): ``rebuild``, ``list``, ``memories``."""
 
     # --- lifecycle
     @classmethod
@@ -286,6 +289,7 @@ class GraphMemory:
         reinforce: bool = True,
         known_at: datetime | None = None,
         preset: str | RetrievalPreset | None = None,
+        reconstruct: bool = False,
     ) -> list[Hit]:
         """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
         neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
@@ -298,6 +302,8 @@ class GraphMemory:
         ``views`` overrides the view weights chosen from the query's intent; ``hops=0`` ranks without the
         graph; ``reinforce=False`` makes the recall read-only; ``preset`` (a name in
         ``graphmem.config.PRESETS`` or a ``RetrievalPreset``) overrides the settings' preset for this call.
+        ``reconstruct=True``: a hit that cannot stand alone ("Yes, it was amazing!") carries a recorded
+        ``reconstruction`` read from its neighbours, with a lower confidence (docs/dynamics.md).
         """
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
@@ -309,6 +315,7 @@ class GraphMemory:
             reinforce=check.boolean(reinforce, "reinforce"),
             known_at=check.aware_datetime(known_at, "known_at"),
             preset=None if preset is None else resolve_preset(preset),
+            reconstruct=check.boolean(reconstruct, "reconstruct"),
         )
         hits = recall_use_case.recall(self._rt, request)
         if request.reinforce and request.as_of is None and request.known_at is None:

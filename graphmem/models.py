@@ -135,6 +135,18 @@ class Explanation(BaseModel):
     )
 
 
+class Reconstruction(BaseModel):
+    """A reading of a memory that cannot stand alone, assembled from its neighbours at recall time
+    (``recall(..., reconstruct=True)``); the stored memory is unchanged."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str
+    sources: list[str] = Field(default_factory=list, description="ids of the memories it was assembled from")
+    confidence: float = Field(ge=0.0, le=1.0, description="lower than the hit's: an inference")
+
+
 class Hit(BaseModel):
     """One recall result."""
 
@@ -146,3 +158,4 @@ class Hit(BaseModel):
     confidence: float = Field(
         default=0.0, ge=0.0, le=1.0, description="calibrated estimate that this memory answers the query"
     )
+    reconstruction: Reconstruction | None = None

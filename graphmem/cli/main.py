@@ -18,6 +18,7 @@ from graphmem.cli.common import App, HomeOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.embeddings import register as register_embeddings
+from graphmem.cli.evolve import register as register_evolve
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.keys import register as register_keys
 from graphmem.cli.memory import register as register_memory
@@ -39,6 +40,7 @@ register_embeddings(app)  # graphmem reembed
 register_keys(app)  # graphmem keys create | list | revoke
 register_doctor(app)  # graphmem doctor
 register_stats(app)  # graphmem stats
+register_evolve(app)  # graphmem topics list|show|rebuild, graphmem tuning show|adapt|rollback
 
 console = Console()
 

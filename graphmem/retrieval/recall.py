@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.config import RetrievalPreset, resolve_preset
+from graphmem.dynamics.evolution import tuned_preset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
@@ -20,6 +21,7 @@ from graphmem.model import heuristics, metamemory
 from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
+from graphmem.retrieval.reconstruct import reconstruct
 from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, search
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
@@ -42,6 +44,7 @@ class RecallRequest:
     reinforce: bool
     preset: str | RetrievalPreset | None = None
     known_at: datetime | None = None  # transaction time; ``as_of`` is valid time (docs/temporal.md)
+    reconstruct: bool = False  # readings of hits that cannot stand alone (graphmem.retrieval.reconstruct)
 
 
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
@@ -59,12 +62,17 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
             "memory_fetch", ids=[h.id for h in ranked.hits], user_id=req.user_id, embedding=None
         )
     full = {r["memory"]["id"]: r["memory"] for r in rows}
-    return [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
+    hits = [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
+    if req.reconstruct:
+        hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
+    return hits
 
 
 def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> tuple[Ranked, str]:
     """Embed the query and run :func:`search` with the request's preset (or the settings' one)."""
     preset = rt.settings.preset() if req.preset is None else resolve_preset(req.preset)
+    if req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
+        preset = tuned_preset(rt, req.user_id, preset)
     try:
         embedding: list[float] | None = embed_query_checked(rt.embedder, [req.query])[0]
     except EmbedderError as exc:  # the pool is then full-text only
@@ -162,8 +170,18 @@ SYNERGY_RATE = 0.1
 """Co-recall closes a tenth of the gap between a RELATED_TO weight and 1 (graphmem.model.heuristics)."""
 
 
-def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: datetime | None = None) -> None:
-    """Record feedback and move the memory's strength and importance (useful: up; not useful: down)."""
+def feedback(
+    rt: Runtime,
+    *,
+    memory_id: str,
+    user_id: str,
+    useful: bool,
+    now: datetime | None = None,
+    query: str | None = None,
+) -> None:
+    """Record feedback and move the memory's strength and importance (useful: up; not useful: down);
+    ``query``: the question it judges (else the latest recall that returned the memory), the evidence of
+    self-evolution (graphmem.dynamics.evolution)."""
     rows = rt.store.read("memory_fetch", ids=[memory_id], user_id=user_id, embedding=None)
     if not rows:
         raise MemoryNotFound(memory_id)
@@ -185,6 +203,7 @@ def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: da
         importance=importance,
         id=str(uuid.uuid4()),
         now=now or datetime.now(UTC),
+        query=query,
     )
     if not written:
         raise MemoryNotFound(memory_id)

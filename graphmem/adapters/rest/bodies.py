@@ -39,6 +39,7 @@ class RecallBody(_Body):
     views: dict[str, float] | None = None
     reinforce: bool = True
     explain: bool = False
+    reconstruct: bool = False
 
 
 class ContextBody(_Body):

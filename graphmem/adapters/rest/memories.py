@@ -44,6 +44,7 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
             hops=body.hops,
             views=body.views,
             reinforce=body.reinforce,
+            reconstruct=body.reconstruct,
         )
         return [ops.hit_json(h, explain=body.explain) for h in hits]
 
