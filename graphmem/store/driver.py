@@ -59,19 +59,50 @@ def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
 
 
 def to_native(value: Any) -> Any:
-    """Neo4j temporal values to Python ones, recursively; text made safe to encode (lone surrogates
-    stored by hand become U+FFFD), so stored data cannot make a later read fail."""
+    """A record's values as plain Python, in one pass (what ``Record.data()`` exports, without its second
+    walk): nodes as property maps, relationships as ``(start, type, end)``, paths as node/type lists;
+    Neo4j temporal values as Python ones; text made safe to encode (lone surrogates stored by hand become
+    U+FFFD) and non-finite numbers None, so stored data cannot make a later read fail. The common types
+    are dispatched on their exact type first: recall reads thousands of values per query."""
+    kind = type(value)
+    if kind is str:
+        return clean_text(value)
+    if kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is list:
+        return [to_native(v) for v in value]
+    if kind is dict or isinstance(value, neo4j.graph.Node):
+        return {k: _numeric(k, to_native(v)) for k, v in value.items()}
+    return _to_native_other(value)
+
+
+def _to_native_other(value: Any) -> Any:
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, DateTime | Date):
         return value.to_native()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, list):
-        return [to_native(v) for v in value]
-    if isinstance(value, dict | neo4j.graph.Node):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, neo4j.graph.Relationship):
+        start, end = value.start_node, value.end_node
+        return (to_native(dict(start or {})), type(value).__name__, to_native(dict(end or {})))
+    if isinstance(value, neo4j.graph.Path):
+        out = [to_native(value.start_node)]
+        for rel, node in zip(value.relationships, value.nodes[1:], strict=True):
+            out += [type(rel).__name__, to_native(node)]
+        return out
+    if isinstance(value, list | tuple):
+        return type(value)(to_native(v) for v in value)
+    if isinstance(value, Mapping):
         return {k: _numeric(k, to_native(v)) for k, v in value.items()}
     return value
+
+
+def record_values(record: neo4j.Record) -> Row:
+    """One record as a plain dict (:func:`to_native` of its raw values)."""
+    return {key: to_native(v) for key, v in record.items()}
 
 
 NUMERIC_PROPERTIES = frozenset(
@@ -176,7 +207,7 @@ class _DriverTx:
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
         result = self._tx.run(query(name), params)
-        return [to_native(r.data()) for r in result]
+        return [record_values(r) for r in result]
 
 
 class Store:
@@ -214,7 +245,7 @@ class Store:
                 routing_=routing,
             )
         logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
-        return [to_native(r.data()) for r in records]
+        return [record_values(r) for r in records]
 
     def read(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named read query (read routing, auto-retried on transient errors)."""
@@ -246,7 +277,7 @@ class Store:
                 refuse_unloaded_gds(cypher, exc)
                 raise
             check_readonly_plan(plan)
-            return [to_native(r.data()) for r in tx.run(cypher, dict(params or {}))]
+            return [record_values(r) for r in tx.run(cypher, dict(params or {}))]
 
         with (
             translate_errors(),
@@ -263,7 +294,7 @@ class Store:
         with translate_errors(), self._driver.session(database=self.database) as session:
             records = list(session.run(query(name), params))
         logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)
-        return [to_native(r.data()) for r in records]
+        return [record_values(r) for r in records]
 
     def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run one statement given as text (schema DDL only)."""
@@ -271,7 +302,7 @@ class Store:
 
 
 async def _rows(result: neo4j.AsyncResult) -> list[Row]:
-    return [to_native(r.data()) async for r in result]
+    return [record_values(r) async for r in result]
 
 
 class AsyncTx:
@@ -341,7 +372,7 @@ class AsyncStore:
                 )
             )
         logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
-        return [to_native(r.data()) for r in records]
+        return [record_values(r) for r in records]
 
     def read(self, name: str, /, **params: Any) -> list[Row]:
         return self._execute(neo4j.RoutingControl.READ, query(name), params, name)
