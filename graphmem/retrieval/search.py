@@ -22,9 +22,10 @@ from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
 from graphmem.model.dates import query_dates
 from graphmem.model.intent import View, named_entities
-from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state, minmax
+from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
+from graphmem.retrieval.rerank import rerank
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -233,7 +234,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         stages.append("pagerank")
     scores, parts = _combine(memories, signals, ppr, req)
     if req.preset.rerank and rt is not None:
-        scores = _rerank(rt, req, memories, scores, parts)
+        scores = rerank(req.query, req.preset.rerank_top, memories, scores, parts)
         stages.append("rerank")
     order = diversify(
         [(mid, s, memories[mid].get("session_id")) for mid, s in scores.items()],
@@ -386,31 +387,6 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     text = " ".join(str(memory.get(f) or "") for f in fields)
     words = set(_TOKEN.findall(text.lower()))
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
-
-
-def _rerank(
-    rt: Runtime,
-    req: SearchRequest,
-    memories: Mapping[str, Any],
-    scores: dict[str, float],
-    parts: dict[str, dict[str, float]],
-) -> dict[str, float]:
-    """Cross-encoder over the top ``rerank_top``: 50/50 blend of its min-max logits with the min-max score
-    (the blend measured best in ../shared/reference/offline-models.md); the rest keep their order below."""
-    from graphmem.retrieval.rerank import cross_encoder
-
-    top = sorted(scores, key=lambda m: -scores[m])[: req.preset.rerank_top]
-    logits = cross_encoder().score(
-        req.query, [str(memories[m].get("content") or memories[m].get("text") or "") for m in top]
-    )
-    ce = minmax(dict(zip(top, logits, strict=True)))
-    base = minmax({m: scores[m] for m in top})
-    floor = max((s for m, s in scores.items() if m not in ce), default=0.0)
-    out = dict(scores)
-    for mid in top:
-        parts[mid]["rerank"] = ce[mid]
-        out[mid] = floor + 1.0 + 0.5 * ce[mid] + 0.5 * base[mid]
-    return out
 
 
 def _num(value: Any, default: float) -> float:

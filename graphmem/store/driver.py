@@ -102,7 +102,7 @@ def _to_native_other(value: Any) -> Any:
 
 def record_values(record: neo4j.Record) -> Row:
     """One record as a plain dict (:func:`to_native` of its raw values)."""
-    return {key: to_native(v) for key, v in record.items()}
+    return {key: to_native(v) for key, v in zip(record.keys(), record.values(), strict=True)}
 
 
 NUMERIC_PROPERTIES = frozenset(
