@@ -160,8 +160,11 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
         mem.init()
         count = _ingest_sample(mem, sample)
         console.print(f"ingested {count} messages for user [bold]{user}[/]")
+        # asked the morning after the conversation (valid time), so "later this year" means what it meant then
+        asked = datetime.fromisoformat(sample["asked_at"])
+        console.print(f"questions asked as of {asked:%Y-%m-%d %H:%M} UTC (recall(..., as_of=...))")
         for q in sample["queries"]:
-            console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
+            console.print(_hits_table(mem.recall(q, user_id=user, k=k, as_of=asked), q))
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
     console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))
