@@ -71,9 +71,10 @@ def _workers(spare: LocalServer, config_id: str, n: int) -> list[subprocess.Pope
         "GRAPHMEM_WORKER_POLL_SECONDS": "2",
     }
     cli = Path(sys.executable).with_name("graphmem")
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    logs = [(FIGURES / f"worker-{i}.log").open("wb") for i in range(n)]  # a pipe could fill and block
     return [
-        subprocess.Popen([str(cli), "worker"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        for _ in range(n)
+        subprocess.Popen([str(cli), "worker"], env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs
     ]
 
 
@@ -100,7 +101,9 @@ def test_three_worker_processes_share_one_schedule(
         deadline = time.monotonic() + 600
         while killed is None:  # kill the worker of the first run caught in flight
             assert time.monotonic() < deadline, "no run was caught in flight"
-            assert all(w.poll() is None for w in workers), [w.stderr.read() for w in workers if w.stderr]
+            assert all(w.poll() is None for w in workers), (
+                "a worker exited (benchmarks/cache/reliability/worker-*.log)"
+            )
             running = [r for r in _runs(wmem, since) if r["status"] == "running" and r["pid"] in pids]
             if running:
                 killed = int(running[0]["pid"])
