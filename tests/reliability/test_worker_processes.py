@@ -55,7 +55,7 @@ def _seed(mem: GraphMemory, user: str) -> None:
     mem.remember("the orchard needs pruning in February", user_id=user)
     mem.runtime.store.run_statement(
         "MATCH (m:Memory {user_id: $u}) WITH m LIMIT 1 UNWIND range(1, $n) AS i "
-        "CREATE (c:Memory) SET c = properties(m), c.id = randomUUID()",
+        "CREATE (c:Memory) SET c = m {.*, id: randomUUID()}",
         {"u": user, "n": CLONES},
     )
 
@@ -72,10 +72,13 @@ def _workers(spare: LocalServer, config_id: str, n: int) -> list[subprocess.Pope
     }
     cli = Path(sys.executable).with_name("graphmem")
     FIGURES.mkdir(parents=True, exist_ok=True)
-    logs = [(FIGURES / f"worker-{i}.log").open("wb") for i in range(n)]  # a pipe could fill and block
-    return [
-        subprocess.Popen([str(cli), "worker"], env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs
-    ]
+    workers = []
+    for i in range(n):  # to files: a pipe could fill and block a worker
+        with (FIGURES / f"worker-{i}.log").open("wb") as log:
+            workers.append(
+                subprocess.Popen([str(cli), "worker"], env=env, stdout=log, stderr=subprocess.STDOUT)
+            )
+    return workers
 
 
 def _runs(mem: GraphMemory, since: datetime) -> list[dict[str, Any]]:
