@@ -16,6 +16,7 @@ import threading
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
@@ -42,6 +43,12 @@ class _RolledBack(Exception):
         self.counts = counts
 
 
+_ACTIVE: set[str] = set()
+"""Ids of the runs executing in this process now. A run of this process that is still ``running`` in the
+store but not here lost its end (the database went away before the run could record it): interrupted."""
+_ACTIVE_LOCK = threading.Lock()
+
+
 def _process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -49,7 +56,10 @@ def _process_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a zombie (killed, not reaped yet) is dead
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return True
 
 
 # --- mem.jobs --------------------------------------------------------------------------------------
@@ -103,6 +113,18 @@ class Jobs:
             "pid": pid,
             "config_version": config.version,
         }
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(run_id)
+        try:
+            return self._execute(name, run_row, config, uid, clock)
+        finally:
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(run_id)
+
+    def _execute(
+        self, name: str, run_row: dict[str, Any], config: AutomationConfig, uid: str | None, clock: datetime
+    ) -> JobRun:
+        run_id = run_row["id"]
         self._rt.store.write("jobrun_start", run=run_row)
         ctx = Context(self._rt, self._automation, config, uid, clock, run_id.replace("-", ""))
         return self._execute(name, ctx, run_row)
@@ -196,21 +218,25 @@ class Jobs:
         return JobRun.from_row(rows[0]["run"])
 
     def _mark_dead_runs(self, name: str) -> None:
-        """Runs left ``running`` by a dead process of this host (or silent for long) become interrupted."""
-        host, _ = identity()
+        """Runs left ``running`` by a dead process of this host (or silent for long), or by this process when
+        the database went away before the run could record its end, become interrupted."""
+        host, pid = identity()
         now = datetime.now(UTC)
         for row in self._rt.store.read("jobrun_running", job=name):
             run = row["run"]
             same_host = run.get("host") == host and run.get("pid") is not None
-            dead = (same_host and not _process_alive(int(run["pid"]))) or (
+            ours = same_host and int(run["pid"]) == pid
+            with _ACTIVE_LOCK:
+                lost = ours and run["id"] not in _ACTIVE
+            dead = (same_host and not ours and not _process_alive(int(run["pid"]))) or (
                 not same_host and now - run["heartbeat_at"] > STALE_AFTER
             )
-            if dead:
+            if dead or lost:
                 self._finish(
                     run,
                     "interrupted",
                     json.loads(run.get("counts") or "{}"),
-                    "the process running it died",
+                    "the database went away during the run" if lost else "the process running it died",
                 )
 
     def restore(self, memory_ids: str | list[str], *, user_id: str, now: datetime | None = None) -> list[str]:
