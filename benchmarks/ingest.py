@@ -32,8 +32,8 @@ from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
 from graphmem.embedding import Embedder, embedder_name
-from graphmem.memory import default_embedder
 from graphmem.formation.writer import MemoryDraft, embedding_text, user_key
+from graphmem.memory import default_embedder
 from graphmem.model.extraction import PatternExtractor
 from graphmem.model.keys import context_text
 
@@ -54,7 +54,9 @@ class PrecomputedEmbedder:
 
     def __init__(self, inner: Embedder, texts: Sequence[str]) -> None:
         self.inner = inner
-        self.name = getattr(inner, "name", type(inner).__name__)  # the store's vector space is the inner one's
+        self.name = getattr(
+            inner, "name", type(inner).__name__
+        )  # the store's vector space is the inner one's
         unique = sorted(set(texts))
         self.cache = dict(zip(unique, inner.embed(unique), strict=True))
         self.misses = 0
@@ -186,7 +188,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--memories", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--e2e", type=int, default=2000, help="messages for the end-to-end run")
-    parser.add_argument("--e2e-batch", type=int, default=1000, help="messages per add_messages call (end to end)")
+    parser.add_argument(
+        "--e2e-batch", type=int, default=1000, help="messages per add_messages call (end to end)"
+    )
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/ingest.json"))
     parser.add_argument("--keep", action="store_true", help="keep the benchmark's users afterwards")

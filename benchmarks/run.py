@@ -91,7 +91,10 @@ SPEED_QUICK: list[Step] = [
             *["--e2e-batch", "300", "--out", "benchmarks/results/ingest_quick.json"],
         ],
     ),
-    Step("rest_load", ["benchmarks/rest_load.py", "--quick", "--out", "benchmarks/results/rest_load_quick.json"]),
+    Step(
+        "rest_load",
+        ["benchmarks/rest_load.py", "--quick", "--out", "benchmarks/results/rest_load_quick.json"],
+    ),
 ]
 SPEED_FULL: list[Step] = [
     Step("formation_scaling", ["benchmarks/formation_scaling.py"]),
@@ -204,7 +207,9 @@ def main(argv: list[str] | None = None) -> None:
         wanted = set(args.only.split(","))
         unknown = wanted - {s.name for s in steps}
         if unknown:
-            parser.error(f"unknown step(s) {', '.join(sorted(unknown))}; known: {', '.join(s.name for s in steps)}")
+            parser.error(
+                f"unknown step(s) {', '.join(sorted(unknown))}; known: {', '.join(s.name for s in steps)}"
+            )
         steps = [s for s in steps if s.name in wanted]
     if args.list:
         for step in steps:
