@@ -122,7 +122,7 @@ def run_bare(
     now = datetime.now(UTC)
     size = len(parts[0]) if parts else 1
     flat = [m["content"] for part in parts for m in part]
-    context_vectors = [embedder.cache[c] for c in contexts_of(flat, size)]
+    context_vectors = embedder.embed(contexts_of(flat, size))  # before the clock; computes any missing
     prepared = [
         [
             {
