@@ -15,6 +15,13 @@ CALL () { // one tenant through the user_id index; all tenants by a label scan (
 }
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND NOT m:CoreBlock // core memory blocks are pinned: they never decay
+  AND NOT coalesce(m.priority IN ['P0', 'common'] AND m.status = 'active' AND m.retention = 1.0 // settled
+           AND 0.0 <= m.strength <= 4.0 AND $p.strength_decay[m.priority] = 0
+           AND NOT $p.store_base_activation AND m.base_activation IS NULL, false)
+// Speed: settled exempt memories (P0/common, active, retention 1, strength in range, not decaying) are not
+// computed at all; the computation below runs inside the inner transactions, which run concurrently (one
+// per server core by default), and writes each memory that moved with one SET.
+CALL (m) {
 WITH m, [(m)-[r:RELATED_TO]-(:Memory) WHERE r.expired_at IS NULL | coalesce(r.weight, 0.0)] AS weights,
      coalesce(m.memory_type, 'episodic') AS type, coalesce(m.priority, 'P2') AS prio,
      coalesce(m.access_count, 0) AS n, coalesce(m.strength, 1.0) AS s0, $now.epochSeconds AS t,
@@ -61,11 +68,11 @@ WITH m, retention, strength, status, m.status <> status AS changed, strength <> 
      $p.store_base_activation OR m.base_activation IS NOT NULL AS activation
 WITH m, retention, strength, status, changed, decayed, layer, base, activation
 WHERE changed OR decayed OR activation OR m.retention IS NULL OR abs(m.retention - retention) > 1e-9
-CALL (m, retention, strength, status, changed, decayed, layer, base, activation) {
-  SET m.retention = retention, m.strength = strength
-  FOREACH (_ IN CASE WHEN decayed THEN [1] ELSE [] END | SET m.strength_updated_at = $now)
-  FOREACH (_ IN CASE WHEN changed THEN [1] ELSE [] END |
-    SET m.status = status, m.status_changed_at = $now, m.layer = layer)
-  FOREACH (_ IN CASE WHEN activation THEN [1] ELSE [] END | SET m.base_activation = base)
-} IN TRANSACTIONS OF $batch ROWS
+  SET m.retention = retention, m.strength = strength,
+      m.strength_updated_at = CASE WHEN decayed THEN $now ELSE m.strength_updated_at END,
+      m.status = status, m.layer = CASE WHEN changed THEN layer ELSE m.layer END,
+      m.status_changed_at = CASE WHEN changed THEN $now ELSE m.status_changed_at END,
+      m.base_activation = CASE WHEN activation THEN base ELSE m.base_activation END
+  RETURN changed
+} IN CONCURRENT TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS memories, sum(CASE WHEN changed THEN 1 ELSE 0 END) AS status_changed

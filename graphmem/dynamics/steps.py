@@ -8,6 +8,7 @@ memories. Every step is idempotent at a given ``now``. :mod:`graphmem.dynamics.j
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +24,10 @@ from graphmem.store.runtime import Runtime
 
 ALL_USERS_FETCH = 1000
 """Vector-index neighbours fetched per memory by the associate fallback when it runs for all users."""
+
+
+KNN_CONCURRENCY = max(1, min(4, os.cpu_count() or 1))
+"""Threads for GDS kNN: the machine's cores, at most 4 (the limit of GDS Community)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,7 @@ def _associate_gds(ctx: Context) -> dict[str, Any]:
                 p=ctx.config.dynamics.cypher(),
                 now=ctx.now,
                 batch=ctx.config.batch_size,
+                concurrency=KNN_CONCURRENCY,
             )
             edges += int(rows[0]["edges"]) if rows else 0
         finally:
