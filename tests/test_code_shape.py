@@ -16,8 +16,7 @@ MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 ROOT = Path(graphmem.__file__).parent
 
-MODULE_ALLOW: dict[str, str] = {
-}
+MODULE_ALLOW: dict[str, str] = {}
 FUNCTION_ALLOW: dict[str, str] = {}
 
 

@@ -116,14 +116,15 @@ class Jobs:
         with _ACTIVE_LOCK:
             _ACTIVE.add(run_id)
         try:
-            return self._execute(name, run_row, config, uid, clock)
+            return self._begin(name, run_row, config, uid, clock)
         finally:
             with _ACTIVE_LOCK:
                 _ACTIVE.discard(run_id)
 
-    def _execute(
+    def _begin(
         self, name: str, run_row: dict[str, Any], config: AutomationConfig, uid: str | None, clock: datetime
     ) -> JobRun:
+        """Record the run's start, then execute it."""
         run_id = run_row["id"]
         self._rt.store.write("jobrun_start", run=run_row)
         ctx = Context(self._rt, self._automation, config, uid, clock, run_id.replace("-", ""))
