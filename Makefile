@@ -74,11 +74,14 @@ test: lint typecheck pytest
 check: test
 
 # Reliability: the fast part (fail fast, lockdown of query(), idempotency after deletion, hostile stored
-# values, API keys, routing) runs in `make test`; this adds the tests marked `reliability`, which start a
-# second server (ports 7697/7484, home benchmarks/cache/spare, seeded from the shared server's jars) and
-# check the lockdown on it, then stop it. The shared server at 7687 is never restarted.
+# values and inputs at every entry point, API keys, routing, a small REST load) runs in `make test`; this
+# adds the tests marked `reliability`: a second server (ports 7697/7484, home benchmarks/cache/spare,
+# seeded from the shared server's jars) that is killed with SIGKILL mid-ingest, mid-job and mid-delete and
+# restarted, three `graphmem worker` processes on it, the lockdown on it, and a 20-client REST load. The
+# spare is stopped at the end (allow ~15 min on a loaded 2-core box, ~5 on a quiet one); figures go to
+# benchmarks/cache/reliability/*.json. The shared server at 7687 is never restarted.
 reliability: venv server-start
-	$(PY) -m pytest -q tests/reliability -m 'reliability or not reliability'
+	$(PY) -m pytest -q tests/reliability tests/test_input_contract.py tests/test_input_contract_adapters.py -m 'reliability or not reliability'
 
 locomo: venv-bench server-start
 	$(PY) benchmarks/locomo.py --data ../shared/data/locomo/locomo-dev.json --out benchmarks/results/recall_quality.json

@@ -44,6 +44,7 @@ import random
 import re
 import signal
 import sys
+import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass
@@ -69,7 +70,7 @@ LASTING = re.compile(
     re.IGNORECASE,
 )
 DIA = re.compile(r"D\d+:\d+")
-NODE_LABELS = ["Memory", "Entity", "Fact", "Session", "RecallEvent"]
+NODE_LABELS = ["Memory", "Entity", "Fact", "Session", "RecallEvent", "Topic"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ def simulate(
     seed: int,
     dynamics: bool = True,
     max_turns: int = 0,
+    topics: bool = False,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     total = warmup + days
@@ -231,6 +233,8 @@ def simulate(
                         )
                 night = morning + timedelta(hours=15)
                 for tenant in tenants if dynamics else []:
+                    if topics:  # self-organisation first: consolidation then summarises per topic
+                        mem.topics.rebuild(tenant, now=night)
                     for job in JOBS_NIGHTLY:
                         run = mem.jobs.run(job, user_id=tenant, now=night)
                         if run.status != "success":
@@ -465,6 +469,9 @@ def main() -> None:
         "--compare-off", action="store_true", help="also run the same simulation with no jobs (dynamics off)"
     )
     parser.add_argument(
+        "--topics", action="store_true", help="rebuild topics nightly (consolidation summarises per topic)"
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: 1 user, its first 80 turns, 3 + 3 days (checks the harness, measures nothing)",
@@ -494,17 +501,28 @@ def main() -> None:
     with GraphMemory.connect(settings=settings) as mem:
         mem.init()
         header = stamp(
-            neo4j_version(mem.query), preset=preset, params=mem.automation.get_config().dynamics.model_dump()
+            neo4j_version(mem.query),
+            preset=preset,
+            topics=args.topics,
+            params=mem.automation.get_config().dynamics.model_dump(),
         )
+        started = time.perf_counter()
         result = simulate(
-            mem, args.data, args.users, args.warmup, args.days, args.seed, max_turns=args.max_turns
+            mem,
+            args.data,
+            args.users,
+            args.warmup,
+            args.days,
+            args.seed,
+            max_turns=args.max_turns,
+            topics=args.topics,
         )
         if args.compare_off:
             off = simulate(
                 mem, args.data, args.users, args.warmup, args.days, args.seed, False, args.max_turns
             )
             result["dynamics_off"] = {k: v for k, v in off.items() if k not in ("daily", "curves")}
-    result = {"stamp": header, **result}
+    result = {"stamp": header, "seconds": round(time.perf_counter() - started, 1), **result}
     args.out.write_text(json.dumps(result, indent=2, default=str))
     plot(result, args.out.with_suffix(".png"))
     args.out.with_suffix(".md").write_text(markdown(result, args.out))

@@ -47,8 +47,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import GraphMemory, Settings
 from graphmem.config import MAX_BATCH
+from graphmem.embedding import BGE_SMALL, make_embedder
 from graphmem.formation import writer as formation
 from graphmem.model import messages as inbound
 
@@ -65,6 +66,7 @@ from baselines import (
     rank_all,
     run_peer,
 )
+from locomo_lme import locomo_pool
 from machine import neo4j_version, stamp
 
 ABSTENTION = "_abs"
@@ -164,9 +166,12 @@ class Haystack:
     sessions_after_question: int = 0
 
 
-def load(path: Path, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
-    """The non-abstention questions of a LongMemEval file (the first ``limit``) and how many were skipped."""
-    items = json.loads(path.read_text())
+def load(path: Path, limit: int | None = None, locomo: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """The non-abstention questions of a LongMemEval file (the first ``limit``) and how many were skipped.
+    With ``locomo`` (a number of conversations), ``path`` is a LoCoMo file turned into one pooled
+    LongMemEval-format haystack of its first ``locomo`` conversations (benchmarks/locomo_lme.py)."""
+    raw = json.loads(path.read_text())
+    items = locomo_pool(raw[:locomo]) if locomo else raw
     kept = [q for q in items if not str(q["question_id"]).endswith(ABSTENTION)]
     return kept[:limit], len(items) - len(kept)
 
@@ -426,9 +431,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--pooled", action="store_true", help="all haystacks in one tenant (many sessions of one user)"
     )
+    parser.add_argument(
+        "--from-locomo",
+        type=int,
+        metavar="N",
+        help="--data is a LoCoMo file: pool its first N conversations into one LongMemEval-format haystack "
+        "(implies --pooled)",
+    )
+    parser.add_argument("--embedder", default=BGE_SMALL, help="embedding model (default: graphmem's)")
     args = parser.parse_args(argv)
-    items, skipped = load(args.data, args.limit)
-    cached = CachingEmbedder(SentenceTransformerEmbedder())
+    items, skipped = load(args.data, args.limit, args.from_locomo)
+    args.pooled = args.pooled or bool(args.from_locomo)
+    cached = CachingEmbedder(make_embedder(args.embedder))
     settings = Settings(record_recalls=False)
     with GraphMemory.connect(embedder=cached, settings=settings) as mem:
         mem.init()

@@ -2,11 +2,15 @@
 
 Study: categories of related memories (``"<item> is one of the <category> I listed"``). Practice: half of
 the categories, half of their items each (RP+), recalled with a category-plus-item cue, ``--rounds`` times
-(k = 1): recall reinforces what it returns and weakens the activated competitors it did not return. Test:
-every category cued by its name alone (k = half the items), after the practice. Measures, per item type, the
-share of items recalled at test: practised (RP+), unpractised items of practised categories (RP-) and items
-of unpractised categories (NRP); RIF = NRP - RP-. The same run with ``retrieval_induced_forgetting`` off (a
-second tenant) shows how much of it is the suppression rather than the practised items taking test slots.
+(k = 1): recall reinforces what it returns and inhibits the competitors the cue activated but recall did not
+return (graphmem.model.metamemory: candidates whose own relevance to the cue is at least half the returned
+memory's; inhibition recovers with a one-day half-life and ranking multiplies scores by 1 - inhibition).
+Test: every category cued by its name alone (k = half the items, ``reinforce=False`` so the test itself
+changes nothing), after the practice. Measures, per item type, the share of items recalled at test:
+practised (RP+), unpractised items of practised categories (RP-) and items of unpractised categories (NRP);
+RIF = NRP - RP-. The same run with ``retrieval_induced_forgetting`` off (a second client and tenant) is the
+control: there the practised items only gain strength, which ranking weighs at 1 % of the score, so any RIF
+left is output interference from reinforcement rather than inhibition.
 
     .venv/bin/python benchmarks/rif_experiment.py --repeats 5
     .venv/bin/python benchmarks/rif_experiment.py --quick      # one repeat, 4 categories
@@ -70,7 +74,7 @@ def one_run(
         recalled: dict[str, bool] = {}
         for cat in rng.sample(sorted(categories), len(categories)):
             k = len(categories[cat]) // 2
-            hits = mem.recall(f"the {cat} I listed", user_id=user, k=k, hops=0)
+            hits = mem.recall(f"the {cat} I listed", user_id=user, k=k, hops=0, reinforce=False)
             found = {h.memory.content.split(" ", 1)[0].lower() for h in hits}
             for item in categories[cat]:
                 recalled[item] = item in found

@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/run.py --quick    # a few minutes (make bench)
     .venv/bin/python benchmarks/run.py --full     # all sizes, full quality, 30-day dynamics (make bench-full)
     .venv/bin/python benchmarks/run.py --quick --only scale,entity_precision
+    .venv/bin/python benchmarks/run.py --full --list          # the steps and their commands, nothing run
 
 Each step is a command line run as a subprocess from the repository root; its output goes to
 benchmarks/cache/logs/<step>.log while a live line shows the step, its elapsed time and its latest output.
@@ -79,9 +80,44 @@ QUALITY_FULL: list[Step] = [
     ),
 ]
 
+# Speed (issue 14): formation cost vs tenant size, bulk ingest (precomputed vs bare, end to end with the
+# default embedder), the REST load. Scale (recall latency, jobs against a bare SET) is the "scale" step.
+SPEED_QUICK: list[Step] = [
+    Step("formation_scaling", ["benchmarks/formation_scaling.py", "--quick"]),
+    Step(
+        "ingest",
+        [
+            *["benchmarks/ingest.py", "--memories", "300", "--batch", "100", "--e2e", "300"],
+            *["--e2e-batch", "300", "--out", "benchmarks/results/ingest_quick.json"],
+        ],
+    ),
+    Step(
+        "rest_load",
+        ["benchmarks/rest_load.py", "--quick", "--out", "benchmarks/results/rest_load_quick.json"],
+    ),
+]
+SPEED_FULL: list[Step] = [
+    Step("formation_scaling", ["benchmarks/formation_scaling.py"]),
+    Step(
+        "ingest",
+        [
+            *["benchmarks/ingest.py", "--memories", "2000", "--batch", "500", "--e2e", "2000"],
+            *["--e2e-batch", "1000", "--out", "benchmarks/results/ingest.json"],
+        ],
+    ),
+    Step(
+        "rest_load",
+        [
+            *["benchmarks/rest_load.py", "--requests", "1000", "--clients", "20"],
+            *["--out", "benchmarks/results/rest_load.json"],
+        ],
+    ),
+]
+
 STEPS: dict[str, list[Step]] = {
     "quick": [
         Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "--queries", "50"]),
+        *SPEED_QUICK,
         *QUALITY_QUICK,
         Step(  # a short simulation into its own file: the full run's results stay as they are
             "dynamics",
@@ -99,6 +135,7 @@ STEPS: dict[str, list[Step]] = {
     ],
     "full": [
         Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "100000", "1000000"]),
+        *SPEED_FULL,
         *QUALITY_FULL,
         Step("dynamics", ["benchmarks/dynamics_sim.py", "--days", "30"], needs=[LOCOMO]),
         Step(
@@ -108,6 +145,11 @@ STEPS: dict[str, list[Step]] = {
         ),
     ],
 }
+
+
+def load() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages (recorded around every step)."""
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def run_step(step: Step, progress: Progress) -> tuple[str, float]:
@@ -157,12 +199,22 @@ def main(argv: list[str] | None = None) -> None:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--quick", action="store_const", const="quick", dest="mode")
     mode.add_argument("--full", action="store_const", const="full", dest="mode")
-    parser.add_argument("--only", help="comma-separated step names")
+    parser.add_argument("--only", help="comma-separated step names (see --list)")
+    parser.add_argument("--list", action="store_true", help="print the steps and their commands, run nothing")
     args = parser.parse_args(argv)
     steps = STEPS[args.mode]
     if args.only:
         wanted = set(args.only.split(","))
+        unknown = wanted - {s.name for s in steps}
+        if unknown:
+            parser.error(
+                f"unknown step(s) {', '.join(sorted(unknown))}; known: {', '.join(s.name for s in steps)}"
+            )
         steps = [s for s in steps if s.name in wanted]
+    if args.list:
+        for step in steps:
+            print(f"{step.name}: python {' '.join(step.argv)}")
+        return
     record = []
     with Progress(
         SpinnerColumn(),
@@ -174,6 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     ) as progress:
         overall = progress.add_task(f"benchmarks ({args.mode})", total=len(steps), last="")
         for step in steps:
+            before = load()
             status, seconds = run_step(step, progress)
             record.append(
                 {
@@ -181,17 +234,22 @@ def main(argv: list[str] | None = None) -> None:
                     "command": " ".join(["python", *step.argv]),
                     "status": status,
                     "seconds": round(seconds, 1),
+                    "load_before": before,
+                    "load_after": load(),
                 }
             )
             progress.advance(overall)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "bench_run.json").write_text(json.dumps({"mode": args.mode, "steps": record}, indent=2))
+    (RESULTS / "bench_run.json").write_text(
+        json.dumps({"mode": args.mode, "cpus": os.cpu_count(), "steps": record}, indent=2)
+    )
     table = Table(title=f"benchmarks ({args.mode})")
-    for col in ("step", "status", "seconds"):
+    for col in ("step", "status", "seconds", "load 1m before / after"):
         table.add_column(col)
     for r in record:
         colour = {"ok": "green", "failed": "red", "skipped": "yellow"}[str(r["status"])]
-        table.add_row(str(r["name"]), f"[{colour}]{r['status']}[/{colour}]", str(r["seconds"]))
+        loads = f"{r['load_before'][0]} / {r['load_after'][0]}"  # type: ignore[index]
+        table.add_row(str(r["name"]), f"[{colour}]{r['status']}[/{colour}]", str(r["seconds"]), loads)
     console.print(table)
     summary = subprocess.run([sys.executable, "benchmarks/summary.py"], cwd=ROOT, check=False)
     failed = [r["name"] for r in record if r["status"] == "failed"]

@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem.embedding import Embedder, embedder_name
 from graphmem.formation.writer import user_key
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.server import LocalServer
@@ -110,9 +111,10 @@ def sentences(n: int, seed: int = 7) -> list[str]:
     return sorted(out)
 
 
-def base_vectors(embedder: SentenceTransformerEmbedder, texts: list[str]) -> np.ndarray:
+def base_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"base-{len(texts)}.npy"
+    name = embedder_name(embedder).replace("/", "_")
+    path = CACHE / f"base-{len(texts)}-{name}.npy"
     if path.exists():
         return np.load(path)
     vectors = np.array(embedder.embed(texts), dtype=np.float32)

@@ -19,6 +19,16 @@ def _ms(p: dict[str, Any]) -> str:
     return f"{p['p50_ms']:.1f} / {p['p95_ms']:.1f} / {p['p99_ms']:.1f}"
 
 
+def _next_day(jobs: dict[str, Any]) -> str:
+    nd = jobs.get("decay_next_day")  # absent in results from before it was measured
+    return f"{nd['seconds']} ({nd['ratio_to_bare']}x)" if nd else "n/a"
+
+
+def _trips(tenant: dict[str, Any]) -> str:
+    trips = tenant.get("round_trips")  # absent in results from before it was measured
+    return f"{trips['recall_graph']} / {trips['recall_no_graph']}" if trips else "n/a"
+
+
 def _target_lines(rows: list[dict[str, Any]]) -> list[str]:
     """The aim from the README (recall p95 <= 50 ms for a large tenant), met or missed, per size."""
     out = []
@@ -42,9 +52,9 @@ def markdown(report: dict[str, Any]) -> str:
         "Each size runs in its own store on its own local server (heap and page cache 4 GiB each), one size "
         "at a time; other work shared the 2 CPU cores (load at start in the stamps). Latencies in ms as "
         "p50 / p95 / p99 over the queries, `k=10`, `reinforce=False`, no RecallEvent recorded. Query "
-        "embeddings run with `torch.set_num_threads(1)` (`--torch-threads`): with torch's default of 2 "
-        "threads and other processes on the 2 cores, one MiniLM query embedding took 0.4-1.0 s instead of "
-        "about 60 ms.",
+        "embeddings (the default embedder, bge-small INT8 on onnxruntime) run on one thread "
+        "(`--embed-threads`): all cores thrash when other processes share them. Round trips: calls that "
+        "reached the server during one warm recall (graph / no graph).",
         "",
         "### Ingestion (formation slice, memories/s)",
         "<!-- headline -->",
@@ -72,15 +82,15 @@ def markdown(report: dict[str, Any]) -> str:
         "<!-- headline -->",
         "| size | tenant (memories) | "
         + " | ".join(label for _, label in VARIANTS)
-        + " | graph / bare p50 |",
-        "|---|---|" + "---|" * len(VARIANTS) + "---|",
+        + " | graph / bare p50 | round trips |",
+        "|---|---|" + "---|" * len(VARIANTS) + "---|---|",
     ]
     for r in rows:
         for label, t in r["recall"].items():
             out.append(
                 f"| {r['size']:,} | {label} ({t['memories']:,}) | "
                 + " | ".join(_ms(t[key]) for key, _ in VARIANTS)
-                + f" | {t['ratio_p50_to_bare']['recall_graph_no_embedding']} |"
+                + f" | {t['ratio_p50_to_bare']['recall_graph_no_embedding']} | {_trips(t)} |"
             )
     out += [
         "",
@@ -103,15 +113,15 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "### Jobs (seconds; ratio to one bare SET over the same nodes)",
         "<!-- headline -->",
-        "| size | bare SET, all | decay, all | forget, all | bare SET, associate's tenant "
+        "| size | bare SET, all | decay, all | decay, next day | forget, all | bare SET, associate's tenant "
         "| associate (tenant size) |",
-        "|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         j, a = r["jobs"], r["jobs"]["associate"]
         out.append(
             f"| {r['size']:,} | {j['bare_set_all_s']} | "
-            f"{j['decay']['seconds']} ({j['decay']['ratio_to_bare']}x) "
+            f"{j['decay']['seconds']} ({j['decay']['ratio_to_bare']}x) | {_next_day(j)} "
             f"| {j['forget']['seconds']} ({j['forget']['ratio_to_bare']}x) | {j['bare_set_big_s']} | "
             f"{a['seconds']} ({a['ratio_to_bare']}x{'' if j.get('bare_set_fresh_value') else ' *'}, "
             f"{a['memories']:,} memories, "
@@ -189,10 +199,13 @@ def plot(report: dict[str, Any], out: Path) -> None:
     for key, label in (
         ("bare_set_all_s", "bare SET, all"),
         ("decay", "decay, all"),
+        ("decay_next_day", "decay, next day"),
         ("forget", "forget, all"),
         ("bare_set_big_s", "bare SET, associate's tenant"),
         ("associate", "associate, one tenant"),
     ):
+        if not all(key in r["jobs"] for r in rows):
+            continue
         ys = [r["jobs"][key]["seconds"] if isinstance(r["jobs"][key], dict) else r["jobs"][key] for r in rows]
         ax.plot(sizes, ys, marker="o", label=label)
     ax.set(

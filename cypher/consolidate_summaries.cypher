@@ -1,6 +1,7 @@
-// Consolidate job (sleep-style): each session's old, unsummarised, low-priority (P2/P3) episodic memories (at
-// least $p.summary_min_members) are compressed into one extractive summary memory (semantic, P1, long_term)
-// whose embedding is the members' centroid, with SUMMARIZES edges to every member. The members are
+// Consolidate job (sleep-style): each topic's (graphmem.dynamics.topics; else each session's) old,
+// unsummarised, low-priority (P2/P3) episodic memories (at least $p.summary_min_members) are compressed into
+// one extractive summary memory (semantic, P1, long_term) whose embedding is the members' centroid, with
+// SUMMARIZES edges to every member (and IN_TOPIC to the topic). The members are
 // soft-forgotten (reason 'summarized') and never hard-deleted (forget_hard keeps them for audits and as_of).
 // Retained memories are left alone. One cluster per transaction.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $max_chars: summary length cap
@@ -11,33 +12,38 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   MATCH (m:Memory) RETURN m
 }
 WITH m WHERE m.memory_type = 'episodic'
-  AND m.status IN ['active', 'weak', 'dormant'] AND m.session_id IS NOT NULL AND m.embedding IS NOT NULL
+  AND m.status IN ['active', 'weak', 'dormant'] AND m.embedding IS NOT NULL
   AND coalesce(m.priority, 'P2') IN ['P2', 'P3'] AND NOT coalesce(m.retained, false)
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.summary_min_age_days})
   AND NOT EXISTS { (:Memory)-[:SUMMARIZES]->(m) }
-WITH m.user_id AS uid, m.session_id AS sid, collect(m) AS members
-WHERE size(members) >= $p.summary_min_members
-CALL (uid, sid, members) {
+WITH m, head([(m)-[:IN_TOPIC]->(t:Topic) | t]) AS topic
+WITH m.user_id AS uid, topic, coalesce(topic.id, m.session_id) AS gid, collect(m) AS members
+WHERE gid IS NOT NULL AND size(members) >= $p.summary_min_members
+CALL (uid, topic, gid, members) {
   UNWIND members AS x
-  WITH uid, sid, members, x
+  WITH uid, topic, gid, members, x
   ORDER BY coalesce(x.strength, 1.0) * coalesce(x.importance, 0.5) DESC, x.created_at
-  WITH uid, sid, members, collect(x)[..$p.summary_max_sentences] AS top
+  WITH uid, topic, gid, members, collect(x)[..$p.summary_max_sentences] AS top
   UNWIND top AS t
-  WITH uid, sid, members, t ORDER BY t.occurred_at, t.created_at
-  WITH uid, sid, members, collect(t.content) AS parts, [x IN members | x.embedding] AS vectors
-  WITH uid, sid, members, reduce(acc = '', s IN parts | acc + CASE WHEN acc = '' THEN '' ELSE ' | ' END + s) AS text,
+  WITH uid, topic, gid, members, t ORDER BY t.occurred_at, t.created_at
+  WITH uid, topic, gid, members, collect(t.content) AS parts, [x IN members | x.embedding] AS vectors
+  WITH uid, topic, gid, members, reduce(acc = '', s IN parts | acc + CASE WHEN acc = '' THEN '' ELSE ' | ' END + s) AS text,
        [i IN range(0, size(vectors[0]) - 1) | reduce(acc = 0.0, v IN vectors | acc + v[i]) / size(vectors)] AS centroid
   CREATE (s:Memory {id: randomUUID()})
-  SET s.user_id = uid, s.session_id = sid, s.user_key = members[0].user_key, s.agent_id = members[0].agent_id,
-      s.content = left('Summary of session ' + sid + ': ' + text, $max_chars),
+  SET s.user_id = uid, s.session_id = CASE WHEN topic IS NULL THEN gid ELSE members[0].session_id END,
+      s.user_key = members[0].user_key, s.agent_id = members[0].agent_id,
+      s.content = left(CASE WHEN topic IS NULL THEN 'Summary of session ' + gid
+                            ELSE 'Summary of topic ' + coalesce(topic.name, '') END + ': ' + text, $max_chars),
       s.memory_type = 'semantic', s.priority = 'P1', s.layer = 'long_term', s.status = 'active',
-      s.source = 'inference', s.confidence = 1.0, s.tags = ['summary'], s.metadata = '{"kind": "session_summary"}',
+      s.source = 'inference', s.confidence = 1.0, s.tags = ['summary'],
+      s.metadata = CASE WHEN topic IS NULL THEN '{"kind": "session_summary"}' ELSE '{"kind": "topic_summary"}' END,
       s.importance = reduce(acc = 0.0, x IN members | CASE WHEN coalesce(x.importance, 0.0) > acc THEN x.importance ELSE acc END),
       s.strength = 1.0, s.retention = 1.0, s.access_count = 0, s.version = 1, s.is_summary = true,
       s.summary_size = size(members), s.created_at = $now, s.recorded_at = $now, s.strength_updated_at = $now,
       s.occurred_at = reduce(acc = members[0].occurred_at, x IN members | CASE WHEN x.occurred_at < acc THEN x.occurred_at ELSE acc END)
-  WITH s, members, centroid
+  WITH s, topic, members, centroid
   CALL db.create.setNodeVectorProperty(s, 'embedding', centroid)
+  FOREACH (t IN CASE WHEN topic IS NULL THEN [] ELSE [topic] END | CREATE (s)-[:IN_TOPIC {recorded_at: $now}]->(t))
   WITH s, members
   UNWIND members AS x
   CREATE (s)-[:SUMMARIZES {weight: 1.0, recorded_at: $now, valid_from: x.occurred_at}]->(x)

@@ -1,6 +1,12 @@
-// Record feedback on a memory of one tenant and adjust its strength and importance.
-// $memory_id, $user_id, $useful: boolean, $strength, $importance (new values), $id, $now: datetime
+// Record feedback on a memory of one tenant and adjust its strength and importance; useful feedback confirms
+// the memory (metamemory reliability: confirmed, confirmed_at; it also settles its conflicts), not-useful
+// feedback disputes it (disputed).
+// $memory_id, $user_id, $useful: boolean, $strength, $importance (new values), $id, $now: datetime,
+// $query: the query the feedback judges (or null: the latest recall that returned the memory)
 MATCH (m:Memory {id: $memory_id}) WHERE m.user_id = $user_id
 CREATE (f:Feedback {id: $id, user_id: $user_id, useful: $useful, at: $now})-[:ABOUT]->(m)
-SET m.strength = $strength, m.importance = $importance
+SET m.strength = $strength, m.importance = $importance, f.query = $query,
+    m.confirmed = coalesce(m.confirmed, 0) + CASE WHEN $useful THEN 1 ELSE 0 END,
+    m.disputed = coalesce(m.disputed, 0) + CASE WHEN $useful THEN 0 ELSE 1 END,
+    m.confirmed_at = CASE WHEN $useful THEN $now ELSE m.confirmed_at END
 RETURN m.id AS id

@@ -1,11 +1,19 @@
-// A near-duplicate reinforces the existing memory (one more access, strength up to 4) instead of a new node;
-// the merge is recorded as a Merge node (what was said, when, how similar) pointing at the memory.
+// A near-duplicate reinforces the existing memory instead of a new node: one more access, and the strength
+// grown as graphmem.model.heuristics.reinforce with way 'restore' (testing effect: stating a memory again
+// strengthens restore_share as much as recalling it; spacing as in memory_reinforce), capped at 4. The merge
+// is recorded as a Merge node (what was said, when, how similar) pointing at the memory.
 // $merges: list of {i, id, merge_id, content, similarity, occurred_at, metadata}
-// $user_id, $now
+// $user_id, $now; $r: Reinforcement map {gain, spacing_days, restore_share}
 UNWIND $merges AS d
 MATCH (m:Memory {id: d.id}) WHERE m.user_id = $user_id
-SET m.access_count = coalesce(m.access_count, 0) + 1, m.last_accessed_at = $now,
-    m.strength = CASE WHEN coalesce(m.strength, 1.0) + 1.0 > 4.0 THEN 4.0 ELSE coalesce(m.strength, 1.0) + 1.0 END,
+WITH d, m, coalesce(m.access_count, 0) AS n,
+     CASE WHEN coalesce(m.strength, 1.0) < 0.0 THEN 0.0 ELSE coalesce(m.strength, 1.0) END AS s,
+     duration.inSeconds(coalesce(m.last_accessed_at, m.recorded_at, m.created_at, $now), $now) AS gap
+WITH d, m, n, s + $r.gain * log(2 + n) / (1 + n) * $r.restore_share
+       * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap.seconds < 0 THEN 0.0
+                                  ELSE (gap.seconds + gap.nanosecondsOfSecond / 1000000000.0) / 86400.0 END)
+                                / $r.spacing_days))) AS s1
+SET m.access_count = n + 1, m.last_accessed_at = $now, m.strength = CASE WHEN s1 > 4.0 THEN 4.0 ELSE s1 END,
     m.merge_count = coalesce(m.merge_count, 0) + 1
 CREATE (r:Merge {id: d.merge_id, user_id: $user_id, content: d.content, similarity: d.similarity,
                  occurred_at: d.occurred_at, metadata: d.metadata, recorded_at: $now})-[:MERGED_INTO {

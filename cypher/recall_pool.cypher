@@ -3,7 +3,8 @@
 // tenant, by $method) plus the top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
 // $max_fan memories or more are hubs and skipped). Rows are compact (what ranking reads: no times, which are
-// slow to decode); recall fetches the full rows of its top k with its write. Ranking runs in Python.
+// slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
+// once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
 // $lucene: Lucene query string or null; $pool_k; $max_fan
@@ -66,10 +67,9 @@ CALL (pool) {
          AND (n.forgotten_at IS NULL OR n.forgotten_at > $alive_at)
          AND (n.superseded_at IS NULL OR n.superseded_at > $alive_at)))
     AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
-  WITH p, r, n WHERE n IS NOT NULL
-  RETURN collect(DISTINCT n) AS near,
-         collect({src: startNode(r).id, dst: endNode(r).id, type: type(r), weight: coalesce(r.weight, 1.0)})
-           AS links
+  WITH r, n WHERE n IS NOT NULL
+  WITH collect(DISTINCT n) AS near, collect(DISTINCT r) AS rels
+  RETURN near, [r IN rels | [startNode(r).id, endNode(r).id, type(r), coalesce(r.weight, 1.0)]] AS links
 }
 CALL (pool) {
   UNWIND pool AS p
@@ -92,8 +92,11 @@ CALL (pool) {
 CALL (pool, near, members) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
-  RETURN collect(n {.id, .content, .search_text, .speaker, .session_id, .retention, .strength, .importance,
-           .confidence, .access_count, .outdated_from, .outdated_at,
+  RETURN collect(n {.id, .speaker, .session_id, .retention, .strength, .importance, .confidence,
+           .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
+           text: coalesce(n.search_text, n.content),
+           event: CASE WHEN n.event_start IS NULL THEN null
+                       ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
            cosine: CASE WHEN $embedding IS NULL THEN null
                         ELSE vector.similarity.cosine(n.embedding, $embedding) END,
            context_cosine: CASE WHEN $embedding IS NULL OR n.context_embedding IS NULL THEN null

@@ -17,6 +17,9 @@ CALL () {
   UNION MATCH (n:JobRun) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:User) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:IdempotencyKey) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:UserTuning) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Topic) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Reconstruction) WHERE n.user_id = $user_id RETURN n
 }
 CALL (n) {
   WITH n, labels(n)[0] AS label, COUNT { (n)--() } AS degree

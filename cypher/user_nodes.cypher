@@ -16,6 +16,9 @@ CALL () {
   UNION MATCH (n:JobRun) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:User) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:IdempotencyKey) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:UserTuning) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Topic) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:Reconstruction) WHERE n.user_id = $user_id RETURN n
 }
 RETURN elementId(n) AS element_id, coalesce(n.id, n.uid, elementId(n)) AS key, labels(n) AS labels,
        CASE WHEN $props THEN n {.*, embedding: null, context_embedding: null} ELSE null END AS props

@@ -25,7 +25,9 @@ import neo4j
 from graphmem.automation.control import Automation
 from graphmem.automation.scheduler import Scheduler
 from graphmem.config import Settings
+from graphmem.dynamics.evolution import Evolution
 from graphmem.dynamics.jobs import Jobs
+from graphmem.dynamics.topics import Topics
 from graphmem.embedding import Embedder, embed_query_checked, embedder_name
 from graphmem.errors import ConfigurationError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
@@ -148,12 +150,34 @@ class AsyncJobs(_Async[Jobs]):
     clear_heartbeat = _bridged(Jobs.clear_heartbeat)
 
 
+class AsyncEvolution(_Async[Evolution]):
+    """``await mem.automation.evolution.adapt(...)`` etc.: :class:`graphmem.dynamics.evolution.Evolution`."""
+
+    tuning = _bridged(Evolution.tuning)
+    history = _bridged(Evolution.history)
+    adapt = _bridged(Evolution.adapt)
+    set = _bridged(Evolution.set)
+    rollback = _bridged(Evolution.rollback)
+
+
+class AsyncTopics(_Async[Topics]):
+    """``await mem.topics.rebuild(...)`` etc.: :class:`graphmem.dynamics.topics.Topics`, awaited."""
+
+    rebuild = _bridged(Topics.rebuild)
+    list = _bridged(Topics.list)
+    memories = _bridged(Topics.memories)
+
+
 class AsyncAutomation(_Async[Automation]):
     """``await mem.automation.health()`` etc.: :class:`graphmem.automation.control.Automation`, awaited."""
 
     @property
     def config_id(self) -> str:
         return self._sync.config_id
+
+    @property
+    def evolution(self) -> AsyncEvolution:
+        return AsyncEvolution(self._sync.evolution)
 
     get_config = _bridged(Automation.get_config)
     set_config = _bridged(Automation.set_config)
@@ -231,6 +255,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         self._memories = AsyncMemories(memory.memories)
         self._users = AsyncUsers(memory.users)
         self._temporal = AsyncTemporal(memory.temporal)
+        self.topics = AsyncTopics(memory.topics)
 
     @classmethod
     async def connect(
@@ -334,3 +359,5 @@ _bridge_missing(AsyncUsers, Users)
 _bridge_missing(AsyncTemporal, Temporal)
 _bridge_missing(AsyncJobs, Jobs, skip=("work",))
 _bridge_missing(AsyncAutomation, Automation)
+_bridge_missing(AsyncEvolution, Evolution)
+_bridge_missing(AsyncTopics, Topics)

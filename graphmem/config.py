@@ -56,6 +56,12 @@ class RetrievalPreset(BaseModel, frozen=True):
     speaker_boost: float = Field(
         default=0.1, ge=0, le=1, description="added when the query names the speaker"
     )
+    date_boost: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="added when the query's date expression overlaps the memory's stored event range",
+    )
     state_weight: float = Field(default=0.05, ge=0, le=1, description="share of memory state in the score")
     rerank: bool = Field(default=False, description="re-score the top of the pool with the cross-encoder")
     rerank_top: int = Field(
@@ -142,6 +148,9 @@ class Settings(BaseSettings):
         default=True, description="recall weakens competitors that were activated but not returned"
     )
     record_recalls: bool = Field(default=True, description="store a RecallEvent per recall")
+    adaptive_retrieval: bool = Field(
+        default=True, description="recall uses the user's tuned fusion weights (graphmem.dynamics.evolution)"
+    )
 
     # --- automation (see graphmem.automation.control; the job configuration itself is stored in Neo4j) ---
     automation_config_id: str = Field(default="default", description="which stored automation config to use")

@@ -13,6 +13,7 @@ from graphmem.automation.scheduler import Scheduler
 from graphmem.config import MAX_BATCH, RetrievalPreset, Settings, resolve_preset
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
+from graphmem.dynamics.topics import Topics
 from graphmem.embedding import Embedder, make_embedder
 from graphmem.errors import SchemaError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
@@ -68,6 +69,8 @@ class GraphMemory:
         self._memories = Memories(self._rt)
         self._users = Users(self._rt)
         self._temporal = Temporal(self._rt)
+        self.topics = Topics(self._rt)
+        """Topics of a user's memories (graphmem.dynamics.topics): ``rebuild``, ``list``, ``memories``."""
 
     # --- lifecycle
     @classmethod
@@ -303,6 +306,7 @@ class GraphMemory:
         session_id: str | None = None,
         agent_id: str | None = None,
         org_id: str | None = None,
+        reconstruct: bool = False,
     ) -> list[Hit]:
         """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
         neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
@@ -317,6 +321,8 @@ class GraphMemory:
         ``graphmem.config.PRESETS`` or a ``RetrievalPreset``) overrides the settings' preset for this call.
         ``session_id``/``agent_id``/``org_id`` add the memories of those scopes to the user's own
         (docs/scopes.md): that session's, the agent's shared ones, the organisation's.
+        ``reconstruct=True``: a hit that cannot stand alone ("Yes, it was amazing!") carries a recorded
+        ``reconstruction`` read from its neighbours, with a lower confidence (docs/dynamics.md).
         """
         who = check.caller(user_id, session_id, agent_id, org_id)
         request = recall_use_case.RecallRequest(
@@ -330,6 +336,7 @@ class GraphMemory:
             reinforce=check.boolean(reinforce, "reinforce"),
             known_at=check.aware_datetime(known_at, "known_at"),
             preset=None if preset is None else resolve_preset(preset),
+            reconstruct=check.boolean(reconstruct, "reconstruct"),
         )
         hits = recall_use_case.recall(self._rt, request)
         if request.reinforce and request.as_of is None and request.known_at is None:

@@ -143,6 +143,22 @@ class Explanation(BaseModel):
     path: list[str] = Field(default_factory=list, description="node ids from a seed to this memory")
     edge_types: list[str] = Field(default_factory=list)
     components: dict[str, float] = Field(default_factory=dict)
+    metamemory: dict[str, float] = Field(
+        default_factory=dict,
+        description="the memory's accessibility, reliability and timeliness in [0, 1] (docs/dynamics.md)",
+    )
+
+
+class Reconstruction(BaseModel):
+    """A reading of a memory that cannot stand alone, assembled from its neighbours at recall time
+    (``recall(..., reconstruct=True)``); the stored memory is unchanged."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str
+    sources: list[str] = Field(default_factory=list, description="ids of the memories it was assembled from")
+    confidence: float = Field(ge=0.0, le=1.0, description="lower than the hit's: an inference")
 
 
 class Hit(BaseModel):
@@ -156,3 +172,4 @@ class Hit(BaseModel):
     confidence: float = Field(
         default=0.0, ge=0.0, le=1.0, description="calibrated estimate that this memory answers the query"
     )
+    reconstruction: Reconstruction | None = None

@@ -239,3 +239,18 @@ def test_the_query_escape_hatch(memory: Any, user_id: str) -> None:
     assert memory_count(memory, user_id) == 1
     with pytest.raises(ValidationError):
         memory.query("")
+
+
+def test_topics_tuning_and_reconstruction(memory: Any, user_id: str) -> None:
+    for t in [
+        "My beagle Rex chases squirrels",
+        "Rex the beagle sees the vet",
+        "The vet weighed my beagle Rex",
+    ]:
+        memory.remember(t, user_id=user_id)
+    memory.add_messages(["Did you like the vet?", "Yes, it was fine!"], user_id=user_id, session_id="s")
+    assert memory.topics.rebuild(user_id)["topics"] == len(memory.topics.list(user_id))
+    assert memory.automation.evolution.set(user_id, {"graph_weight": 0.35}).version == 1
+    assert memory.automation.evolution.tuning(user_id).params == {"graph_weight": 0.35}
+    hits = memory.recall("was the vet fine?", user_id=user_id, k=5, reconstruct=True, reinforce=False)
+    assert any(h.reconstruction is not None for h in hits)

@@ -16,16 +16,8 @@ MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 ROOT = Path(graphmem.__file__).parent
 
-MODULE_ALLOW: dict[str, str] = {
-    # being split by its owner this round (issue 13's helper owns retrieval/search.py)
-    "retrieval/search.py": "being split by its owner this round",
-    # being split by its owner this round (the dynamics helper owns dynamics/jobs.py)
-    "dynamics/jobs.py": "being split by its owner this round",
-}
-FUNCTION_ALLOW: dict[str, str] = {
-    # being split by its owner this round (issue 13's helper owns retrieval/search.py and its rank)
-    "retrieval/search.py:rank": "being split by its owner this round",
-}
+MODULE_ALLOW: dict[str, str] = {}
+FUNCTION_ALLOW: dict[str, str] = {}
 
 
 def _modules() -> list[Path]:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.model.dates import date_words, event_range, resolve_dates
+from graphmem.model.dates import date_words, event_range, query_dates, resolve_dates
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
@@ -134,3 +134,19 @@ def test_any_text_gives_well_formed_ranges(text: str, ref: datetime) -> None:
         assert r.start < r.end
         assert r.phrase in text
         assert date_words(r)
+
+
+def test_a_question_date_expression_becomes_a_span_and_its_relative_words_stop_being_keywords() -> None:
+    asked = query_dates("Where am I travelling later this year?", datetime(2026, 12, 1, tzinfo=UTC))
+    assert asked.span == (datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 1, 1, tzinfo=UTC))
+    assert asked.relative_words == {"year"}
+    absolute = query_dates("What did Caroline do in May 2023?", REF)
+    assert absolute.span is not None and absolute.span[0] == datetime(2023, 5, 1, tzinfo=UTC)
+    assert absolute.relative_words == frozenset()  # month names and years stay keywords
+    assert query_dates("What is my dog called?", REF) == type(asked)(None, frozenset())
+
+
+def test_plans_and_wishes_resolve_forwards() -> None:
+    march = datetime(2026, 3, 20, tzinfo=UTC)
+    assert spans("I'm planning a trip to Japan in October.", march) == [("2026-10-01", "2026-11-01", "month")]
+    assert spans("He wants to see Kyoto in autumn.", march)[0][0] == "2026-09-01"

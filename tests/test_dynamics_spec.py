@@ -2,7 +2,8 @@
 (each example its own tenant), must leave every memory exactly as :mod:`graphmem.model.lifecycle` says.
 
 Removing any exemption from the jobs' Cypher (P0/common in decay or forgetting, retained, core blocks, the
-minimum age counted from ``recorded_at``) makes one of these examples fail.
+minimum age counted from ``recorded_at``), or any factor (the five salience factors, interference) makes one
+of these examples fail.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
 from graphmem.model import lifecycle as spec
-from graphmem.model.dynamics import DynamicsParams
+from graphmem.model.dynamics import FACTORS, DynamicsParams
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 PRIORITIES = ["common", "P0", "P1", "P2", "P3"]
@@ -45,7 +46,7 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
     accessed = draw(st.one_of(st.none(), _hours(0, 24 * 60).map(lambda d: anchor + d)))
     updated = draw(st.one_of(st.none(), _hours(0, 24 * 60).map(lambda d: anchor + d)))
     factor = st.one_of(st.none(), st.floats(0, 1))
-    factors = {f: draw(factor) for f in ("emotion", "presentation", "coherence")}
+    factors = {f: draw(factor) for f in FACTORS}
     status = draw(st.sampled_from(["active", "active", "weak", "dormant", "forgotten"]))
     return spec.MemoryState(
         created_at=created,
@@ -59,6 +60,7 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
         last_accessed_at=accessed,
         strength_updated_at=updated,
         factors={k: v for k, v in factors.items() if v is not None},
+        rivalry=draw(st.sampled_from([0.0, 0.0, 0.86, 0.97])),
         core_block=draw(st.booleans()) and draw(st.booleans()),
         retained=draw(st.booleans()) and draw(st.booleans()),
         forgotten_at=NOW - draw(_hours(0, 24 * 60)) if status == "forgotten" else None,
@@ -99,6 +101,7 @@ def _store(
                 "retained": s.retained,
                 "forgotten_at": s.forgotten_at,
                 "summarized_by": s.summarized_by,
+                "rivalry": s.rivalry or None,
                 **s.factors,
             },
         }

@@ -17,6 +17,7 @@ from graphmem import GraphMemory, OnnxEmbedder
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 import baselines
 import longmemeval as lme
+from locomo_lme import locomo_pool
 
 SAMPLE = Path(__file__).parent / "data" / "longmemeval_sample.json"
 
@@ -175,3 +176,39 @@ def test_a_peer_that_cannot_run_is_reported_not_dropped(
     baselines.add_peer(rankings, broken, "broken (peer)")
     assert "broken (peer)" not in rankings.by_method
     assert rankings.notes["broken (peer)"] == broken.status
+
+
+def test_locomo_conversations_pool_into_one_longmemeval_haystack() -> None:
+    def sample(sid: str, day: int) -> dict[str, object]:
+        turn = lambda d, who, text: {"speaker": who, "dia_id": d, "text": text}  # noqa: E731
+        return {
+            "sample_id": sid,
+            "conversation": {
+                "speaker_a": "Ann",
+                "speaker_b": "Bo",
+                "session_1_date_time": f"1:56 pm on {day} May, 2023",
+                "session_1": [turn("D1:1", "Ann", "I moved to Leeds."), turn("D1:2", "Bo", "Nice!")],
+                "session_2_date_time": f"9:00 am on {day + 1} May, 2023",
+                "session_2": [turn("D2:1", "Ann", "Leeds is rainy.")],
+            },
+            "qa": [
+                {"question": "Where does Ann live?", "evidence": ["D1:1"], "category": 4},
+                {"question": "What about Leeds?", "evidence": ["D1:1", "D2:1"], "category": 1},
+                {"question": "Unanswerable?", "evidence": [], "category": 5},
+            ],
+        }
+
+    items = locomo_pool([sample("a", 1), sample("b", 10)])
+    assert [i["question_type"] for i in items] == ["single-session single-hop", "multi-session"] * 2
+    first = items[0]
+    assert first["haystack_session_ids"] == ["a:s1", "a:s2", "b:s1", "b:s2"]  # pooled over conversations
+    assert first["answer_session_ids"] == ["a:s1"]
+    assert first["question_date"] == "2023/05/12 (Fri) 09:00"  # a day after the last session
+    assert first["haystack_sessions"][0][0] == {
+        "role": "user",
+        "content": "Ann: I moved to Leeds.",
+        "dia_id": "D1:1",
+        "has_answer": True,
+    }
+    assert not first["haystack_sessions"][2][0].get("has_answer")  # another conversation's turn
+    assert lme.parse_date(first["haystack_dates"][1]) == datetime(2023, 5, 2, 9, 0, tzinfo=UTC)

@@ -101,7 +101,8 @@ class GraphMemStore(BaseStore):
 
     # --- operations --------------------------------------------------------------------------------
     def _rows(self, user_id: str, prefix: tuple[str, ...], keys: list[str] | None) -> list[dict[str, Any]]:
-        rows = self._mem.runtime.store.read("store_items", user_id=user_id, prefix=list(prefix), keys=keys)
+        keys = None if keys is None else [str(check.identifier(k, "key")) for k in keys]
+        rows = self._mem.runtime.store.read("store_items", user_id=user_id, prefix=_labels(prefix), keys=keys)
         return [r["item"] for r in rows]
 
     def _get(self, op: GetOp) -> Item | None:
@@ -114,19 +115,25 @@ class GraphMemStore(BaseStore):
         now = datetime.now(UTC)
         if op.value is None:
             rt.store.write(
-                "store_item_delete", user_id=user_id, namespace=list(op.namespace), key=op.key, now=now
+                "store_item_delete",
+                user_id=user_id,
+                namespace=_labels(op.namespace),
+                key=check.identifier(op.key, "key"),
+                now=now,
             )
             return
-        value = dict(op.value)
-        text = item_text(op.key, value)
+        # the same contract as a memory's metadata and content: JSON only, bounded, valid text
+        value = check.metadata(op.value, "value", max_bytes=rt.settings.max_metadata_bytes)
+        key = str(check.identifier(op.key, "key"))
+        text = check.text(item_text(key, value), "value", max_chars=rt.settings.max_content_chars)
         rt.store.write(
             "store_item_put",
             user_id=user_id,
-            namespace=list(op.namespace),
-            key=check.identifier(op.key, "key"),
+            namespace=_labels(op.namespace),
+            key=key,
             id=str(uuid.uuid4()),
             content=text,
-            value=json.dumps(value, sort_keys=True, default=str),
+            value=json.dumps(value, sort_keys=True),
             embedding=rt.embedder.embed([text])[0],
             props={
                 "memory_type": "semantic",
@@ -174,6 +181,11 @@ class GraphMemStore(BaseStore):
             if namespace not in found:
                 found.append(namespace)
         return found[op.offset : op.offset + op.limit]
+
+
+def _labels(namespace: tuple[str, ...]) -> list[str]:
+    """A namespace's labels, each checked like an id (no control characters, no lone surrogates)."""
+    return [str(check.identifier(label, f"namespace[{i}]")) for i, label in enumerate(namespace)]
 
 
 def _item(row: dict[str, Any]) -> Item:

@@ -17,6 +17,8 @@ def hit_json(hit: Hit, *, explain: bool = False) -> dict[str, Any]:
     out = {"memory": memory_json(hit.memory), "score": hit.score}
     if explain:
         out["explanation"] = hit.explanation.model_dump(mode="json")
+    if hit.reconstruction is not None:
+        out["reconstruction"] = hit.reconstruction.model_dump(mode="json")
     return out
 
 

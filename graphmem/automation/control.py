@@ -156,6 +156,10 @@ class Automation:
         self._rt = rt
         self._scheduler_running = scheduler_running  # () -> bool: the in-process scheduler runs
         self.config_id = rt.settings.automation_config_id
+        from graphmem.dynamics.evolution import Evolution  # dynamics builds on this module
+
+        self.evolution = Evolution(rt)
+        """Per-user retrieval parameters adapted from feedback, versioned with their evidence."""
 
     # configuration
     def get_config(self) -> AutomationConfig:

@@ -25,6 +25,7 @@ from graphmem.cli.common import (
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.embeddings import register as register_embeddings
+from graphmem.cli.evolve import register as register_evolve
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.keys import register as register_keys
 from graphmem.cli.memory import register as register_memory
@@ -46,6 +47,7 @@ register_embeddings(app)  # graphmem reembed
 register_keys(app)  # graphmem keys create | list | revoke
 register_doctor(app)  # graphmem doctor
 register_stats(app)  # graphmem stats
+register_evolve(app)  # graphmem topics list|show|rebuild, graphmem tuning show|adapt|rollback
 
 console = Console()
 
@@ -179,8 +181,11 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
         mem.init()
         count = _ingest_sample(mem, sample)
         console.print(f"ingested {count} messages for user [bold]{user}[/]")
+        # asked the morning after the conversation (valid time), so "later this year" means what it meant then
+        asked = datetime.fromisoformat(sample["asked_at"])
+        console.print(f"questions asked as of {asked:%Y-%m-%d %H:%M} UTC (recall(..., as_of=...))")
         for q in sample["queries"]:
-            console.print(_hits_table(mem.recall(q, user_id=user, k=k), q))
+            console.print(_hits_table(mem.recall(q, user_id=user, k=k, as_of=asked), q))
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
     console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))

@@ -187,8 +187,11 @@ def import_messages(
         str | None, typer.Option("--session", "-s", help="session of lines without a session_id")
     ] = None,
     batch: Annotated[
-        int, typer.Option("--batch", help="messages per transaction (at most the batch limit, 1000)")
-    ] = 200,
+        int,
+        typer.Option(
+            "--batch", help="messages per add_messages call: embedded together, written in one transaction"
+        ),
+    ] = 1000,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:

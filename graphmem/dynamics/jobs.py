@@ -1,10 +1,9 @@
-"""The maintenance jobs (decay, forget, consolidate, associate, promote, review) and ``mem.jobs``.
+"""``mem.jobs``: run, record, list and schedule the maintenance jobs (their steps: graphmem.dynamics.steps).
 
-Each job is a short sequence of named, set-based Cypher statements batched with ``CALL { } IN TRANSACTIONS``
-(run in auto-commit transactions); Python never loops over memories. Every step is idempotent at a given
-``now``, so a run that dies midway leaves committed batches that are consistent on their own, and a rerun
-finishes the rest. Each run is recorded as a ``JobRun`` node (running → success | failed | interrupted); a
-run left ``running`` by a process that died is marked ``interrupted`` by the next run of the same job.
+Every step is idempotent at a given ``now``, so a run that dies midway leaves committed batches that are
+consistent on their own, and a rerun finishes the rest. Each run is recorded as a ``JobRun`` node (running →
+success | failed | interrupted); a run left ``running`` by a process that died is marked ``interrupted`` by
+the next run of the same job.
 """
 
 from __future__ import annotations
@@ -12,24 +11,21 @@ from __future__ import annotations
 import builtins
 import json
 import logging
-import math
 import os
 import threading
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states, slot_gate
+from graphmem.dynamics.steps import JOBS, Context
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
-from graphmem.model import factors as factor_model
 from graphmem.model import validation as check
-from graphmem.model.lifecycle import PRIORITY_WEIGHT
 from graphmem.store import audit
 from graphmem.store.driver import Tx
-from graphmem.store.queries import UNBATCHED
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -37,173 +33,6 @@ logger = logging.getLogger(__name__)
 
 STALE_AFTER = timedelta(hours=6)
 """A running JobRun of another host without a heartbeat for this long is taken as interrupted."""
-
-ALL_USERS_FETCH = 1000
-"""Vector-index neighbours fetched per memory by the associate fallback when it runs for all users."""
-
-
-@dataclass(frozen=True)
-class Context:
-    rt: Runtime
-    automation: Automation
-    config: AutomationConfig
-    user_id: str | None
-    now: datetime
-    run_id: str
-    tx: Tx | None = None  # a dry run: every step inside this one transaction, rolled back at the end
-
-    def run_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        if self.tx is not None:
-            return self.tx.run(UNBATCHED + name, **params)
-        return self.rt.store.write_auto(name, **params)
-
-    def params(self, **extra: Any) -> dict[str, Any]:
-        return {
-            "user_id": self.user_id,
-            "now": self.now,
-            "p": self.config.dynamics.cypher(),
-            "batch": self.config.batch_size,
-            **extra,
-        }
-
-    def write(self, name: str, **extra: Any) -> dict[str, Any]:
-        rows = self.run_write(name, **self.params(**extra))
-        return rows[0] if rows else {}
-
-
-Step = Callable[[Context], dict[str, Any]]
-
-
-# --- the jobs --------------------------------------------------------------------------------------
-def _decay(ctx: Context) -> list[Step]:
-    return [lambda c: c.write("dynamics_decay"), lambda c: c.write("dynamics_decay_edges")]
-
-
-def _forget(ctx: Context) -> list[Step]:
-    return [
-        lambda c: {"soft_forgotten": c.write("forget_soft")["forgotten"]},
-        lambda c: {"capacity_forgotten": c.write("forget_capacity", weights=PRIORITY_WEIGHT)["forgotten"]},
-        lambda c: {"hard_deleted": c.write("forget_hard")["deleted"]},
-        lambda c: c.write("forget_edges"),
-    ]
-
-
-FACTOR_PAGE = 2000
-"""Memories whose strength factors are computed per round trip (only new memories are ever pending)."""
-
-
-def _factors(ctx: Context) -> dict[str, Any]:
-    """Compute the emotion/presentation/coherence factors of memories that lack them (pure functions in
-    graphmem.model.factors), written with one UNWIND per page."""
-    done = 0
-    while True:
-        params = {"user_id": ctx.user_id, "limit": FACTOR_PAGE}
-        rows = (
-            ctx.tx.run("consolidate_factors_pending", **params)
-            if ctx.tx
-            else ctx.rt.store.read("consolidate_factors_pending", **params)
-        )
-        if not rows:
-            return {"factored": done}
-        out = [{"id": r["id"], **factor_model.factors(r["content"] or "", r["similarities"])} for r in rows]
-        ctx.run_write("consolidate_factors_set", rows=out, now=ctx.now)
-        done += len(out)
-
-
-def _consolidate(ctx: Context) -> list[Step]:
-    return [
-        _factors,
-        lambda c: c.write("consolidate_duplicates"),
-        lambda c: c.write("consolidate_move_edges"),
-        lambda c: c.write("consolidate_detect_conflicts"),
-        lambda c: c.write("consolidate_conflicts"),
-        lambda c: c.write("consolidate_summaries", max_chars=c.rt.settings.max_content_chars),
-        lambda c: c.write("compact_recalls"),
-        lambda c: c.write("compact_orphans"),
-    ]
-
-
-def _associate_gds(ctx: Context) -> dict[str, Any]:
-    k = ctx.config.dynamics.associate_k
-    tenants = ctx.rt.store.read("tenants_with_memories", user_id=ctx.user_id, min=2)
-    edges = 0
-    for tenant in tenants:  # one projection per tenant: kNN must not link two users' memories
-        graph = f"graphmem-associate-{ctx.run_id}"
-        ctx.run_write("associate_gds_drop", graph=graph)
-        try:
-            ctx.run_write("associate_gds_project", graph=graph, user_id=tenant["user_id"])
-            rows = ctx.run_write(
-                "associate_gds_knn",
-                graph=graph,
-                k=k,
-                p=ctx.config.dynamics.cypher(),
-                now=ctx.now,
-                batch=ctx.config.batch_size,
-            )
-            edges += int(rows[0]["edges"]) if rows else 0
-        finally:
-            ctx.rt.store.write_auto("associate_gds_drop", graph=graph)  # the catalog is not transactional
-    return {
-        "method": "gds_knn",
-        "tenants": len(tenants),
-        "edges": edges,
-        "tenant_ids": [t["user_id"] for t in tenants],
-    }
-
-
-def vector_fetch(k: int, user_count: int, total: int) -> int:
-    """Neighbours to ask the shared vector index for so that about k of them belong to the tenant."""
-    if user_count <= 0 or total <= 0:
-        return k
-    return int(min(total, max(4 * k, math.ceil(2 * k * total / user_count))))
-
-
-def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
-    k = ctx.config.dynamics.associate_k
-    if ctx.user_id is None:
-        fetch = ALL_USERS_FETCH
-    else:
-        counts = ctx.rt.store.read("user_memory_count", tenants=[ctx.user_id])[0]
-        fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
-    row = ctx.write("associate_vector", k=k, fetch=fetch)
-    return {"method": "vector_index", "fallback_reason": reason, **row}
-
-
-def _associate(ctx: Context) -> list[Step]:
-    """Incremental: only memories not linked yet are searched against the vector index; a full GDS kNN pass
-    when most of the live memories are new (a first run) and GDS is installed."""
-
-    def step(c: Context) -> dict[str, Any]:
-        counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
-        pending, live = int(counts["pending"]), int(counts["live"])
-        gds = c.automation.probe()["gds"]
-        if gds and 2 * pending > live:
-            out = _associate_gds(c)
-            for tenant in out.pop("tenant_ids"):
-                c.run_write("associate_mark", user_id=tenant, now=c.now, batch=c.config.batch_size)
-            return {**out, "pending": pending}
-        return {**_associate_vector(c, "incremental" if gds else "gds_not_installed"), "pending": pending}
-
-    return [step]
-
-
-def _promote(ctx: Context) -> list[Step]:
-    return [lambda c: c.write("promote_common")]
-
-
-def _review(ctx: Context) -> list[Step]:
-    return [lambda c: c.write("review_schedule")]
-
-
-JOBS: dict[str, Callable[[Context], list[Step]]] = {
-    "decay": _decay,
-    "forget": _forget,
-    "consolidate": _consolidate,
-    "associate": _associate,
-    "promote": _promote,
-    "review": _review,
-}
-assert tuple(JOBS) == JOB_NAMES
 
 
 class _RolledBack(Exception):
@@ -214,6 +43,12 @@ class _RolledBack(Exception):
         self.counts = counts
 
 
+_ACTIVE: set[str] = set()
+"""Ids of the runs executing in this process now. A run of this process that is still ``running`` in the
+store but not here lost its end (the database went away before the run could record it): interrupted."""
+_ACTIVE_LOCK = threading.Lock()
+
+
 def _process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -221,7 +56,10 @@ def _process_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a zombie (killed, not reaped yet) is dead
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return True
 
 
 # --- mem.jobs --------------------------------------------------------------------------------------
@@ -264,27 +102,46 @@ class Jobs:
         config = self._automation.get_config()
         host, pid = identity()
         run_id = str(uuid.uuid4())
-        started = datetime.now(UTC)
         run_row = {
             "id": run_id,
             "job": name,
             "user_id": uid,
-            "started_at": started,
+            "started_at": datetime.now(UTC),
             "as_of": clock,
             "trigger": trigger,
             "host": host,
             "pid": pid,
             "config_version": config.version,
         }
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(run_id)
+        try:
+            return self._begin(name, run_row, config, uid, clock)
+        finally:
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(run_id)
+
+    def _begin(
+        self, name: str, run_row: dict[str, Any], config: AutomationConfig, uid: str | None, clock: datetime
+    ) -> JobRun:
+        """Record the run's start, then execute it."""
+        run_id = run_row["id"]
         self._rt.store.write("jobrun_start", run=run_row)
         ctx = Context(self._rt, self._automation, config, uid, clock, run_id.replace("-", ""))
+        return self._execute(name, ctx, run_row)
+
+    def _execute(self, name: str, ctx: Context, run_row: dict[str, Any]) -> JobRun:
+        """Run the job's steps, recording progress after each, and record how the run ended."""
         counts: dict[str, Any] = {}
         status, error = "success", None
         try:
             for step in JOBS[name](ctx):
                 counts.update(step(ctx))
                 self._rt.store.write(
-                    "jobrun_progress", id=run_id, counts=json.dumps(counts, default=str), at=datetime.now(UTC)
+                    "jobrun_progress",
+                    id=run_row["id"],
+                    counts=json.dumps(counts, default=str),
+                    at=datetime.now(UTC),
                 )
         except Exception as exc:
             status, error = "failed", f"{type(exc).__name__}: {exc}"
@@ -362,21 +219,25 @@ class Jobs:
         return JobRun.from_row(rows[0]["run"])
 
     def _mark_dead_runs(self, name: str) -> None:
-        """Runs left ``running`` by a dead process of this host (or silent for long) become interrupted."""
-        host, _ = identity()
+        """Runs left ``running`` by a dead process of this host (or silent for long), or by this process when
+        the database went away before the run could record its end, become interrupted."""
+        host, pid = identity()
         now = datetime.now(UTC)
         for row in self._rt.store.read("jobrun_running", job=name):
             run = row["run"]
             same_host = run.get("host") == host and run.get("pid") is not None
-            dead = (same_host and not _process_alive(int(run["pid"]))) or (
+            ours = same_host and int(run["pid"]) == pid
+            with _ACTIVE_LOCK:
+                lost = ours and run["id"] not in _ACTIVE
+            dead = (same_host and not ours and not _process_alive(int(run["pid"]))) or (
                 not same_host and now - run["heartbeat_at"] > STALE_AFTER
             )
-            if dead:
+            if dead or lost:
                 self._finish(
                     run,
                     "interrupted",
                     json.loads(run.get("counts") or "{}"),
-                    "the process running it died",
+                    "the database went away during the run" if lost else "the process running it died",
                 )
 
     def restore(self, memory_ids: str | list[str], *, user_id: str, now: datetime | None = None) -> list[str]:

@@ -116,14 +116,19 @@ class Memories:
             actor=check.identifier(actor, "actor", required=False),
         )
 
-    def feedback(self, memory_id: str, *, user_id: str, useful: bool) -> None:
-        """Say whether a recalled memory helped: it is recorded, and the memory gains or loses strength."""
+    def feedback(self, memory_id: str, *, user_id: str, useful: bool, query: str | None = None) -> None:
+        """Say whether a memory helped: it is recorded, and the memory gains or loses strength. ``query``:
+        the question it was (or should have been) the answer to, else the latest recall that returned it;
+        ``mem.automation.evolution.adapt`` learns the user's retrieval weights from this feedback."""
         uid = check.user_id(user_id)
         recall_use_case.feedback(
             self._rt,
             memory_id=check.identifier(memory_id, "memory_id") or "",
             user_id=uid,
             useful=check.boolean(useful, "useful"),
+            query=None
+            if query is None
+            else check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
         )
         self._rt.changes.touch(uid)
 

@@ -19,6 +19,7 @@ from graphmem.formation.drafts import MemoryDraft, embedding_text, entity_id, se
 from graphmem.formation.gather import KNOWN_ENTITY_LIMIT, gather
 from graphmem.formation.plan import FormationPlan, plan_formation
 from graphmem.model.extraction import Extractor
+from graphmem.model.heuristics import REINFORCEMENT
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.messages import Turn
 from graphmem.models import Memory
@@ -121,7 +122,13 @@ def apply(tx: Tx, plan: FormationPlan) -> list[dict[str, Any]]:
         tx.run("entity_upsert", entities=list(plan.entities), now=now)
         tx.run("entity_link", links=list(plan.entity_links), user_id=user_id, now=now)
     merged = (
-        tx.run("memory_merge_duplicate", merges=list(plan.merges), user_id=user_id, now=now)
+        tx.run(
+            "memory_merge_duplicate",
+            merges=list(plan.merges),
+            user_id=user_id,
+            now=now,
+            r=REINFORCEMENT.cypher(),
+        )
         if plan.merges
         else []
     )

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-__all__ = ["DateRange", "date_words", "event_range", "resolve_dates"]
+__all__ = ["DateRange", "QueryDates", "date_words", "event_range", "query_dates", "resolve_dates"]
 
 MONTHS = [
     "january", "february", "march", "april", "may", "june",
@@ -34,7 +34,10 @@ _NUMBERS = {
     "eleven": (11, 11), "twelve": (12, 12), "a couple of": (2, 2), "a couple": (2, 2),
     "a few": (2, 4), "few": (2, 4), "several": (3, 7),
 }  # fmt: skip
-_FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan(?:ning|s)? to|next|soon|upcoming|hope to)\b", re.I)
+_FUTURE = re.compile(
+    r"\b(will|'ll|going to|gonna|plan(?:ning|s|ned)?|next|soon|upcoming|hope to|wants? to|would like to)\b",
+    re.I,
+)
 
 _NUM = (
     r"(\d{1,2}|a couple(?: of)?|a few|few|several|an?|"
@@ -291,3 +294,51 @@ def date_words(r: DateRange) -> list[str]:
     if r.granularity == "year":
         words.remove(start.isoformat())
     return list(dict.fromkeys(words))
+
+
+_DEICTIC = frozenset(
+    {
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "weekend",
+        "weekends",
+        "yesterday",
+        "today",
+        "tonight",
+        "tomorrow",
+        "ago",
+        "last",
+        "next",
+        "past",
+        "coming",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+    }
+)
+"""Words of a relative date expression that name no date by themselves: asked on another day they mean
+another time, so a memory containing them is not a match for the question's date."""
+
+
+@dataclass(frozen=True)
+class QueryDates:
+    """A question's date expressions: the span they cover and the relative words to drop from its keywords."""
+
+    span: tuple[datetime, datetime] | None
+    relative_words: frozenset[str]
+
+
+def query_dates(question: str, reference: datetime) -> QueryDates:
+    """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
+    later this year?" asked in 2026 covers 2026). Absolute words (month names, years, ISO dates) stay
+    keywords; the relative ones ("this year", "last week") are replaced by the resolved span."""
+    ranges = resolve_dates(question, reference)
+    words = {w for r in ranges for w in re.findall(r"[a-z]+", r.phrase.lower()) if w in _DEICTIC}
+    return QueryDates(event_range(ranges), frozenset(words))

@@ -34,7 +34,9 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from graphmem.model.heuristics import interference
 
 STRENGTH_MAX = 4.0
 LIVE_STATUSES = ("active", "weak", "dormant")
@@ -42,9 +44,18 @@ Status = Literal["active", "weak", "dormant"]
 
 _PRIORITIES = ("common", "P0", "P1", "P2", "P3")
 _TYPES = ("episodic", "semantic", "procedural", "preference")
-FACTORS = ("emotion", "presentation", "coherence")
+FACTORS = ("emotion", "presentation", "coherence", "serial", "depth")
 EXEMPT_PRIORITIES = ("P0", "common")
 """Priorities that never decay (retention 1, strength kept, status active) and are never forgotten."""
+DEFAULT_FACTOR_WEIGHTS = {
+    "emotion": 1.0,
+    "presentation": 1.0,
+    "coherence": 0.5,
+    "serial": 0.25,
+    "depth": 0.25,
+}
+"""Salience weights: emotion and presentation count fully, coherence half, the two heuristics (serial
+position, depth of processing) a quarter each: together they never outweigh one clear emotional cue."""
 
 
 def _check_keys(values: Mapping[str, float], keys: Iterable[str], what: str) -> None:
@@ -71,10 +82,17 @@ class DynamicsParams(BaseModel):
         default_factory=lambda: {"common": 0.0, "P0": 0.0, "P1": 0.5, "P2": 1.0, "P3": 1.5},
         description="λ_type is multiplied by this per priority (0: never decays; P0 and common are exempt)",
     )
-    # six-factor strength: salience = Σ weight · factor (each factor in [0, 1]); decay rates / (1 + salience)
+    # six-factor strength: salience = Σ weight · factor (each factor in [0, 1]); decay rates / (1 + salience);
+    # serial (primacy/recency in a session) and depth (of processing): graphmem.model.heuristics
     factor_weights: dict[str, float] = Field(
-        default_factory=lambda: {"emotion": 1.0, "presentation": 1.0, "coherence": 0.5},
-        description="weights of the emotion, presentation and coherence factors in the salience",
+        default_factory=lambda: dict(DEFAULT_FACTOR_WEIGHTS),
+        description="weights of the emotion, presentation, coherence, serial-position and depth factors",
+    )
+    rival_similarity: float = Field(
+        default=0.85,
+        ge=0,
+        le=1,
+        description="interference: a stronger neighbour this similar speeds decay by 1 + similarity",
     )
     # strength
     strength_decay: dict[str, float] = Field(
@@ -128,6 +146,14 @@ class DynamicsParams(BaseModel):
     stability_gain: float = Field(default=3.0, ge=0)
     desired_retention: float = Field(default=0.9, gt=0, lt=1)
     max_stability_days: float = Field(default=3650.0, gt=0)
+
+    @field_validator("factor_weights", mode="before")
+    @classmethod
+    def _new_factors_default(cls, value: object) -> object:
+        """A config stored before a factor existed gets that factor's default weight (never a failed read)."""
+        if isinstance(value, dict):
+            return {**DEFAULT_FACTOR_WEIGHTS, **value}
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> DynamicsParams:
@@ -201,11 +227,18 @@ def retention(
     params: DynamicsParams,
     priority: str = "P2",
     salience: float = 0.0,
+    rivalry: float = 0.0,
 ) -> float:
-    """The retention formula (see the module docstring); 1 for P0 and common knowledge."""
+    """The retention formula (see the module docstring); 1 for P0 and common knowledge. Interference (a
+    stronger near-duplicate of similarity ``rivalry``) multiplies λ by ``1 + rivalry``."""
     if priority in EXEMPT_PRIORITIES:
         return 1.0
-    rate = params.time_decay[memory_type] * params.priority_time_scale[priority] / (1.0 + max(0.0, salience))
+    rate = (
+        params.time_decay[memory_type]
+        * params.priority_time_scale[priority]
+        * interference(rivalry)
+        / (1.0 + max(0.0, salience))
+    )
     time_decay = math.exp(-rate * max(0.0, days_since_access))
     frequency_boost = 1.0 + math.log(1 + max(0, access_count))
     core = (
@@ -219,9 +252,13 @@ def retention(
 
 # --- strength --------------------------------------------------------------------------------------
 def effective_rate(
-    rate: float, mean_association: float, slowdown: float = 0.5, salience: float = 0.0
+    rate: float, mean_association: float, slowdown: float = 0.5, salience: float = 0.0, rivalry: float = 0.0
 ) -> float:
-    return rate / ((1.0 + slowdown * max(0.0, mean_association)) * (1.0 + max(0.0, salience)))
+    """The daily strength decay rate: slowed by association and salience, sped up by interference, at most
+    1."""
+    slowing = (1.0 + slowdown * max(0.0, mean_association)) * (1.0 + max(0.0, salience))
+    slowed = rate * interference(rivalry) / slowing
+    return min(1.0, slowed)
 
 
 def salience(factors: Mapping[str, float | None], params: DynamicsParams) -> float:

@@ -45,6 +45,7 @@ class MemoryState:
     strength_updated_at: datetime | None = None
     association_weights: tuple[float, ...] = ()
     factors: dict[str, float] = field(default_factory=dict)
+    rivalry: float = 0.0
     core_block: bool = False
     retained: bool = False
     forgotten_at: datetime | None = None
@@ -87,8 +88,11 @@ def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed 
         params=params,
         priority=state.priority,
         salience=sal,
+        rivalry=state.rivalry,
     )
-    rate = effective_rate(params.strength_decay[state.priority], mean, params.association_slowdown, sal)
+    rate = effective_rate(
+        params.strength_decay[state.priority], mean, params.association_slowdown, sal, state.rivalry
+    )
     since = accessed if accessed > anchored else anchored
     strength = decay_strength(state.strength, _days(since, now), rate, params.strength_floor[state.priority])
     strength = min(STRENGTH_MAX, max(0.0, strength))

@@ -74,19 +74,18 @@ def personalized_pagerank(
     r = r / total if total > 0 else np.full(n, 1.0 / n)
     if not edges:
         return [float(x) for x in r]
-    src = np.array([e[0] for e in edges] + [e[1] for e in edges])
-    dst = np.array([e[1] for e in edges] + [e[0] for e in edges])
-    w = np.array([e[2] for e in edges] * 2, dtype=float)
-    degree = np.zeros(n)
-    np.add.at(degree, src, w)
+    e = np.asarray(edges, dtype=float).reshape(-1, 3)
+    src = np.concatenate([e[:, 0], e[:, 1]]).astype(np.intp)
+    dst = np.concatenate([e[:, 1], e[:, 0]]).astype(np.intp)
+    w = np.concatenate([e[:, 2], e[:, 2]])
+    degree = np.bincount(src, weights=w, minlength=n)
     share = w / degree[src]
+    isolated = degree == 0
     p = r.copy()
     for _ in range(iterations):
-        nxt = np.zeros(n)
-        np.add.at(nxt, dst, p[src] * share)
-        dangling = p[degree == 0].sum()
-        p = (1 - damping) * r + damping * (nxt + dangling * r)
-    return [float(x) for x in p]
+        nxt = np.bincount(dst, weights=p[src] * share, minlength=n)
+        p = (1 - damping) * r + damping * (nxt + p[isolated].sum() * r)
+    return p.tolist()
 
 
 def diversify(scores: Sequence[tuple[str, float, str | None]], k: int, penalty: float) -> list[str]:

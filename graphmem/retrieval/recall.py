@@ -13,12 +13,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.config import RetrievalPreset, resolve_preset
+from graphmem.dynamics.evolution import tuned_preset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
+from graphmem.model import heuristics, metamemory
 from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
+from graphmem.retrieval.reconstruct import reconstruct
 from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, search
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
@@ -41,6 +44,7 @@ class RecallRequest:
     reinforce: bool
     preset: str | RetrievalPreset | None = None
     known_at: datetime | None = None  # transaction time; ``as_of`` is valid time (docs/temporal.md)
+    reconstruct: bool = False  # readings of hits that cannot stand alone (graphmem.retrieval.reconstruct)
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
 
     @property
@@ -52,7 +56,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     """search (one read) → hits; then reinforcement, retrieval-induced forgetting and the recall record in
     one write transaction."""
     now = now or datetime.now(UTC)
-    ranked, intent = run_search(rt, req)
+    ranked, intent = run_search(rt, req, now)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
         return []
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
@@ -63,12 +67,17 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
             "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None
         )
     full = {r["memory"]["id"]: r["memory"] for r in rows}
-    return [to_hit(h, full[h.id], ranked) for h in ranked.hits if h.id in full]
+    hits = [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
+    if req.reconstruct:
+        hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
+    return hits
 
 
-def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
+def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> tuple[Ranked, str]:
     """Embed the query and run :func:`search` with the request's preset (or the settings' one)."""
     preset = rt.settings.preset() if req.preset is None else resolve_preset(req.preset)
+    if req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
+        preset = tuned_preset(rt, req.user_id, preset)
     try:
         embedding: list[float] | None = embed_query_checked(rt.embedder, [req.query])[0]
     except EmbedderError as exc:  # the pool is then full-text only
@@ -89,6 +98,7 @@ def run_search(rt: Runtime, req: RecallRequest) -> tuple[Ranked, str]:
             known_at=req.known_at,
             graph=req.hops > 0,
             views=decision.views,
+            now=now,
         ),
     )
     return ranked, decision.intent.value
@@ -100,12 +110,13 @@ def tenant_keys(tenants: list[str]) -> str:
     return keys[0] if len(keys) == 1 else "(" + " ".join(keys) + ")"
 
 
-def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked) -> Hit:
+def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked, now: datetime | None = None) -> Hit:
     via_graph = not h.sources
+    meta = metamemory.of(row, now or datetime.now(UTC))
     return Hit(
         memory=memory_from_row(row),
         score=h.score,
-        confidence=h.confidence,
+        confidence=metamemory.confidence(h.confidence, meta),
         explanation=Explanation(
             search_level="graph" if via_graph else ranked.level,
             score_type="pagerank" if via_graph else ranked.fusion,
@@ -114,6 +125,7 @@ def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked) -> Hit:
             path=list(h.path),
             edge_types=list(h.edge_types),
             components=dict(h.components),
+            metamemory=meta.as_dict(),
         ),
     )
 
@@ -128,19 +140,21 @@ def _write_effects(
     *,
     changes: bool,
 ) -> list[dict[str, Any]]:
-    """One write transaction: reinforce what is returned, weaken the competitors (retrieval-induced
-    forgetting), record the recall, and read back the returned memories' full rows."""
-    up = [
-        {"id": h.id, "strength": reinforced_strength(_strength(h), int(h.memory.get("access_count") or 0))}
-        for h in returned
-    ]
+    """One write transaction: reinforce what is returned (spacing and testing, graphmem.model.heuristics),
+    strengthen the links between the memories returned together (synergy), inhibit the competitors the cue
+    activated but recall did not return (retrieval-induced forgetting, graphmem.model.metamemory), record
+    the recall, and read back the returned memories' full rows."""
+    ids = [h.id for h in returned]
     rif = changes and rt.settings.retrieval_induced_forgetting
-    down = [{"id": h.id, "strength": suppressed_strength(_strength(h))} for h in ranked.competitors if rif]
+    down = [
+        {"id": mid, "activation": activation}
+        for mid, activation in (metamemory.competitors(ranked.relevance, ids) if rif else [])
+    ]
     event = {
         "id": str(uuid.uuid4()),
         "user_id": req.user_id,
         "query": req.query,
-        "memory_ids": [h.id for h in returned],
+        "memory_ids": ids,
         "levels": ["graph" if not h.sources else ranked.level for h in returned],
         "scores": [h.score for h in returned],
         "intent": intent,
@@ -150,24 +164,37 @@ def _write_effects(
     }
 
     def work(tx: Tx) -> list[dict[str, Any]]:
-        if changes and up:
-            tx.run("memory_reinforce", updates=up, tenants=req.readable, now=now)
+        if changes and ids:
+            r = heuristics.REINFORCEMENT.cypher()
+            tx.run("memory_reinforce", ids=ids, tenants=req.readable, now=now, r=r, share=1.0)
+            if len(ids) > 1:
+                tx.run("memory_co_recalled", ids=ids, tenants=req.readable, now=now, rate=SYNERGY_RATE)
         if down:
-            tx.run("memory_suppress", updates=down, tenants=req.readable, now=now)
+            rif = metamemory.RIF.cypher()
+            tx.run("memory_suppress", updates=down, tenants=req.readable, now=now, rif=rif)
         if rt.settings.record_recalls:
             tx.run("recall_record", event=event, now=now)
-        ids = [h.id for h in returned]
         return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None) if ids else []
 
     return rt.store.unit_of_work(work)
 
 
-def _strength(h: RankedHit) -> float:
-    return float(h.memory.get("strength") or 1.0)
+SYNERGY_RATE = 0.1
+"""Co-recall closes a tenth of the gap between a RELATED_TO weight and 1 (graphmem.model.heuristics)."""
 
 
-def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: datetime | None = None) -> None:
-    """Record feedback and move the memory's strength and importance (useful: up; not useful: down)."""
+def feedback(
+    rt: Runtime,
+    *,
+    memory_id: str,
+    user_id: str,
+    useful: bool,
+    now: datetime | None = None,
+    query: str | None = None,
+) -> None:
+    """Record feedback and move the memory's strength and importance (useful: up; not useful: down);
+    ``query``: the question it judges (else the latest recall that returned the memory), the evidence of
+    self-evolution (graphmem.dynamics.evolution)."""
     rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None)
     if not rows:
         raise MemoryNotFound(memory_id)
@@ -189,6 +216,7 @@ def feedback(rt: Runtime, *, memory_id: str, user_id: str, useful: bool, now: da
         importance=importance,
         id=str(uuid.uuid4()),
         now=now or datetime.now(UTC),
+        query=query,
     )
     if not written:
         raise MemoryNotFound(memory_id)

@@ -5,11 +5,35 @@ when a preset has ``rerank=True`` (the ``precise`` preset)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from typing import Any
 
 from graphmem.embedding import OnnxCrossEncoder
+from graphmem.model.scoring import minmax
 
 
 @functools.cache
 def cross_encoder() -> OnnxCrossEncoder:
     """The process-wide cross-encoder (its model loads on first use)."""
     return OnnxCrossEncoder()
+
+
+def rerank(
+    query: str,
+    top_n: int,
+    memories: Mapping[str, Mapping[str, Any]],
+    scores: dict[str, float],
+    parts: dict[str, dict[str, float]],
+) -> dict[str, float]:
+    """Cross-encoder over the top ``top_n``: 50/50 blend of its min-max logits with the min-max score (the
+    blend measured best in ../shared/reference/offline-models.md); the rest keep their order below."""
+    top = sorted(scores, key=lambda m: -scores[m])[:top_n]
+    texts = [str(memories[m].get("content") or memories[m].get("text") or "") for m in top]
+    ce = minmax(dict(zip(top, cross_encoder().score(query, texts), strict=True)))
+    base = minmax({m: scores[m] for m in top})
+    floor = max((s for m, s in scores.items() if m not in ce), default=0.0)
+    out = dict(scores)
+    for mid in top:
+        parts[mid]["rerank"] = ce[mid]
+        out[mid] = floor + 1.0 + 0.5 * ce[mid] + 0.5 * base[mid]
+    return out

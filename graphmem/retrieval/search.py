@@ -20,16 +20,13 @@ from typing import Any
 
 from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
-from graphmem.model.intent import VIEW_EDGE, View, named_entities
-from graphmem.model.scoring import (
-    answer_confidence,
-    diversify,
-    linear_fusion,
-    memory_state,
-    minmax,
-    personalized_pagerank,
-)
+from graphmem.model import metamemory
+from graphmem.model.dates import query_dates
+from graphmem.model.intent import View, named_entities
+from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
+from graphmem.retrieval.graph import Paths, pagerank
+from graphmem.retrieval.rerank import rerank
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -46,9 +43,6 @@ STOP_WORDS = frozenset(  # English function words dropped from full-text queries
     ).split()
 )
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-RESTART_SHARPNESS = 6.0
-"""PageRank restarts in proportion to fused score ** 6: mass concentrates on the best few seeds (0.8 keeps
-0.26, 0.5 keeps 0.016), as HippoRAG restarts on the top passages rather than on the whole pool."""
 SCORE_TYPES = {"hybrid": "linear", "vector": "cosine", "fulltext": "bm25", "substring": "substring"}
 
 
@@ -83,6 +77,13 @@ def query_terms(text: str) -> list[str]:
         if token not in STOP_WORDS and len(token) > 1:
             seen.setdefault(token, None)
     return list(seen)
+
+
+def keywords(req: SearchRequest) -> list[str]:
+    """The query's content words for BM25 and coverage, less the words of its relative date expressions
+    ("year" in "later this year" names no date; its resolved span boosts instead, see :func:`query_span`)."""
+    relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
+    return [t for t in query_terms(req.query) if t not in relative]
 
 
 def lucene_query(terms: list[str], user_key: str) -> str:
@@ -127,6 +128,7 @@ class Ranked:
     pool_size: int
     graph_size: int
     stages: list[str] = field(default_factory=list)
+    relevance: dict[str, float] = field(default_factory=dict)  # each candidate's own relevance (the cue's)
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ class SearchRequest:
     known_at: datetime | None = None  # transaction time: what the engine had recorded by then
     graph: bool = True
     views: Mapping[View, float] | None = None
+    now: datetime | None = None  # the recall's clock, for the metamemory hook (default: the wall clock)
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
 
     @property
@@ -162,7 +165,7 @@ def _vector_plan(rt: Runtime, tenants: list[str], preset: RetrievalPreset) -> Ve
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     """Run ``recall_pool`` once (one round trip; the tenant size is cached per client)."""
     plan = _vector_plan(rt, req.readable, req.preset) if req.embedding is not None else VectorPlan("none", 0)
-    terms = query_terms(req.query)
+    terms = keywords(req)
     params = {
         "tenants": req.readable,
         "embedding": req.embedding,
@@ -213,6 +216,17 @@ def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class _Signals:
+    """What the pool says about each memory before the graph: cosine, BM25, the fused own score (already
+    times its currency) and the currency factor."""
+
+    cosine: dict[str, float]
+    bm25: dict[str, float]
+    own: dict[str, float]
+    current: dict[str, float]
+
+
 def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) -> Ranked:
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
     memories = {m["id"]: m for m in row["memories"]}
@@ -221,62 +235,17 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         return Ranked([], [], "none", "none", 0, 0)
     sources = {src for found in seeds.values() for src in found}
     level = "hybrid" if len(sources) > 1 else next(iter(sources))
-    ranks = _source_ranks(seeds)
-    cosine = {mid: _cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
-    bm25 = {
-        mid: f.get("fulltext", f.get("substring", 0.0))
-        for mid, f in seeds.items()
-        if len(f.keys() - {"vector"})
-    }
-    own = linear_fusion(cosine, bm25, req.preset.vector_weight if cosine else 0.0)
-    # statements superseded by then score down for a present-tense question, in what they pass to the
-    # graph and in their final score (graphmem.model.timescope)
-    when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
-    current = {mid: currency(m, req.query, when, now) for mid, m in memories.items()}
-    # a match borrowed through the context key from an outdated previous turn is outdated with it
-    before = {link["dst"]: link["src"] for link in row["links"] if link.get("type") == "FOLLOWS"}
-    for mid, memory in memories.items():
-        prev = before.get(mid)
-        if prev in current and _via_context(memory):
-            current[mid] = min(current[mid], current[prev])
-    own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
+    signals = _signals(row, memories, seeds, req)
     stages = ["pool", "fusion"]
     ppr: dict[str, float] = {}
-    paths: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    paths: Paths = {}
     if req.graph and req.preset.graph and req.preset.graph_weight > 0:
-        ppr, paths = _pagerank(row, memories, seeds, own, req)
+        names = query_names(req.query)
+        ppr, paths = pagerank(row, memories, signals.own, req.views, names, req.preset)
         stages.append("pagerank")
-    names = query_names(req.query)
-    scores: dict[str, float] = {}
-    parts: dict[str, dict[str, float]] = {}
-    for mid, memory in memories.items():
-        speaker = str(memory.get("speaker") or "").lower()
-        boost = req.preset.speaker_boost if speaker and speaker in names else 0.0
-        relevance = (
-            (1 - req.preset.graph_weight) * own.get(mid, 0.0) + req.preset.graph_weight * ppr.get(mid, 0.0)
-            if ppr
-            else own.get(mid, 0.0)
-        )
-        state = memory_state(
-            _num(memory.get("retention"), 1.0),
-            _num(memory.get("strength"), 1.0),
-            _num(memory.get("importance"), 0.5),
-            _num(memory.get("confidence"), 1.0),
-        )
-        scores[mid] = current[mid] * (
-            (relevance + boost) * (1 - req.preset.state_weight) + state * req.preset.state_weight
-        )
-        parts[mid] = {
-            "cosine": cosine.get(mid, 0.0),
-            "bm25": bm25.get(mid, 0.0),
-            "fused": own.get(mid, 0.0),
-            "pagerank": ppr.get(mid, 0.0),
-            "speaker": boost,
-            "state": state,
-            "currency": current[mid],
-        }
+    scores, parts = _combine(memories, signals, ppr, req)
     if req.preset.rerank and rt is not None:
-        scores = _rerank(rt, req, memories, scores, parts)
+        scores = rerank(req.query, req.preset.rerank_top, memories, scores, parts)
         stages.append("rerank")
     order = diversify(
         [(mid, s, memories[mid].get("session_id")) for mid, s in scores.items()],
@@ -284,27 +253,103 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         req.preset.session_penalty,
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
-    terms = query_terms(req.query)
-    spread = _spread(cosine, seeds)
+    terms = keywords(req)
+    spread = _spread(signals.cosine, seeds)
+    ranks = _source_ranks(seeds)
+    hits = []
     for mid in order:
         parts[mid]["standout"] = spread(mid)
         parts[mid]["coverage"] = coverage(terms, memories[mid])
-    hits = [
-        RankedHit(
-            id=mid,
-            memory=memories[mid],
-            score=scores[mid],
-            confidence=answer_confidence(parts[mid]["standout"], parts[mid]["coverage"]),
-            sources=ranks.get(mid, {}),
-            path=paths.get(mid, ((mid,), ()))[0],
-            edge_types=paths.get(mid, ((mid,), ()))[1],
-            components=parts[mid],
+        path, kinds = paths.get(mid, ((mid,), ()))
+        confidence = answer_confidence(parts[mid]["standout"], parts[mid]["coverage"])
+        hits.append(
+            RankedHit(
+                mid, memories[mid], scores[mid], confidence, ranks.get(mid, {}), path, kinds, parts[mid]
+            )
         )
-        for mid in order
-    ]
     graph_size = len(memories) - len(seeds)
     fusion = SCORE_TYPES[level]
-    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages)
+    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, signals.own)
+
+
+def _signals(
+    row: Mapping[str, Any],
+    memories: Mapping[str, Any],
+    seeds: Mapping[str, Mapping[str, float]],
+    req: SearchRequest,
+) -> _Signals:
+    """Linear fusion of cosine and BM25, times each memory's currency: statements superseded by then score
+    down for a present-tense question, in what they pass to the graph and in their final score
+    (graphmem.model.timescope); a match borrowed through the context key from an outdated previous turn is
+    outdated with it."""
+    cosine = {mid: _cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
+    bm25 = {
+        mid: f.get("fulltext", f.get("substring", 0.0))
+        for mid, f in seeds.items()
+        if len(f.keys() - {"vector"})
+    }
+    own = linear_fusion(cosine, bm25, req.preset.vector_weight if cosine else 0.0)
+    when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
+    current = {mid: currency(m, req.query, when, now) for mid, m in memories.items()}
+    before = {link[1]: link[0] for link in row["links"] if link[2] == "FOLLOWS"}
+    for mid, memory in memories.items():
+        prev = before.get(mid)
+        if prev in current and _via_context(memory):
+            current[mid] = min(current[mid], current[prev])
+    own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
+    return _Signals(cosine, bm25, own, current)
+
+
+def _combine(
+    memories: Mapping[str, Any], signals: _Signals, ppr: Mapping[str, float], req: SearchRequest
+) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    """Each memory's score: relevance (own score blended with PageRank) plus the speaker and date boosts,
+    a small share of memory state, times currency; and its stage values for the explanation."""
+    preset, names = req.preset, query_names(req.query)
+    span, now = query_span(req), req.now or datetime.now(UTC)
+    scores: dict[str, float] = {}
+    parts: dict[str, dict[str, float]] = {}
+    for mid, memory in memories.items():
+        speaker = str(memory.get("speaker") or "").lower()
+        boost = preset.speaker_boost if speaker and speaker in names else 0.0
+        dated = preset.date_boost if span and _overlaps(memory.get("event"), span) else 0.0
+        own = signals.own.get(mid, 0.0)
+        relevance = (1 - preset.graph_weight) * own + preset.graph_weight * ppr.get(mid, 0.0) if ppr else own
+        state = memory_state(
+            _num(memory.get("retention"), 1.0),
+            _num(memory.get("strength"), 1.0),
+            _num(memory.get("importance"), 0.5),
+            _num(memory.get("confidence"), 1.0),
+        )
+        # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
+        # lower the score; 1 for a memory recall never inhibited and without conflicts
+        meta = metamemory.ranking_factor(memory, now)
+        mixed = (relevance + boost + dated) * (1 - preset.state_weight) + state * preset.state_weight
+        scores[mid] = signals.current[mid] * meta * mixed
+        parts[mid] = {
+            "cosine": signals.cosine.get(mid, 0.0),
+            "bm25": signals.bm25.get(mid, 0.0),
+            "fused": own,
+            "pagerank": ppr.get(mid, 0.0),
+            "speaker": boost,
+            "date": dated,
+            "state": state,
+            "currency": signals.current[mid],
+            "metamemory": meta,
+        }
+    return scores, parts
+
+
+def query_span(req: SearchRequest) -> tuple[int, int] | None:
+    """The question's date expressions resolved against the time it asks about (``as_of``, else now), as
+    epoch milliseconds (graphmem.model.dates.query_dates)."""
+    span = query_dates(req.query, req.as_of or datetime.now(UTC)).span
+    return None if span is None else (int(span[0].timestamp() * 1000), int(span[1].timestamp() * 1000))
+
+
+def _overlaps(event: Any, span: tuple[int, int]) -> bool:
+    """Whether a memory's stored event range ``[start, end)`` (epoch ms) overlaps the question's span."""
+    return bool(event) and event[0] is not None and event[0] < span[1] and (event[1] or event[0]) > span[0]
 
 
 # A match through the context key (previous turn + this one) counts CONTEXT_MARGIN (in cosine) less than
@@ -350,94 +395,10 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     starts with its first five letters (plurals and verb forms: "live"/"lives", "practice"/"practised")."""
     if not terms:
         return 0.0
-    text = f"{memory.get('speaker') or ''} {memory.get('content') or ''} {memory.get('search_text') or ''}"
+    fields = ("speaker", "text", "content", "search_text")  # pool rows carry text; fetched rows the rest
+    text = " ".join(str(memory.get(f) or "") for f in fields)
     words = set(_TOKEN.findall(text.lower()))
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
-
-
-def _pagerank(
-    row: Mapping[str, Any],
-    memories: Mapping[str, Any],
-    seeds: Mapping[str, Any],
-    own: Mapping[str, float],
-    req: SearchRequest,
-) -> tuple[dict[str, float], dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]:
-    """Personalized PageRank over the pool's neighbourhood (memories and entities), HippoRAG-style: restart
-    mass on the pool in proportion to its fused scores, ``entity_restart`` on entities the query names.
-    Returns scores divided by the best, and for each memory lifted by a neighbour scoring above it a
-    loop-free path (that neighbour, the memory) with the edge's type."""
-    views = req.views or {v: 1.0 for v in View}
-    weight = {VIEW_EDGE[v]: float(views.get(v, 0.0)) for v in View}
-    index: dict[str, int] = {mid: i for i, mid in enumerate(memories)}
-    edges: list[tuple[int, int, float]] = []
-    best_in: dict[str, tuple[float, tuple[str, ...], tuple[str, ...]]] = {}
-
-    def offer(target: str, via: float, path: tuple[str, ...], kinds: tuple[str, ...]) -> None:
-        """Record the edge as the hit's explanation when its source passes more than the hit's own score."""
-        if via > own.get(target, 0.0) and via > best_in.get(target, (0.0,))[0]:
-            best_in[target] = (via, path, kinds)
-
-    for link in row["links"]:
-        w = weight.get(link["type"], 0.0) * float(link["weight"])
-        a, b = link["src"], link["dst"]
-        if w > 0 and a in index and b in index:
-            edges.append((index[a], index[b], w))
-            offer(b, own.get(a, 0.0) * w, (a, b), (link["type"],))
-            offer(a, own.get(b, 0.0) * w, (b, a), (link["type"],))
-    entity_w = weight["ENTITY"]
-    names = query_names(req.query)
-    restart_entities: list[int] = []
-    members: dict[str, list[str]] = {}
-    for mention in row["mentions"] if entity_w > 0 else []:
-        key = f"entity:{mention['entity']}"
-        if key not in index:
-            index[key] = len(index)
-            if str(mention.get("name") or "").lower() in names:
-                restart_entities.append(index[key])
-        if mention["memory"] in index:
-            edges.append((index[mention["memory"]], index[key], entity_w * float(mention["weight"])))
-            members.setdefault(mention["entity"], []).append(mention["memory"])
-    for entity, ids in members.items():
-        best = max(ids, key=lambda m: own.get(m, 0.0))
-        for target in ids:
-            if target != best:
-                offer(target, own.get(best, 0.0) * entity_w / len(ids), (best, target), (f"ENTITY:{entity}",))
-    restart = [0.0] * len(index)
-    for mid in seeds:
-        restart[index[mid]] = own.get(mid, 0.0) ** RESTART_SHARPNESS
-    passage_mass = sum(restart) or 1.0
-    entity_mass = req.preset.entity_restart if restart_entities else 0.0
-    restart = [r / passage_mass * (1 - entity_mass) for r in restart]
-    for i in restart_entities:
-        restart[i] += entity_mass / len(restart_entities)
-    scores = personalized_pagerank(len(index), edges, restart, req.preset.damping)
-    top = max((scores[index[mid]] for mid in memories), default=0.0) or 1.0
-    ppr = {mid: scores[index[mid]] / top for mid in memories}
-    paths = {mid: (path, kinds) for mid, (_, path, kinds) in best_in.items()}
-    return ppr, paths
-
-
-def _rerank(
-    rt: Runtime,
-    req: SearchRequest,
-    memories: Mapping[str, Any],
-    scores: dict[str, float],
-    parts: dict[str, dict[str, float]],
-) -> dict[str, float]:
-    """Cross-encoder over the top ``rerank_top``: 50/50 blend of its min-max logits with the min-max score
-    (the blend measured best in ../shared/reference/offline-models.md); the rest keep their order below."""
-    from graphmem.retrieval.rerank import cross_encoder
-
-    top = sorted(scores, key=lambda m: -scores[m])[: req.preset.rerank_top]
-    logits = cross_encoder().score(req.query, [str(memories[m].get("content") or "") for m in top])
-    ce = minmax(dict(zip(top, logits, strict=True)))
-    base = minmax({m: scores[m] for m in top})
-    floor = max((s for m, s in scores.items() if m not in ce), default=0.0)
-    out = dict(scores)
-    for mid in top:
-        parts[mid]["rerank"] = ce[mid]
-        out[mid] = floor + 1.0 + 0.5 * ce[mid] + 0.5 * base[mid]
-    return out
 
 
 def _num(value: Any, default: float) -> float:

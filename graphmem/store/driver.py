@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import re
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
@@ -16,12 +15,11 @@ from typing import Any, Protocol, TypeVar
 
 import neo4j
 import neo4j.exceptions as nex
-from neo4j.time import Date, DateTime
 
 from graphmem import errors
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
 from graphmem.store.queries import query
-from graphmem.store.records import clean_text
+from graphmem.store.values import record_values
 
 logger = logging.getLogger(__name__)
 
@@ -56,34 +54,6 @@ def driver_options(settings: Timeouts) -> dict[str, Any]:
 def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
     """The statement with a server-side transaction timeout (None or 0: the server's default)."""
     return neo4j.Query(cypher, timeout=timeout or None)
-
-
-def to_native(value: Any) -> Any:
-    """Neo4j temporal values to Python ones, recursively; text made safe to encode (lone surrogates
-    stored by hand become U+FFFD), so stored data cannot make a later read fail."""
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, DateTime | Date):
-        return value.to_native()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, list):
-        return [to_native(v) for v in value]
-    if isinstance(value, dict | neo4j.graph.Node):
-        return {k: _numeric(k, to_native(v)) for k, v in value.items()}
-    return value
-
-
-NUMERIC_PROPERTIES = frozenset(
-    {"strength", "importance", "retention", "confidence", "access_count", "version", "weight", "score"}
-)
-"""Properties graphmem reads as numbers: a stored value of another type (written by hand) reads as missing."""
-
-
-def _numeric(key: str, value: Any) -> Any:
-    if key in NUMERIC_PROPERTIES and not (isinstance(value, int | float) and not isinstance(value, bool)):
-        return None
-    return value
 
 
 @contextmanager
@@ -176,7 +146,7 @@ class _DriverTx:
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
         result = self._tx.run(query(name), params)
-        return [to_native(r.data()) for r in result]
+        return [record_values(r) for r in result]
 
 
 class Store:
@@ -214,7 +184,7 @@ class Store:
                 routing_=routing,
             )
         logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
-        return [to_native(r.data()) for r in records]
+        return [record_values(r) for r in records]
 
     def read(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named read query (read routing, auto-retried on transient errors)."""
@@ -246,7 +216,7 @@ class Store:
                 refuse_unloaded_gds(cypher, exc)
                 raise
             check_readonly_plan(plan)
-            return [to_native(r.data()) for r in tx.run(cypher, dict(params or {}))]
+            return [record_values(r) for r in tx.run(cypher, dict(params or {}))]
 
         with (
             translate_errors(),
@@ -263,7 +233,7 @@ class Store:
         with translate_errors(), self._driver.session(database=self.database) as session:
             records = list(session.run(query(name), params))
         logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)
-        return [to_native(r.data()) for r in records]
+        return [record_values(r) for r in records]
 
     def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run one statement given as text (schema DDL only)."""
@@ -271,7 +241,7 @@ class Store:
 
 
 async def _rows(result: neo4j.AsyncResult) -> list[Row]:
-    return [to_native(r.data()) async for r in result]
+    return [record_values(r) async for r in result]
 
 
 class AsyncTx:
@@ -341,7 +311,7 @@ class AsyncStore:
                 )
             )
         logger.debug("%s: %d rows in %.1f ms", label, len(records), (time.perf_counter() - started) * 1000)
-        return [to_native(r.data()) for r in records]
+        return [record_values(r) for r in records]
 
     def read(self, name: str, /, **params: Any) -> list[Row]:
         return self._execute(neo4j.RoutingControl.READ, query(name), params, name)

@@ -33,7 +33,9 @@ UNBATCHED = "unbatched:"
 """``query(UNBATCHED + name)``: the statement without its ``CALL { } IN TRANSACTIONS`` batching, so it can
 run inside one explicit transaction (the jobs' dry run executes it there and rolls back)."""
 
-_IN_TRANSACTIONS = re.compile(r"\}\s*IN\s+TRANSACTIONS(\s+OF\s+\S+\s+ROWS?)?", re.IGNORECASE)
+_IN_TRANSACTIONS = re.compile(
+    r"\}\s*IN\s+(?:\S+\s+)?(?:CONCURRENT\s+)?TRANSACTIONS(\s+OF\s+\S+\s+ROWS?)?", re.IGNORECASE
+)
 
 
 def unbatched(text: str) -> str:

@@ -32,6 +32,31 @@ class TenantSizes:
             self._entries[user_id] = (time.monotonic(), user_count, total)
 
 
+class TunedParams:
+    """Recently read per-user tuned retrieval parameters (graphmem.dynamics.evolution): recall reads them at
+    most once per ``ttl`` seconds per user; an adaptation or rollback through this client drops the entry."""
+
+    def __init__(self, ttl: float = 60.0) -> None:
+        self._ttl = ttl
+        self._lock = threading.Lock()
+        self._entries: dict[str, tuple[float, dict[str, float]]] = {}
+
+    def get(self, user_id: str) -> dict[str, float] | None:
+        with self._lock:
+            entry = self._entries.get(user_id)
+        if entry is None or time.monotonic() - entry[0] > self._ttl:
+            return None
+        return entry[1]
+
+    def put(self, user_id: str, params: dict[str, float]) -> None:
+        with self._lock:
+            self._entries[user_id] = (time.monotonic(), params)
+
+    def drop(self, user_id: str) -> None:
+        with self._lock:
+            self._entries.pop(user_id, None)
+
+
 class UserChanges:
     """A per-user change counter, bumped by every audited mutation (by graphmem.store.audit.record, or by the
     caller once a write with an in-transaction graphmem.store.audit.append has committed) and by recall:
@@ -58,3 +83,4 @@ class Runtime:
     settings: Settings
     tenant_sizes: TenantSizes = field(default_factory=TenantSizes, compare=False)
     changes: UserChanges = field(default_factory=UserChanges, compare=False)
+    tuned: TunedParams = field(default_factory=TunedParams, compare=False)

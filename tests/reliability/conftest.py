@@ -7,13 +7,14 @@ from collections.abc import Iterator
 import pytest
 
 from graphmem.server import LocalServer
-from tests.reliability.spare import spare_server
+from tests.reliability import spare as spare_mod
 
 
 @pytest.fixture(scope="session")
 def spare() -> Iterator[LocalServer]:
-    """Started once per run (this box needs minutes), stopped at the end."""
-    server = spare_server()
-    server.start(timeout=900)
+    """Started once per run (a start takes minutes on a loaded box, see tests/reliability/spare.py), reused by
+    every test that needs it (the kill tests restart it), stopped at the end."""
+    server = spare_mod.spare_server()
+    spare_mod.start(server)
     yield server
     server.stop()

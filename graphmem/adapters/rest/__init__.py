@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 
 from graphmem import errors
 from graphmem.adapters import auth as keyauth
-from graphmem.adapters import rest_explorer
+from graphmem.adapters import rest_evolve, rest_explorer
 from graphmem.adapters.rest import automation, core, dashboard, facts, memories, scopes, users
 from graphmem.adapters.rest.errors import API_KEY_HEADER, install_error_handlers, status_of
 from graphmem.memory import GraphMemory
@@ -38,6 +38,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     install_error_handlers(app)
     auth = [Depends(guard)]
     rest_explorer.include(app, mem, auth)
+    rest_evolve.include(app, mem, auth)  # topics, tuning
     app.include_router(automation.health_router(mem))
     for area in (memories, facts, scopes, users, core, dashboard, automation):
         app.include_router(area.router(mem, auth))

@@ -51,6 +51,7 @@ class RecallBody(_Reader):
     views: dict[str, float] | None = None
     reinforce: bool = True
     explain: bool = False
+    reconstruct: bool = False
 
 
 class ContextBody(_Reader):

@@ -1,0 +1,221 @@
+"""Self-evolution: does feedback on some of a user's questions improve recall of the user's OTHER questions?
+
+Each LoCoMo conversation (read at run time from ``--data``) is one user, ingested through the public API
+(``add_messages``, one session per LoCoMo session). Its questions (categories 1-4 with evidence) are split at
+random (``--seed``) into a feedback half and a held-out half. The simulated user then works through the
+feedback half in ``--rounds`` batches: each question is recalled (k = 10), the user marks its evidence turns
+useful (``mem.memories.feedback(..., useful=True, query=q)``, also when recall missed them: a correction) and
+the hits ranked above the first evidence hit not useful. After each batch
+``mem.automation.evolution.adapt(user)`` may store a new version of the user's tuning.
+
+Measured on the held-out half only, in one run, all recalls read-only (``reinforce=False``):
+
+- ``before``: evidence R@10 before any feedback;
+- ``feedback, fixed parameters``: after the feedback (its strength/importance changes included) with the
+  preset's parameters (an explicit ``preset=`` bypasses the tuning);
+- ``feedback + adaptation``: the same state with the user's tuned parameters (the default recall).
+
+The gain of self-evolution is the last minus the middle. A plot shows the parameters and the held-out R@10
+after each batch (benchmarks/results/evolve_feedback.png).
+
+    .venv/bin/python benchmarks/evolve_feedback.py --data ../shared/data/locomo/locomo-dev.json
+    .venv/bin/python benchmarks/evolve_feedback.py --limit 1 --max-sessions 6 --rounds 2   # a quick check
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import signal
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from locomo_ingest import messages_of, sessions
+from machine import neo4j_version, stamp
+from rich.progress import Progress
+
+from graphmem import GraphMemory, Settings
+
+RESULTS = Path(__file__).parent / "results"
+DIA = re.compile(r"D\d+:\d+")
+K = 10
+
+
+def questions(sample: dict[str, Any], known: set[str]) -> list[tuple[str, list[str]]]:
+    out = []
+    for qa in sample["qa"]:
+        evidence = [e for e in dict.fromkeys(DIA.findall(" ".join(qa.get("evidence", [])))) if e in known]
+        if qa["category"] in (1, 2, 3, 4) and evidence:
+            out.append((qa["question"], evidence))
+    return out
+
+
+def ingest(mem: GraphMemory, sample: dict[str, Any], user: str, max_sessions: int) -> dict[str, str]:
+    dia: dict[str, str] = {}
+    parts = sessions(sample["conversation"])
+    for n, when, turns in parts[:max_sessions] if max_sessions else parts:
+        batch = messages_of(turns, when)
+        for message, memory in zip(
+            batch, mem.add_messages(batch, user_id=user, session_id=f"s{n}"), strict=True
+        ):
+            dia[message["metadata"]["dia_id"]] = memory.id
+    return dia
+
+
+def r_at_k(mem: GraphMemory, user: str, qs: list[tuple[str, set[str]]], preset: str | None) -> float:
+    total = 0.0
+    for q, gold in qs:
+        hits = mem.recall(q, user_id=user, k=K, reinforce=False, preset=preset)
+        total += len({h.memory.id for h in hits} & gold) / len(gold)
+    return round(total / max(1, len(qs)), 4)
+
+
+def give_feedback(mem: GraphMemory, user: str, q: str, gold: set[str]) -> int:
+    """The simulated user: evidence useful, hits ranked above the first evidence hit not useful."""
+    hits = [h.memory.id for h in mem.recall(q, user_id=user, k=K, reinforce=False)]
+    first = next((i for i, mid in enumerate(hits) if mid in gold), K)
+    for mid in sorted(gold):
+        mem.memories.feedback(mid, user_id=user, useful=True, query=q)
+    for mid in hits[:first]:
+        mem.memories.feedback(mid, user_id=user, useful=False, query=q)
+    return len(gold) + first
+
+
+def run_user(
+    mem: GraphMemory, sample: dict[str, Any], rounds: int, seed: int, max_q: int, max_sessions: int = 0
+) -> dict[str, Any]:
+    user = f"evolve-{uuid.uuid4()}"
+    try:
+        started = time.perf_counter()
+        dia = ingest(mem, sample, user, max_sessions)
+        qs = [(q, {dia[e] for e in ev}) for q, ev in questions(sample, set(dia))]
+        random.Random(seed).shuffle(qs)
+        qs = qs[:max_q] if max_q else qs
+        train, test = qs[: len(qs) // 2], qs[len(qs) // 2 :]
+        before = r_at_k(mem, user, test, None)
+        curve = [{"feedback_questions": 0, "params": {}, "tuned": before, "fixed": before, "version": 0}]
+        feedback = 0
+        for r in range(rounds):
+            part = train[r * len(train) // rounds : (r + 1) * len(train) // rounds]
+            feedback += sum(give_feedback(mem, user, q, gold) for q, gold in part)
+            step = mem.automation.evolution.adapt(user)
+            curve.append(
+                {
+                    "feedback_questions": (r + 1) * len(train) // rounds,
+                    "feedback": feedback,
+                    "params": step.tuning.params,
+                    "version": step.tuning.version,
+                    "changed": step.changed,
+                    "reason": step.reason,
+                    "utility_before": round(step.utility_before, 4),
+                    "utility_after": round(step.utility_after, 4),
+                    "tuned": r_at_k(mem, user, test, None),
+                    "fixed": r_at_k(mem, user, test, "balanced"),
+                }
+            )
+        history = mem.automation.evolution.history(user)
+        return {
+            "sample_id": sample["sample_id"],
+            "turns": len(dia),
+            "feedback_questions": len(train),
+            "held_out_questions": len(test),
+            "feedback_events": feedback,
+            "held_out_r10_before": before,
+            "held_out_r10_feedback_fixed": curve[-1]["fixed"],
+            "held_out_r10_feedback_adapted": curve[-1]["tuned"],
+            "train_r10_fixed": r_at_k(mem, user, train, "balanced"),
+            "train_r10_adapted": r_at_k(mem, user, train, None),
+            "tuning_versions": [{"version": t.version, "params": t.params} for t in history],
+            "curve": curve,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+    finally:
+        with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:
+            session.run(
+                "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) "
+                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+                {"u": user},
+            ).consume()
+
+
+def plot(report: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for u in report["users"]:
+        xs = [c["feedback_questions"] for c in u["curve"]]
+        for name, style in (("vector_weight", "-"), ("graph_weight", "--")):
+            a.plot(
+                xs, [c["params"].get(name, 0.5) for c in u["curve"]], style, label=f"{u['sample_id']} {name}"
+            )
+        b.plot(xs, [c["tuned"] for c in u["curve"]], "-", label=f"{u['sample_id']} adapted")
+        b.plot(xs, [c["fixed"] for c in u["curve"]], ":", label=f"{u['sample_id']} fixed parameters")
+    a.set_xlabel("questions with feedback")
+    a.set_ylabel("parameter value (bounds 0.2-0.8)")
+    a.set_title("per-user parameters over feedback")
+    a.legend(fontsize=7)
+    b.set_xlabel("questions with feedback")
+    b.set_ylabel("held-out evidence R@10")
+    b.set_title("held-out questions: adapted vs fixed parameters")
+    b.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
+    parser.add_argument("--limit", type=int, default=0, help="first conversations only (0: all)")
+    parser.add_argument("--rounds", type=int, default=4, help="feedback batches (an adaptation after each)")
+    parser.add_argument("--max-questions", type=int, default=0, help="questions per user (0: all)")
+    parser.add_argument("--max-sessions", type=int, default=0, help="first sessions per user (0: all)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=RESULTS / "evolve_feedback.json")
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a terminated run still deletes its users
+    data = json.loads(args.data.read_text())
+    data = data[: args.limit] if args.limit else data
+    settings = Settings(automation_config_id=f"evolve-{uuid.uuid4()}")
+    users = []
+    with GraphMemory.connect(settings=settings) as mem:
+        mem.init()
+        header = stamp(neo4j_version(mem.query))
+        with Progress() as progress:
+            task = progress.add_task("users", total=len(data))
+            for sample in data:
+                users.append(
+                    run_user(mem, sample, args.rounds, args.seed, args.max_questions, args.max_sessions)
+                )
+                progress.advance(task)
+
+    def mean(key: str) -> float:
+        return round(sum(u[key] for u in users) / max(1, len(users)), 4)
+
+    report = {
+        "stamp": header,
+        "users": users,
+        "held_out_r10_before": mean("held_out_r10_before"),
+        "held_out_r10_feedback_fixed": mean("held_out_r10_feedback_fixed"),
+        "held_out_r10_feedback_adapted": mean("held_out_r10_feedback_adapted"),
+        "adaptation_gain": round(
+            mean("held_out_r10_feedback_adapted") - mean("held_out_r10_feedback_fixed"), 4
+        ),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, default=str))
+    plot(report, args.out.with_suffix(".png"))
+    print(json.dumps({k: v for k, v in report.items() if k not in ("users", "stamp")}, indent=2))
+    for u in users:
+        print(u["sample_id"], {k: v for k, v in u.items() if k not in ("curve", "sample_id")})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+// The feedback a user gave in a window, each with the query it judged: the query given with the feedback,
+// else the latest recall before it that returned the memory. Newest first.
+// $user_id: tenant; $since, $now: datetimes; $limit: most feedback rows
+MATCH (f:Feedback) WHERE f.user_id = $user_id AND f.at > $since AND f.at <= $now
+MATCH (f)-[:ABOUT]->(m:Memory)
+OPTIONAL CALL (f, m) {
+  MATCH (r:RecallEvent) WHERE r.user_id = $user_id AND r.at <= f.at AND r.query IS NOT NULL
+    AND m.id IN coalesce(r.memory_ids, [])
+  RETURN r.query AS recalled ORDER BY r.at DESC LIMIT 1
+}
+WITH f, m, coalesce(f.query, recalled) AS query WHERE query IS NOT NULL
+RETURN f.id AS id, query, m.id AS memory_id, f.useful AS useful, f.at AS at
+ORDER BY f.at DESC
+LIMIT $limit

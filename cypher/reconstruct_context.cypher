@@ -1,0 +1,22 @@
+// Neighbours of memories that cannot stand alone: the turn each follows (FOLLOWS, current edge), the
+// entities it and that turn mention, and the current facts drawn from either.
+// $ids: memory ids; $user_id: tenant
+UNWIND $ids AS id
+MATCH (m:Memory {id: id}) WHERE m.user_id = $user_id
+OPTIONAL CALL (m) {
+  MATCH (p:Memory)-[f:FOLLOWS]->(m) WHERE p.user_id = $user_id AND f.expired_at IS NULL
+  RETURN p ORDER BY f.recorded_at DESC LIMIT 1
+}
+WITH m, p, [x IN [m, p] WHERE x IS NOT NULL] AS around
+CALL (around) {
+  UNWIND around AS x
+  OPTIONAL MATCH (x)-[e:ENTITY]->(n:Entity) WHERE e.expired_at IS NULL
+  RETURN collect(DISTINCT n.name)[..5] AS entities
+}
+CALL (around) {
+  UNWIND around AS x
+  OPTIONAL MATCH (fa:Fact)-[:DERIVED_FROM]->(x) WHERE fa.status = 'current' AND fa.expired_at IS NULL
+  RETURN collect(DISTINCT [fa.key, fa.value])[..5] AS facts
+}
+RETURN m.id AS id, p.id AS previous_id, p.content AS previous, p.speaker AS previous_speaker, entities,
+       facts

@@ -1,0 +1,209 @@
+"""The steps of the six maintenance jobs (decay, forget, consolidate, associate, promote, review).
+
+Each job is a short sequence of named, set-based Cypher statements batched with ``CALL { } IN TRANSACTIONS``
+(run in auto-commit transactions, or all inside one transaction for a dry run); Python never loops over
+memories. Every step is idempotent at a given ``now``. :mod:`graphmem.dynamics.jobs` runs and records them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig
+from graphmem.model import factors as factor_model
+from graphmem.model import heuristics
+from graphmem.model.lifecycle import PRIORITY_WEIGHT
+from graphmem.store.driver import Tx
+from graphmem.store.queries import UNBATCHED
+from graphmem.store.runtime import Runtime
+
+ALL_USERS_FETCH = 1000
+"""Vector-index neighbours fetched per memory by the associate fallback when it runs for all users."""
+
+
+KNN_CONCURRENCY = max(1, min(4, os.cpu_count() or 1))
+"""Threads for GDS kNN: the machine's cores, at most 4 (the limit of GDS Community)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    rt: Runtime
+    automation: Automation
+    config: AutomationConfig
+    user_id: str | None
+    now: datetime
+    run_id: str
+    tx: Tx | None = None  # a dry run: every step inside this one transaction, rolled back at the end
+
+    def run_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if self.tx is not None:
+            return self.tx.run(UNBATCHED + name, **params)
+        return self.rt.store.write_auto(name, **params)
+
+    def params(self, **extra: Any) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "now": self.now,
+            "p": self.config.dynamics.cypher(),
+            "batch": self.config.batch_size,
+            **extra,
+        }
+
+    def write(self, name: str, **extra: Any) -> dict[str, Any]:
+        rows = self.run_write(name, **self.params(**extra))
+        return rows[0] if rows else {}
+
+
+Step = Callable[[Context], dict[str, Any]]
+
+
+# --- the jobs --------------------------------------------------------------------------------------
+def _decay(ctx: Context) -> list[Step]:
+    return [lambda c: c.write("dynamics_decay"), lambda c: c.write("dynamics_decay_edges")]
+
+
+def _forget(ctx: Context) -> list[Step]:
+    return [
+        lambda c: {"soft_forgotten": c.write("forget_soft")["forgotten"]},
+        lambda c: {"capacity_forgotten": c.write("forget_capacity", weights=PRIORITY_WEIGHT)["forgotten"]},
+        lambda c: {"hard_deleted": c.write("forget_hard")["deleted"]},
+        lambda c: c.write("forget_edges"),
+    ]
+
+
+FACTOR_PAGE = 2000
+"""Memories whose strength factors are computed per round trip (only new memories are ever pending)."""
+
+
+def _factors(ctx: Context) -> dict[str, Any]:
+    """Compute the emotion/presentation/coherence factors of memories that lack them (pure functions in
+    graphmem.model.factors), written with one UNWIND per page."""
+    done = 0
+    while True:
+        params = {"user_id": ctx.user_id, "limit": FACTOR_PAGE}
+        rows = (
+            ctx.tx.run("consolidate_factors_pending", **params)
+            if ctx.tx
+            else ctx.rt.store.read("consolidate_factors_pending", **params)
+        )
+        if not rows:
+            return {"factored": done}
+        out = [_factor_row(r) for r in rows]
+        ctx.run_write("consolidate_factors_set", rows=out, now=ctx.now)
+        done += len(out)
+
+
+def _factor_row(row: dict[str, Any]) -> dict[str, Any]:
+    """The strength factors of one pending memory: emotion, presentation and coherence
+    (graphmem.model.factors), serial position and depth of processing (graphmem.model.heuristics)."""
+    content = row["content"] or ""
+    return {
+        "id": row["id"],
+        **factor_model.factors(content, row["similarities"]),
+        "serial": heuristics.serial_position(int(row["position"]), int(row["session_size"])),
+        "depth": heuristics.depth(len(content.split()), int(row["entities"]), int(row["links"])),
+    }
+
+
+def _consolidate(ctx: Context) -> list[Step]:
+    return [
+        _factors,
+        lambda c: c.write("consolidate_duplicates"),
+        lambda c: c.write("consolidate_move_edges"),
+        lambda c: c.write("consolidate_detect_conflicts"),
+        lambda c: c.write("consolidate_conflicts"),
+        lambda c: c.write("consolidate_open_conflicts"),
+        lambda c: c.write("consolidate_rivalry"),
+        lambda c: c.write("consolidate_summaries", max_chars=c.rt.settings.max_content_chars),
+        lambda c: c.write("compact_recalls"),
+        lambda c: c.write("compact_orphans"),
+    ]
+
+
+def _associate_gds(ctx: Context) -> dict[str, Any]:
+    k = ctx.config.dynamics.associate_k
+    tenants = ctx.rt.store.read("tenants_with_memories", user_id=ctx.user_id, min=2)
+    edges = 0
+    for tenant in tenants:  # one projection per tenant: kNN must not link two users' memories
+        graph = f"graphmem-associate-{ctx.run_id}"
+        ctx.run_write("associate_gds_drop", graph=graph)
+        try:
+            ctx.run_write("associate_gds_project", graph=graph, user_id=tenant["user_id"])
+            rows = ctx.run_write(
+                "associate_gds_knn",
+                graph=graph,
+                k=k,
+                p=ctx.config.dynamics.cypher(),
+                now=ctx.now,
+                batch=ctx.config.batch_size,
+                concurrency=KNN_CONCURRENCY,
+            )
+            edges += int(rows[0]["edges"]) if rows else 0
+        finally:
+            ctx.rt.store.write_auto("associate_gds_drop", graph=graph)  # the catalog is not transactional
+    return {
+        "method": "gds_knn",
+        "tenants": len(tenants),
+        "edges": edges,
+        "tenant_ids": [t["user_id"] for t in tenants],
+    }
+
+
+def vector_fetch(k: int, user_count: int, total: int) -> int:
+    """Neighbours to ask the shared vector index for so that about k of them belong to the tenant."""
+    if user_count <= 0 or total <= 0:
+        return k
+    return int(min(total, max(4 * k, math.ceil(2 * k * total / user_count))))
+
+
+def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
+    k = ctx.config.dynamics.associate_k
+    if ctx.user_id is None:
+        fetch = ALL_USERS_FETCH
+    else:
+        counts = ctx.rt.store.read("user_memory_count", tenants=[ctx.user_id])[0]
+        fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
+    row = ctx.write("associate_vector", k=k, fetch=fetch)
+    return {"method": "vector_index", "fallback_reason": reason, **row}
+
+
+def _associate(ctx: Context) -> list[Step]:
+    """Incremental: only memories not linked yet are searched against the vector index; a full GDS kNN pass
+    when most of the live memories are new (a first run) and GDS is installed."""
+
+    def step(c: Context) -> dict[str, Any]:
+        counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
+        pending, live = int(counts["pending"]), int(counts["live"])
+        gds = c.automation.probe()["gds"]
+        if gds and 2 * pending > live:
+            out = _associate_gds(c)
+            for tenant in out.pop("tenant_ids"):
+                c.run_write("associate_mark", user_id=tenant, now=c.now, batch=c.config.batch_size)
+            return {**out, "pending": pending}
+        return {**_associate_vector(c, "incremental" if gds else "gds_not_installed"), "pending": pending}
+
+    return [step]
+
+
+def _promote(ctx: Context) -> list[Step]:
+    return [lambda c: c.write("promote_common")]
+
+
+def _review(ctx: Context) -> list[Step]:
+    return [lambda c: c.write("review_schedule")]
+
+
+JOBS: dict[str, Callable[[Context], list[Step]]] = {
+    "decay": _decay,
+    "forget": _forget,
+    "consolidate": _consolidate,
+    "associate": _associate,
+    "promote": _promote,
+    "review": _review,
+}
+assert tuple(JOBS) == JOB_NAMES

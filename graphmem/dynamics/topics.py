@@ -1,0 +1,98 @@
+"""Self-organisation: the topics job clusters each user's live memories into ``Topic`` nodes (``IN_TOPIC``
+edges), named from their entities and keywords (pure rules in ``graphmem.model.topics``), and
+``mem.topics`` browses them. Topics are derived data: each run rebuilds a user's topics whole, in one
+transaction, so a reader sees the old set or the new one."""
+
+from __future__ import annotations
+
+import builtins
+import uuid
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from graphmem.model import topics as rules
+from graphmem.model import validation as check
+from graphmem.model.dynamics import LIVE_STATUSES
+from graphmem.models import Memory
+from graphmem.store.driver import Tx
+from graphmem.store.records import memory_from_row
+from graphmem.store.runtime import Runtime
+
+__all__ = ["Topic", "Topics", "plan"]
+
+
+class Topic(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    size: int
+    keywords: list[str] = []
+    entities: list[str] = []
+    created_at: datetime | None = None
+
+
+def plan(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The topics of one user from ``topic_graph`` rows (pure): members, name, keywords, entities."""
+    content = {r["id"]: str(r["content"] or "") for r in rows}
+    entities = {r["id"]: [str(e) for e in r["entities"] or []] for r in rows}
+    edges = [(r["id"], link["dst"], float(link["weight"] or 0.0)) for r in rows for link in r["links"]]
+    groups = rules.communities(list(content), edges)
+    everyone = Counter(w for text in content.values() for w in set(rules.words(text)))
+    out = []
+    for members in groups:
+        mentioned = [e for mid in members for e in entities[mid]]
+        terms = rules.keywords([content[m] for m in members], everyone, len(content))
+        out.append(
+            {
+                "id": str(uuid.uuid4()),
+                "name": rules.name(mentioned, terms),
+                "keywords": terms,
+                "entities": [e for e, _ in Counter(mentioned).most_common(5)],
+                "size": len(members),
+                "members": members,
+            }
+        )
+    return out
+
+
+class Topics:
+    """``mem.topics``: rebuild a user's topics (the topics job), list them, read one topic's memories."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
+
+    def rebuild(self, user_id: str, *, now: datetime | None = None) -> dict[str, int]:
+        """Cluster the user's live memories into topics, replacing the previous ones (counts returned)."""
+        uid = check.user_id(user_id)
+        clock = check.aware_datetime(now, "now") or datetime.now(UTC)
+        rows = self._rt.store.read("topic_graph", user_id=uid, live=list(LIVE_STATUSES))
+        topics = plan(rows)
+
+        def work(tx: Tx) -> dict[str, int]:
+            removed = int(tx.run("topic_clear", user_id=uid)[0]["removed"])
+            made = tx.run("topic_create", topics=topics, user_id=uid, now=clock) if topics else []
+            linked = int(made[0]["memberships"] or 0) if made else 0
+            return {"topics": len(topics), "memberships": linked, "previous_topics": removed}
+
+        counts: dict[str, int] = self._rt.store.unit_of_work(work)
+        return counts
+
+    def list(self, user_id: str) -> list[Topic]:
+        """The user's topics, largest first."""
+        rows = self._rt.store.read("topic_list", user_id=check.user_id(user_id))
+        return [Topic.model_validate({k: v for k, v in r["topic"].items() if v is not None}) for r in rows]
+
+    def memories(self, topic_id: str, *, user_id: str, k: int = 50) -> builtins.list[Memory]:
+        """The live memories of one topic, strongest first."""
+        rows = self._rt.store.read(
+            "topic_memories",
+            topic_id=check.identifier(topic_id, "topic_id") or "",
+            user_id=check.user_id(user_id),
+            live=list(LIVE_STATUSES),
+            k=check.k(k),
+        )
+        return [memory_from_row(r["memory"]) for r in rows]

@@ -1,0 +1,123 @@
+"""Self-evolution as pure rules: which per-user retrieval parameters feedback may move, within which bounds,
+and how a candidate setting is judged against the feedback it must explain.
+
+Two parameters, both shares in the final score of ``graphmem.retrieval.search.rank``:
+
+- ``vector_weight``: cosine against full text (BM25) in the fusion of the pool;
+- ``graph_weight``: personalized PageRank over the neighbourhood against the fused score.
+
+They are the two places where users differ most (paraphrasing users need more cosine, users who ask by
+name and keyword more full text; users whose questions chain through people and events more graph), and
+both are bounded to [0.2, 0.8] so no user can switch a retrieval source off by feedback alone. A grid of
+step 0.15 (five values each, the defaults in the middle) keeps the search exhaustive and cheap: the pool is
+fetched once per judged query and only re-ranked per candidate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+TUNABLE: dict[str, tuple[float, float]] = {"vector_weight": (0.2, 0.8), "graph_weight": (0.2, 0.8)}
+"""Per-user retrieval parameters feedback may change, with their bounds."""
+GRID_STEP = 0.15
+MIN_EVIDENCE = 5
+"""Judged queries needed before any change: fewer than this is anecdote, not evidence."""
+MIN_GAIN = 0.02
+"""Smallest improvement of the feedback utility (in reciprocal-rank units) worth a new version."""
+USELESS_PENALTY = 0.5
+"""Weight of a memory marked not useful against one marked useful (a miss costs more than noise)."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One recalled query with the memories the user said helped (``useful``) or did not (``useless``)."""
+
+    query: str
+    useful: frozenset[str]
+    useless: frozenset[str]
+
+
+def grid(
+    bounds: Mapping[str, tuple[float, float]] = TUNABLE, step: float = GRID_STEP
+) -> list[dict[str, float]]:
+    """Every candidate setting: the cartesian product of each parameter's values from low to high."""
+    axes = []
+    for name, (low, high) in bounds.items():
+        n = math.floor((high - low) / step + 1e-9) + 1
+        axes.append([(name, round(low + i * step, 4)) for i in range(n)])
+    return [dict(combo) for combo in product(*axes)]
+
+
+def clamp(
+    params: Mapping[str, float], bounds: Mapping[str, tuple[float, float]] = TUNABLE
+) -> dict[str, float]:
+    """Only tunable names, each within its bounds."""
+    return {k: min(max(float(v), bounds[k][0]), bounds[k][1]) for k, v in params.items() if k in bounds}
+
+
+def utility(order: Sequence[str], judged: Judged, k: int = 10) -> float:
+    """How well one ranking agrees with the user's feedback: the reciprocal rank of the best useful memory
+    (0 when none is in the top ``k``) less ``USELESS_PENALTY`` times the mean reciprocal rank of the useless
+    ones in the top ``k``."""
+    rank = {mid: i + 1 for i, mid in enumerate(order[:k])}
+    good = max((1.0 / rank[m] for m in judged.useful if m in rank), default=0.0)
+    bad = [1.0 / rank[m] for m in judged.useless if m in rank]
+    return good - USELESS_PENALTY * (sum(bad) / len(judged.useless) if judged.useless else 0.0)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The outcome of one adaptation: the chosen setting, whether it differs from the current one, and the
+    utilities that decided it."""
+
+    params: dict[str, float]
+    changed: bool
+    evidence: int
+    current_utility: float
+    best_utility: float
+    reason: str
+
+
+Key = tuple[tuple[str, float], ...]
+
+
+def consistent(per_query: Sequence[float], baseline: Sequence[float]) -> bool:
+    """More judged queries helped than hurt (a sign test's majority): a mean gain carried by a few queries
+    is an overfit to them, not a better setting for the user."""
+    helped = sum(1 for a, b in zip(per_query, baseline, strict=True) if a > b + 1e-9)
+    hurt = sum(1 for a, b in zip(per_query, baseline, strict=True) if a < b - 1e-9)
+    return helped > hurt
+
+
+def choose(current: Mapping[str, float], per_query: Mapping[Key, Sequence[float]], evidence: int) -> Choice:
+    """Pick the setting to keep. ``per_query``: each candidate's utility per judged query (candidates as
+    sorted item tuples, the current setting included). Changes only with at least ``MIN_EVIDENCE`` judged
+    queries, for a candidate whose mean gains at least ``MIN_GAIN`` and that helps more queries than it
+    hurts; among those within ``MIN_GAIN / 2`` of the best, the one closest to the current setting wins
+    (the smallest change the evidence supports)."""
+    key = tuple(sorted(current.items()))
+    scores = {c: sum(u) / max(1, len(u)) for c, u in per_query.items()}
+    now_u = scores.get(key, 0.0)
+    if not scores:
+        return Choice(dict(current), False, evidence, now_u, now_u, "no candidates")
+    base = per_query.get(key, [0.0] * len(next(iter(per_query.values()))))
+    fair = {c: u for c, u in scores.items() if c == key or consistent(per_query[c], base)}
+    best_u = max(scores.values())
+    if evidence < MIN_EVIDENCE:
+        return Choice(
+            dict(current), False, evidence, now_u, best_u, f"fewer than {MIN_EVIDENCE} judged queries"
+        )
+    if max(fair.values(), default=now_u) - now_u < MIN_GAIN:
+        reason = "no candidate improves enough" if best_u - now_u < MIN_GAIN else "gain not consistent"
+        return Choice(dict(current), False, evidence, now_u, best_u, reason)
+    best_u = max(fair.values())
+    near = [c for c, u in fair.items() if u >= best_u - MIN_GAIN / 2]
+
+    def distance(c: tuple[tuple[str, float], ...]) -> float:
+        return sum(abs(v - current.get(n, v)) for n, v in c)
+
+    pick = min(near, key=lambda c: (distance(c), -scores[c]))
+    return Choice(dict(pick), True, evidence, now_u, scores[pick], "feedback favours the new setting")

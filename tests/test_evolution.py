@@ -1,0 +1,161 @@
+"""Self-evolution: the pure rules of graphmem.model.adaptation, and per-user tuning on the real server
+(versions with evidence, rollback, recall using the tuned weights, feedback adapting them)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory, Settings, ValidationError
+from graphmem.config import BALANCED
+from graphmem.dynamics.evolution import tuned_preset
+from graphmem.model import adaptation
+from graphmem.model.adaptation import Judged
+
+
+def test_grid_covers_the_bounds_with_the_defaults_inside() -> None:
+    points = adaptation.grid()
+    assert len(points) == 25
+    assert {"vector_weight": 0.5, "graph_weight": 0.5} in points
+    for p in points:
+        assert all(adaptation.TUNABLE[k][0] <= v <= adaptation.TUNABLE[k][1] for k, v in p.items())
+
+
+def test_utility_rewards_useful_high_and_penalises_useless_high() -> None:
+    j = Judged("q", frozenset({"a"}), frozenset({"x"}))
+    assert adaptation.utility(["a", "x"], j) == pytest.approx(1.0 - 0.5 * 0.5)
+    assert adaptation.utility(["x", "b", "a"], j) == pytest.approx(1 / 3 - 0.5)
+    assert adaptation.utility(["b"] * 10 + ["a"], j) == 0.0  # below the top k counts nothing
+    assert adaptation.utility(["a"], Judged("q", frozenset({"a"}), frozenset())) == 1.0
+
+
+def test_choose_needs_evidence_and_a_gain_and_prefers_the_smallest_change() -> None:
+    cur = {"graph_weight": 0.5, "vector_weight": 0.5}
+    key = tuple(sorted(cur.items()))
+    near = (("graph_weight", 0.5), ("vector_weight", 0.65))
+    far = (("graph_weight", 0.2), ("vector_weight", 0.8))
+    n = adaptation.MIN_EVIDENCE + 1
+    scores = {key: [0.40] * n, near: [0.50] * n, far: [0.505] * n}
+    assert not adaptation.choose(cur, scores, adaptation.MIN_EVIDENCE - 1).changed
+    assert not adaptation.choose(cur, {key: [0.40] * n, near: [0.41] * n}, n).changed
+    pick = adaptation.choose(cur, scores, n)
+    assert pick.changed and pick.params == dict(near)  # within MIN_GAIN/2 of the best, and closest
+    # a large mean gain carried by one query while the others lose is an overfit: no change
+    lopsided = {key: [0.5] * n, far: [0.5 + 0.5 * n] + [0.45] * (n - 1)}
+    assert adaptation.choose(cur, lopsided, n).reason == "gain not consistent"
+    assert adaptation.consistent([1, 1, 0], [0, 0, 1]) and not adaptation.consistent([2, 0], [0, 1])
+    assert adaptation.clamp({"vector_weight": 2.0, "other": 1.0}) == {"vector_weight": 0.8}
+
+
+@pytest.fixture()
+def evo(server: Any, embedder: Any) -> Iterator[GraphMemory]:
+    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+def test_versions_keep_evidence_rollback_restores_and_recall_uses_the_tuning(
+    evo: GraphMemory, user_id: str
+) -> None:
+    ev = evo.automation.evolution
+    assert ev.tuning(user_id).version == 0 and ev.tuning(user_id).params == {}
+    with pytest.raises(ValidationError):
+        ev.set(user_id, {"vector_weight": 0.95})
+    with pytest.raises(ValidationError):
+        ev.set(user_id, {"damping": 0.5})
+    v1 = ev.set(user_id, {"vector_weight": 0.8}, reason="paraphrasing user")
+    v2 = ev.set(user_id, {"vector_weight": 0.2, "graph_weight": 0.35})
+    assert (v1.version, v2.version) == (1, 2)
+    assert tuned_preset(evo.runtime, user_id, BALANCED).vector_weight == 0.2
+    back = ev.rollback(user_id, to_version=1)
+    assert back.version == 3 and back.params == {"vector_weight": 0.8}
+    assert tuned_preset(evo.runtime, user_id, BALANCED).vector_weight == 0.8  # the cache was dropped
+    history = ev.history(user_id)
+    assert [t.version for t in history] == [1, 2, 3]
+    assert history[0].evidence["reason"] == "paraphrasing user"
+    assert history[2].evidence["previous"] == {"vector_weight": 0.2, "graph_weight": 0.35}
+    assert ev.rollback(user_id, to_version=0).params == {}
+    with pytest.raises(ValidationError):
+        ev.rollback(user_id, to_version=99)
+    other = f"u-{uuid.uuid4()}"
+    assert ev.tuning(other).version == 0  # per user
+    actions = [e.action for e in evo.temporal.audit_log(user_id=user_id)]
+    assert actions.count("config_change") == 4
+    evo.users.delete(user_id)
+    assert ev.history(user_id) == []  # GDPR deletion takes the tuning along
+
+
+PAIRS = [  # (question, the memory that answers it in other words, distractors sharing the question's words)
+    (
+        "what pet does she own?",
+        "Her beagle Rex sleeps on the sofa all afternoon",
+        [
+            "She wants to own a house someday",
+            "The pet shop on Main Street was closed",
+            "Does she own a bike?",
+        ],
+    ),
+    (
+        "where does he work now?",
+        "He joined the hospital in Leeds as a nurse last spring",
+        ["Does he work on weekends now?", "Now he wants to work less", "Where does the bus stop now?"],
+    ),
+    (
+        "what instrument does she play?",
+        "She has practised the cello every evening since she was nine",
+        ["She likes to play board games", "Does she play tennis?", "The instrument shop sells strings"],
+    ),
+    (
+        "what food does he love?",
+        "Spicy ramen is the dish he orders every single time",
+        ["He would love a new food processor", "Does he love hiking?", "The food court was busy"],
+    ),
+    (
+        "which city did they visit?",
+        "Their trip to Kyoto in April was full of temples",
+        ["They visit their parents every city holiday", "Did they visit the museum?", "The city council met"],
+    ),
+    (
+        "what sport does she coach?",
+        "On Saturdays she trains the under-12 volleyball team",
+        ["Does she coach anyone?", "The sport channel was off", "She wants a coach for her career"],
+    ),
+]
+
+
+def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str) -> None:
+    ids: dict[str, tuple[str, list[str]]] = {}
+    for q, answer, distractors in PAIRS:
+        a = evo.remember(answer, user_id=user_id)
+        ds = [evo.remember(d, user_id=user_id).id for d in distractors]
+        ids[q] = (a.id, ds)
+    assert not evo.automation.evolution.adapt(user_id).changed  # no feedback yet
+    for q, (answer, distractors) in ids.items():
+        evo.memories.feedback(answer, user_id=user_id, useful=True, query=q)
+        for d in distractors:
+            evo.memories.feedback(d, user_id=user_id, useful=False, query=q)
+    dry = evo.automation.evolution.adapt(user_id, dry_run=True)
+    assert dry.judged_queries == len(PAIRS) and evo.automation.evolution.tuning(user_id).version == 0
+    step = evo.automation.evolution.adapt(user_id)
+    assert step.changed, step
+    assert step.utility_after >= step.utility_before + adaptation.MIN_GAIN
+    assert step.tuning.version == 1
+    assert set(step.tuning.params) == set(adaptation.TUNABLE)
+
+    def mrr(preset: str | None) -> float:  # recall itself now ranks with the tuning (preset=None)
+        total = 0.0
+        for q, (answer, _) in ids.items():
+            order = [
+                h.memory.id for h in evo.recall(q, user_id=user_id, k=10, reinforce=False, preset=preset)
+            ]
+            total += 1 / (order.index(answer) + 1) if answer in order else 0.0
+        return total / len(ids)
+
+    assert mrr(None) > mrr("balanced")
+    assert len(step.tuning.evidence["feedback_ids"]) == 4 * len(PAIRS)
+    again = evo.automation.evolution.adapt(user_id)  # the same evidence: nothing left to gain
+    assert not again.changed and again.tuning.version == 1

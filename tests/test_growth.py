@@ -1,0 +1,106 @@
+"""Growth: old low-priority episodic chains are replaced by an extractive summary (SUMMARIZES), the sources
+forgotten but kept for audits and as_of reads; with topics, the chains are a topic's rather than a
+session's."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory, Settings
+
+CHAIN = [
+    "We drove to the coast early in the morning",
+    "The beach was windy so we flew the kite",
+    "Lunch was fish and chips on the pier",
+    "We walked along the cliffs until sunset",
+    "Traffic on the way home was terrible",
+]
+
+
+@pytest.fixture()
+def grow(server: Any, embedder: Any) -> Iterator[GraphMemory]:
+    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+def _chain(mem: GraphMemory, user_id: str, session: str) -> list[str]:
+    return [
+        mem.remember(t, user_id=user_id, session_id=session, priority="P3", memory_type="episodic").id
+        for t in CHAIN
+    ]
+
+
+def test_summary_replaces_its_sources_and_as_of_reads_stay_intact(grow: GraphMemory, user_id: str) -> None:
+    ids = _chain(grow, user_id, "trip")
+    keep = grow.remember(
+        "My daughter is allergic to peanuts", user_id=user_id, session_id="trip", priority="P0"
+    )
+    before = datetime.now(UTC)
+    snap_before = {n.id for n in grow.temporal.snapshot(user_id, as_of=before).nodes}
+    assert set(ids) <= snap_before
+    later = before + timedelta(days=30)
+    run = grow.jobs.run("consolidate", user_id=user_id, now=later)
+    assert run.counts["summaries"] == 1 and run.counts["members_summarized"] == len(CHAIN)
+    rows = grow.query(
+        "MATCH (s:Memory)-[:SUMMARIZES]->(m:Memory) WHERE s.user_id = $u "
+        "RETURN s.id AS s, s.content AS content, collect(m.id) AS members, collect(m.status) AS statuses",
+        {"u": user_id},
+    )
+    assert len(rows) == 1 and sorted(rows[0]["members"]) == sorted(ids)
+    assert set(rows[0]["statuses"]) == {"forgotten"}  # replaced...
+    assert "kite" in rows[0]["content"] or "pier" in rows[0]["content"]  # ...by their own words (extractive)
+    p0 = grow.query("MATCH (m:Memory {id: $id}) RETURN m.status AS s", {"id": keep.id})
+    assert p0[0]["s"] == "active"  # only low-priority memories are summarised
+    # the hard-delete grace passes: summarised sources are kept for audits and as_of reads
+    grow.jobs.run("forget", user_id=user_id, now=later + timedelta(days=60))
+    left = grow.query("MATCH (m:Memory) WHERE m.id IN $ids RETURN count(m) AS n", {"ids": ids})
+    assert left[0]["n"] == len(CHAIN)
+    assert {n.id for n in grow.temporal.snapshot(user_id, as_of=before).nodes} == snap_before
+    after = later + timedelta(days=1)  # the virtual clock: recorded then, so known then
+    now_ids = {n.id for n in grow.temporal.snapshot(user_id, as_of=after, known_at=after).nodes}
+    assert not set(ids) & now_ids and rows[0]["s"] in now_ids
+    hits = grow.recall("did we fly a kite at the beach?", user_id=user_id, k=3, reinforce=False)
+    assert hits and hits[0].memory.id == rows[0]["s"]
+    past = grow.recall(
+        "did we fly a kite at the beach?", user_id=user_id, k=3, reinforce=False, known_at=before
+    )
+    assert past and past[0].memory.id in ids  # what was known then is still readable
+
+
+def test_with_topics_a_summary_takes_a_whole_topic(grow: GraphMemory, user_id: str) -> None:
+    ids = [
+        grow.remember(t, user_id=user_id, session_id=f"s{i % 2}", priority="P3", memory_type="episodic").id
+        for i, t in enumerate(
+            [*CHAIN, "The kite string snapped at the beach", "The pier lunch was the best part"]
+        )
+    ]
+    assert grow.topics.rebuild(user_id)["topics"] >= 1
+    topic_of = {
+        r["m"]: r["t"]
+        for r in grow.query(
+            "MATCH (m:Memory)-[:IN_TOPIC]->(t:Topic) WHERE m.user_id = $u RETURN m.id AS m, t.id AS t",
+            {"u": user_id},
+        )
+    }
+    run = grow.jobs.run("consolidate", user_id=user_id, now=datetime.now(UTC) + timedelta(days=30))
+    assert run.counts["summaries"] >= 1
+    rows = grow.query(
+        "MATCH (s:Memory)-[:SUMMARIZES]->(m:Memory) WHERE s.user_id = $u "
+        "OPTIONAL MATCH (s)-[:IN_TOPIC]->(t:Topic) "
+        "RETURN s.content AS content, t.id AS topic, collect(m.id) AS members",
+        {"u": user_id},
+    )
+    topical = [r for r in rows if r["topic"] is not None]
+    assert topical, rows
+    for r in topical:
+        assert r["content"].startswith("Summary of topic")
+        assert {topic_of[m] for m in r["members"]} == {r["topic"]}
+        assert set(r["members"]) <= set(ids)
+        assert sorted(r["members"]) == sorted(m for m, t in topic_of.items() if t == r["topic"])  # all of it
