@@ -18,8 +18,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
-__all__ = ["DateRange", "QueryDates", "date_words", "event_range", "query_dates", "resolve_dates"]
+__all__ = [
+    "DateRange",
+    "QueryDates",
+    "date_words",
+    "event_range",
+    "overlaps",
+    "query_dates",
+    "query_span",
+    "resolve_dates",
+]
 
 MONTHS = [
     "january", "february", "march", "april", "may", "june",
@@ -342,3 +352,15 @@ def query_dates(question: str, reference: datetime) -> QueryDates:
     ranges = resolve_dates(question, reference)
     words = {w for r in ranges for w in re.findall(r"[a-z]+", r.phrase.lower()) if w in _DEICTIC}
     return QueryDates(event_range(ranges), frozenset(words))
+
+
+def query_span(query: str, at: datetime) -> tuple[int, int] | None:
+    """The question's date expressions resolved against the time it asks about (``as_of``, else now), as
+    epoch milliseconds (:func:`query_dates`)."""
+    span = query_dates(query, at).span
+    return None if span is None else (int(span[0].timestamp() * 1000), int(span[1].timestamp() * 1000))
+
+
+def overlaps(event: Any, span: tuple[int, int]) -> bool:
+    """Whether a memory's stored event range ``[start, end)`` (epoch ms) overlaps the question's span."""
+    return bool(event) and event[0] is not None and event[0] < span[1] and (event[1] or event[0]) > span[0]

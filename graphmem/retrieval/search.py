@@ -21,7 +21,7 @@ from typing import Any
 from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.dates import query_dates
+from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.intent import View, named_entities
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
@@ -81,7 +81,7 @@ def query_terms(text: str) -> list[str]:
 
 def keywords(req: SearchRequest) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
-    ("year" in "later this year" names no date; its resolved span boosts instead, see :func:`query_span`)."""
+    ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_span)."""
     relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
     return [t for t in query_terms(req.query) if t not in relative]
 
@@ -306,13 +306,13 @@ def _combine(
     """Each memory's score: relevance (own score blended with PageRank) plus the speaker and date boosts,
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
-    span, now = query_span(req), req.now or datetime.now(UTC)
+    span, now = query_span(req.query, req.as_of or datetime.now(UTC)), req.now or datetime.now(UTC)
     scores: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     for mid, memory in memories.items():
         speaker = str(memory.get("speaker") or "").lower()
         boost = preset.speaker_boost if speaker and speaker in names else 0.0
-        dated = preset.date_boost if span and _overlaps(memory.get("event"), span) else 0.0
+        dated = preset.date_boost if span and overlaps(memory.get("event"), span) else 0.0
         own = signals.own.get(mid, 0.0)
         relevance = (1 - preset.graph_weight) * own + preset.graph_weight * ppr.get(mid, 0.0) if ppr else own
         state = memory_state(
@@ -338,18 +338,6 @@ def _combine(
             "metamemory": meta,
         }
     return scores, parts
-
-
-def query_span(req: SearchRequest) -> tuple[int, int] | None:
-    """The question's date expressions resolved against the time it asks about (``as_of``, else now), as
-    epoch milliseconds (graphmem.model.dates.query_dates)."""
-    span = query_dates(req.query, req.as_of or datetime.now(UTC)).span
-    return None if span is None else (int(span[0].timestamp() * 1000), int(span[1].timestamp() * 1000))
-
-
-def _overlaps(event: Any, span: tuple[int, int]) -> bool:
-    """Whether a memory's stored event range ``[start, end)`` (epoch ms) overlaps the question's span."""
-    return bool(event) and event[0] is not None and event[0] < span[1] and (event[1] or event[0]) > span[0]
 
 
 # A match through the context key (previous turn + this one) counts CONTEXT_MARGIN (in cosine) less than
