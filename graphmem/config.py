@@ -163,6 +163,11 @@ class Settings(BaseSettings):
         default="apoc.help", description="procedure whose presence means APOC is installed"
     )
     worker_poll_seconds: float = Field(default=30.0, gt=0, description="worker: config re-read interval")
+    worker_lease_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        description="worker: slot lease, renewed each poll (default 3 x worker_poll_seconds)",
+    )
 
     # --- agent-facing interfaces (see graphmem.adapters.mcp, graphmem.adapters.rest) ---
     mcp_user_id: str | None = Field(default=None, description="the tenant the MCP server acts for")
@@ -181,3 +186,8 @@ class Settings(BaseSettings):
 
     def preset(self) -> RetrievalPreset:
         return self.retrieval_preset
+
+    def worker_lease(self) -> float:
+        """Seconds a worker's slot claim lasts unrenewed: three poll intervals unless set (two missed renewals
+        are tolerated, the same rule as a fresh worker heartbeat)."""
+        return self.worker_lease_seconds or 3 * self.worker_poll_seconds

@@ -59,10 +59,6 @@ def slot_of(spec: str, now: datetime) -> datetime:
     return now.replace(second=0, microsecond=0)
 
 
-SlotGate = Callable[[str, datetime], bool]
-"""``gate(job, slot)``: True if this worker won the slot (see graphmem.automation.scheduler.claim_slot)."""
-
-
 def canonical(spec: str) -> str:
     """The normal form of a schedule string (whitespace collapsed), for drift comparison."""
     return " ".join(spec.split())
@@ -108,7 +104,7 @@ class Scheduler:
         self,
         runner: Callable[[str], Any],
         on_stop: Callable[[], Any] | None = None,
-        gate: SlotGate | None = None,
+        gate: SlotLease | None = None,
     ) -> None:
         self._runner = runner
         self._on_stop = on_stop
@@ -157,12 +153,50 @@ class Scheduler:
 
     def _fire(self, name: str) -> Any:
         """A due job: run it unless another worker already claimed this slot (with a gate)."""
-        if self._gate is not None:
-            slot = slot_of(self._specs.get(name, ""), datetime.now(UTC))
-            if not self._gate(name, slot):
-                logger.info("job %s: slot %s taken by another worker", name, slot.isoformat())
-                return None
-        return self._runner(name)
+        if self._gate is None:
+            return self._runner(name)
+        slot = slot_of(self._specs.get(name, ""), datetime.now(UTC))
+        if not self._gate(name, slot):
+            logger.info("job %s: slot %s taken by another worker", name, slot.isoformat())
+            return None
+        return self._run_slot(name, self._gate.slot_id(name, slot))
+
+    def _run_slot(self, name: str, slot_id: str) -> Any:
+        """Run a claimed slot's job, renewing its lease meanwhile, and mark the slot done (not when
+        interrupted: its lease then expires and another worker runs it)."""
+        gate = self._gate
+        if gate is None:
+            return self._runner(name)
+        ended = threading.Event()
+
+        def keep() -> None:
+            while not ended.wait(gate.lease.total_seconds() / 3):
+                try:
+                    gate.renew()
+                except Exception as exc:  # the database went away: the next renewal may work
+                    logger.warning("slot lease not renewed: %s", type(exc).__name__)
+
+        renewer = threading.Thread(target=keep, name=f"graphmem-lease-{name}", daemon=True)
+        renewer.start()
+        try:
+            result = self._runner(name)
+        finally:
+            ended.set()
+        gate.finish(slot_id)
+        return result
+
+    def retake(self, before: Callable[[Takeover], Any] | None = None) -> list[Takeover]:
+        """Take over the slots whose owner's lease expired and run their jobs on the scheduler's thread
+        pool (``before(takeover)`` first, e.g. to mark the dead run); called from the worker's poll loop."""
+        if self._gate is None or not self.running:
+            return []
+        taken = self._gate.take_expired()
+        for t in taken:
+            logger.warning("job %s: slot %s taken over from %s", t.job, t.slot, t.previous)
+            if before is not None:
+                before(t)
+            self._scheduler.add_job(self._run_slot, args=[t.job, t.id], name=f"graphmem:{t.job}:retake")
+        return taken
 
     def remove(self, name: str) -> None:
         if self._scheduler.get_job(name) is not None:
@@ -201,27 +235,112 @@ SLOT_HISTORY = timedelta(days=7)
 """How long claimed slots are kept (pruned by later claims)."""
 
 
-def slot_gate(store: SlotStore, config_id: str) -> SlotGate:
+@dataclass(frozen=True)
+class Takeover:
+    """A slot this worker took over after its owner's lease expired: ``previous`` is ``host:pid:token``."""
+
+    id: str
+    job: str
+    slot: datetime
+    previous: str
+
+    @property
+    def previous_host_pid(self) -> tuple[str, int] | None:
+        host, _, rest = self.previous.rpartition(":")[0].rpartition(":")
+        try:
+            return host, int(rest)
+        except ValueError:
+            return None
+
+
+class SlotLease:
     """A gate that claims slots in Neo4j for this worker (host, pid and a per-process token), so that
     several ``graphmem worker`` processes on one or many hosts, serving the same automation config
-    (``config_id``), run each scheduled job once per slot."""
-    host, pid = identity()
-    owner = f"{host}:{pid}:{uuid.uuid4().hex[:8]}"
+    (``config_id``), run each scheduled job once per slot.
 
-    def gate(job: str, slot: datetime) -> bool:
+    A claim holds a lease of ``lease`` seconds; the owner renews it (:meth:`renew`, every third of the
+    lease, from a thread beside the job: :meth:`Scheduler._run_slot`) while the job runs, and marks the
+    slot done when it ends (:meth:`finish`). A slot whose lease expired unfinished (its worker died) is
+    taken over by one other worker (:meth:`take_expired`, from the worker's poll loop).
+    """
+
+    def __init__(self, store: SlotStore, config_id: str, lease: float) -> None:
+        host, pid = identity()
+        self.owner = f"{host}:{pid}:{uuid.uuid4().hex[:8]}"
+        self.lease = timedelta(seconds=lease)
+        self._store = store
+        self._prefix = f"{config_id}/"
+        self._held: set[str] = set()
+        self._lock = threading.Lock()
+
+    def slot_id(self, job: str, slot: datetime) -> str:
+        return f"{self._prefix}{job}@{slot.isoformat()}"
+
+    def __call__(self, job: str, slot: datetime) -> bool:
         now = datetime.now(UTC)
-        rows = store.write(
+        sid = self.slot_id(job, slot)
+        rows = self._store.write(
             "job_slot_claim",
-            id=f"{config_id}/{job}@{slot.isoformat()}",
+            id=sid,
             job=job,
             slot=slot,
-            owner=owner,
+            owner=self.owner,
             now=now,
+            until=now + self.lease,
             horizon=now - SLOT_HISTORY,
         )
-        return bool(rows and rows[0]["granted"])
+        granted = bool(rows and rows[0]["granted"])
+        if granted:
+            with self._lock:
+                self._held.add(sid)
+        return granted
 
-    return gate
+    def renew(self) -> int:
+        """Extend the leases of the slots this worker runs now; returns how many it still holds."""
+        with self._lock:
+            ids = sorted(self._held)
+        if not ids:
+            return 0
+        rows = self._store.write(
+            "job_slot_renew", ids=ids, owner=self.owner, until=datetime.now(UTC) + self.lease
+        )
+        kept = {r["id"] for r in rows}
+        with self._lock:
+            self._held -= set(ids) - kept
+        for lost in set(ids) - kept:
+            logger.warning("slot %s: lease lost to another worker", lost)
+        return len(kept)
+
+    def finish(self, slot_id: str) -> None:
+        """The slot's job ended (success or failure): done, never taken over."""
+        self._store.write("job_slot_done", id=slot_id, owner=self.owner, now=datetime.now(UTC))
+        with self._lock:
+            self._held.discard(slot_id)
+
+    def take_expired(self, limit: int = 10) -> list[Takeover]:
+        """Take over unfinished slots whose lease expired (one winner per slot); this worker must run them."""
+        now = datetime.now(UTC)
+        rows = self._store.write(
+            "job_slot_takeover",
+            prefix=self._prefix,
+            owner=self.owner,
+            now=now,
+            until=now + self.lease,
+            limit=limit,
+        )
+        taken = [Takeover(r["id"], r["job"], _native(r["slot"]), r["previous"]) for r in rows]
+        with self._lock:
+            self._held.update(t.id for t in taken)
+        return taken
+
+
+def _native(value: Any) -> datetime:
+    return value.to_native() if hasattr(value, "to_native") else value  # type: ignore[no-any-return]
+
+
+def slot_gate(store: SlotStore, config_id: str, lease: float = 90.0) -> SlotLease:
+    """The slot lease of this worker for ``config_id`` (see :class:`SlotLease`)."""
+    return SlotLease(store, config_id, lease)
 
 
 class SlotStore(Protocol):

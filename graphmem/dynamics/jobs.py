@@ -218,9 +218,10 @@ class Jobs:
             self._rt.changes.touch(user_id)
         return JobRun.from_row(rows[0]["run"])
 
-    def _mark_dead_runs(self, name: str) -> None:
-        """Runs left ``running`` by a dead process of this host (or silent for long), or by this process when
-        the database went away before the run could record its end, become interrupted."""
+    def _mark_dead_runs(self, name: str, dead_owner: tuple[str, int] | None = None) -> None:
+        """Runs left ``running`` by a dead process of this host (or silent for long), by ``dead_owner`` (a
+        worker whose slot lease expired), or by this process when the database went away before the run could
+        record its end, become interrupted."""
         host, pid = identity()
         now = datetime.now(UTC)
         for row in self._rt.store.read("jobrun_running", job=name):
@@ -229,8 +230,10 @@ class Jobs:
             ours = same_host and int(run["pid"]) == pid
             with _ACTIVE_LOCK:
                 lost = ours and run["id"] not in _ACTIVE
-            dead = (same_host and not ours and not _process_alive(int(run["pid"]))) or (
-                not same_host and now - run["heartbeat_at"] > STALE_AFTER
+            dead = (
+                (same_host and not ours and not _process_alive(int(run["pid"])))
+                or (not same_host and now - run["heartbeat_at"] > STALE_AFTER)
+                or (dead_owner is not None and (run.get("host"), run.get("pid")) == dead_owner)
             )
             if dead or lost:
                 self._finish(
@@ -340,6 +343,7 @@ class Jobs:
         try:
             while not stop.is_set():
                 self.reconcile()
+                self._scheduler.retake(lambda t: self._mark_dead_runs(t.job, t.previous_host_pid))
                 stop.wait(self._rt.settings.worker_poll_seconds)
         finally:
             self._scheduler.shutdown(wait=False)
@@ -359,9 +363,8 @@ class ControlPlane:
         scheduler = Scheduler(
             lambda name: holder[0].run(name, trigger="schedule"),
             on_stop=lambda: holder[0].clear_heartbeat(),
-            gate=slot_gate(
-                rt.store, rt.settings.automation_config_id
-            ),  # several workers: each slot runs once (graphmem.automation.scheduler)
+            # several workers: each slot runs once, a dead worker's slot is retaken after its lease
+            gate=slot_gate(rt.store, rt.settings.automation_config_id, rt.settings.worker_lease()),
         )
         automation = Automation(rt, lambda: scheduler.running)
         jobs = Jobs(rt, automation, scheduler)
