@@ -10,6 +10,6 @@ REMOVE s._lock
 WITH s
 WHERE s.done = false AND s.lease_until < $now AND s.owner <> $owner
 WITH s, s.owner AS previous
-SET s.owner = $owner, s.lease_until = $until, s.taken_over_at = $now,
+SET s.owner = $owner, s.lease_until = $until, s.taken_over_at = $now, s.taken_from = previous,
   s.takeovers = coalesce(s.takeovers, 0) + 1
 RETURN s.id AS id, s.job AS job, s.slot AS slot, previous

@@ -2,8 +2,8 @@
 
 Each worker claims slots through ``JobSlot`` nodes (graphmem.automation.scheduler.slot_gate). Asserted: every
 slot runs once (never twice, whichever worker fires), a worker killed with SIGKILL in the middle of a run is
-replaced (the next slots run on the other workers) and its run is marked ``interrupted`` by the next run of
-the job, not left ``running``.
+replaced (the next slots run on the other workers), its run is marked ``interrupted``, not left ``running``,
+and once its slot lease expires a survivor takes the slot over and reruns it (once).
 """
 
 from __future__ import annotations
@@ -115,9 +115,9 @@ def test_three_worker_processes_share_one_schedule(
         victim = next(w for w in workers if w.pid == killed)
         victim.wait(30)  # reaped, as a supervisor (systemd, the shell) does
         deadline = time.monotonic() + 600
-        while True:  # the survivors take over: two more runs finished after the kill
+        while True:  # the survivors take over: two more runs finished after the kill, the slot rerun
             after = [r for r in _runs(wmem, since) if r["pid"] != killed and r["status"] == "success"]
-            if len(after) >= 2:
+            if len(after) >= 2 and len(_retaken(wmem, config_id, killed)) == 1:
                 break
             assert time.monotonic() < deadline, "the surviving workers did not take over"
             time.sleep(0.5)
@@ -142,9 +142,13 @@ def test_three_worker_processes_share_one_schedule(
         "MATCH (s:JobSlot) WHERE s.id STARTS WITH $p RETURN s.owner AS owner, s.slot AS slot",
         {"p": config_id + "/"},
     )
+    retaken = _retaken(wmem, config_id, killed)
+    assert len(retaken) == 1 and retaken[0]["done"] and retaken[0]["takeovers"] == 1, retaken
+    assert int(retaken[0]["owner"].split(":")[1]) in pids - {killed}
     claims_by_pid = Counter(int(c["owner"].split(":")[1]) for c in claims)
     runs_by_pid = Counter(int(r["pid"]) for r in runs)
-    assert runs_by_pid == claims_by_pid, (runs_by_pid, claims_by_pid)  # one run per claimed slot
+    # one run per claimed slot, plus the killed worker's run whose slot a survivor took over and reran
+    assert runs_by_pid == claims_by_pid + Counter({killed: 1}), (runs_by_pid, claims_by_pid)
     assert len({c["slot"] for c in claims}) == len(claims)  # and one claim per slot
     assert len(runs_by_pid) >= 2  # the schedule did not live on one worker
     FIGURES.mkdir(parents=True, exist_ok=True)
@@ -157,11 +161,22 @@ def test_three_worker_processes_share_one_schedule(
                 "slots_claimed": len(claims),
                 "runs_per_worker": sorted(runs_by_pid.values()),
                 "killed_worker_run": [r["status"] for r in victim_runs],
+                "slots_taken_over": len(retaken),
             },
             indent=2,
         )
         + "\n"
     )
+
+
+def _retaken(mem: GraphMemory, config_id: str, killed: int) -> list[dict[str, Any]]:
+    """The finished slots a survivor took over from the killed worker (lease expired)."""
+    rows = mem.query(
+        "MATCH (s:JobSlot) WHERE s.id STARTS WITH $p AND split(s.taken_from, ':')[1] = $pid AND s.done "
+        "RETURN s {.*} AS s",
+        {"p": config_id + "/", "pid": str(killed)},
+    )
+    return [dict(r["s"]) for r in rows]
 
 
 def _disable_all(mem: GraphMemory) -> None:
