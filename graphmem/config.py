@@ -166,7 +166,7 @@ class Settings(BaseSettings):
     worker_lease_seconds: float | None = Field(
         default=None,
         gt=0,
-        description="worker: slot lease, renewed each poll (default 3 x worker_poll_seconds)",
+        description="worker: slot claim lease, renewed while its job runs (default 3 x poll)",
     )
 
     # --- agent-facing interfaces (see graphmem.adapters.mcp, graphmem.adapters.rest) ---

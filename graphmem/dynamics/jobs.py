@@ -233,7 +233,7 @@ class Jobs:
             dead = (
                 (same_host and not ours and not _process_alive(int(run["pid"])))
                 or (not same_host and now - run["heartbeat_at"] > STALE_AFTER)
-                or (dead_owner is not None and (run.get("host"), run.get("pid")) == dead_owner)
+                or (not ours and dead_owner is not None and (run.get("host"), run.get("pid")) == dead_owner)
             )
             if dead or lost:
                 self._finish(
