@@ -393,6 +393,7 @@ def markdown(report: dict[str, Any]) -> str:
                 f"{report['ms_per_query'].get(name, 0):.1f}",
             ]
         )
+    tenancy = "all in ONE tenant (pooled)" if report.get("pooled") else "one fresh tenant per question"
     lines = [
         f"## Retrieval quality: LongMemEval-format harness ({Path(report['data']).name}, "
         f"{report['scored']} questions scored, {report['skipped_abstention']} abstention skipped)",
@@ -400,7 +401,7 @@ def markdown(report: dict[str, Any]) -> str:
         markdown_table(header, rows),
         "",
         f"Session-level recall_any / recall_all / NDCG and turn-level recall at k={k}, per question type "
-        f"(n per type in the JSON); {report['turns']} turns ingested, one fresh tenant per question, "
+        f"(n per type in the JSON); {report['turns']} turns ingested, {tenancy}, "
         f"recalled as of the question date (clock={report['clock']}). No target is set for this "
         "harness; the sample file is ours and small: it checks the harness more than it ranks methods. "
         "Machine: "
