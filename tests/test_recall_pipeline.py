@@ -4,55 +4,19 @@ session diversity and the demo's questions."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import sys
 from datetime import UTC, datetime, timedelta
 from importlib import resources
-from typing import Any, TypeVar
+from pathlib import Path
 
 import pydantic
 import pytest
 
 from graphmem import GraphMemory, Settings, ValidationError
 from graphmem.config import RetrievalPreset
-from graphmem.store.driver import Store, Tx
 
-T = TypeVar("T")
-
-
-class CountingStore:
-    """The real store, counting every call that reaches the server (one per round trip; a unit of work
-    is one transaction)."""
-
-    def __init__(self, inner: Store) -> None:
-        self.inner = inner
-        self.calls: list[str] = []
-
-    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        self.calls.append(f"read:{name}")
-        return self.inner.read(name, **params)
-
-    def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        self.calls.append(f"write:{name}")
-        return self.inner.write(name, **params)
-
-    def write_auto(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        self.calls.append(f"write_auto:{name}")
-        return self.inner.write_auto(name, **params)
-
-    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
-        self.calls.append("transaction")
-        return self.inner.unit_of_work(work)
-
-    def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        self.calls.append("run_readonly")
-        return self.inner.run_readonly(cypher, params)
-
-    def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        self.calls.append("run_statement")
-        return self.inner.run_statement(cypher, params)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+from roundtrips import CountingStore
 
 
 def _counting(mem: GraphMemory, **settings: object) -> tuple[GraphMemory, CountingStore]:
