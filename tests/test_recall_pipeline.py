@@ -160,3 +160,30 @@ def test_demo_travel_question_ranks_the_japan_trip_first(mem: GraphMemory, user_
     asked = datetime.fromisoformat(sample["asked_at"])
     hits = mem.recall("Where am I travelling later this year?", user_id=user_id, k=3, as_of=asked)
     assert "Japan" in hits[0].memory.content
+
+
+def test_a_speakers_name_is_not_a_full_text_term(mem: GraphMemory, user_id: str) -> None:
+    """A question naming a speaker is about that speaker's turns (the speaker boost), not about the turns
+    that address them by name: "Thanks, Melanie!" matches "Melanie" in full text and says nothing about
+    what she painted."""
+    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
+    turns = [
+        ("Caroline", "Melanie, your garden looks lovely, Melanie! What a great weekend, Melanie."),
+        ("Caroline", "Thanks so much, Melanie! Lunch with you was great, Melanie."),
+        ("Melanie", "Last week I finished a sunset over the lake in watercolours."),
+        ("Caroline", "Melanie, that's awesome! Good night, Melanie!"),
+    ]
+    mem.add_messages(
+        [
+            {"role": "user", "name": who, "content": text, "timestamp": start + timedelta(minutes=i)}
+            for i, (who, text) in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id="s1",
+    )
+    hits = mem.recall("What did Melanie paint?", user_id=user_id, k=2, reinforce=False)
+    assert "watercolours" in hits[0].memory.content
+    # a name that is not a speaker's stays a full-text term
+    mem.remember("Oscar the guinea pig ate the whole carrot", user_id=user_id)
+    hits = mem.recall("What did Oscar eat?", user_id=user_id, k=1, reinforce=False)
+    assert "Oscar" in hits[0].memory.content

@@ -13,7 +13,7 @@ import logging
 import math
 import re
 import statistics
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -27,7 +27,7 @@ from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, 
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.rerank import rerank
-from graphmem.store.runtime import Runtime
+from graphmem.store.runtime import Runtime, TenantProfile
 
 logger = logging.getLogger(__name__)
 
@@ -79,11 +79,15 @@ def query_terms(text: str) -> list[str]:
     return list(seen)
 
 
-def keywords(req: SearchRequest) -> list[str]:
+def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
-    ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_span)."""
+    ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_span)
+    and less the names of the tenant's speakers: "What did Melanie paint?" is about Melanie's turns, which
+    the speaker boost finds, while her name as a word matches every turn that addresses her ("Thanks,
+    Melanie!") and none of the turns where she says what she painted."""
     relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
-    return [t for t in query_terms(req.query) if t not in relative]
+    spoken = {word for name in query_names(req.query) & set(speakers) for word in query_terms(name)}
+    return [t for t in query_terms(req.query) if t not in relative and t not in spoken]
 
 
 def lucene_query(terms: list[str], user_key: str) -> str:
@@ -152,20 +156,27 @@ class SearchRequest:
 
 
 # --- the one read -----------------------------------------------------------------------------------
-def _vector_plan(rt: Runtime, tenants: list[str], preset: RetrievalPreset) -> VectorPlan:
+def tenant_profile(rt: Runtime, tenants: list[str]) -> TenantProfile:
+    """The readable tenants' size and speakers, read at most once per TTL per client."""
     cache_key = "\x1f".join(tenants)  # the readable tenants together are the searched share
-    sizes = rt.tenant_sizes.get(cache_key)
-    if sizes is None:
-        counts = rt.store.read("user_memory_count", tenants=tenants)[0]
-        sizes = (int(counts["user_count"]), int(counts["total"]))
-        rt.tenant_sizes.put(cache_key, *sizes)
-    return plan_vector_search(sizes[0], sizes[1], preset.pool_k, preset)
+    profile = rt.tenant_sizes.get(cache_key)
+    if profile is None:
+        row = rt.store.read("tenant_profile", tenants=tenants)[0]
+        speakers = frozenset(str(s).lower() for s in row["speakers"] or [])
+        profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers)
+        rt.tenant_sizes.put(cache_key, profile)
+    return profile
 
 
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
-    """Run ``recall_pool`` once (one round trip; the tenant size is cached per client)."""
-    plan = _vector_plan(rt, req.readable, req.preset) if req.embedding is not None else VectorPlan("none", 0)
-    terms = keywords(req)
+    """Run ``recall_pool`` once (one round trip; the tenant profile is cached per client)."""
+    profile = tenant_profile(rt, req.readable)
+    plan = (
+        plan_vector_search(profile.user_count, profile.total, req.preset.pool_k, req.preset)
+        if req.embedding is not None
+        else VectorPlan("none", 0)
+    )
+    terms = keywords(req, profile.speakers)
     params = {
         "tenants": req.readable,
         "embedding": req.embedding,
@@ -177,10 +188,11 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         **TimeScope(req.as_of, req.known_at).params(),
     }
     try:
-        return rt.store.read("recall_pool", **params)[0]
+        row = rt.store.read("recall_pool", **params)[0]
     except GraphMemError as exc:  # e.g. an index is missing: retry on what remains
         logger.info("recall pool query failed (%s); retrying without the full-text index", exc)
-        return rt.store.read("recall_pool", **(params | {"lucene": None}))[0]
+        row = rt.store.read("recall_pool", **(params | {"lucene": None}))[0]
+    return row
 
 
 # --- ranking ----------------------------------------------------------------------------------------
@@ -253,7 +265,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         req.preset.session_penalty,
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
-    terms = keywords(req)
+    terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
     spread = _spread(signals.cosine, seeds)
     ranks = _source_ranks(seeds)
     hits = []

@@ -11,25 +11,36 @@ from graphmem.embedding import Embedder
 from graphmem.store.driver import QueryStore
 
 
+@dataclass(frozen=True)
+class TenantProfile:
+    """What recall needs to know of the tenants it reads before it searches: their size, the size of the
+    whole store (the vector planner's input) and the lower-cased names of their speakers."""
+
+    user_count: int
+    total: int
+    speakers: frozenset[str] = frozenset()
+
+
 class TenantSizes:
-    """Recently counted tenant sizes for the recall planner (a stale count only changes the plan, and the
-    planner falls back to the exact scan when the index returns too few)."""
+    """Recently read tenant profiles for the recall planner (a stale count only changes the plan, and the
+    planner falls back to the exact scan when the index returns too few; a speaker added since is matched
+    by full text as well until the entry expires)."""
 
     def __init__(self, ttl: float = 30.0) -> None:
         self._ttl = ttl
         self._lock = threading.Lock()
-        self._entries: dict[str, tuple[float, int, int]] = {}
+        self._entries: dict[str, tuple[float, TenantProfile]] = {}
 
-    def get(self, user_id: str) -> tuple[int, int] | None:
+    def get(self, user_id: str) -> TenantProfile | None:
         with self._lock:
             entry = self._entries.get(user_id)
         if entry is None or time.monotonic() - entry[0] > self._ttl:
             return None
-        return entry[1], entry[2]
+        return entry[1]
 
-    def put(self, user_id: str, user_count: int, total: int) -> None:
+    def put(self, user_id: str, profile: TenantProfile) -> None:
         with self._lock:
-            self._entries[user_id] = (time.monotonic(), user_count, total)
+            self._entries[user_id] = (time.monotonic(), profile)
 
 
 class TunedParams:
