@@ -46,7 +46,7 @@ class RetrievalPreset(BaseModel, frozen=True):
     )
     vector_weight: float = Field(default=0.5, ge=0, le=1, description="share of cosine in linear fusion")
     graph: bool = Field(default=True, description="rank with personalized PageRank over the neighbourhood")
-    graph_weight: float = Field(default=0.5, ge=0, le=1, description="share of the PageRank score")
+    graph_weight: float = Field(default=0.7, ge=0, le=1, description="share of the PageRank score")
     damping: float = Field(default=0.85, gt=0, lt=1, description="PageRank: probability of following an edge")
     entity_restart: float = Field(default=0.05, ge=0, lt=1, description="restart mass on query entities")
     max_fan: int = Field(default=50, ge=2, description="entities with this many mentions are hubs, skipped")
