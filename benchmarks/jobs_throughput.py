@@ -5,26 +5,35 @@ is timed on its first run over fresh memories (most change status) and on the ne
 memories are created server-side with UNWIND under one `bench-` tenant (the jobs run scoped to it, so other
 tenants are never touched) and deleted afterwards in batches.
 
-    .venv/bin/python benchmarks/jobs_throughput.py --sizes 100000 300000 --associate 10000
+``--home DIR`` runs everything on a spare local server (its own home and ports, started and stopped by the
+script) so the shared server is never loaded; without it the script uses the managed server.
+
+    .venv/bin/python benchmarks/jobs_throughput.py --sizes 100000 1000000 --associate 100000 \
+        --home benchmarks/cache/jobs --bolt-port 7688 --http-port 7475
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from machine import neo4j_version, stamp
 from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
 from graphmem.embedding import BGE_SMALL
+from graphmem.server import LocalServer
 
 RESULTS = Path(__file__).parent / "results"
+T = TypeVar("T")
 CHUNK = 50_000
 
 CREATE = """
@@ -63,6 +72,45 @@ CALL (m) { DETACH DELETE m } IN TRANSACTIONS OF 10000 ROWS
 """
 
 
+SERVER_PID: list[int] = []
+"""The spare server's JVM (``--home``): its CPU seconds are recorded next to wall time, which other processes
+on a shared machine inflate; on the managed (shared) server only wall time is recorded."""
+
+
+def server_cpu() -> float | None:
+    """CPU seconds (user + system) of the spare server's process so far, or None."""
+    if not SERVER_PID:
+        return None
+    try:
+        fields = Path(f"/proc/{SERVER_PID[0]}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Meter:
+    """Wall and server-CPU seconds of named steps, and their ratios to the bare SET of the same run."""
+
+    def __init__(self) -> None:
+        self.out: dict[str, Any] = {}
+
+    def __call__(self, key: str, work: Callable[[], T]) -> T:
+        cpu, started = server_cpu(), time.perf_counter()
+        result = work()
+        self.out[f"{key}_s"] = round(time.perf_counter() - started, 2)
+        after = server_cpu()
+        if cpu is not None and after is not None:
+            self.out[f"{key}_cpu_s"] = round(after - cpu, 2)
+        if key != "bare_set":
+            self.ratio(key)
+        return result
+
+    def ratio(self, key: str) -> None:
+        self.out[f"{key}_ratio"] = round(self.out[f"{key}_s"] / self.out["bare_set_s"], 2)
+        if f"{key}_cpu_s" in self.out and self.out.get("bare_set_cpu_s"):
+            self.out[f"{key}_cpu_ratio"] = round(self.out[f"{key}_cpu_s"] / self.out["bare_set_cpu_s"], 2)
+
+
 def auto(mem: GraphMemory, cypher: str, **params: Any) -> float:
     started = time.perf_counter()
     with mem.runtime.store.driver.session(database=mem.runtime.store.database) as session:
@@ -78,13 +126,16 @@ def populate(mem: GraphMemory, user: str, n: int, t0: datetime, progress: Progre
         progress.advance(task, hi - lo + 1)
 
 
-def timed_job(mem: GraphMemory, name: str, user: str, now: datetime) -> tuple[float, dict[str, Any]]:
-    started = time.perf_counter()
-    run = mem.jobs.run(name, user_id=user, now=now)
-    elapsed = time.perf_counter() - started
-    if run.status != "success":
-        raise RuntimeError(f"{name} failed: {run.error}")
-    return elapsed, run.counts
+def job(mem: GraphMemory, name: str, user: str, now: datetime) -> Callable[[], dict[str, Any]]:
+    """The job run as a step for :class:`Meter`: returns its counts, raises when it failed."""
+
+    def run() -> dict[str, Any]:
+        done = mem.jobs.run(name, user_id=user, now=now)
+        if done.status != "success":
+            raise RuntimeError(f"{name} failed: {done.error}")
+        return done.counts
+
+    return run
 
 
 def measure_size(mem: GraphMemory, n: int, progress: Progress) -> dict[str, Any]:
@@ -92,25 +143,23 @@ def measure_size(mem: GraphMemory, n: int, progress: Progress) -> dict[str, Any]
     t0 = datetime(2025, 6, 1, tzinfo=UTC)
     now = t0 + timedelta(days=30)
     batch = mem.automation.get_config().batch_size
+    load = os.getloadavg()[0]
     try:
         populate(mem, user, n, t0, progress)
-        bare = auto(mem, BARE_SET, user=user, now=now, batch=batch)
-        decay_s, decay_counts = timed_job(mem, "decay", user, now)
+        meter = Meter()
+        meter("bare_set", lambda: auto(mem, BARE_SET, user=user, now=now, batch=batch))
+        decay_counts = meter("decay", job(mem, "decay", user, now))
         # the scheduled case: the next daily run, when few memories change status
-        daily_s, daily_counts = timed_job(mem, "decay", user, now + timedelta(days=1))
-        forget_s, forget_counts = timed_job(mem, "forget", user, now + timedelta(days=1))
+        daily_counts = meter("decay_next_day", job(mem, "decay", user, now + timedelta(days=1)))
+        forget_counts = meter("forget", job(mem, "forget", user, now + timedelta(days=1)))
         return {
             "memories": n,
             "batch_size": batch,
-            "bare_set_s": round(bare, 2),
-            "decay_s": round(decay_s, 2),
-            "decay_ratio": round(decay_s / bare, 2),
+            "load_1m_before": round(load, 2),
+            "load_1m_after": round(os.getloadavg()[0], 2),
+            **meter.out,
             "decay_counts": decay_counts,
-            "decay_next_day_s": round(daily_s, 2),
-            "decay_next_day_ratio": round(daily_s / bare, 2),
             "decay_next_day_counts": daily_counts,
-            "forget_s": round(forget_s, 2),
-            "forget_ratio": round(forget_s / bare, 2),
             "forget_counts": forget_counts,
         }
     finally:
@@ -118,15 +167,17 @@ def measure_size(mem: GraphMemory, n: int, progress: Progress) -> dict[str, Any]
         mem.runtime.store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": user})
 
 
-def embed(mem: GraphMemory, user: str, n: int) -> float:
+def embed(mem: GraphMemory, user: str, n: int, start: int = 0, base: int | None = None) -> float:
     """Clustered unit vectors (topics of CLUSTER memories, noise 0.35 per dimension; cosine within a topic
-    about 0.9), seeded: uniform random vectors have no neighbour above the threshold and write no edge."""
+    about 0.9), seeded: uniform random vectors have no neighbour above the threshold and write no edge.
+    Memories ``start``..``n`` - 1 get vectors; ``base`` (default ``n``) fixes the topics, so memories added
+    later join the first memories' topics."""
     import numpy as np
 
     rng = np.random.default_rng(1)
-    topics = rng.normal(size=(max(1, n // CLUSTER), 384))
+    topics = rng.normal(size=(max(1, (base or n) // CLUSTER), 384))
     started = time.perf_counter()
-    for lo in range(0, n, 2000):
+    for lo in range(start, n, 2000):
         rows = []
         for i in range(lo, min(n, lo + 2000)):
             v = topics[i % len(topics)] + rng.normal(0, 0.35, 384)
@@ -135,38 +186,77 @@ def embed(mem: GraphMemory, user: str, n: int) -> float:
     return time.perf_counter() - started
 
 
-def measure_associate(mem: GraphMemory, gds_off: GraphMemory, n: int, progress: Progress) -> dict[str, Any]:
+def measure_associate(
+    mem: GraphMemory, gds_off: GraphMemory | None, n: int, progress: Progress
+) -> dict[str, Any]:
+    """GDS kNN on a fresh tenant (the first run: every memory is new), then the incremental run after 1% more
+    memories arrive, then (unless ``gds_off`` is None) the vector-index fallback over every memory."""
     user = f"bench-{uuid.uuid4()}"
     t0 = datetime(2025, 6, 1, tzinfo=UTC)
+    load = os.getloadavg()[0]
     try:
         populate(mem, user, n, t0, progress)
         embed_s = embed(mem, user, n)
-        bare = auto(mem, BARE_SET, user=user, now=t0, batch=mem.automation.get_config().batch_size)
-        gds_s, gds_counts = timed_job(mem, "associate", user, t0)
-        auto(mem, UNLINK, user=user)  # the fallback links every memory again, not only new ones
-        vec_s, vec_counts = timed_job(gds_off, "associate", user, t0)
-        return {
+        meter = Meter()
+        meter(
+            "bare_set",
+            lambda: auto(mem, BARE_SET, user=user, now=t0, batch=mem.automation.get_config().batch_size),
+        )
+        gds_counts = meter("associate_gds", job(mem, "associate", user, t0))
+        fresh = max(1, n // 100)
+        auto(mem, CREATE, lo=n, hi=n + fresh - 1, prefix=f"{user}-", user=user, t0=t0)
+        embed(mem, user, n + fresh, start=n, base=n)
+        inc_counts = meter("associate_incremental", job(mem, "associate", user, t0 + timedelta(days=1)))
+        out: dict[str, Any] = {
             "memories": n,
             "embedding_dim": 384,
             "embed_setup_s": round(embed_s, 2),
-            "bare_set_s": round(bare, 2),
-            "associate_gds_s": round(gds_s, 2),
-            "associate_gds_ratio": round(gds_s / bare, 2),
+            "load_1m_before": round(load, 2),
+            "incremental_new_memories": fresh,
+            **meter.out,
             "associate_gds_counts": gds_counts,
-            "associate_vector_s": round(vec_s, 2),
-            "associate_vector_ratio": round(vec_s / bare, 2),
-            "associate_vector_counts": vec_counts,
+            "associate_incremental_counts": inc_counts,
         }
+        if gds_off is not None:
+            auto(mem, UNLINK, user=user)  # the fallback links every memory again, not only new ones
+            out["associate_vector_counts"] = meter("associate_vector", job(gds_off, "associate", user, t0))
+            out.update(meter.out)
+        out["load_1m_after"] = round(os.getloadavg()[0], 2)
+        return out
     finally:
         auto(mem, DELETE, user=user)
         mem.runtime.store.run_statement("MATCH (r:JobRun {user_id: $u}) DELETE r", {"u": user})
+
+
+@contextlib.contextmanager
+def server_connection(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    """Connection arguments: the managed server, or a spare one under ``--home`` (stopped afterwards)."""
+    if args.home is None:
+        yield {}
+        return
+    server = LocalServer(args.home.resolve(), bolt_port=args.bolt_port, http_port=args.http_port)
+    status = server.start(progress=print)
+    if status.pid is not None:
+        SERVER_PID.append(status.pid)
+    try:
+        yield {"uri": status.bolt_uri, "auth": server.credentials()}
+    finally:
+        if not args.keep_server:
+            server.stop()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 300_000])
     parser.add_argument("--associate", type=int, default=10_000, help="memories for associate (0: skip)")
+    parser.add_argument(
+        "--no-fallback", action="store_true", help="skip associate's vector-index fallback (slow at 100k)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "jobs_throughput.json")
+    parser.add_argument("--home", type=Path, help="run on a spare local server with this home")
+    parser.add_argument("--bolt-port", type=int, default=7688)
+    parser.add_argument("--http-port", type=int, default=7475)
+    parser.add_argument("--keep-server", action="store_true", help="leave the spare server running")
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"sizes": [], "associate": None}
@@ -179,17 +269,25 @@ def main() -> None:
             raise RuntimeError("the throughput benchmark embeds nothing")
 
     with (
-        GraphMemory.connect(embedder=NoEmbedder()) as mem,  # type: ignore[arg-type]
-        GraphMemory.connect(settings=Settings(gds_enabled=False), embedder=NoEmbedder()) as gds_off,  # type: ignore[arg-type]
+        server_connection(args) as connect,
+        GraphMemory.connect(embedder=NoEmbedder(), **connect) as mem,  # type: ignore[arg-type]
+        GraphMemory.connect(
+            settings=Settings(gds_enabled=False),
+            embedder=NoEmbedder(),  # type: ignore[arg-type]
+            **connect,
+        ) as gds_off,
         Progress() as progress,
     ):
         mem.init()
-        results = {"stamp": stamp(neo4j_version(mem.query)), **results}
+        server = f"spare server {args.home}" if args.home else "managed (shared) server"
+        results = {"stamp": stamp(neo4j_version(mem.query), server=server), **results}
         for n in args.sizes:
             results["sizes"].append(measure_size(mem, n, progress))
             progress.console.print(results["sizes"][-1])
         if args.associate:
-            results["associate"] = measure_associate(mem, gds_off, args.associate, progress)
+            results["associate"] = measure_associate(
+                mem, None if args.no_fallback else gds_off, args.associate, progress
+            )
             progress.console.print(results["associate"])
     args.out.write_text(json.dumps(results, indent=2))
     _plot(results, args.out.with_suffix(".png"))

@@ -172,6 +172,9 @@ def test_decay_and_forget_jobs_match_the_specification(
                 }
             )
         )
+    # only what moved is written: a rerun at the same clock touches no memory
+    assert dyn.jobs.run("decay", user_id=user, now=NOW).counts["memories"] == 0
+    assert _stored(dyn, user) == after
     assert dyn.jobs.run("forget", user_id=user, now=NOW).status == "success"
     final = _stored(dyn, user)
     soft = {i for i, s in enumerate(decayed) if spec.forgets(s, NOW, params)}
