@@ -24,12 +24,18 @@ def test_grid_covers_the_bounds_with_the_defaults_inside() -> None:
         assert all(adaptation.TUNABLE[k][0] <= v <= adaptation.TUNABLE[k][1] for k, v in p.items())
 
 
-def test_utility_rewards_useful_high_and_penalises_useless_high() -> None:
-    j = Judged("q", frozenset({"a"}), frozenset({"x"}))
-    assert adaptation.utility(["a", "x"], j) == pytest.approx(1.0 - 0.5 * 0.5)
-    assert adaptation.utility(["x", "b", "a"], j) == pytest.approx(1 / 3 - 0.5)
-    assert adaptation.utility(["b"] * 10 + ["a"], j) == 0.0  # below the top k counts nothing
-    assert adaptation.utility(["a"], Judged("q", frozenset({"a"}), frozenset())) == 1.0
+def test_utility_is_ndcg_of_every_useful_memory_and_ignores_the_not_useful() -> None:
+    both = Judged("q", frozenset({"a", "b"}), frozenset({"x"}))
+    assert adaptation.utility(["a", "b", "x"], both) == pytest.approx(1.0)
+    assert adaptation.utility(["b", "a"], both) == pytest.approx(1.0)  # order among the useful is free
+    one_found = adaptation.utility(["a", "x", "c"], both)
+    assert 0 < one_found < 1  # the second useful memory is missing: not a perfect ranking
+    assert adaptation.utility(["x", "a", "b"], both) < adaptation.utility(["a", "b", "x"], both)
+    assert adaptation.utility(["c"] * 10 + ["a", "b"], both) == 0.0  # below the top k counts nothing
+    # a not-useful memory is the current setting's own top hit: pushing it down earns nothing by itself,
+    # only what it does to the useful ones' places (a setting is not better for merely being different)
+    assert adaptation.utility(["a", "c", "x"], both) == adaptation.utility(["a", "c", "y"], both)
+    assert adaptation.utility(["a"], Judged("q", frozenset(), frozenset({"x"}))) == 0.0
 
 
 def test_choose_needs_evidence_and_a_gain_and_prefers_the_smallest_change() -> None:
@@ -134,6 +140,10 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
         ds = [evo.remember(d, user_id=user_id).id for d in distractors]
         ids[q] = (a.id, ds)
     assert not evo.automation.evolution.adapt(user_id).changed  # no feedback yet
+    q0, (_, distractors0) = next(iter(ids.items()))
+    evo.memories.feedback(distractors0[0], user_id=user_id, useful=False, query=q0)
+    # a query judged only "not useful" says nothing unbiased about where its answer belongs: no evidence
+    assert evo.automation.evolution.adapt(user_id, dry_run=True).judged_queries == 0
     for q, (answer, distractors) in ids.items():
         evo.memories.feedback(answer, user_id=user_id, useful=True, query=q)
         for d in distractors:
@@ -156,6 +166,6 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
         return total / len(ids)
 
     assert mrr(None) > mrr("balanced")
-    assert len(step.tuning.evidence["feedback_ids"]) == 4 * len(PAIRS)
+    assert len(step.tuning.evidence["feedback_ids"]) == 4 * len(PAIRS) + 1
     again = evo.automation.evolution.adapt(user_id)  # the same evidence: nothing left to gain
     assert not again.changed and again.tuning.version == 1

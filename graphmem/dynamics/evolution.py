@@ -180,7 +180,7 @@ class Evolution:
             now=clock,
             limit=MAX_FEEDBACK,
         )
-        judged = [j for j in judged_queries(rows) if j.useful or j.useless]
+        judged = [j for j in judged_queries(rows) if j.useful]  # only "not useful": no unbiased evidence
         current = read_tuning(self._rt, uid)
         base = self._rt.settings.preset()
         params = _preset_params(base, current.params)
