@@ -1,7 +1,7 @@
-"""Recall-event rollups: the consolidate job folds raw recall events older than ``recall_rollup_days`` into one
-rollup per user and day exactly as :mod:`graphmem.model.recall_usage` says, and promotion then promotes the
-same memories from the rollups as from the raw events (run on the real server over generated events: one
-tenant keeps its raw events, a copy of it is compacted)."""
+"""Recall-event rollups: the consolidate job folds raw recall events older than ``recall_rollup_days``
+into one rollup per user and day exactly as :mod:`graphmem.model.recall_usage` says, and promotion then
+promotes the same memories from the rollups as from the raw events (run on the real server over generated
+events: one tenant keeps its raw events, a copy of it is compacted)."""
 
 from __future__ import annotations
 

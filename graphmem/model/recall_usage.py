@@ -1,4 +1,4 @@
-"""Recall usage: what promotion reads from recall events, and how compaction rolls them up without changing it.
+"""Recall usage: what promotion reads from recall events; compaction rolls them up without changing it.
 
 The specification of ``cypher/compact_recalls.cypher`` and the usage part of ``cypher/promote_common.cypher``
 (``tests/test_recall_rollup.py`` runs both jobs on the real server over generated events and compares them
