@@ -443,6 +443,23 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+def growth_table(report: dict[str, Any]) -> list[str]:
+    """What grows in the measured month: nodes by label, memories by status (start, end, growth)."""
+    first, last = report["month_start"], report["month_end"]
+    start_status = next((d["by_status"] for d in report.get("daily", []) if d["day"] == first["day"]), {})
+    rows = [(label, first["nodes"].get(label, 0), n) for label, n in last["nodes"].items()]
+    statuses = sorted(set(start_status) | set(last.get("by_status", {})))
+    rows += [(f"Memory: {s}", start_status.get(s, 0), last["by_status"].get(s, 0)) for s in statuses]
+    return [
+        f"What grows from day {first['day']} to day {last['day']} (dynamics on):",
+        "",
+        "| nodes | start | end | growth |",
+        "|---|---|---|---|",
+        *[f"| {k} | {a} | {b} | {_pct((b - a) / max(1, a))} |" for k, a, b in rows],
+        "",
+    ]
+
+
 def markdown(report: dict[str, Any], path: Path) -> str:
     """The result's section for the benchmark summary: the issue's measures with their aims beside them."""
     st = report["stamp"]
@@ -490,6 +507,7 @@ def markdown(report: dict[str, Any], path: Path) -> str:
         "|---|---|---|",
         *[f"| {a} | {b} | {c} |" for a, b, c in rows],
         "",
+        *growth_table(report),
         f"![strength over time and store size]({path.with_suffix('.png').name})",
     ]
     return "\n".join(lines) + "\n"
