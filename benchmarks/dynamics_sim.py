@@ -52,15 +52,19 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from baselines import CachingEmbedder
 from locomo_ingest import sessions
 from machine import neo4j_version, stamp
 from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
 from graphmem.formation.writer import MemoryDraft, form
+from graphmem.memory import default_embedder
 from graphmem.model.dynamics import LIVE_STATUSES, PRESETS, DynamicsParams
+from graphmem.model.keys import context_text, turn_line
 from graphmem.models import Priority
 from graphmem.retrieval.recall import RecallRequest, recall
+from graphmem.server import LocalServer
 
 RESULTS = Path(__file__).parent / "results"
 JOBS_NIGHTLY = ["associate", "decay", "consolidate", "forget", "promote", "review"]
@@ -129,12 +133,39 @@ def load(path: Path, max_turns: int = 0) -> list[tuple[list[Turn], list[Question
     return out
 
 
+NODE_COUNTS = " UNION ALL ".join(  # one round trip; each label has a user_id index
+    f"MATCH (n:{label}) WHERE n.user_id IN $us RETURN '{label}' AS label, count(n) AS n"
+    for label in NODE_LABELS
+)
+
+
 def node_counts(mem: GraphMemory, users: list[str]) -> dict[str, int]:
-    counts = {}
-    for label in NODE_LABELS:  # each label has a user_id index
-        rows = mem.query(f"MATCH (n:{label}) WHERE n.user_id IN $us RETURN count(n) AS n", {"us": users})
-        counts[label] = int(rows[0]["n"])
-    return counts
+    return {r["label"]: int(r["n"]) for r in mem.query(NODE_COUNTS, {"us": users})}
+
+
+def pre_embed(embedder: CachingEmbedder, path: Path, users: int, max_turns: int) -> None:
+    """Embed every turn (as a passage) and every question (as a query) once, in large batches: the arms with
+    dynamics on and off then form and recall from the same vectors (formation and recall embed exactly these
+    texts; entity names are cached as they first occur)."""
+    conversations = load(path, max_turns)[:users]
+    texts: list[str] = []
+    for turns, _ in conversations:
+        previous: tuple[str, str | None] | None = None
+        for i, t in enumerate(turns):
+            if i and turns[i - 1].session != t.session:
+                previous = None
+            texts += [turn_line(t.text, t.speaker), context_text(previous, t.text, t.speaker)]
+            previous = (t.text, t.speaker)
+    texts = list(dict.fromkeys(texts))
+    queries = list(dict.fromkeys(q.text for _, qs in conversations for q in qs))
+    with Progress() as progress:
+        task = progress.add_task("embedding turns and questions", total=len(texts) + len(queries))
+        for i in range(0, len(texts), 256):
+            embedder.embed(texts[i : i + 256])
+            progress.advance(task, len(texts[i : i + 256]))
+        for i in range(0, len(queries), 256):
+            embedder.embed_queries(queries[i : i + 256])
+            progress.advance(task, len(queries[i : i + 256]))
 
 
 RECALLABLE = """
@@ -151,6 +182,19 @@ def recallable(mem: GraphMemory, ids: set[str]) -> float:
         return 1.0
     rows = mem.query(RECALLABLE, {"ids": sorted(ids), "live": list(LIVE_STATUSES)})
     return sum(1 for r in rows if r["ok"]) / len(ids)
+
+
+def nightly(mem: GraphMemory, tenants: list[str], night: datetime, topics: bool, alone: bool) -> None:
+    """The six jobs at ``night`` (topics rebuilt first with ``topics``), for all users at once when the
+    simulated users are alone on the server, else for each of them."""
+    if topics:  # self-organisation first: consolidation then summarises per topic
+        for tenant in tenants:
+            mem.topics.rebuild(tenant, now=night)
+    for job in JOBS_NIGHTLY:
+        for scope in [None] if alone else tenants:
+            run = mem.jobs.run(job, user_id=scope, now=night)
+            if run.status != "success":
+                raise RuntimeError(f"{job} failed: {run.error}")
 
 
 def simulate(
@@ -179,6 +223,9 @@ def simulate(
             ready = max(day_of[e] for e in q.evidence) + 1
             if ready < total:
                 schedule.setdefault((u, rng.randrange(ready, total)), []).append(q)
+    # alone on a private server: each job runs once a night over all (= the simulated) users, as the scheduler
+    # does; on the shared server, once per simulated user
+    alone = not mem.query("MATCH (m:Memory) RETURN m.id LIMIT 1")
     tracked: dict[str, str] = {}
     curves: dict[str, list[tuple[int, float]]] = {}
     daily: list[dict[str, Any]] = []
@@ -232,13 +279,8 @@ def simulate(
                             }
                         )
                 night = morning + timedelta(hours=15)
-                for tenant in tenants if dynamics else []:
-                    if topics:  # self-organisation first: consolidation then summarises per topic
-                        mem.topics.rebuild(tenant, now=night)
-                    for job in JOBS_NIGHTLY:
-                        run = mem.jobs.run(job, user_id=tenant, now=night)
-                        if run.status != "success":
-                            raise RuntimeError(f"{job} failed: {run.error}")
+                if dynamics:
+                    nightly(mem, tenants, night, topics, alone)
                 snap = mem.query(
                     "MATCH (m:Memory) WHERE m.user_id IN $us "
                     "RETURN m.id AS id, m.status AS status, m.strength AS s, m.priority AS p",
@@ -401,6 +443,23 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+def growth_table(report: dict[str, Any]) -> list[str]:
+    """What grows in the measured month: nodes by label, memories by status (start, end, growth)."""
+    first, last = report["month_start"], report["month_end"]
+    start_status = next((d["by_status"] for d in report.get("daily", []) if d["day"] == first["day"]), {})
+    rows = [(label, first["nodes"].get(label, 0), n) for label, n in last["nodes"].items()]
+    statuses = sorted(set(start_status) | set(last.get("by_status", {})))
+    rows += [(f"Memory: {s}", start_status.get(s, 0), last["by_status"].get(s, 0)) for s in statuses]
+    return [
+        f"What grows from day {first['day']} to day {last['day']} (dynamics on):",
+        "",
+        "| nodes | start | end | growth |",
+        "|---|---|---|---|",
+        *[f"| {k} | {a} | {b} | {_pct((b - a) / max(1, a))} |" for k, a, b in rows],
+        "",
+    ]
+
+
 def markdown(report: dict[str, Any], path: Path) -> str:
     """The result's section for the benchmark summary: the issue's measures with their aims beside them."""
     st = report["stamp"]
@@ -448,9 +507,40 @@ def markdown(report: dict[str, Any], path: Path) -> str:
         "|---|---|---|",
         *[f"| {a} | {b} | {c} |" for a, b, c in rows],
         "",
+        *growth_table(report),
         f"![strength over time and store size]({path.with_suffix('.png').name})",
     ]
     return "\n".join(lines) + "\n"
+
+
+def run_arms(
+    mem: GraphMemory, args: argparse.Namespace, preset: str
+) -> tuple[float, dict[str, Any], dict[str, Any]]:
+    """The simulation with the dynamics on, then (``--compare-off``) the same one with no job."""
+    mem.init()
+    header = stamp(
+        neo4j_version(mem.query),
+        preset=preset,
+        topics=args.topics,
+        server="private" if args.server_home else "shared",
+        params=mem.automation.get_config().dynamics.model_dump(),
+    )
+    started = time.perf_counter()
+    result = simulate(
+        mem,
+        args.data,
+        args.users,
+        args.warmup,
+        args.days,
+        args.seed,
+        max_turns=args.max_turns,
+        topics=args.topics,
+    )
+    result["seconds_dynamics_on"] = round(time.perf_counter() - started, 1)
+    if args.compare_off:
+        off = simulate(mem, args.data, args.users, args.warmup, args.days, args.seed, False, args.max_turns)
+        result["dynamics_off"] = {k: v for k, v in off.items() if k not in ("daily", "curves")}
+    return started, header, result
 
 
 def main() -> None:
@@ -468,6 +558,19 @@ def main() -> None:
     parser.add_argument(
         "--compare-off", action="store_true", help="also run the same simulation with no jobs (dynamics off)"
     )
+    parser.add_argument(
+        "--embedding-cache",
+        type=Path,
+        help="JSON file of the turns' and questions' embeddings, kept across runs (same model only)",
+    )
+    parser.add_argument(
+        "--server-home",
+        type=Path,
+        help="run on a private server under this home (ports --bolt-port/--http-port), stopped at the end: "
+        "the shared server's vector index holds every other tenant, which slows the per-tenant searches",
+    )
+    parser.add_argument("--bolt-port", type=int, default=7697)
+    parser.add_argument("--http-port", type=int, default=7484)
     parser.add_argument(
         "--topics", action="store_true", help="rebuild topics nightly (consolidation summarises per topic)"
     )
@@ -498,30 +601,32 @@ def main() -> None:
         preset = f"{args.preset}+overrides"
         PRESETS[preset] = DynamicsParams.model_validate({**base, **overrides, "preset": preset})
     settings = Settings(automation_config_id=f"sim-{uuid.uuid4()}", dynamics_preset=preset)
-    with GraphMemory.connect(settings=settings) as mem:
-        mem.init()
-        header = stamp(
-            neo4j_version(mem.query),
-            preset=preset,
-            topics=args.topics,
-            params=mem.automation.get_config().dynamics.model_dump(),
+    # one embedder for both arms: every turn and question is embedded once, up front, in large batches
+    embedder = CachingEmbedder(default_embedder(settings))
+    if args.embedding_cache and args.embedding_cache.exists():
+        saved = json.loads(args.embedding_cache.read_text())
+        if saved.get("embedder") == embedder.name:  # never vectors of another model
+            embedder.cache.update(saved["vectors"])
+    pre_embed(embedder, args.data, args.users, args.max_turns)
+    if args.embedding_cache:
+        args.embedding_cache.write_text(json.dumps({"embedder": embedder.name, "vectors": embedder.cache}))
+    server = (
+        LocalServer(
+            args.server_home, bolt_port=args.bolt_port, http_port=args.http_port, heap="2g", pagecache="1g"
         )
-        started = time.perf_counter()
-        result = simulate(
-            mem,
-            args.data,
-            args.users,
-            args.warmup,
-            args.days,
-            args.seed,
-            max_turns=args.max_turns,
-            topics=args.topics,
-        )
-        if args.compare_off:
-            off = simulate(
-                mem, args.data, args.users, args.warmup, args.days, args.seed, False, args.max_turns
-            )
-            result["dynamics_off"] = {k: v for k, v in off.items() if k not in ("daily", "curves")}
+        if args.server_home
+        else None
+    )
+    connect: dict[str, Any] = {}
+    if server is not None:
+        status = server.start(progress=print)
+        connect = {"uri": status.bolt_uri, "auth": server.credentials()}
+    try:
+        with GraphMemory.connect(settings=settings, embedder=embedder, **connect) as mem:
+            started, header, result = run_arms(mem, args, preset)
+    finally:
+        if server is not None:
+            server.stop()
     result = {"stamp": header, "seconds": round(time.perf_counter() - started, 1), **result}
     args.out.write_text(json.dumps(result, indent=2, default=str))
     plot(result, args.out.with_suffix(".png"))

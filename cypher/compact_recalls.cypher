@@ -1,7 +1,10 @@
-// Consolidate job (compaction): recall events older than the promotion window (promotion no longer reads
-// them) are folded into per-memory counters (m.recalls_compacted) and one rollup RecallEvent per user and
-// day (rollup: true, events: how many, memory_ids: the distinct ids recalled), then deleted. Rollups are
-// never compacted again. One user-day per transaction.
+// Consolidate job (compaction): raw recall events older than $p.recall_rollup_days are folded into one rollup
+// RecallEvent per user and day (rollup: true; entries: the distinct 'session␟context␟memory id' uses that
+// promotion reads, the session being the event's session else its day, the context its context else its
+// intent else 'default'; events: how many; memory_ids: the distinct ids; at: the day's last event), an
+// existing rollup of the day extended; the memories' recalls_compacted counters add how often each was
+// returned; the raw events are deleted. Promotion reads rollups and raw events alike, so it promotes the same.
+// Specification: graphmem.model.recall_usage.compact. One user-day per transaction.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (e:RecallEvent) WHERE e.user_id = $user_id RETURN e
@@ -9,13 +12,21 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
   MATCH (e:RecallEvent) RETURN e
 }
-WITH e WHERE e.at < $now - duration({days: $p.promote_window_days}) AND NOT coalesce(e.rollup, false)
+WITH e WHERE e.at < $now - duration({days: $p.recall_rollup_days}) AND NOT coalesce(e.rollup, false)
 WITH e.user_id AS uid, date(e.at) AS day, collect(e) AS events
 CALL (uid, day, events) {
-  WITH uid, day, events, reduce(ids = [], ev IN events | ids + coalesce(ev.memory_ids, [])) AS all_ids
-  CREATE (r:RecallEvent {id: randomUUID()})
-  SET r.user_id = uid, r.rollup = true, r.day = day, r.at = datetime({date: day}), r.events = size(events),
-      r.memory_ids = reduce(acc = [], x IN all_ids | CASE WHEN x IN acc THEN acc ELSE acc + x END)
+  WITH uid, day, events,
+       reduce(ids = [], ev IN events | ids + coalesce(ev.memory_ids, [])) AS all_ids,
+       reduce(acc = [], ev IN events | acc + [mid IN coalesce(ev.memory_ids, []) |
+         coalesce(ev.session_id, toString(day)) + '\u001f' + coalesce(ev.context, ev.intent, 'default')
+         + '\u001f' + mid]) AS used,
+       reduce(last = null, ev IN events | CASE WHEN last IS NULL OR ev.at > last THEN ev.at ELSE last END) AS last
+  MERGE (r:RecallEvent {user_id: uid, rollup: true, day: day})
+  ON CREATE SET r.id = randomUUID()
+  SET r.events = coalesce(r.events, 0) + size(events),
+      r.at = CASE WHEN r.at IS NULL OR last > r.at THEN last ELSE r.at END,
+      r.memory_ids = reduce(acc = coalesce(r.memory_ids, []), x IN all_ids | CASE WHEN x IN acc THEN acc ELSE acc + x END),
+      r.entries = reduce(acc = coalesce(r.entries, []), x IN used | CASE WHEN x IN acc THEN acc ELSE acc + x END)
   WITH uid, events, all_ids
   CALL (uid, all_ids) {
     UNWIND all_ids AS mid

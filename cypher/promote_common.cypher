@@ -1,7 +1,8 @@
 // Promote job: memories recalled in more than $p.promote_session_share of a user's sessions over the window,
 // in at least $p.promote_min_sessions sessions and from $p.promote_min_contexts distinct contexts, become
-// common knowledge (no decay, layer long_term). Usage comes from RecallEvent nodes (session: session_id, else
-// the day of the event; context: context, else the query intent).
+// common knowledge (no decay, layer long_term). Usage comes from RecallEvent nodes, raw events and daily
+// rollups alike (session: session_id, else the day of the event; context: context, else the query intent;
+// a rollup stores these uses as entries). Specification: graphmem.model.recall_usage (usage, promotes).
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (e:RecallEvent) WHERE e.user_id = $user_id RETURN e
@@ -10,14 +11,17 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   MATCH (e:RecallEvent) RETURN e
 }
 WITH e WHERE e.at >= $now - duration({days: $p.promote_window_days}) AND e.at <= $now
-WITH e.user_id AS uid, e, coalesce(e.session_id, toString(date(e.at))) AS session,
-     coalesce(e.context, e.intent, 'default') AS context
-WITH uid, collect({ids: e.memory_ids, session: session, context: context}) AS events,
-     count(DISTINCT session) AS sessions
-CALL (uid, events, sessions) {
-  UNWIND events AS ev
-  UNWIND ev.ids AS mid
-  WITH mid, count(DISTINCT ev.session) AS used, count(DISTINCT ev.context) AS contexts
+UNWIND CASE WHEN coalesce(e.rollup, false) THEN coalesce(e.entries, [])
+            ELSE [mid IN coalesce(e.memory_ids, []) |
+                  coalesce(e.session_id, toString(date(e.at))) + '\u001f' + coalesce(e.context, e.intent, 'default')
+                  + '\u001f' + mid] END AS used
+WITH DISTINCT e.user_id AS uid, used
+WITH uid, split(used, '\u001f') AS part
+WITH uid, collect({session: part[0], context: part[1], id: part[2]}) AS uses,
+     count(DISTINCT part[0]) AS sessions
+CALL (uid, uses, sessions) {
+  UNWIND uses AS u
+  WITH u.id AS mid, count(DISTINCT u.session) AS used, count(DISTINCT u.context) AS contexts
   WHERE used >= $p.promote_min_sessions AND contexts >= $p.promote_min_contexts
     AND toFloat(used) / sessions > $p.promote_session_share
   MATCH (m:Memory {id: mid})

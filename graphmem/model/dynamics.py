@@ -128,6 +128,12 @@ class DynamicsParams(BaseModel):
     summary_min_age_days: float = Field(default=7.0, ge=0)
     summary_min_members: int = Field(default=4, ge=2)
     summary_max_sentences: int = Field(default=5, ge=1)
+    recall_rollup_days: float = Field(
+        default=7.0,
+        ge=0,
+        description="raw recall events (query, latency) are kept this long for feedback and the value panel, "
+        "then folded into one rollup per user and day (graphmem.model.recall_usage)",
+    )
     # association
     associate_k: int = Field(default=5, ge=1, le=100)
     associate_similarity: float = Field(
