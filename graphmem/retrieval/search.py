@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import statistics
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -22,27 +21,16 @@ from graphmem.config import RetrievalPreset
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
-from graphmem.model.intent import View, named_entities
+from graphmem.model.intent import View
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.rerank import rerank
+from graphmem.retrieval.terms import TOKEN, lucene_query, query_names, query_terms
 from graphmem.store.runtime import Runtime, TenantProfile
 
 logger = logging.getLogger(__name__)
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
-STOP_WORDS = frozenset(  # English function words dropped from full-text queries
-    (  # noqa: SIM905
-        "a an the and or but if of to in on at by for with about against between into through during "
-        "before after above below from up down out off over under again further then once here there all "
-        "any both each few more most other some such no nor not only own same so than too very can will "
-        "just should now is are was were be been being have has had having do does did doing i me my "
-        "myself we our ours you your yours he him his she her hers it its they them their what which who "
-        "whom this that these those am would could shall may might must how when where why s t don"
-    ).split()
-)
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 SCORE_TYPES = {"hybrid": "linear", "vector": "cosine", "fulltext": "bm25", "substring": "substring"}
 
 
@@ -70,15 +58,6 @@ def plan_vector_search(user_count: int, total: int, k: int, preset: RetrievalPre
     return VectorPlan("index", fetch)
 
 
-def query_terms(text: str) -> list[str]:
-    """Lower-case content words of a query (stop words dropped, order kept, no repeats)."""
-    seen: dict[str, None] = {}
-    for token in _TOKEN.findall(text.lower()):
-        if token not in STOP_WORDS and len(token) > 1:
-            seen.setdefault(token, None)
-    return list(seen)
-
-
 def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
     ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_span)
@@ -88,22 +67,6 @@ def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
     spoken = {word for name in query_names(req.query) & set(speakers) for word in query_terms(name)}
     return [t for t in query_terms(req.query) if t not in relative and t not in spoken]
-
-
-def lucene_query(terms: list[str], user_key: str) -> str:
-    """A Lucene query requiring the tenant token and any of the terms (each escaped)."""
-    escaped = " ".join(_LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
-    return f"+user_key:{user_key} +({escaped})"
-
-
-def query_names(query: str) -> set[str]:
-    """Lower-cased proper names in the query, the opening word included when it is capitalised and not a
-    function word ("Caroline's hobbies?")."""
-    names = {n.lower().removesuffix("'s") for n in named_entities(query)}
-    first = query.strip().split(" ", 1)[0].strip("?,.!:;'\"").removesuffix("'s")
-    if first[:1].isupper() and first.lower() not in STOP_WORDS:
-        names.add(first.lower())
-    return names
 
 
 # --- the result -------------------------------------------------------------------------------------
@@ -207,7 +170,7 @@ def search(rt: Runtime, req: SearchRequest) -> Ranked:
 
 def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     """Last-resort pool: case-insensitive substring match of the query's words (no graph)."""
-    words = [t for t in _TOKEN.findall(req.query.lower()) if len(t) > 2] or [req.query.strip().lower()]
+    words = [t for t in TOKEN.findall(req.query.lower()) if len(t) > 2] or [req.query.strip().lower()]
     found = rt.store.read(
         "recall_substring",
         terms=words,
@@ -397,7 +360,7 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
         return 0.0
     fields = ("speaker", "text", "content", "search_text")  # pool rows carry text; fetched rows the rest
     text = " ".join(str(memory.get(f) or "") for f in fields)
-    words = set(_TOKEN.findall(text.lower()))
+    words = set(TOKEN.findall(text.lower()))
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
 
 

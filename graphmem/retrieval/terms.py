@@ -1,0 +1,45 @@
+"""Words of a query: content terms for full text and coverage, proper names, and the Lucene query. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.model.intent import named_entities
+
+TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
+STOP_WORDS = frozenset(  # English function words dropped from full-text queries
+    (  # noqa: SIM905
+        "a an the and or but if of to in on at by for with about against between into through during "
+        "before after above below from up down out off over under again further then once here there all "
+        "any both each few more most other some such no nor not only own same so than too very can will "
+        "just should now is are was were be been being have has had having do does did doing i me my "
+        "myself we our ours you your yours he him his she her hers it its they them their what which who "
+        "whom this that these those am would could shall may might must how when where why s t don"
+    ).split()
+)
+LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+
+
+def query_terms(text: str) -> list[str]:
+    """Lower-case content words of a query (stop words dropped, order kept, no repeats)."""
+    seen: dict[str, None] = {}
+    for token in TOKEN.findall(text.lower()):
+        if token not in STOP_WORDS and len(token) > 1:
+            seen.setdefault(token, None)
+    return list(seen)
+
+
+def lucene_query(terms: list[str], user_key: str) -> str:
+    """A Lucene query requiring the tenant token and any of the terms (each escaped)."""
+    escaped = " ".join(LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
+    return f"+user_key:{user_key} +({escaped})"
+
+
+def query_names(query: str) -> set[str]:
+    """Lower-cased proper names in the query, the opening word included when it is capitalised and not a
+    function word ("Caroline's hobbies?")."""
+    names = {n.lower().removesuffix("'s") for n in named_entities(query)}
+    first = query.strip().split(" ", 1)[0].strip("?,.!:;'\"").removesuffix("'s")
+    if first[:1].isupper() and first.lower() not in STOP_WORDS:
+        names.add(first.lower())
+    return names
