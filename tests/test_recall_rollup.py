@@ -137,13 +137,7 @@ def test_an_existing_rollup_of_the_day_is_extended(dyn: GraphMemory, user_id: st
         "context": None,
         "intent": "entity",
     }
-    later = {
-        "at": day.replace(hour=2),
-        "memory_ids": ["m1"],
-        "session_id": None,
-        "context": None,
-        "intent": "entity",
-    }
+    later = {**first, "at": day.replace(hour=2), "memory_ids": ["m1"]}
     _tenant(dyn, user_id, [first])
     dyn.jobs.run("consolidate", user_id=user_id, now=NOW)
     _tenant_events = [{**later, "id": "x", "user_id": user_id, "memory_ids": [f"{user_id}-m1"]}]

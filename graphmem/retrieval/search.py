@@ -122,12 +122,12 @@ class SearchRequest:
 def tenant_profile(rt: Runtime, tenants: list[str]) -> TenantProfile:
     """The readable tenants' size and speakers, read at most once per TTL per client."""
     cache_key = "\x1f".join(tenants)  # the readable tenants together are the searched share
-    profile = rt.tenant_sizes.get(cache_key)
+    profile = rt.tenant_profiles.get(cache_key)
     if profile is None:
         row = rt.store.read("tenant_profile", tenants=tenants)[0]
         speakers = frozenset(str(s).lower() for s in row["speakers"] or [])
         profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers)
-        rt.tenant_sizes.put(cache_key, profile)
+        rt.tenant_profiles.put(cache_key, profile)
     return profile
 
 
@@ -151,11 +151,10 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         **TimeScope(req.as_of, req.known_at).params(),
     }
     try:
-        row = rt.store.read("recall_pool", **params)[0]
+        return rt.store.read("recall_pool", **params)[0]
     except GraphMemError as exc:  # e.g. an index is missing: retry on what remains
         logger.info("recall pool query failed (%s); retrying without the full-text index", exc)
-        row = rt.store.read("recall_pool", **(params | {"lucene": None}))[0]
-    return row
+        return rt.store.read("recall_pool", **(params | {"lucene": None}))[0]
 
 
 # --- ranking ----------------------------------------------------------------------------------------

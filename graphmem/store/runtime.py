@@ -21,7 +21,7 @@ class TenantProfile:
     speakers: frozenset[str] = frozenset()
 
 
-class TenantSizes:
+class TenantProfiles:
     """Recently read tenant profiles for the recall planner (a stale count only changes the plan, and the
     planner falls back to the exact scan when the index returns too few; a speaker added since is matched
     by full text as well until the entry expires)."""
@@ -92,6 +92,6 @@ class Runtime:
     store: QueryStore
     embedder: Embedder
     settings: Settings
-    tenant_sizes: TenantSizes = field(default_factory=TenantSizes, compare=False)
+    tenant_profiles: TenantProfiles = field(default_factory=TenantProfiles, compare=False)
     changes: UserChanges = field(default_factory=UserChanges, compare=False)
     tuned: TunedParams = field(default_factory=TunedParams, compare=False)
