@@ -45,7 +45,7 @@ from graphmem import Embedder, GraphMemory
 from graphmem.embedding import embed_query_checked, embedder_name
 from graphmem.formation.writer import user_key
 from graphmem.retrieval.recall import RecallRequest, run_search
-from graphmem.retrieval.search import lucene_query, query_terms
+from graphmem.retrieval.search import embed_queries, lucene_query, query_terms
 
 PEERS_DIR = Path(__file__).parent / "peers"
 console = Console()
@@ -206,10 +206,15 @@ class Methods:
         return self._tenants[key]
 
     def prepare(self, queries: list[Query]) -> None:
-        """Embed every question (one batch) and load every tenant, so per-query times exclude both."""
+        """Embed every question (one batch; and graphmem's vector text of it, the question less the tenant's
+        speakers' names) and load every tenant, so per-query times exclude both."""
         self.embedder.embed_queries([q.text for q in queries])
+        by_user: dict[str, list[str]] = {}
         for q in queries:
+            by_user.setdefault(q.user_id, []).append(q.text)
             self.tenant(q.user_id, q.as_of)
+        for user, texts in by_user.items():
+            embed_queries(self.mem.runtime, texts, [user])
 
     def _vector(self, text: str) -> list[float]:
         return self.embedder.embed_queries([text])[0]

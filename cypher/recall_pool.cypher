@@ -92,9 +92,9 @@ CALL (pool) {
 CALL (pool, near, members) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
-  RETURN collect(n {.id, .speaker, .session_id, .retention, .strength, .importance, .confidence,
+  RETURN collect(n {.id, .content, .speaker, .session_id, .retention, .strength, .importance, .confidence,
            .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
-           text: coalesce(n.search_text, n.content),
+           text: n.search_text,
            event: CASE WHEN n.event_start IS NULL THEN null
                        ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
            cosine: CASE WHEN $embedding IS NULL THEN null

@@ -258,3 +258,16 @@ def test_client_side_top_k_matches_a_full_sort() -> None:
     for i in range(5):
         assert linking.top_k(cos[i], 6) == [int(j) for j in np.argsort(-cos[i])[:6]]
     assert linking.top_k(cos[0], 0) == [] and len(linking.top_k(cos[0], 99)) == 40
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Thanks, Caroline. We've been busy.", ["Caroline"]),
+        ("Nice pic, Mel. Relaxing is key.", ["Mel"]),
+        ("I met Dr. Smith in St. Louis.", ["Smith", "St. Louis"]),
+        ("J. K. Rowling wrote it.", ["J. K. Rowling"]),
+    ],
+)
+def test_a_name_does_not_run_on_into_the_next_sentence(text: str, names: list[str]) -> None:
+    assert [m.name for m in entities.extract(text)] == names

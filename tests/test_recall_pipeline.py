@@ -187,3 +187,71 @@ def test_a_speakers_name_is_not_a_full_text_term(mem: GraphMemory, user_id: str)
     mem.remember("Oscar the guinea pig ate the whole carrot", user_id=user_id)
     hits = mem.recall("What did Oscar eat?", user_id=user_id, k=1, reinforce=False)
     assert "Oscar" in hits[0].memory.content
+
+
+def test_a_speakers_name_is_left_out_of_the_query_vector(mem: GraphMemory, user_id: str) -> None:
+    """The question's vector is the question less the tenant's speakers' names: with the name in it, the
+    turns that name or address the speaker outrank what the question asks about."""
+    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
+    turns = [
+        ("Melanie", "Caroline, you are amazing, Caroline! So proud of you, Caroline."),
+        ("Melanie", "Caroline! Caroline, thank you, Caroline, see you soon Caroline."),
+        ("Caroline", "Our puppy chewed the sofa again, he is such a rascal."),
+        ("Melanie", "Caroline, Caroline, hugs to you Caroline!"),
+    ]
+    mem.add_messages(
+        [
+            {"role": "user", "name": who, "content": text, "timestamp": start + timedelta(minutes=i)}
+            for i, (who, text) in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id="s1",
+    )
+    embedded: list[str] = []
+    inner = mem.embedder
+
+    class Recording:
+        dimension = inner.dimension
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            return inner.embed(texts)
+
+        def embed_queries(self, texts: list[str]) -> list[list[float]]:
+            embedded.extend(texts)
+            return inner.embed_queries(texts)  # type: ignore[attr-defined,no-any-return]
+
+    recording = GraphMemory(mem.runtime.store, Recording(), mem.runtime.settings)  # type: ignore[arg-type]
+    hits = recording.recall("Does Caroline have a pet?", user_id=user_id, k=2, reinforce=False)
+    assert "puppy" in hits[0].memory.content
+    assert embedded == ["Does have a pet?"]
+    # a name that is no speaker's stays in the vector
+    recording.recall("Does Oscar have a pet?", user_id=user_id, k=1, reinforce=False)
+    assert embedded[-1] == "Does Oscar have a pet?"
+
+
+def test_a_turn_that_only_asks_ranks_below_the_statement(mem: GraphMemory, user_id: str) -> None:
+    """A question states nothing: "What did you paint last weekend?" is no evidence of what was painted,
+    however close its words are to the query; the statement that answers it is."""
+    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
+    sessions = [
+        [("Caroline", "Wow! What did you paint last weekend?"), ("Melanie", "Oh, I will show you soon.")],
+        [("Melanie", "Last weekend I painted a sunset over the lake."), ("Caroline", "Gorgeous!")],
+    ]
+    for n, turns in enumerate(sessions):
+        mem.add_messages(
+            [
+                {
+                    "role": "user",
+                    "name": who,
+                    "content": text,
+                    "timestamp": start + timedelta(days=n, minutes=i),
+                }
+                for i, (who, text) in enumerate(turns)
+            ],
+            user_id=user_id,
+            session_id=f"s{n}",
+        )
+    hits = mem.recall("What did Melanie paint last weekend?", user_id=user_id, k=4, reinforce=False)
+    assert "sunset" in hits[0].memory.content
+    asking = next(h for h in hits if h.memory.content.startswith("Wow!"))
+    assert asking.explanation.components["asking"] == 0.5

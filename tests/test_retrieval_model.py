@@ -135,3 +135,31 @@ def test_planner_scans_small_tenants_and_overfetches_for_large_ones() -> None:
 def test_query_terms_and_lucene_escaping() -> None:
     assert query_terms("What is the name of my dog, Rex?") == ["name", "dog", "rex"]
     assert lucene_query(["c++", "a:b"], "u1") == r"+user_key:u1 +(c\+\+ a\:b)"
+
+
+def test_vector_query_drops_speakers_names_only() -> None:
+    from graphmem.retrieval.terms import vector_query
+
+    speakers = {"caroline", "melanie"}
+    assert vector_query("What is Caroline's identity?", speakers) == "What is identity?"
+    assert vector_query("When did Melanie and Caroline meet?", speakers) == "When did and meet?"
+    assert vector_query("What did Oscar eat?", speakers) == "What did Oscar eat?"
+    assert vector_query("Caroline?", speakers) == "Caroline?"  # nothing but a name: kept as it is
+    assert vector_query("What did caroline say?", set()) == "What did caroline say?"
+
+
+@pytest.mark.parametrize(
+    ("content", "asks"),
+    [
+        ("What inspired it?", True),
+        ("Wow, Caroline! What did you paint?", True),
+        ("Thanks, Mel!", False),
+        ("I painted a sunset. Do you like it?", False),
+        ("Researching adoption agencies.", False),
+        ("", False),
+    ],
+)
+def test_asks_only(content: str, asks: bool) -> None:
+    from graphmem.model.scoring import asks_only
+
+    assert asks_only(content) is asks

@@ -21,13 +21,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.config import RetrievalPreset
-from graphmem.embedding import embed_query_checked
 from graphmem.errors import ValidationError, VersionConflict
 from graphmem.formation.writer import user_key
 from graphmem.model import adaptation
 from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
-from graphmem.retrieval.search import SearchRequest, fetch_pool, rank
+from graphmem.retrieval.search import SearchRequest, embed_queries, fetch_pool, rank
 from graphmem.store import audit
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
@@ -133,7 +132,7 @@ def score_candidates(
     judged query's pool is fetched once and re-ranked per candidate (ranking is pure; no cross-encoder)."""
     candidates = {tuple(sorted(c.items())) for c in adaptation.grid()} | {tuple(sorted(current.items()))}
     totals: dict[adaptation.Key, list[float]] = {c: [] for c in candidates}
-    vectors = embed_query_checked(rt.embedder, [j.query for j in judged])
+    vectors = embed_queries(rt, [j.query for j in judged], [user_id])
     for j, vector in zip(judged, vectors, strict=True):
         req = SearchRequest(
             query=j.query,

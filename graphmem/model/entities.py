@@ -21,7 +21,10 @@ from dataclasses import dataclass
 
 from graphmem.model.entity_words import ANIMALS, DETERMINERS, KIN, ORG_CUES, PLACE_PREPOSITIONS, STOP, TITLES
 
-_WORD = r"[A-Z][\w'&.-]*"
+# A capitalised word: initials ("J.", "U.S."), a title with its dot ("Dr.", "St."), or a word whose dots are
+# inside it; a word's closing full stop ends the sentence, so a span never runs on into the next sentence
+# ("Thanks, Caroline. We've" names Caroline, not "Caroline. We've").
+_WORD = r"(?:(?:[A-Z]\.)+(?![\w'])|(?:Mr|Mrs|Ms|Dr|Prof|St|Mt)\.|[A-Z][\w'&-]*(?:\.[\w'&-]+)*)"
 _CAP_SPAN = re.compile(rf"\b{_WORD}(?:\s+(?:of\s+|de\s+|the\s+)?{_WORD})*")
 _RELATION = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|best|pet)\s+)?"

@@ -4,6 +4,7 @@ reinforcement. Pure functions."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -51,6 +52,23 @@ def memory_state(retention: float, strength: float, importance: float, confidenc
         + 0.2 * _unit(strength / 4.0)
         + 0.2 * _unit(importance)
         + 0.2 * _unit(confidence)
+    )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+ASKING_FACTOR = 0.5
+"""A memory that only asks ("What inspired it?") states nothing: as evidence of what the user knows it is
+worth half the same match on a statement. Halved, not dropped (a question can be what is wanted), and only in
+the final score: as a PageRank restart it keeps its full weight, so the reply after it gains."""
+
+
+def asks_only(content: str) -> bool:
+    """Whether every sentence of ``content`` is a question or an interjection of at most three words
+    ("Wow, Caroline!"): a turn that asks without stating anything."""
+    sentences = [s for s in _SENTENCE_END.split(content.strip()) if s]
+    return any(s.rstrip().endswith("?") for s in sentences) and all(
+        s.rstrip().endswith("?") or len(s.split()) <= 3 for s in sentences
     )
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from graphmem.config import RetrievalPreset, resolve_preset
 from graphmem.dynamics.evolution import tuned_preset
-from graphmem.embedding import embed_query_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model import heuristics, metamemory
@@ -22,7 +21,7 @@ from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval.reconstruct import reconstruct
-from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, search
+from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, embed_queries, search
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -79,7 +78,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
     if req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
         preset = tuned_preset(rt, req.user_id, preset)
     try:
-        embedding: list[float] | None = embed_query_checked(rt.embedder, [req.query])[0]
+        embedding: list[float] | None = embed_queries(rt, [req.query], req.readable)[0]
     except EmbedderError as exc:  # the pool is then full-text only
         logger.warning("embedding the query failed; recall continues without vectors: %s", exc)
         embedding = None

@@ -18,15 +18,30 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.config import RetrievalPreset
+from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.intent import View
-from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
+from graphmem.model.scoring import (
+    ASKING_FACTOR,
+    answer_confidence,
+    asks_only,
+    diversify,
+    linear_fusion,
+    memory_state,
+)
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.rerank import rerank
-from graphmem.retrieval.terms import TOKEN, lucene_query, query_names, query_terms
+from graphmem.retrieval.terms import (
+    TOKEN,
+    lucene_query,
+    query_names,
+    query_terms,
+    spoken_names,
+    vector_query,
+)
 from graphmem.store.runtime import Runtime, TenantProfile
 
 logger = logging.getLogger(__name__)
@@ -65,7 +80,7 @@ def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     the speaker boost finds, while her name as a word matches every turn that addresses her ("Thanks,
     Melanie!") and none of the turns where she says what she painted."""
     relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
-    spoken = {word for name in query_names(req.query) & set(speakers) for word in query_terms(name)}
+    spoken = {word for name in spoken_names(req.query, speakers) for word in query_terms(name)}
     return [t for t in query_terms(req.query) if t not in relative and t not in spoken]
 
 
@@ -129,6 +144,13 @@ def tenant_profile(rt: Runtime, tenants: list[str]) -> TenantProfile:
         profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers)
         rt.tenant_profiles.put(cache_key, profile)
     return profile
+
+
+def embed_queries(rt: Runtime, queries: list[str], tenants: list[str]) -> list[list[float]]:
+    """The queries' vectors for the pool, in one model call: each query less the tenant's speakers' names
+    (:func:`graphmem.retrieval.terms.vector_query`), with the model's query instruction."""
+    speakers = tenant_profile(rt, tenants).speakers
+    return embed_query_checked(rt.embedder, [vector_query(q, speakers) for q in queries])
 
 
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
@@ -298,8 +320,9 @@ def _combine(
         # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
         # lower the score; 1 for a memory recall never inhibited and without conflicts
         meta = metamemory.ranking_factor(memory, now)
+        asking = ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
         mixed = (relevance + boost + dated) * (1 - preset.state_weight) + state * preset.state_weight
-        scores[mid] = signals.current[mid] * meta * mixed
+        scores[mid] = signals.current[mid] * meta * asking * mixed
         parts[mid] = {
             "cosine": signals.cosine.get(mid, 0.0),
             "bm25": signals.bm25.get(mid, 0.0),
@@ -310,6 +333,7 @@ def _combine(
             "state": state,
             "currency": signals.current[mid],
             "metamemory": meta,
+            "asking": asking,
         }
     return scores, parts
 
@@ -357,7 +381,12 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     starts with its first five letters (plurals and verb forms: "live"/"lives", "practice"/"practised")."""
     if not terms:
         return 0.0
-    fields = ("speaker", "text", "content", "search_text")  # pool rows carry text; fetched rows the rest
+    fields = (
+        "speaker",
+        "content",
+        "text",
+        "search_text",
+    )  # pool rows carry text (search_text), fetched rows search_text
     text = " ".join(str(memory.get(f) or "") for f in fields)
     words = set(TOKEN.findall(text.lower()))
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from graphmem.model.intent import named_entities
 
@@ -43,3 +44,21 @@ def query_names(query: str) -> set[str]:
     if first[:1].isupper() and first.lower() not in STOP_WORDS:
         names.add(first.lower())
     return names
+
+
+def spoken_names(query: str, speakers: Collection[str]) -> set[str]:
+    """The names in the query that are names of the tenant's speakers (lower-cased)."""
+    return query_names(query) & set(speakers)
+
+
+def vector_query(query: str, speakers: Collection[str]) -> str:
+    """The text embedded for the vector search: the query less the names of the tenant's speakers (and
+    their possessive). A speaker's name is who a question is about, which the speaker boost scores; in the
+    embedding it pulls towards every turn that names or addresses that speaker ("Thanks, Melanie!") rather
+    than towards what the question asks. A query that is nothing but such names is embedded as it is."""
+    names = spoken_names(query, speakers)
+    if not names:
+        return query
+    pattern = r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?:'s)?\b"
+    stripped = " ".join(re.sub(pattern, " ", query, flags=re.IGNORECASE).split())
+    return stripped if query_terms(stripped) else query
