@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError
 from graphmem.adapters.rest import create_app
-from graphmem.automation.control import DEFAULT_SCHEDULES, JOB_NAMES, AutomationConfig
+from graphmem.automation.control import DEFAULT_SCHEDULES, JOB_NAMES, AutomationConfig, read_config
 from graphmem.cli.main import app
 from graphmem.model.dynamics import PRESETS
 
@@ -200,3 +200,21 @@ def test_a_stored_tuning_from_a_newer_version_still_reads(
     with pytest.raises(ValidationError, match="rerank_weight"):
         ev.set(user_id, {"rerank_weight": 0.3})  # input stays strict
     assert ev.tuning(user_id).version == 1
+
+
+def test_unreadable_or_inconsistent_stored_configs_read_as_defaults(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    for body in ["not json {", "[1, 2]", '{"dynamics": [1], "jobs": 5}', '{"dynamics": {"preset": ["x"]}}']:
+        cfg = read_config(body, "seven", config_id=f"unit-{uuid.uuid4()}", preset="conservative")
+        assert (
+            cfg.version == 0 and cfg.dynamics == PRESETS["conservative"] and set(cfg.jobs) == set(JOB_NAMES)
+        )
+    body = AutomationConfig.from_preset("aggressive").model_dump(mode="json", exclude={"version"})
+    body["dynamics"]["dormant_retention"] = (
+        0.3  # valid alone, above weak_retention (0.25): a rule across keys
+    )
+    body["dynamics"]["max_stability_days"] = "Infinity"
+    cfg = read_config(json.dumps(body), 3, config_id="unit-rule", preset="balanced")
+    assert cfg.version == 3 and cfg.dynamics == PRESETS["aggressive"]
+    line = next(m for m in warnings(caplog) if "unit-rule" in m)
+    assert "dynamics.dormant_retention" in line and "dynamics.max_stability_days" in line
