@@ -1,7 +1,10 @@
 """Tests of graphmem.server against the real local Neo4j server (no mocks).
 
 They use the default-home server (``LocalServer()``, honouring ``GRAPHMEM_HOME``) on 127.0.0.1:7687/7474,
-start it if needed (the first run assembles it with Maven) and leave it running.
+start it if needed (the first run assembles it with Maven) and leave it running. The tests that stop and
+restart a server do it on one of their own (``own_server``: its own home and ports, seeded from the shared
+server's jars like the reliability suite's spare), so whatever else runs against the shared one is never
+cut off.
 """
 
 from __future__ import annotations
@@ -21,9 +24,15 @@ from neo4j.exceptions import AuthError
 
 from graphmem.errors import PortInUse, ServerError, ValidationError
 from graphmem.server import LocalServer, ServerStatus, default_home
+from tests.reliability import spare
 
 NEO4J_VERSION = "5.26.30"
 GDS_VERSION = "2.13.9"
+OWN_HOME = Path(
+    os.environ.get("GRAPHMEM_RESTART_HOME", Path(__file__).parents[1] / "benchmarks/cache/restart")
+)
+OWN_BOLT = int(os.environ.get("GRAPHMEM_RESTART_BOLT", "7691"))  # the reliability spare uses 7697/7484
+OWN_HTTP = int(os.environ.get("GRAPHMEM_RESTART_HTTP", "7478"))
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +47,20 @@ def driver(server: LocalServer) -> Iterator[Driver]:
     status = server.start()
     with GraphDatabase.driver(status.bolt_uri, auth=server.credentials()) as drv:
         yield drv
+
+
+@pytest.fixture()
+def own_server(server: LocalServer) -> Iterator[LocalServer]:
+    """A server of the test's own (home ``OWN_HOME``, ports ``OWN_BOLT``/``OWN_HTTP``), seeded from the
+    shared server's assembled jars (``server`` assembles them on a first run; it is never stopped), not
+    started; stopped again at the end. Never the shared server."""
+    own = spare.spare_server(OWN_HOME, OWN_BOLT, OWN_HTTP)
+    assert own.bolt_port != server.bolt_port and own.http_port != server.http_port
+    assert own.home.resolve() != default_home().resolve()
+    try:
+        yield own
+    finally:
+        own.stop()
 
 
 def _free_port() -> int:
@@ -180,21 +203,21 @@ def test_gds_available(driver: Driver) -> None:
         driver.execute_query(f"MATCH (n:{tag}) DETACH DELETE n")
 
 
-def test_data_survives_restart(server: LocalServer) -> None:
+def test_data_survives_restart(own_server: LocalServer) -> None:
+    shared_pid = LocalServer().status().pid
     marker = str(uuid.uuid4())
-    status = server.start()
-    with GraphDatabase.driver(status.bolt_uri, auth=server.credentials()) as drv:
+    status = own_server.start(timeout=spare.START_TIMEOUT)
+    with GraphDatabase.driver(status.bolt_uri, auth=own_server.credentials()) as drv:
         drv.execute_query("CREATE (:GraphmemServerTest {id: $id})", id=marker)
-    try:
-        server.stop()
-        assert not server.status().running
-        restarted = server.start(timeout=600)
-        assert restarted.running and restarted.pid != status.pid
-        with GraphDatabase.driver(restarted.bolt_uri, auth=server.credentials()) as drv:
-            records, _, _ = drv.execute_query(
-                "MATCH (n:GraphmemServerTest {id: $id}) RETURN count(n) AS c", id=marker
-            )
-            assert records[0]["c"] == 1
-            drv.execute_query("MATCH (n:GraphmemServerTest {id: $id}) DETACH DELETE n", id=marker)
-    finally:
-        server.start(timeout=600)  # others rely on the server: leave it running
+    own_server.stop()
+    assert not own_server.status().running
+    restarted = own_server.start(timeout=spare.START_TIMEOUT)
+    assert restarted.running and restarted.pid != status.pid
+    assert restarted.bolt_uri == f"bolt://127.0.0.1:{OWN_BOLT}"
+    with GraphDatabase.driver(restarted.bolt_uri, auth=own_server.credentials()) as drv:
+        records, _, _ = drv.execute_query(
+            "MATCH (n:GraphmemServerTest {id: $id}) RETURN count(n) AS c", id=marker
+        )
+        assert records[0]["c"] == 1
+        drv.execute_query("MATCH (n:GraphmemServerTest {id: $id}) DETACH DELETE n", id=marker)
+    assert LocalServer().status().pid == shared_pid  # the shared server was never touched

@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from graphmem.automation.scheduler import Planned, canonical, fresh, parse_schedule
 from graphmem.errors import ValidationError, VersionConflict
 from graphmem.model.dynamics import PRESETS, DynamicsParams
-from graphmem.store import audit
+from graphmem.store import audit, lenient
 from graphmem.store.driver import Tx
+from graphmem.store.records import clean_json
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ DEFAULT_SCHEDULES = {
 
 
 class JobConfig(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     enabled: bool = True
     schedule: str
@@ -54,9 +55,12 @@ def _default_jobs() -> dict[str, JobConfig]:
 
 
 class AutomationConfig(BaseModel):
-    """Everything the automation plane is configured with; ``version`` is the stored one (0: never stored)."""
+    """Everything the automation plane is configured with; ``version`` is the stored one (0: never stored).
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Strict as input (:func:`validate_config`: unknown keys and invalid values are errors); tolerant when read
+    back from storage (:func:`read_config`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     version: int = Field(default=0, ge=0)
     dynamics: DynamicsParams = Field(default_factory=DynamicsParams)
@@ -103,6 +107,25 @@ def validate_config(data: AutomationConfig | dict[str, Any]) -> AutomationConfig
         raise ValidationError(field, first["msg"]) from exc
 
 
+def read_config(body: object, version: object, *, config_id: str, preset: str) -> AutomationConfig:
+    """The configuration stored as JSON ``body`` at ``version``, never raising: keys this version does not
+    know (written by a newer graphmem) are ignored, values that do not validate take the defaults of the
+    stored preset (else ``preset``), each read with one WARNING naming the keys."""
+    found = lenient.Findings()
+    data = lenient.parse_object(body)
+    dynamics = data.get("dynamics") if data is not None else None
+    stored_preset = dynamics.get("preset") if isinstance(dynamics, dict) else None
+    known = isinstance(stored_preset, str) and stored_preset in PRESETS
+    base = AutomationConfig.from_preset(stored_preset if known else preset)  # type: ignore[arg-type]
+    number = version if isinstance(version, int) and version >= 0 else 0
+    if data is not None:
+        data.pop("version", None)  # the node's, not the body's
+    cfg = lenient.load_stored(AutomationConfig, data, base, found)
+    what = f"automation config {lenient.key_name(config_id)!r} (version {number})"
+    lenient.report(what, found)
+    return cfg.model_copy(update={"version": number})
+
+
 # --- value types of the API ------------------------------------------------------------------------
 RunStatus = Literal["running", "success", "failed", "interrupted", "dry_run"]
 
@@ -125,7 +148,7 @@ class JobRun(BaseModel):
     def from_row(cls, row: dict[str, Any]) -> JobRun:
         data = dict(row)
         counts = data.get("counts")
-        data["counts"] = json.loads(counts) if isinstance(counts, str) else {}
+        data["counts"] = clean_json(lenient.parse_object(counts) or {})  # stored: never fails the read
         return cls.model_validate({k: v for k, v in data.items() if k in cls.model_fields})
 
 
@@ -167,9 +190,8 @@ class Automation:
         rows = self._rt.store.read("automation_config_get", id=self.config_id)
         if not rows or rows[0]["body"] is None:
             return AutomationConfig.from_preset(self._rt.settings.dynamics_preset)
-        data = json.loads(rows[0]["body"])
-        data["version"] = int(rows[0]["version"])
-        return validate_config(data)
+        preset = self._rt.settings.dynamics_preset
+        return read_config(rows[0]["body"], rows[0]["version"], config_id=self.config_id, preset=preset)
 
     def set_config(
         self, cfg: AutomationConfig | dict[str, Any], *, expected_version: int | None = None, by: str = "api"

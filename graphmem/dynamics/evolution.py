@@ -13,6 +13,7 @@ with the tuned weights (``Settings.adaptive_retrieval``; an explicit per-call pr
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -27,8 +28,9 @@ from graphmem.model import adaptation
 from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
 from graphmem.retrieval.search import SearchRequest, embed_queries, fetch_pool, rank
-from graphmem.store import audit
+from graphmem.store import audit, lenient
 from graphmem.store.driver import Tx
+from graphmem.store.records import clean_json, clean_text
 from graphmem.store.runtime import Runtime
 
 __all__ = ["Adaptation", "Evolution", "Tuning", "tuned_preset"]
@@ -72,20 +74,53 @@ def config_id(rt: Runtime, user_id: str) -> str:
     return f"{rt.settings.automation_config_id}/user/{user_id}"
 
 
+def stored_params(body: dict[str, Any] | None, found: lenient.Findings) -> dict[str, float]:
+    """The tunable parameters of a stored tuning body: names this version does not tune (a newer graphmem
+    may tune more) are ignored, values that are not finite numbers left to the preset, others clamped."""
+    if body is None:
+        found.reset.append(lenient.WHOLE)
+        return {}
+    found.unknown.extend(lenient.key_name(k) for k in body if k != "params")
+    raw = body.get("params", {})
+    if not isinstance(raw, dict):
+        found.reset.append("params")
+        return {}
+    numbers: dict[str, float] = {}
+    for name, value in raw.items():
+        if name not in adaptation.TUNABLE:
+            found.unknown.append(f"params.{lenient.key_name(name)}")
+        elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            found.reset.append(f"params.{name}")
+        else:
+            numbers[name] = float(value)
+    return adaptation.clamp(numbers)
+
+
 def _tuning(user_id: str, row: dict[str, Any]) -> Tuning:
-    try:
-        body = json.loads(row["body"] or "{}")
-        evidence = json.loads(row.get("evidence") or "{}")
-    except (TypeError, ValueError):  # stored data never fails a read: the preset's values
-        body, evidence = {}, {"unreadable": True}
+    """A stored version of a user's tuning; stored data never fails the read (see :func:`stored_params`)."""
+    found = lenient.Findings()
+    version = row.get("version")
+    number = version if isinstance(version, int) and not isinstance(version, bool) else 0
+    params = stored_params(lenient.parse_object(row.get("body")), found)
+    evidence = lenient.parse_object(row.get("evidence") or "{}")
+    if evidence is None:
+        found.reset.append("evidence")
+    updated_at, updated_by = row.get("updated_at"), row.get("updated_by")
+    lenient.report(f"retrieval tuning of a user (version {number})", found, once_key=f"{user_id}/{number}")
     return Tuning(
         user_id=user_id,
-        version=int(row.get("version") or 0),
-        params=adaptation.clamp(body.get("params", {}) if isinstance(body, dict) else {}),
-        evidence=evidence if isinstance(evidence, dict) else {},
-        updated_at=row.get("updated_at"),
-        updated_by=row.get("updated_by"),
+        version=number,
+        params=params,
+        evidence=clean_json(evidence) if evidence is not None else {"unreadable": True},
+        updated_at=_native(updated_at),
+        updated_by=clean_text(updated_by) if isinstance(updated_by, str) else None,
     )
+
+
+def _native(value: object) -> datetime | None:
+    """A stored time as an aware datetime (``None`` when it is none)."""
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return native if isinstance(native, datetime) and native.tzinfo is not None else None
 
 
 def read_tuning(rt: Runtime, user_id: str) -> Tuning:

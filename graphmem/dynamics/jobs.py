@@ -24,7 +24,7 @@ from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states
 from graphmem.dynamics.steps import JOBS, Context
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
 from graphmem.model import validation as check
-from graphmem.store import audit
+from graphmem.store import audit, lenient
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
 
@@ -239,7 +239,7 @@ class Jobs:
                 self._finish(
                     run,
                     "interrupted",
-                    json.loads(run.get("counts") or "{}"),
+                    lenient.parse_object(run.get("counts")) or {},  # unreadable counts: none
                     "the database went away during the run" if lost else "the process running it died",
                 )
 

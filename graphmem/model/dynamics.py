@@ -67,7 +67,7 @@ def _check_keys(values: Mapping[str, float], keys: Iterable[str], what: str) -> 
 class DynamicsParams(BaseModel):
     """Decay, forgetting, consolidation, association, promotion and review parameters (one preset)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     preset: str = "balanced"
     # retention

@@ -1,0 +1,220 @@
+"""Stored configuration never makes a read fail (a downgrade, or a hand edit), on the real server.
+
+A configuration written by a newer graphmem (keys this version does not know) or edited by hand (values
+that no longer validate) is written directly with Cypher; then every read path (Python, REST, CLI, the
+worker's poll, recall for the tuning) still answers: unknown keys ignored, bad values at their defaults,
+one WARNING naming the keys and never their values. Input at the boundary stays strict.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError
+from graphmem.adapters.rest import create_app
+from graphmem.automation.control import DEFAULT_SCHEDULES, JOB_NAMES, AutomationConfig, read_config
+from graphmem.cli.main import app
+from graphmem.model.dynamics import PRESETS
+
+KEY = "stored-config-test-key"
+SECRET = "user-text-never-logged"
+
+
+@pytest.fixture()
+def config_id() -> str:
+    return f"test-{uuid.uuid4()}"
+
+
+@pytest.fixture()
+def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphMemory]:
+    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+@pytest.fixture()
+def client(auto: GraphMemory) -> Iterator[TestClient]:
+    with TestClient(create_app(auto, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        yield c
+
+
+def newer_body(cfg: AutomationConfig) -> str:
+    """``cfg`` as a newer (or hand-edited) graphmem would have stored it."""
+    body = cfg.model_dump(mode="json", exclude={"version"})
+    body["dynamics"]["recall_rollup_days_v2"] = 3  # a key a newer version knows
+    body["dynamics"]["forget_retention"] = 1.5  # out of range
+    body["jobs"]["forget"]["schedule"] = "0 25 * * *"  # no 25th hour
+    body["jobs"]["rollup"] = {"enabled": True, "schedule": "every 1d"}  # a job a newer version runs
+    body["jobs"]["review"]["jitter"] = SECRET
+    body["context_budget"] = SECRET
+    body["ui"] = {"theme": SECRET}
+    return json.dumps(body)
+
+
+def overwrite(mem: GraphMemory, config_id: str, body: str) -> None:
+    mem.runtime.store.run_statement(
+        "MATCH (c:AutomationConfig {id: $id}) SET c.body = $body", {"id": config_id, "body": body}
+    )
+
+
+def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+
+def test_a_stored_config_from_a_newer_version_still_reads(
+    auto: GraphMemory, client: TestClient, config_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    stored = auto.automation.set_config(
+        AutomationConfig.from_preset("aggressive").with_job("decay", schedule="every 30m")
+    )
+    overwrite(auto, config_id, newer_body(stored))
+    caplog.set_level(logging.WARNING)
+
+    cfg = auto.automation.get_config()
+    assert cfg.version == stored.version == 1
+    assert cfg.jobs["decay"].schedule == "every 30m" and cfg.dynamics.preset == "aggressive"
+    aggressive = PRESETS["aggressive"]
+    assert cfg.dynamics.forget_retention == aggressive.forget_retention  # the stored preset's default
+    assert cfg.dynamics.forget_strength == aggressive.forget_strength  # readable values kept
+    assert cfg.jobs["forget"].schedule == DEFAULT_SCHEDULES["forget"] and set(cfg.jobs) == set(JOB_NAMES)
+    assert cfg.context_budget == 2000
+    lines = [m for m in warnings(caplog) if config_id in m]
+    assert len(lines) == 1, lines
+    for key in ["dynamics.recall_rollup_days_v2", "jobs.rollup", "jobs.review.jitter", "ui"]:
+        assert key in lines[0]
+    for key in ["dynamics.forget_retention", "jobs.forget.schedule", "context_budget"]:
+        assert key in lines[0]
+    assert SECRET not in lines[0] and "1.5" not in lines[0]
+
+    response = client.get("/automation")
+    assert response.status_code == 200, response.text[:300]
+    assert response.json()["config"]["jobs"]["decay"]["schedule"] == "every 30m"
+
+    env = {"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id}
+    listed = CliRunner().invoke(app, ["jobs", "list", "--json"], env=env)
+    assert listed.exit_code == 0, listed.output
+    assert {s["name"]: s["schedule"] for s in json.loads(listed.stdout)}["decay"] == "every 30m"
+
+    assert poll_once(auto)["decay"] == "every 30m"
+
+
+def poll_once(mem: GraphMemory) -> dict[str, str]:
+    """Run the worker loop (``mem.jobs.work``) on a paused scheduler (nothing fires) until its first poll
+    has reconciled the scheduler with the stored config; returns what it scheduled."""
+    stop = threading.Event()
+    failed: list[BaseException] = []
+    seen: dict[str, str] = {}
+
+    def loop() -> None:
+        try:
+            mem.jobs.work(stop)
+        except BaseException as exc:  # reported below
+            failed.append(exc)
+
+    mem.scheduler.start(paused=True)
+    worker = threading.Thread(target=loop, daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not failed and len(seen) < len(JOB_NAMES):
+        seen = dict(mem.scheduler.scheduled() or {})
+        time.sleep(0.1)
+    stop.set()
+    worker.join(10)
+    assert not failed, failed
+    assert set(seen) == set(JOB_NAMES), seen
+    return seen
+
+
+def test_input_at_the_boundary_stays_strict(auto: GraphMemory, client: TestClient, config_id: str) -> None:
+    stored = auto.automation.set_config(AutomationConfig())
+    newer = stored.model_dump()
+    newer["dynamics"]["recall_rollup_days_v2"] = 3
+    with pytest.raises(ValidationError, match="recall_rollup_days_v2"):
+        auto.automation.set_config(newer)
+    with pytest.raises(ValidationError):
+        auto.automation.set_config({**stored.model_dump(), "ui": {}})
+    with pytest.raises(ValidationError):
+        stored.with_job("decay", jitter=5)
+    for bad in [float("inf"), float("nan")]:
+        with pytest.raises(ValidationError, match="max_stability_days"):
+            auto.automation.set_config(
+                {
+                    **stored.model_dump(),
+                    "dynamics": {**stored.dynamics.model_dump(), "max_stability_days": bad},
+                }
+            )
+    posted = client.post("/automation/config", json={"config": {**stored.model_dump(mode="json"), "ui": {}}})
+    assert posted.status_code == 422, posted.text[:300]
+    assert auto.automation.get_config() == stored  # nothing written
+
+
+def test_a_stored_tuning_from_a_newer_version_still_reads(
+    auto: GraphMemory, client: TestClient, user_id: str, config_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    ev = auto.automation.evolution
+    ev.set(user_id, {"vector_weight": 0.6})
+    body = {"params": {"vector_weight": 0.7, "graph_weight": SECRET, "rerank_weight": 0.3}, "schema": 2}
+    params = {"user_id": user_id, "cid": f"{config_id}/user/{user_id}", "body": json.dumps(body)}
+    auto.runtime.store.run_statement(  # the tuning in force and its version 1
+        "MATCH (n:UserTuning {user_id: $user_id}) WHERE n.id = $cid OR n.config_id = $cid "
+        "SET n.body = $body, n.evidence = 'not json {'",
+        params,
+    )
+    auto.runtime.store.run_statement(  # a version 2 in the history that reads as nothing at all
+        "CREATE (:AutomationConfigVersion:UserTuning {config_id: $cid, user_id: $user_id, version: 2, "
+        "body: '[1]', evidence: '{\"score\": NaN}', recorded_at: 'yesterday', recorded_by: 7})",
+        params,
+    )
+    caplog.set_level(logging.WARNING)
+
+    tuning = ev.tuning(user_id)
+    assert tuning.version == 1 and tuning.params == {"vector_weight": 0.7}
+    history = ev.history(user_id)
+    assert [t.version for t in history] == [1, 2] and history[1].params == {}
+    assert history[1].evidence == {"score": None} and history[1].updated_at is None
+    for version in [tuning, *history]:
+        json.loads(version.model_dump_json())  # serialisable: no NaN left
+    lines = [m for m in warnings(caplog) if "tuning" in m]
+    assert lines and all(SECRET not in m and user_id not in m for m in lines)
+    assert "params.rerank_weight" in lines[0] and "schema" in lines[0] and "params.graph_weight" in lines[0]
+
+    auto.add_messages(["I like hiking in the Alps"], user_id=user_id, session_id="s")
+    assert auto.recall("hiking", user_id=user_id)  # recall ranks with the (readable) tuned weights
+    response = client.get(f"/users/{user_id}/tuning")
+    assert response.status_code == 200, response.text[:300]
+    assert response.json()["tuning"]["params"] == {"vector_weight": 0.7}
+    env = {"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id}
+    shown = CliRunner().invoke(app, ["tuning", "show", "--user", user_id], env=env)
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["tuning"]["params"] == {"vector_weight": 0.7}
+    with pytest.raises(ValidationError, match="rerank_weight"):
+        ev.set(user_id, {"rerank_weight": 0.3})  # input stays strict
+    assert ev.tuning(user_id).version == 1
+
+
+def test_unreadable_or_inconsistent_stored_configs_read_as_defaults(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    for body in ["not json {", "[1, 2]", '{"dynamics": [1], "jobs": 5}', '{"dynamics": {"preset": ["x"]}}']:
+        cfg = read_config(body, "seven", config_id=f"unit-{uuid.uuid4()}", preset="conservative")
+        assert (
+            cfg.version == 0 and cfg.dynamics == PRESETS["conservative"] and set(cfg.jobs) == set(JOB_NAMES)
+        )
+    body = AutomationConfig.from_preset("aggressive").model_dump(mode="json", exclude={"version"})
+    body["dynamics"]["dormant_retention"] = (
+        0.3  # valid alone, above weak_retention (0.25): a rule across keys
+    )
+    body["dynamics"]["max_stability_days"] = "Infinity"
+    cfg = read_config(json.dumps(body), 3, config_id="unit-rule", preset="balanced")
+    assert cfg.version == 3 and cfg.dynamics == PRESETS["aggressive"]
+    line = next(m for m in warnings(caplog) if "unit-rule" in m)
+    assert "dynamics.dormant_retention" in line and "dynamics.max_stability_days" in line
