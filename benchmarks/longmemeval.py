@@ -48,7 +48,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from graphmem import GraphMemory, Settings
-from graphmem.config import MAX_BATCH
+from graphmem.config import MAX_BATCH, PRESETS, RetrievalPreset
 from graphmem.embedding import BGE_SMALL, make_embedder
 from graphmem.formation import writer as formation
 from graphmem.model import messages as inbound
@@ -440,11 +440,18 @@ def main(argv: list[str] | None = None) -> None:
         "(implies --pooled)",
     )
     parser.add_argument("--embedder", default=BGE_SMALL, help="embedding model (default: graphmem's)")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="FIELD=VALUE", help="override a retrieval preset field"
+    )
     args = parser.parse_args(argv)
     items, skipped = load(args.data, args.limit, args.from_locomo)
     args.pooled = args.pooled or bool(args.from_locomo)
     cached = CachingEmbedder(make_embedder(args.embedder))
-    settings = Settings(record_recalls=False)
+    overrides = dict(item.split("=", 1) for item in args.set)
+    preset = RetrievalPreset.model_validate(
+        {**PRESETS["balanced"].model_dump(), **overrides, "name": "bench"}
+    )
+    settings = Settings(retrieval_preset=preset, record_recalls=False)
     with GraphMemory.connect(embedder=cached, settings=settings) as mem:
         mem.init()
         body = run(

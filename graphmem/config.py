@@ -62,6 +62,12 @@ class RetrievalPreset(BaseModel, frozen=True):
         le=1,
         description="added when the query's date expression overlaps the memory's stored event range",
     )
+    session_boost: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="added in proportion to the best own score in the memory's session (session aggregation)",
+    )
     state_weight: float = Field(default=0.05, ge=0, le=1, description="share of memory state in the score")
     rerank: bool = Field(default=False, description="re-score the top of the pool with the cross-encoder")
     rerank_top: int = Field(

@@ -255,3 +255,34 @@ def test_a_turn_that_only_asks_ranks_below_the_statement(mem: GraphMemory, user_
     assert "sunset" in hits[0].memory.content
     asking = next(h for h in hits if h.memory.content.startswith("Wow!"))
     assert asking.explanation.components["asking"] == 0.5
+
+
+def test_a_turn_of_the_matching_episode_outranks_its_twin_elsewhere(mem: GraphMemory, user_id: str) -> None:
+    """Session-level aggregation: of two turns that match the question equally little, the one from the
+    episode the question is about (the session of its best match) ranks first."""
+    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
+    sessions = [
+        [
+            "We drove to the coast for the kite festival last Saturday.",
+            "Traffic on the motorway was terrible.",
+            "We ate fish and chips by the harbour.",
+            "My brother lost his sunglasses.",
+            "The wind was strong all afternoon, just perfect.",
+        ],
+        ["I repainted the fence in the garden.", "The wind was strong all afternoon, quite cold."],
+    ]
+    for n, turns in enumerate(sessions):
+        mem.add_messages(
+            [
+                {"role": "user", "content": text, "timestamp": start + timedelta(days=7 * n, minutes=i)}
+                for i, text in enumerate(turns)
+            ],
+            user_id=user_id,
+            session_id=f"s{n}",
+        )
+    hits = mem.recall("How was the kite festival?", user_id=user_id, k=7, reinforce=False)
+    order = [h.memory.content for h in hits]
+    perfect = order.index("The wind was strong all afternoon, just perfect.")
+    cold = order.index("The wind was strong all afternoon, quite cold.")
+    assert perfect < cold
+    assert hits[perfect].explanation.components["session"] > hits[cold].explanation.components["session"]

@@ -303,6 +303,7 @@ def _combine(
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
     span, now = query_span(req.query, req.as_of or datetime.now(UTC)), req.now or datetime.now(UTC)
+    episode = _session_match(memories, signals.own)
     scores: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     for mid, memory in memories.items():
@@ -311,6 +312,7 @@ def _combine(
         dated = preset.date_boost if span and overlaps(memory.get("event"), span) else 0.0
         own = signals.own.get(mid, 0.0)
         relevance = (1 - preset.graph_weight) * own + preset.graph_weight * ppr.get(mid, 0.0) if ppr else own
+        session = preset.session_boost * episode.get(memory.get("session_id"), 0.0)
         state = memory_state(
             _num(memory.get("retention"), 1.0),
             _num(memory.get("strength"), 1.0),
@@ -321,7 +323,9 @@ def _combine(
         # lower the score; 1 for a memory recall never inhibited and without conflicts
         meta = metamemory.ranking_factor(memory, now)
         asking = ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
-        mixed = (relevance + boost + dated) * (1 - preset.state_weight) + state * preset.state_weight
+        mixed = (relevance + boost + dated + session) * (
+            1 - preset.state_weight
+        ) + state * preset.state_weight
         scores[mid] = signals.current[mid] * meta * asking * mixed
         parts[mid] = {
             "cosine": signals.cosine.get(mid, 0.0),
@@ -330,12 +334,26 @@ def _combine(
             "pagerank": ppr.get(mid, 0.0),
             "speaker": boost,
             "date": dated,
+            "session": session,
             "state": state,
             "currency": signals.current[mid],
             "metamemory": meta,
             "asking": asking,
         }
     return scores, parts
+
+
+def _session_match(memories: Mapping[str, Any], own: Mapping[str, float]) -> dict[Any, float]:
+    """Each session's best own score over the pool and its neighbourhood, divided by the best of all: how
+    well the episode a memory belongs to matches the query (session-level aggregation). The turns of the
+    best-matching episode are its context, whether or not their own words match."""
+    best: dict[Any, float] = {}
+    for mid, memory in memories.items():
+        session = memory.get("session_id")
+        if session is not None:
+            best[session] = max(best.get(session, 0.0), own.get(mid, 0.0))
+    top = max(best.values(), default=0.0)
+    return {s: v / top for s, v in best.items()} if top > 0 else {}
 
 
 # A match through the context key (previous turn + this one) counts CONTEXT_MARGIN (in cosine) less than
