@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError, VersionConflict
-from graphmem.automation.control import AutomationConfig
+from graphmem.automation.control import DEFAULT_SCHEDULES, AutomationConfig
 from graphmem.automation.scheduler import Scheduler
 from graphmem.cli.main import app
 
@@ -190,6 +190,31 @@ def test_the_scheduler_runs_jobs_on_their_schedule(auto: GraphMemory, user_id: s
         sched.shutdown()
     runs = auto.automation.runs(5, job="review", user_id=user_id)
     assert runs and runs[0].trigger == "schedule" and runs[0].status == "success"
+
+
+@pytest.mark.parametrize("job", ["topics", "adapt"])
+def test_the_scheduler_runs_the_per_tenant_jobs_and_they_skip_a_quiet_tenant(
+    auto: GraphMemory, user_id: str, job: str
+) -> None:
+    for text in ["My beagle Rex loves the park", "Rex the beagle sleeps all day", "I walk Rex, my beagle"]:
+        auto.remember(text, user_id=user_id)
+    hit = auto.recall("beagle", user_id=user_id, reinforce=False)[0]
+    auto.memories.feedback(hit.memory.id, user_id=user_id, useful=True, query="my dog")
+    assert auto.jobs.status(job).schedule == DEFAULT_SCHEDULES[job] and auto.jobs.status(job).enabled
+    sched = Scheduler(lambda name: auto.jobs.run(name, user_id=user_id, trigger="schedule"))
+    sched.start()
+    try:
+        sched.add(job, "every 1s")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(auto.automation.runs(5, job=job, user_id=user_id)) < 2:
+            time.sleep(0.2)
+    finally:
+        sched.shutdown()
+    first, second = reversed(auto.automation.runs(5, job=job, user_id=user_id)[-2:])
+    assert {first.trigger, second.trigger} == {"schedule"} and {first.status, second.status} == {"success"}
+    assert first.counts["users"] == 1 and first.counts["skipped"] == 0
+    assert first.counts["rebuilt" if job == "topics" else "adapted"] == 1, first.counts
+    assert second.counts["users"] == 1 and second.counts["skipped"] == 1, second.counts  # nothing new
 
 
 def test_cli_jobs_and_health(auto: GraphMemory, config_id: str, user_id: str) -> None:

@@ -8,12 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from graphmem import GraphMemory, Settings, ValidationError
+from graphmem.adapters.rest import create_app
 from graphmem.config import BALANCED
 from graphmem.dynamics.evolution import tuned_preset
 from graphmem.model import adaptation
 from graphmem.model.adaptation import Judged
+from tests.test_topics import tenant_snapshot
 
 
 def test_grid_covers_the_bounds_with_the_defaults_inside() -> None:
@@ -169,3 +172,39 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
     assert len(step.tuning.evidence["feedback_ids"]) == 4 * len(PAIRS) + 1
     again = evo.automation.evolution.adapt(user_id)  # the same evidence: nothing left to gain
     assert not again.changed and again.tuning.version == 1
+
+
+def test_adapt_job_runs_only_for_new_feedback_and_its_dry_run_writes_nothing(
+    evo: GraphMemory, user_id: str
+) -> None:
+    ids = {
+        q: (evo.remember(a, user_id=user_id).id, [evo.remember(d, user_id=user_id).id for d in ds])
+        for q, a, ds in PAIRS
+    }
+    none = evo.jobs.run("adapt", user_id=user_id)  # no feedback: nothing to adapt
+    assert none.status == "success" and none.counts["users"] == 0 and none.counts["adapted"] == 0
+    for q, (answer, distractors) in ids.items():
+        evo.memories.feedback(answer, user_id=user_id, useful=True, query=q)
+        for d in distractors:
+            evo.memories.feedback(d, user_id=user_id, useful=False, query=q)
+    before = tenant_snapshot(evo, user_id)
+    dry = evo.jobs.run("adapt", user_id=user_id, dry_run=True)
+    assert dry.status == "dry_run" and dry.counts["adapted"] == 1 and dry.counts["changed"] == 1, dry
+    with TestClient(create_app(evo, "k"), headers={"X-API-Key": "k"}) as client:
+        posted = client.post("/automation/jobs/adapt/run", params={"user_id": user_id, "dry_run": True})
+    assert posted.status_code == 200 and posted.json()["counts"] == dry.counts, posted.text[:300]
+    assert tenant_snapshot(evo, user_id) == before  # no tuning version, no mark, no run, no audit event
+    assert evo.automation.evolution.tuning(user_id).version == 0
+    assert evo.automation.runs(5, job="adapt", user_id=user_id) == [none]
+
+    run = evo.jobs.run("adapt", user_id=user_id)
+    assert run.counts["adapted"] == 1 and run.counts["changed"] == 1, run
+    assert run.counts["judged_queries"] == len(PAIRS)
+    assert evo.automation.evolution.tuning(user_id).version == 1
+    quiet = evo.jobs.run("adapt", user_id=user_id)  # no feedback since: skipped, nothing read again
+    assert quiet.counts == {**dict.fromkeys(run.counts, 0), "users": 1, "skipped": 1}, quiet.counts
+    answer, _ = next(iter(ids.values()))
+    evo.memories.feedback(answer, user_id=user_id, useful=True, query=PAIRS[0][0])
+    again = evo.jobs.run("adapt", user_id=user_id)
+    assert again.counts["adapted"] == 1 and again.counts["skipped"] == 0
+    assert evo.automation.evolution.tuning(user_id).version >= 1

@@ -108,6 +108,39 @@ def test_a_stored_config_from_a_newer_version_still_reads(
     assert poll_once(auto)["decay"] == "every 30m"
 
 
+def test_a_stored_config_from_before_the_topics_and_adapt_jobs_reads_with_their_defaults(
+    auto: GraphMemory, client: TestClient, config_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    stored = auto.automation.set_config(AutomationConfig().with_job("decay", schedule="every 30m"))
+    old = stored.model_dump(mode="json", exclude={"version"})
+    for job in ("topics", "adapt"):  # as graphmem stored it before the two jobs existed
+        del old["jobs"][job]
+    overwrite(auto, config_id, json.dumps(old))
+    caplog.set_level(logging.WARNING)
+
+    cfg = auto.automation.get_config()
+    assert cfg.version == 1 and list(cfg.jobs) == list(JOB_NAMES)
+    assert cfg.jobs["decay"].schedule == "every 30m"  # the stored jobs kept
+    for job in ("topics", "adapt"):
+        assert cfg.jobs[job].enabled and cfg.jobs[job].schedule == DEFAULT_SCHEDULES[job]
+    assert not [m for m in warnings(caplog) if config_id in m]  # nothing unreadable: no warning
+    listed = client.get("/automation")
+    assert listed.status_code == 200, listed.text[:300]
+    assert {j["name"] for j in listed.json()["jobs"]} == set(JOB_NAMES)
+    seen = poll_once(auto)  # the worker's poll schedules the two jobs
+    assert (seen["topics"], seen["adapt"]) == (DEFAULT_SCHEDULES["topics"], DEFAULT_SCHEDULES["adapt"])
+    assert not auto.jobs.disable("topics").enabled  # and they are configured like the others
+    written = auto.automation.get_config()
+    assert written.version == 2 and not written.jobs["topics"].enabled and written.jobs["adapt"].enabled
+    # input written for the old six jobs is still accepted: the missing two get their defaults
+    again = auto.automation.set_config(
+        {**old, "jobs": {"decay": {"schedule": "every 2h"}}}, expected_version=2
+    )
+    assert again.jobs["decay"].schedule == "every 2h" and again.jobs["topics"].enabled
+    with pytest.raises(ValidationError, match="unknown jobs"):
+        auto.automation.set_config({**old, "jobs": {"rollup": {"schedule": "every 1d"}}})
+
+
 def poll_once(mem: GraphMemory) -> dict[str, str]:
     """Run the worker loop (``mem.jobs.work``) on a paused scheduler (nothing fires) until its first poll
     has reconciled the scheduler with the stored config; returns what it scheduled."""

@@ -3,7 +3,9 @@ IN_TOPIC edges, browsing, rebuilt whole, deleted with the user)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from typing import Any
 
 from graphmem import GraphMemory
 from graphmem.dynamics.topics import plan
@@ -84,8 +86,6 @@ def test_topics_job_groups_browses_and_rebuilds(mem: GraphMemory, user_id: str) 
 
 
 def test_rest_and_cli_browse_topics_and_tuning(mem: GraphMemory, user_id: str) -> None:
-    import json
-
     from fastapi.testclient import TestClient
     from typer.testing import CliRunner
 
@@ -115,3 +115,50 @@ def test_rest_and_cli_browse_topics_and_tuning(mem: GraphMemory, user_id: str) -
     assert shown.exit_code == 0 and {t["id"] for t in json.loads(shown.stdout)} == {t["id"] for t in listed}
     tuning = runner.invoke(app, ["tuning", "show", "--user", user_id])
     assert tuning.exit_code == 0 and json.loads(tuning.stdout)["history"] == []
+
+
+def tenant_snapshot(mem: GraphMemory, user_id: str) -> tuple[list[Any], list[Any], int]:
+    """Everything stored of a tenant: its nodes with their properties, their relationships, its audit
+    events (a dry run must leave all three as they were)."""
+    store = mem.runtime.store
+    nodes = store.read("user_nodes", user_id=user_id, props=True)
+    edges = store.read("user_relationships", ids=[n["element_id"] for n in nodes])
+    key = repr
+    return sorted(nodes, key=key), sorted(edges, key=key), len(mem.temporal.audit_log(user_id=user_id))
+
+
+def test_topics_job_skips_unchanged_tenants_and_its_dry_run_writes_nothing(
+    mem: GraphMemory, user_id: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from graphmem.cli.main import app
+
+    ids = [mem.remember(t, user_id=user_id).id for texts in THEMES.values() for t in texts]
+    before = tenant_snapshot(mem, user_id)
+    dry = mem.jobs.run("topics", user_id=user_id, dry_run=True)
+    assert dry.status == "dry_run" and dry.counts["rebuilt"] == 1 and dry.counts["topics"] >= 2, dry
+    cli = CliRunner().invoke(app, ["jobs", "run", "topics", "--user", user_id, "--dry-run", "--json"])
+    assert cli.exit_code == 0, cli.output
+    assert json.loads(cli.stdout)["counts"] == dry.counts
+    assert tenant_snapshot(mem, user_id) == before  # no topics, no mark on the User node, no run, no audit
+    assert mem.automation.runs(5, job="topics", user_id=user_id) == []
+
+    run = mem.jobs.run("topics", user_id=user_id)
+    assert run.status == "success" and run.counts["users"] == 1 and run.counts["rebuilt"] == 1, run
+    topics = {t.id for t in mem.topics.list(user_id)}
+    assert len(topics) == run.counts["topics"] >= 2
+    quiet = mem.jobs.run("topics", user_id=user_id)  # nothing changed: skipped, the topics kept
+    assert quiet.counts == {**dict.fromkeys(run.counts, 0), "users": 1, "skipped": 1}, quiet.counts
+    assert {t.id for t in mem.topics.list(user_id)} == topics
+    mem.remember("Rex the beagle chewed through his new lead at the park", user_id=user_id)
+    grown = mem.jobs.run("topics", user_id=user_id)
+    assert grown.counts["rebuilt"] == 1 and grown.counts["previous_topics"] == len(topics)
+    mem.forget(ids[0], user_id=user_id)
+    assert mem.jobs.run("topics", user_id=user_id).counts["rebuilt"] == 1
+    mem.memories.govern(ids[1], user_id=user_id, decision="anonymize")  # its words must leave the names
+    assert mem.jobs.run("topics", user_id=user_id).counts["rebuilt"] == 1
+    mem.topics.rebuild(user_id)  # by hand: always rebuilds, and the job then finds nothing new
+    assert mem.jobs.run("topics", user_id=user_id).counts["skipped"] == 1
+    rebuilt = [r.counts["rebuilt"] for r in mem.automation.runs(10, job="topics", user_id=user_id)]
+    assert rebuilt == [0, 1, 1, 1, 0, 1]

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.automation.scheduler import Planned, canonical, fresh, parse_schedule
 from graphmem.errors import ValidationError, VersionConflict
@@ -25,7 +25,7 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-JOB_NAMES = ("decay", "forget", "consolidate", "associate", "promote", "review")
+JOB_NAMES = ("decay", "forget", "consolidate", "associate", "promote", "review", "topics", "adapt")
 
 DEFAULT_SCHEDULES = {
     "decay": "every 1h",
@@ -34,6 +34,8 @@ DEFAULT_SCHEDULES = {
     "associate": "every 6h",
     "promote": "45 3 * * *",
     "review": "every 1h",
+    "topics": "0 3 * * *",  # before consolidate, which summarises per topic (docs/dynamics.md)
+    "adapt": "0 4 * * *",  # after the nightly jobs; only users with new feedback (docs/dynamics.md)
 }
 
 
@@ -68,15 +70,15 @@ class AutomationConfig(BaseModel):
     context_budget: int = Field(default=2000, ge=1, description="tokens of memory context per turn")
     batch_size: int = Field(default=5000, ge=1, le=1_000_000, description="rows per inner transaction")
 
-    @model_validator(mode="after")
-    def _all_jobs(self) -> AutomationConfig:
-        unknown = set(self.jobs) - set(JOB_NAMES)
+    @field_validator("jobs")
+    @classmethod
+    def _all_jobs(cls, jobs: dict[str, JobConfig]) -> dict[str, JobConfig]:
+        """Every job, in ``JOB_NAMES`` order: an unknown one is an error, a missing one (a config written
+        before the job existed) gets its default schedule, enabled."""
+        unknown = set(jobs) - set(JOB_NAMES)
         if unknown:
             raise ValueError(f"unknown jobs {sorted(unknown)}; known: {', '.join(JOB_NAMES)}")
-        missing = set(JOB_NAMES) - set(self.jobs)
-        if missing:
-            raise ValueError(f"jobs lack {sorted(missing)}")
-        return self
+        return {name: jobs.get(name) or JobConfig(schedule=DEFAULT_SCHEDULES[name]) for name in JOB_NAMES}
 
     @classmethod
     def from_preset(cls, name: str) -> AutomationConfig:

@@ -3,6 +3,7 @@
 Each job is a short sequence of named, set-based Cypher statements batched with ``CALL { } IN TRANSACTIONS``
 (run in auto-commit transactions, or all inside one transaction for a dry run); Python never loops over
 memories. Every step is idempotent at a given ``now``. :mod:`graphmem.dynamics.jobs` runs and records them.
+The two per-tenant jobs (topics, adapt) have their steps in :mod:`graphmem.dynamics.tenant_jobs`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig
+from graphmem.dynamics.tenant_jobs import adapt_job, topics_job
 from graphmem.model import factors as factor_model
 from graphmem.model import heuristics
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
@@ -205,5 +207,7 @@ JOBS: dict[str, Callable[[Context], list[Step]]] = {
     "associate": _associate,
     "promote": _promote,
     "review": _review,
+    "topics": topics_job,
+    "adapt": adapt_job,
 }
 assert tuple(JOBS) == JOB_NAMES

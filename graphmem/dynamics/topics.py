@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,7 +22,7 @@ from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
-__all__ = ["Topic", "Topics", "plan"]
+__all__ = ["Topic", "Topics", "pending", "plan", "rebuild_user"]
 
 
 class Topic(BaseModel):
@@ -59,6 +60,31 @@ def plan(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def pending(read: Callable[..., list[dict[str, Any]]], user_id: str | None) -> list[dict[str, Any]]:
+    """Per tenant (one, or all with ``user_id=None``): the signature of what its topics are built from and
+    whether it differs from the one stored at its last rebuild (``stale``); one read (``topic_pending``)."""
+    return read("topic_pending", user_id=user_id, live=list(LIVE_STATUSES))
+
+
+def rebuild_user(
+    rt: Runtime, uid: str, clock: datetime, signature: str | None, tx: Tx | None = None
+) -> dict[str, int]:
+    """Rebuild one user's topics whole in one transaction (``tx``: inside that one, e.g. a dry run's),
+    storing ``signature`` (read before the memories, so a change meanwhile makes the next run rebuild)."""
+    rows = (tx.run if tx is not None else rt.store.read)("topic_graph", user_id=uid, live=list(LIVE_STATUSES))
+    topics = plan(rows)
+
+    def work(t: Tx) -> dict[str, int]:
+        removed = int(t.run("topic_clear", user_id=uid)[0]["removed"])
+        made = t.run("topic_create", topics=topics, user_id=uid, now=clock) if topics else []
+        linked = int(made[0]["memberships"] or 0) if made else 0
+        if signature is not None:
+            t.run("topic_mark", user_id=uid, signature=signature, now=clock)
+        return {"topics": len(topics), "memberships": linked, "previous_topics": removed}
+
+    return work(tx) if tx is not None else rt.store.unit_of_work(work)
+
+
 class Topics:
     """``mem.topics``: rebuild a user's topics (the topics job), list them, read one topic's memories."""
 
@@ -66,20 +92,12 @@ class Topics:
         self._rt = rt
 
     def rebuild(self, user_id: str, *, now: datetime | None = None) -> dict[str, int]:
-        """Cluster the user's live memories into topics, replacing the previous ones (counts returned)."""
+        """Cluster the user's live memories into topics, replacing the previous ones (counts returned).
+        Always rebuilds; the scheduled topics job skips a user whose memories did not change since."""
         uid = check.user_id(user_id)
         clock = check.aware_datetime(now, "now") or datetime.now(UTC)
-        rows = self._rt.store.read("topic_graph", user_id=uid, live=list(LIVE_STATUSES))
-        topics = plan(rows)
-
-        def work(tx: Tx) -> dict[str, int]:
-            removed = int(tx.run("topic_clear", user_id=uid)[0]["removed"])
-            made = tx.run("topic_create", topics=topics, user_id=uid, now=clock) if topics else []
-            linked = int(made[0]["memberships"] or 0) if made else 0
-            return {"topics": len(topics), "memberships": linked, "previous_topics": removed}
-
-        counts: dict[str, int] = self._rt.store.unit_of_work(work)
-        return counts
+        found = pending(self._rt.store.read, uid)
+        return rebuild_user(self._rt, uid, clock, found[0]["signature"] if found else None)
 
     def list(self, user_id: str) -> list[Topic]:
         """The user's topics, largest first."""
