@@ -322,7 +322,7 @@ def _combine(
         # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
         # lower the score; 1 for a memory recall never inhibited and without conflicts
         meta = metamemory.ranking_factor(memory, now)
-        asking = ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
+        asking = _asking(memory)
         mixed = (relevance + boost + dated + session) * (
             1 - preset.state_weight
         ) + state * preset.state_weight
@@ -343,15 +343,21 @@ def _combine(
     return scores, parts
 
 
+def _asking(memory: Mapping[str, Any]) -> float:
+    return ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
+
+
 def _session_match(memories: Mapping[str, Any], own: Mapping[str, float]) -> dict[Any, float]:
     """Each session's best own score over the pool and its neighbourhood, divided by the best of all: how
     well the episode a memory belongs to matches the query (session-level aggregation). The turns of the
-    best-matching episode are its context, whether or not their own words match."""
+    best-matching episode are its context, whether or not their own words match. What an episode states is
+    what its statements match: a turn that only asks counts at :data:`ASKING_FACTOR`, as in the score."""
     best: dict[Any, float] = {}
     for mid, memory in memories.items():
         session = memory.get("session_id")
         if session is not None:
-            best[session] = max(best.get(session, 0.0), own.get(mid, 0.0))
+            score = own.get(mid, 0.0) * _asking(memory)
+            best[session] = max(best.get(session, 0.0), score)
     top = max(best.values(), default=0.0)
     return {s: v / top for s, v in best.items()} if top > 0 else {}
 
