@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import math
-import statistics
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,9 +23,7 @@ from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.intent import View
 from graphmem.model.scoring import (
-    ASKING_FACTOR,
     answer_confidence,
-    asks_only,
     diversify,
     linear_fusion,
     memory_state,
@@ -34,6 +31,7 @@ from graphmem.model.scoring import (
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.rerank import rerank
+from graphmem.retrieval.signals import asking, best_cosine, coverage, session_match, spread, via_context
 from graphmem.retrieval.terms import (
     TOKEN,
     lucene_query,
@@ -250,11 +248,11 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
     terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
-    spread = _spread(signals.cosine, seeds)
+    standout = spread(signals.cosine, seeds)
     ranks = _source_ranks(seeds)
     hits = []
     for mid in order:
-        parts[mid]["standout"] = spread(mid)
+        parts[mid]["standout"] = standout(mid)
         parts[mid]["coverage"] = coverage(terms, memories[mid])
         path, kinds = paths.get(mid, ((mid,), ()))
         confidence = answer_confidence(parts[mid]["standout"], parts[mid]["coverage"])
@@ -278,7 +276,7 @@ def _signals(
     down for a present-tense question, in what they pass to the graph and in their final score
     (graphmem.model.timescope); a match borrowed through the context key from an outdated previous turn is
     outdated with it."""
-    cosine = {mid: _cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
+    cosine = {mid: best_cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
     bm25 = {
         mid: f.get("fulltext", f.get("substring", 0.0))
         for mid, f in seeds.items()
@@ -290,7 +288,7 @@ def _signals(
     before = {link[1]: link[0] for link in row["links"] if link[2] == "FOLLOWS"}
     for mid, memory in memories.items():
         prev = before.get(mid)
-        if prev in current and _via_context(memory):
+        if prev in current and via_context(memory):
             current[mid] = min(current[mid], current[prev])
     own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
     return _Signals(cosine, bm25, own, current)
@@ -303,7 +301,7 @@ def _combine(
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
     span, now = query_span(req.query, req.as_of or datetime.now(UTC)), req.now or datetime.now(UTC)
-    episode = _session_match(memories, signals.own)
+    episode = session_match(memories, signals.own)
     scores: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     for mid, memory in memories.items():
@@ -322,11 +320,11 @@ def _combine(
         # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
         # lower the score; 1 for a memory recall never inhibited and without conflicts
         meta = metamemory.ranking_factor(memory, now)
-        asking = _asking(memory)
+        asks = asking(memory)
         mixed = (relevance + boost + dated + session) * (
             1 - preset.state_weight
         ) + state * preset.state_weight
-        scores[mid] = signals.current[mid] * meta * asking * mixed
+        scores[mid] = signals.current[mid] * meta * asks * mixed
         parts[mid] = {
             "cosine": signals.cosine.get(mid, 0.0),
             "bm25": signals.bm25.get(mid, 0.0),
@@ -338,48 +336,9 @@ def _combine(
             "state": state,
             "currency": signals.current[mid],
             "metamemory": meta,
-            "asking": asking,
+            "asking": asks,
         }
     return scores, parts
-
-
-def _asking(memory: Mapping[str, Any]) -> float:
-    return ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
-
-
-def _session_match(memories: Mapping[str, Any], own: Mapping[str, float]) -> dict[Any, float]:
-    """Each session's best own score over the pool and its neighbourhood, divided by the best of all: how
-    well the episode a memory belongs to matches the query (session-level aggregation). The turns of the
-    best-matching episode are its context, whether or not their own words match. What an episode states is
-    what its statements match: a turn that only asks counts at :data:`ASKING_FACTOR`, as in the score."""
-    best: dict[Any, float] = {}
-    for mid, memory in memories.items():
-        session = memory.get("session_id")
-        if session is not None:
-            score = own.get(mid, 0.0) * _asking(memory)
-            best[session] = max(best.get(session, 0.0), score)
-    top = max(best.values(), default=0.0)
-    return {s: v / top for s, v in best.items()} if top > 0 else {}
-
-
-# A match through the context key (previous turn + this one) counts CONTEXT_MARGIN (in cosine) less than
-# the same match on the memory's own words: the turn that says a thing outranks the reply after it, while a
-# reply that cannot stand alone ("Yes, it was amazing!") is still found through its context.
-CONTEXT_MARGIN = 0.05
-
-
-def _via_context(memory: Mapping[str, Any]) -> bool:
-    """Whether the memory's best match is its context key (the previous turn with this one)."""
-    context = memory.get("context_cosine")
-    return context is not None and _cosine(memory) > 2 * float(memory.get("cosine") or 0.0) - 1
-
-
-def _cosine(memory: Mapping[str, Any]) -> float:
-    """The better of the memory's own key and its context key (less :data:`CONTEXT_MARGIN`), as a cosine
-    in [−1, 1] (Neo4j returns (1 + cos) / 2)."""
-    own = 2 * float(memory.get("cosine") or 0.0) - 1
-    context = memory.get("context_cosine")
-    return own if context is None else max(own, 2 * float(context) - 1 - CONTEXT_MARGIN)
 
 
 def _source_ranks(seeds: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, int]]:
@@ -389,31 +348,6 @@ def _source_ranks(seeds: Mapping[str, Mapping[str, float]]) -> dict[str, dict[st
         for rank, mid in enumerate(ranked, start=1):
             out.setdefault(mid, {})[source] = rank
     return out
-
-
-def _spread(cosine: Mapping[str, float], seeds: Mapping[str, Any]) -> Any:
-    """standout(mid): the memory's cosine in standard deviations above the pool's mean cosine."""
-    pool = [cosine[m] for m in seeds if m in cosine]
-    if len(pool) < 2:
-        return lambda mid: 0.0
-    mean, sd = statistics.fmean(pool), statistics.pstdev(pool) or 1e-6
-    return lambda mid: (cosine.get(mid, mean) - mean) / sd
-
-
-def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
-    """The share of query content words found in the memory's text, a word matching any text word that
-    starts with its first five letters (plurals and verb forms: "live"/"lives", "practice"/"practised")."""
-    if not terms:
-        return 0.0
-    fields = (
-        "speaker",
-        "content",
-        "text",
-        "search_text",
-    )  # pool rows carry text (search_text), fetched rows search_text
-    text = " ".join(str(memory.get(f) or "") for f in fields)
-    words = set(TOKEN.findall(text.lower()))
-    return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
 
 
 def _num(value: Any, default: float) -> float:
