@@ -9,7 +9,8 @@
 // serial/depth factors divides the rates, interference (1 + rivalry) multiplies them; association slows
 // strength decay by the edges' base weights (stable, unlike their daily decayed weight). A due memory that is
 // not live or is a pinned core block only loses its decay_due. With $p.store_base_activation every live
-// memory is evaluated (the ACT-R base level moves daily). Idempotent: a rerun at the same $now writes nothing.
+// memory is evaluated (the ACT-R base level moves daily) and stays due, so the first run after the option is
+// turned off clears the base level. Idempotent: a rerun at the same $now writes nothing.
 // $user_id: tenant, or null for all; $now: datetime (virtual clock); $p: graphmem.model.dynamics.DynamicsParams map
 // $batch: rows per inner transaction
 CALL () { // one tenant through the (user_id, decay_due) index; all tenants by a label scan (only when null)
@@ -119,7 +120,8 @@ WHERE changed OR moved OR activation OR coalesce(m.decay_due <> due, m.decay_due
       m.strength_updated_at = CASE WHEN reanchor THEN $now ELSE m.strength_updated_at END,
       m.status = status, m.layer = CASE WHEN changed THEN layer ELSE m.layer END,
       m.status_changed_at = CASE WHEN changed THEN $now ELSE m.status_changed_at END,
-      m.base_activation = CASE WHEN activation THEN base ELSE m.base_activation END, m.decay_due = due
+      m.base_activation = CASE WHEN activation THEN base ELSE m.base_activation END,
+      m.decay_due = CASE WHEN $p.store_base_activation THEN datetime({epochSeconds: 0}) ELSE due END
   RETURN changed
 } IN CONCURRENT TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS memories, sum(CASE WHEN changed THEN 1 ELSE 0 END) AS status_changed

@@ -127,7 +127,8 @@ def strength_crossing(s: float, since: float, c: Coefficients, theta: float) -> 
         return None
     if s < theta or rate >= 1:
         return since
-    return since + DAY * math.log((theta - floor) / (s - floor)) / math.log(1.0 - rate)
+    per_day = math.log(1.0 - rate)  # 0 for a rate below float precision: never, within the horizon
+    return math.inf if per_day == 0 else since + DAY * math.log((theta - floor) / (s - floor)) / per_day
 
 
 def _newton(x: float, c: Coefficients, created: float, accessed: float, theta: float) -> float | None:
