@@ -3,27 +3,33 @@
 // epoch): it stores their four coefficients when they move (retention and strength are derived at read time
 // from them: cypher/fragments/retention_now.cypher and strength_now.cypher), re-anchors strength when they
 // moved, writes the status (active → weak → dormant) when it changed, and the next time the status can
-// change (decay_due; null: none ahead). The specification is graphmem.model.lifecycle.decay and
+// change (decay_due; 9999-01-01: none ahead). A memory without decay_due (written before it existed, or
+// outside graphmem) is evaluated once: the migration. The specification is graphmem.model.lifecycle.decay and
 // graphmem.model.anchors: P0 and common knowledge never decay (retention 1, status active, nothing ahead);
 // ages count from recorded_at, not the message time; the salience of the emotion/presentation/coherence/
 // serial/depth factors divides the rates, interference (1 + rivalry) multiplies them; association slows
 // strength decay by the edges' base weights (stable, unlike their daily decayed weight). A due memory that is
-// not live or is a pinned core block only loses its decay_due. With $p.store_base_activation every live
+// not live or is a pinned core block is only marked never due. With $p.store_base_activation every live
 // memory is evaluated (the ACT-R base level moves daily) and stays due, so the first run after the option is
 // turned off clears the base level. Idempotent: a rerun at the same $now writes nothing.
 // $user_id: tenant, or null for all; $now: datetime (virtual clock); $p: graphmem.model.dynamics.DynamicsParams map
 // $batch: rows per inner transaction
 CALL () { // one tenant through the (user_id, decay_due) index; all tenants by a label scan (only when null)
-  MATCH (m:Memory) WHERE m.user_id = $user_id AND m.decay_due <= $now AND NOT $p.store_base_activation RETURN m
+  UNWIND CASE WHEN $user_id IS NULL OR $p.store_base_activation THEN [] ELSE [true] END AS due_only
+  MATCH (m:Memory) WHERE m.user_id = $user_id AND m.decay_due <= $now RETURN m
+  UNION ALL // never evaluated (written before decay_due existed, or outside graphmem): the migration
+  UNWIND CASE WHEN $user_id IS NULL OR $p.store_base_activation THEN [] ELSE [true] END AS due_only
+  MATCH (m:Memory) WHERE m.user_id = $user_id AND m.decay_due IS NULL RETURN m
   UNION ALL
-  MATCH (m:Memory) WHERE m.user_id = $user_id AND $p.store_base_activation RETURN m
+  UNWIND CASE WHEN $user_id IS NOT NULL AND $p.store_base_activation THEN [true] ELSE [] END AS every
+  MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
   UNION ALL
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH (m:Memory) WHERE m.decay_due <= $now OR $p.store_base_activation RETURN m
+  MATCH (m:Memory) WHERE m.decay_due IS NULL OR m.decay_due <= $now OR $p.store_base_activation RETURN m
 }
 CALL (m) {
 WITH m, m.status IN ['active', 'weak', 'dormant'] AND NOT m:CoreBlock AS live // core blocks are pinned
-FOREACH (_ IN CASE WHEN live OR m.decay_due IS NULL THEN [] ELSE [1] END | REMOVE m.decay_due)
+FOREACH (_ IN CASE WHEN live OR m.decay_due = datetime('9999-01-01T00:00:00Z') THEN [] ELSE [1] END | SET m.decay_due = datetime('9999-01-01T00:00:00Z'))
 WITH m WHERE live
 WITH m, [(m)-[r:RELATED_TO]-(:Memory) WHERE r.expired_at IS NULL | coalesce(r.weight_base, r.weight, 0.0)] AS weights,
      coalesce(m.memory_type, 'episodic') AS type, coalesce(m.priority, 'P2') AS prio,
@@ -114,14 +120,14 @@ WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status, due, m.stat
                                       | CASE WHEN tc < 0.000001 THEN 0.000001 ELSE tc END][0]) END][0] AS base,
      $p.store_base_activation OR m.base_activation IS NOT NULL AS activation
 WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status, due, changed, layer, base, activation
-WHERE changed OR moved OR activation OR coalesce(m.decay_due <> due, m.decay_due IS NOT NULL OR due IS NOT NULL)
+WHERE changed OR moved OR activation OR coalesce(m.decay_due <> coalesce(due, datetime('9999-01-01T00:00:00Z')), true)
   SET m.strength_rate = rate, m.strength_floor = sfloor, m.retention_rate = lam, m.retention_scale = scale,
       m.strength = CASE WHEN reanchor THEN strength ELSE m.strength END,
       m.strength_updated_at = CASE WHEN reanchor THEN $now ELSE m.strength_updated_at END,
       m.status = status, m.layer = CASE WHEN changed THEN layer ELSE m.layer END,
       m.status_changed_at = CASE WHEN changed THEN $now ELSE m.status_changed_at END,
       m.base_activation = CASE WHEN activation THEN base ELSE m.base_activation END,
-      m.decay_due = CASE WHEN $p.store_base_activation THEN datetime({epochSeconds: 0}) ELSE due END
+      m.decay_due = CASE WHEN $p.store_base_activation THEN datetime({epochSeconds: 0}) ELSE coalesce(due, datetime('9999-01-01T00:00:00Z')) END
   RETURN changed
 } IN CONCURRENT TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS memories, sum(CASE WHEN changed THEN 1 ELSE 0 END) AS status_changed

@@ -170,7 +170,6 @@ class GraphMemory:
         for name, statement in schema_statements():
             logger.debug("schema: %s", name)
             self._rt.store.run_statement(statement, {"dimension": dimension})
-        migrations.anchor_decay(self._rt)
         embedding_space.check_or_record(self._rt.store, self._rt.embedder)
         migrate.run(self._rt)
 

@@ -103,7 +103,7 @@ def _bulk_memories(mem: GraphMemory, user_id: str, n: int, created: datetime) ->
         "UNWIND range(1, $n) AS i CREATE (m:Memory {id: randomUUID()}) "
         "SET m.user_id = $u, m.content = 'bulk ' + i, m.memory_type = 'episodic', m.priority = 'P3', "
         "m.strength = 1.0, m.retention = 1.0, m.access_count = 0, m.status = 'active', m.layer = 'working', "
-        "m.created_at = $t, m.decay_due = datetime({epochSeconds: 0})",
+        "m.created_at = $t",  # no decay_due: written outside graphmem, the first decay run migrates them
         {"n": n, "u": user_id, "t": created},
     )
 

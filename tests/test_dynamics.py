@@ -12,6 +12,7 @@ import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.model import dynamics as d
+from graphmem.model.anchors import NEVER
 from graphmem.store.queries import expand
 
 P = d.DynamicsParams()
@@ -150,7 +151,7 @@ def test_decay_composes_and_writes_only_what_moved(dyn: GraphMemory, user_id: st
     assert all(r.counts["memories"] == r.counts["status_changed"] for r in runs[1:])
     assert node(dyn, p1.id)["strength"] == 1.0  # the anchor: never rewritten
     assert node(dyn, p0.id, ten)["strength"] == pytest.approx(1.0)
-    assert node(dyn, p0.id).get("decay_due") is None  # P0: no status change ahead, never evaluated again
+    assert node(dyn, p0.id)["decay_due"] == NEVER  # P0: no status change ahead, never evaluated again
 
 
 def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: str) -> None:

@@ -70,7 +70,7 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
         stored=draw(st.one_of(st.none(), _coefficients)),
         decay_due=draw(
             st.sampled_from(
-                [anchors.DUE_NOW, anchors.DUE_NOW, None, NOW - timedelta(hours=3), NOW + timedelta(days=2)]
+                [anchors.DUE_NOW, None, NOW - timedelta(hours=3), NOW + timedelta(days=2), anchors.NEVER]
             )
         ),
     )
@@ -178,7 +178,7 @@ def _check_decayed(
     if not want.strength_moved:
         assert got["strength"] == s.strength, (s, want)
     if want.due is None:
-        assert got.get("decay_due") is None, (s, want)
+        assert got["decay_due"] == anchors.NEVER, (s, want)
     else:
         assert abs((got["decay_due"] - want.due).total_seconds()) <= 2.0, (s, want, got["decay_due"])
 
@@ -212,14 +212,14 @@ def test_decay_and_forget_jobs_match_the_specification(
         mid = f"{user}-{i}"
         got, (retention, strength) = after[mid], now_values[mid]
         _check_derived(got, retention, strength)
-        evaluated = s.decay_due is not None and s.decay_due <= NOW
+        evaluated = s.decay_due is None or s.decay_due <= NOW  # no decay_due: never evaluated (migration)
         want = spec.decay(s, NOW, params) if evaluated else None
-        if want is None:  # left alone: only a due memory that is not live loses its decay_due
+        if want is None:  # left alone: a due memory that is not live is only marked never due
             lost = {"decay_due"} if evaluated else set()
             assert {k: v for k, v in got.items() if k not in lost} == {
                 k: v for k, v in before[mid].items() if k not in lost
             }, s
-            assert not evaluated or "decay_due" not in got
+            assert not evaluated or got["decay_due"] == anchors.NEVER
         else:
             _check_decayed(s, want, got, retention, strength)
         decayed.append(

@@ -41,7 +41,10 @@ DAY = 86400.0
 YEAR = 365.0 * DAY
 DUE_NOW = datetime(1970, 1, 1, tzinfo=UTC)
 """``decay_due`` of a memory whose decay inputs changed: the next decay run evaluates it (any writer of an
-input sets this; ``null`` means "no status change ahead")."""
+input sets this). A memory without ``decay_due`` (written before it existed, or outside graphmem) is
+evaluated by the next run too: that first run is the migration."""
+NEVER = datetime(9999, 1, 1, tzinfo=UTC)
+"""``decay_due`` when no status change lies ahead (dormant, P0/common, not live, a core block)."""
 HORIZON_DAYS = 36500.0
 """A status change further ahead than this is re-examined then (keeps the datetime in range)."""
 NEWTON_STEPS = 4
