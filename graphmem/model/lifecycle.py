@@ -1,9 +1,10 @@
 """What the decay and forget jobs do to one memory: the specification the set-based Cypher must match.
 
 :mod:`graphmem.model.dynamics` holds the formulas; this module composes them into the per-memory outcome of
-a job run at ``now`` (the jobs' Cypher evaluates the same composition over every memory of a tenant, and
+a job run at ``now`` (the jobs' Cypher evaluates the same composition set-based, and
 ``tests/test_dynamics_spec.py`` runs the jobs on the real server over generated memories and compares every
-resulting value with these functions).
+resulting value with these functions). The decay job evaluates only due memories and stores coefficients;
+retention and strength are derived from them at read time (:mod:`graphmem.model.anchors`).
 
 Ages count from the memory's *anchor*: when graphmem recorded it (``recorded_at``, falling back to
 ``created_at``), never the time of the message it came from (``occurred_at``), so history imported with old
