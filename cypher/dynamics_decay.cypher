@@ -101,7 +101,8 @@ WITH m, t, created, accessed, sfloor, rate, lam, scale, moved, strength, reancho
      END AS x0
 WITH m, t, moved, sfloor, rate, lam, scale, strength, reanchor, status, due_s,
      CASE WHEN accessed > t OR created > t THEN x0
-          ELSE reduce(x = x0, i IN range(1, 4) | CASE WHEN x IS NULL THEN null ELSE
+          WHEN due_s IS NOT NULL AND x0 IS NOT NULL AND due_s <= x0 THEN null // strength moves it first
+          ELSE reduce(x = x0, i IN range(1, 3) | CASE WHEN x IS NULL THEN null ELSE
             [e IN [scale * exp(-lam * (x - accessed) / 86400.0)] | [young IN [x - created < 31536000.0] |
              [g IN [e + CASE WHEN young THEN 0.1 * (1.0 - (x - created) / 31536000.0) ELSE 0.0 END] |
               [slope IN [lam * e / 86400.0 + CASE WHEN young THEN 0.1 / 31536000.0 ELSE 0.0 END] |
