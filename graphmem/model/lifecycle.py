@@ -147,7 +147,8 @@ def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed 
 
 
 def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
-    """Whether the forget job soft-forgets this memory (from its stored retention and strength)."""
+    """Whether the forget job soft-forgets this memory (from its retention and strength derived at ``now``,
+    graphmem.model.anchors, which the caller puts in ``state``)."""
     if state.status not in LIVE_STATUSES:
         return False
     return should_forget(
