@@ -4,6 +4,7 @@ The Cypher twins are checked against these functions in tests/test_dynamics_spec
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from graphmem.model import anchors
 from graphmem.model.dynamics import DynamicsParams, status_for
+from graphmem.store.queries import query, query_names
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 PARAMS = DynamicsParams()
@@ -79,3 +81,34 @@ def test_missing_or_odd_anchors_read_as_not_decayed_yet() -> None:
     assert anchors.retention_now(legacy, NOW) == 0.4 and anchors.strength_now(legacy, NOW) == 2.5
     odd = {"retention_scale": 0.5, "strength_rate": 0.1, "strength": "x", "recorded_at": "yesterday"}
     assert 0.0 <= anchors.retention_now(odd, NOW) <= 1.0 and anchors.strength_now(odd, NOW) == 1.0
+
+
+INPUTS = (
+    "strength|access_count|priority|memory_type|emotion|presentation|coherence|serial|depth|rivalry"
+    "|last_accessed_at|weight_base"
+)
+_SET = re.compile(
+    r"\bSET\b(.*?)(?=\b(?:RETURN|WITH|MATCH|CREATE|MERGE|UNWIND|FOREACH|CALL|DELETE|REMOVE)\b|[}|)]\s*$|\Z)",
+    re.DOTALL,
+)
+_ASSIGNED = re.compile(rf"\b\w+\.({INPUTS})\s*=(?!=)")
+_EDGES = re.compile(r"(CREATE|MERGE)\s*\([^)]*\)-\[\w*:RELATED_TO|DELETE")
+NOT_INPUTS = {
+    "dynamics_decay_edges": "writes the decayed weight (and the base it started from, unchanged)",
+}
+"""Formation writes decay_due among the properties it creates a memory with (graphmem.formation.plan)."""
+
+
+def test_every_writer_of_a_decay_input_makes_the_memory_due() -> None:
+    """A statement that writes a decay input (or makes or deletes a RELATED_TO edge) sets decay_due, else
+    the decay job would keep the memory on coefficients computed from stale inputs."""
+    offenders = []
+    for name in query_names():
+        if "/" in name or name in NOT_INPUTS:
+            continue
+        text = query(name)
+        edges = "RELATED_TO" in text and _EDGES.search(text)
+        writes = any(_ASSIGNED.search(body) for body in _SET.findall(text)) or edges
+        if writes and "decay_due" not in text:
+            offenders.append(name)
+    assert offenders == []
