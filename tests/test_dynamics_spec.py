@@ -258,3 +258,43 @@ def test_decay_and_forget_jobs_match_the_specification(
     for v in by_capacity:  # the weakest go first
         assert all(spec.capacity_key(remaining[v]) <= spec.capacity_key(remaining[k]) for k in kept)
     dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    derandomize=True,
+)
+@given(
+    drawn=st.lists(memory_state(), min_size=2, max_size=12),
+    gaps=st.lists(st.integers(1, 25), min_size=3, max_size=6),
+)
+def test_due_driven_runs_give_what_a_nightly_recompute_would(
+    dyn: GraphMemory, drawn: list[spec.MemoryState], gaps: list[int]
+) -> None:
+    """Runs spaced by days evaluate only due memories, yet every status, retention and strength after each
+    run is what recomputing every memory at that clock would give (decay_due is never late)."""
+    _use(dyn, DynamicsParams())
+    fresh = {"stored": None, "decay_due": None, "core_block": False, "retained": False}
+    states = [
+        spec.MemoryState(**{**s.__dict__, **fresh, "status": s.status if s.status != "forgotten" else "weak"})
+        for s in drawn
+    ]
+    user = f"test-{uuid.uuid4()}"
+    _store(dyn, user, states, [])
+    now, evaluated = NOW, []
+    for gap in gaps:
+        now += timedelta(days=gap)
+        evaluated.append(dyn.jobs.run("decay", user_id=user, now=now).counts["memories"])
+        after = _stored(dyn, user)
+        rows = dyn.query(NOW_VALUES, {"u": user, "now": now})
+        for row in rows:
+            s = states[int(row["id"].rsplit("-", 1)[1])]
+            want = spec.decay(s, now, DynamicsParams())
+            assert want is not None
+            assert after[row["id"]]["status"] == want.status, (s, now)
+            assert row["retention"] == pytest.approx(want.retention, rel=1e-9, abs=1e-12), (s, now)
+            assert row["strength"] == pytest.approx(want.strength, rel=1e-9, abs=1e-12), (s, now)
+    assert evaluated[0] == len(states)  # the migration: every memory once
+    dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})
