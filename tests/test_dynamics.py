@@ -82,7 +82,7 @@ def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, use
             t=last,
         )
         made.append((m, kind, prio, uses, last))
-    now = made[0][0].created_at + timedelta(days=40)  # type: ignore[operator]
+    now: datetime = made[0][0].created_at + timedelta(days=40)  # type: ignore[operator,assignment]
     run = dyn.jobs.run("decay", user_id=user_id, now=now)
     assert run.status == "success" and run.counts["memories"] == 3
     for m, kind, prio, uses, last in made:

@@ -210,21 +210,21 @@ def test_decay_and_forget_jobs_match_the_specification(
     for i, s in enumerate(states):
         s = spec.MemoryState(**{**s.__dict__, "association_weights": _weights(i, edges)})
         mid = f"{user}-{i}"
-        got, (retention, strength) = after[mid], now_values[mid]
-        _check_derived(got, retention, strength)
+        props, (retention, strength) = after[mid], now_values[mid]
+        _check_derived(props, retention, strength)
         evaluated = s.decay_due is None or s.decay_due <= NOW  # no decay_due: never evaluated (migration)
         want = spec.decay(s, NOW, params) if evaluated else None
         if want is None:  # left alone: a due memory that is not live is only marked never due
             lost = {"decay_due"} if evaluated else set()
-            assert {k: v for k, v in got.items() if k not in lost} == {
+            assert {k: v for k, v in props.items() if k not in lost} == {
                 k: v for k, v in before[mid].items() if k not in lost
             }, s
-            assert not evaluated or got["decay_due"] == anchors.NEVER
+            assert not evaluated or props["decay_due"] == anchors.NEVER
         else:
-            _check_decayed(s, want, got, retention, strength)
+            _check_decayed(s, want, props, retention, strength)
         decayed.append(
             spec.MemoryState(
-                **{**s.__dict__, "retention": retention, "strength": strength, "status": got["status"]}
+                **{**s.__dict__, "retention": retention, "strength": strength, "status": props["status"]}
             )
         )
     # only what moved is written: a rerun at the same clock touches no memory
