@@ -5,6 +5,6 @@
 // $ids, $tenants (the tenant keys the read may see: graphmem.model.scopes), $embedding: list of floats or null
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
-RETURN m {.id, .content, .search_text, .session_id, .speaker, .retention, .strength, .importance, .confidence,
+RETURN m {.id, .content, .search_text, .session_id, .speaker, retention: {{retention_now(m, datetime())}}, strength: {{strength_now(m, datetime())}}, .importance, .confidence,
           .access_count, .outdated_from, .outdated_at, cosine: null} AS memory,
        CASE WHEN $embedding IS NULL THEN null ELSE vector.similarity.cosine(m.embedding, $embedding) END AS cosine

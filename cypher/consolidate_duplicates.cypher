@@ -24,7 +24,9 @@ CALL (b) {
   MERGE (b)-[d:MERGED_INTO]->(a)
   ON CREATE SET d.at = $now, d.similarity = sim, d.recorded_at = $now
   SET a.access_count = coalesce(a.access_count, 0) + coalesce(b.access_count, 0),
-      a.strength = CASE WHEN coalesce(b.strength, 0.0) > coalesce(a.strength, 0.0) THEN b.strength ELSE a.strength END,
+      a.strength = [x IN [[sa IN [{{strength_now(a, $now)}}] | [sb IN [{{strength_now(b, $now)}}] |
+                   CASE WHEN sb > sa THEN sb ELSE sa END][0]][0]] | x][0],
+      a.strength_updated_at = $now, a.decay_due = datetime({epochSeconds: 0}),
       a.importance = CASE WHEN coalesce(b.importance, 0.0) > coalesce(a.importance, 0.0)
                           THEN b.importance ELSE a.importance END,
       a.last_accessed_at = CASE WHEN b.last_accessed_at IS NOT NULL

@@ -5,5 +5,6 @@
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 SET m.emotion = row.emotion, m.valence = row.valence, m.presentation = row.presentation,
-    m.coherence = row.coherence, m.serial = row.serial, m.depth = row.depth, m.factors_at = $now
+    m.coherence = row.coherence, m.serial = row.serial, m.depth = row.depth, m.factors_at = $now,
+    m.decay_due = datetime({epochSeconds: 0})
 RETURN count(m) AS factored

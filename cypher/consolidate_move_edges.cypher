@@ -35,6 +35,8 @@ CALL (a, b) {
     ON MATCH SET n.weight = CASE WHEN coalesce(props.weight, 0.0) > coalesce(n.weight, 0.0)
                                  THEN props.weight ELSE n.weight END
   }
+  FOREACH (_ IN CASE WHEN kind = 'RELATED_TO' THEN [1] ELSE [] END | // x's associations changed
+    SET x.decay_due = datetime({epochSeconds: 0}))
   DELETE r
   RETURN count(r) AS moved
 } IN TRANSACTIONS OF $batch ROWS

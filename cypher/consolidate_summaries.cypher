@@ -22,7 +22,7 @@ WHERE gid IS NOT NULL AND size(members) >= $p.summary_min_members
 CALL (uid, topic, gid, members) {
   UNWIND members AS x
   WITH uid, topic, gid, members, x
-  ORDER BY coalesce(x.strength, 1.0) * coalesce(x.importance, 0.5) DESC, x.created_at
+  ORDER BY {{strength_now(x, $now)}} * coalesce(x.importance, 0.5) DESC, x.created_at
   WITH uid, topic, gid, members, collect(x)[..$p.summary_max_sentences] AS top
   UNWIND top AS t
   WITH uid, topic, gid, members, t ORDER BY t.occurred_at, t.created_at
@@ -39,7 +39,7 @@ CALL (uid, topic, gid, members) {
       s.metadata = CASE WHEN topic IS NULL THEN '{"kind": "session_summary"}' ELSE '{"kind": "topic_summary"}' END,
       s.importance = reduce(acc = 0.0, x IN members | CASE WHEN coalesce(x.importance, 0.0) > acc THEN x.importance ELSE acc END),
       s.strength = 1.0, s.retention = 1.0, s.access_count = 0, s.version = 1, s.is_summary = true,
-      s.summary_size = size(members), s.created_at = $now, s.recorded_at = $now, s.strength_updated_at = $now,
+      s.summary_size = size(members), s.created_at = $now, s.recorded_at = $now, s.strength_updated_at = $now, s.decay_due = datetime({epochSeconds: 0}),
       s.occurred_at = reduce(acc = members[0].occurred_at, x IN members | CASE WHEN x.occurred_at < acc THEN x.occurred_at ELSE acc END)
   WITH s, topic, members, centroid
   CALL db.create.setNodeVectorProperty(s, 'embedding', centroid)

@@ -5,7 +5,7 @@
 // $query: the query the feedback judges (or null: the latest recall that returned the memory)
 MATCH (m:Memory {id: $memory_id}) WHERE m.user_id = $user_id
 CREATE (f:Feedback {id: $id, user_id: $user_id, useful: $useful, at: $now})-[:ABOUT]->(m)
-SET m.strength = $strength, m.importance = $importance, f.query = $query,
+SET m.strength = $strength, m.strength_updated_at = $now, m.decay_due = datetime({epochSeconds: 0}), m.importance = $importance, f.query = $query,
     m.confirmed = coalesce(m.confirmed, 0) + CASE WHEN $useful THEN 1 ELSE 0 END,
     m.disputed = coalesce(m.disputed, 0) + CASE WHEN $useful THEN 0 ELSE 1 END,
     m.confirmed_at = CASE WHEN $useful THEN $now ELSE m.confirmed_at END

@@ -6,9 +6,10 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
   MATCH (a:Memory) RETURN a
 }
-MATCH (a)-[r:RELATED_TO]->(:Memory)
+MATCH (a)-[r:RELATED_TO]->(b:Memory)
 WHERE coalesce(r.weight, 1.0) < $p.edge_weight_floor
-CALL (r) {
+CALL (r, a, b) {
+  SET a.decay_due = datetime({epochSeconds: 0}), b.decay_due = datetime({epochSeconds: 0}) // association is a decay input
   DELETE r
 } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS edges_removed

@@ -12,7 +12,7 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
-  AND (coalesce(m.retention, 1.0) < $p.forget_retention OR coalesce(m.strength, 1.0) < $p.forget_strength)
+  AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)
 CALL (m) {
   SET m.status_before_forgetting = m.status, m.status = 'forgotten', m.forgotten_at = $now,
       m.forgotten_reason = 'decayed', m.status_changed_at = $now

@@ -6,5 +6,7 @@ MATCH (b:Memory {id: $dst}) WHERE b.user_id = $user_id
   AND $rel_type IN ['FOLLOWS', 'RELATED_TO', 'CAUSES', 'CONFLICTS_WITH']
 CREATE (a)-[r:$($rel_type)]->(b)
 SET r.weight = $weight, r.valid_from = $valid_from, r.valid_to = null, r.recorded_at = $now,
-    r.expired_at = null, r.method = 'manual'
+    r.expired_at = null, r.method = 'manual',
+    a.decay_due = CASE WHEN $rel_type = 'RELATED_TO' THEN datetime({epochSeconds: 0}) ELSE a.decay_due END, // association is a
+    b.decay_due = CASE WHEN $rel_type = 'RELATED_TO' THEN datetime({epochSeconds: 0}) ELSE b.decay_due END  // decay input
 RETURN count(r) AS created

@@ -4,7 +4,8 @@
 UNWIND $ids AS id
 MATCH (a:Memory {id: id})-[r:RELATED_TO]->(b:Memory)
 WHERE a.user_id IN $tenants AND b.user_id = a.user_id AND b.id IN $ids AND r.expired_at IS NULL
-WITH r, CASE WHEN coalesce(r.weight, 0.0) > 1.0 THEN 1.0 WHEN coalesce(r.weight, 0.0) < 0.0 THEN 0.0
+WITH a, b, r, CASE WHEN coalesce(r.weight, 0.0) > 1.0 THEN 1.0 WHEN coalesce(r.weight, 0.0) < 0.0 THEN 0.0
              ELSE coalesce(r.weight, 0.0) END AS w
-SET r.weight = w + $rate * (1.0 - w), r.weight_base = w + $rate * (1.0 - w), r.weight_updated_at = $now
+SET r.weight = w + $rate * (1.0 - w), r.weight_base = w + $rate * (1.0 - w), r.weight_updated_at = $now,
+    a.decay_due = datetime({epochSeconds: 0}), b.decay_due = datetime({epochSeconds: 0}) // an edge's base weight is a decay input
 RETURN count(r) AS strengthened

@@ -2,5 +2,8 @@
 // $ids, $tenants (the tenant keys the read may see: graphmem.model.scopes), $embedding: list of floats or null
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
-RETURN m {.*, embedding: null, context_embedding: null} AS memory,
+RETURN m {.*, embedding: null, context_embedding: null, // retention and strength derived now (the
+          // coefficients left out, so that no reader derives them twice)
+          retention: {{retention_now(m, datetime())}}, strength: {{strength_now(m, datetime())}},
+          retention_scale: null, retention_rate: null, strength_rate: null, strength_floor: null} AS memory,
        CASE WHEN $embedding IS NULL THEN null ELSE vector.similarity.cosine(m.embedding, $embedding) END AS cosine

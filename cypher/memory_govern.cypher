@@ -8,5 +8,7 @@ FOREACH (_ IN CASE WHEN $decision = 'retain' THEN [1] ELSE [] END |
 FOREACH (_ IN CASE WHEN $decision = 'anonymize' THEN [1] ELSE [] END |
   SET m.content = $redacted, m.metadata = '{}', m.tags = [], m.speaker = null,
       m.anonymized = true, m.governed_at = $now, m.governance = 'anonymize')
-FOREACH (_ IN CASE WHEN $decision = 'delete' THEN [1] ELSE [] END | DETACH DELETE m)
+FOREACH (_ IN CASE WHEN $decision = 'delete' THEN [1] ELSE [] END | // the neighbours lose an association
+  FOREACH (o IN [(m)-[:RELATED_TO]-(o:Memory) | o] | SET o.decay_due = datetime({epochSeconds: 0}))
+  DETACH DELETE m)
 RETURN version

@@ -7,14 +7,15 @@
 UNWIND $merges AS d
 MATCH (m:Memory {id: d.id}) WHERE m.user_id = $user_id
 WITH d, m, coalesce(m.access_count, 0) AS n,
-     CASE WHEN coalesce(m.strength, 1.0) < 0.0 THEN 0.0 ELSE coalesce(m.strength, 1.0) END AS s,
+     {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
      duration.inSeconds(coalesce(m.last_accessed_at, m.recorded_at, m.created_at, $now), $now) AS gap
 WITH d, m, n, s + $r.gain * log(2 + n) / (1 + n) * $r.restore_share
        * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap.seconds < 0 THEN 0.0
                                   ELSE (gap.seconds + gap.nanosecondsOfSecond / 1000000000.0) / 86400.0 END)
                                 / $r.spacing_days))) AS s1
 SET m.access_count = n + 1, m.last_accessed_at = $now, m.strength = CASE WHEN s1 > 4.0 THEN 4.0 ELSE s1 END,
-    m.merge_count = coalesce(m.merge_count, 0) + 1
+    m.merge_count = coalesce(m.merge_count, 0) + 1,
+    m.decay_due = datetime({epochSeconds: 0}) // a decay input moved: the next decay run evaluates it
 CREATE (r:Merge {id: d.merge_id, user_id: $user_id, content: d.content, similarity: d.similarity,
                  occurred_at: d.occurred_at, metadata: d.metadata, recorded_at: $now})-[:MERGED_INTO {
                  weight: d.similarity, valid_from: d.occurred_at, valid_to: null, recorded_at: $now,

@@ -7,11 +7,12 @@
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
 WITH m, coalesce(m.access_count, 0) AS n,
-     CASE WHEN coalesce(m.strength, 1.0) < 0.0 THEN 0.0 ELSE coalesce(m.strength, 1.0) END AS s,
+     {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
      duration.inSeconds(coalesce(m.last_accessed_at, m.recorded_at, m.created_at, $now), $now) AS d
 WITH m, n, s, (d.seconds + d.nanosecondsOfSecond / 1000000000.0) / 86400.0 AS gap
 WITH m, n, s + $r.gain * log(2 + n) / (1 + n)
        * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap < 0.0 THEN 0.0 ELSE gap END) / $r.spacing_days))) * $share AS s1
 SET m.access_count = n + 1, m.last_accessed_at = $now, m.strength = CASE WHEN s1 > 4.0 THEN 4.0 ELSE s1 END,
-    m.recall_hits = coalesce(m.recall_hits, 0) + 1, m.inhibition = null, m.inhibited_at = null
+    m.recall_hits = coalesce(m.recall_hits, 0) + 1, m.inhibition = null, m.inhibited_at = null,
+    m.decay_due = datetime({epochSeconds: 0}) // a decay input moved: the next decay run evaluates it
 RETURN count(m) AS reinforced

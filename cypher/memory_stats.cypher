@@ -2,5 +2,5 @@
 // $user_id: tenant, or null for all
 MATCH (m:Memory) WHERE $user_id IS NULL OR m.user_id = $user_id
 WITH coalesce(m.status, 'active') AS status, coalesce(m.memory_type, 'episodic') AS type,
-     toInteger(floor(coalesce(m.retention, 1.0) * 10)) AS decile
+     toInteger(floor({{retention_now(m, datetime())}} * 10)) AS decile
 RETURN status, type, CASE WHEN decile > 9 THEN 9 WHEN decile < 0 THEN 0 ELSE decile END AS bucket, count(*) AS n

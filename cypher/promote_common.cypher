@@ -28,8 +28,9 @@ CALL (uid, uses, sessions) {
   WHERE m.user_id = uid AND m.status IN ['active', 'weak', 'dormant'] AND coalesce(m.priority, 'P2') <> 'common'
   SET m.priority_before_promotion = m.priority, m.priority = 'common', m.layer = 'long_term',
       m.promoted_at = $now, m.promotion_sessions = used, m.promotion_contexts = contexts,
-      m.strength = CASE WHEN coalesce(m.strength, 0.0) < $p.strength_floor.common
-                        THEN $p.strength_floor.common ELSE m.strength END
+      m.strength = [s IN [{{strength_now(m, $now)}}] | CASE WHEN s < $p.strength_floor.common
+                                             THEN $p.strength_floor.common ELSE s END][0],
+      m.strength_updated_at = $now, m.decay_due = datetime({epochSeconds: 0})
   RETURN count(m) AS promoted
 } IN TRANSACTIONS OF 1 ROWS
 RETURN coalesce(sum(promoted), 0) AS promoted

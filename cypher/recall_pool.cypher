@@ -92,7 +92,8 @@ CALL (pool) {
 CALL (pool, near, members) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
-  RETURN collect(n {.id, .content, .speaker, .session_id, .retention, .strength, .importance, .confidence,
+  RETURN collect(n {.id, .content, .speaker, .session_id, retention: {{retention_now(n, datetime())}},
+                    strength: {{strength_now(n, datetime())}}, .importance, .confidence,
            .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
            text: n.search_text,
            event: CASE WHEN n.event_start IS NULL THEN null

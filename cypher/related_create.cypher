@@ -6,4 +6,5 @@ MATCH (a:Memory {id: p.src}) WHERE a.user_id = $user_id
 MATCH (b:Memory {id: p.dst}) WHERE b.user_id = $user_id
 CREATE (a)-[:RELATED_TO {weight: p.weight, valid_from: p.valid_from, valid_to: null,
                          recorded_at: $now, expired_at: null}]->(b)
+SET a.decay_due = datetime({epochSeconds: 0}), b.decay_due = datetime({epochSeconds: 0}) // association is a decay input
 RETURN count(*) AS created

@@ -3,5 +3,5 @@
 MATCH (t:Topic {id: $topic_id}) WHERE t.user_id = $user_id
 MATCH (m:Memory)-[:IN_TOPIC]->(t) WHERE m.status IN $live
 RETURN m {.*, embedding: null, context_embedding: null} AS memory
-ORDER BY coalesce(m.strength, 1.0) * coalesce(m.importance, 0.5) DESC, m.created_at
+ORDER BY {{strength_now(m, datetime())}} * coalesce(m.importance, 0.5) DESC, m.created_at
 LIMIT $k

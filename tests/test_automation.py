@@ -19,6 +19,7 @@ from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError, Versi
 from graphmem.automation.control import DEFAULT_SCHEDULES, AutomationConfig
 from graphmem.automation.scheduler import Scheduler
 from graphmem.cli.main import app
+from graphmem.store.queries import expand
 
 
 @pytest.fixture()
@@ -102,7 +103,7 @@ def _bulk_memories(mem: GraphMemory, user_id: str, n: int, created: datetime) ->
         "UNWIND range(1, $n) AS i CREATE (m:Memory {id: randomUUID()}) "
         "SET m.user_id = $u, m.content = 'bulk ' + i, m.memory_type = 'episodic', m.priority = 'P3', "
         "m.strength = 1.0, m.retention = 1.0, m.access_count = 0, m.status = 'active', m.layer = 'working', "
-        "m.created_at = $t",
+        "m.created_at = $t",  # no decay_due: written outside graphmem, the first decay run migrates them
         {"n": n, "u": user_id, "t": created},
     )
 
@@ -128,7 +129,7 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     try:
         while time.monotonic() < deadline and proc.poll() is None:
             done = auto.query(
-                "MATCH (m:Memory {user_id: $u}) WHERE m.strength_updated_at IS NOT NULL RETURN count(m) AS n",
+                "MATCH (m:Memory {user_id: $u}) WHERE m.strength_rate IS NOT NULL RETURN count(m) AS n",
                 {"u": user_id},
             )[0]["n"]
             if done >= 200:
@@ -141,7 +142,7 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     left = auto.automation.runs(5, job="decay", user_id=user_id)
     assert left[0].status == "running"  # the killed process could not record anything
     partial = auto.query(
-        "MATCH (m:Memory {user_id: $u}) RETURN count(m.strength_updated_at) AS done, count(m) AS total",
+        "MATCH (m:Memory {user_id: $u}) RETURN count(m.strength_rate) AS done, count(m) AS total",
         {"u": user_id},
     )[0]
     assert 0 < partial["done"] < partial["total"] == 6000
@@ -152,9 +153,11 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     runs = {r.id: r for r in auto.automation.runs(5, job="decay", user_id=user_id)}
     assert runs[left[0].id].status == "interrupted"
     final = auto.query(
-        "MATCH (m:Memory {user_id: $u}) RETURN min(m.strength) AS lo, max(m.strength) AS hi, "
-        "count(m.strength_updated_at) AS done",
-        {"u": user_id},
+        expand(
+            "MATCH (m:Memory {user_id: $u}) WITH m, {{strength_now(m, $now)}} AS s "
+            "RETURN min(s) AS lo, max(s) AS hi, count(m.strength_rate) AS done"
+        ),
+        {"u": user_id, "now": now},
     )[0]
     assert final["done"] == 6000
     assert final["lo"] == pytest.approx(0.9**5) and final["hi"] == pytest.approx(0.9**5)

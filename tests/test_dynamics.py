@@ -12,6 +12,8 @@ import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.model import dynamics as d
+from graphmem.model.anchors import NEVER
+from graphmem.store.queries import expand
 
 P = d.DynamicsParams()
 
@@ -29,8 +31,19 @@ def write(mem: GraphMemory, cypher: str, **params: Any) -> list[dict[str, Any]]:
     return mem.runtime.store.run_statement(cypher, params)
 
 
-def node(mem: GraphMemory, memory_id: str) -> dict[str, Any]:
-    rows = mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})
+NODE_AT = expand(
+    "MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null, "
+    "retention: {{retention_now(m, $now)}}, strength: {{strength_now(m, $now)}}} AS m"
+)
+
+
+def node(mem: GraphMemory, memory_id: str, now: datetime | None = None) -> dict[str, Any]:
+    """A memory's stored properties; with ``now``, its retention and strength as every reader derives them
+    then (graphmem.model.anchors)."""
+    if now is None:
+        rows = mem.query("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", {"id": memory_id})
+    else:
+        rows = mem.query(NODE_AT, {"id": memory_id, "now": now})
     return rows[0]["m"] if rows else {}
 
 
@@ -69,11 +82,11 @@ def test_decay_matches_the_retention_and_strength_formulas(dyn: GraphMemory, use
             t=last,
         )
         made.append((m, kind, prio, uses, last))
-    now = made[0][0].created_at + timedelta(days=40)  # type: ignore[operator]
+    now: datetime = made[0][0].created_at + timedelta(days=40)  # type: ignore[operator,assignment]
     run = dyn.jobs.run("decay", user_id=user_id, now=now)
     assert run.status == "success" and run.counts["memories"] == 3
     for m, kind, prio, uses, last in made:
-        stored = node(dyn, m.id)
+        stored = node(dyn, m.id, now)
         n_rel, assoc = related(dyn, m.id)
         expected = d.retention(
             memory_type=kind,
@@ -119,22 +132,26 @@ def test_decay_composes_and_writes_only_what_moved(dyn: GraphMemory, user_id: st
         b=p0.id,
         t=p1.created_at,
     )
-    for day in range(1, 11):
+    runs = [
         dyn.jobs.run("decay", user_id=user_id, now=p1.created_at + timedelta(days=day))
+        for day in range(1, 11)
+    ]
     ten = p1.created_at + timedelta(days=10)
     edge = dyn.query(
         "MATCH (:Memory {id: $a})-[r:RELATED_TO]->() RETURN r.weight AS w, r.weight_base AS b", {"a": p1.id}
     )[0]
     assert edge["b"] == pytest.approx(0.8) and edge["w"] == pytest.approx(0.8 * (1 - P.edge_decay) ** 10)
-    # the association slows decay: each run uses the weights as the previous run left them (edges fade too)
-    expected = 1.0
-    for day in range(1, 11):
-        weight = 0.8 * (1 - P.edge_decay) ** (day - 1)
-        expected = d.decay_strength(expected, 1.0, d.effective_rate(P.strength_decay["P1"], weight), 0.5)
-    assert node(dyn, p1.id)["strength"] == pytest.approx(expected, rel=1e-5)
-    assert node(dyn, p1.id)["strength_updated_at"] == ten
-    assert node(dyn, p0.id)["strength"] == pytest.approx(1.0)
-    assert node(dyn, p0.id).get("strength_updated_at") is None  # never moved: nothing decayed
+    # the association slows decay by the edge's base weight (stable: edge decay does not make memories due)
+    rate = d.effective_rate(P.strength_decay["P1"], 0.8)
+    assert node(dyn, p1.id, ten)["strength"] == pytest.approx(
+        d.decay_strength(1.0, 10.0, rate, 0.5), rel=1e-5
+    )
+    # the first run writes the coefficients; later runs write only status changes, nothing nightly
+    assert runs[0].counts["memories"] == 2
+    assert all(r.counts["memories"] == r.counts["status_changed"] for r in runs[1:])
+    assert node(dyn, p1.id)["strength"] == 1.0  # the anchor: never rewritten
+    assert node(dyn, p0.id, ten)["strength"] == pytest.approx(1.0)
+    assert node(dyn, p0.id)["decay_due"] == NEVER  # P0: no status change ahead, never evaluated again
 
 
 def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: str) -> None:
@@ -148,7 +165,7 @@ def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: s
         seen.append(node(dyn, m.id)["status"])
     assert seen == ["active", "weak", "dormant", "forgotten"]
     # strength followed the closed form across the four incremental runs
-    assert node(dyn, m.id)["strength"] == pytest.approx(0.9**40, rel=1e-6)
+    assert node(dyn, m.id, now)["strength"] == pytest.approx(0.9**40, rel=1e-6)
 
 
 def test_soft_and_hard_forgetting(dyn: GraphMemory, user_id: str) -> None:
@@ -413,9 +430,9 @@ def test_promotion_to_common_knowledge(dyn: GraphMemory, user_id: str) -> None:
     assert promoted["priority"] == "common" and promoted["layer"] == "long_term"
     assert node(dyn, cold.id)["priority"] != "common"
     # common knowledge does not decay
-    strength = promoted["strength"]
+    strength = node(dyn, hot.id, start + timedelta(days=10))["strength"]
     dyn.jobs.run("decay", user_id=user_id, now=start + timedelta(days=200))
-    assert node(dyn, hot.id)["strength"] == pytest.approx(strength)
+    assert node(dyn, hot.id, start + timedelta(days=200))["strength"] == pytest.approx(strength)
 
 
 def test_review_dates_follow_stability(dyn: GraphMemory, user_id: str) -> None:

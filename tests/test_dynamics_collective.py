@@ -14,8 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem.model import anchors
 from graphmem.model import heuristics as h
 from graphmem.model import metamemory as mm
+from graphmem.model.anchors import DUE_NOW
 from graphmem.model.dynamics import DynamicsParams
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
@@ -187,7 +189,13 @@ def test_the_weaker_of_near_duplicates_fades_faster(dyn: GraphMemory, user_id: s
     """Competition: consolidate marks the weaker of two near-duplicates with rivalry; decay then takes it
     down faster than an identical memory without a stronger twin."""
     start = NOW - timedelta(days=20)
-    base = {"priority": "P3", "status": "active", "recorded_at": start, "created_at": start}
+    base = {
+        "priority": "P3",
+        "status": "active",
+        "recorded_at": start,
+        "created_at": start,
+        "decay_due": DUE_NOW,
+    }
     strong, weak, alone, weaker = _create(
         dyn,
         user_id,
@@ -202,7 +210,10 @@ def test_the_weaker_of_near_duplicates_fades_faster(dyn: GraphMemory, user_id: s
     assert _props(dyn, weak)["rivalry"] == pytest.approx(0.9)
     assert not _props(dyn, strong).get("rivalry") and not _props(dyn, alone).get("rivalry")
     assert dyn.jobs.run("decay", user_id=user_id, now=NOW + timedelta(days=5)).status == "success"
-    assert _props(dyn, weak)["strength"] < _props(dyn, alone)["strength"] < 1.0
+    later = NOW + timedelta(days=5)
+    assert (
+        anchors.strength_now(_props(dyn, weak), later) < anchors.strength_now(_props(dyn, alone), later) < 1.0
+    )
     params = DynamicsParams()
     assert params.rival_similarity < 0.9
 

@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem.model import anchors
 from graphmem.model import lifecycle as spec
 from graphmem.model.dynamics import FACTORS, DynamicsParams
+from graphmem.store.queries import expand
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 PRIORITIES = ["common", "P0", "P1", "P2", "P3"]
@@ -65,7 +67,22 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
         retained=draw(st.booleans()) and draw(st.booleans()),
         forgotten_at=NOW - draw(_hours(0, 24 * 60)) if status == "forgotten" else None,
         summarized_by=draw(st.sampled_from([None, None, None, "summary-1"])),
+        stored=draw(st.one_of(st.none(), _coefficients)),
+        decay_due=draw(
+            st.sampled_from(
+                [anchors.DUE_NOW, None, NOW - timedelta(hours=3), NOW + timedelta(days=2), anchors.NEVER]
+            )
+        ),
     )
+
+
+_coefficients = st.builds(
+    anchors.Coefficients,
+    retention_scale=st.floats(0, 1.5),
+    retention_rate=st.floats(0, 0.2),
+    strength_rate=st.floats(0, 1),
+    strength_floor=st.sampled_from([0.0, 0.5, 1.0]),
+)
 
 
 @st.composite
@@ -102,6 +119,8 @@ def _store(
                 "forgotten_at": s.forgotten_at,
                 "summarized_by": s.summarized_by,
                 "rivalry": s.rivalry or None,
+                "decay_due": s.decay_due,
+                **({} if s.stored is None else s.stored.__dict__),
                 **s.factors,
             },
         }
@@ -124,8 +143,44 @@ def _stored(mem: GraphMemory, user: str) -> dict[str, dict[str, Any]]:
     return {r["m"]["id"]: r["m"] for r in rows}
 
 
+NOW_VALUES = expand(
+    "MATCH (m:Memory) WHERE m.user_id = $u "
+    "RETURN m.id AS id, {{retention_now(m, $now)}} AS retention, {{strength_now(m, $now)}} AS strength"
+)
+
+
+def _now_values(mem: GraphMemory, user: str) -> dict[str, tuple[float, float]]:
+    """Retention and strength at NOW as every reader derives them (the shared Cypher fragments)."""
+    rows = mem.query(NOW_VALUES, {"u": user, "now": NOW})
+    return {r["id"]: (r["retention"], r["strength"]) for r in rows}
+
+
 def _weights(i: int, edges: list[tuple[int, int, float]]) -> tuple[float, ...]:
     return tuple(w for a, b, w in edges if i in (a, b))
+
+
+def _check_derived(got: dict[str, Any], retention: float, strength: float) -> None:
+    """The Cypher fragments and the pure functions derive the same values from the same stored properties."""
+    assert retention == pytest.approx(anchors.retention_now(got, NOW), rel=1e-9, abs=1e-12), got
+    assert strength == pytest.approx(anchors.strength_now(got, NOW), rel=1e-9, abs=1e-12), got
+
+
+def _check_decayed(
+    s: spec.MemoryState, want: spec.Decayed, got: dict[str, Any], retention: float, strength: float
+) -> None:
+    assert retention == pytest.approx(want.retention, rel=1e-9, abs=1e-12), (s, want)
+    assert strength == pytest.approx(want.strength, rel=1e-9, abs=1e-12), (s, want)
+    assert got["status"] == want.status, (s, want)
+    assert want.coefficients is not None
+    for name, value in want.coefficients.__dict__.items():
+        assert got[name] == pytest.approx(value, rel=1e-9, abs=1e-12), (name, s, want)
+    assert (got.get("strength_updated_at") == NOW) == want.strength_moved or s.strength_updated_at == NOW
+    if not want.strength_moved:
+        assert got["strength"] == s.strength, (s, want)
+    if want.due is None:
+        assert got["decay_due"] == anchors.NEVER, (s, want)
+    else:
+        assert abs((got["decay_due"] - want.due).total_seconds()) <= 2.0, (s, want, got["decay_due"])
 
 
 def _use(mem: GraphMemory, params: DynamicsParams) -> None:
@@ -148,28 +203,28 @@ def test_decay_and_forget_jobs_match_the_specification(
     _use(dyn, params)
     user = f"test-{uuid.uuid4()}"
     _store(dyn, user, states, edges)
+    before = _stored(dyn, user)
     assert dyn.jobs.run("decay", user_id=user, now=NOW).status == "success"
-    after = _stored(dyn, user)
+    after, now_values = _stored(dyn, user), _now_values(dyn, user)
     decayed: list[spec.MemoryState] = []
     for i, s in enumerate(states):
         s = spec.MemoryState(**{**s.__dict__, "association_weights": _weights(i, edges)})
-        got, want = after[f"{user}-{i}"], spec.decay(s, NOW, params)
-        if want is None:  # left alone
-            assert (got["retention"], got["strength"], got["status"]) == (s.retention, s.strength, s.status)
-            decayed.append(s)
-            continue
-        assert got["retention"] == pytest.approx(want.retention, rel=1e-9, abs=1e-12), (s, want)
-        assert got["strength"] == pytest.approx(want.strength, rel=1e-9, abs=1e-12), (s, want)
-        assert got["status"] == want.status, (s, want)
-        assert (got.get("strength_updated_at") == NOW) == want.strength_moved or s.strength_updated_at == NOW
+        mid = f"{user}-{i}"
+        props, (retention, strength) = after[mid], now_values[mid]
+        _check_derived(props, retention, strength)
+        evaluated = s.decay_due is None or s.decay_due <= NOW  # no decay_due: never evaluated (migration)
+        want = spec.decay(s, NOW, params) if evaluated else None
+        if want is None:  # left alone: a due memory that is not live is only marked never due
+            lost = {"decay_due"} if evaluated else set()
+            assert {k: v for k, v in props.items() if k not in lost} == {
+                k: v for k, v in before[mid].items() if k not in lost
+            }, s
+            assert not evaluated or props["decay_due"] == anchors.NEVER
+        else:
+            _check_decayed(s, want, props, retention, strength)
         decayed.append(
             spec.MemoryState(
-                **{
-                    **s.__dict__,
-                    "retention": got["retention"],
-                    "strength": got["strength"],
-                    "status": got["status"],
-                }
+                **{**s.__dict__, "retention": retention, "strength": strength, "status": props["status"]}
             )
         )
     # only what moved is written: a rerun at the same clock touches no memory
@@ -202,4 +257,44 @@ def test_decay_and_forget_jobs_match_the_specification(
     kept = [i for i, s in enumerate(remaining) if spec.capacity_candidate(s) and i not in by_capacity]
     for v in by_capacity:  # the weakest go first
         assert all(spec.capacity_key(remaining[v]) <= spec.capacity_key(remaining[k]) for k in kept)
+    dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    derandomize=True,
+)
+@given(
+    drawn=st.lists(memory_state(), min_size=2, max_size=12),
+    gaps=st.lists(st.integers(1, 25), min_size=3, max_size=6),
+)
+def test_due_driven_runs_give_what_a_nightly_recompute_would(
+    dyn: GraphMemory, drawn: list[spec.MemoryState], gaps: list[int]
+) -> None:
+    """Runs spaced by days evaluate only due memories, yet every status, retention and strength after each
+    run is what recomputing every memory at that clock would give (decay_due is never late)."""
+    _use(dyn, DynamicsParams())
+    fresh = {"stored": None, "decay_due": None, "core_block": False, "retained": False}
+    states = [
+        spec.MemoryState(**{**s.__dict__, **fresh, "status": s.status if s.status != "forgotten" else "weak"})
+        for s in drawn
+    ]
+    user = f"test-{uuid.uuid4()}"
+    _store(dyn, user, states, [])
+    now, evaluated = NOW, []
+    for gap in gaps:
+        now += timedelta(days=gap)
+        evaluated.append(dyn.jobs.run("decay", user_id=user, now=now).counts["memories"])
+        after = _stored(dyn, user)
+        rows = dyn.query(NOW_VALUES, {"u": user, "now": now})
+        for row in rows:
+            s = states[int(row["id"].rsplit("-", 1)[1])]
+            want = spec.decay(s, now, DynamicsParams())
+            assert want is not None
+            assert after[row["id"]]["status"] == want.status, (s, now)
+            assert row["retention"] == pytest.approx(want.retention, rel=1e-9, abs=1e-12), (s, now)
+            assert row["strength"] == pytest.approx(want.strength, rel=1e-9, abs=1e-12), (s, now)
+    assert evaluated[0] == len(states)  # the migration: every memory once
     dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem.store.queries import expand
 
 
 @pytest.fixture()
@@ -45,9 +46,11 @@ def test_p0_stays_active_after_400_days_while_p3_fades(dyn: GraphMemory, user_id
     rows = {
         r["id"]: r
         for r in dyn.query(
-            "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.id AS id, m.status AS status, "
-            "m.retention AS retention, m.strength AS strength",
-            {"u": user_id},
+            expand(
+                "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.id AS id, m.status AS status, "
+                "{{retention_now(m, $now)}} AS retention, {{strength_now(m, $now)}} AS strength"
+            ),
+            {"u": user_id, "now": later},
         )
     }
     assert rows[p0.id]["status"] == "active" and rows[p0.id]["retention"] == 1.0
@@ -84,7 +87,7 @@ def test_dry_run_reports_changes_and_writes_nothing(dyn: GraphMemory, user_id: s
     runs = {}
     for job in ("decay", "forget", "consolidate", "associate", "promote", "review"):
         run = dyn.jobs.run(job, user_id=user_id, now=later, dry_run=True)
-        assert run.status == "dry_run", run.error
+        assert run.status == "dry_run", (job, run.error)
         runs[job] = run.counts
         assert tenant_state(dyn, user_id) == before, job
     assert runs["decay"]["memories"] == 7 and runs["decay"]["status_changed"] == 7

@@ -4,6 +4,6 @@
 MATCH (m:Memory)
 WHERE m.user_id = $user_id
 WITH m, duration.inDays(m.created_at, datetime()).days / 7 AS week
-RETURN week, m.priority AS priority, count(*) AS memories, avg(m.retention) AS avg_retention,
-       avg(m.strength) AS avg_strength, count(CASE WHEN m.status = 'forgotten' THEN 1 END) AS forgotten
+RETURN week, m.priority AS priority, count(*) AS memories, avg({{retention_now(m, datetime())}}) AS avg_retention,
+       avg({{strength_now(m, datetime())}}) AS avg_strength, count(CASE WHEN m.status = 'forgotten' THEN 1 END) AS forgotten
 ORDER BY week, priority

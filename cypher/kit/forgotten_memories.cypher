@@ -3,5 +3,5 @@
 MATCH (m:Memory)
 WHERE m.user_id = $user_id AND m.status = 'forgotten'
 RETURN m.id AS id, m.content AS content, m.forgotten_at AS forgotten_at, m.forgotten_reason AS reason,
-       m.status_before_forgetting AS was, m.retention AS retention
+       m.status_before_forgetting AS was, {{retention_now(m, datetime())}} AS retention
 ORDER BY m.forgotten_at DESC

@@ -4,7 +4,7 @@
 MATCH (m:Memory)
 WHERE m.user_id = $user_id AND m.status <> 'forgotten'
 RETURN m.id AS id, m.content AS content, m.status AS status, m.priority AS priority,
-       m.retention AS retention, m.strength AS strength, m.access_count AS access_count,
+       {{retention_now(m, datetime())}} AS retention, {{strength_now(m, datetime())}} AS strength, m.access_count AS access_count,
        m.last_accessed_at AS last_accessed_at
-ORDER BY m.retention ASC, m.strength ASC
+ORDER BY retention ASC, strength ASC
 LIMIT toInteger($limit)

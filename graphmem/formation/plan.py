@@ -18,6 +18,7 @@ from typing import Any
 from graphmem.config import Settings
 from graphmem.formation.drafts import MemoryDraft, entity_id, session_uid, user_key
 from graphmem.model import importance, linking
+from graphmem.model.anchors import DUE_NOW
 from graphmem.model.dates import event_range, resolve_dates
 from graphmem.model.extraction import TurnExtraction
 from graphmem.model.fact_patterns import memory_type_hint, with_subject
@@ -186,6 +187,7 @@ def _props(draft: MemoryDraft, memory_type: MemoryType, score: float, now: datet
         "retention": 1.0,
         "access_count": 0,
         "last_accessed_at": None,
+        "decay_due": DUE_NOW,  # the next decay run computes its coefficients (graphmem.model.anchors)
         "status": "active",
         "layer": "working",
         "source": draft.source.value,

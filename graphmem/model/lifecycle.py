@@ -1,9 +1,10 @@
 """What the decay and forget jobs do to one memory: the specification the set-based Cypher must match.
 
 :mod:`graphmem.model.dynamics` holds the formulas; this module composes them into the per-memory outcome of
-a job run at ``now`` (the jobs' Cypher evaluates the same composition over every memory of a tenant, and
+a job run at ``now`` (the jobs' Cypher evaluates the same composition set-based, and
 ``tests/test_dynamics_spec.py`` runs the jobs on the real server over generated memories and compares every
-resulting value with these functions).
+resulting value with these functions). The decay job evaluates only due memories and stores coefficients;
+retention and strength are derived from them at read time (:mod:`graphmem.model.anchors`).
 
 Ages count from the memory's *anchor*: when graphmem recorded it (``recorded_at``, falling back to
 ``created_at``), never the time of the message it came from (``occurred_at``), so history imported with old
@@ -12,21 +13,23 @@ timestamps starts fresh and gets the same grace period as a new memory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from graphmem.model import anchors
+from graphmem.model.anchors import Coefficients
 from graphmem.model.dynamics import (
     EXEMPT_PRIORITIES,
     LIVE_STATUSES,
-    STRENGTH_MAX,
     DynamicsParams,
-    decay_strength,
     effective_rate,
-    retention,
     salience,
+    semantic_importance,
     should_forget,
     status_for,
 )
+from graphmem.model.heuristics import interference
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,10 @@ class MemoryState:
     retained: bool = False
     forgotten_at: datetime | None = None
     summarized_by: str | None = None
+    stored: Coefficients | None = None
+    """The coefficients the decay job stored last time (None: never evaluated, or written by an older
+    graphmem)."""
+    decay_due: datetime | None = None
 
     @property
     def anchor(self) -> datetime:
@@ -63,49 +70,85 @@ class Decayed:
     strength: float
     status: str
     strength_moved: bool
+    """Whether the job re-anchors strength (stores ``strength`` at ``now`` and ``strength_updated_at = now``):
+    when the coefficients moved and the new ones would give another strength now from the old anchor (else
+    the new rate would apply retroactively)."""
+    coefficients: Coefficients | None = None
+    due: datetime | None = None
 
 
-def _days(since: datetime, now: datetime) -> float:
-    return max(0.0, (now - since).total_seconds() / 86400.0)
-
-
-def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed | None:
-    """The decay job's outcome for one memory; ``None`` when the job leaves it alone (not live, or a pinned
-    core block)."""
-    if state.status not in LIVE_STATUSES or state.core_block:
-        return None
+def coefficients(state: MemoryState, params: DynamicsParams) -> Coefficients:
+    """The four stored decay coefficients of a memory (graphmem.model.anchors)."""
     weights = state.association_weights
     mean = sum(weights) / len(weights) if weights else 0.0
     sal = salience(state.factors, params)
-    accessed = state.last_accessed_at or state.anchor
-    anchored = state.strength_updated_at or state.anchor
-    value = retention(
-        memory_type=state.memory_type,
-        days_since_access=_days(accessed, now),
-        days_since_creation=_days(state.anchor, now),
-        access_count=state.access_count,
-        related_count=len(weights),
-        params=params,
-        priority=state.priority,
-        salience=sal,
-        rivalry=state.rivalry,
-    )
     rate = effective_rate(
         params.strength_decay[state.priority], mean, params.association_slowdown, sal, state.rivalry
     )
-    since = accessed if accessed > anchored else anchored
-    strength = decay_strength(state.strength, _days(since, now), rate, params.strength_floor[state.priority])
-    strength = min(STRENGTH_MAX, max(0.0, strength))
+    floor = params.strength_floor[state.priority]
+    if state.priority in EXEMPT_PRIORITIES:
+        return Coefficients(1.0, 0.0, rate, floor)
+    lam = (
+        params.time_decay[state.memory_type]
+        * params.priority_time_scale[state.priority]
+        * interference(state.rivalry)
+        / (1.0 + sal)
+    )
+    scale = (
+        (1.0 + math.log(1 + max(0, state.access_count)))
+        * params.type_multiplier[state.memory_type]
+        * semantic_importance(len(weights))
+        / 5.0
+    )
+    return Coefficients(scale, lam, rate, floor)
+
+
+def stored(state: MemoryState) -> dict[str, object]:
+    """The node properties the anchors read (graphmem.model.anchors) for this state."""
+    return {
+        "recorded_at": state.recorded_at,
+        "created_at": state.created_at,
+        "last_accessed_at": state.last_accessed_at,
+        "strength_updated_at": state.strength_updated_at,
+        "strength": state.strength,
+        "retention": state.retention,
+        "priority": state.priority,
+        **({} if state.stored is None else asdict(state.stored)),
+    }
+
+
+def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed | None:
+    """The decay job's outcome for one memory it evaluates (``decay_due`` at most ``now``); ``None`` when the
+    job leaves it alone (not live, or a pinned core block). Retention is derived from the new coefficients;
+    strength is decayed from its anchor by the stored coefficients (the new ones when there are
+    none yet), and re-anchored at ``now`` when the coefficients moved."""
+    if state.status not in LIVE_STATUSES or state.core_block:
+        return None
+    new = coefficients(state, params)
+    props = stored(state)
+    strength = anchors.strength_now(props if state.stored else {**props, **asdict(new)}, now)
+    moved = state.stored != new
+    reanchor = moved and anchors.strength_now({**props, **asdict(new)}, now) != strength
+    after = {**props, **asdict(new)}
+    if reanchor:
+        after.update(strength=strength, strength_updated_at=now)
+    value = anchors.retention_now(after, now)
+    if state.priority in EXEMPT_PRIORITIES:
+        value = 1.0
+    status = status_for(value, strength, params, state.priority)
     return Decayed(
         retention=value,
         strength=strength,
-        status=status_for(value, strength, params, state.priority),
-        strength_moved=strength != state.strength,
+        status=status,
+        strength_moved=reanchor,
+        coefficients=new,
+        due=anchors.due(after, now, new, status, params),
     )
 
 
 def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
-    """Whether the forget job soft-forgets this memory (from its stored retention and strength)."""
+    """Whether the forget job soft-forgets this memory (from its retention and strength derived at ``now``,
+    graphmem.model.anchors, which the caller puts in ``state``)."""
     if state.status not in LIVE_STATUSES:
         return False
     return should_forget(

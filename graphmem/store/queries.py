@@ -20,7 +20,29 @@ def _read(package: str, name: str) -> str:
     if not resource.is_file():
         raise KeyError(f"no query named {name!r} in {package}")
     text = resource.read_text(encoding="utf-8")
-    return strip_comments(text)
+    return expand(strip_comments(text))
+
+
+def expand(text: str) -> str:
+    """``text`` with every ``{{fragment(variable, clock)}}`` replaced by that fragment's expression."""
+    return _INCLUDE.sub(_expand, text)
+
+
+_INCLUDE = re.compile(r"\{\{(\w+)\((\w+),\s*(.*?)\)\}\}")
+"""``{{name(variable, clock)}}`` in a statement: the expression of ``cypher/fragments/<name>.cypher`` over
+that node variable and clock expression (its ``__m__`` and ``__now__``), parenthesised."""
+
+
+@functools.cache
+def fragment(name: str) -> str:
+    """The expression of ``cypher/fragments/<name>.cypher`` (``__m__`` and ``__now__`` placeholders)."""
+    return _read("graphmem.cypher", f"fragments/{name}")
+
+
+def _expand(match: re.Match[str]) -> str:
+    name, variable, clock = match.groups()
+    body = fragment(name).replace("__m__", variable).replace("__now__", f"({clock})")
+    return f"({body})"
 
 
 def strip_comments(text: str) -> str:

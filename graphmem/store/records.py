@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import logging
 import math
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError as ModelError
 
+from graphmem.model import anchors
 from graphmem.models import Memory
 
 logger = logging.getLogger(__name__)
@@ -62,8 +64,12 @@ def load_metadata(raw: Any) -> dict[str, Any]:
 
 def memory_from_row(row: dict[str, Any]) -> Memory:
     """A Memory from a stored row. Fields that do not fit the model (written by hand, or by an older
-    version) fall back to their defaults instead of failing the read (text fields are kept as text)."""
+    version) fall back to their defaults instead of failing the read (text fields are kept as text).
+    Retention and strength are derived now from the stored anchors (graphmem.model.anchors)."""
     data = {k: v for k, v in row.items() if k != "embedding" and v is not None}
+    if row.get("retention_scale") is not None or row.get("strength_rate") is not None:  # derived now
+        now = datetime.now(UTC)
+        data["retention"], data["strength"] = anchors.retention_now(row, now), anchors.strength_now(row, now)
     data["metadata"] = load_metadata(data.pop("metadata", None))
     tags = data.get("tags")
     data["tags"] = tuple(clean_text(str(t)) for t in tags) if isinstance(tags, list | tuple) else ()
