@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem.automation.control import JOB_NAMES
 from graphmem.store.queries import expand
 
 
@@ -85,7 +86,7 @@ def test_dry_run_reports_changes_and_writes_nothing(dyn: GraphMemory, user_id: s
     dyn.jobs.run("decay", user_id=user_id, now=first.created_at + timedelta(days=1))
     before = tenant_state(dyn, user_id)
     runs = {}
-    for job in ("decay", "forget", "consolidate", "associate", "promote", "review"):
+    for job in JOB_NAMES:  # every job of the control plane, topics and adapt included
         run = dyn.jobs.run(job, user_id=user_id, now=later, dry_run=True)
         assert run.status == "dry_run", (job, run.error)
         runs[job] = run.counts
