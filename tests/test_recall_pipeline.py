@@ -43,6 +43,27 @@ def _conversation(mem: GraphMemory, user_id: str) -> None:
     )
 
 
+def _spoken(
+    mem: GraphMemory,
+    user_id: str,
+    turns: list[tuple[str | None, str]],
+    *,
+    session: str = "s1",
+    day: int = 0,
+) -> None:
+    """One session of (speaker, text) turns, a minute apart, ``day`` days after 1 February 2026."""
+    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC) + timedelta(days=day)
+    mem.add_messages(
+        [
+            {"role": "user", "content": text, "timestamp": start + timedelta(minutes=i)}
+            | ({"name": who} if who else {})
+            for i, (who, text) in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id=session,
+    )
+
+
 @pytest.mark.parametrize(
     ("reinforce", "record"), [(True, True), (False, True), (False, False), (True, False)]
 )
@@ -166,20 +187,15 @@ def test_a_speakers_name_is_not_a_full_text_term(mem: GraphMemory, user_id: str)
     """A question naming a speaker is about that speaker's turns (the speaker boost), not about the turns
     that address them by name: "Thanks, Melanie!" matches "Melanie" in full text and says nothing about
     what she painted."""
-    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
-    turns = [
-        ("Caroline", "Melanie, your garden looks lovely, Melanie! What a great weekend, Melanie."),
-        ("Caroline", "Thanks so much, Melanie! Lunch with you was great, Melanie."),
-        ("Melanie", "Last week I finished a sunset over the lake in watercolours."),
-        ("Caroline", "Melanie, that's awesome! Good night, Melanie!"),
-    ]
-    mem.add_messages(
+    _spoken(
+        mem,
+        user_id,
         [
-            {"role": "user", "name": who, "content": text, "timestamp": start + timedelta(minutes=i)}
-            for i, (who, text) in enumerate(turns)
+            ("Caroline", "Melanie, your garden looks lovely, Melanie! What a great weekend, Melanie."),
+            ("Caroline", "Thanks so much, Melanie! Lunch with you was great, Melanie."),
+            ("Melanie", "Last week I finished a sunset over the lake in watercolours."),
+            ("Caroline", "Melanie, that's awesome! Good night, Melanie!"),
         ],
-        user_id=user_id,
-        session_id="s1",
     )
     hits = mem.recall("What did Melanie paint?", user_id=user_id, k=2, reinforce=False)
     assert "watercolours" in hits[0].memory.content
@@ -192,20 +208,15 @@ def test_a_speakers_name_is_not_a_full_text_term(mem: GraphMemory, user_id: str)
 def test_a_speakers_name_is_left_out_of_the_query_vector(mem: GraphMemory, user_id: str) -> None:
     """The question's vector is the question less the tenant's speakers' names: with the name in it, the
     turns that name or address the speaker outrank what the question asks about."""
-    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
-    turns = [
-        ("Melanie", "Caroline, you are amazing, Caroline! So proud of you, Caroline."),
-        ("Melanie", "Caroline! Caroline, thank you, Caroline, see you soon Caroline."),
-        ("Caroline", "Our puppy chewed the sofa again, he is such a rascal."),
-        ("Melanie", "Caroline, Caroline, hugs to you Caroline!"),
-    ]
-    mem.add_messages(
+    _spoken(
+        mem,
+        user_id,
         [
-            {"role": "user", "name": who, "content": text, "timestamp": start + timedelta(minutes=i)}
-            for i, (who, text) in enumerate(turns)
+            ("Melanie", "Caroline, you are amazing, Caroline! So proud of you, Caroline."),
+            ("Melanie", "Caroline! Caroline, thank you, Caroline, see you soon Caroline."),
+            ("Caroline", "Our puppy chewed the sofa again, he is such a rascal."),
+            ("Melanie", "Caroline, Caroline, hugs to you Caroline!"),
         ],
-        user_id=user_id,
-        session_id="s1",
     )
     embedded: list[str] = []
     inner = mem.embedder
@@ -232,25 +243,10 @@ def test_a_speakers_name_is_left_out_of_the_query_vector(mem: GraphMemory, user_
 def test_a_turn_that_only_asks_ranks_below_the_statement(mem: GraphMemory, user_id: str) -> None:
     """A question states nothing: "What did you paint last weekend?" is no evidence of what was painted,
     however close its words are to the query; the statement that answers it is."""
-    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
-    sessions = [
-        [("Caroline", "Wow! What did you paint last weekend?"), ("Melanie", "Oh, I will show you soon.")],
-        [("Melanie", "Last weekend I painted a sunset over the lake."), ("Caroline", "Gorgeous!")],
-    ]
-    for n, turns in enumerate(sessions):
-        mem.add_messages(
-            [
-                {
-                    "role": "user",
-                    "name": who,
-                    "content": text,
-                    "timestamp": start + timedelta(days=n, minutes=i),
-                }
-                for i, (who, text) in enumerate(turns)
-            ],
-            user_id=user_id,
-            session_id=f"s{n}",
-        )
+    asked = [("Caroline", "Wow! What did you paint last weekend?"), ("Melanie", "Oh, I will show you soon.")]
+    _spoken(mem, user_id, asked, session="s0")
+    said = [("Melanie", "Last weekend I painted a sunset over the lake."), ("Caroline", "Gorgeous!")]
+    _spoken(mem, user_id, said, session="s1", day=1)
     hits = mem.recall("What did Melanie paint last weekend?", user_id=user_id, k=4, reinforce=False)
     assert "sunset" in hits[0].memory.content
     asking = next(h for h in hits if h.memory.content.startswith("Wow!"))
@@ -260,26 +256,16 @@ def test_a_turn_that_only_asks_ranks_below_the_statement(mem: GraphMemory, user_
 def test_a_turn_of_the_matching_episode_outranks_its_twin_elsewhere(mem: GraphMemory, user_id: str) -> None:
     """Session-level aggregation: of two turns that match the question equally little, the one from the
     episode the question is about (the session of its best match) ranks first."""
-    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
-    sessions = [
-        [
-            "We drove to the coast for the kite festival last Saturday.",
-            "Traffic on the motorway was terrible.",
-            "We ate fish and chips by the harbour.",
-            "My brother lost his sunglasses.",
-            "The wind was strong all afternoon, just perfect.",
-        ],
-        ["I repainted the fence in the garden.", "The wind was strong all afternoon, quite cold."],
+    trip = [
+        "We drove to the coast for the kite festival last Saturday.",
+        "Traffic on the motorway was terrible.",
+        "We ate fish and chips by the harbour.",
+        "My brother lost his sunglasses.",
+        "The wind was strong all afternoon, just perfect.",
     ]
-    for n, turns in enumerate(sessions):
-        mem.add_messages(
-            [
-                {"role": "user", "content": text, "timestamp": start + timedelta(days=7 * n, minutes=i)}
-                for i, text in enumerate(turns)
-            ],
-            user_id=user_id,
-            session_id=f"s{n}",
-        )
+    _spoken(mem, user_id, [(None, t) for t in trip], session="s0")
+    garden = ["I repainted the fence in the garden.", "The wind was strong all afternoon, quite cold."]
+    _spoken(mem, user_id, [(None, t) for t in garden], session="s1", day=7)
     hits = mem.recall("How was the kite festival?", user_id=user_id, k=7, reinforce=False)
     order = [h.memory.content for h in hits]
     perfect = order.index("The wind was strong all afternoon, just perfect.")
