@@ -18,6 +18,12 @@ def cross_encoder() -> OnnxCrossEncoder:
     return OnnxCrossEncoder()
 
 
+def _passage(memory: Mapping[str, Any]) -> str:
+    """What the cross-encoder reads of a memory: its search text (the content with its speaker, entity names
+    and resolved dates; pool rows carry it as ``text``), else the content."""
+    return str(memory.get("text") or memory.get("search_text") or memory.get("content") or "")
+
+
 def rerank(
     query: str,
     top_n: int,
@@ -28,7 +34,7 @@ def rerank(
     """Cross-encoder over the top ``top_n``: 50/50 blend of its min-max logits with the min-max score (the
     blend measured best in ../shared/reference/offline-models.md); the rest keep their order below."""
     top = sorted(scores, key=lambda m: -scores[m])[:top_n]
-    texts = [str(memories[m].get("content") or memories[m].get("text") or "") for m in top]
+    texts = [_passage(memories[m]) for m in top]
     ce = minmax(dict(zip(top, cross_encoder().score(query, texts), strict=True)))
     base = minmax({m: scores[m] for m in top})
     floor = max((s for m, s in scores.items() if m not in ce), default=0.0)
