@@ -27,6 +27,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from graphmem import GraphMemory
 from graphmem.adapters.rest import create_app
+from graphmem.model import anchors
 
 KEY = "browser-test-key"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -174,11 +175,15 @@ def test_dashboard_in_chromium(
     assert list(runs) == [run_id]
     assert runs[run_id][0:2] == ["decay", "success"] and runs[run_id][4] == user_id
 
-    # counts by status and type and the retention histogram, against the stored memories
-    stored = mem.query(
-        "MATCH (m:Memory {user_id: $u}) RETURN m.status AS status, m.memory_type AS type, m.retention AS r",
+    # counts by status and type and the retention histogram, against the stored memories (retention is
+    # derived when read, from the anchors the decay run stored: graphmem.model.anchors is its specification)
+    rows = mem.query(
+        "MATCH (m:Memory {user_id: $u}) RETURN m.status AS status, m.memory_type AS type, m {.retention, "
+        ".retention_scale, .retention_rate, .last_accessed_at, .recorded_at, .created_at} AS p",
         {"u": user_id},
     )
+    now = datetime.now(UTC)
+    stored = [{**row, "r": anchors.retention_now(row["p"], now)} for row in rows]
     assert len(stored) == 5
     assert browser.find_element(By.ID, "total").text == "5"
     by_status = {k: int(v[1]) for k, v in _table(browser, "by-status", "status").items()}
