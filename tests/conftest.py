@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from graphmem import GraphMemory, OnnxEmbedder
+from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.server import LocalServer
 
 NEO4J_IMAGE = "neo4j:5.26-community"
@@ -82,6 +82,20 @@ def embedder() -> OnnxEmbedder:
 @pytest.fixture(scope="session")
 def mem(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     with GraphMemory.connect(embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
+@pytest.fixture()
+def config_id() -> str:
+    """An automation config of the test's own, so tests that change schedules never meet."""
+    return f"test-{uuid.uuid4()}"
+
+
+@pytest.fixture()
+def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphMemory]:
+    """A client bound to the test's own automation config (``config_id``)."""
+    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as memory:
         memory.init()
         yield memory
 

@@ -7,8 +7,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,18 +18,6 @@ from graphmem.automation.control import DEFAULT_SCHEDULES, AutomationConfig
 from graphmem.automation.scheduler import Scheduler
 from graphmem.cli.main import app
 from graphmem.store.queries import expand
-
-
-@pytest.fixture()
-def config_id() -> str:
-    return f"test-{uuid.uuid4()}"
-
-
-@pytest.fixture()
-def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphMemory]:
-    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as memory:
-        memory.init()
-        yield memory
 
 
 def test_config_is_stored_versioned_and_checked(auto: GraphMemory) -> None:

@@ -14,13 +14,12 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError
+from graphmem import GraphMemory, ValidationError
 from graphmem.adapters.rest import create_app
 from graphmem.automation.control import DEFAULT_SCHEDULES, JOB_NAMES, AutomationConfig, read_config
 from graphmem.cli.main import app
@@ -28,18 +27,6 @@ from graphmem.model.dynamics import PRESETS
 
 KEY = "stored-config-test-key"
 SECRET = "user-text-never-logged"
-
-
-@pytest.fixture()
-def config_id() -> str:
-    return f"test-{uuid.uuid4()}"
-
-
-@pytest.fixture()
-def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphMemory]:
-    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as memory:
-        memory.init()
-        yield memory
 
 
 @pytest.fixture()
