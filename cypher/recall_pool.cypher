@@ -8,6 +8,7 @@
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
 // $lucene: Lucene query string or null; $pool_k; $max_fan
+// $now: the recall's clock for derived retention and strength (null: the server's)
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
 // $alive_at: the earlier of the two, or null (not yet forgotten, expired or merged away then)
@@ -92,8 +93,8 @@ CALL (pool) {
 CALL (pool, near, members) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
-  RETURN collect(n {.id, .content, .speaker, .session_id, retention: {{retention_now(n, datetime())}},
-                    strength: {{strength_now(n, datetime())}}, .importance, .confidence,
+  RETURN collect(n {.id, .content, .speaker, .session_id, retention: {{retention_now(n, coalesce($now, datetime()))}},
+                    strength: {{strength_now(n, coalesce($now, datetime()))}}, .importance, .confidence,
            .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
            text: n.search_text,
            event: CASE WHEN n.event_start IS NULL THEN null

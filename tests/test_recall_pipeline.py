@@ -272,3 +272,28 @@ def test_a_turn_of_the_matching_episode_outranks_its_twin_elsewhere(mem: GraphMe
     cold = order.index("The wind was strong all afternoon, quite cold.")
     assert perfect < cold
     assert hits[perfect].explanation.components["session"] > hits[cold].explanation.components["session"]
+
+
+def test_the_pool_derives_memory_state_at_the_recalls_clock(mem: GraphMemory, user_id: str) -> None:
+    """Retention and strength are derived when read (graphmem.model.anchors); the pool derives them at the
+    recall's own clock, so a recall on a virtual clock (the dynamics simulation) sees the state it would."""
+    from graphmem.retrieval import recall as use_case
+
+    first = mem.remember("The spare key is under the blue flowerpot", user_id=user_id, priority="P3")
+    assert first.created_at is not None
+    mem.jobs.run("decay", user_id=user_id, now=first.created_at + timedelta(days=1))
+
+    def state_at(days: int) -> float:
+        req = use_case.RecallRequest(
+            query="where is the spare key?",
+            user_id=user_id,
+            k=1,
+            as_of=None,
+            hops=1,
+            views=None,
+            reinforce=False,
+        )
+        ranked, _ = use_case.run_search(mem.runtime, req, first.created_at + timedelta(days=days))
+        return ranked.hits[0].components["state"]
+
+    assert state_at(200) < state_at(1)

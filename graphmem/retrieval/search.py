@@ -168,6 +168,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         "lucene": lucene_query(terms, req.user_key) if terms else None,
         "pool_k": req.preset.pool_k,
         "max_fan": req.preset.max_fan if req.graph else 0,
+        "now": req.now,
         **TimeScope(req.as_of, req.known_at).params(),
     }
     try:
