@@ -22,12 +22,7 @@ from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.intent import View
-from graphmem.model.scoring import (
-    answer_confidence,
-    diversify,
-    linear_fusion,
-    memory_state,
-)
+from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.rerank import rerank
@@ -302,7 +297,8 @@ def _combine(
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
     span, now = query_span(req.query, req.as_of or datetime.now(UTC)), req.now or datetime.now(UTC)
-    episode = session_match(memories, signals.own)
+    asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
+    episode = session_match(memories, signals.own, asks)
     scores: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     for mid, memory in memories.items():
@@ -321,11 +317,9 @@ def _combine(
         # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
         # lower the score; 1 for a memory recall never inhibited and without conflicts
         meta = metamemory.ranking_factor(memory, now)
-        asks = asking(memory)
-        mixed = (relevance + boost + dated + session) * (
-            1 - preset.state_weight
-        ) + state * preset.state_weight
-        scores[mid] = signals.current[mid] * meta * asks * mixed
+        cue = relevance + boost + dated + session
+        mixed = cue * (1 - preset.state_weight) + state * preset.state_weight
+        scores[mid] = signals.current[mid] * meta * asks[mid] * mixed
         parts[mid] = {
             "cosine": signals.cosine.get(mid, 0.0),
             "bm25": signals.bm25.get(mid, 0.0),
@@ -337,7 +331,7 @@ def _combine(
             "state": state,
             "currency": signals.current[mid],
             "metamemory": meta,
-            "asking": asks,
+            "asking": asks[mid],
         }
     return scores, parts
 

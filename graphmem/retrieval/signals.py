@@ -13,19 +13,22 @@ from graphmem.retrieval.terms import TOKEN
 
 
 def asking(memory: Mapping[str, Any]) -> float:
+    """:data:`ASKING_FACTOR` for a memory that only asks, else 1."""
     return ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
 
 
-def session_match(memories: Mapping[str, Any], own: Mapping[str, float]) -> dict[Any, float]:
+def session_match(
+    memories: Mapping[str, Any], own: Mapping[str, float], asks: Mapping[str, float]
+) -> dict[Any, float]:
     """Each session's best own score over the pool and its neighbourhood, divided by the best of all: how
     well the episode a memory belongs to matches the query (session-level aggregation). The turns of the
     best-matching episode are its context, whether or not their own words match. What an episode states is
-    what its statements match: a turn that only asks counts at :data:`ASKING_FACTOR`, as in the score."""
+    what its statements match: a turn that only asks counts at its ``asks`` factor, as in the score."""
     best: dict[Any, float] = {}
     for mid, memory in memories.items():
         session = memory.get("session_id")
         if session is not None:
-            score = own.get(mid, 0.0) * asking(memory)
+            score = own.get(mid, 0.0) * asks.get(mid, 1.0)
             best[session] = max(best.get(session, 0.0), score)
     top = max(best.values(), default=0.0)
     return {s: v / top for s, v in best.items()} if top > 0 else {}
