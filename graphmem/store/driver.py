@@ -51,6 +51,27 @@ def driver_options(settings: Timeouts) -> dict[str, Any]:
     }
 
 
+AUTO_ATTEMPTS = 3
+"""Runs of an auto-commit maintenance statement before a transient error (a deadlock between its concurrent
+inner transactions and another writer, a leader switch) is raised; its callers' statements are idempotent."""
+
+
+def rerun_transient(run: Callable[[], T], name: str, attempts: int = AUTO_ATTEMPTS) -> T:
+    """``run()``, rerun after a transient driver error, up to ``attempts`` runs (backoff 0.2 s, 0.4 s, ...).
+    Time-outs and an unreachable server are not rerun: they would only wait longer for the same answer."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return run()
+        except (nex.ServiceUnavailable, nex.SessionExpired, errors.ConnectionFailed):
+            raise
+        except (nex.TransientError, errors.TransientError) as exc:  # the async store has translated it
+            if attempt == attempts or "TransactionTimedOut" in str(getattr(exc, "code", None) or exc):
+                raise
+            logger.info("%s: %s, run %d of %d; running it again", name, exc, attempt, attempts)
+            time.sleep(0.2 * 2 ** (attempt - 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
     """The statement with a server-side transaction timeout (None or 0: the server's default)."""
     return neo4j.Query(cypher, timeout=timeout or None)
@@ -227,11 +248,17 @@ class Store:
     def write_auto(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named write query in an auto-commit transaction (needed by ``CALL { } IN TRANSACTIONS``).
 
-        Not retried: the batched maintenance statements are idempotent, their callers rerun them.
+        The batched maintenance statements are idempotent: a transient error (e.g. a deadlock between
+        concurrent inner transactions) reruns the statement (:func:`rerun_transient`).
         """
         started = time.perf_counter()
-        with translate_errors(), self._driver.session(database=self.database) as session:
-            records = list(session.run(query(name), params))
+
+        def run() -> list[neo4j.Record]:
+            with self._driver.session(database=self.database) as session:
+                return list(session.run(query(name), params))
+
+        with translate_errors():
+            records = rerun_transient(run, name)
         logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)
         return [record_values(r) for r in records]
 
@@ -360,7 +387,7 @@ class AsyncStore:
         async def work(session: neo4j.AsyncSession) -> list[Row]:
             return await _rows(await session.run(query(name), params))
 
-        rows = self._in_session(work)
+        rows = rerun_transient(lambda: self._in_session(work), name)
         logger.debug("%s: %d rows in %.1f ms", name, len(rows), (time.perf_counter() - started) * 1000)
         return rows
 
