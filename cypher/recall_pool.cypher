@@ -8,12 +8,14 @@
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
 // $lucene: Lucene query string or null; $pool_k; $max_fan
+// $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
+// come back as `scores` [id, own, context], and the projection computes none again)
 // $now: the recall's clock for derived retention and strength (null: the server's)
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
 // $alive_at: the earlier of the two, or null (not yet forgotten, expired or merged away then)
 // (edges: not ended by $as_of, recorded by $known_at, not expired at $alive_at)
-CALL () {
+CALL () { // the exact scan: the readable memories' cosines, best $scan_k first (one row; [] unless 'exact')
   WITH $method AS method WHERE method = 'exact'
   MATCH (m:Memory) WHERE m.user_id IN $tenants
     AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
@@ -23,37 +25,44 @@ CALL () {
          AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
     AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS own
-  WITH m, own, CASE WHEN m.context_embedding IS NULL THEN own
+  WITH m, own, CASE WHEN m.context_embedding IS NULL THEN null
                     ELSE vector.similarity.cosine(m.context_embedding, $embedding) END AS ctx
-  WITH m, CASE WHEN ctx > own THEN ctx ELSE own END AS score
-  ORDER BY score DESC LIMIT $pool_k
-  RETURN m, score, 'vector' AS source
-  UNION ALL
-  WITH $method AS method WHERE method = 'index'
-  CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
-  WITH m, score WHERE m.user_id IN $tenants
-    AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
-    AND ($known_at IS NULL OR m.recorded_at <= $known_at)
-    AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
-         AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
-         AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
-    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
-  WITH m, score ORDER BY score DESC LIMIT $pool_k
-  RETURN m, score, 'vector' AS source
-  UNION ALL
-  WITH $lucene AS lucene WHERE lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
-  WITH m, score WHERE m.user_id IN $tenants
-    AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
-    AND ($known_at IS NULL OR m.recorded_at <= $known_at)
-    AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
-         AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
-         AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
-    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
-  RETURN m, score, 'fulltext' AS source
+  WITH m, own, ctx, CASE WHEN ctx > own THEN ctx ELSE own END AS score
+  ORDER BY score DESC LIMIT $scan_k
+  RETURN collect({m: m, score: score, own: own, ctx: ctx}) AS scanned
 }
-WITH m, collect({source: source, score: score}) AS found
-WITH collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
+WITH scanned, $method = 'exact' AND size(scanned) < $scan_k AS covered // every readable memory is scored
+CALL (scanned) { // the pool: one row, its seeds and their nodes
+  CALL (scanned) {
+    UNWIND scanned[..$pool_k] AS s
+    RETURN s.m AS m, s.score AS score, 'vector' AS source
+    UNION ALL
+    WITH $method AS method WHERE method = 'index'
+    CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
+    WITH m, score WHERE m.user_id IN $tenants
+      AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
+      AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+      AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
+           AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
+           AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
+      AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+    WITH m, score ORDER BY score DESC LIMIT $pool_k
+    RETURN m, score, 'vector' AS source
+    UNION ALL
+    WITH $lucene AS lucene WHERE lucene IS NOT NULL
+    CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
+    WITH m, score WHERE m.user_id IN $tenants
+      AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
+      AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+      AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
+           AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
+           AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
+      AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+    RETURN m, score, 'fulltext' AS source
+  }
+  WITH m, collect({source: source, score: score}) AS found
+  RETURN collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
+}
 CALL (pool) {
   UNWIND pool AS p
   OPTIONAL MATCH (p)-[r:RELATED_TO|FOLLOWS|CAUSES]-(n:Memory)
@@ -90,7 +99,7 @@ CALL (pool) {
          collect({entity: e.id, name: e.name, fan: fan, memory: n.id, weight: coalesce(r.weight, 1.0)})
            AS mentions
 }
-CALL (pool, near, members) {
+CALL (pool, near, members, covered) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
   RETURN collect(n {.id, .content, .speaker, .session_id, retention: {{retention_now(n, coalesce($now, datetime()))}},
@@ -99,9 +108,10 @@ CALL (pool, near, members) {
            text: n.search_text,
            event: CASE WHEN n.event_start IS NULL THEN null
                        ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
-           cosine: CASE WHEN $embedding IS NULL THEN null
+           cosine: CASE WHEN $embedding IS NULL OR covered THEN null
                         ELSE vector.similarity.cosine(n.embedding, $embedding) END,
-           context_cosine: CASE WHEN $embedding IS NULL OR n.context_embedding IS NULL THEN null
+           context_cosine: CASE WHEN $embedding IS NULL OR covered OR n.context_embedding IS NULL THEN null
                         ELSE vector.similarity.cosine(n.context_embedding, $embedding) END}) AS memories
 }
-RETURN seeds, links, mentions, memories
+RETURN seeds, links, mentions, memories,
+       CASE WHEN covered THEN [s IN scanned | [s.m.id, s.own, s.ctx]] ELSE [] END AS scores

@@ -297,3 +297,48 @@ def test_the_pool_derives_memory_state_at_the_recalls_clock(mem: GraphMemory, us
         return ranked.hits[0].components["state"]
 
     assert state_at(200) < state_at(1)
+
+
+def test_the_exact_scans_cosines_stand_in_for_the_projections(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tenant the exact scan scores whole gets every cosine from the scan (``scores``), none computed again
+    in the pool's projection; a larger one gets them from the projection. Both give the same values, and
+    the neighbourhood (reached through the graph, outside the top of the scan) has them too."""
+    from graphmem.retrieval import search
+    from graphmem.retrieval.recall import tenant_keys
+
+    _conversation(mem, user_id)
+    _spoken(mem, user_id, [(None, "We hiked up to the lake at dawn"), (None, "It was freezing but lovely")])
+    rt = mem.runtime
+    query = "what is my dog called?"
+    preset = rt.settings.preset().model_copy(update={"pool_k": 2})
+
+    def pool() -> dict[str, object]:
+        req = search.SearchRequest(
+            query=query,
+            user_id=user_id,
+            user_key=tenant_keys([user_id]),
+            tenants=(user_id,),
+            k=3,
+            preset=preset,
+            embedding=search.embed_queries(rt, [query], [user_id])[0],
+        )
+        return search.fetch_pool(rt, req)
+
+    whole = pool()
+    monkeypatch.setattr(search, "SCORED_ALL_MAX", 0)  # scan only the top pool_k: not every memory scored
+    partial = pool()
+    assert len(whole["scores"]) == 6 and partial["scores"] == []
+    cosines = {
+        name: {m["id"]: (m["cosine"], m["context_cosine"]) for m in row["memories"]}  # type: ignore[index,union-attr]
+        for name, row in (("whole", whole), ("partial", partial))
+    }
+    assert len(cosines["whole"]) > 2  # the neighbourhood beyond the two seeds of the scan
+    assert cosines["whole"].keys() == cosines["partial"].keys()
+    for mid, (own, context) in cosines["partial"].items():
+        assert own is not None
+        assert cosines["whole"][mid][0] == pytest.approx(own, abs=1e-6)
+        assert (cosines["whole"][mid][1] is None) == (context is None)
+        if context is not None:
+            assert cosines["whole"][mid][1] == pytest.approx(context, abs=1e-6)

@@ -3,6 +3,7 @@ reinforcement. Pure functions."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -63,9 +64,11 @@ worth half the same match on a statement. Halved, not dropped (a question can be
 the final score: as a PageRank restart it keeps its full weight, so the reply after it gains."""
 
 
+@functools.lru_cache(maxsize=65536)
 def asks_only(content: str) -> bool:
     """Whether every sentence of ``content`` is a question or an interjection of at most three words
-    ("Wow, Caroline!"): a turn that asks without stating anything."""
+    ("Wow, Caroline!"): a turn that asks without stating anything. Cached: recall asks it of every memory
+    of its pool, and a memory's words do not change."""
     sentences = [s for s in _SENTENCE_END.split(content.strip()) if s]
     return any(s.rstrip().endswith("?") for s in sentences) and all(
         s.rstrip().endswith("?") or len(s.split()) <= 3 for s in sentences

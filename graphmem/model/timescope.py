@@ -75,7 +75,7 @@ def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> b
 def currency(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> float:
     """The factor a hit's score is multiplied by: :data:`STALE_FACTOR` for an outdated statement asked
     about in the present tense, else 1."""
-    if asks_about_the_past(query) or not is_outdated(memory, scope, now):
+    if not is_outdated(memory, scope, now) or asks_about_the_past(query):  # the cheap test first
         return 1.0
     return STALE_FACTOR
 

@@ -34,12 +34,25 @@ class _Graph:
 
 
 def _add_links(g: _Graph, links: Sequence[Sequence[Any]], weight: Mapping[str, float]) -> None:
+    """Each link as a weighted edge, and as an offer of each end's own score to the other
+    (:meth:`_Graph.offer`, inlined: a pool has about a thousand links)."""
+    index, own, edges, best_in = g.index, g.own, g.edges, g.best_in
     for a, b, kind, link_weight in links:
         w = weight.get(kind, 0.0) * float(link_weight)
-        if w > 0 and a in g.index and b in g.index:
-            g.edges.append((g.index[a], g.index[b], w))
-            g.offer(b, g.own.get(a, 0.0) * w, (a, b), (kind,))
-            g.offer(a, g.own.get(b, 0.0) * w, (b, a), (kind,))
+        ia, ib = index.get(a), index.get(b)
+        if w <= 0 or ia is None or ib is None:
+            continue
+        edges.append((ia, ib, w))
+        own_a, own_b = own.get(a, 0.0), own.get(b, 0.0)
+        via = own_a * w
+        if via > own_b and via > best_in.get(b, _NONE)[0]:
+            best_in[b] = (via, (a, b), (kind,))
+        via = own_b * w
+        if via > own_a and via > best_in.get(a, _NONE)[0]:
+            best_in[a] = (via, (b, a), (kind,))
+
+
+_NONE = (0.0,)
 
 
 def _add_entities(g: _Graph, mentions: Sequence[Mapping[str, Any]], entity_w: float, names: set[str]) -> None:
