@@ -342,3 +342,25 @@ def test_the_exact_scans_cosines_stand_in_for_the_projections(
         assert (cosines["whole"][mid][1] is None) == (context is None)
         if context is not None:
             assert cosines["whole"][mid][1] == pytest.approx(context, abs=1e-6)
+
+
+def test_a_recall_on_a_virtual_clock_returns_retention_at_that_clock(mem: GraphMemory, user_id: str) -> None:
+    """The hits' retention and strength are derived at the recall's own clock, as its pool's are (not at
+    the server's): a simulation or replay on a virtual clock sees the memory as it is then."""
+    from graphmem.model import anchors
+    from graphmem.retrieval.recall import RecallRequest
+    from graphmem.retrieval.recall import recall as recall_use_case
+
+    memory = mem.remember("The plumber fixes the boiler on Friday", user_id=user_id)
+    night = datetime.now(UTC) + timedelta(days=1)
+    assert mem.jobs.run("decay", user_id=user_id, now=night).status == "success"  # stores the coefficients
+    later = night + timedelta(days=60)
+    hits = recall_use_case(
+        mem.runtime, RecallRequest("when is the boiler fixed?", user_id, 3, None, 1, None, False), now=later
+    )
+    assert hits and hits[0].memory.id == memory.id
+    props = mem.query("MATCH (m:Memory {id: $id}) RETURN properties(m) AS p", {"id": memory.id})[0]["p"]
+    expected = anchors.retention_now(props, later)
+    assert expected < anchors.retention_now(props, datetime.now(UTC)) - 0.05  # the clocks disagree
+    assert hits[0].memory.retention == pytest.approx(expected, abs=1e-6)
+    assert hits[0].memory.strength == pytest.approx(anchors.strength_now(props, later), abs=1e-6)

@@ -63,7 +63,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
         rows = _write_effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
     else:
         rows = rt.store.read(
-            "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None
+            "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None, now=now
         )
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     hits = [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
@@ -173,7 +173,7 @@ def _write_effects(
             tx.run("memory_suppress", updates=down, tenants=req.readable, now=now, rif=rif)
         if rt.settings.record_recalls:
             tx.run("recall_record", event=event, now=now)
-        return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None) if ids else []
+        return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now) if ids else []
 
     return rt.store.unit_of_work(work)
 
@@ -194,7 +194,7 @@ def feedback(
     """Record feedback and move the memory's strength and importance (useful: up; not useful: down);
     ``query``: the question it judges (else the latest recall that returned the memory), the evidence of
     self-evolution (graphmem.dynamics.evolution)."""
-    rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None)
+    rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None, now=now)
     if not rows:
         raise MemoryNotFound(memory_id)
     memory = rows[0]["memory"]

@@ -218,7 +218,7 @@ def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     if not found:
         return {"seeds": [], "links": [], "mentions": [], "memories": []}
     rows = rt.store.read(
-        "candidate_fetch", ids=[r["id"] for r in found], tenants=req.readable, embedding=None
+        "candidate_fetch", ids=[r["id"] for r in found], tenants=req.readable, embedding=None, now=req.now
     )
     return {
         "seeds": [{"id": r["id"], "found": [{"source": "substring", "score": r["score"]}]} for r in found],

@@ -137,7 +137,7 @@ def audited(claim: Claim, action: str, *, user_id: str, actor: str | None = None
 def memories(rt: Runtime, user_id: str, ids: list[str]) -> list[Memory]:
     """Replay: the memories a first call returned, in its order. If any of them was deleted since, the
     first result cannot be replayed: :class:`MemoryNotFound` names the deleted ids (never a short list)."""
-    rows = rt.store.read("memory_fetch", ids=ids, tenants=[user_id], embedding=None)
+    rows = rt.store.read("memory_fetch", ids=ids, tenants=[user_id], embedding=None, now=None)
     found = {r["memory"]["id"]: memory_from_row(r["memory"]) for r in rows}
     missing = [i for i in ids if i not in found]
     if missing:
