@@ -92,8 +92,10 @@ def value_from_rows(
     return out
 
 
-def value_stats(rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS) -> ValueStats:
-    since = datetime.now(UTC) - timedelta(weeks=weeks)
+def value_stats(
+    rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS, now: datetime | None = None
+) -> ValueStats:
+    since = (now or datetime.now(UTC)) - timedelta(weeks=weeks)
     return value_from_rows(
         since,
         rt.store.read("stats_recalls_weekly", user_id=user_id, since=since),
@@ -102,10 +104,11 @@ def value_stats(rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS) -
     )
 
 
-def memory_stats(rt: Runtime, user_id: str | None) -> MemoryStats:
-    """The dashboard's figures: counts, retention histogram and the value panel."""
-    out = stats_from_rows(rt.store.read("memory_stats", user_id=user_id))
-    out.value = value_stats(rt, user_id)
+def memory_stats(rt: Runtime, user_id: str | None, *, now: datetime | None = None) -> MemoryStats:
+    """The dashboard's figures: counts, retention histogram and the value panel, at ``now`` (default: the
+    wall clock; a virtual clock such as the one jobs ran with shows the retention derived at it)."""
+    out = stats_from_rows(rt.store.read("memory_stats", user_id=user_id, now=now))
+    out.value = value_stats(rt, user_id, now=now)
     return out
 
 
