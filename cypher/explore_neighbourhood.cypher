@@ -7,4 +7,4 @@ MATCH (m)-[r]-(n) WHERE n.user_id = $user_id AND (n:Memory OR n:Entity OR n:Fact
 WITH m, r, n LIMIT $limit
 RETURN m.id AS center, startNode(r).id AS src, type(r) AS type, endNode(r).id AS dst,
        n.id AS id, labels(n)[0] AS label,
-       coalesce(n.content, n.name, n.key + ': ' + toString(n.value)) AS text, n.status AS status
+       coalesce(n.content, n.name, n.key + ': ' + toStringOrNull(n.value)) AS text, n.status AS status

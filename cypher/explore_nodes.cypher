@@ -7,4 +7,4 @@ MATCH (n:Entity) WHERE n.id IN $ids AND n.user_id = $user_id
 RETURN n.id AS id, 'Entity' AS label, n.name AS text, n.type AS status
 UNION ALL
 MATCH (n:Fact) WHERE n.id IN $ids AND n.user_id = $user_id
-RETURN n.id AS id, 'Fact' AS label, n.key + ': ' + toString(n.value) AS text, n.status AS status
+RETURN n.id AS id, 'Fact' AS label, n.key + ': ' + toStringOrNull(n.value) AS text, n.status AS status

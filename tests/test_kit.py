@@ -101,6 +101,7 @@ def graph(mem: GraphMemory, user_id: str) -> dict[str, Any]:
         "as_of": datetime(2026, 3, 3, tzinfo=UTC),
         "known_at": datetime.now(UTC),
         "key": None,
+        "now": None,  # the server's clock (tests/test_virtual_clock_reads.py: a job's virtual clock)
     }
 
 

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.errors import NotFoundError, ValidationError
 from graphmem.store.driver import QueryStore
+from graphmem.store.records import optional_text, text
 
 API_KEY_HEADER = "X-API-Key"
 PREFIX = "gm_"
@@ -124,14 +125,16 @@ def verify(store: QueryStore, presented: str) -> Principal | None:
     if not rows:
         return None
     record = rows[0]["key"]
-    if not hmac.compare_digest(_digest(str(record["salt"]), secret), str(record["hash"])):
+    # bytes, not text: compare_digest refuses non-ASCII text, and a stored value may be anything
+    presented_hash = _digest(text(record.get("salt")), secret).encode()
+    if not hmac.compare_digest(presented_hash, text(record.get("hash")).encode()):
         return None
     return Principal(
-        scope=str(record["scope"]),
-        subject=record.get("subject"),
+        scope=text(record.get("scope")),
+        subject=optional_text(record.get("subject")),
         key_id=key_id,
-        agent_id=record.get("agent_id"),
-        org_id=record.get("org_id"),
+        agent_id=optional_text(record.get("agent_id")),
+        org_id=optional_text(record.get("org_id")),
     )
 
 

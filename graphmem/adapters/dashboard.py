@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphmem.store.records import text
 from graphmem.store.runtime import Runtime
 
 BUCKETS = 10
@@ -53,10 +54,11 @@ def stats_from_rows(rows: list[dict[str, Any]]) -> MemoryStats:
     out = MemoryStats()
     for row in rows:
         n = int(row["n"])
+        status, kind = text(row["status"]), text(row["type"])  # stored: any value, counted as its text
         out.total += n
-        out.by_status[row["status"]] = out.by_status.get(row["status"], 0) + n
-        out.by_type[row["type"]] = out.by_type.get(row["type"], 0) + n
-        out.retention_histogram[min(max(int(row["bucket"]), 0), BUCKETS - 1)] += n
+        out.by_status[status] = out.by_status.get(status, 0) + n
+        out.by_type[kind] = out.by_type.get(kind, 0) + n
+        out.retention_histogram[min(max(int(row["bucket"] or 0), 0), BUCKETS - 1)] += n
     return out
 
 
@@ -82,14 +84,18 @@ def value_from_rows(
     for m in memories:
         week = out.memories_by_week.setdefault(m["week"], {"status": {}, "priority": {}})
         for axis in ("status", "priority"):
-            week[axis][m[axis]] = week[axis].get(m[axis], 0) + int(m["n"])
+            value = text(m[axis])
+            week[axis][value] = week[axis].get(value, 0) + int(m["n"])
     for j in jobs:
-        out.jobs.setdefault(j["job"], {})[j["status"]] = int(j["n"])
+        outcomes = out.jobs.setdefault(text(j["job"]), {})
+        outcomes[text(j["status"])] = outcomes.get(text(j["status"]), 0) + int(j["n"])
     return out
 
 
-def value_stats(rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS) -> ValueStats:
-    since = datetime.now(UTC) - timedelta(weeks=weeks)
+def value_stats(
+    rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS, now: datetime | None = None
+) -> ValueStats:
+    since = (now or datetime.now(UTC)) - timedelta(weeks=weeks)
     return value_from_rows(
         since,
         rt.store.read("stats_recalls_weekly", user_id=user_id, since=since),
@@ -98,10 +104,11 @@ def value_stats(rt: Runtime, user_id: str | None, *, weeks: int = VALUE_WEEKS) -
     )
 
 
-def memory_stats(rt: Runtime, user_id: str | None) -> MemoryStats:
-    """The dashboard's figures: counts, retention histogram and the value panel."""
-    out = stats_from_rows(rt.store.read("memory_stats", user_id=user_id))
-    out.value = value_stats(rt, user_id)
+def memory_stats(rt: Runtime, user_id: str | None, *, now: datetime | None = None) -> MemoryStats:
+    """The dashboard's figures: counts, retention histogram and the value panel, at ``now`` (default: the
+    wall clock; a virtual clock such as the one jobs ran with shows the retention derived at it)."""
+    out = stats_from_rows(rt.store.read("memory_stats", user_id=user_id, now=now))
+    out.value = value_stats(rt, user_id, now=now)
     return out
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
 from graphmem.models import Hit
+from graphmem.store.records import optional_text, text
 
 VIEW_OF_EDGE = {
     "FOLLOWS": "temporal",
@@ -54,6 +55,17 @@ class Exploration(BaseModel):
     edges: list[GraphEdge]
 
 
+def graph_node(row: dict[str, Any], hit_rank: int | None = None) -> GraphNode:
+    """A node from its stored row: text and status of any stored type as text (never a failed read)."""
+    return GraphNode(
+        id=text(row["id"]),
+        label=text(row["label"]),
+        text=optional_text(row.get("text")),
+        status=optional_text(row.get("status")),
+        hit_rank=hit_rank,
+    )
+
+
 def view_of(edge_type: str) -> str:
     return VIEW_OF_EDGE.get(edge_type.upper(), "other")
 
@@ -88,7 +100,7 @@ def explore(
     ids = {h.memory.id for h in hits} | {e.src for e in edges} | {e.dst for e in edges}
     rows = mem.runtime.store.read("explore_nodes", user_id=uid, ids=sorted(ids))
     rank = {h.memory.id: i for i, h in enumerate(hits, start=1)}
-    nodes = {r["id"]: GraphNode(**r, hit_rank=rank.get(r["id"])) for r in rows}
+    nodes = {r["id"]: graph_node(r, rank.get(r["id"])) for r in rows}
     edges = [e for e in edges if e.src in nodes and e.dst in nodes]
     hit_rows = [
         {
@@ -116,10 +128,10 @@ def neighbourhood(
     rows = mem.runtime.store.read(
         "explore_neighbourhood", user_id=uid, memory_id=memory_id, as_of=as_of, limit=NEIGHBOURHOOD_LIMIT
     )
-    nodes = {memory_id: GraphNode(**center[0], hit_rank=1)}
+    nodes = {memory_id: graph_node(center[0], 1)}
     edges: dict[tuple[str, str, str], GraphEdge] = {}
     for r in rows:
-        nodes.setdefault(r["id"], GraphNode(id=r["id"], label=r["label"], text=r["text"], status=r["status"]))
+        nodes.setdefault(r["id"], graph_node(r))
         edges[(r["src"], r["type"], r["dst"])] = GraphEdge(
             src=r["src"], dst=r["dst"], type=r["type"], view=view_of(r["type"])
         )

@@ -33,6 +33,7 @@ from langgraph.store.base import (
 from graphmem.errors import ConfigurationError, ValidationError
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
+from graphmem.store import records
 
 MAX_SEARCH = 200
 
@@ -154,7 +155,7 @@ class GraphMemStore(BaseStore):
     def _search(self, op: SearchOp) -> list[SearchItem]:
         user_id = self._user(op.namespace_prefix)
         rows = self._rows(user_id, op.namespace_prefix, None)
-        by_id = {r["id"]: r for r in rows if matches(json.loads(r["store_value"]), op.filter)}
+        by_id = {r["id"]: r for r in rows if matches(_value(r), op.filter)}
         ranked: list[tuple[dict[str, Any], float | None]]
         if op.query:
             k = min(MAX_SEARCH, max(50, 4 * (op.offset + op.limit)))
@@ -174,7 +175,7 @@ class GraphMemStore(BaseStore):
         rows = self._mem.runtime.store.read("store_namespaces", user_id=user_id)
         found: list[tuple[str, ...]] = []
         for row in rows:
-            namespace = tuple(row["namespace"])
+            namespace = tuple(records.texts(row["namespace"]))
             if not namespace_matches(namespace, op):
                 continue
             namespace = namespace[: op.max_depth] if op.max_depth is not None else namespace
@@ -188,22 +189,27 @@ def _labels(namespace: tuple[str, ...]) -> list[str]:
     return [str(check.identifier(label, f"namespace[{i}]")) for i, label in enumerate(namespace)]
 
 
+def _value(row: dict[str, Any]) -> dict[str, Any]:
+    """An item's stored value, never raising: text that is not a JSON object reads as ``{}`` (WARNING)."""
+    return records.load_object(row.get("store_value"), f"store item {records.text(row.get('id'))}")
+
+
 def _item(row: dict[str, Any]) -> Item:
     return Item(
-        value=json.loads(row["store_value"]),
-        key=row["store_key"],
-        namespace=tuple(row["store_ns"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
+        value=_value(row),
+        key=records.text(row.get("store_key")),
+        namespace=tuple(records.texts(row.get("store_ns"))),
+        created_at=records.moment(row.get("created_at")),
+        updated_at=records.moment(row.get("updated_at")),
     )
 
 
 def _search_item(row: dict[str, Any], score: float | None) -> SearchItem:
     return SearchItem(
-        namespace=tuple(row["store_ns"]),
-        key=row["store_key"],
-        value=json.loads(row["store_value"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
+        namespace=tuple(records.texts(row.get("store_ns"))),
+        key=records.text(row.get("store_key")),
+        value=_value(row),
+        created_at=records.moment(row.get("created_at")),
+        updated_at=records.moment(row.get("updated_at")),
         score=score,
     )

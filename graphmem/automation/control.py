@@ -18,9 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from graphmem.automation.scheduler import Planned, canonical, fresh, parse_schedule
 from graphmem.errors import ValidationError, VersionConflict
 from graphmem.model.dynamics import PRESETS, DynamicsParams
-from graphmem.store import audit, lenient
+from graphmem.store import audit, lenient, records
 from graphmem.store.driver import Tx
-from graphmem.store.records import clean_json
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -148,10 +147,13 @@ class JobRun(BaseModel):
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> JobRun:
-        data = dict(row)
-        counts = data.get("counts")
-        data["counts"] = clean_json(lenient.parse_object(counts) or {})  # stored: never fails the read
-        return cls.model_validate({k: v for k, v in data.items() if k in cls.model_fields})
+        """A run from its stored row, never raising (stored data can never make a read fail): ``counts`` not
+        a JSON object read as ``{}``, an unknown status as ``interrupted``, other odd fields at defaults."""
+        what = f"job run {records.text(row.get('id'))}"
+        data = {**row, "counts": records.load_object(row.get("counts"), what)}
+        data["error"] = records.optional_text(row.get("error"))
+        fallback = {"status": "interrupted", "started_at": records.EPOCH}
+        return records.model_from_row(cls, data, what=what, fallback=fallback)
 
 
 class JobStatus(BaseModel):

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
@@ -27,7 +28,7 @@ def topics_list(user: UserOption, home: HomeOption = None, as_json: JsonOption =
         return
     table = Table("id", "name", "memories")
     for t in topics:
-        table.add_row(t.id, t.name, str(t.size))
+        table.add_row(escape(t.id), escape(t.name), str(t.size))
     console.print(table)
 
 
@@ -46,7 +47,7 @@ def topics_show(
         _print_json([m.model_dump(mode="json") for m in memories])
         return
     for m in memories:
-        console.print(f"[dim]{m.id}[/] {m.content}")
+        console.print(f"[dim]{escape(m.id)}[/] {escape(m.content)}")
 
 
 @topics_app.command("rebuild")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.common import App, HomeOption, JsonOption
@@ -77,7 +78,8 @@ def jobs_run(
     if as_json:
         print(run.model_dump_json(indent=2))
     else:
-        console.print(f"{run.job}: [bold]{run.status}[/] {json.dumps(run.counts)} {run.error or ''}")
+        counts, error = escape(json.dumps(run.counts)), escape(run.error or "")
+        console.print(f"{run.job}: [bold]{run.status}[/] {counts} {error}")
     if run.status not in ("success", "dry_run"):
         raise typer.Exit(code=1)
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from graphmem.cli.common import App, HomeOption, JsonOption
@@ -70,10 +71,9 @@ def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
         _print_json([{k: (str(v) if v is not None else None) for k, v in r.items()} for r in rows])
         return
     table = Table("id", "scope", "subject", "label", "created", "revoked")
+    columns = ("id", "scope", "subject", "label", "created_at", "revoked_at")
     for r in rows:
-        table.add_row(
-            *(str(r.get(c) or "") for c in ("id", "scope", "subject", "label", "created_at", "revoked_at"))
-        )
+        table.add_row(*(escape(str(r.get(c) or "")) for c in columns))
     console.print(table)
 
 

@@ -17,6 +17,9 @@ def register(app: typer.Typer) -> None:
 
 def stats(
     user: Annotated[str | None, typer.Option("--user", "-u", help="one tenant (default: all)")] = None,
+    now: Annotated[
+        str | None, typer.Option("--now", help="the clock retention is derived at, ISO 8601 (e.g. a job's)")
+    ] = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -24,8 +27,9 @@ def stats(
     from graphmem.adapters import dashboard
     from graphmem.model import validation as check
 
+    uid, clock = None if user is None else check.user_id(user), check.aware_datetime(now, "now")
     with connect(home) as mem:
-        figures = dashboard.memory_stats(mem.runtime, None if user is None else check.user_id(user))
+        figures = dashboard.memory_stats(mem.runtime, uid, now=clock)
     if as_json:
         print_json(figures.model_dump(mode="json"))
         return

@@ -18,6 +18,7 @@ from graphmem.model import topics as rules
 from graphmem.model import validation as check
 from graphmem.model.dynamics import LIVE_STATUSES
 from graphmem.models import Memory
+from graphmem.store import records
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -34,6 +35,14 @@ class Topic(BaseModel):
     keywords: list[str] = []
     entities: list[str] = []
     created_at: datetime | None = None
+
+
+def topic_from_row(row: dict[str, Any]) -> Topic:
+    """A topic from its stored row, never raising: keywords and entities not lists of text read as text
+    items (or none), other odd fields at their defaults."""
+    data = {**row, **{k: records.texts(row.get(k)) for k in ("keywords", "entities")}}
+    what = f"topic {records.text(row.get('id'))}"
+    return records.model_from_row(Topic, data, what=what, fallback={"size": 0})
 
 
 def plan(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -102,7 +111,7 @@ class Topics:
     def list(self, user_id: str) -> list[Topic]:
         """The user's topics, largest first."""
         rows = self._rt.store.read("topic_list", user_id=check.user_id(user_id))
-        return [Topic.model_validate({k: v for k, v in r["topic"].items() if v is not None}) for r in rows]
+        return [topic_from_row(r["topic"]) for r in rows]
 
     def memories(self, topic_id: str, *, user_id: str, k: int = 50) -> builtins.list[Memory]:
         """The live memories of one topic, strongest first."""

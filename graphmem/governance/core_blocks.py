@@ -22,7 +22,7 @@ from graphmem.errors import (
 )
 from graphmem.model import validation as check
 from graphmem.models import CoreBlock
-from graphmem.store import audit
+from graphmem.store import audit, records
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
 
@@ -65,16 +65,18 @@ def block_value(value: object, field: str = "value") -> str:
 
 
 def block_from_row(row: dict[str, Any]) -> CoreBlock:
-    return CoreBlock(
-        label=row["core_label"],
-        value=row.get("content") or "",
-        limit=int(row.get("core_limit") or DEFAULT_LIMIT),
-        description=row.get("core_description") or "",
-        read_only=bool(row.get("core_read_only")),
-        id=row.get("id"),
-        version=int(row.get("version") or 1),
-        updated_at=row.get("updated_at"),
-    )
+    """A block from its stored row, never raising: fields that do not fit at their defaults."""
+    data = {
+        "label": row.get("core_label"),
+        "value": row.get("content") or "",
+        "limit": row.get("core_limit") or DEFAULT_LIMIT,
+        "description": row.get("core_description") or "",
+        "read_only": row.get("core_read_only") is True,
+        "id": row.get("id"),
+        "version": row.get("version") or 1,
+        "updated_at": row.get("updated_at"),
+    }
+    return records.model_from_row(CoreBlock, data, what=f"core block {records.text(row.get('id'))}")
 
 
 def appended(current: str, text: str) -> str:

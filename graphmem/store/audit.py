@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphmem.store import records
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
 
@@ -87,10 +88,12 @@ def append(tx: Tx, action: str, *, user_id: str | None, now: datetime, **fields:
 
 
 def event_from_row(row: dict[str, Any]) -> AuditEvent:
-    data = {k: v for k, v in row.items() if v is not None}
-    data["details"] = json.loads(data.get("details") or "{}")
-    data["target_ids"] = tuple(data.get("target_ids") or ())
-    return AuditEvent.model_validate(data)
+    """An event from a stored row, never raising (stored data can never make a read fail): ``details``
+    that are not a JSON object read as ``{}``, other fields that do not fit at their defaults."""
+    what = f"audit event {records.text(row.get('id'))}"
+    data = {**row, "details": records.load_object(row.get("details"), what)}
+    data["target_ids"] = tuple(records.texts(row.get("target_ids")))
+    return records.model_from_row(AuditEvent, data, what=what, fallback={"at": records.EPOCH})
 
 
 def log(

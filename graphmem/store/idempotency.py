@@ -22,7 +22,7 @@ from graphmem.errors import FactNotFound, MemoryNotFound, TransientError, Valida
 from graphmem.models import Fact, Memory
 from graphmem.store import audit
 from graphmem.store.driver import Tx
-from graphmem.store.records import memory_from_row
+from graphmem.store.records import memory_from_row, texts
 from graphmem.store.runtime import Runtime
 from graphmem.temporal.facts import fact_from_row
 
@@ -93,7 +93,7 @@ def once(
             break
         if row["status"] == "done":
             logger.debug("idempotency: replaying %s", action)
-            return replay(list(row["result_ids"]))
+            return replay(texts(row["result_ids"]))
         if time.monotonic() > deadline:
             raise TransientError(f"the first call with this idempotency key ({action}) is still running")
         time.sleep(POLL_SECONDS)
@@ -149,7 +149,7 @@ def memories(rt: Runtime, user_id: str, ids: list[str]) -> list[Memory]:
 
 def fact(rt: Runtime, user_id: str, ids: list[str]) -> Fact:
     """Replay: the fact version a first ``set_fact`` returned (:class:`FactNotFound` if deleted since)."""
-    rows = rt.store.read("fact_by_id", user_id=user_id, id=ids[0])
+    rows = rt.store.read("fact_by_id", user_id=user_id, id=ids[0]) if ids else []
     if not rows:
-        raise FactNotFound(ids[0])
+        raise FactNotFound(ids[0] if ids else "(unreadable idempotency record)")
     return fact_from_row(rows[0]["fact"])

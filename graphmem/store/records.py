@@ -5,15 +5,21 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel
 from pydantic import ValidationError as ModelError
 
 from graphmem.model import anchors
 from graphmem.models import Memory
 
 logger = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=BaseModel)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+"""The time a stored record whose required time is unreadable reads with."""
 
 
 def dump_metadata(metadata: dict[str, Any]) -> str:
@@ -50,16 +56,85 @@ def clean_json(value: Any, depth: int = 0) -> Any:
     return clean_text(str(value))
 
 
+def load_json(raw: Any) -> tuple[bool, Any]:
+    """Stored JSON text decoded and made JSON-safe (:func:`clean_json`): (True, value), or (False, None)
+    when ``raw`` is not text or not readable JSON (bad syntax, nesting too deep for the decoder)."""
+    if not isinstance(raw, str):
+        return False, None
+    try:
+        return True, clean_json(json.loads(raw))
+    except (ValueError, RecursionError):
+        return False, None
+
+
 def load_metadata(raw: Any) -> dict[str, Any]:
     """Stored metadata (JSON text) as a JSON-safe dict, whatever was stored."""
-    if not isinstance(raw, str):
-        return {}
-    try:
-        loaded = json.loads(raw)
-    except (ValueError, RecursionError):
-        return {"_unreadable": clean_text(raw[:1000])}
-    loaded = clean_json(loaded)
+    ok, loaded = load_json(raw)
+    if not ok:
+        return {"_unreadable": clean_text(raw[:1000])} if isinstance(raw, str) else {}
     return loaded if isinstance(loaded, dict) else {"value": loaded}
+
+
+def load_object(raw: Any, what: str) -> dict[str, Any]:
+    """Stored JSON text that should hold an object, as a JSON-safe dict: anything else is ``{}`` with a
+    WARNING naming ``what`` (never the value)."""
+    ok, loaded = load_json(raw)
+    if ok and isinstance(loaded, dict):
+        return loaded
+    if raw is not None:
+        logger.warning("%s: stored value is not a JSON object; read as {}", what)
+    return {}
+
+
+def text(value: Any) -> str:
+    """A stored value as text: text is cleaned (:func:`clean_text`), anything else is its JSON (or str)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    try:
+        return json.dumps(clean_json(value), sort_keys=True)
+    except (TypeError, ValueError):
+        return clean_text(str(value))
+
+
+def optional_text(value: Any) -> str | None:
+    return None if value is None else text(value)
+
+
+def texts(value: Any) -> list[str]:
+    """A stored list of text (anything else: no items)."""
+    return [text(v) for v in value if v is not None] if isinstance(value, list | tuple) else []
+
+
+def moment(value: Any) -> datetime:
+    """A stored time (anything else: :data:`EPOCH`)."""
+    return value if isinstance(value, datetime) else EPOCH
+
+
+def model_from_row(
+    model: type[M], row: Mapping[str, Any], *, what: str, fallback: Mapping[str, Any] | None = None
+) -> M:
+    """``model`` from a stored row, never raising: keys the model does not know and null values are left
+    out; a field that does not validate takes its default (a required one ``fallback``'s value, else its
+    stored value as text), with one WARNING naming ``what`` and the fields (never their values)."""
+    known = model.model_fields
+    data = {k: v for k, v in row.items() if k in known and v is not None}
+    fallback = fallback or {}
+    for _ in range(2 * len(known) + 1):
+        try:
+            return model.model_validate(data)
+        except ModelError as exc:
+            bad = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]} & set(known))
+        if not bad:
+            break
+        logger.warning("%s: unreadable stored fields %s left at their defaults", what, bad)
+        for name in bad:
+            if name in fallback and data.get(name) is not fallback[name]:
+                data[name] = fallback[name]
+            elif known[name].is_required():
+                data[name] = text(data.get(name, ""))
+            else:
+                data.pop(name, None)
+    return model.model_validate(data)
 
 
 def memory_from_row(row: dict[str, Any]) -> Memory:
@@ -73,20 +148,4 @@ def memory_from_row(row: dict[str, Any]) -> Memory:
     data["metadata"] = load_metadata(data.pop("metadata", None))
     tags = data.get("tags")
     data["tags"] = tuple(clean_text(str(t)) for t in tags) if isinstance(tags, list | tuple) else ()
-    known = Memory.model_fields
-    data = {k: v for k, v in data.items() if k in known}
-    for _ in range(len(known)):
-        try:
-            return Memory.model_validate(data)
-        except ModelError as exc:
-            bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
-            logger.warning(
-                "memory %s: unreadable stored fields %s left at their defaults", row.get("id"), bad
-            )
-            for name in bad:
-                field = known[name]
-                if field.is_required():
-                    data[name] = clean_text(str(data.get(name, "")))
-                else:
-                    data.pop(name, None)
-    return Memory.model_validate(data)
+    return model_from_row(Memory, data, what=f"memory {text(row.get('id'))}")

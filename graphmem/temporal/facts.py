@@ -12,6 +12,7 @@ from graphmem.errors import FactNotFound, ValidationError
 from graphmem.model import facts
 from graphmem.model.facts import CurrentFact, FactInput, KeyState, Resolution
 from graphmem.models import Fact, Source
+from graphmem.store import records
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
 
@@ -24,8 +25,9 @@ __all__ = ["Commit", "FactInput", "apply", "fact_from_row", "get_fact", "retract
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:
-    known = Fact.model_fields
-    return Fact.model_validate({k: v for k, v in row.items() if k in known and v is not None})
+    """A fact version from its stored row, never raising: fields that do not fit at their defaults (a value
+    that is not text as its JSON text)."""
+    return records.model_from_row(Fact, row, what=f"fact {records.text(row.get('id'))}")
 
 
 def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Resolution]]:

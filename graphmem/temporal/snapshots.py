@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.governance.users import jsonable
+from graphmem.store import records
 from graphmem.store.runtime import Runtime
 
 if TYPE_CHECKING:
@@ -137,7 +138,10 @@ def timeline(
 ) -> list[TimelineEvent]:
     """Dated events between ``start`` and ``end`` (valid time), of those recorded by ``known_at``."""
     rows = rt.store.read("timeline_events", user_id=user_id, start=start, end=end, known_at=known_at)
-    return [TimelineEvent.model_validate({k: v for k, v in r.items() if v is not None}) for r in rows]
+    return [
+        records.model_from_row(TimelineEvent, r, what="timeline event", fallback={"at": records.EPOCH})
+        for r in rows
+    ]
 
 
 def snapshot(rt: Runtime, user_id: str, *, as_of: datetime, known_at: datetime | None) -> GraphSnapshot:

@@ -24,10 +24,12 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         return dashboard.page()
 
     @api.get("/stats", dependencies=list(auth))
-    def stats(user_id: str | None = None) -> dict[str, Any]:
-        """Memories by status and type and a retention histogram, for one user or all."""
+    def stats(user_id: str | None = None, now: datetime | None = None) -> dict[str, Any]:
+        """Memories by status and type and a retention histogram, for one user or all; ``now``: the clock
+        retention is derived at (default: the wall clock; e.g. the virtual clock jobs ran with)."""
         uid = None if user_id is None else check.user_id(user_id)
-        return dashboard.memory_stats(mem.runtime, uid).model_dump(mode="json")
+        clock = check.aware_datetime(now, "now")
+        return dashboard.memory_stats(mem.runtime, uid, now=clock).model_dump(mode="json")
 
     @api.get("/users/{user_id}/timeline", dependencies=list(auth))
     def timeline(user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[Any]:

@@ -1,0 +1,244 @@
+"""Stored values never make a later read fail, on the real server: each read path that parses stored JSON or
+trusts a stored value's type gets a hostile value written with raw Cypher (text that is not JSON, JSON of the
+wrong shape, nesting deeper than the decoder takes, a lone surrogate or NaN in JSON, a list where text or a map
+is expected, rich markup), then reads through the public API (Python, REST, CLI) and gets a sensible value.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from graphmem import GraphMemory
+from graphmem.adapters import auth, dashboard
+from graphmem.adapters.langgraph import GraphMemStore
+from graphmem.adapters.rest import create_app
+from graphmem.cli.main import app
+from graphmem.store.records import clean_text
+
+KEY = "stored-values-test-key"
+DEEP = "[" * 5000 + "]" * 5000  # valid JSON, deeper than json.loads recurses
+HOSTILE_JSON = ["not json {", "[1, 2]", DEEP, '{"k": "\\udfff", "n": NaN}']
+CLEANED = {"k": clean_text("\udfff"), "n": None}  # what the last one reads as
+
+
+@pytest.fixture()
+def client(mem: GraphMemory) -> Iterator[TestClient]:
+    with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        yield c
+
+
+def cypher(mem: GraphMemory, statement: str, **params: Any) -> list[dict[str, Any]]:
+    return mem.runtime.store.run_statement(statement, params)
+
+
+def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+
+@pytest.mark.parametrize("details", [*HOSTILE_JSON, ["a", "list"]])
+def test_audit_details_of_any_shape_read(
+    mem: GraphMemory, client: TestClient, user_id: str, details: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    cypher(
+        mem,
+        "MATCH (e:AuditEvent) WHERE e.user_id = $u SET e.details = $d, e.target_ids = 'one id', e.at = 'then'",
+        u=user_id,
+        d=details,
+    )
+    events = mem.temporal.audit_log(user_id=user_id)
+    assert events and all(e.details in ({}, CLEANED) for e in events)
+    assert events[0].target_ids == () and events[0].at.year == 1970
+    assert any("audit event" in w for w in warnings(caplog))
+    response = client.get(f"/users/{user_id}/export")
+    assert response.status_code == 200, response.text
+    assert response.json()["audit"]
+
+
+def test_job_runs_with_odd_stored_fields_read(mem: GraphMemory, client: TestClient, user_id: str) -> None:
+    run = mem.jobs.run("decay", user_id=user_id)
+    cypher(
+        mem,
+        "MATCH (j:JobRun {id: $id}) SET j.counts = $deep, j.status = 'cancelled', j.error = ['a', 'b'],"
+        " j.trigger = 7",
+        id=run.id,
+        deep=DEEP,
+    )
+    [read] = [r for r in mem.automation.runs(50, user_id=user_id) if r.id == run.id]
+    assert (read.counts, read.status, read.error, read.trigger) == ({}, "interrupted", '["a", "b"]', "manual")
+    response = client.get("/automation/logs", params={"user_id": user_id, "limit": 50})
+    assert response.status_code == 200, response.text
+    result = CliRunner().invoke(app, ["jobs", "list"])
+    assert result.exit_code == 0, result.output
+
+
+def test_topics_with_odd_keywords_and_entities_read(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    for text in ("My dog Rex loves the park", "Rex the dog chases balls in the park", "The park is near"):
+        mem.remember(text, user_id=user_id)
+    mem.topics.rebuild(user_id)
+    cypher(
+        mem,
+        "MATCH (t:Topic) WHERE t.user_id = $u SET t.keywords = 'dog', t.entities = [1, 2], t.size = 'many',"
+        " t.name = '[/]'",
+        u=user_id,
+    )
+    topics = mem.topics.list(user_id)
+    assert topics and all(t.keywords == [] and t.entities == ["1", "2"] and t.size == 0 for t in topics)
+    response = client.get(f"/users/{user_id}/topics")
+    assert response.status_code == 200, response.text
+    result = CliRunner().invoke(app, ["topics", "list", "--user", user_id])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("value", [*HOSTILE_JSON, 42])
+def test_langgraph_items_with_odd_stored_values_read(
+    mem: GraphMemory, user_id: str, value: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = GraphMemStore(mem, user_id=user_id)
+    store.put(("prefs",), "food", {"likes": "pizza"})
+    cypher(mem, "MATCH (m:StoreItem) WHERE m.user_id = $u SET m.store_value = $v", u=user_id, v=value)
+    item = store.get(("prefs",), "food")
+    assert item is not None and item.value in ({}, CLEANED)
+    assert [i.key for i in store.search(("prefs",), filter={"likes": "pizza"})] == []
+    assert [i.key for i in store.search(("prefs",))] == ["food"]
+    if value != '{"k": "\\udfff", "n": NaN}':
+        assert any("store item" in w for w in warnings(caplog))
+
+
+def test_langgraph_items_with_odd_namespaces_and_times_read(mem: GraphMemory, user_id: str) -> None:
+    store = GraphMemStore(mem, user_id=user_id)
+    store.put(("prefs",), "food", {"likes": "pizza"})
+    cypher(
+        mem,
+        "MATCH (m:StoreItem) WHERE m.user_id = $u SET m.created_at = 'yesterday', m.updated_at = 5",
+        u=user_id,
+    )
+    item = store.get(("prefs",), "food")
+    assert item is not None and item.created_at.year == 1970
+    assert store.list_namespaces() == [("prefs",)]
+
+
+def test_facts_and_core_blocks_with_odd_stored_fields_read(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    mem.facts.set(user_id, "city", "Lyon")
+    mem.core.set(user_id, "human", "likes dogs")
+    cypher(
+        mem,
+        "MATCH (f:Fact) WHERE f.user_id = $u SET f.value = ['Lyon', 'Paris'], f.fact_type = 'belief',"
+        " f.confidence = 'high'",
+        u=user_id,
+    )
+    cypher(
+        mem,
+        "MATCH (m:Memory) WHERE m.user_id = $u AND m.core_label IS NOT NULL"
+        " SET m.core_limit = 'big', m.core_description = ['x'], m.version = 'two'",
+        u=user_id,
+    )
+    [fact] = mem.facts.history(user_id, "city")
+    assert (fact.value, fact.fact_type, fact.confidence) == ('["Lyon", "Paris"]', "custom", 1.0)
+    [block] = mem.core.list(user_id)
+    assert (block.value, block.limit, block.description, block.version) == ("likes dogs", 2000, "", 1)
+    for path in (f"/users/{user_id}/facts/history?key=city", f"/users/{user_id}/core"):
+        response = client.get(path)
+        assert response.status_code == 200, (path, response.text)
+
+
+def test_timeline_events_with_odd_stored_fields_read(mem: GraphMemory, client: TestClient, user_id: str) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    cypher(mem, "MATCH (m:Memory) WHERE m.user_id = $u SET m.session_id = ['s1', 's2']", u=user_id)
+    events = mem.temporal.timeline(user_id)
+    assert events and events[0].session_id is None
+    assert client.get(f"/users/{user_id}/timeline").status_code == 200
+
+
+def test_an_api_key_with_an_odd_stored_hash_is_refused_not_a_crash(mem: GraphMemory) -> None:
+    presented, record = auth.create_key(mem.runtime.store, "user", f"test-{uuid.uuid4()}", label="[/]")
+    cypher(mem, "MATCH (k:ApiKey {id: $id}) SET k.hash = 'é' + k.hash, k.salt = 5", id=record["id"])
+    try:
+        assert auth.verify(mem.runtime.store, presented) is None
+        with TestClient(create_app(mem, KEY), raise_server_exceptions=False) as c:
+            assert c.get("/stats", headers={"X-API-Key": presented}).status_code == 401
+        result = CliRunner().invoke(app, ["keys", "list"])
+        assert result.exit_code == 0, result.output
+    finally:
+        auth.revoke_key(mem.runtime.store, record["id"])
+
+
+def test_an_idempotency_record_with_odd_stored_ids_replays_or_says_why(mem: GraphMemory, user_id: str) -> None:
+    mem.facts.set(user_id, "city", "Lyon", idempotency_key="k1")
+    cypher(mem, "MATCH (k:IdempotencyKey) WHERE k.user_id = $u SET k.result_ids = 'x'", u=user_id)
+    from graphmem import FactNotFound
+
+    with pytest.raises(FactNotFound):  # the stored result names no version: a clear error, not a crash
+        mem.facts.set(user_id, "city", "Lyon", idempotency_key="k1")
+    cypher(mem, "MATCH (k:IdempotencyKey) WHERE k.user_id = $u REMOVE k.result_ids", u=user_id)
+    with pytest.raises(FactNotFound):
+        mem.facts.set(user_id, "city", "Lyon", idempotency_key="k1")
+
+
+def test_stats_with_odd_stored_values_read(mem: GraphMemory, client: TestClient, user_id: str) -> None:
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    mem.recall("dog", user_id=user_id)
+    mem.memories.feedback(m.id, user_id=user_id, useful=True)
+    mem.jobs.run("decay", user_id=user_id)
+    cypher(mem, "MATCH (m:Memory) WHERE m.user_id = $u SET m.status = ['a'], m.priority = [1]", u=user_id)
+    cypher(
+        mem,
+        "MATCH (r:RecallEvent) WHERE r.user_id = $u SET r.latency_ms = 'slow', r.events = 'x',"
+        " r.context_tokens_used = [1], r.memory_ids = 'one'",
+        u=user_id,
+    )
+    cypher(mem, "MATCH (f:Feedback) WHERE f.user_id = $u SET f.useful = 'yes'", u=user_id)
+    cypher(mem, "MATCH (j:JobRun) WHERE j.user_id = $u SET j.job = ['decay'], j.status = 3", u=user_id)
+    figures = dashboard.memory_stats(mem.runtime, user_id)
+    assert figures.by_status == {'["a"]': 1} and figures.value is not None
+    assert figures.value.recalls[0].recalls == 1 and figures.value.recalls[0].latency_ms_mean is None
+    assert figures.value.jobs == {'["decay"]': {"3": 1}}
+    response = client.get("/stats", params={"user_id": user_id})
+    assert response.status_code == 200, response.text
+    result = CliRunner().invoke(app, ["stats", "--user", user_id])
+    assert result.exit_code == 0, result.output
+
+
+def test_stats_read_recall_events_and_feedback_of_odd_types(mem: GraphMemory, user_id: str) -> None:
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    mem.recall("dog", user_id=user_id)
+    mem.memories.feedback(m.id, user_id=user_id, useful=True)
+    cypher(
+        mem,
+        "MATCH (r:RecallEvent) WHERE r.user_id = $u SET r.latency_ms = 'slow', r.events = 'x',"
+        " r.context_tokens_dropped = 'none'",
+        u=user_id,
+    )
+    cypher(mem, "MATCH (f:Feedback) WHERE f.user_id = $u SET f.useful = 'yes'", u=user_id)
+    value = dashboard.memory_stats(mem.runtime, user_id).value
+    assert value is not None and [(w.recalls, w.useful, w.latency_ms_mean) for w in value.recalls] == [(1, 0, None)]
+
+
+def test_adaptation_reads_odd_stored_feedback(mem: GraphMemory, user_id: str) -> None:
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    mem.recall("what pet do I have", user_id=user_id)
+    mem.memories.feedback(m.id, user_id=user_id, useful=True, query="my pet")
+    cypher(mem, "MATCH (f:Feedback) WHERE f.user_id = $u SET f.query = ['my', 'pet'], f.useful = 'y'", u=user_id)
+    result = mem.automation.evolution.adapt(user_id, now=datetime.now(UTC) + timedelta(seconds=1))
+    assert result is not None
+
+
+def test_the_explorer_reads_odd_stored_values(mem: GraphMemory, client: TestClient, user_id: str) -> None:
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    cypher(mem, "MATCH (e:Entity) WHERE e.user_id = $u SET e.name = ['R', 'ex'], e.type = 1", u=user_id)
+    response = client.get(f"/users/{user_id}/memories/{m.id}/graph")
+    assert response.status_code == 200, response.text
+    names = [n["text"] for n in response.json()["nodes"] if n["label"] == "Entity"]
+    assert names and all(isinstance(n, str) for n in names)
