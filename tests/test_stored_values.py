@@ -1,7 +1,7 @@
-"""Stored values never make a later read fail, on the real server: each read path that parses stored JSON or
-trusts a stored value's type gets a hostile value written with raw Cypher (text that is not JSON, JSON of the
-wrong shape, nesting deeper than the decoder takes, a lone surrogate or NaN in JSON, a list where text or a map
-is expected, rich markup), then reads through the public API (Python, REST, CLI) and gets a sensible value.
+"""Stored values never make a later read fail, on the real server: each read path that parses stored JSON
+or trusts a stored value's type gets a hostile value written with raw Cypher (text that is not JSON, JSON of
+the wrong shape, nesting deeper than the decoder takes, a lone surrogate or NaN in JSON, a list where text or
+a map is expected, rich markup), then reads through the public API (Python, REST, CLI) and gets a sensible value.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ def test_audit_details_of_any_shape_read(
     mem.remember("I adopted a dog named Rex", user_id=user_id)
     cypher(
         mem,
-        "MATCH (e:AuditEvent) WHERE e.user_id = $u SET e.details = $d, e.target_ids = 'one id', e.at = 'then'",
+        "MATCH (e:AuditEvent) WHERE e.user_id = $u "
+        "SET e.details = $d, e.target_ids = 'one id', e.at = 'then'",
         u=user_id,
         d=details,
     )
@@ -154,7 +155,9 @@ def test_facts_and_core_blocks_with_odd_stored_fields_read(
         assert response.status_code == 200, (path, response.text)
 
 
-def test_timeline_events_with_odd_stored_fields_read(mem: GraphMemory, client: TestClient, user_id: str) -> None:
+def test_timeline_events_with_odd_stored_fields_read(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
     mem.remember("I adopted a dog named Rex", user_id=user_id)
     cypher(mem, "MATCH (m:Memory) WHERE m.user_id = $u SET m.session_id = ['s1', 's2']", u=user_id)
     events = mem.temporal.timeline(user_id)
@@ -175,7 +178,9 @@ def test_an_api_key_with_an_odd_stored_hash_is_refused_not_a_crash(mem: GraphMem
         auth.revoke_key(mem.runtime.store, record["id"])
 
 
-def test_an_idempotency_record_with_odd_stored_ids_replays_or_says_why(mem: GraphMemory, user_id: str) -> None:
+def test_an_idempotency_record_with_odd_stored_ids_replays_or_says_why(
+    mem: GraphMemory, user_id: str
+) -> None:
     mem.facts.set(user_id, "city", "Lyon", idempotency_key="k1")
     cypher(mem, "MATCH (k:IdempotencyKey) WHERE k.user_id = $u SET k.result_ids = 'x'", u=user_id)
     from graphmem import FactNotFound
@@ -223,14 +228,18 @@ def test_stats_read_recall_events_and_feedback_of_odd_types(mem: GraphMemory, us
     )
     cypher(mem, "MATCH (f:Feedback) WHERE f.user_id = $u SET f.useful = 'yes'", u=user_id)
     value = dashboard.memory_stats(mem.runtime, user_id).value
-    assert value is not None and [(w.recalls, w.useful, w.latency_ms_mean) for w in value.recalls] == [(1, 0, None)]
+    assert value is not None and [(w.recalls, w.useful, w.latency_ms_mean) for w in value.recalls] == [
+        (1, 0, None)
+    ]
 
 
 def test_adaptation_reads_odd_stored_feedback(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
     mem.recall("what pet do I have", user_id=user_id)
     mem.memories.feedback(m.id, user_id=user_id, useful=True, query="my pet")
-    cypher(mem, "MATCH (f:Feedback) WHERE f.user_id = $u SET f.query = ['my', 'pet'], f.useful = 'y'", u=user_id)
+    cypher(
+        mem, "MATCH (f:Feedback) WHERE f.user_id = $u SET f.query = ['my', 'pet'], f.useful = 'y'", u=user_id
+    )
     result = mem.automation.evolution.adapt(user_id, now=datetime.now(UTC) + timedelta(seconds=1))
     assert result is not None
 
