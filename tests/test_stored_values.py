@@ -1,7 +1,8 @@
 """Stored values never make a later read fail, on the real server: each read path that parses stored JSON
 or trusts a stored value's type gets a hostile value written with raw Cypher (text that is not JSON, JSON of
 the wrong shape, nesting deeper than the decoder takes, a lone surrogate or NaN in JSON, a list where text or
-a map is expected, rich markup), then reads through the public API (Python, REST, CLI) and gets a sensible value.
+a map is expected, rich markup), then reads through the public API (Python, REST, CLI) and gets a sensible
+value.
 """
 
 from __future__ import annotations
