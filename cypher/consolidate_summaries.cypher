@@ -1,7 +1,8 @@
 // Consolidate job (sleep-style): each topic's (graphmem.dynamics.topics; else each session's) old,
 // unsummarised, low-priority (P2/P3) episodic memories (at least $p.summary_min_members) are compressed into
-// one extractive summary memory (semantic, P1, long_term) whose embedding is the members' centroid, with
-// SUMMARIZES edges to every member (and IN_TOPIC to the topic). The members are
+// one extractive summary memory (semantic, P1, long_term) whose embedding is the members' centroid and whose
+// search text (full-text key) holds every member's search text, not only the extract's, so that what a source
+// said stays findable by its own words; with SUMMARIZES edges to every member (and IN_TOPIC to the topic). The members are
 // soft-forgotten (reason 'summarized') and never hard-deleted (forget_hard keeps them for audits and as_of).
 // Retained memories are left alone. One cluster per transaction.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $max_chars: summary length cap
@@ -26,8 +27,11 @@ CALL (uid, topic, gid, members) {
   WITH uid, topic, gid, members, collect(x)[..$p.summary_max_sentences] AS top
   UNWIND top AS t
   WITH uid, topic, gid, members, t ORDER BY t.occurred_at, t.created_at
-  WITH uid, topic, gid, members, collect(t.content) AS parts, [x IN members | x.embedding] AS vectors
-  WITH uid, topic, gid, members, reduce(acc = '', s IN parts | acc + CASE WHEN acc = '' THEN '' ELSE ' | ' END + s) AS text,
+  WITH uid, topic, gid, members, collect(t.content) AS parts, [x IN members | x.embedding] AS vectors,
+       reduce(acc = '', x IN members | acc + CASE WHEN acc = '' THEN '' ELSE ' | ' END
+                                           + coalesce(x.search_text, x.content)) AS keys
+  WITH uid, topic, gid, members, keys,
+       reduce(acc = '', s IN parts | acc + CASE WHEN acc = '' THEN '' ELSE ' | ' END + s) AS text,
        [i IN range(0, size(vectors[0]) - 1) | reduce(acc = 0.0, v IN vectors | acc + v[i]) / size(vectors)] AS centroid
   CREATE (s:Memory {id: randomUUID()})
   SET s.user_id = uid, s.session_id = CASE WHEN topic IS NULL THEN gid ELSE members[0].session_id END,
@@ -41,6 +45,7 @@ CALL (uid, topic, gid, members) {
       s.strength = 1.0, s.retention = 1.0, s.access_count = 0, s.version = 1, s.is_summary = true,
       s.summary_size = size(members), s.created_at = $now, s.recorded_at = $now, s.strength_updated_at = $now, s.decay_due = datetime({epochSeconds: 0}),
       s.occurred_at = reduce(acc = members[0].occurred_at, x IN members | CASE WHEN x.occurred_at < acc THEN x.occurred_at ELSE acc END)
+  SET s.search_text = keys // every source's words stay findable in full text, not just the extract's
   WITH s, topic, members, centroid
   CALL db.create.setNodeVectorProperty(s, 'embedding', centroid)
   FOREACH (t IN CASE WHEN topic IS NULL THEN [] ELSE [topic] END | CREATE (s)-[:IN_TOPIC {recorded_at: $now}]->(t))

@@ -104,3 +104,24 @@ def test_with_topics_a_summary_takes_a_whole_topic(grow: GraphMemory, user_id: s
         assert {topic_of[m] for m in r["members"]} == {r["topic"]}
         assert set(r["members"]) <= set(ids)
         assert sorted(r["members"]) == sorted(m for m, t in topic_of.items() if t == r["topic"])  # all of it
+
+
+def test_a_summary_is_found_by_the_words_of_a_source_its_extract_left_out(
+    grow: GraphMemory, user_id: str
+) -> None:
+    """The extract keeps five sentences; the summary's full-text key keeps every source's words, so what a
+    replaced source said is still found in full text (the sources themselves are forgotten)."""
+    chain = [*CHAIN, "We stopped for ice cream in Whitby", "The parking ticket cost forty euros"]
+    for text in chain:
+        grow.remember(text, user_id=user_id, session_id="trip", priority="P3", memory_type="episodic")
+    grow.remember("My car insurance renews in March", user_id=user_id, session_id="car", priority="P1")
+    run = grow.jobs.run("consolidate", user_id=user_id, now=datetime.now(UTC) + timedelta(days=30))
+    assert run.counts["summaries"] == 1 and run.counts["members_summarized"] == len(chain)
+    summary = grow.query(
+        "MATCH (s:Memory {is_summary: true}) WHERE s.user_id = $u RETURN s.id AS id, s.content AS c",
+        {"u": user_id},
+    )[0]
+    assert "parking" not in summary["c"]  # left out of the extract
+    hits = grow.recall("how much was the parking ticket?", user_id=user_id, k=3, reinforce=False)
+    found = next(h for h in hits if h.memory.id == summary["id"])
+    assert "fulltext" in found.explanation.seed_sources
