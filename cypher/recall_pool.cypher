@@ -8,7 +8,7 @@
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
 // $lucene: Lucene query string or null; $pool_k; $max_fan
-// $now: the recall's clock for derived retention and strength (null: the server's)
+// $now: the recall's clock for derived retention, strength and RELATED_TO weights (null: the server's)
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
 // $alive_at: the earlier of the two, or null (not yet forgotten, expired or merged away then)
@@ -70,7 +70,8 @@ CALL (pool) {
     AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
   WITH r, n WHERE n IS NOT NULL
   WITH collect(DISTINCT n) AS near, collect(DISTINCT r) AS rels
-  RETURN near, [r IN rels | [startNode(r).id, endNode(r).id, type(r), coalesce(r.weight, 1.0)]] AS links
+  RETURN near, [r IN rels | [startNode(r).id, endNode(r).id, type(r),
+                            coalesce({{edge_weight_now(r, coalesce($now, datetime()))}}, 1.0)]] AS links
 }
 CALL (pool) {
   UNWIND pool AS p
