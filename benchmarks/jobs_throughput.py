@@ -47,6 +47,21 @@ CALL (i) {
       m.created_at = $t0 - duration({days: i % 60}), m.last_accessed_at = $t0 - duration({days: i % 30})
 } IN TRANSACTIONS OF 10000 ROWS
 """
+LINK = """
+MATCH (m:Memory) WHERE m.user_id = $user
+CALL (m) {
+  WITH m, toInteger(substring(m.id, size($prefix))) AS i
+  UNWIND range(1, $k) AS j
+  MATCH (o:Memory {id: $prefix + toString((i + j) % $n)})
+  WITH m, o, 0.05 + 0.9 * ((i + 3 * j) % 10) / 10.0 AS w, $t0 - duration({days: (i + j) % 60}) AS at
+  CREATE (m)-[:RELATED_TO {weight: w, weight_base: w, weight_updated_at: at, recorded_at: at,
+                           weight_due: datetime({epochSeconds: 0}), valid_from: at}]->(o)
+} IN TRANSACTIONS OF 2000 ROWS
+"""
+BARE_SET_EDGES = """
+MATCH (m:Memory)-[r:RELATED_TO]->() WHERE m.user_id = $user
+CALL (r) { SET r.bench_touch = $now } IN TRANSACTIONS OF $batch ROWS
+"""
 EMBED = """
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
@@ -138,7 +153,9 @@ def job(mem: GraphMemory, name: str, user: str, now: datetime) -> Callable[[], d
     return run
 
 
-def measure_size(mem: GraphMemory, n: int, progress: Progress) -> dict[str, Any]:
+def measure_size(mem: GraphMemory, n: int, progress: Progress, edges: int = 0) -> dict[str, Any]:
+    """Decay (first run, next day) and forget over ``n`` memories, with ``edges`` RELATED_TO edges from each
+    (as formation writes them: anchored, weight_due at the epoch; a tenth fall below the floor by ``now``)."""
     user = f"bench-{uuid.uuid4()}"
     t0 = datetime(2025, 6, 1, tzinfo=UTC)
     now = t0 + timedelta(days=30)
@@ -146,14 +163,19 @@ def measure_size(mem: GraphMemory, n: int, progress: Progress) -> dict[str, Any]
     load = os.getloadavg()[0]
     try:
         populate(mem, user, n, t0, progress)
+        if edges:
+            auto(mem, LINK, user=user, prefix=f"{user}-", k=edges, n=n, t0=t0)
         meter = Meter()
         meter("bare_set", lambda: auto(mem, BARE_SET, user=user, now=now, batch=batch))
+        if edges:  # one bare SET over the edges, for the edge step's scale (not a ratio base)
+            meter("bare_set_edges", lambda: auto(mem, BARE_SET_EDGES, user=user, now=now, batch=batch))
         decay_counts = meter("decay", job(mem, "decay", user, now))
         # the scheduled case: the next daily run, when few memories change status
         daily_counts = meter("decay_next_day", job(mem, "decay", user, now + timedelta(days=1)))
         forget_counts = meter("forget", job(mem, "forget", user, now + timedelta(days=1)))
         return {
             "memories": n,
+            "edges_per_memory": edges,
             "batch_size": batch,
             "load_1m_before": round(load, 2),
             "load_1m_after": round(os.getloadavg()[0], 2),
@@ -249,6 +271,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 300_000])
     parser.add_argument("--associate", type=int, default=10_000, help="memories for associate (0: skip)")
+    parser.add_argument("--edges", type=int, default=0, help="RELATED_TO edges per memory for decay/forget")
     parser.add_argument(
         "--no-fallback", action="store_true", help="skip associate's vector-index fallback (slow at 100k)"
     )
@@ -282,7 +305,7 @@ def main() -> None:
         server = f"spare server {args.home}" if args.home else "managed (shared) server"
         results = {"stamp": stamp(neo4j_version(mem.query), server=server), **results}
         for n in args.sizes:
-            results["sizes"].append(measure_size(mem, n, progress))
+            results["sizes"].append(measure_size(mem, n, progress, args.edges))
             progress.console.print(results["sizes"][-1])
         if args.associate:
             results["associate"] = measure_associate(

@@ -24,6 +24,7 @@ CALL (m) {
   MERGE (m)-[r:RELATED_TO]-(node)
   ON CREATE SET r.recorded_at = $now, r.valid_from = $now, r.created_by = 'associate'
   SET r.weight = score, r.weight_base = score, r.similarity = score, r.weight_updated_at = $now,
+      r.weight_due = datetime({epochSeconds: 0}), // the next decay run evaluates the edge (graphmem.model.edge_weights)
       r.method = 'vector_index', m.decay_due = datetime({epochSeconds: 0}), node.decay_due = datetime({epochSeconds: 0}) // association: a decay input
   RETURN count(*) AS linked
 } IN TRANSACTIONS OF $batch ROWS

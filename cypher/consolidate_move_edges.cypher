@@ -1,8 +1,10 @@
 // Consolidate job: a memory merged into a survivor (MERGED_INTO) hands its ENTITY, FOLLOWS, RELATED_TO, CAUSES
 // and IN_SESSION edges to the survivor, so no view edge hangs on the inactive copy: each edge is recreated on
 // the survivor with the same type, direction and properties (merged with an equal edge already there, keeping
-// the higher weight; `moved_from` names the merged memory) and removed from the merged one. Edges between
-// the two are dropped. Provenance stays in MERGED_INTO and both memories' histories. Idempotent.
+// the higher weight; `moved_from` names the merged memory) and removed from the merged one. RELATED_TO weights
+// compare as derived at $now (cypher/fragments/edge_weight_now.cypher); a higher moved one re-anchors the
+// edge there (weight_due at the epoch: the next decay run evaluates it). Edges between the two are dropped.
+// Provenance stays in MERGED_INTO and both memories' histories. Idempotent.
 // $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (b:Memory) WHERE b.user_id = $user_id RETURN b
@@ -20,8 +22,10 @@ CALL (a, b) {
     WITH a, b, x, kind, props WHERE x <> a AND kind = 'RELATED_TO' // undirected: either direction is the same edge
     MERGE (a)-[n:RELATED_TO]-(x)
     ON CREATE SET n = props, n.moved_from = b.id, n.moved_at = $now
-    ON MATCH SET n.weight = CASE WHEN coalesce(props.weight, 0.0) > coalesce(n.weight, 0.0)
-                                 THEN props.weight ELSE n.weight END
+    ON MATCH SET n += [w IN [coalesce({{edge_weight_now(props, $now)}}, 0.0)] |
+                       CASE WHEN w > coalesce({{edge_weight_now(n, $now)}}, 0.0)
+                            THEN {weight: w, weight_base: w, weight_updated_at: $now, weight_due: datetime({epochSeconds: 0})}
+                            ELSE {} END][0]
     UNION
     WITH a, b, x, kind, props WHERE x <> a AND kind <> 'RELATED_TO' AND outgoing
     MERGE (a)-[n:$(kind)]->(x)

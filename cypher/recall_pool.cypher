@@ -10,7 +10,7 @@
 // $lucene: Lucene query string or null; $pool_k; $max_fan
 // $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
 // come back as `scores` [id, own, context], and the projection computes none again)
-// $now: the recall's clock for derived retention and strength (null: the server's)
+// $now: the recall's clock for derived retention, strength and RELATED_TO weights (null: the server's)
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
 // $alive_at: the earlier of the two, or null (not yet forgotten, expired or merged away then)
@@ -79,7 +79,8 @@ CALL (pool) {
     AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
   WITH r, n WHERE n IS NOT NULL
   WITH collect(DISTINCT n) AS near, collect(DISTINCT r) AS rels
-  RETURN near, [r IN rels | [startNode(r).id, endNode(r).id, type(r), coalesce(r.weight, 1.0)]] AS links
+  RETURN near, [r IN rels | [startNode(r).id, endNode(r).id, type(r),
+                            coalesce({{edge_weight_now(r, coalesce($now, datetime()))}}, 1.0)]] AS links
 }
 CALL (pool) {
   UNWIND pool AS p

@@ -138,9 +138,15 @@ def test_decay_composes_and_writes_only_what_moved(dyn: GraphMemory, user_id: st
     ]
     ten = p1.created_at + timedelta(days=10)
     edge = dyn.query(
-        "MATCH (:Memory {id: $a})-[r:RELATED_TO]->() RETURN r.weight AS w, r.weight_base AS b", {"a": p1.id}
+        expand(
+            "MATCH (:Memory {id: $a})-[r:RELATED_TO]->() "
+            "RETURN {{edge_weight_now(r, $now)}} AS w, r.weight_base AS b, r.weight AS stored"
+        ),
+        {"a": p1.id, "now": ten},
     )[0]
     assert edge["b"] == pytest.approx(0.8) and edge["w"] == pytest.approx(0.8 * (1 - P.edge_decay) ** 10)
+    assert edge["stored"] == pytest.approx(0.8)  # derived at read time: the stored weight stays at its anchor
+    assert [r.counts["edges"] for r in runs] == [1] + [0] * 9  # evaluated once, never rewritten nightly
     # the association slows decay by the edge's base weight (stable: edge decay does not make memories due)
     rate = d.effective_rate(P.strength_decay["P1"], 0.8)
     assert node(dyn, p1.id, ten)["strength"] == pytest.approx(

@@ -80,7 +80,9 @@ def rebuild_user(
 ) -> dict[str, int]:
     """Rebuild one user's topics whole in one transaction (``tx``: inside that one, e.g. a dry run's),
     storing ``signature`` (read before the memories, so a change meanwhile makes the next run rebuild)."""
-    rows = (tx.run if tx is not None else rt.store.read)("topic_graph", user_id=uid, live=list(LIVE_STATUSES))
+    rows = (tx.run if tx is not None else rt.store.read)(
+        "topic_graph", user_id=uid, live=list(LIVE_STATUSES), now=clock
+    )
     topics = plan(rows)
 
     def work(t: Tx) -> dict[str, int]:
