@@ -580,6 +580,7 @@ def run_arms(
         neo4j_version(mem.query),
         preset=preset,
         topics=args.topics,
+        rif=not args.no_rif,
         server="private" if args.server_home else "shared",
         params=mem.automation.get_config().dynamics.model_dump(),
     )
@@ -633,6 +634,11 @@ def main() -> None:
         "--topics", action="store_true", help="rebuild topics nightly (consolidation summarises per topic)"
     )
     parser.add_argument(
+        "--no-rif",
+        action="store_true",
+        help="recalls do not inhibit their competitors (retrieval-induced forgetting off, in both arms)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: 1 user, its first 80 turns, 3 + 3 days (checks the harness, measures nothing)",
@@ -658,7 +664,11 @@ def main() -> None:
         base = PRESETS[args.preset].model_dump()
         preset = f"{args.preset}+overrides"
         PRESETS[preset] = DynamicsParams.model_validate({**base, **overrides, "preset": preset})
-    settings = Settings(automation_config_id=f"sim-{uuid.uuid4()}", dynamics_preset=preset)
+    settings = Settings(
+        automation_config_id=f"sim-{uuid.uuid4()}",
+        dynamics_preset=preset,
+        retrieval_induced_forgetting=not args.no_rif,
+    )
     # one embedder for both arms: every turn and question is embedded once, up front, in large batches
     embedder = CachingEmbedder(default_embedder(settings))
     if args.embedding_cache and args.embedding_cache.exists():

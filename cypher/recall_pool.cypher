@@ -2,8 +2,9 @@
 // Pool = the readable tenants' top $pool_k by cosine (exact scan, or the ANN index over-fetched and filtered to the
 // tenant, by $method) plus the top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
-// $max_fan memories or more are hubs and skipped). Rows are compact (what ranking reads: no times, which are
-// slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
+// $max_fan memories or more are hubs and skipped). In a present read, a source a summary replaced (forgotten,
+// summarized_by) is a vector key of its summary: the summary scores the best of its own and its sources' cosines.
+// Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
@@ -23,10 +24,17 @@ CALL () { // the exact scan: the readable memories' cosines, best $scan_k first 
     AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
          AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
          AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
-    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
+    AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
+         OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL)))) // a summarised source: a key, below
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS own
   WITH m, own, CASE WHEN m.context_embedding IS NULL THEN null
                     ELSE vector.similarity.cosine(m.context_embedding, $embedding) END AS ctx
+  OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
+  WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
+    AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
+  WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx
+  WHERE m IS NOT NULL
+  WITH m, max(own) AS own, max(ctx) AS ctx
   WITH m, own, ctx, CASE WHEN ctx > own THEN ctx ELSE own END AS score
   ORDER BY score DESC LIMIT $scan_k
   RETURN collect({m: m, score: score, own: own, ctx: ctx}) AS scanned
@@ -45,8 +53,15 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
       AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
            AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
            AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
-      AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
-    WITH m, score ORDER BY score DESC LIMIT $pool_k
+      AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
+           OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL))))
+    WITH m, score AS own, null AS ctx
+    OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
+    WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
+      AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
+    WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx
+    WHERE m IS NOT NULL
+    WITH m, max(own) AS score ORDER BY score DESC LIMIT $pool_k
     RETURN m, score, 'vector' AS source
     UNION ALL
     WITH $lucene AS lucene WHERE lucene IS NOT NULL

@@ -125,3 +125,35 @@ def test_a_summary_is_found_by_the_words_of_a_source_its_extract_left_out(
     hits = grow.recall("how much was the parking ticket?", user_id=user_id, k=3, reinforce=False)
     found = next(h for h in hits if h.memory.id == summary["id"])
     assert "fulltext" in found.explanation.seed_sources
+
+
+def test_a_summarised_source_is_a_vector_key_of_its_summary(grow: GraphMemory, user_id: str) -> None:
+    """In a present read, a source a summary replaced still finds it by meaning: the summary scores the best
+    of its own and its sources' cosines (its centroid alone is a diluted key). Read as of before the summary,
+    the source is itself again."""
+    chain = [*CHAIN, "We stopped for ice cream in Whitby", "My passport expires next April"]
+    ids = [
+        grow.remember(t, user_id=user_id, session_id="trip", priority="P3", memory_type="episodic").id
+        for t in chain
+    ]
+    before = datetime.now(UTC)
+    grow.jobs.run("consolidate", user_id=user_id, now=before + timedelta(days=30))
+    question = "when is my travel document no longer valid?"
+    from graphmem.retrieval.search import embed_queries
+
+    vector = embed_queries(grow.runtime, [question], [user_id])[0]  # recall's own query vector
+    rows = grow.query(
+        "MATCH (s:Memory {is_summary: true})-[:SUMMARIZES]->(m:Memory) WHERE s.user_id = $u "
+        "RETURN s.id AS id, vector.similarity.cosine(s.embedding, $q) AS centroid, "
+        "max(vector.similarity.cosine(m.embedding, $q)) AS best",
+        {"u": user_id, "q": vector},
+    )
+    summary = rows[0]
+    assert summary["best"] > summary["centroid"] + 0.01  # the source is the better key
+    hits = grow.recall(question, user_id=user_id, k=3, reinforce=False)
+    hit = next(h for h in hits if h.memory.id == summary["id"])
+    assert "vector" in hit.explanation.seed_sources
+    # its cosine signal (on [-1, 1]) is its best source's, not its centroid's
+    assert hit.explanation.components["cosine"] >= 2 * summary["best"] - 1 - 1e-6
+    past = grow.recall(question, user_id=user_id, k=3, reinforce=False, known_at=before)
+    assert past and past[0].memory.id in ids  # as known then: the sources themselves
