@@ -4,7 +4,9 @@
 // intent else 'default'; events: how many; memory_ids: the distinct ids; at: the day's last event), an
 // existing rollup of the day extended; the memories' recalls_compacted counters add how often each was
 // returned; the raw events are deleted. Promotion reads rollups and raw events alike, so it promotes the same.
-// Specification: graphmem.model.recall_usage.compact. One user-day per transaction.
+// Specification: graphmem.model.recall_usage.compact. One user-day per transaction. Stored values of the wrong
+// type (an event written by hand) read as missing: ids that are not a list of text, a session or context that
+// is not text (toStringOrNull), a rollup flag that is not true.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (e:RecallEvent) WHERE e.user_id = $user_id RETURN e
@@ -12,14 +14,14 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
   MATCH (e:RecallEvent) RETURN e
 }
-WITH e WHERE e.at < $now - duration({days: $p.recall_rollup_days}) AND NOT coalesce(e.rollup, false)
+WITH e WHERE e.at < $now - duration({days: $p.recall_rollup_days}) AND NOT coalesce(e.rollup = true, false)
 WITH e.user_id AS uid, date(e.at) AS day, collect(e) AS events
 CALL (uid, day, events) {
   WITH uid, day, events,
-       reduce(ids = [], ev IN events | ids + coalesce(ev.memory_ids, [])) AS all_ids,
-       reduce(acc = [], ev IN events | acc + [mid IN coalesce(ev.memory_ids, []) |
-         coalesce(ev.session_id, toString(day)) + '\u001f' + coalesce(ev.context, ev.intent, 'default')
-         + '\u001f' + mid]) AS used,
+       reduce(ids = [], ev IN events | ids + CASE WHEN ev.memory_ids IS :: LIST<STRING NOT NULL> THEN ev.memory_ids ELSE [] END) AS all_ids,
+       reduce(acc = [], ev IN events | acc + [mid IN CASE WHEN ev.memory_ids IS :: LIST<STRING NOT NULL> THEN ev.memory_ids ELSE [] END |
+         coalesce(toStringOrNull(ev.session_id), toString(day)) + '\u001f'
+         + coalesce(toStringOrNull(ev.context), toStringOrNull(ev.intent), 'default') + '\u001f' + mid]) AS used,
        reduce(last = null, ev IN events | CASE WHEN last IS NULL OR ev.at > last THEN ev.at ELSE last END) AS last
   MERGE (r:RecallEvent {user_id: uid, rollup: true, day: day})
   ON CREATE SET r.id = randomUUID()

@@ -3,6 +3,7 @@
 // common knowledge (no decay, layer long_term). Usage comes from RecallEvent nodes, raw events and daily
 // rollups alike (session: session_id, else the day of the event; context: context, else the query intent;
 // a rollup stores these uses as entries). Specification: graphmem.model.recall_usage (usage, promotes).
+// Stored values of the wrong type (an event written by hand) read as missing, as in compact_recalls.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (e:RecallEvent) WHERE e.user_id = $user_id RETURN e
@@ -11,10 +12,10 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   MATCH (e:RecallEvent) RETURN e
 }
 WITH e WHERE e.at >= $now - duration({days: $p.promote_window_days}) AND e.at <= $now
-UNWIND CASE WHEN coalesce(e.rollup, false) THEN coalesce(e.entries, [])
-            ELSE [mid IN coalesce(e.memory_ids, []) |
-                  coalesce(e.session_id, toString(date(e.at))) + '\u001f' + coalesce(e.context, e.intent, 'default')
-                  + '\u001f' + mid] END AS used
+UNWIND CASE WHEN e.rollup = true THEN CASE WHEN e.entries IS :: LIST<STRING NOT NULL> THEN e.entries ELSE [] END
+            ELSE [mid IN CASE WHEN e.memory_ids IS :: LIST<STRING NOT NULL> THEN e.memory_ids ELSE [] END |
+                  coalesce(toStringOrNull(e.session_id), toString(date(e.at))) + '\u001f'
+                  + coalesce(toStringOrNull(e.context), toStringOrNull(e.intent), 'default') + '\u001f' + mid] END AS used
 WITH DISTINCT e.user_id AS uid, used
 WITH uid, split(used, '\u001f') AS part
 WITH uid, collect({session: part[0], context: part[1], id: part[2]}) AS uses,

@@ -252,3 +252,39 @@ def test_the_explorer_reads_odd_stored_values(mem: GraphMemory, client: TestClie
     assert response.status_code == 200, response.text
     names = [n["text"] for n in response.json()["nodes"] if n["label"] == "Entity"]
     assert names and all(isinstance(n, str) for n in names)
+
+
+def test_recall_events_of_odd_types_do_not_fail_compaction_or_promotion(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """Hand-written RecallEvent nodes of the wrong types (rollup as text, ids as text or numbers, a list for a
+    session, a number for a context, entries that are not text) are skipped or read as text: the jobs that
+    fold and count them (consolidate's compaction, promote) still succeed, and graphmem's own events count."""
+    m = mem.remember("I adopted a beagle called Rex", user_id=user_id)
+    mem.recall("what pet do I have", user_id=user_id)
+    old = datetime.now(UTC) - timedelta(days=30)
+    odd = [
+        {"rollup": "yes", "memory_ids": "not a list", "session_id": ["a", "b"], "context": 5},
+        {"memory_ids": [7, 8], "session_id": 3, "intent": ["x"]},
+        {"memory_ids": [m.id], "session_id": ["a"], "context": 2.5},
+        {"rollup": True, "entries": [1, 2], "day": "today"},
+    ]
+    for props in odd:
+        cypher(
+            mem,
+            "CREATE (e:RecallEvent {id: randomUUID(), user_id: $u, at: $at}) SET e += $props",
+            u=user_id,
+            at=old,
+            props=props,
+        )
+    later = datetime.now(UTC) + timedelta(days=1)
+    for job in ("consolidate", "promote"):
+        run = mem.jobs.run(job, user_id=user_id, now=later)
+        assert run.status == "success", run.error
+    rollups = cypher(
+        mem,
+        "MATCH (r:RecallEvent {user_id: $u, rollup: true}) WHERE r.entries IS :: LIST<STRING NOT NULL> "
+        "RETURN r.entries AS entries",
+        u=user_id,
+    )
+    assert rollups and any(e.endswith(m.id) for r in rollups for e in r["entries"])
