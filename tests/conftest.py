@@ -100,6 +100,16 @@ def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphM
         yield memory
 
 
+@pytest.fixture(scope="module")
+def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
+    """A client with an automation config of the module's own, for the dynamics tests that set parameters:
+    no test changes the shared configuration."""
+    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
+        memory.init()
+        yield memory
+
+
 @pytest.fixture()
 def user_id() -> str:
     """Each test isolates itself with its own tenant instead of wiping the database."""

@@ -5,7 +5,6 @@ graphmem.model.metamemory) over generated memories, in the pattern of tests/test
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import GraphMemory, Settings
 from graphmem.model import anchors
 from graphmem.model import heuristics as h
 from graphmem.model import metamemory as mm
@@ -27,15 +26,6 @@ SETTINGS = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-
-
-@pytest.fixture(scope="module")
-def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
-    with GraphMemory.connect(
-        settings=Settings(automation_config_id=f"test-{uuid.uuid4()}"), embedder=embedder
-    ) as memory:
-        memory.init()
-        yield memory
 
 
 def _create(mem: GraphMemory, user: str, props: list[dict[str, Any]]) -> list[str]:

@@ -9,7 +9,6 @@ of these examples fail.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
+from graphmem import GraphMemory
 from graphmem.model import anchors
 from graphmem.model import lifecycle as spec
 from graphmem.model.dynamics import FACTORS, DynamicsParams
@@ -26,14 +25,6 @@ from graphmem.store.queries import expand
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 PRIORITIES = ["common", "P0", "P1", "P2", "P3"]
 TYPES = ["episodic", "semantic", "procedural", "preference"]
-
-
-@pytest.fixture(scope="module")
-def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
-    settings_ = Settings(automation_config_id=f"test-{uuid.uuid4()}")
-    with GraphMemory.connect(settings=settings_, embedder=embedder) as memory:
-        memory.init()
-        yield memory
 
 
 def _hours(lo: int, hi: int) -> st.SearchStrategy[timedelta]:

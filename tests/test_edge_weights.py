@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem import GraphMemory, OnnxEmbedder, Settings
+from graphmem import GraphMemory
 from graphmem.model import edge_weights as spec
 from graphmem.model.dynamics import DynamicsParams
 from graphmem.store.queries import expand, query
@@ -29,16 +28,6 @@ HYPOTHESIS = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
     derandomize=True,
 )
-
-
-@pytest.fixture(scope="module")
-def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
-    """A GraphMemory with its own automation config id: no test changes the shared configuration."""
-    with GraphMemory.connect(
-        settings=Settings(automation_config_id=f"test-{uuid.uuid4()}"), embedder=embedder
-    ) as memory:
-        memory.init()
-        yield memory
 
 
 def _use(mem: GraphMemory, params: DynamicsParams) -> None:
