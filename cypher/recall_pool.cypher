@@ -11,6 +11,8 @@
 // $lucene: Lucene query string or null; $pool_k; $max_fan
 // $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
 // come back as `scores` [id, own, context], and the projection computes none again)
+// $situation: the vector of the conversation the question comes from, or null (context-dependent recall: each
+// row's `situation` is its context key's cosine with it)
 // $now: the recall's clock for derived retention, strength and RELATED_TO weights (null: the server's)
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
@@ -127,7 +129,10 @@ CALL (pool, near, members, covered) {
            cosine: CASE WHEN $embedding IS NULL OR covered THEN null
                         ELSE vector.similarity.cosine(n.embedding, $embedding) END,
            context_cosine: CASE WHEN $embedding IS NULL OR covered OR n.context_embedding IS NULL THEN null
-                        ELSE vector.similarity.cosine(n.context_embedding, $embedding) END}) AS memories
+                        ELSE vector.similarity.cosine(n.context_embedding, $embedding) END,
+           situation: CASE WHEN $situation IS NULL THEN null
+                        ELSE vector.similarity.cosine(coalesce(n.context_embedding, n.embedding), $situation) END})
+         AS memories
 }
 RETURN seeds, links, mentions, memories,
        CASE WHEN covered THEN [s IN scanned | [s.m.id, s.own, s.ctx]] ELSE [] END AS scores

@@ -307,6 +307,7 @@ class GraphMemory:
         agent_id: str | None = None,
         org_id: str | None = None,
         reconstruct: bool = False,
+        conversation: str | list[str] | None = None,
     ) -> list[Hit]:
         """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
         neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
@@ -323,6 +324,8 @@ class GraphMemory:
         (docs/scopes.md): that session's, the agent's shared ones, the organisation's.
         ``reconstruct=True``: a hit that cannot stand alone ("Yes, it was amazing!") carries a recorded
         ``reconstruction`` read from its neighbours, with a lower confidence (docs/dynamics.md).
+        ``conversation``: the turns the question comes from (oldest first; the latest two count): memories
+        whose context resembles them rank up to 10 % higher (context-dependent recall, docs/dynamics.md).
         """
         who = check.caller(user_id, session_id, agent_id, org_id)
         request = recall_use_case.RecallRequest(
@@ -337,6 +340,7 @@ class GraphMemory:
             known_at=check.aware_datetime(known_at, "known_at"),
             preset=None if preset is None else resolve_preset(preset),
             reconstruct=check.boolean(reconstruct, "reconstruct"),
+            conversation=check.conversation(conversation, max_chars=self._rt.settings.max_content_chars),
         )
         hits = recall_use_case.recall(self._rt, request)
         if request.reinforce and request.as_of is None and request.known_at is None:

@@ -317,3 +317,27 @@ def test_pii_is_redacted_when_enabled(mem: GraphMemory, user_id: str) -> None:
     m = private.remember("Email me at alice@example.com or call 07700 900123", user_id=user_id)
     assert m.content == "Email me at [EMAIL] or call [PHONE]"
     assert m.metadata["pii_redacted"] == ["email", "phone"]
+
+
+def test_a_new_event_close_to_an_old_one_is_not_merged_into_it(mem: GraphMemory, user_id: str) -> None:
+    """bge-small puts these two turns 0.96 apart (above the duplicate threshold); the second is another win
+    (in LoCoMo conv-42 such a pair made one memory of two tournaments)."""
+    met = "It was so cool, plus I met some new people there."
+    first = f"I just won another regional chess tournament last week! {met}"
+    second = f"I won another chess tournament on Friday! {met} This one was online!"
+    t0 = datetime(2026, 4, 1, 10, tzinfo=UTC)
+    a = mem.add_messages(
+        [{"role": "user", "content": first, "timestamp": t0}], user_id=user_id, session_id="d14"
+    )
+    b = mem.add_messages(
+        [{"role": "user", "content": second, "timestamp": t0 + timedelta(days=20)}],
+        user_id=user_id,
+        session_id="d17",
+    )
+    assert a[0].id != b[0].id and b[0].content == second
+    again = mem.add_messages(
+        [{"role": "user", "content": first, "timestamp": t0 + timedelta(days=21)}],
+        user_id=user_id,
+        session_id="d18",
+    )
+    assert again[0].id == a[0].id  # the same words again are still a repeat

@@ -116,6 +116,28 @@ def test_a_repeat_inside_the_batch_reinforces_the_earlier_draft() -> None:
     assert plan.follows == () and plan.merges == ()
 
 
+def test_a_close_vector_that_adds_words_is_a_new_memory() -> None:
+    """Near-identical vectors are not a repeat when the new text says more (another event) or, for a reply
+    that cannot stand alone, comes from another conversation."""
+    said = "I just won another regional video game tournament last week!"
+    stored = Neighbour(id="old", cosine=0.99, content=said, occurred_at=NOW, session_id="s0")
+    more = context(
+        ["I won my fourth video game tournament on Friday, online!"], [unit(0)], neighbours=[(stored,)]
+    )
+    assert plan_formation(more, Settings(), new_id=ids()).merges == ()
+    again = context(["I just won another regional video game tournament!"], [unit(0)], neighbours=[(stored,)])
+    assert [m["id"] for m in plan_formation(again, Settings(), new_id=ids()).merges] == ["old"]
+    reply = Neighbour(
+        id="r", cosine=0.99, content="Yes, that was the best part!", occurred_at=NOW, session_id="s0"
+    )
+    elsewhere = context(["Yes, that was the best part!"], [unit(0)], neighbours=[(reply,)], session="s1")
+    assert plan_formation(elsewhere, Settings(), new_id=ids()).merges == ()
+    same = context(["Yes, that was the best part!"], [unit(0)], neighbours=[(reply,)], session="s0")
+    assert [m["id"] for m in plan_formation(same, Settings(), new_id=ids()).merges] == ["r"]
+    batch = context(["I won the chess cup", "I won the chess cup in May, again"], [unit(0), unit(0)])
+    assert len(plan_formation(batch, Settings(), new_id=ids()).rows) == 2
+
+
 def test_planning_twice_gives_the_same_plan() -> None:
     ctx = context(["I moved to Lisbon", "Lisbon is sunny"], [unit(0), unit(0.5)])
     assert plan_formation(ctx, Settings(), new_id=ids()) == plan_formation(ctx, Settings(), new_id=ids())

@@ -67,11 +67,12 @@ def build_server(
 def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
-    def memory_recall(query: str, k: int = 5) -> dict[str, Any]:
-        """Recall the user's memories most relevant to a query (best first, with scores)."""
-        return {
-            "hits": [ops.hit_json(h) for h in mem.recall(query, user_id=uid, k=k, agent_id=aid, org_id=oid)]
-        }
+    def memory_recall(query: str, k: int = 5, conversation: list[str] | None = None) -> dict[str, Any]:
+        """Recall the user's memories most relevant to a query (best first, with scores). ``conversation``:
+        the latest turns of the current conversation, oldest first; memories from a similar context rank
+        higher."""
+        hits = mem.recall(query, user_id=uid, k=k, agent_id=aid, org_id=oid, conversation=conversation)
+        return {"hits": [ops.hit_json(h) for h in hits]}
 
     @server.tool()
     @_tool_errors

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from graphmem.model.extraction import CueDirection, causal_cue
+from graphmem.model.reconstruction import ANAPHORS, FUNCTION_WORDS, REPLY_PARTICLES, stands_alone
 
 LINK_TYPES = frozenset({"FOLLOWS", "RELATED_TO", "CAUSES", "CONFLICTS_WITH"})
 """Relationship types a caller may create with ``link()`` (between two memories of one user)."""
@@ -72,6 +73,33 @@ def same_claims(a: str, b: str) -> bool:
     )
 
 
+_WORD = re.compile(r"[a-z][a-z']*")
+_FILLER = FUNCTION_WORDS | ANAPHORS | REPLY_PARTICLES
+STEM = 5
+"""Words are compared by their first five letters ("loved" and "love", "tournaments" and "tournament")."""
+
+
+def restates(existing: str, new: str) -> bool:
+    """Whether ``new`` only says again what ``existing`` says: the same claims (:func:`same_claims`) and
+    every content word of ``new`` found in ``existing``. Near-identical vectors are not enough: "I won my
+    fourth video game tournament on Friday, online" and "I just won another regional video game
+    tournament" are 0.95 apart in bge-small and are two events."""
+    if not same_claims(existing, new):
+        return False
+    known = {w[:STEM] for w in _WORD.findall(existing.lower())}
+    return all(w[:STEM] in known for w in _WORD.findall(new.lower()) if w not in _FILLER)
+
+
+def merges_into(existing: str, existing_session: str | None, new: str, new_session: str | None) -> bool:
+    """Whether a new memory whose vector is a near-duplicate of an existing one is merged into it: it
+    restates it, and, if it cannot stand alone ("Yes, that was the best part!"), in the same session: a
+    reply means what the turn it answers says, so the same words in another conversation are another
+    memory (its context key and FOLLOWS edge would be lost in a merge)."""
+    if not restates(existing, new):
+        return False
+    return new_session == existing_session or stands_alone(new)
+
+
 def batch_cosines(vectors: Sequence[Sequence[float]]) -> np.ndarray:
     m = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
@@ -114,7 +142,8 @@ def plan_links(
         hits = [
             n
             for n in neighbours[i]
-            if n.cosine >= duplicate_threshold and same_claims(n.content, item.content)
+            if n.cosine >= duplicate_threshold
+            and merges_into(n.content, n.session_id, item.content, item.session_id)
         ]
         if hits:
             best = max(hits, key=lambda n: n.cosine)
@@ -126,7 +155,7 @@ def plan_links(
             if j not in out.duplicate_of_existing
             and j not in out.duplicate_of_batch
             and cosines[i, j] >= duplicate_threshold
-            and same_claims(items[j].content, item.content)
+            and merges_into(items[j].content, items[j].session_id, item.content, item.session_id)
         ]
         if earlier:
             j = max(earlier, key=lambda j: float(cosines[i, j]))

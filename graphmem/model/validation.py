@@ -201,6 +201,29 @@ def tags(value: object) -> list[str]:
     return out
 
 
+CONVERSATION_TURNS = 2
+"""Turns of the caller's conversation that context-dependent recall reads: the latest two, the shape of a
+memory's context key (its previous turn with itself)."""
+
+
+def conversation(value: object, *, max_chars: int) -> tuple[str, ...]:
+    """The conversation a question comes from (``recall(..., conversation=)``): one text or a list of turns,
+    oldest first; its latest :data:`CONVERSATION_TURNS` turns are kept."""
+    if value is None:
+        return ()
+    turns = [value] if isinstance(value, str) else value
+    if not isinstance(turns, list | tuple):
+        raise ValidationError(
+            "conversation", f"must be a string or a list of strings, not {type(value).__name__}"
+        )
+    if not turns:
+        return ()
+    start = max(0, len(turns) - CONVERSATION_TURNS)
+    return tuple(
+        text(t, f"conversation[{i}]", max_chars=max_chars) for i, t in enumerate(turns) if i >= start
+    )
+
+
 def bounded_int(value: object, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError(field, f"must be an integer, not {type(value).__name__}")

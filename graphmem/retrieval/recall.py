@@ -14,6 +14,7 @@ from typing import Any
 
 from graphmem.config import RetrievalPreset, resolve_preset
 from graphmem.dynamics.evolution import tuned_preset
+from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model import heuristics, metamemory
@@ -45,6 +46,7 @@ class RecallRequest:
     known_at: datetime | None = None  # transaction time; ``as_of`` is valid time (docs/temporal.md)
     reconstruct: bool = False  # readings of hits that cannot stand alone (graphmem.retrieval.reconstruct)
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
+    conversation: tuple[str, ...] = ()  # the turns the question comes from (context-dependent recall)
 
     @property
     def readable(self) -> list[str]:
@@ -82,6 +84,12 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
     except EmbedderError as exc:  # the pool is then full-text only
         logger.warning("embedding the query failed; recall continues without vectors: %s", exc)
         embedding = None
+    situation: list[float] | None = None
+    if req.conversation and embedding is not None:  # a passage, like the context keys it is compared with
+        try:
+            situation = embed_checked(rt.embedder, ["\n".join(req.conversation)])[0]
+        except EmbedderError as exc:
+            logger.warning("embedding the conversation failed; recall continues without it: %s", exc)
     decision = resolve_views(req.query, req.views)
     ranked = search(
         rt,
@@ -98,6 +106,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
             graph=req.hops > 0,
             views=decision.views,
             now=now,
+            situation=situation,
         ),
     )
     return ranked, decision.intent.value

@@ -21,6 +21,7 @@ from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
+from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
@@ -127,6 +128,7 @@ class SearchRequest:
     views: Mapping[View, float] | None = None
     now: datetime | None = None  # the recall's clock, for the metamemory hook (default: the wall clock)
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
+    situation: list[float] | None = None  # the vector of the conversation the question comes from
 
     @property
     def readable(self) -> list[str]:
@@ -172,6 +174,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         "scan_k": SCORED_ALL_MAX if profile.user_count <= SCORED_ALL_MAX else req.preset.pool_k,
         "max_fan": req.preset.max_fan if req.graph else 0,
         "now": req.now,
+        "situation": req.situation,
         **TimeScope(req.as_of, req.known_at).params(),
     }
     try:
@@ -339,9 +342,13 @@ def _combine(
         # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
         # lower the score; 1 for a memory recall never inhibited and without conflicts
         meta = metamemory.ranking_factor(memory, now)
+        # context-dependent recall (graphmem.model.heuristics): a memory whose context resembles the
+        # conversation the question comes from; 1 without a conversation
+        situation = memory.get("situation")
+        context = 1.0 if situation is None else context_boost(2 * float(situation) - 1)
         cue = relevance + boost + dated + session
         mixed = cue * (1 - preset.state_weight) + state * preset.state_weight
-        scores[mid] = signals.current[mid] * meta * asks[mid] * mixed
+        scores[mid] = signals.current[mid] * meta * asks[mid] * context * mixed
         parts[mid] = {
             "cosine": signals.cosine.get(mid, 0.0),
             "bm25": signals.bm25.get(mid, 0.0),
@@ -354,6 +361,7 @@ def _combine(
             "currency": signals.current[mid],
             "metamemory": meta,
             "asking": asks[mid],
+            "context": context,
         }
     return scores, parts
 

@@ -52,6 +52,9 @@ class RecallBody(_Reader):
     reinforce: bool = True
     explain: bool = False
     reconstruct: bool = False
+    conversation: list[str] | None = Field(
+        default=None, description="the turns the question comes from, oldest first (context-dependent recall)"
+    )
 
 
 class ContextBody(_Reader):
