@@ -61,3 +61,29 @@ def test_time_outs_and_an_unreachable_server_are_not_rerun(exc: BaseException) -
     with pytest.raises(type(exc)):
         rerun_transient(run, "test")
     assert len(calls) == 1
+
+
+def test_under_the_async_bridge_the_backoff_does_not_block_the_loop() -> None:
+    """The async API runs the store's sync code in greenlets on the event loop: the pause before a rerun is
+    awaited there, so other tasks run meanwhile (a thread sleep would stall them all)."""
+    import asyncio
+
+    from graphmem.store._bridge import greenlet_spawn
+
+    ticks: list[int] = []
+
+    async def ticker() -> None:
+        while True:
+            ticks.append(1)
+            await asyncio.sleep(0.01)
+
+    async def main() -> int:
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        calls, run = _failing(1, errors.TransientError("Neo.TransientError.Transaction.DeadlockDetected: x"))
+        assert await greenlet_spawn(rerun_transient, run, "test") == "done"
+        task.cancel()
+        return len(calls)
+
+    assert asyncio.run(main()) == 2
+    assert len(ticks) >= 5  # the 0.2 s backoff let the ticker run

@@ -254,6 +254,25 @@ def test_the_explorer_reads_odd_stored_values(mem: GraphMemory, client: TestClie
     assert names and all(isinstance(n, str) for n in names)
 
 
+def test_the_explorer_reads_edges_whose_ends_have_odd_ids(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    cypher(
+        mem,
+        "MATCH (x:Memory {id: $id}) CREATE (x)-[:ENTITY]->(:Entity {id: 42, user_id: $u, name: 'Odd'}), "
+        "(x)-[:ENTITY]->(:Entity {user_id: $u, name: 'No id'})",
+        id=m.id,
+        u=user_id,
+    )
+    response = client.get(f"/users/{user_id}/memories/{m.id}/graph")
+    assert response.status_code == 200, response.text
+    graph = response.json()
+    assert "42" in {n["id"] for n in graph["nodes"]}
+    assert {"src": m.id, "dst": "42", "type": "ENTITY", "view": "entity"} in graph["edges"]
+    assert all(isinstance(e["src"], str) and isinstance(e["dst"], str) for e in graph["edges"])
+
+
 def test_recall_events_of_odd_types_do_not_fail_compaction_or_promotion(
     mem: GraphMemory, user_id: str
 ) -> None:

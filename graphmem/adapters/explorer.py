@@ -130,11 +130,13 @@ def neighbourhood(
     )
     nodes = {memory_id: graph_node(center[0], 1)}
     edges: dict[tuple[str, str, str], GraphEdge] = {}
-    for r in rows:
-        nodes.setdefault(r["id"], graph_node(r))
-        edges[(r["src"], r["type"], r["dst"])] = GraphEdge(
-            src=r["src"], dst=r["dst"], type=r["type"], view=view_of(r["type"])
-        )
+    for r in rows:  # ids of any stored type read as text; a node without one is not drawn
+        if r["id"] is None or r["src"] is None or r["dst"] is None:
+            continue
+        node = graph_node(r)
+        nodes.setdefault(node.id, node)
+        src, dst, kind = text(r["src"]), text(r["dst"]), text(r["type"])
+        edges[(src, kind, dst)] = GraphEdge(src=src, dst=dst, type=kind, view=view_of(kind))
     return {
         "center": memory_id,
         "as_of": None if as_of is None else as_of.isoformat(),
