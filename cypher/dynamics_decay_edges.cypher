@@ -7,17 +7,35 @@
 // stores the rate, the floor and weight_due, when the weight falls below the floor (closed form, whole
 // seconds, never late; 9999-01-01: never; at most 36,500 days ahead), and writes only if one of them moved,
 // so a rerun at the same $now writes nothing. The base weight (a memory decay input) never changes here.
-// Finding the edges reads three properties per live edge (no write); writes touch only the edges themselves.
-// Specification: graphmem.model.edge_weights.evaluate.
+// Finding the edges: for one tenant, its memories' edges through the user_id index (three properties read per
+// live edge); for all tenants, only index seeks: the due edges (related_weight_due) and the edges evaluated
+// under other coefficients (related_weight_rate, related_weight_floor), never a scan of every edge. Edges
+// written before weight_due existed get it at the epoch from init() (related_due_backfill), so they are due.
+// Writes touch only the edges themselves. Specification: graphmem.model.edge_weights.evaluate.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
-CALL () { // one tenant through the user_id index; all tenants by a label scan (only when $user_id is null)
-  MATCH (a:Memory) WHERE a.user_id = $user_id RETURN a
-  UNION ALL
+CALL () {
+  MATCH (a:Memory)-[r:RELATED_TO]->(:Memory) WHERE a.user_id = $user_id RETURN r
+  UNION
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH (a:Memory) RETURN a
+  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_due) WHERE r.weight_due <= $now RETURN r
+  UNION
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_rate) WHERE r.weight_rate < $p.edge_decay
+  RETURN r
+  UNION
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_rate) WHERE r.weight_rate > $p.edge_decay
+  RETURN r
+  UNION
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_floor)
+  WHERE r.weight_floor < $p.edge_weight_floor RETURN r
+  UNION
+  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
+  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_floor)
+  WHERE r.weight_floor > $p.edge_weight_floor RETURN r
 }
-MATCH (a)-[r:RELATED_TO]->(:Memory)
-WHERE r.expired_at IS NULL
+WITH r WHERE r.expired_at IS NULL
   AND (r.weight_due IS NULL OR r.weight_due <= $now OR r.weight_rate IS NULL OR r.weight_rate <> $p.edge_decay
        OR r.weight_floor IS NULL OR r.weight_floor <> $p.edge_weight_floor)
 WITH r, coalesce(r.weight_base, r.weight, 1.0) AS base, coalesce(r.weight_updated_at, r.recorded_at, $now) AS since,

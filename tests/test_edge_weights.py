@@ -264,3 +264,37 @@ def test_forget_reads_only_due_edges_through_the_index(dyn: GraphMemory) -> None
     assert not {"NodeByLabelScan", "DirectedRelationshipTypeScan", "DirectedAllRelationshipsScan"} & set(
         operators
     )
+
+
+def _operators(mem: GraphMemory, name: str, **params: Any) -> list[str]:
+    with mem.runtime.store.driver.session() as session:
+        plan = session.run("EXPLAIN " + query(name), **params).consume().plan
+    out, todo = [], [plan]
+    while todo:
+        op = todo.pop()
+        out.append(op["operatorType"].split("@")[0])
+        todo.extend(op.get("children", []))
+    return out
+
+
+def test_decay_over_all_tenants_seeks_edges_through_indexes(dyn: GraphMemory) -> None:
+    """The nightly run over all tenants reads the due edges and those under other coefficients through their
+    relationship indexes; it scans neither every memory nor every edge (one tenant: its memories' edges)."""
+    ops = _operators(dyn, "dynamics_decay_edges", user_id=None, now=NOW, p=P.cypher(), batch=100)
+    assert ops.count("DirectedRelationshipIndexSeekByRange") == 5, ops
+    assert not {"NodeByLabelScan", "DirectedRelationshipTypeScan", "DirectedAllRelationshipsScan"} & set(ops)
+
+
+def test_init_marks_old_edges_due_so_the_index_finds_them(dyn: GraphMemory) -> None:
+    """An edge written before weight_due existed gets it at the epoch from init()'s migration: the next decay
+    run over all tenants finds it through the index (the run over one tenant finds it either way)."""
+    from graphmem.temporal import migrate
+
+    user = f"test-{uuid.uuid4()}"
+    _store(dyn, user, [{"weight": 0.7, "recorded_at": NOW - timedelta(days=3)}])
+    migrate.run(dyn.runtime)
+    props, weight = _edges(dyn, user)[0]
+    assert props["weight_due"] == datetime(1970, 1, 1, tzinfo=UTC) and weight == 0.7  # marked, not reweighted
+    migrate.run(dyn.runtime)  # idempotent
+    assert _edges(dyn, user)[0][0] == props
+    _drop(dyn, user)
