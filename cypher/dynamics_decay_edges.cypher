@@ -1,39 +1,34 @@
 // Decay job: RELATED_TO weights are derived at read time (cypher/fragments/edge_weight_now.cypher: weight =
 // weight_base · (1 - weight_rate)^days since weight_updated_at); this step writes only the edges that need
-// it: never evaluated (no weight_due: made since the last run, or by an older graphmem: the migration, which
-// takes the base from the stored weight and the anchor from the recording when they are missing), reweighted
-// (every writer of a weight sets weight_due to the epoch), due (weight_due <= $now), or whose coefficients
+// it: never evaluated (weight_due at the epoch: made since the last run, or by an older graphmem and marked by
+// init: the migration, which takes the base from the stored weight and the anchor from the recording when they
+// are missing), reweighted (every writer of a weight sets weight_due to the epoch), due (weight_due <= $now), or whose coefficients
 // moved (weight_rate <> $p.edge_decay, weight_floor <> $p.edge_weight_floor: a config change). For each it
 // stores the rate, the floor and weight_due, when the weight falls below the floor (closed form, whole
 // seconds, never late; 9999-01-01: never; at most 36,500 days ahead), and writes only if one of them moved,
 // so a rerun at the same $now writes nothing. The base weight (a memory decay input) never changes here.
-// Finding the edges: for one tenant, its memories' edges through the user_id index (three properties read per
-// live edge); for all tenants, only index seeks: the due edges (related_weight_due) and the edges evaluated
-// under other coefficients (related_weight_rate, related_weight_floor), never a scan of every edge. Edges
-// written before weight_due existed get it at the epoch from init() (related_due_backfill), so they are due.
-// Writes touch only the edges themselves. Specification: graphmem.model.edge_weights.evaluate.
+// Finding the edges: only index seeks, never a scan of a tenant's or every edge: the due edges
+// (related_weight_due) and the edges evaluated under other coefficients (related_weight_rate,
+// related_weight_floor); for one tenant, those of every tenant filtered by the start memory's user_id
+// (RELATED_TO edges carry no user_id; on a normal night few edges are due). Edges written before weight_due
+// existed get it at the epoch from init() (related_due_backfill), so they are due like new ones. Writes touch
+// only the edges themselves. Specification: graphmem.model.edge_weights.evaluate.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 CALL () {
-  MATCH (a:Memory)-[r:RELATED_TO]->(:Memory) WHERE a.user_id = $user_id RETURN r
+  MATCH (a:Memory)-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_due)
+  WHERE r.weight_due <= $now AND ($user_id IS NULL OR a.user_id = $user_id) RETURN r
   UNION
-  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_due) WHERE r.weight_due <= $now RETURN r
+  MATCH (a:Memory)-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_rate)
+  WHERE r.weight_rate < $p.edge_decay AND ($user_id IS NULL OR a.user_id = $user_id) RETURN r
   UNION
-  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_rate) WHERE r.weight_rate < $p.edge_decay
-  RETURN r
+  MATCH (a:Memory)-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_rate)
+  WHERE r.weight_rate > $p.edge_decay AND ($user_id IS NULL OR a.user_id = $user_id) RETURN r
   UNION
-  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_rate) WHERE r.weight_rate > $p.edge_decay
-  RETURN r
+  MATCH (a:Memory)-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_floor)
+  WHERE r.weight_floor < $p.edge_weight_floor AND ($user_id IS NULL OR a.user_id = $user_id) RETURN r
   UNION
-  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_floor)
-  WHERE r.weight_floor < $p.edge_weight_floor RETURN r
-  UNION
-  UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
-  MATCH ()-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_floor)
-  WHERE r.weight_floor > $p.edge_weight_floor RETURN r
+  MATCH (a:Memory)-[r:RELATED_TO]->() USING INDEX SEEK r:RELATED_TO(weight_floor)
+  WHERE r.weight_floor > $p.edge_weight_floor AND ($user_id IS NULL OR a.user_id = $user_id) RETURN r
 }
 WITH r WHERE r.expired_at IS NULL
   AND (r.weight_due IS NULL OR r.weight_due <= $now OR r.weight_rate IS NULL OR r.weight_rate <> $p.edge_decay

@@ -19,6 +19,7 @@ from graphmem import GraphMemory
 from graphmem.model import edge_weights as spec
 from graphmem.model.dynamics import DynamicsParams
 from graphmem.store.queries import expand, query
+from graphmem.temporal import migrate
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 P = DynamicsParams()
@@ -127,6 +128,7 @@ def test_the_decay_job_writes_what_the_specification_says_and_only_that(
     _use(dyn, params)
     user = f"test-{uuid.uuid4()}"
     _store(dyn, user, [{k: v for k, v in e.items() if v is not None} for e in edges])
+    migrate.run(dyn.runtime)  # init(): edges without weight_due (an older graphmem's) are marked due
     before = _edges(dyn, user)
     run = dyn.jobs.run("decay", user_id=user, now=NOW)
     after = _edges(dyn, user)
@@ -201,6 +203,7 @@ def test_an_old_style_edge_reads_its_stored_weight_until_evaluated(dyn: GraphMem
             {"weight": 0.5, "weight_base": 0.8, "weight_updated_at": made},
         ],
     )
+    migrate.run(dyn.runtime)  # init() marks them due
     before = _edges(dyn, user, NOW + timedelta(days=9))
     assert [before[0][1], before[1][1]] == [0.7, 0.5]
     assert dyn.jobs.run("decay", user_id=user, now=NOW).counts["edges"] == 2
@@ -278,18 +281,16 @@ def _operators(mem: GraphMemory, name: str, **params: Any) -> list[str]:
 
 
 def test_decay_over_all_tenants_seeks_edges_through_indexes(dyn: GraphMemory) -> None:
-    """The nightly run over all tenants reads the due edges and those under other coefficients through their
-    relationship indexes; it scans neither every memory nor every edge (one tenant: its memories' edges)."""
+    """Decay reads the due edges and those under other coefficients through their relationship indexes; it
+    scans neither a tenant's memories' edges nor every edge, for one tenant or for all."""
     ops = _operators(dyn, "dynamics_decay_edges", user_id=None, now=NOW, p=P.cypher(), batch=100)
-    assert ops.count("DirectedRelationshipIndexSeekByRange") == 5, ops
+    assert ops.count("DirectedRelationshipIndexSeekByRange") == 5, ops  # either scope: the same plan
     assert not {"NodeByLabelScan", "DirectedRelationshipTypeScan", "DirectedAllRelationshipsScan"} & set(ops)
 
 
 def test_init_marks_old_edges_due_so_the_index_finds_them(dyn: GraphMemory) -> None:
     """An edge written before weight_due existed gets it at the epoch from init()'s migration: the next decay
-    run over all tenants finds it through the index (the run over one tenant finds it either way)."""
-    from graphmem.temporal import migrate
-
+    run finds it through the index."""
     user = f"test-{uuid.uuid4()}"
     _store(dyn, user, [{"weight": 0.7, "recorded_at": NOW - timedelta(days=3)}])
     migrate.run(dyn.runtime)
