@@ -360,12 +360,14 @@ class GraphMemory:
         session_id: str | None = None,
         agent_id: str | None = None,
         org_id: str | None = None,
+        conversation: str | list[str] | None = None,
     ) -> Context:
         """A prompt-ready context within ``token_budget`` tokens: current facts (most relevant first), then
         recalled memories, then recent history; lowest-ranked items are dropped first and reported in
         ``dropped``. ``as_of``/``known_at``: the context as it would have been assembled then (the facts
         valid at ``as_of`` as recorded by ``known_at``; recall and history at the same times). The scopes
-        are those of :meth:`recall`; a fact key set in several scopes reads from the narrowest."""
+        are those of :meth:`recall`; a fact key set in several scopes reads from the narrowest.
+        ``conversation``: as in :meth:`recall` (context-dependent recall of the memories)."""
         who = check.caller(user_id, session_id, agent_id, org_id)
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
@@ -379,6 +381,7 @@ class GraphMemory:
             reinforce=reinforce,
             as_of=when.as_of,
             known_at=when.known_at,
+            conversation=conversation,
         )
         facts = context_use_case.rank_facts(
             self._rt, query, context_use_case.scoped_facts(self._rt, who, when)

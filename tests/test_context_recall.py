@@ -72,7 +72,7 @@ def test_only_the_latest_two_turns_count(mem: GraphMemory, user_id: str) -> None
     assert older[bake][1] == pytest.approx(two[bake][1]) and older[hike][1] == pytest.approx(two[hike][1])
 
 
-@pytest.mark.parametrize("bad", [42, [1, 2], ["ok", ""], {"turn": "x"}])
+@pytest.mark.parametrize("bad", [42, [1, 2], ["ok", ""], {"turn": "x"}, [7, "an older turn", "the latest"]])
 def test_a_malformed_conversation_is_a_validation_error(mem: GraphMemory, user_id: str, bad: object) -> None:
     with pytest.raises(ValidationError, match="conversation"):
         mem.recall(QUESTION, user_id=user_id, conversation=bad)  # type: ignore[arg-type]
@@ -92,3 +92,14 @@ def test_rest_recall_takes_the_conversation(mem: GraphMemory, user_id: str) -> N
         assert factor[hike] > factor[bake] > 1.0
         bad = client.post(f"/users/{user_id}/recall", json=body | {"conversation": [""]})
         assert bad.status_code == 422 and "conversation" in bad.text
+
+
+def test_context_passes_the_conversation_to_its_recall(mem: GraphMemory, user_id: str) -> None:
+    hike, bake = _twins(mem, user_id)
+
+    def scores(conversation: list[str] | None) -> dict[str, float]:
+        ctx = mem.context(QUESTION, user_id=user_id, reinforce=False, conversation=conversation)
+        return {i.memory_id: i.score or 0.0 for i in ctx.items if i.kind == "memory" and i.memory_id}
+
+    plain, on_bake = scores(None), scores(BAKE)
+    assert on_bake[bake] / plain[bake] > on_bake[hike] / plain[hike] > 1.0

@@ -206,9 +206,13 @@ CONVERSATION_TURNS = 2
 memory's context key (its previous turn with itself)."""
 
 
+MAX_CONVERSATION_TURNS = 1000
+"""Turns a caller may pass (every one is validated; only the latest count)."""
+
+
 def conversation(value: object, *, max_chars: int) -> tuple[str, ...]:
     """The conversation a question comes from (``recall(..., conversation=)``): one text or a list of turns,
-    oldest first; its latest :data:`CONVERSATION_TURNS` turns are kept."""
+    oldest first, each a non-empty text; its latest :data:`CONVERSATION_TURNS` turns are kept."""
     if value is None:
         return ()
     turns = [value] if isinstance(value, str) else value
@@ -216,12 +220,12 @@ def conversation(value: object, *, max_chars: int) -> tuple[str, ...]:
         raise ValidationError(
             "conversation", f"must be a string or a list of strings, not {type(value).__name__}"
         )
-    if not turns:
-        return ()
-    start = max(0, len(turns) - CONVERSATION_TURNS)
-    return tuple(
-        text(t, f"conversation[{i}]", max_chars=max_chars) for i, t in enumerate(turns) if i >= start
-    )
+    if len(turns) > MAX_CONVERSATION_TURNS:
+        raise ValidationError(
+            "conversation", f"has {len(turns)} turns; the maximum is {MAX_CONVERSATION_TURNS}"
+        )
+    checked = [text(t, f"conversation[{i}]", max_chars=max_chars) for i, t in enumerate(turns)]
+    return tuple(checked[-CONVERSATION_TURNS:])
 
 
 def bounded_int(value: object, field: str, low: int, high: int) -> int:

@@ -62,6 +62,9 @@ class ContextBody(_Reader):
     token_budget: int = 2000
     k: int = 10
     reinforce: bool = True
+    conversation: list[str] | None = Field(
+        default=None, description="the turns the question comes from, oldest first (context-dependent recall)"
+    )
 
 
 class UpdateBody(_Body):
