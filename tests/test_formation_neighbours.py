@@ -51,3 +51,38 @@ def test_index_path_matches_the_exact_scan(
 
 def test_an_empty_tenant_has_no_neighbours(mem: GraphMemory, user_id: str) -> None:
     assert nearest.neighbours(mem.runtime, user_id, mem.runtime.embedder.embed(["anything"]), 5) == [[]]
+
+
+def test_a_large_batch_against_a_small_tenant_is_compared_in_process_with_the_same_result(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem.add_messages(
+        [
+            {"role": "user", "content": t, "timestamp": T0 + timedelta(minutes=i)}
+            for i, t in enumerate(TOPICS)
+        ],
+        user_id=user_id,
+        session_id="s",
+    )
+    queries = ["my dog Rex", "bread baking", "a flight to Japan", "music lessons", "family abroad"] * 2
+    vectors = mem.runtime.embedder.embed(queries)
+    assert len(vectors) >= nearest.BATCH_SCAN
+    calls: list[str] = []
+    read = mem.runtime.store.read
+
+    def counting(name: str, /, **params: object) -> object:
+        calls.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(mem.runtime.store, "read", counting)
+    batch = nearest.neighbours(mem.runtime, user_id, vectors, 4)
+    assert "formation_tenant_vectors" in calls and "formation_neighbours" not in calls
+    monkeypatch.setattr(nearest, "BATCH_SCAN", len(vectors) + 1)
+    scanned = nearest.neighbours(mem.runtime, user_id, vectors, 4)
+    assert "formation_neighbours" in calls
+    assert [[h.id for h in hs] for hs in batch] == [[h.id for h in hs] for hs in scanned]
+    for got, want in zip(batch, scanned, strict=True):
+        assert [h.cosine for h in got] == pytest.approx([h.cosine for h in want], abs=1e-5)
+        assert [(h.content, h.session_id, h.occurred_at) for h in got] == [
+            (h.content, h.session_id, h.occurred_at) for h in want
+        ]
