@@ -9,8 +9,11 @@ by a bare ``UNWIND ... CREATE``, with the tenant's vector and full-text keys) br
 embeddings precomputed (a table lookup), so the number is formation itself: context reads, neighbours,
 extraction, linking, one write transaction. The same rows written by a bare ``UNWIND ... CREATE`` are timed
 at each size too, as the floor (ratio = bare / formation; aim >= 0.5). The machine's load is recorded before
-and after each step. Writes JSON (``--out``) and a PNG plot beside it. Runs against the managed server by
-default (``--uri`` for another one); the tenant is deleted afterwards unless ``--keep``.
+and after each step. Writes JSON (``--out``) and a PNG plot beside it. Runs on its own local server
+(``--home``, default ``benchmarks/cache/formation``, ports 7689/7476, started and stopped here): its vectors
+are synthetic, and a store whose vectors come from a real model refuses another embedder (``--uri`` targets
+a server you run, which must hold no other model's vectors); the tenant is deleted afterwards unless
+``--keep``.
 """
 
 from __future__ import annotations
@@ -170,7 +173,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--messages", type=int, default=500, help="messages timed at each size")
     parser.add_argument("--batch", type=int, default=10, help="messages per add_messages call")
     parser.add_argument("--quick", action="store_true", help="sizes 500 1500 3000, 60 messages")
-    parser.add_argument("--uri", default=None)
+    parser.add_argument("--uri", default=None, help="a server you run (default: an own one under --home)")
+    parser.add_argument("--home", type=Path, default=Path("benchmarks/cache/formation"))
+    parser.add_argument("--bolt-port", type=int, default=7689)
+    parser.add_argument("--http-port", type=int, default=7476)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/formation_scaling.json"))
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args(argv)
@@ -178,10 +184,27 @@ def main(argv: list[str] | None = None) -> None:
         args.sizes, args.messages = [500, 1_500, 3_000], 60
     rng = np.random.default_rng(7)
     user = f"bench-scaling-{uuid.uuid4().hex[:8]}"
-    results: list[dict[str, Any]] = []
     connect: dict[str, Any] = {"embedder": HashEmbedder()}
+    server = None
     if args.uri:
         connect["uri"] = args.uri
+    else:
+        from graphmem.server import LocalServer
+
+        server = LocalServer(args.home.resolve(), bolt_port=args.bolt_port, http_port=args.http_port)
+        connect |= {"uri": server.start(progress=console.print).bolt_uri, "auth": server.credentials()}
+    try:
+        results = run_sizes(args, connect, rng, user)
+    finally:
+        if server is not None:
+            server.stop()
+    report_and_plot(args, results)
+
+
+def run_sizes(
+    args: argparse.Namespace, connect: dict[str, Any], rng: np.random.Generator, user: str
+) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
     with GraphMemory.connect(**connect) as mem:
         mem.init()
         have = 0
@@ -196,6 +219,10 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             if not args.keep:
                 wipe(mem, [user, f"{user}-bare"])
+    return results
+
+
+def report_and_plot(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     costs = [r["ms_per_message"] for r in results]
     report = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
