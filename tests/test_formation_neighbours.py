@@ -18,9 +18,7 @@ TOPICS = [
 ]  # fmt: skip
 
 
-def test_index_path_matches_the_exact_scan(
-    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _seed(mem: GraphMemory, user_id: str) -> None:
     mem.add_messages(
         [
             {"role": "user", "content": t, "timestamp": T0 + timedelta(minutes=i)}
@@ -29,9 +27,10 @@ def test_index_path_matches_the_exact_scan(
         user_id=user_id,
         session_id="s",
     )
-    vectors = mem.runtime.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
-    exact = nearest.neighbours(mem.runtime, user_id, vectors, 3)  # 12 memories: a small tenant, exact
-    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
+
+
+def _count_reads(mem: GraphMemory, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the store reads from now on (each still runs)."""
     calls: list[str] = []
     read = mem.runtime.store.read
 
@@ -40,6 +39,17 @@ def test_index_path_matches_the_exact_scan(
         return read(name, **params)
 
     monkeypatch.setattr(mem.runtime.store, "read", counting)
+    return calls
+
+
+def test_index_path_matches_the_exact_scan(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _seed(mem, user_id)
+    vectors = mem.runtime.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
+    exact = nearest.neighbours(mem.runtime, user_id, vectors, 3)  # 12 memories: a small tenant, exact
+    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
+    calls = _count_reads(mem, monkeypatch)
     indexed = nearest.neighbours(mem.runtime, user_id, vectors, 3)
     assert [[h.id for h in hs] for hs in indexed] == [[h.id for h in hs] for hs in exact]
     assert all(len(hs) == 3 for hs in indexed)
@@ -56,25 +66,11 @@ def test_an_empty_tenant_has_no_neighbours(mem: GraphMemory, user_id: str) -> No
 def test_a_large_batch_against_a_small_tenant_is_compared_in_process_with_the_same_result(
     mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mem.add_messages(
-        [
-            {"role": "user", "content": t, "timestamp": T0 + timedelta(minutes=i)}
-            for i, t in enumerate(TOPICS)
-        ],
-        user_id=user_id,
-        session_id="s",
-    )
+    _seed(mem, user_id)
     queries = ["my dog Rex", "bread baking", "a flight to Japan", "music lessons", "family abroad"] * 2
     vectors = mem.runtime.embedder.embed(queries)
     assert len(vectors) >= nearest.BATCH_SCAN
-    calls: list[str] = []
-    read = mem.runtime.store.read
-
-    def counting(name: str, /, **params: object) -> object:
-        calls.append(name)
-        return read(name, **params)
-
-    monkeypatch.setattr(mem.runtime.store, "read", counting)
+    calls = _count_reads(mem, monkeypatch)
     batch = nearest.neighbours(mem.runtime, user_id, vectors, 4)
     assert "formation_tenant_vectors" in calls and "formation_neighbours" not in calls
     monkeypatch.setattr(nearest, "BATCH_SCAN", len(vectors) + 1)
