@@ -325,8 +325,7 @@ class GraphMemory:
         ``reconstruct=True``: a hit that cannot stand alone ("Yes, it was amazing!") carries a recorded
         ``reconstruction`` read from its neighbours, with a lower confidence (docs/dynamics.md).
         ``conversation``: the turns the question comes from (oldest first; the latest two count): memories
-        whose context resembles them rank up to 10 % higher (context-dependent recall, docs/dynamics.md).
-        """
+        whose context resembles them rank up to 10 % higher (context-dependent recall, docs/dynamics.md)."""
         who = check.caller(user_id, session_id, agent_id, org_id)
         request = recall_use_case.RecallRequest(
             query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
@@ -366,8 +365,8 @@ class GraphMemory:
         recalled memories, then recent history; lowest-ranked items are dropped first and reported in
         ``dropped``. ``as_of``/``known_at``: the context as it would have been assembled then (the facts
         valid at ``as_of`` as recorded by ``known_at``; recall and history at the same times). The scopes
-        are those of :meth:`recall`; a fact key set in several scopes reads from the narrowest.
-        ``conversation``: as in :meth:`recall` (context-dependent recall of the memories)."""
+        and ``conversation`` are those of :meth:`recall`; a fact key set in several scopes reads from the
+        narrowest."""
         who = check.caller(user_id, session_id, agent_id, org_id)
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))

@@ -258,18 +258,20 @@ def test_the_explorer_reads_edges_whose_ends_have_odd_ids(
     mem: GraphMemory, client: TestClient, user_id: str
 ) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    number = uuid.uuid4().int % 10**12  # entity ids are unique across tenants
     cypher(
         mem,
-        "MATCH (x:Memory {id: $id}) CREATE (x)-[:ENTITY]->(:Entity {id: 42, user_id: $u, name: 'Odd'}), "
+        "MATCH (x:Memory {id: $id}) CREATE (x)-[:ENTITY]->(:Entity {id: $n, user_id: $u, name: 'Odd'}), "
         "(x)-[:ENTITY]->(:Entity {user_id: $u, name: 'No id'})",
         id=m.id,
         u=user_id,
+        n=number,
     )
     response = client.get(f"/users/{user_id}/memories/{m.id}/graph")
     assert response.status_code == 200, response.text
     graph = response.json()
-    assert "42" in {n["id"] for n in graph["nodes"]}
-    assert {"src": m.id, "dst": "42", "type": "ENTITY", "view": "entity"} in graph["edges"]
+    assert str(number) in {n["id"] for n in graph["nodes"]}
+    assert {"src": m.id, "dst": str(number), "type": "ENTITY", "view": "entity"} in graph["edges"]
     assert all(isinstance(e["src"], str) and isinstance(e["dst"], str) for e in graph["edges"])
 
 

@@ -9,7 +9,9 @@ same shape as SQLAlchemy's asyncio extension (``sqlalchemy.util._concurrency_py3
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar, cast
 
@@ -61,3 +63,12 @@ async def greenlet_spawn(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwarg
         else:
             result = child.switch(value)
     return cast(T, result)
+
+
+def pause(seconds: float) -> None:
+    """Wait without blocking an event loop: under the bridge the wait is awaited on the loop (other tasks run
+    meanwhile), elsewhere the thread sleeps."""
+    if in_bridge():
+        await_only(asyncio.sleep(seconds))
+    else:
+        time.sleep(seconds)

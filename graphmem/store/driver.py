@@ -17,7 +17,7 @@ import neo4j
 import neo4j.exceptions as nex
 
 from graphmem import errors
-from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
+from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge, pause
 from graphmem.store.queries import query
 from graphmem.store.values import record_values
 
@@ -68,17 +68,8 @@ def rerun_transient(run: Callable[[], T], name: str, attempts: int = AUTO_ATTEMP
             if attempt == attempts or "TransactionTimedOut" in str(getattr(exc, "code", None) or exc):
                 raise
             logger.info("%s: %s, run %d of %d; running it again", name, exc, attempt, attempts)
-            pause(0.2 * 2 ** (attempt - 1))
+            pause(0.2 * 2 ** (attempt - 1))  # awaited on the loop under the async bridge
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def pause(seconds: float) -> None:
-    """Wait without blocking an event loop: under the async bridge the wait is awaited on the loop (other
-    tasks run meanwhile), elsewhere the thread sleeps."""
-    if in_bridge():
-        await_only(asyncio.sleep(seconds))
-    else:
-        time.sleep(seconds)
 
 
 def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
