@@ -133,7 +133,7 @@ def test_decay_composes_and_writes_only_what_moved(dyn: GraphMemory, user_id: st
         b=p0.id,
         t=p1.created_at,
     )
-    migrate.run(dyn.runtime)  # an older graphmem's edge: init() marks it due for the decay job
+    migrate.mark_edges_due(dyn.runtime)  # an older graphmem's edge: init() marks it due for the decay job
     runs = [
         dyn.jobs.run("decay", user_id=user_id, now=p1.created_at + timedelta(days=day))
         for day in range(1, 11)
@@ -186,7 +186,7 @@ def test_soft_and_hard_forgetting(dyn: GraphMemory, user_id: str) -> None:
         a=p0.id,
         b=other.id,
     )
-    migrate.run(dyn.runtime)  # an older graphmem's edge: init() marks it due for the decay job
+    migrate.mark_edges_due(dyn.runtime)  # an older graphmem's edge: init() marks it due for the decay job
     assert p3.created_at is not None
     now = p3.created_at + timedelta(days=40)
     dyn.jobs.run("decay", user_id=user_id, now=now)

@@ -128,7 +128,9 @@ def test_the_decay_job_writes_what_the_specification_says_and_only_that(
     _use(dyn, params)
     user = f"test-{uuid.uuid4()}"
     _store(dyn, user, [{k: v for k, v in e.items() if v is not None} for e in edges])
-    migrate.run(dyn.runtime)  # init(): edges without weight_due (an older graphmem's) are marked due
+    migrate.mark_edges_due(
+        dyn.runtime
+    )  # init(): edges without weight_due (an older graphmem's) are marked due
     before = _edges(dyn, user)
     run = dyn.jobs.run("decay", user_id=user, now=NOW)
     after = _edges(dyn, user)
@@ -203,7 +205,7 @@ def test_an_old_style_edge_reads_its_stored_weight_until_evaluated(dyn: GraphMem
             {"weight": 0.5, "weight_base": 0.8, "weight_updated_at": made},
         ],
     )
-    migrate.run(dyn.runtime)  # init() marks them due
+    migrate.mark_edges_due(dyn.runtime)  # init() marks them due
     before = _edges(dyn, user, NOW + timedelta(days=9))
     assert [before[0][1], before[1][1]] == [0.7, 0.5]
     assert dyn.jobs.run("decay", user_id=user, now=NOW).counts["edges"] == 2
@@ -293,9 +295,27 @@ def test_init_marks_old_edges_due_so_the_index_finds_them(dyn: GraphMemory) -> N
     run finds it through the index."""
     user = f"test-{uuid.uuid4()}"
     _store(dyn, user, [{"weight": 0.7, "recorded_at": NOW - timedelta(days=3)}])
-    migrate.run(dyn.runtime)
+    migrate.mark_edges_due(dyn.runtime)
     props, weight = _edges(dyn, user)[0]
     assert props["weight_due"] == datetime(1970, 1, 1, tzinfo=UTC) and weight == 0.7  # marked, not reweighted
-    migrate.run(dyn.runtime)  # idempotent
+    migrate.mark_edges_due(dyn.runtime)  # idempotent
     assert _edges(dyn, user)[0][0] == props
     _drop(dyn, user)
+
+
+def test_init_reads_every_edge_only_once_per_store(dyn: GraphMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marking old edges reads every RELATED_TO edge, so init() does it until it has completed once on the
+    store (a Migration node), and never again at start-up."""
+    migrate.run(dyn.runtime)
+    done = dyn.query("MATCH (m:Migration {id: $id}) RETURN m.completed_at AS at", {"id": migrate.EDGES_DUE})
+    assert len(done) == 1 and done[0]["at"] is not None
+    writes: list[str] = []
+    write = dyn.runtime.store.write
+
+    def counting(name: str, /, **params: Any) -> Any:
+        writes.append(name)
+        return write(name, **params)
+
+    monkeypatch.setattr(dyn.runtime.store, "write", counting)
+    migrate.run(dyn.runtime)
+    assert "related_due_backfill" not in writes and "memory_occurred_backfill" in writes

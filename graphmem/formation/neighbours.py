@@ -20,6 +20,8 @@ call, O(n²) per tenant.
 
 from __future__ import annotations
 
+from typing import Any
+
 from graphmem.model import linking
 from graphmem.store.runtime import Runtime
 
@@ -58,17 +60,18 @@ up to ``20 B`` memories (at most ``IN_PROCESS_MAX``) instead of asking the index
 bounded per message, none grows with the tenant past the bound."""
 
 
-def _hits(rows: list[dict[str, object]]) -> list[linking.Neighbour]:
-    return [
-        linking.Neighbour(
-            id=str(h["id"]),
-            cosine=linking.neo4j_to_cosine(float(h["score"])),  # type: ignore[arg-type]
-            content=str(h["content"] or ""),
-            occurred_at=h["occurred_at"],  # type: ignore[arg-type]
-            session_id=h["session_id"],  # type: ignore[arg-type]
-        )
-        for h in rows
-    ]
+def _neighbour(row: dict[str, Any], cosine: float) -> linking.Neighbour:
+    return linking.Neighbour(
+        id=str(row["id"]),
+        cosine=cosine,
+        content=str(row["content"] or ""),
+        occurred_at=row["occurred_at"],
+        session_id=row["session_id"],
+    )
+
+
+def _hits(rows: list[dict[str, Any]]) -> list[linking.Neighbour]:
+    return [_neighbour(h, linking.neo4j_to_cosine(float(h["score"]))) for h in rows]
 
 
 def _exact(
@@ -88,16 +91,7 @@ def _in_process(
         return [[] for _ in vectors]
     cosines = linking.cross_cosines(vectors, [r["embedding"] for r in rows])
     return [
-        [
-            linking.Neighbour(
-                id=str(rows[j]["id"]),
-                cosine=float(cosines[i, j]),
-                content=str(rows[j]["content"] or ""),
-                occurred_at=rows[j]["occurred_at"],
-                session_id=rows[j]["session_id"],
-            )
-            for j in linking.top_k(cosines[i], k)
-        ]
+        [_neighbour(rows[j], float(cosines[i, j])) for j in linking.top_k(cosines[i], k)]
         for i in range(len(vectors))
     ]
 

@@ -4,6 +4,7 @@ mark that lets the decay job find old edges through an index."""
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 from graphmem.store.runtime import Runtime
 
@@ -12,17 +13,31 @@ logger = logging.getLogger(__name__)
 BATCH = 10_000
 
 
-def run(rt: Runtime) -> int:
-    """Give every memory without ``occurred_at`` one (from ``created_at``, else ``recorded_at``), and every
-    RELATED_TO edge without ``weight_due`` the epoch (the decay job evaluates it next), in bounded batches;
-    returns how many memories were updated. Nothing is deleted or overwritten."""
+EDGES_DUE = "related_weight_due"
+"""The one-time migration that marks edges written before ``weight_due`` existed (recorded as done)."""
+
+
+def run(rt: Runtime, now: datetime | None = None) -> int:
+    """Give every memory without ``occurred_at`` one (from ``created_at``, else ``recorded_at``), and, once
+    per store, every RELATED_TO edge the decay job's index seeks cannot find the epoch as ``weight_due``
+    (:func:`mark_edges_due`; it reads every edge, so later inits skip it); returns how many memories were
+    updated. Nothing is deleted or overwritten."""
     total = _batched(rt, "memory_occurred_backfill")
     if total:
         logger.info("migration: occurred_at set on %d memories", total)
+    if not rt.store.read("migration_done", id=EDGES_DUE)[0]["done"]:
+        mark_edges_due(rt)
+        rt.store.write("migration_record", id=EDGES_DUE, now=now or datetime.now(UTC))
+    return total
+
+
+def mark_edges_due(rt: Runtime) -> int:
+    """Mark every RELATED_TO edge without ``weight_due`` (or with one but no rate or floor: written outside
+    graphmem) due at the epoch, so the decay job's next run evaluates it; returns how many."""
     edges = _batched(rt, "related_due_backfill")
     if edges:
         logger.info("migration: %d RELATED_TO edges marked for the next decay run", edges)
-    return total
+    return edges
 
 
 def _batched(rt: Runtime, name: str) -> int:
