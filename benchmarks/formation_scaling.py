@@ -8,8 +8,9 @@ by a bare ``UNWIND ... CREATE``, with the tenant's vector and full-text keys) br
 ``--messages`` real ``add_messages`` calls (``--batch`` turns each, a new session each) are timed with
 embeddings precomputed (a table lookup), so the number is formation itself: context reads, neighbours,
 extraction, linking, one write transaction. The same rows written by a bare ``UNWIND ... CREATE`` are timed
-at each size too, as the floor (ratio = bare / formation; aim >= 0.5). The machine's load is recorded before
-and after each step. Writes JSON (``--out``) and a PNG plot beside it. Runs on its own local server
+at each size too, as the floor (ratio = bare / formation; aim >= 0.5). One untimed step into a throwaway
+tenant warms the server first (query plans, caches). The machine's load is recorded before and after each
+step. Writes JSON (``--out``) and a PNG plot beside it. Runs on its own local server
 (``--home``, default ``benchmarks/cache/formation``, ports 7689/7476, started and stopped here): its vectors
 are synthetic, and a store whose vectors come from a real model refuses another embedder (``--uri`` targets
 a server you run, which must hold no other model's vectors); the tenant is deleted afterwards unless
@@ -209,6 +210,8 @@ def run_sizes(
         mem.init()
         have = 0
         try:
+            with console.status("warming up (a throwaway tenant, untimed)"):
+                step(mem, f"{user}-warmup", 0, args, rng)  # plans and caches: the first size is not cold
             for size in sorted(args.sizes):
                 if size > have:
                     with console.status(f"filling the tenant to {size:,} memories"):
@@ -218,7 +221,7 @@ def run_sizes(
                 console.print(results[-1])
         finally:
             if not args.keep:
-                wipe(mem, [user, f"{user}-bare"])
+                wipe(mem, [user, f"{user}-bare", f"{user}-warmup", f"{user}-warmup-bare"])
     return results
 
 

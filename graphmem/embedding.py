@@ -345,7 +345,7 @@ def _check(embedder: Embedder, texts: Sequence[str], vectors: list[list[float]])
             raise EmbedderError(
                 f"the embedder returned a vector of dimension {len(vector)}, expected {dimension}"
             )
-        if not all(math.isfinite(x) for x in vector):
+        if not all(map(math.isfinite, vector)):
             raise EmbedderError("the embedder returned a vector with NaN or infinite values")
     return vectors
 

@@ -142,6 +142,30 @@ def test_related_to_edges_carry_cosine_weights(mem: GraphMemory, user_id: str, c
     assert ("My dog Rex loves long walks on the beach.", "I adopted a dog named Rex last week.") in pairs
 
 
+def test_edges_hold_from_when_their_memory_happened(
+    mem: GraphMemory, user_id: str, conversation: Any
+) -> None:
+    """Formation sends no per-edge times: FOLLOWS holds from its later memory's occurred_at, RELATED_TO from
+    its new memory's, ENTITY from its memory's; a new memory is recorded and created now and due for decay."""
+    edges = rows(
+        mem,
+        "MATCH (a:Memory {user_id: $u})-[r:FOLLOWS|RELATED_TO|ENTITY]->(b) "
+        "RETURN type(r) AS t, r.valid_from AS vf, a.occurred_at AS a_at, b.occurred_at AS b_at",
+        user_id,
+    )
+    assert {e["t"] for e in edges} == {"FOLLOWS", "RELATED_TO", "ENTITY"}
+    for e in edges:
+        assert e["vf"] == (e["b_at"] if e["t"] == "FOLLOWS" else e["a_at"]), e
+    assert min(e["vf"] for e in edges) == T0  # the messages' own times, not the time of writing
+    new = rows(
+        mem,
+        "MATCH (m:Memory {user_id: $u}) RETURN m.created_at = m.recorded_at AS same, "
+        "m.decay_due = datetime({epochSeconds: 0}) AS due, m.occurred_at < m.recorded_at AS past",
+        user_id,
+    )
+    assert new and all(r["same"] and r["due"] and r["past"] for r in new)
+
+
 def test_entity_variants_merge_into_one_entity(mem: GraphMemory, user_id: str, conversation: Any) -> None:
     ents = rows(
         mem,

@@ -82,3 +82,18 @@ def test_a_large_batch_against_a_small_tenant_is_compared_in_process_with_the_sa
         assert [(h.content, h.session_id, h.occurred_at) for h in got] == [
             (h.content, h.session_id, h.occurred_at) for h in want
         ]
+
+
+def test_a_hand_written_occurred_at_of_another_type_reads_as_none(mem: GraphMemory, user_id: str) -> None:
+    _seed(mem, user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory {user_id: $u}) WITH m ORDER BY m.occurred_at LIMIT 2 "
+        "WITH collect(m) AS ms SET (ms[0]).occurred_at = 'last spring', "
+        "(ms[1]).occurred_at = localdatetime('2024-01-01T00:01:00')",
+        {"u": user_id},
+    )
+    vectors = mem.runtime.embedder.embed(["my dog Rex"] * nearest.BATCH_SCAN)
+    found = nearest.neighbours(mem.runtime, user_id, vectors, len(TOPICS))[0]
+    when = {h.content: h.occurred_at for h in found}
+    assert when[TOPICS[0]] is None and when[TOPICS[1]] is None  # the two rewritten, not a failed read
+    assert when[TOPICS[2]] == T0 + timedelta(minutes=2)

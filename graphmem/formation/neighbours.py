@@ -20,6 +20,7 @@ call, O(n²) per tenant.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.model import linking
@@ -65,9 +66,20 @@ def _neighbour(row: dict[str, Any], cosine: float) -> linking.Neighbour:
         id=str(row["id"]),
         cosine=cosine,
         content=str(row["content"] or ""),
-        occurred_at=row["occurred_at"],
+        occurred_at=_occurred(row),
         session_id=row["session_id"],
     )
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _occurred(row: dict[str, Any]) -> datetime | None:
+    """A row's occurred_at: a datetime, or epoch microseconds (``occurred_us``, the tenant read's)."""
+    micros = row.get("occurred_us")
+    if isinstance(micros, int):
+        return EPOCH + timedelta(microseconds=micros)
+    return row.get("occurred_at")
 
 
 def _hits(rows: list[dict[str, Any]]) -> list[linking.Neighbour]:

@@ -118,8 +118,7 @@ def plan_formation(
         follows=tuple(_follows(rows)),
         session=_session(ctx, rows),
         related=tuple(
-            {"src": row_of[i]["id"], "dst": _ref(row_of, t), "weight": w, "valid_from": _at(ctx, i)}
-            for i, t, w in links.related
+            {"src": row_of[i]["id"], "dst": _ref(row_of, t), "weight": w} for i, t, w in links.related
         ),
         causes=tuple(_causes(ctx, links, row_of)),
         entities=tuple(entities),
@@ -225,7 +224,6 @@ def _follows(rows: Sequence[Row]) -> list[Row]:
             "dst": b["id"],
             "weight": 1.0,
             "kind": "session",
-            "valid_from": b["props"]["occurred_at"],
         }
         for a, b in itertools.pairwise(rows)
     ]
@@ -319,7 +317,6 @@ def _entities(
             "memory_id": row_of[i]["id"],
             "entity_id": resolved[m.key],
             "name": m.name,
-            "valid_from": _at(ctx, i),
         }
         for i, m in mentions
     ]

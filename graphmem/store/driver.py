@@ -19,7 +19,7 @@ import neo4j.exceptions as nex
 from graphmem import errors
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge, pause
 from graphmem.store.queries import query
-from graphmem.store.values import record_values
+from graphmem.store.values import record_values, wire
 
 logger = logging.getLogger(__name__)
 
@@ -166,7 +166,7 @@ class _DriverTx:
         self._tx = tx
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
-        result = self._tx.run(query(name), params)
+        result = self._tx.run(query(name), wire(params))
         return [record_values(r) for r in result]
 
 
@@ -200,7 +200,7 @@ class Store:
         with translate_errors():
             records, _, _ = self._driver.execute_query(
                 _timed(cypher, self.transaction_timeout),
-                dict(params),
+                wire(dict(params)),
                 database_=self.database,
                 routing_=routing,
             )
@@ -255,7 +255,7 @@ class Store:
 
         def run() -> list[neo4j.Record]:
             with self._driver.session(database=self.database) as session:
-                return list(session.run(query(name), params))
+                return list(session.run(query(name), wire(params)))
 
         with translate_errors():
             records = rerun_transient(run, name)
@@ -282,7 +282,7 @@ class AsyncTx:
         return await_only(self._run(query(name), params))
 
     async def _run(self, cypher: str, params: dict[str, Any]) -> list[Row]:
-        return await _rows(await self._tx.run(cypher, params))
+        return await _rows(await self._tx.run(cypher, wire(params)))
 
 
 class AsyncStore:
@@ -332,7 +332,7 @@ class AsyncStore:
             records, _, _ = self._await(
                 self._driver.execute_query(
                     _timed(cypher, self.transaction_timeout),
-                    dict(params),
+                    wire(dict(params)),
                     database_=self.database,
                     routing_=routing,
                 )
@@ -385,7 +385,7 @@ class AsyncStore:
         started = time.perf_counter()
 
         async def work(session: neo4j.AsyncSession) -> list[Row]:
-            return await _rows(await session.run(query(name), params))
+            return await _rows(await session.run(query(name), wire(params)))
 
         rows = rerun_transient(lambda: self._in_session(work), name)
         logger.debug("%s: %d rows in %.1f ms", name, len(rows), (time.perf_counter() - started) * 1000)

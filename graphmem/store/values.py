@@ -13,7 +13,7 @@ from neo4j.time import Date, DateTime
 
 from graphmem.store.records import clean_text
 
-__all__ = ["NUMERIC_PROPERTIES", "record_values", "to_native"]
+__all__ = ["NUMERIC_PROPERTIES", "FloatList", "record_values", "to_native", "wire"]
 
 
 def to_native(value: Any) -> Any:
@@ -30,10 +30,27 @@ def to_native(value: Any) -> Any:
     if kind is float:
         return value if math.isfinite(value) else None
     if kind is list:
+        if len(value) >= VECTOR_MIN and type(value[0]) is float and _finite_numbers(value):
+            return value  # a vector: every element a finite number already (checked in C, not walked)
         return [to_native(v) for v in value]
     if kind is dict or isinstance(value, neo4j.graph.Node):
         return {k: _numeric(k, to_native(v)) for k, v in value.items()}
     return _to_native_other(value)
+
+
+VECTOR_MIN = 8
+"""Lists this long that start with a float are checked as a whole first (embeddings: 384 values each)."""
+
+
+def _finite_numbers(values: list[Any]) -> bool:
+    """True when every element is a finite int or float: their sum is then finite (a NaN or infinity
+    propagates through it; an overflow of finite values only sends the list down the element-wise path), and
+    any element that is not a number (text, None, a list, a Neo4j value) makes ``sum`` raise ``TypeError``.
+    Ints and bools come back as they are either way."""
+    try:
+        return math.isfinite(sum(values))
+    except TypeError:
+        return False
 
 
 def _to_native_other(value: Any) -> Any:
@@ -72,4 +89,30 @@ NUMERIC_PROPERTIES = frozenset(
 def _numeric(key: str, value: Any) -> Any:
     if key in NUMERIC_PROPERTIES and not (isinstance(value, int | float) and not isinstance(value, bool)):
         return None
+    return value
+
+
+class FloatList(list):  # type: ignore[type-arg]
+    """A vector parameter with a short ``repr``. The driver (neo4j 6.4) formats every RUN's parameters for its
+    debug log whether or not that log is on: ~0.6 µs per float, 0.22 s for a batch of 500 memories and their
+    two vectors, as long as the rest of the write. It sends a list subclass exactly as a list."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} floats>"
+
+
+def wire(value: Any) -> Any:
+    """Query parameters as sent: every list of at least ``VECTOR_MIN`` values that starts with a float (a
+    vector) as a :class:`FloatList`; maps and other lists walked; everything else as it is."""
+    kind = type(value)
+    if kind is dict:
+        return {k: wire(v) for k, v in value.items()}
+    if kind is list and value:
+        first = type(value[0])
+        if first is float and len(value) >= VECTOR_MIN:
+            return FloatList(value)
+        if first is dict or first is list:
+            return [wire(v) for v in value]
     return value
