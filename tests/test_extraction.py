@@ -221,6 +221,32 @@ def test_related_and_causal_links() -> None:
     assert plan.causes == [(0, 1, 0.9, "so")]
 
 
+def _related_by_definition(
+    items: list[linking.NewItem], neighbours: list[list[linking.Neighbour]], cosines: np.ndarray, k: int
+) -> list[tuple[int, str | int, float]]:
+    """RELATED_TO by its definition (no near-duplicates here): each memory's neighbours, then every earlier
+    draft, sorted stably by cosine; the first ``k`` at or above the threshold."""
+    out: list[tuple[int, str | int, float]] = []
+    for i in range(len(items)):
+        candidates = [(n.id, n.cosine) for n in neighbours[i]] + [(j, float(cosines[i, j])) for j in range(i)]
+        candidates.sort(key=lambda c: -c[1])
+        out += [(i, t, round(c, 4)) for t, c in candidates[:k] if c >= 0.3]
+    return out
+
+
+def test_related_links_match_their_definition_with_ties() -> None:
+    rng = np.random.default_rng(5)
+    vectors = rng.normal(size=(60, 4))
+    vectors[rng.integers(0, 60, size=20)] = vectors[0]  # exact ties at the top-k boundary
+    items = [_item(f"note {i}") for i in range(60)]
+    neighbours = [[linking.Neighbour(f"m{i}", 0.6, "old", T0, "s")] if i % 3 else [] for i in range(60)]
+    cosines = linking.batch_cosines(vectors)
+    plan = linking.plan_links(
+        items, neighbours, cosines, duplicate_threshold=1.1, related_threshold=0.3, related_k=4
+    )
+    assert plan.related == _related_by_definition(items, neighbours, cosines, 4)
+
+
 def test_entity_merge_needs_similarity_and_likeness() -> None:
     assert linking.should_merge_entities("rexy", "rex", 0.93, 0.9)
     assert not linking.should_merge_entities("paris", "london", 0.95, 0.9)

@@ -136,8 +136,13 @@ def plan_links(
     related_threshold: float,
     related_k: int,
 ) -> LinkPlan:
-    """For each new memory in batch order: is it a duplicate, what does it relate to, what does it cause."""
+    """For each new memory in batch order: is it a duplicate, what does it relate to, what does it cause.
+
+    The batch's pairs are compared in numpy: only the few pairs above the duplicate threshold reach the
+    textual rule, and each memory ranks its earlier kept drafts in one sort (their top ``related_k``, ties in
+    batch order, are all that the stable sort of the candidates below can take)."""
     out = LinkPlan()
+    kept: list[int] = []  # earlier drafts that are not duplicates, in batch order
     for i, item in enumerate(items):
         hits = [
             n
@@ -149,21 +154,20 @@ def plan_links(
             best = max(hits, key=lambda n: n.cosine)
             out.duplicate_of_existing[i] = (best.id, best.cosine)
             continue
+        index = np.asarray(kept, dtype=np.intp)
+        row = cosines[i, index] if kept else np.empty(0)
         earlier = [
-            j
-            for j in range(i)
-            if j not in out.duplicate_of_existing
-            and j not in out.duplicate_of_batch
-            and cosines[i, j] >= duplicate_threshold
-            and merges_into(items[j].content, items[j].session_id, item.content, item.session_id)
+            int(j)
+            for j in index[row >= duplicate_threshold]
+            if merges_into(items[j].content, items[j].session_id, item.content, item.session_id)
         ]
         if earlier:
             j = max(earlier, key=lambda j: float(cosines[i, j]))
             out.duplicate_of_batch[i] = (j, float(cosines[i, j]))
             continue
-        kept = [j for j in range(i) if j not in out.duplicate_of_existing and j not in out.duplicate_of_batch]
         candidates: list[tuple[str | int, float]] = [(n.id, n.cosine) for n in neighbours[i]]
-        candidates += [(j, float(cosines[i, j])) for j in kept]
+        best_kept = np.argsort(-row, kind="stable")[:related_k]  # ties in batch order, as the full sort
+        candidates += [(int(index[t]), float(row[t])) for t in best_kept]
         candidates.sort(key=lambda c: -c[1])
         for target, cos in candidates[:related_k]:
             if cos >= related_threshold:
@@ -171,6 +175,7 @@ def plan_links(
         cause = _cause(i, item, neighbours[i], cosines, kept)
         if cause is not None:
             out.causes.append(cause)
+        kept.append(i)
     return out
 
 
