@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import sys
 from pathlib import Path
@@ -32,6 +33,42 @@ def test_a_failing_step_is_reported_failed_and_a_passing_one_ok(tmp_path: Path, 
     ok, _ = run.run_step(run.Step("bench-test-ok", ["-c", "print('fine')"]), _progress())
     assert (failed, ok) == ("failed", "ok")
     assert "fine" in (tmp_path / "bench-test-ok.log").read_text()
+
+
+def _top_level_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def test_what_a_benchmark_takes_from_another_exists() -> None:
+    """``module.name`` in one benchmark script, ``module`` being another script, names something defined
+    there (scale.py once called a helper jobs_throughput no longer had; only a 10k run found it)."""
+    trees = {p.stem: ast.parse(p.read_text()) for p in (run.ROOT / "benchmarks").glob("*.py")}
+    defined = {name: _top_level_names(tree) for name, tree in trees.items()}
+    imported = {  # the scripts each script imports as modules (`import jobs_throughput`)
+        name: {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names} & trees.keys()
+        for name, tree in trees.items()
+    }
+    missing = [
+        (name, node.value.id, node.attr)
+        for name, tree in trees.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in imported[name]
+        and node.attr not in defined[node.value.id]
+    ]
+    assert sum(len(v) for v in imported.values()) > 3  # the check sees the imports it is about
+    assert missing == []
 
 
 def test_every_step_command_names_an_existing_script() -> None:
