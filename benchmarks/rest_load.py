@@ -38,16 +38,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+API_LOG = Path("benchmarks/cache/logs/rest_api.log")
+"""The API's stderr during a run (a file: a pipe nobody reads fills up and stalls the server's logging)."""
+
+
 def start_api(port: int, key: str, startup_timeout: float) -> tuple[subprocess.Popen[bytes], float]:
     """`graphmem api` on loopback; returns the process and the seconds until /health answered."""
     env = dict(os.environ, GRAPHMEM_API_KEY=key)
     exe = Path(sys.executable).with_name("graphmem")
     command = [str(exe), "api", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    API_LOG.parent.mkdir(parents=True, exist_ok=True)
+    with API_LOG.open("wb") as log:
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
     started = time.perf_counter()
     while time.perf_counter() - started < startup_timeout:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            err = API_LOG.read_text(errors="replace")
             raise SystemExit(f"graphmem api exited with {proc.returncode}: {err[-2000:]}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
@@ -190,6 +196,9 @@ def main() -> None:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 proc.kill()
+    if proc is not None:  # what the server logged as failing, for a 5xx or a time-out to be explained
+        lines = API_LOG.read_text(errors="replace").splitlines()
+        result["api_log"] = {"path": str(API_LOG), "errors": [x for x in lines if "ERROR" in x][-20:]}
     report = stamp(api_startup_s=None if startup is None else round(startup, 1), rest_load=result)
     text = json.dumps(report, indent=2)
     print(text)
