@@ -198,7 +198,12 @@ def main() -> None:
                 proc.kill()
     if proc is not None:  # what the server logged as failing, for a 5xx or a time-out to be explained
         lines = API_LOG.read_text(errors="replace").splitlines()
-        result["api_log"] = {"path": str(API_LOG), "errors": [x for x in lines if "ERROR" in x][-20:]}
+        result["api_log"] = {
+            "path": str(API_LOG),
+            "errors": [x for x in lines if "ERROR" in x][-20:],
+            "transient_retries": sum("will be retried" in x for x in lines),  # deadlocks, mostly
+            "deadlocks": sum("DeadlockDetected" in x for x in lines),
+        }
     report = stamp(api_startup_s=None if startup is None else round(startup, 1), rest_load=result)
     text = json.dumps(report, indent=2)
     print(text)
