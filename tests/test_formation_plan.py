@@ -208,3 +208,12 @@ def test_plan_module_does_not_touch_the_driver() -> None:
     }
     assert not {m for m in imported if m and (m.startswith("neo4j") or m.startswith("graphmem.store.driver"))}
     assert "graphmem.store.runtime" not in imported
+
+
+def test_edge_rows_are_written_in_the_order_of_the_shared_node_they_lock() -> None:
+    from graphmem.formation.writer import _in_lock_order
+
+    rows = [{"src": "n1", "dst": "m9"}, {"src": "n2", "dst": "m1"}, {"src": "n0", "dst": "m9"}]
+    assert [(r["dst"], r["src"]) for r in _in_lock_order(rows, "dst", "src")] == [
+        ("m1", "n2"), ("m9", "n0"), ("m9", "n1"),
+    ]  # fmt: skip

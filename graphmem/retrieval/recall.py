@@ -171,15 +171,18 @@ def _write_effects(
         "k": req.k,
     }
 
+    locked = sorted(ids)  # memories are locked in id order, as formation locks them (fewer deadlocks)
+
     def work(tx: Tx) -> list[dict[str, Any]]:
         if changes and ids:
             r = heuristics.REINFORCEMENT.cypher()
-            tx.run("memory_reinforce", ids=ids, tenants=req.readable, now=now, r=r, share=1.0)
+            tx.run("memory_reinforce", ids=locked, tenants=req.readable, now=now, r=r, share=1.0)
             if len(ids) > 1:
-                tx.run("memory_co_recalled", ids=ids, tenants=req.readable, now=now, rate=SYNERGY_RATE)
+                tx.run("memory_co_recalled", ids=locked, tenants=req.readable, now=now, rate=SYNERGY_RATE)
         if down:
             rif = metamemory.RIF.cypher()
-            tx.run("memory_suppress", updates=down, tenants=req.readable, now=now, rif=rif)
+            updates = sorted(down, key=lambda u: str(u["id"]))
+            tx.run("memory_suppress", updates=updates, tenants=req.readable, now=now, rif=rif)
         if rt.settings.record_recalls:
             tx.run("recall_record", event=event, now=now)
         return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now) if ids else []
