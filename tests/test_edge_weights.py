@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_calls import record_calls
 
 from graphmem import GraphMemory
 from graphmem.model import edge_weights as spec
@@ -309,13 +310,6 @@ def test_init_reads_every_edge_only_once_per_store(dyn: GraphMemory, monkeypatch
     migrate.run(dyn.runtime)
     done = dyn.query("MATCH (m:Migration {id: $id}) RETURN m.completed_at AS at", {"id": migrate.EDGES_DUE})
     assert len(done) == 1 and done[0]["at"] is not None
-    writes: list[str] = []
-    write = dyn.runtime.store.write
-
-    def counting(name: str, /, **params: Any) -> Any:
-        writes.append(name)
-        return write(name, **params)
-
-    monkeypatch.setattr(dyn.runtime.store, "write", counting)
+    writes = record_calls(dyn.runtime.store, "write", monkeypatch)
     migrate.run(dyn.runtime)
     assert "related_due_backfill" not in writes and "memory_occurred_backfill" in writes

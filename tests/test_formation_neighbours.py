@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from store_calls import record_calls
 
 from graphmem import GraphMemory
 from graphmem.formation import neighbours as nearest
@@ -31,15 +32,7 @@ def _seed(mem: GraphMemory, user_id: str) -> None:
 
 def _count_reads(mem: GraphMemory, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the store reads from now on (each still runs)."""
-    calls: list[str] = []
-    read = mem.runtime.store.read
-
-    def counting(name: str, /, **params: object) -> object:
-        calls.append(name)
-        return read(name, **params)
-
-    monkeypatch.setattr(mem.runtime.store, "read", counting)
-    return calls
+    return record_calls(mem.runtime.store, "read", monkeypatch)
 
 
 def test_index_path_matches_the_exact_scan(

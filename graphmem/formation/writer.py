@@ -89,7 +89,7 @@ def form(
     return [existing[i] if i in existing else created[mid] for i, mid in enumerate(plan.memory_ids)]
 
 
-def _wire(row: dict[str, Any], now: datetime) -> dict[str, Any]:
+def _as_sent(row: dict[str, Any], now: datetime) -> dict[str, Any]:
     """A memory row as sent: without the times ``memory_create`` sets itself (created_at = $now, decay_due =
     the epoch). Each datetime parameter costs the driver ~40 µs to encode, as much as the rest of the row."""
     props = {
@@ -129,7 +129,7 @@ def apply(tx: Tx, plan: FormationPlan) -> list[dict[str, Any]]:
                 },
             )
     if rows:
-        tx.run("memory_create", rows=[_wire(r, now) for r in rows], now=now)
+        tx.run("memory_create", rows=[_as_sent(r, now) for r in rows], now=now)
     if links:
         tx.run("follows_create", pairs=links, user_id=user_id, now=now)
     if plan.related:
