@@ -1,6 +1,7 @@
 // Recall's one read: the candidate pool and its graph neighbourhood, with everything ranking needs.
-// Pool = the readable tenants' top $pool_k by cosine (exact scan, or the ANN index over-fetched and filtered to the
-// tenant, by $method) plus the top $pool_k of the full-text index. Neighbourhood = memories one edge away
+// Pool = the readable tenants' top $pool_k by cosine (an exact scan, or both ANN indexes, own and context key,
+// over-fetched and filtered to the tenant, by $method: graphmem.retrieval.search.plan_vector_search) plus the
+// top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
 // $max_fan memories or more are hubs and skipped). In a present read, a source a summary replaced (forgotten,
 // summarized_by) is a vector key of its summary: the summary scores the best of its own and its sources' cosines.
@@ -48,7 +49,13 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     RETURN s.m AS m, s.score AS score, 'vector' AS source
     UNION ALL
     WITH $method AS method WHERE method = 'index'
-    CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
+    CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
+      CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
+      RETURN m, score
+      UNION ALL
+      CALL db.index.vector.queryNodes('memory_context_embedding', $fetch, $embedding) YIELD node AS m, score
+      RETURN m, score
+    }
     WITH m, score WHERE m.user_id IN $tenants
       AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
       AND ($known_at IS NULL OR m.recorded_at <= $known_at)
@@ -57,11 +64,11 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
            AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
       AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
            OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL))))
-    WITH m, score AS own, null AS ctx
+    WITH m, score AS own
     OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
     WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
       AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
-    WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx
+    WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own
     WHERE m IS NOT NULL
     WITH m, max(own) AS score ORDER BY score DESC LIMIT $pool_k
     RETURN m, score, 'vector' AS source

@@ -36,13 +36,13 @@ class RetrievalPreset(BaseModel, frozen=True):
     exact_scan_max: int = Field(
         default=50_000,
         ge=0,
-        description="tenants with at most this many memories are searched by an exact cosine scan",
+        description="largest tenant the planner may search by an exact cosine scan (when it is cheaper)",
     )
     overfetch: float = Field(default=2.0, ge=1.0, description="ANN over-fetch factor for large tenants")
     max_fetch: int = Field(
         default=5_000,
         ge=1,
-        description="most neighbours asked of the ANN index; beyond it the exact scan is used",
+        description="most neighbours asked of an ANN index; beyond it the exact scan is used",
     )
     vector_weight: float = Field(default=0.5, ge=0, le=1, description="share of cosine in linear fusion")
     graph: bool = Field(default=True, description="rank with personalized PageRank over the neighbourhood")

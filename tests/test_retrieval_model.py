@@ -23,7 +23,7 @@ from graphmem.model.scoring import (
     rrf,
     suppressed_strength,
 )
-from graphmem.retrieval.search import lucene_query, plan_vector_search, query_terms
+from graphmem.retrieval.search import VectorPlan, lucene_query, plan_vector_search, query_terms
 
 
 def test_rrf_matches_its_definition() -> None:
@@ -130,6 +130,21 @@ def test_planner_scans_small_tenants_and_overfetches_for_large_ones() -> None:
     assert plan_vector_search(500, 1_000_000, 10, preset).method == "exact"
     plan = plan_vector_search(100_000, 1_000_000, 10, preset)
     assert plan.method == "index" and plan.fetch == 200
+
+
+def test_planner_takes_the_cheaper_plan_by_its_measured_costs() -> None:
+    balanced = RetrievalPreset()
+    # a LoCoMo-sized tenant, a fifth of the store: scanning ~700 memories beats two ANN fetches of ~800
+    assert plan_vector_search(680, 2_759, 100, balanced).method == "exact"
+    # a tenth of 100,000: two fetches of 2,000 cost far less than scanning 10,000 memories
+    assert plan_vector_search(10_000, 100_000, 100, balanced) == VectorPlan("index", 2_000)
+    # the same tenant asked about the past is scanned: the index filters by time after its fetch
+    assert plan_vector_search(10_000, 100_000, 100, balanced, time_scoped=True).method == "exact"
+    # above exact_scan_max a tenant is never scanned while the fetch stays within max_fetch ...
+    capped = RetrievalPreset(exact_scan_max=100)
+    assert plan_vector_search(680, 2_759, 100, capped).method == "index"
+    # ... and when the fetch would exceed it, scanning is the cheaper of two bad plans
+    assert plan_vector_search(60_000, 10_000_000, 100, balanced).method == "exact"
 
 
 def test_query_terms_and_lucene_escaping() -> None:

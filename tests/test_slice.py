@@ -125,6 +125,48 @@ def test_small_tenant_among_many_gets_its_true_top_k(
     assert [h.memory.content for h in hits] == _true_top_k(embedder, own, "what pets do I have?", 3)
 
 
+def test_index_plan_matches_the_context_key_as_the_scan_does(mem: GraphMemory, user_id: str) -> None:
+    """The ANN plan asks both vector indexes: a memory whose query match is its context key (the turn before
+    it with itself) is found by the index as by the exact scan. Before, the index read only the memory's own
+    key and missed it."""
+    from graphmem.config import RetrievalPreset
+    from graphmem.retrieval.recall import tenant_keys
+    from graphmem.retrieval.search import SearchRequest, search
+
+    rng = np.random.default_rng(7)
+
+    def unit() -> list[float]:
+        v = rng.normal(size=384)
+        return [float(x) for x in v / np.linalg.norm(v)]
+
+    query = unit()
+    rows = [{"id": f"{user_id}-{i}", "own": unit(), "ctx": unit()} for i in range(40)]
+    rows[17]["ctx"] = query  # its own words miss; its context matches exactly
+    mem.runtime.store.run_statement(
+        "UNWIND $rows AS r CREATE (m:Memory {id: r.id, user_id: $u, content: 'note ' + r.id,"
+        " status: 'active', memory_type: 'episodic', recorded_at: datetime(), occurred_at: datetime()})"
+        " WITH m, r"
+        " CALL db.create.setNodeVectorProperty(m, 'embedding', r.own)"
+        " CALL db.create.setNodeVectorProperty(m, 'context_embedding', r.ctx)",
+        {"rows": rows, "u": user_id},
+    )
+    found = {}
+    for scan_max in (50_000, 0):  # the exact scan, then the ANN plan for any size
+        preset = RetrievalPreset(
+            name="test-plan", pool_k=5, exact_scan_max=scan_max, max_fetch=10**9, graph=False
+        )
+        request = SearchRequest(
+            query="unmatched words",
+            user_id=user_id,
+            user_key=tenant_keys([user_id]),
+            k=3,
+            preset=preset,
+            embedding=query,
+        )
+        found[scan_max] = [h.id for h in search(mem.runtime, request).hits]
+    assert found[50_000][0] == found[0][0] == f"{user_id}-17"
+
+
 def test_query_escape_hatch_is_read_only(mem: GraphMemory, user_id: str) -> None:
     mem.remember("read only check", user_id=user_id)
     rows = mem.query("MATCH (m:Memory {user_id: $u}) RETURN m.content AS c", {"u": user_id})
