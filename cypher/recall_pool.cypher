@@ -1,6 +1,6 @@
 // Recall's one read: the candidate pool and its graph neighbourhood, with everything ranking needs.
 // Pool = the readable tenants' top $pool_k by cosine (an exact scan, or both ANN indexes, own and context key,
-// over-fetched and filtered to the tenant, by $method: graphmem.retrieval.search.plan_vector_search) plus the
+// over-fetched and filtered to the tenant, by $method: graphmem.retrieval.plan.plan_vector_search) plus the
 // top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
 // $max_fan memories or more are hubs and skipped). In a present read, a source a summary replaced (forgotten,

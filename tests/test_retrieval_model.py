@@ -23,7 +23,8 @@ from graphmem.model.scoring import (
     rrf,
     suppressed_strength,
 )
-from graphmem.retrieval.search import VectorPlan, lucene_query, plan_vector_search, query_terms
+from graphmem.retrieval.plan import VectorPlan, plan_vector_search
+from graphmem.retrieval.search import lucene_query, query_terms
 
 
 def test_rrf_matches_its_definition() -> None:
