@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -152,6 +152,20 @@ def _write_effects(
     strengthen the links between the memories returned together (synergy), inhibit the competitors the cue
     activated but recall did not return (retrieval-induced forgetting, graphmem.model.metamemory), record
     the recall, and read back the returned memories' full rows."""
+    return rt.store.unit_of_work(effects_work(rt, req, ranked, returned, intent, now, changes=changes))
+
+
+def effects_work(
+    rt: Runtime,
+    req: RecallRequest,
+    ranked: Ranked,
+    returned: list[RankedHit],
+    intent: str,
+    now: datetime,
+    *,
+    changes: bool,
+) -> Callable[[Tx], list[dict[str, Any]]]:
+    """The statements of :func:`_write_effects` as one unit of work (the plan warm-up rehearses it)."""
     ids = [h.id for h in returned]
     rif = changes and rt.settings.retrieval_induced_forgetting
     down = [
@@ -187,7 +201,7 @@ def _write_effects(
             tx.run("recall_record", event=event, now=now)
         return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now) if ids else []
 
-    return rt.store.unit_of_work(work)
+    return work
 
 
 SYNERGY_RATE = 0.1

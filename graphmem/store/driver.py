@@ -156,13 +156,14 @@ class QueryStore(Protocol):
     def write(self, name: str, /, **params: Any) -> list[Row]: ...
     def write_auto(self, name: str, /, **params: Any) -> list[Row]: ...
     def unit_of_work(self, work: Callable[[Tx], T]) -> T: ...
+    def rehearse(self, work: Callable[[Tx], T]) -> T: ...
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
     def run_statement(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
     def close(self) -> None: ...
 
 
 class _DriverTx:
-    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+    def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction) -> None:
         self._tx = tx
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
@@ -225,6 +226,17 @@ class Store:
         with translate_errors(), self._driver.session(database=self.database) as session:
             return session.execute_write(transaction)
 
+    def rehearse(self, work: Callable[[Tx], T]) -> T:
+        """Run ``work`` in a write transaction and roll it back: the server plans (and caches) its statements
+        and nothing changes. The plan warm-up uses it (graphmem.retrieval.warmup)."""
+        with translate_errors(), self._driver.session(database=self.database) as session:
+            tx = session.begin_transaction(timeout=self.transaction_timeout or None)
+            try:
+                return work(_DriverTx(tx))
+            finally:
+                tx.rollback()
+                tx.close()
+
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """The read-only escape hatch: the user's own Cypher in a read transaction, cut at ``query_timeout``,
         refused when its plan calls a denied procedure or function (:func:`check_readonly_plan`)."""
@@ -275,7 +287,7 @@ class AsyncTx:
     """A transaction of the async driver, run from the synchronous unit-of-work code
     (graphmem.store._bridge)."""
 
-    def __init__(self, tx: neo4j.AsyncManagedTransaction) -> None:
+    def __init__(self, tx: neo4j.AsyncManagedTransaction | neo4j.AsyncTransaction) -> None:
         self._tx = tx
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
@@ -366,6 +378,19 @@ class AsyncStore:
             return await greenlet_spawn(work, AsyncTx(tx))
 
         return self._in_session(lambda session: session.execute_write(transaction))
+
+    def rehearse(self, work: Callable[[Tx], T]) -> T:
+        """:meth:`Store.rehearse` on the async driver: ``work`` in a transaction that is rolled back."""
+
+        async def run(session: neo4j.AsyncSession) -> T:
+            tx = await session.begin_transaction(timeout=self.transaction_timeout or None)
+            try:
+                return await greenlet_spawn(work, AsyncTx(tx))
+            finally:
+                await tx.rollback()
+                await tx.close()
+
+        return self._in_session(run)
 
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         @neo4j.unit_of_work(timeout=self.query_timeout or None)

@@ -1,0 +1,80 @@
+"""Compile recall's query plans before the first request.
+
+Neo4j plans a statement on its first run and caches the plan per statement text and per shape of its
+parameters (a null where a list or a string was, a tenant list of another length). ``recall_pool`` is one
+large statement: its first run on a fresh server spends 1.2-1.6 s planning and compiling (measured on
+this machine), and each new parameter shape as much again; recall's write transaction adds ~0.2 s more.
+Without a warm-up that cost lands on the first recall a user makes, and on a server just started under load
+it piles up into seconds of tail latency.
+
+:func:`warm_plans` runs recall's own code for a tenant that cannot exist (its id holds a control character,
+which every public entry point refuses), so every statement is planned with exactly the parameter types a
+real recall sends and nothing is found; recall's write transaction (reinforcement, co-recall, inhibition
+of competitors, the recall record, the row fetch) is rehearsed for two made-up hits and rolled back, so
+nothing is written. The REST API, the MCP server and the worker call it at start-up
+(``graphmem.cli.common.warm``); a library user may call it once after connecting.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.errors import GraphMemError
+from graphmem.retrieval.recall import RecallRequest, effects_work, recall
+from graphmem.retrieval.search import Ranked, RankedHit
+from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["WARM_K", "WARM_QUERIES", "WARM_TENANT", "warm_plans"]
+
+WARM_TENANT = "\x00graphmem-warm-up"
+"""A tenant no caller can name (control characters are refused in ids), so the warm-up finds nothing."""
+
+WARM_QUERIES = ("where did I travel last spring?", "what")
+"""One query with content words (the full-text branch gets a Lucene query) and one without (it gets null):
+the two parameter shapes of a present-time recall of one tenant."""
+
+
+WARM_K = 10
+"""Hits a warm-up recall returns: the default ``k`` of recall, the REST API and the MCP tool."""
+
+
+def warm_plans(rt: Runtime) -> float:
+    """Plan recall's statements for the common parameter shapes; returns the seconds spent. Reads only: the
+    warm-up tenant holds nothing, so recall returns before its write. A failure is logged, never raised: a
+    cold plan is slower, not wrong."""
+    started = time.perf_counter()
+    now = datetime.now(UTC)
+    try:
+        for query in WARM_QUERIES:
+            request = RecallRequest(
+                query=query, user_id=WARM_TENANT, k=WARM_K, as_of=None, hops=1, views=None, reinforce=False
+            )
+            recall(rt, request, now=now)
+        rt.store.rehearse(_effects(rt, now))
+    except GraphMemError as exc:
+        logger.warning("warming recall's query plans failed (recall will plan on first use): %s", exc)
+    return time.perf_counter() - started
+
+
+def _effects(rt: Runtime, now: datetime) -> Callable[[Tx], list[dict[str, Any]]]:
+    """Recall's write transaction for made-up hits of the warm-up tenant: every statement runs with the
+    parameter types of a real recall that reinforces, and matches no memory. The server's plan cache also
+    keys on the size range of a list parameter (a statement filtering by ``IN $ids`` is planned again for 10
+    ids after 2), so the rehearsal returns ``WARM_K`` hits and has as many competitors, a default recall's."""
+    hits = [
+        RankedHit(f"{WARM_TENANT}-{i}", {}, 1.0 - i / 100, 0.5, {"vector": i + 1}, (), (), {})
+        for i in range(WARM_K)
+    ]
+    relevance = {h.id: h.score for h in hits} | {f"{WARM_TENANT}-c{i}": 0.5 for i in range(WARM_K)}
+    ranked = Ranked(hits, [], "hybrid", "linear", 2 * WARM_K, 0, relevance=relevance)
+    request = RecallRequest(
+        query=WARM_QUERIES[0], user_id=WARM_TENANT, k=WARM_K, as_of=None, hops=1, views=None, reinforce=True
+    )
+    return effects_work(rt, request, ranked, hits, "default", now, changes=True)

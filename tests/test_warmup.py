@@ -1,0 +1,72 @@
+"""The plan warm-up (graphmem.retrieval.warmup) on the real server: it runs recall's statements with the
+parameter shapes of a real recall, and writes nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.retrieval.warmup import WARM_K, WARM_TENANT, warm_plans
+
+
+def test_warm_plans_runs_recalls_statements_and_writes_nothing(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem.remember("I keep my passport in the blue drawer", user_id=user_id)
+    store = mem.runtime.store
+    reads: list[tuple[str, dict[str, Any]]] = []
+    original_read, original_rehearse = store.read, store.rehearse
+    rehearsed: list[str] = []
+
+    def read(name: str, /, **params: Any) -> Any:
+        reads.append((name, params))
+        return original_read(name, **params)
+
+    def rehearse(work: Any) -> Any:
+        def recording(tx: Any) -> Any:
+            run = tx.run
+
+            def named(name: str, /, **params: Any) -> Any:
+                rehearsed.append(name)
+                assert len(params.get("ids", [None] * WARM_K)) == WARM_K  # a default recall's list sizes
+                return run(name, **params)
+
+            tx.run = named
+            return work(tx)
+
+        return original_rehearse(recording)
+
+    monkeypatch.setattr(store, "read", read)
+    monkeypatch.setattr(store, "rehearse", rehearse)
+    count = "MATCH (n) WHERE n:RecallEvent OR n:Memory RETURN count(n) AS n"
+    before = mem.runtime.store.run_readonly(count)[0]["n"]
+    warm_plans(mem.runtime)
+    after = mem.runtime.store.run_readonly(count)[0]["n"]
+
+    pools = [params for name, params in reads if name == "recall_pool"]
+    assert {params["lucene"] is None for params in pools} == {True, False}  # both full-text shapes
+    assert all(params["tenants"] == [WARM_TENANT] for params in pools)
+    assert {"memory_reinforce", "memory_co_recalled", "recall_record", "memory_fetch"} <= set(rehearsed)
+    assert after == before  # the rehearsal rolled back; the warm-up tenant holds nothing
+    hits = mem.recall("where is my passport?", user_id=user_id)  # the tenant's own recall still works
+    assert hits and "passport" in hits[0].memory.content
+
+
+def test_rehearse_rolls_back(mem: GraphMemory, user_id: str) -> None:
+    """Store.rehearse runs its work (a real write, seen inside the transaction) and keeps none of it."""
+    memory = mem.remember("a memory that the rehearsal forgets for a moment", user_id=user_id)
+    now = datetime.now(UTC)
+
+    def forget(tx: Any) -> Any:
+        tx.run("memory_forget", id=memory.id, user_id=user_id, reason="rehearsal", now=now)
+        return tx.run("memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=now)
+
+    inside = mem.runtime.store.rehearse(forget)
+    assert inside[0]["memory"]["status"] == "forgotten"
+    after = mem.runtime.store.read(
+        "memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=now
+    )
+    assert after[0]["memory"]["status"] == "active"
