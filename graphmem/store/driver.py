@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ import neo4j.exceptions as nex
 
 from graphmem import errors
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge, pause
+from graphmem.store.lockdown import check_readonly_plan, refuse_unloaded_gds
 from graphmem.store.queries import query
 from graphmem.store.values import record_values, wire
 
@@ -100,44 +100,6 @@ def translate_errors() -> Iterator[None]:
         raise errors.StoreError(f"{exc.code}: {exc.message}") from exc
     except nex.DriverError as exc:
         raise errors.StoreError(str(exc)) from exc
-
-
-DENIED_IN_QUERY = re.compile(r"\bgds\.", re.IGNORECASE)
-"""Calls ``query()`` refuses: GDS builds in-memory graphs (heap) even in a read transaction."""
-
-
-def _plan_details(plan: Mapping[str, Any] | None) -> Iterator[str]:
-    if not plan:
-        return
-    yield str(plan.get("args", {}).get("Details", ""))
-    for child in plan.get("children", []):
-        yield from _plan_details(child)
-
-
-def check_readonly_plan(plan: Mapping[str, Any] | None) -> None:
-    """Refuse a ``query()`` statement whose plan (names normalised by the server, so comments, backticks
-    and spacing cannot hide them) calls a denied procedure or function."""
-    for details in _plan_details(plan):
-        found = DENIED_IN_QUERY.search(details)
-        if found:
-            raise errors.ValidationError(
-                "cypher", f"query() may not call GDS procedures or functions (found in: {details[:120]})"
-            )
-
-
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
-
-
-def refuse_unloaded_gds(cypher: str, exc: nex.ClientError) -> None:
-    """The locked-down server does not load most GDS procedures, so EXPLAIN of a call to one fails as
-    unknown: that is the same refusal (names normalised: comments, backticks and spaces removed)."""
-    code = exc.code or ""
-    if "ProcedureNotFound" in code or "UnknownFunction" in code:
-        flat = re.sub(r"[\s`]", "", _COMMENTS.sub("", cypher))
-        if "gds." in flat.lower():
-            raise errors.ValidationError(
-                "cypher", "query() may not call GDS procedures or functions (not loaded on this server)"
-            ) from exc
 
 
 class Tx(Protocol):
