@@ -50,6 +50,8 @@ def test_warm_plans_runs_recalls_statements_and_writes_nothing(
     assert {params["lucene"] is None for params in pools} == {True, False}  # both full-text shapes
     assert all(params["tenants"] == [WARM_TENANT] for params in pools)
     assert {"memory_reinforce", "memory_co_recalled", "recall_record", "memory_fetch"} <= set(rehearsed)
+    # the later statements are also planned for a transaction that holds a change, as in a real recall
+    assert rehearsed.index("warmup_pending_change") < rehearsed.index("memory_co_recalled", 1)
     assert after == before  # the rehearsal rolled back; the warm-up tenant holds nothing
     hits = mem.recall("where is my passport?", user_id=user_id)  # the tenant's own recall still works
     assert hits and "passport" in hits[0].memory.content
