@@ -52,7 +52,7 @@ def mcp(
     if not uid:
         raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
     with _connect_with(settings) as mem:
-        _warm(mem)
+        _warm(mem, recall=True)
         serve(mem, uid, agent_id=agent, org_id=org)
 
 
@@ -75,7 +75,7 @@ def api(
     # one GraphMemory for every request; concurrent requests share batched model calls
     embedder = BatchingEmbedder(default_embedder(settings))
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
-        _warm(mem)
+        _warm(mem, recall=True)
         uvicorn.run(create_app(mem, settings.api_key.get_secret_value()), host=host, port=port)
 
 

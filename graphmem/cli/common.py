@@ -61,9 +61,9 @@ def ops() -> ModuleType:
     return module
 
 
-def warm(mem: GraphMemory) -> None:
-    """Load the embedding model and plan recall's statements now, so a long-running server's first request
-    pays for neither (graphmem.retrieval.warmup: ~1 s of planning on a fresh server)."""
+def warm(mem: GraphMemory, *, recall: bool = False) -> None:
+    """Load the embedding model now, and with ``recall`` plan recall's statements too, so a long-running
+    server's first request pays for neither (graphmem.retrieval.warmup: ~1 s of planning on a new server)."""
     from graphmem.retrieval.warmup import warm_plans
 
     embedder = mem.embedder
@@ -72,7 +72,8 @@ def warm(mem: GraphMemory) -> None:
         eager()
     else:
         embedder.embed(["warm-up"])
-    warm_plans(mem.runtime)
+    if recall:
+        warm_plans(mem.runtime)
 
 
 def fail(exc: GraphMemError) -> typer.Exit:

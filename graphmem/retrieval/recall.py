@@ -62,7 +62,8 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
         return []
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
     if changes or rt.settings.record_recalls:
-        rows = _write_effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
+        work = effects_work(rt, req, ranked, ranked.hits, intent, now, changes=changes)
+        rows = rt.store.unit_of_work(work)
     else:
         rows = rt.store.read(
             "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None, now=now
@@ -138,23 +139,6 @@ def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked, now: datetime | No
     )
 
 
-def _write_effects(
-    rt: Runtime,
-    req: RecallRequest,
-    ranked: Ranked,
-    returned: list[RankedHit],
-    intent: str,
-    now: datetime,
-    *,
-    changes: bool,
-) -> list[dict[str, Any]]:
-    """One write transaction: reinforce what is returned (spacing and testing, graphmem.model.heuristics),
-    strengthen the links between the memories returned together (synergy), inhibit the competitors the cue
-    activated but recall did not return (retrieval-induced forgetting, graphmem.model.metamemory), record
-    the recall, and read back the returned memories' full rows."""
-    return rt.store.unit_of_work(effects_work(rt, req, ranked, returned, intent, now, changes=changes))
-
-
 def effects_work(
     rt: Runtime,
     req: RecallRequest,
@@ -165,7 +149,11 @@ def effects_work(
     *,
     changes: bool,
 ) -> Callable[[Tx], list[dict[str, Any]]]:
-    """The statements of :func:`_write_effects` as one unit of work (the plan warm-up rehearses it)."""
+    """Recall's write as one unit of work (recall runs it; the plan warm-up rehearses it): reinforce what is
+    returned (spacing and testing, graphmem.model.heuristics), strengthen the links between the memories
+    returned together (synergy), inhibit the competitors the cue activated but recall did not return
+    (retrieval-induced forgetting, graphmem.model.metamemory), record the recall, and read back the returned
+    memories' full rows."""
     ids = [h.id for h in returned]
     rif = changes and rt.settings.retrieval_induced_forgetting
     down = [

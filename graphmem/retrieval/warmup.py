@@ -13,7 +13,7 @@ real recall sends and nothing is found; recall's write transaction (reinforcemen
 of competitors, the recall record, the row fetch) is rehearsed for made-up hits and rolled back, so nothing
 is written. Two more things key the server's plan cache and are rehearsed too: the size range of a list
 parameter, and whether the transaction already holds changes (a real recall's reinforcement has written
-before its other statements run). The REST API, the MCP server and the worker call it at start-up
+before its other statements run). The REST API and the MCP server call it at start-up
 (``graphmem.cli.common.warm``); a library user may call it once after connecting.
 """
 

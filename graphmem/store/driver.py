@@ -196,8 +196,7 @@ class Store:
             try:
                 return work(_DriverTx(tx))
             finally:
-                tx.rollback()
-                tx.close()
+                tx.rollback()  # and closes it (leaving a transaction block would commit)
 
     def run_readonly(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """The read-only escape hatch: the user's own Cypher in a read transaction, cut at ``query_timeout``,
@@ -350,7 +349,6 @@ class AsyncStore:
                 return await greenlet_spawn(work, AsyncTx(tx))
             finally:
                 await tx.rollback()
-                await tx.close()
 
         return self._in_session(run)
 
