@@ -247,6 +247,11 @@ class AsyncGraphMemory(_Async[GraphMemory]):
             raise ConfigurationError(
                 "AsyncGraphMemory needs a GraphMemory on an AsyncStore: `await AsyncGraphMemory.connect()`"
             )
+        if memory.runtime.settings.recall_effects == "deferred" and memory.runtime.store.loop is None:
+            raise ConfigurationError(  # its background writer is a thread: it reaches Neo4j through the loop
+                "recall_effects='deferred' needs an AsyncStore bound to its event loop "
+                "(AsyncStore(..., loop=...)), as `await AsyncGraphMemory.connect()` builds it"
+            )
         super().__init__(memory)
         self._jobs = AsyncJobs(memory.jobs)
         self._automation = AsyncAutomation(memory.automation)
@@ -342,6 +347,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         return self._sync.scheduler
 
     close = _bridged(GraphMemory.close)
+    flush = _bridged(GraphMemory.flush)
     init = _bridged(GraphMemory.init)
     remember = _bridged(GraphMemory.remember)
     add_messages = _bridged(GraphMemory.add_messages)

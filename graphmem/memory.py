@@ -15,8 +15,8 @@ from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
 from graphmem.dynamics.topics import Topics
 from graphmem.embedding import Embedder, make_embedder
-from graphmem.errors import SchemaError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
+from graphmem.facade._schema import init_schema
 from graphmem.facade._write import audited_write
 from graphmem.formation import writer as formation
 from graphmem.governance import core_blocks as core_memory
@@ -29,17 +29,14 @@ from graphmem.models import Hit, Memory, MemoryType, Priority, Source
 from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.context import Context
-from graphmem.store import embedding_space, idempotency, migrations
+from graphmem.store import embedding_space, idempotency
 from graphmem.store.connection import open_store
 from graphmem.store.driver import QueryStore
 from graphmem.store.idempotency import Step
-from graphmem.store.queries import schema_statements
 from graphmem.store.runtime import Runtime
-from graphmem.temporal import migrate
 
 logger = logging.getLogger(__name__)
 
-VECTOR_INDEX = "memory_embedding"
 MAX_HOPS = 5
 MAX_TOKEN_BUDGET = 200_000
 RECENT_HISTORY = 10
@@ -89,7 +86,15 @@ class GraphMemory:
         store = open_store(uri, auth, database, settings)
         return cls(store, embedder or default_embedder(settings), settings, extractor)
 
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the recall effects queued so far are written (``Settings.recall_effects="deferred"``:
+        recall hands its reinforcement, inhibition and RecallEvent to a background writer; inline mode
+        queues nothing); False if ``timeout`` seconds passed first. :meth:`close` flushes as well."""
+        return self._rt.deferred.flush(timeout)
+
     def close(self) -> None:
+        """Write the queued recall effects (:meth:`flush`), stop the scheduler, close the driver."""
+        self._rt.deferred.close()
         self._control.scheduler.shutdown(wait=False)
         self._rt.store.close()
 
@@ -156,22 +161,7 @@ class GraphMemory:
     # --- schema
     def init(self) -> None:
         """Create graphmem's constraints and indexes (idempotent). Never called implicitly."""
-        dimension = self._rt.embedder.dimension
-        existing = self._rt.store.read("vector_index_options", name=VECTOR_INDEX)
-        if existing:
-            config = existing[0]["options"].get("indexConfig", {})
-            found = config.get("vector.dimensions")
-            if found is not None and int(found) != dimension:
-                raise SchemaError(
-                    f"vector index {VECTOR_INDEX!r} has dimension {found}, but the embedder produces "
-                    f"{dimension}: drop the index or use an embedder of dimension {found}"
-                )
-        migrations.migrate(self._rt)
-        for name, statement in schema_statements():
-            logger.debug("schema: %s", name)
-            self._rt.store.run_statement(statement, {"dimension": dimension})
-        embedding_space.check_or_record(self._rt.store, self._rt.embedder)
-        migrate.run(self._rt)
+        init_schema(self._rt)
 
     def reembed(self, *, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """Re-embed every memory and entity with this instance's embedder (after changing the embedding

@@ -96,6 +96,7 @@ def test_the_facade_keeps_the_per_turn_verbs_and_namespaces_the_rest() -> None:
         "core",
         "embedder",
         "facts",
+        "flush",
         "forget",
         "init",
         "jobs",

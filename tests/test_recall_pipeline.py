@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pydantic
 import pytest
@@ -80,6 +82,37 @@ def test_recall_takes_at_most_two_round_trips(
     assert hits and "Rex" in hits[0].memory.content
     assert store.calls[0] == "read:recall_pool"
     assert len(store.calls) <= 2, store.calls
+
+
+class _ThreadCounting(CountingStore):
+    """Counts calls, those of the background writer's thread apart (``worker:...``)."""
+
+    def unit_of_work(self, work: Any) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            return super().unit_of_work(work)
+        self.calls.append("worker:transaction")
+        return self.inner.unit_of_work(work)
+
+
+def test_deferred_recall_takes_two_reads_and_writes_later(mem: GraphMemory, user_id: str) -> None:
+    _conversation(mem, user_id)
+    store = _ThreadCounting(mem.runtime.store)  # type: ignore[arg-type]
+    settings = mem.runtime.settings.model_copy(update={"recall_effects": "deferred"})
+    counted = GraphMemory(store, mem.embedder, settings)  # type: ignore[arg-type]
+    try:
+        counted.recall("what is my dog called?", user_id=user_id, k=3)  # warms the size cache
+        assert counted.flush(timeout=30)
+        store.calls.clear()
+        hits = counted.recall("what is my dog called?", user_id=user_id, k=3)
+        request_path = [c for c in store.calls if not c.startswith("worker:")]
+        assert request_path == ["read:recall_pool", "read:memory_fetch"], store.calls
+        assert hits[0].memory.access_count == 1  # the state before this recall's reinforcement
+        assert counted.flush(timeout=30)
+        assert [c for c in store.calls if c.startswith("worker:")] == ["worker:transaction"]
+    finally:
+        counted.runtime.deferred.close()
+    rex = mem.recall("what is my dog called?", user_id=user_id, k=1, reinforce=False)[0]
+    assert rex.memory.id == hits[0].memory.id and rex.memory.access_count == 2
 
 
 def test_a_bad_preset_fails_when_settings_are_built(mem: GraphMemory, user_id: str) -> None:

@@ -17,6 +17,7 @@ from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import connect_with as _connect_with
 from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
+from graphmem.cli.common import serving as _serving
 from graphmem.cli.common import settings_for as _settings
 from graphmem.cli.common import warm as _warm
 from graphmem.errors import ConfigurationError
@@ -47,7 +48,7 @@ def mcp(
     from graphmem.adapters.mcp import serve
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)  # stdout carries the protocol
-    settings = _settings(home)
+    settings = _serving(_settings(home))  # recall effects deferred, flushed when the client disconnects
     uid = user or settings.mcp_user_id
     if not uid:
         raise ConfigurationError("no user: pass --user or set GRAPHMEM_MCP_USER_ID")
@@ -66,7 +67,7 @@ def api(
 
     from graphmem.adapters.rest import create_app
 
-    settings = _settings(home)
+    settings = _serving(_settings(home))  # recall effects deferred, flushed at shutdown (close, lifespan)
     if settings.api_key is None:
         raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
     from graphmem.adapters.batching import BatchingEmbedder

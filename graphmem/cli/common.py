@@ -44,6 +44,15 @@ def settings_for(home: Path | None) -> Settings:
     return Settings(home=home) if home is not None else Settings()
 
 
+def serving(settings: Settings) -> Settings:
+    """``settings`` for a long-running server (``graphmem api``, ``graphmem mcp``): recall's effects are
+    written by the batching background writer (``recall_effects="deferred"``, flushed when the server stops)
+    unless ``GRAPHMEM_RECALL_EFFECTS`` or the caller chose a mode."""
+    if "recall_effects" in settings.model_fields_set:
+        return settings
+    return settings.model_copy(update={"recall_effects": "deferred"})
+
+
 def connect(home: Path | None) -> GraphMemory:
     return connect_with(settings_for(home))
 

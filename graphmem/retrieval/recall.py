@@ -17,10 +17,11 @@ from graphmem.dynamics.evolution import tuned_preset
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
-from graphmem.model import heuristics, metamemory
+from graphmem.model import metamemory
 from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
+from graphmem.retrieval.effects import RecallEffects, recall_effects
 from graphmem.retrieval.reconstruct import reconstruct
 from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, embed_queries, search
 from graphmem.store.driver import Tx
@@ -55,24 +56,37 @@ class RecallRequest:
 
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
     """search (one read) → hits; then reinforcement, retrieval-induced forgetting and the recall record in
-    one write transaction."""
+    one write transaction that reads the hits back (``recall_effects="inline"``), or a plain read of the
+    hits while those effects wait for the runtime's batched writer (``"deferred"``, graphmem.store.deferred).
+    """
     now = now or datetime.now(UTC)
     ranked, intent = run_search(rt, req, now)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
         return []
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
+    effects = None  # nothing to write: neither a change nor a record
     if changes or rt.settings.record_recalls:
-        work = effects_work(rt, req, ranked, ranked.hits, intent, now, changes=changes)
-        rows = rt.store.unit_of_work(work)
-    else:
+        effects = _effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
+    if effects is not None and rt.settings.recall_effects == "inline":
+        rows = rt.store.unit_of_work(_with_rows(effects, ranked.hits, req.readable, now))
+    else:  # deferred: the rows are read first, so hits show the state before this recall's effects
         rows = rt.store.read(
             "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None, now=now
         )
+        if effects is not None:
+            _defer(rt, req.user_id, effects)
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     hits = [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
     if req.reconstruct:
         hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
     return hits
+
+
+def _defer(rt: Runtime, user_id: str, effects: RecallEffects) -> None:
+    """Hand ``effects`` to the runtime's batching writer (graphmem.store.deferred); when its queue is full,
+    write them here at once (back-pressure: nothing is dropped)."""
+    if not rt.deferred.submit(effects, on_written=lambda: rt.changes.touch(user_id)):
+        rt.store.unit_of_work(effects.apply)
 
 
 def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> tuple[Ranked, str]:
@@ -149,51 +163,49 @@ def effects_work(
     *,
     changes: bool,
 ) -> Callable[[Tx], list[dict[str, Any]]]:
-    """Recall's write as one unit of work (recall runs it; the plan warm-up rehearses it): reinforce what is
-    returned (spacing and testing, graphmem.model.heuristics), strengthen the links between the memories
-    returned together (synergy), inhibit the competitors the cue activated but recall did not return
-    (retrieval-induced forgetting, graphmem.model.metamemory), record the recall, and read back the returned
-    memories' full rows."""
-    ids = [h.id for h in returned]
-    rif = changes and rt.settings.retrieval_induced_forgetting
-    down = [
-        {"id": mid, "activation": activation}
-        for mid, activation in (metamemory.competitors(ranked.relevance, ids) if rif else [])
-    ]
-    event = {
-        "id": str(uuid.uuid4()),
-        "user_id": req.user_id,
-        "query": req.query,
-        "memory_ids": ids,
-        "levels": ["graph" if not h.sources else ranked.level for h in returned],
-        "scores": [h.score for h in returned],
-        "intent": intent,
-        "as_of": req.as_of,
-        "known_at": req.known_at,
-        "k": req.k,
-    }
+    """Recall's inline write as one unit of work (recall runs it; the plan warm-up rehearses it): the
+    recall's effects (graphmem.retrieval.effects), then the returned memories' full rows read back."""
+    effects = _effects(rt, req, ranked, returned, intent, now, changes=changes)
+    return _with_rows(effects, returned, req.readable, now)
 
-    locked = sorted(ids)  # memories are locked in id order, as formation locks them (fewer deadlocks)
+
+def _with_rows(
+    effects: RecallEffects, returned: list[RankedHit], tenants: list[str], now: datetime
+) -> Callable[[Tx], list[dict[str, Any]]]:
+    ids = [h.id for h in returned]
 
     def work(tx: Tx) -> list[dict[str, Any]]:
-        if changes and ids:
-            r = heuristics.REINFORCEMENT.cypher()
-            tx.run("memory_reinforce", ids=locked, tenants=req.readable, now=now, r=r, share=1.0)
-            if len(ids) > 1:
-                tx.run("memory_co_recalled", ids=locked, tenants=req.readable, now=now, rate=SYNERGY_RATE)
-        if down:
-            rif = metamemory.RIF.cypher()
-            updates = sorted(down, key=lambda u: str(u["id"]))
-            tx.run("memory_suppress", updates=updates, tenants=req.readable, now=now, rif=rif)
-        if rt.settings.record_recalls:
-            tx.run("recall_record", event=event, now=now)
-        return tx.run("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now) if ids else []
+        effects.apply(tx)
+        return tx.run("memory_fetch", ids=ids, tenants=tenants, embedding=None, now=now) if ids else []
 
     return work
 
 
-SYNERGY_RATE = 0.1
-"""Co-recall closes a tenth of the gap between a RELATED_TO weight and 1 (graphmem.model.heuristics)."""
+def _effects(
+    rt: Runtime,
+    req: RecallRequest,
+    ranked: Ranked,
+    returned: list[RankedHit],
+    intent: str,
+    now: datetime,
+    *,
+    changes: bool,
+) -> RecallEffects:
+    return recall_effects(
+        user_id=req.user_id,
+        query=req.query,
+        tenants=req.readable,
+        k=req.k,
+        as_of=req.as_of,
+        known_at=req.known_at,
+        ranked=ranked,
+        returned=returned,
+        intent=intent,
+        now=now,
+        changes=changes,
+        rif=rt.settings.retrieval_induced_forgetting,
+        record=rt.settings.record_recalls,
+    )
 
 
 def feedback(

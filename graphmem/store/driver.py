@@ -282,6 +282,11 @@ class AsyncStore:
     def driver(self) -> neo4j.AsyncDriver:
         return self._driver
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The driver's event loop, through which other threads reach the store (None: the bridge only)."""
+        return self._loop
+
     def _await(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await on the loop: from the bridge by switching greenlets; from another thread (a job started by
         the in-process scheduler) by handing the coroutine to the driver's loop and waiting for it."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from graphmem.config import Settings
 from graphmem.embedding import Embedder
+from graphmem.store.deferred import DeferredWriter
 from graphmem.store.driver import QueryStore
 
 
@@ -95,3 +96,8 @@ class Runtime:
     tenant_profiles: TenantProfiles = field(default_factory=TenantProfiles, compare=False)
     changes: UserChanges = field(default_factory=UserChanges, compare=False)
     tuned: TunedParams = field(default_factory=TunedParams, compare=False)
+    deferred: DeferredWriter = field(init=False, compare=False, repr=False)
+    """Writes taken off the request path (recall's effects under ``recall_effects="deferred"``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deferred", DeferredWriter(self.store))  # frozen: set once, here

@@ -9,7 +9,11 @@ bodies in ``bodies``, error mapping in ``errors``).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
 from fastapi import Depends, FastAPI
+from starlette.concurrency import run_in_threadpool
 
 from graphmem import errors
 from graphmem.adapters import auth as keyauth
@@ -19,6 +23,18 @@ from graphmem.adapters.rest.errors import API_KEY_HEADER, install_error_handlers
 from graphmem.memory import GraphMemory
 
 __all__ = ["API_KEY_HEADER", "create_app", "status_of"]
+
+
+def _flushing(mem: GraphMemory) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: at shutdown, write the recall effects still queued (``recall_effects="deferred"``)
+    before whoever owns ``mem`` closes it (``GraphMemory.close`` flushes too)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await run_in_threadpool(mem.flush)
+
+    return lifespan
 
 
 def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
@@ -31,6 +47,7 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
         version="0.1.0",
         docs_url=None,  # served from local assets by rest_explorer (no CDN)
         redoc_url=None,
+        lifespan=_flushing(mem),
     )
     guard = keyauth.Guard(mem.runtime.store, api_key)  # the admin key, or per-user keys (adapters.auth)
     settings = mem.runtime.settings
