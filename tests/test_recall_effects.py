@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -196,6 +199,29 @@ def test_close_writes_what_is_queued(mem: GraphMemory, embedder: Any, user_id: s
         {"c": FACTS[0], "u": user_id},
     )
     assert rex == [{"n": 2}]  # the dog question was asked twice
+
+
+EXITING = """
+import sys
+from graphmem import GraphMemory, Settings
+mem = GraphMemory.connect(settings=Settings(recall_effects="deferred"))
+for query in sys.argv[2:]:
+    assert mem.recall(query, user_id=sys.argv[1], k=3)
+"""  # ends without close(): the atexit hook writes what is queued
+
+
+def test_a_program_that_forgets_close_still_writes_its_effects(mem: GraphMemory, user_id: str) -> None:
+    _ingest(mem, user_id)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(
+        [sys.executable, "-c", EXITING, user_id, *QUERIES],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(_state(mem, user_id)["events"]) == len(QUERIES)
 
 
 class _Failing:

@@ -18,8 +18,8 @@ Back-pressure: at most ``max_pending`` writes are outstanding (queued or being w
 dropped for lack of room.
 
 Shutdown: :meth:`flush` waits until everything submitted is written; :meth:`close` flushes and stops the
-worker (``GraphMemory.close`` calls it before closing the driver). Writes still waiting when the process is
-killed are lost.
+worker (``GraphMemory.close`` calls it before closing the driver). A program that exits without closing
+gets ``EXIT_FLUSH_SECONDS`` (an ``atexit`` hook). Writes still waiting when the process is killed are lost.
 
 Under ``AsyncGraphMemory`` the store is an ``AsyncStore``: the worker thread reaches it through the event
 loop (``AsyncStore._await`` hands the transaction to the loop, as for scheduler jobs), and :meth:`flush`
@@ -30,8 +30,10 @@ transaction meanwhile.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -48,6 +50,9 @@ MAX_PENDING = 10_000
 
 MAX_BATCH = 100
 """Writes per transaction at most: bounds how long one batch holds its locks."""
+
+EXIT_FLUSH_SECONDS = 5.0
+"""At interpreter exit, a writer that was never closed gets this long to write what is queued."""
 
 
 class Deferred(Protocol):
@@ -89,6 +94,7 @@ class DeferredWriter:
             if self._worker is None:
                 self._worker = threading.Thread(target=self._run, name="graphmem-effects", daemon=True)
                 self._worker.start()
+                atexit.register(_flush_at_exit, weakref.ref(self))
             self._cond.notify_all()
         return True
 
@@ -154,6 +160,13 @@ class DeferredWriter:
         for _, on_written in batch:
             if on_written is not None:
                 on_written()
+
+
+def _flush_at_exit(ref: weakref.ref[DeferredWriter]) -> None:
+    """A program that ends without ``close()`` still writes what it queued (bounded by a time limit)."""
+    writer = ref()
+    if writer is not None and not writer._closed and not writer.flush(EXIT_FLUSH_SECONDS):
+        logger.warning("exiting with %d recall effect(s) unwritten", writer.pending)
 
 
 def _apply(items: list[Deferred], tx: Tx) -> None:
