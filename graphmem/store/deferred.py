@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import logging
 import threading
 import weakref
@@ -80,6 +81,7 @@ class DeferredWriter:
         self._cond = threading.Condition()
         self._worker: threading.Thread | None = None
         self._closed = False
+        self._exit_hook = functools.partial(_flush_at_exit, weakref.ref(self))
         self.batches: list[int] = []  # writes per transaction, the most recent 1,000 (tests, benchmarks)
         self.failed = 0  # writes dropped after failing alone
 
@@ -94,7 +96,7 @@ class DeferredWriter:
             if self._worker is None:
                 self._worker = threading.Thread(target=self._run, name="graphmem-effects", daemon=True)
                 self._worker.start()
-                atexit.register(_flush_at_exit, weakref.ref(self))
+                atexit.register(self._exit_hook)
             self._cond.notify_all()
         return True
 
@@ -107,6 +109,8 @@ class DeferredWriter:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every write submitted so far is written (or dropped after failing); False if
         ``timeout`` seconds passed first. Under the async bridge the wait does not block the event loop."""
+        if self.pending == 0:
+            return True
         if in_bridge():
             loop = asyncio.get_running_loop()
             return await_only(loop.run_in_executor(None, self._wait, timeout))
@@ -122,6 +126,7 @@ class DeferredWriter:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
+        atexit.unregister(self._exit_hook)
         worker = self._worker
         if worker is not None and worker is not threading.current_thread() and not in_bridge():
             worker.join(timeout=5.0)
