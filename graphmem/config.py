@@ -158,8 +158,8 @@ class Settings(BaseSettings):
         default="inline",
         description="'inline': recall writes its reinforcement, inhibition and RecallEvent in its own "
         "transaction and returns the reinforced state; 'deferred': recall only reads, and a background "
-        "writer commits the effects of all waiting recalls in one transaction (flush()/close() wait for "
-        "them; the REST API and the MCP server use it); see docs/recall.md",
+        "writer commits each recall's effects in its own transaction off the request path (flush()/close() "
+        "wait for them; the REST API and the MCP server use it); see docs/recall.md",
     )
     adaptive_retrieval: bool = Field(
         default=True, description="recall uses the user's tuned fusion weights (graphmem.dynamics.evolution)"

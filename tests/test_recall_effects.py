@@ -1,6 +1,6 @@
 """Deferred recall effects (``Settings.recall_effects="deferred"``, graphmem.store.deferred), on the real
-server: the same writes as inline mode once flushed, a burst batched into fewer transactions, nothing lost
-on close, a failing batch logged without stopping later ones, and the servers' defaults."""
+server: the same writes as inline mode once flushed, a burst written one recall per transaction, nothing
+lost on close, a failing write logged without stopping later ones, and the servers' defaults."""
 
 from __future__ import annotations
 
@@ -145,11 +145,11 @@ def test_deferred_effects_are_exactly_the_inline_ones(
         assert one == other
 
 
-def test_a_burst_is_written_in_fewer_transactions_with_the_same_result(
+def test_a_burst_is_written_one_recall_per_transaction_with_the_same_result(
     mem: GraphMemory, user_id: str
 ) -> None:
-    """Concurrent recalls queue behind a held writer: two transactions for all of them, and the batched
-    writes (several recalls of the same memories in one transaction) equal the same recalls inline."""
+    """Concurrent recalls queue behind a held writer; once it goes on, each recall's effects are one
+    transaction (no more locks held than inline), and the result equals the same recalls inline."""
     n, facts = 8, FACTS[:4]
     inline_user, deferred_user = f"{user_id}-inline", f"{user_id}-deferred"
     _ingest(mem, inline_user, facts)
@@ -173,8 +173,7 @@ def test_a_burst_is_written_in_fewer_transactions_with_the_same_result(
     finally:
         store.gate.set()
         client.runtime.deferred.close()
-    assert store.transactions < n and sum(client.runtime.deferred.batches) == n
-    assert max(client.runtime.deferred.batches) > 1
+    assert store.transactions == client.runtime.deferred.written == n
     expected, found = _state(mem, inline_user), _state(mem, deferred_user)
     assert [m["access_count"] for m in found["memories"]] == [n] * len(facts)
     for kind in ("memories", "edges"):
@@ -225,16 +224,13 @@ def test_a_program_that_forgets_close_still_writes_its_effects(mem: GraphMemory,
 
 
 class _Failing:
-    """A queued write that fails inside the batch's transaction."""
-
-    def locks(self) -> list[tuple[str, list[str]]]:
-        return []
+    """A queued write that fails inside its transaction."""
 
     def apply(self, tx: Tx) -> None:
         raise RuntimeError("this write fails")
 
 
-def test_a_failing_batch_is_logged_and_later_batches_land(
+def test_a_failing_write_is_logged_and_later_writes_land(
     mem: GraphMemory, user_id: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     _ingest(mem, user_id)
@@ -246,7 +242,7 @@ def test_a_failing_batch_is_logged_and_later_batches_land(
             recall(client.runtime, _request(QUERIES[0], user_id), now=NOW)  # the writer takes it, held
             assert writer.submit(_Failing())
             recall(client.runtime, _request(QUERIES[0], user_id), now=NOW + timedelta(hours=1))
-            store.gate.set()  # batch [first]; batch [failing, second]: fails, each one alone again
+            store.gate.set()  # first, failing (dropped), second
             assert client.flush(timeout=30)
             recall(client.runtime, _request(QUERIES[0], user_id), now=NOW + timedelta(hours=2))
             assert client.flush(timeout=30)
@@ -324,7 +320,7 @@ def test_a_full_queue_writes_inline(mem: GraphMemory, user_id: str) -> None:
         recall(client.runtime, _request(QUERIES[0], user_id), now=NOW)  # full: written here (after the gate)
         assert store.transactions >= 1  # its own write, committed before it returned
         assert client.flush(timeout=30)
-        assert store.transactions == 2 and client.runtime.deferred.batches == [1]
+        assert store.transactions == 2 and client.runtime.deferred.written == 1
     finally:
         store.gate.set()
         client.runtime.deferred.close()

@@ -46,7 +46,7 @@ def settings_for(home: Path | None) -> Settings:
 
 def serving(settings: Settings) -> Settings:
     """``settings`` for a long-running server (``graphmem api``, ``graphmem mcp``): recall's effects are
-    written by the batching background writer (``recall_effects="deferred"``, flushed when the server stops)
+    written by the background writer (``recall_effects="deferred"``, flushed when the server stops)
     unless ``GRAPHMEM_RECALL_EFFECTS`` or the caller chose a mode."""
     if "recall_effects" in settings.model_fields_set:
         return settings

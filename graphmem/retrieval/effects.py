@@ -1,12 +1,11 @@
 """What a recall changes: reinforcement of what it returns, co-recall, retrieval-induced forgetting of its
 competitors, and its record. Built once per recall, then written either in the request's own transaction
-(``Settings.recall_effects="inline"``) or later in a batch (``"deferred"``, graphmem.store.deferred); the
-statements and their parameters are the same either way."""
+(``Settings.recall_effects="inline"``) or later by a background writer (``"deferred"``,
+graphmem.store.deferred); the statements and their parameters are the same either way."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,11 +27,6 @@ class RecallEffects:
     reinforced: list[str] = field(default_factory=list)  # the returned ids, sorted (empty: no reinforcement)
     suppressed: list[dict[str, Any]] = field(default_factory=list)  # competitors {id, activation}, by id
     event: dict[str, Any] | None = None  # the RecallEvent (None: recalls are not recorded)
-
-    def locks(self) -> Sequence[tuple[str, Sequence[str]]]:
-        """The memories :meth:`apply` writes, each with the tenants it may belong to."""
-        ids = [*self.reinforced, *(str(u["id"]) for u in self.suppressed)]
-        return [(mid, self.tenants) for mid in ids]
 
     def apply(self, tx: Tx) -> None:
         if self.reinforced:

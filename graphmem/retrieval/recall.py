@@ -57,8 +57,8 @@ class RecallRequest:
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
     """search (one read) → hits; then reinforcement, retrieval-induced forgetting and the recall record in
     one write transaction that reads the hits back (``recall_effects="inline"``), or a plain read of the
-    hits while those effects wait for the runtime's batched writer (``"deferred"``, graphmem.store.deferred).
-    """
+    hits while those effects wait for the runtime's background writer (``"deferred"``,
+    graphmem.store.deferred)."""
     now = now or datetime.now(UTC)
     ranked, intent = run_search(rt, req, now)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
@@ -83,7 +83,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
 
 
 def _defer(rt: Runtime, user_id: str, effects: RecallEffects) -> None:
-    """Hand ``effects`` to the runtime's batching writer (graphmem.store.deferred); when its queue is full,
+    """Hand ``effects`` to the runtime's background writer (graphmem.store.deferred); when its queue is full,
     write them here at once (back-pressure: nothing is dropped)."""
     if not rt.deferred.submit(effects, on_written=lambda: rt.changes.touch(user_id)):
         rt.store.unit_of_work(effects.apply)

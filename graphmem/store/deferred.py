@@ -1,17 +1,17 @@
 """Writes taken off the request path: recall's side effects (``Settings.recall_effects="deferred"``).
 
-A request hands its write to :class:`DeferredWriter` and returns; one worker thread per runtime takes every
-write waiting (up to ``max_batch``) and commits them together in ONE transaction, each write's statements in
-the order it was submitted: natural batching, no waiting window, so a lone write starts at once and a burst
-of twenty concurrent recalls costs about one commit instead of twenty. A batch of several writes first locks
-every memory it will touch in id order (``recall_effects_lock``), the order formation locks them in, so a
-batch and a concurrent writer do not deadlock over memories; the driver's managed transaction retries
-transient errors (deadlocks, leader switches) within its retry budget.
+A request hands its write to :class:`DeferredWriter` and returns; one worker thread per runtime writes the
+queued writes in the order they came, **one transaction each**, so a write holds no more locks than the
+same write made inline. Batching several recalls into one transaction was built and measured first: under
+the REST load (20 clients, remember and recall mixed) a batch holding the locks of up to 100 recalls
+deadlocked with concurrent formation ~200 times in 1,000 requests (formation takes its locks over several
+statements, so no single lock order serves both), and it made no recall faster on the CPU-bound 2-core
+machine (docs/recall.md, Deferred side effects). The driver's managed transaction retries transient errors
+(deadlocks, leader switches) within its retry budget.
 
-Failures: a batch that still fails is logged and written again one write per transaction (except when Neo4j
-is unreachable), so one bad write loses only its own effects; a write that fails alone is logged, counted in
-``failed`` and dropped, and the worker goes on. No later retry: the effects are soft signals (a
-reinforcement, a recall record), and a write retried forever would hold up every later one.
+Failures: a write that still fails is logged, counted in ``failed`` and dropped, and the worker goes on. No
+later retry: the effects are soft signals (a reinforcement, a recall record), and a write retried forever
+would hold up every later one.
 
 Back-pressure: at most ``max_pending`` writes are outstanding (queued or being written); beyond that
 :meth:`DeferredWriter.submit` returns False and the caller writes its own effects at once. Nothing is
@@ -36,10 +36,9 @@ import logging
 import threading
 import weakref
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Protocol
 
-from graphmem.errors import ConnectionFailed
 from graphmem.store._bridge import await_only, in_bridge
 from graphmem.store.driver import QueryStore, Tx
 
@@ -49,18 +48,13 @@ MAX_PENDING = 10_000
 """Writes that may be outstanding (queued or being written); one more is written by its caller
 (back-pressure, never a drop)."""
 
-MAX_BATCH = 100
-"""Writes per transaction at most: bounds how long one batch holds its locks."""
-
 EXIT_FLUSH_SECONDS = 5.0
 """At interpreter exit, a writer that was never closed gets this long to write what is queued."""
 
 
 class Deferred(Protocol):
-    """A write that may wait: its statements (run in a transaction shared with other writes) and the
-    memories they lock, as ``(memory id, tenants that may hold it)``."""
+    """A write that may wait: its statements, run in their own transaction."""
 
-    def locks(self) -> Sequence[tuple[str, Sequence[str]]]: ...
     def apply(self, tx: Tx) -> None: ...
 
 
@@ -70,20 +64,17 @@ _Item = tuple[Deferred, Callable[[], None] | None]
 class DeferredWriter:
     """One runtime's background writer (started on the first :meth:`submit`)."""
 
-    def __init__(
-        self, store: QueryStore, *, max_pending: int = MAX_PENDING, max_batch: int = MAX_BATCH
-    ) -> None:
+    def __init__(self, store: QueryStore, *, max_pending: int = MAX_PENDING) -> None:
         self._store = store
         self._max_pending = max_pending
-        self._max_batch = max_batch
         self._pending: deque[_Item] = deque()
         self._unfinished = 0  # submitted and not yet written (or dropped)
         self._cond = threading.Condition()
         self._worker: threading.Thread | None = None
         self._closed = False
         self._exit_hook = functools.partial(_flush_at_exit, weakref.ref(self))
-        self.batches: list[int] = []  # writes per transaction, the most recent 1,000 (tests, benchmarks)
-        self.failed = 0  # writes dropped after failing alone
+        self.written = 0  # writes committed (tests, benchmarks)
+        self.failed = 0  # writes dropped after failing
 
     def submit(self, item: Deferred, on_written: Callable[[], None] | None = None) -> bool:
         """Queue ``item`` (``on_written`` runs in the worker once it is committed); False when the queue is
@@ -131,40 +122,33 @@ class DeferredWriter:
         if worker is not None and worker is not threading.current_thread() and not in_bridge():
             worker.join(timeout=5.0)
 
-    def _take(self) -> list[_Item] | None:
+    def _take(self) -> _Item | None:
         with self._cond:
             self._cond.wait_for(lambda: self._pending or self._closed)
-            if not self._pending:
-                return None
-            return [self._pending.popleft() for _ in range(min(self._max_batch, len(self._pending)))]
+            return self._pending.popleft() if self._pending else None
 
     def _run(self) -> None:
-        while (batch := self._take()) is not None:
+        while (item := self._take()) is not None:
             try:
-                self._write(batch)
+                self._write(*item)
             except BaseException:  # never leave flush() waiting on a dead worker
-                logger.exception("the deferred writer failed unexpectedly; its batch is dropped")
-                self.failed += len(batch)
+                logger.exception("the deferred writer failed unexpectedly; its write is dropped")
+                self.failed += 1
             finally:
                 with self._cond:
-                    self._unfinished -= len(batch)
+                    self._unfinished -= 1
                     self._cond.notify_all()
 
-    def _write(self, batch: list[_Item]) -> None:
+    def _write(self, item: Deferred, on_written: Callable[[], None] | None) -> None:
         try:
-            self._store.unit_of_work(lambda tx: _apply([item for item, _ in batch], tx))
+            self._store.unit_of_work(item.apply)
         except Exception as exc:
-            logger.warning("deferred write of %d recall(s) failed: %r", len(batch), exc)
-            if len(batch) == 1 or isinstance(exc, ConnectionFailed):
-                self.failed += len(batch)
-                return
-            for one in batch:  # alone, so that one bad write loses only its own effects
-                self._write([one])
+            logger.warning("a deferred recall write failed and is dropped: %r", exc)
+            self.failed += 1
             return
-        self.batches = [*self.batches[-999:], len(batch)]
-        for _, on_written in batch:
-            if on_written is not None:
-                on_written()
+        self.written += 1
+        if on_written is not None:
+            on_written()
 
 
 def _flush_at_exit(ref: weakref.ref[DeferredWriter]) -> None:
@@ -172,16 +156,3 @@ def _flush_at_exit(ref: weakref.ref[DeferredWriter]) -> None:
     writer = ref()
     if writer is not None and not writer._closed and not writer.flush(EXIT_FLUSH_SECONDS):
         logger.warning("exiting with %d recall effect(s) unwritten", writer.pending)
-
-
-def _apply(items: list[Deferred], tx: Tx) -> None:
-    if len(items) > 1:  # lock every memory of the batch in id order before any statement writes
-        tenants: dict[str, set[str]] = {}
-        for item in items:
-            for mid, readable in item.locks():
-                tenants.setdefault(mid, set()).update(readable)
-        targets = [{"id": mid, "tenants": sorted(tenants[mid])} for mid in sorted(tenants)]
-        if targets:
-            tx.run("recall_effects_lock", targets=targets)
-    for item in items:
-        item.apply(tx)
