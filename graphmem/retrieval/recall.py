@@ -66,9 +66,9 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
     effects = None  # nothing to write: neither a change nor a record
     if changes or rt.settings.record_recalls:
-        effects = _effects(rt, req, ranked, ranked.hits, intent, now, changes=changes)
+        effects = effects_of(rt, req, ranked, ranked.hits, intent, now, changes=changes)
     if effects is not None and rt.settings.recall_effects == "inline":
-        rows = rt.store.unit_of_work(_with_rows(effects, ranked.hits, req.readable, now))
+        rows = rt.store.unit_of_work(with_rows(effects, ranked.hits, req.readable, now))
     else:  # deferred: the rows are read first, so hits show the state before this recall's effects
         rows = rt.store.read(
             "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None, now=now
@@ -153,25 +153,11 @@ def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked, now: datetime | No
     )
 
 
-def effects_work(
-    rt: Runtime,
-    req: RecallRequest,
-    ranked: Ranked,
-    returned: list[RankedHit],
-    intent: str,
-    now: datetime,
-    *,
-    changes: bool,
+def with_rows(
+    effects: RecallEffects, returned: list[RankedHit], tenants: list[str], now: datetime
 ) -> Callable[[Tx], list[dict[str, Any]]]:
     """Recall's inline write as one unit of work (recall runs it; the plan warm-up rehearses it): the
     recall's effects (graphmem.retrieval.effects), then the returned memories' full rows read back."""
-    effects = _effects(rt, req, ranked, returned, intent, now, changes=changes)
-    return _with_rows(effects, returned, req.readable, now)
-
-
-def _with_rows(
-    effects: RecallEffects, returned: list[RankedHit], tenants: list[str], now: datetime
-) -> Callable[[Tx], list[dict[str, Any]]]:
     ids = [h.id for h in returned]
 
     def work(tx: Tx) -> list[dict[str, Any]]:
@@ -181,7 +167,7 @@ def _with_rows(
     return work
 
 
-def _effects(
+def effects_of(
     rt: Runtime,
     req: RecallRequest,
     ranked: Ranked,
@@ -191,6 +177,7 @@ def _effects(
     *,
     changes: bool,
 ) -> RecallEffects:
+    """What returning ``returned`` for ``req`` writes, under the runtime's settings."""
     return recall_effects(
         user_id=req.user_id,
         query=req.query,

@@ -27,7 +27,7 @@ from typing import Any
 
 from graphmem.errors import GraphMemError
 from graphmem.model.metamemory import MAX_COMPETITORS
-from graphmem.retrieval.recall import RecallRequest, effects_work, recall
+from graphmem.retrieval.recall import RecallRequest, effects_of, recall, with_rows
 from graphmem.retrieval.search import Ranked, RankedHit
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
@@ -84,7 +84,8 @@ def _effects(
     request = RecallRequest(
         query=WARM_QUERIES[0], user_id=WARM_TENANT, k=WARM_K, as_of=None, hops=1, views=None, reinforce=True
     )
-    return effects_work(rt, request, ranked, hits, "default", now, changes=changes)
+    effects = effects_of(rt, request, ranked, hits, "default", now, changes=changes)
+    return with_rows(effects, hits, request.readable, now)
 
 
 def _changed(work: Callable[[Tx], list[dict[str, Any]]]) -> Callable[[Tx], list[dict[str, Any]]]:
