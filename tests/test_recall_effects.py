@@ -251,6 +251,8 @@ def test_a_failing_write_is_logged_and_later_writes_land(
         writer.close()
     assert "this write fails" in caplog.text
     assert writer.failed == 1
+    effects = client.automation.health().details["recall_effects"]  # what /health shows an operator
+    assert effects == {"mode": "deferred", "pending": 0, "written": 3, "failed": 1}
     state = _state(mem, user_id)
     assert len(state["events"]) == 3
     assert next(m for m in state["memories"] if m["content"] == FACTS[0])["access_count"] == 3

@@ -280,5 +280,11 @@ class Automation:
             "plugins": parts,
             "associate_method": "gds_knn" if parts["gds"] else "vector_index",
             "worker": beat,
+            "recall_effects": {  # this client's deferred writer (graphmem.store.deferred)
+                "mode": self._rt.settings.recall_effects,
+                "pending": self._rt.deferred.pending,
+                "written": self._rt.deferred.written,
+                "failed": self._rt.deferred.failed,
+            },
         }
         return Health(status="degraded" if reasons else "healthy", reasons=reasons, details=details)
