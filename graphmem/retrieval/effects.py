@@ -8,11 +8,15 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphmem.model import heuristics, metamemory
 from graphmem.retrieval.search import Ranked, RankedHit
 from graphmem.store.driver import Tx
+from graphmem.store.runtime import Runtime
+
+if TYPE_CHECKING:  # recall imports this module
+    from graphmem.retrieval.recall import RecallRequest
 
 SYNERGY_RATE = 0.1
 """Co-recall closes a tenth of the gap between a RELATED_TO weight and 1 (graphmem.model.heuristics)."""
@@ -42,48 +46,43 @@ class RecallEffects:
             tx.run("recall_record", event=self.event, now=self.now)
 
 
-def recall_effects(
-    *,
-    user_id: str,
-    query: str,
-    tenants: list[str],
-    k: int,
-    as_of: datetime | None,
-    known_at: datetime | None,
+def effects_of(
+    rt: Runtime,
+    req: RecallRequest,
     ranked: Ranked,
     returned: list[RankedHit],
     intent: str,
     now: datetime,
+    *,
     changes: bool,
-    rif: bool,
-    record: bool,
 ) -> RecallEffects:
-    """The effects of returning ``returned``: reinforce it (spacing and testing, graphmem.model.heuristics)
-    and strengthen the links between the memories returned together (synergy) when ``changes``; inhibit the
-    competitors the cue activated but recall did not return when ``changes`` and ``rif`` (retrieval-induced
-    forgetting, graphmem.model.metamemory); record the recall when ``record``."""
+    """What returning ``returned`` for ``req`` writes. When ``changes``: reinforce it (spacing and testing,
+    graphmem.model.heuristics), strengthen the links between the memories returned together (synergy) and,
+    if the settings allow it, inhibit the competitors the cue activated but recall did not return
+    (retrieval-induced forgetting, graphmem.model.metamemory). Record the recall if the settings say so."""
     ids = [h.id for h in returned]
+    rif = changes and rt.settings.retrieval_induced_forgetting
     down = [
         {"id": mid, "activation": activation}
-        for mid, activation in (metamemory.competitors(ranked.relevance, ids) if changes and rif else [])
+        for mid, activation in (metamemory.competitors(ranked.relevance, ids) if rif else [])
     ]
     event = {
         "id": str(uuid.uuid4()),
-        "user_id": user_id,
-        "query": query,
+        "user_id": req.user_id,
+        "query": req.query,
         "memory_ids": ids,
         "levels": ["graph" if not h.sources else ranked.level for h in returned],
         "scores": [h.score for h in returned],
         "intent": intent,
-        "as_of": as_of,
-        "known_at": known_at,
-        "k": k,
+        "as_of": req.as_of,
+        "known_at": req.known_at,
+        "k": req.k,
     }
     return RecallEffects(
-        tenants=tenants,
+        tenants=req.readable,
         now=now,
         # memories are locked in id order, as formation locks them (fewer deadlocks)
         reinforced=sorted(ids) if changes else [],
         suppressed=sorted(down, key=lambda u: str(u["id"])),
-        event=event if record else None,
+        event=event if rt.settings.record_recalls else None,
     )

@@ -21,7 +21,7 @@ from graphmem.model import metamemory
 from graphmem.model.intent import resolve_views
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
-from graphmem.retrieval.effects import RecallEffects, recall_effects
+from graphmem.retrieval.effects import RecallEffects, effects_of
 from graphmem.retrieval.reconstruct import reconstruct
 from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, embed_queries, search
 from graphmem.store.driver import Tx
@@ -165,34 +165,6 @@ def with_rows(
         return tx.run("memory_fetch", ids=ids, tenants=tenants, embedding=None, now=now) if ids else []
 
     return work
-
-
-def effects_of(
-    rt: Runtime,
-    req: RecallRequest,
-    ranked: Ranked,
-    returned: list[RankedHit],
-    intent: str,
-    now: datetime,
-    *,
-    changes: bool,
-) -> RecallEffects:
-    """What returning ``returned`` for ``req`` writes, under the runtime's settings."""
-    return recall_effects(
-        user_id=req.user_id,
-        query=req.query,
-        tenants=req.readable,
-        k=req.k,
-        as_of=req.as_of,
-        known_at=req.known_at,
-        ranked=ranked,
-        returned=returned,
-        intent=intent,
-        now=now,
-        changes=changes,
-        rif=rt.settings.retrieval_induced_forgetting,
-        record=rt.settings.record_recalls,
-    )
 
 
 def feedback(

@@ -27,7 +27,8 @@ from typing import Any
 
 from graphmem.errors import GraphMemError
 from graphmem.model.metamemory import MAX_COMPETITORS
-from graphmem.retrieval.recall import RecallRequest, effects_of, recall, with_rows
+from graphmem.retrieval.effects import effects_of
+from graphmem.retrieval.recall import RecallRequest, recall, with_rows
 from graphmem.retrieval.search import Ranked, RankedHit
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime

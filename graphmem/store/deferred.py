@@ -129,26 +129,19 @@ class DeferredWriter:
 
     def _run(self) -> None:
         while (item := self._take()) is not None:
+            write, on_written = item
             try:
-                self._write(*item)
-            except BaseException:  # never leave flush() waiting on a dead worker
-                logger.exception("the deferred writer failed unexpectedly; its write is dropped")
+                self._store.unit_of_work(write.apply)
+                self.written += 1
+                if on_written is not None:
+                    on_written()
+            except BaseException as exc:  # logged and dropped; the worker goes on (flush() never hangs)
+                logger.warning("a deferred recall write failed and is dropped: %r", exc)
                 self.failed += 1
             finally:
                 with self._cond:
                     self._unfinished -= 1
                     self._cond.notify_all()
-
-    def _write(self, item: Deferred, on_written: Callable[[], None] | None) -> None:
-        try:
-            self._store.unit_of_work(item.apply)
-        except Exception as exc:
-            logger.warning("a deferred recall write failed and is dropped: %r", exc)
-            self.failed += 1
-            return
-        self.written += 1
-        if on_written is not None:
-            on_written()
 
 
 def _flush_at_exit(ref: weakref.ref[DeferredWriter]) -> None:
