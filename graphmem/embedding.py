@@ -222,9 +222,14 @@ class OnnxEmbedder:
 
 
 class OnnxCrossEncoder:
-    """cross-encoder/ms-marco-MiniLM-L-12-v2 as INT8 ONNX: ``score(query, passages)`` → one logit each."""
+    """cross-encoder/ms-marco-MiniLM-L-12-v2 as INT8 ONNX: ``score(query, passages)`` → one logit each.
 
-    def __init__(self, *, batch_size: int = 32, threads: int | None = None) -> None:
+    ``batch_size`` 8: the passages go in length-sorted batches of 8, so each batch pads to a length near its
+    own passages' rather than to the longest of all 30 (measured on LoCoMo pools, 30 pairs a query: p50 / p95
+    209 / 288 ms in one batch of 32, 164 / 244 at 16, 127 / 163 at 8, 170 / 222 at 4; reranked R@10 0.801 at
+    8 and at 32). The model is dynamically quantised, so a logit moves slightly with its batch (±0.1)."""
+
+    def __init__(self, *, batch_size: int = 8, threads: int | None = None) -> None:
         self._model = _OnnxModel(RERANKER_FILES, threads=threads)
         self._batch_size = batch_size
 
