@@ -307,6 +307,8 @@ def simulate(
                         found = returned & want
                         by = stand_ins(mem, want - found)
                         carried = found | {e for e, s in by.items() if s in returned}
+                        # what the user sees: a hit, or a source a summary hit shows as its detail
+                        shown = found | ({d.id for h in hits for d in h.details} & want)
                         if day >= total - days:
                             missed.update(missed_state(mem, want - carried))
                         asked.append(
@@ -314,6 +316,7 @@ def simulate(
                                 "day": day,
                                 "recall@5": len(found) / max(1, len(want)),
                                 "recall@5_carried": len(carried) / max(1, len(want)),
+                                "recall@5_shown": len(shown) / max(1, len(want)),
                                 "recallable": recallable(mem, want),
                             }
                         )
@@ -405,6 +408,7 @@ def report(
     }
     month = [a["recall@5"] for a in asked if a["day"] >= total - days]
     carried = [a.get("recall@5_carried", a["recall@5"]) for a in asked if a["day"] >= total - days]
+    shown = [a.get("recall@5_shown", a["recall@5"]) for a in asked if a["day"] >= total - days]
     useful = [a["recallable"] for a in asked]
     return {
         "users": len(conversations),
@@ -448,6 +452,8 @@ def report(
         "month_evidence_recall_at_5": round(sum(month) / max(1, len(month)), 4),
         # the same, a merge survivor or summary returned in place of an evidence memory counting for it
         "month_evidence_recall_at_5_carried": round(sum(carried) / max(1, len(carried)), 4),
+        # the evidence shown to the user: a returned memory, or a source a summary hit shows as its detail
+        "month_evidence_recall_at_5_shown": round(sum(shown) / max(1, len(shown)), 4),
         "needed_memories_recallable_when_asked": round(sum(useful) / max(1, len(useful)), 4),
         "evidence_memories_live_at_end": round(len(evidence & live) / max(1, len(evidence)), 4),
         "common_knowledge": last["common"],
@@ -531,6 +537,11 @@ def markdown(report: dict[str, Any], path: Path) -> str:
         (
             "the same, a merge survivor or summary returned for its source counting",
             f"{report.get('month_evidence_recall_at_5_carried', float('nan')):.3f}",
+            "",
+        ),
+        (
+            "the same, counting the sources a summary hit shows as its details (what the user reads)",
+            f"{report.get('month_evidence_recall_at_5_shown', float('nan')):.3f}",
             "",
         ),
         (

@@ -4,7 +4,10 @@
 // top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
 // $max_fan memories or more are hubs and skipped). In a present read, a source a summary replaced (forgotten,
-// summarized_by) is a vector key of its summary: the summary scores the best of its own and its sources' cosines.
+// summarized_by) is a key of its summary: the summary scores the best of its own and its sources' cosines, and
+// the best of its own and its sources' full-text scores (a source is a short document; the summary's own key,
+// every source's words in one field, scores low on any one of them by BM25's length normalisation); `via` names
+// the source that gave it that score (null when its own key did), which recall shows as the hit's details.
 // Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
@@ -35,18 +38,23 @@ CALL () { // the exact scan: the readable memories' cosines, best $scan_k first 
   OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
   WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
     AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
-  WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx
+  WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx,
+       CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m.id END AS via
   WHERE m IS NOT NULL
-  WITH m, max(own) AS own, max(ctx) AS ctx
-  WITH m, own, ctx, CASE WHEN ctx > own THEN ctx ELSE own END AS score
+  WITH m, own, ctx, via, CASE WHEN ctx > own THEN ctx ELSE own END AS score
+  WITH m, max(own) AS own, max(ctx) AS ctx, max(score) AS score, // a summary: the best of its own and its
+       collect(CASE WHEN via IS NOT NULL THEN {score: score, via: via} END) AS keys // sources' scores
+  WITH m, own, ctx, score,
+       reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
+  WITH m, own, ctx, score, CASE WHEN best.score >= score THEN best.via END AS via // the source that gave it
   ORDER BY score DESC LIMIT $scan_k
-  RETURN collect({m: m, score: score, own: own, ctx: ctx}) AS scanned
+  RETURN collect({m: m, score: score, own: own, ctx: ctx, via: via}) AS scanned
 }
 WITH scanned, $method = 'exact' AND size(scanned) < $scan_k AS covered // every readable memory is scored
 CALL (scanned) { // the pool: one row, its seeds and their nodes
   CALL (scanned) {
     UNWIND scanned[..$pool_k] AS s
-    RETURN s.m AS m, s.score AS score, 'vector' AS source
+    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via
     UNION ALL
     WITH $method AS method WHERE method = 'index'
     CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
@@ -68,10 +76,13 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
     WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
       AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
-    WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own
+    WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own,
+         CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m.id END AS via
     WHERE m IS NOT NULL
-    WITH m, max(own) AS score ORDER BY score DESC LIMIT $pool_k
-    RETURN m, score, 'vector' AS source
+    WITH m, collect({score: own, via: via}) AS keys
+    WITH m, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
+    WITH m, best.score AS score, best.via AS via ORDER BY score DESC LIMIT $pool_k
+    RETURN m, score, 'vector' AS source, via
     UNION ALL
     WITH $lucene AS lucene WHERE lucene IS NOT NULL
     CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
@@ -81,10 +92,19 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
       AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
            AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
            AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
-      AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND NOT m.status IN ['forgotten', 'superseded']))
-    RETURN m, score, 'fulltext' AS source
+      AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
+           OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL))))
+    OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's words are its summary's key
+    WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
+      AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
+    WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, score,
+         CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m.id END AS via
+    WHERE m IS NOT NULL
+    WITH m, collect({score: score, via: via}) AS keys
+    WITH m, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
+    RETURN m, best.score AS score, 'fulltext' AS source, best.via AS via
   }
-  WITH m, collect({source: source, score: score}) AS found
+  WITH m, collect({source: source, score: score, via: via}) AS found
   RETURN collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
 }
 CALL (pool) {

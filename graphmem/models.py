@@ -173,3 +173,9 @@ class Hit(BaseModel):
         default=0.0, ge=0.0, le=1.0, description="calibrated estimate that this memory answers the query"
     )
     reconstruction: Reconstruction | None = None
+    details: list[Memory] = Field(
+        default_factory=list,
+        description="when the hit is a summary: the sources it replaced that the query found it by (at most "
+        "one by meaning and one by words, the stronger first); its extract may not hold what they said. "
+        "They stay forgotten",
+    )

@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, Settings
+from graphmem.adapters.ops import hit_json
+from graphmem.formation.drafts import user_key
+from graphmem.retrieval.terms import lucene_query, query_terms
 
 CHAIN = [
     "We drove to the coast early in the morning",
@@ -19,6 +22,15 @@ CHAIN = [
     "Lunch was fish and chips on the pier",
     "We walked along the cliffs until sunset",
     "Traffic on the way home was terrible",
+]
+
+OTHERS = [
+    "My sister Anna lives in Toronto",
+    "I am allergic to peanuts",
+    "Our dog Rex loves the park",
+    "I started learning the piano in January",
+    "The boiler was serviced last autumn",
+    "My favourite film is Spirited Away",
 ]
 
 
@@ -122,9 +134,26 @@ def test_a_summary_is_found_by_the_words_of_a_source_its_extract_left_out(
         {"u": user_id},
     )[0]
     assert "parking" not in summary["c"]  # left out of the extract
-    hits = grow.recall("how much was the parking ticket?", user_id=user_id, k=3, reinforce=False)
+    question = "how much was the parking ticket?"
+    hits = grow.recall(question, user_id=user_id, k=3, reinforce=False)
     found = next(h for h in hits if h.memory.id == summary["id"])
     assert "fulltext" in found.explanation.seed_sources
+    # its full-text score is the source's (a short document), not its own long key's
+    lucene = lucene_query(query_terms(question), user_key(user_id))
+    scores = {
+        r["id"]: r["score"]
+        for r in grow.query(
+            "CALL db.index.fulltext.queryNodes('memory_content', $q) YIELD node, score "
+            "RETURN node.id AS id, score",
+            {"q": lucene},
+        )
+    }
+    source = grow.query(
+        "MATCH (m:Memory) WHERE m.user_id = $u AND m.content STARTS WITH 'The parking' RETURN m.id AS id",
+        {"u": user_id},
+    )[0]["id"]
+    assert scores[source] > scores[summary["id"]]
+    assert found.explanation.components["bm25"] == pytest.approx(scores[source])
 
 
 def test_a_summarised_source_is_a_vector_key_of_its_summary(grow: GraphMemory, user_id: str) -> None:
@@ -157,3 +186,59 @@ def test_a_summarised_source_is_a_vector_key_of_its_summary(grow: GraphMemory, u
     assert hit.explanation.components["cosine"] >= 2 * summary["best"] - 1 - 1e-6
     past = grow.recall(question, user_id=user_id, k=3, reinforce=False, known_at=before)
     assert past and past[0].memory.id in ids  # as known then: the sources themselves
+
+
+@pytest.mark.parametrize("effects", ["inline", "deferred"])
+def test_a_summary_hit_shows_the_source_the_query_cues(
+    server: Any, embedder: Any, user_id: str, effects: str
+) -> None:
+    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", recall_effects=effects)
+    with GraphMemory.connect(settings=settings, embedder=embedder) as grow:
+        grow.init()
+        _shows_the_cued_source(grow, user_id)
+
+
+def _shows_the_cued_source(grow: GraphMemory, user_id: str) -> None:
+    """A summary's extract keeps five sentences; a recall the summary answers shows, as the hit's ``details``,
+    the sources the query found it by (what they said), which stay forgotten; ``context()`` gives the agent
+    their words. A memory that is not a summary has no details."""
+    chain = [*CHAIN, "We stopped for ice cream in Whitby", "The parking ticket cost forty euros"]
+    ids = {
+        t: grow.remember(t, user_id=user_id, session_id="trip", priority="P3", memory_type="episodic").id
+        for t in chain
+    }
+    plain = grow.remember(
+        "My car insurance renews in March", user_id=user_id, session_id="car", priority="P1"
+    )
+    for text in OTHERS:  # kept (P1): the summary is not alone, so its confidence is not a two-memory artefact
+        grow.remember(text, user_id=user_id, session_id="home", priority="P1")
+    grow.jobs.run("consolidate", user_id=user_id, now=datetime.now(UTC) + timedelta(days=30))
+    question = "how much did the parking ticket cost?"
+    hits = grow.recall(question, user_id=user_id, k=3, reinforce=False)
+    summary = next(h for h in hits if h.memory.tags == ("summary",))
+    assert "forty euros" not in summary.memory.content  # the extract left it out
+    assert [d.id for d in summary.details] == [
+        ids["The parking ticket cost forty euros"]
+    ]  # by words and meaning
+    assert summary.details[0].status == "forgotten"  # shown, not revived
+    assert all(not h.details for h in hits if h.memory.id == plain.id)
+    assert hit_json(summary)["details"][0]["id"] == summary.details[0].id  # REST and MCP carry them
+    status = grow.query("MATCH (m:Memory {id: $id}) RETURN m.status AS s", {"id": summary.details[0].id})
+    assert status == [{"s": "forgotten"}]
+    context = grow.context(question, user_id=user_id, token_budget=200, reinforce=False)
+    assert "forty euros" in context.text
+    # by meaning alone (no word of the question is in any source): the source nearest the query vector
+    question = "how expensive was it to leave the car?"
+    from graphmem.retrieval.search import embed_queries
+
+    vector = embed_queries(grow.runtime, [question], [user_id])[0]  # recall's own query vector
+    nearest = grow.query(
+        "MATCH (s:Memory {is_summary: true})-[:SUMMARIZES]->(m:Memory) WHERE s.user_id = $u "
+        "WITH m, vector.similarity.cosine(m.embedding, $q) AS own, "
+        "coalesce(vector.similarity.cosine(m.context_embedding, $q), -1.0) AS ctx "
+        "RETURN m.id AS id ORDER BY CASE WHEN ctx > own THEN ctx ELSE own END DESC LIMIT 1",
+        {"u": user_id, "q": vector},
+    )[0]["id"]
+    hits = grow.recall(question, user_id=user_id, k=10, reinforce=False)
+    summary = next(h for h in hits if h.memory.tags == ("summary",))
+    assert [d.id for d in summary.details] == [nearest]

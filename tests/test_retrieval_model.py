@@ -179,3 +179,35 @@ def test_asks_only(content: str, asks: bool) -> None:
     from graphmem.model.scoring import asks_only
 
     assert asks_only(content) is asks
+
+
+def test_a_summarys_details_are_the_sources_it_was_found_by_the_stronger_first() -> None:
+    """recall_pool names, per channel, the replaced source that gave a summary its score (``via``); the
+    details list each once, the channel with the larger share of the fused score first."""
+    from graphmem.retrieval.search import _details, _Signals
+
+    row = {
+        "seeds": [
+            {
+                "id": "s",
+                "found": [
+                    {"source": "vector", "score": 0.8, "via": "a"},
+                    {"source": "fulltext", "score": 9.0, "via": "b"},
+                ],
+            },
+            {
+                "id": "t",
+                "found": [
+                    {"source": "vector", "score": 0.9, "via": "c"},
+                    {"source": "fulltext", "score": 2.0, "via": "c"},
+                ],
+            },
+            {"id": "m", "found": [{"source": "vector", "score": 0.7, "via": None}]},
+        ]
+    }
+    signals = _Signals({"s": 0.6, "t": 0.9, "m": 0.3}, {"s": 9.0, "t": 2.0}, {}, {})
+    details = _details(row, signals, vector_weight=0.5)
+    assert details["s"] == ("b", "a")  # words gave s the larger share: 0.5 · 9/9 against 0.5 · 0.5
+    assert details["t"] == ("c",)  # one source by both channels, once
+    assert "m" not in details  # found by its own key: no details
+    assert _details(row, signals, vector_weight=0.95)["s"] == ("a", "b")  # meaning weighs more

@@ -19,6 +19,8 @@ def hit_json(hit: Hit, *, explain: bool = False) -> dict[str, Any]:
         out["explanation"] = hit.explanation.model_dump(mode="json")
     if hit.reconstruction is not None:
         out["reconstruction"] = hit.reconstruction.model_dump(mode="json")
+    if hit.details:  # a summary's sources the query found it by (graphmem.models.Hit.details)
+        out["details"] = [memory_json(d) for d in hit.details]
     return out
 
 

@@ -142,9 +142,10 @@ def _hits_table(hits: list[Hit], title: str) -> Table:
     table.add_column("memory")
     table.add_column("how", style="dim")
     for i, hit in enumerate(hits, start=1):
-        table.add_row(
-            str(i), f"{hit.score:.3f}", escape(hit.memory.content), escape(hit.explanation.search_level)
-        )
+        text = escape(hit.memory.content)
+        for detail in hit.details:  # a summary: the sources the query found it by, under it
+            text += f"\n[dim]detail:[/] {escape(detail.content)}"
+        table.add_row(str(i), f"{hit.score:.3f}", text, escape(hit.explanation.search_level))
     return table
 
 

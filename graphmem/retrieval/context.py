@@ -144,7 +144,9 @@ def candidate_items(
         if hit.memory.id in recalled:
             continue
         recalled.add(hit.memory.id)
-        add("memory", hit.memory.content, hit.memory.id, hit.score)
+        # a summary enters as the sources the query found it by (its extract may not hold what they said)
+        text = " | ".join(d.content for d in hit.details) if hit.details else hit.memory.content
+        add("memory", text, hit.memory.id, hit.score)
     for row in recent:
         memory = memory_from_row(row["memory"])
         if memory.id not in recalled:

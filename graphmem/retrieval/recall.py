@@ -70,13 +70,12 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     if effects is not None and rt.settings.recall_effects == "inline":
         rows = rt.store.unit_of_work(with_rows(effects, ranked.hits, req.readable, now))
     else:  # deferred: the rows are read first, so hits show the state before this recall's effects
-        rows = rt.store.read(
-            "memory_fetch", ids=[h.id for h in ranked.hits], tenants=req.readable, embedding=None, now=now
-        )
+        ids = fetched(ranked.hits)
+        rows = rt.store.read("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now)
         if effects is not None:
             _defer(rt, req.user_id, effects)
     full = {r["memory"]["id"]: r["memory"] for r in rows}
-    hits = [to_hit(h, full[h.id], ranked, now) for h in ranked.hits if h.id in full]
+    hits = [to_hit(h, full[h.id], ranked, now, full) for h in ranked.hits if h.id in full]
     if req.reconstruct:
         hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
     return hits
@@ -133,11 +132,26 @@ def tenant_keys(tenants: list[str]) -> str:
     return keys[0] if len(keys) == 1 else "(" + " ".join(keys) + ")"
 
 
-def to_hit(h: RankedHit, row: dict[str, Any], ranked: Ranked, now: datetime | None = None) -> Hit:
+def fetched(returned: list[RankedHit]) -> list[str]:
+    """The ids recall reads back: its hits, and the sources each summary among them was found by (details)."""
+    return list(dict.fromkeys([h.id for h in returned] + [d for h in returned for d in h.details]))
+
+
+def to_hit(
+    h: RankedHit,
+    row: dict[str, Any],
+    ranked: Ranked,
+    now: datetime | None = None,
+    rows: Mapping[str, dict[str, Any]] | None = None,
+) -> Hit:
+    """The public hit of ranked memory ``h`` (its full ``row``; ``rows``: the fetched rows by id, where its
+    details are)."""
     via_graph = not h.sources
     meta = metamemory.of(row, now or datetime.now(UTC))
+    details = [memory_from_row(rows[d]) for d in h.details if rows and d in rows]
     return Hit(
         memory=memory_from_row(row),
+        details=details,
         score=h.score,
         confidence=metamemory.confidence(h.confidence, meta),
         explanation=Explanation(
@@ -157,8 +171,9 @@ def with_rows(
     effects: RecallEffects, returned: list[RankedHit], tenants: list[str], now: datetime
 ) -> Callable[[Tx], list[dict[str, Any]]]:
     """Recall's inline write as one unit of work (recall runs it; the plan warm-up rehearses it): the
-    recall's effects (graphmem.retrieval.effects), then the returned memories' full rows read back."""
-    ids = [h.id for h in returned]
+    recall's effects (graphmem.retrieval.effects), then the returned memories' full rows read back (with the
+    sources summaries were found by: :func:`fetched`)."""
+    ids = fetched(returned)
 
     def work(tx: Tx) -> list[dict[str, Any]]:
         effects.apply(tx)

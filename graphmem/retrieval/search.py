@@ -22,7 +22,7 @@ from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
-from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
+from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state, minmax
 from graphmem.model.timescope import TimeScope, currency
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
@@ -74,6 +74,9 @@ class RankedHit:
     path: tuple[str, ...]
     edge_types: tuple[str, ...]
     components: dict[str, float]
+    details: tuple[
+        str, ...
+    ] = ()  # a summary: the sources it was found by (the larger share of its score first)
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
     standout = spread(signals.cosine, seeds)
     ranks = _source_ranks(seeds)
+    details = _details(row, signals, req.preset.vector_weight)
     hits = []
     for mid in order:
         parts[mid]["standout"] = standout(mid)
@@ -261,12 +265,40 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         confidence = answer_confidence(parts[mid]["standout"], parts[mid]["coverage"])
         hits.append(
             RankedHit(
-                mid, memories[mid], scores[mid], confidence, ranks.get(mid, {}), path, kinds, parts[mid]
+                mid,
+                memories[mid],
+                scores[mid],
+                confidence,
+                ranks.get(mid, {}),
+                path,
+                kinds,
+                parts[mid],
+                details.get(mid, ()),
             )
         )
     graph_size = len(memories) - len(seeds)
     fusion = SCORE_TYPES[level]
     return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, signals.own)
+
+
+def _details(row: Mapping[str, Any], signals: _Signals, vector_weight: float) -> dict[str, tuple[str, ...]]:
+    """Each summary's sources it was found by (recall_pool's ``via``: the replaced source whose key gave the
+    summary its vector or its full-text score), the one whose channel gave the larger share of the summary's
+    fused score first (the shares as :func:`linear_fusion` weighs them)."""
+    cos, top = minmax(signals.cosine), max(signals.bm25.values(), default=0.0)
+    out: dict[str, tuple[str, ...]] = {}
+    for seed in row["seeds"]:
+        vias = {f["source"]: f["via"] for f in seed["found"] if f.get("via")}
+        if not vias:
+            continue
+        mid = seed["id"]
+        share = {
+            "vector": vector_weight * cos.get(mid, 0.0),
+            "fulltext": (1 - vector_weight) * (signals.bm25.get(mid, 0.0) / top if top else 0.0),
+        }
+        ordered = sorted(vias, key=lambda source: -share.get(source, 0.0))
+        out[mid] = tuple(dict.fromkeys(vias[source] for source in ordered))
+    return out
 
 
 def _signals(
