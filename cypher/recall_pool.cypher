@@ -7,12 +7,14 @@
 // summarized_by) is a key of its summary: the summary scores the best of its own and its sources' cosines, and
 // the best of its own and its sources' full-text scores (a source is a short document; the summary's own key,
 // every source's words in one field, scores low on any one of them by BM25's length normalisation); `via` names
-// the source that gave it that score (null when its own key did), which recall shows as the hit's details.
+// the source that gave it that score (null when its own key did), which recall shows as the hit's details
+// (and, for full text, `via_text`: that source's text, which recall's BM25 scores in the summary's place).
 // Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
 // $lucene: Lucene query string or null; $pool_k; $max_fan
+// $df_queries: [term, Lucene query of the tenants' memories holding it] per query term; $df_cap
 // $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
 // come back as `scores` [id, own, context], and the projection computes none again)
 // $situation: the vector of the conversation the question comes from, or null (context-dependent recall: each
@@ -54,7 +56,7 @@ WITH scanned, $method = 'exact' AND size(scanned) < $scan_k AS covered // every 
 CALL (scanned) { // the pool: one row, its seeds and their nodes
   CALL (scanned) {
     UNWIND scanned[..$pool_k] AS s
-    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via
+    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text
     UNION ALL
     WITH $method AS method WHERE method = 'index'
     CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
@@ -82,7 +84,7 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     WITH m, collect({score: own, via: via}) AS keys
     WITH m, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
     WITH m, best.score AS score, best.via AS via ORDER BY score DESC LIMIT $pool_k
-    RETURN m, score, 'vector' AS source, via
+    RETURN m, score, 'vector' AS source, via, null AS via_text
     UNION ALL
     WITH $lucene AS lucene WHERE lucene IS NOT NULL
     CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
@@ -98,13 +100,13 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
       AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
     WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, score,
-         CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m.id END AS via
+         CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m END AS key
     WHERE m IS NOT NULL
-    WITH m, collect({score: score, via: via}) AS keys
+    WITH m, collect({score: score, via: key.id, text: coalesce(key.search_text, key.content)}) AS keys
     WITH m, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
-    RETURN m, best.score AS score, 'fulltext' AS source, best.via AS via
+    RETURN m, best.score AS score, 'fulltext' AS source, best.via AS via, best.text AS via_text
   }
-  WITH m, collect({source: source, score: score, via: via}) AS found
+  WITH m, collect({source: source, score: score, via: via, via_text: via_text}) AS found
   RETURN collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
 }
 CALL (pool) {
@@ -161,5 +163,14 @@ CALL (pool, near, members, covered) {
                         ELSE vector.similarity.cosine(coalesce(n.context_embedding, n.embedding), $situation) END})
          AS memories
 }
-RETURN seeds, links, mentions, memories,
+CALL () { // each query term's document frequency in the readable tenants, for BM25 with the tenants' own
+  // statistics (graphmem.retrieval.bm25): the index's hits of '+user_key:… +(term)', counted up to $df_cap
+  UNWIND $df_queries AS dq
+  CALL (dq) {
+    CALL db.index.fulltext.queryNodes('memory_content', dq[1], {limit: $df_cap}) YIELD node
+    RETURN count(node) AS df
+  }
+  RETURN collect([dq[0], df]) AS frequencies
+}
+RETURN seeds, links, mentions, memories, frequencies,
        CASE WHEN covered THEN [s IN scanned | [s.m.id, s.own, s.ctx]] ELSE [] END AS scores

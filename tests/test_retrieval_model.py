@@ -184,7 +184,7 @@ def test_asks_only(content: str, asks: bool) -> None:
 def test_a_summarys_details_are_the_sources_it_was_found_by_the_stronger_first() -> None:
     """recall_pool names, per channel, the replaced source that gave a summary its score (``via``); the
     details list each once, the channel with the larger share of the fused score first."""
-    from graphmem.retrieval.search import _details, _Signals
+    from graphmem.retrieval.signals import summary_details
 
     row = {
         "seeds": [
@@ -205,9 +205,9 @@ def test_a_summarys_details_are_the_sources_it_was_found_by_the_stronger_first()
             {"id": "m", "found": [{"source": "vector", "score": 0.7, "via": None}]},
         ]
     }
-    signals = _Signals({"s": 0.6, "t": 0.9, "m": 0.3}, {"s": 9.0, "t": 2.0}, {}, {})
-    details = _details(row, signals, vector_weight=0.5)
+    cosine, bm25 = {"s": 0.6, "t": 0.9, "m": 0.3}, {"s": 9.0, "t": 2.0}
+    details = summary_details(row, cosine, bm25, vector_weight=0.5)
     assert details["s"] == ("b", "a")  # words gave s the larger share: 0.5 · 9/9 against 0.5 · 0.5
     assert details["t"] == ("c",)  # one source by both channels, once
     assert "m" not in details  # found by its own key: no details
-    assert _details(row, signals, vector_weight=0.95)["s"] == ("a", "b")  # meaning weighs more
+    assert summary_details(row, cosine, bm25, vector_weight=0.95)["s"] == ("a", "b")  # meaning weighs more

@@ -22,12 +22,21 @@ from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
-from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state, minmax
+from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
+from graphmem.retrieval import bm25
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
 from graphmem.retrieval.rerank import rerank
-from graphmem.retrieval.signals import asking, best_cosine, coverage, session_match, spread, via_context
+from graphmem.retrieval.signals import (
+    asking,
+    best_cosine,
+    coverage,
+    session_match,
+    spread,
+    summary_details,
+    via_context,
+)
 from graphmem.retrieval.terms import (
     TOKEN,
     lucene_query,
@@ -155,6 +164,8 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         "method": plan.method,
         "fetch": plan.fetch,
         "lucene": lucene_query(terms, req.user_key) if terms else None,
+        "df_queries": [[t, lucene_query([t], req.user_key)] for t in terms],
+        "df_cap": bm25.DF_CAP,
         "pool_k": req.preset.pool_k,
         "scan_k": SCORED_ALL_MAX if profile.user_count <= SCORED_ALL_MAX else req.preset.pool_k,
         "max_fan": req.preset.max_fan if req.graph else 0,
@@ -166,7 +177,8 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         row = rt.store.read("recall_pool", **params)[0]
     except GraphMemError as exc:  # e.g. an index is missing: retry on what remains
         logger.info("recall pool query failed (%s); retrying without the full-text index", exc)
-        row = rt.store.read("recall_pool", **(params | {"lucene": None}))[0]
+        row = rt.store.read("recall_pool", **(params | {"lucene": None, "df_queries": []}))[0]
+    row["documents"] = profile.user_count  # the tenants' memory count: BM25's collection size
     return with_scan_cosines(row)
 
 
@@ -231,6 +243,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
     memories = {m["id"]: m for m in row["memories"]}
     seeds = {s["id"]: {f["source"]: float(f["score"]) for f in s["found"]} for s in row["seeds"]}
+    bm25.rescore(row, memories, seeds)
     if not seeds:
         return Ranked([], [], "none", "none", 0, 0)
     sources = {src for found in seeds.values() for src in found}
@@ -256,7 +269,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
     standout = spread(signals.cosine, seeds)
     ranks = _source_ranks(seeds)
-    details = _details(row, signals, req.preset.vector_weight)
+    details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight)
     hits = []
     for mid in order:
         parts[mid]["standout"] = standout(mid)
@@ -279,26 +292,6 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     graph_size = len(memories) - len(seeds)
     fusion = SCORE_TYPES[level]
     return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, signals.own)
-
-
-def _details(row: Mapping[str, Any], signals: _Signals, vector_weight: float) -> dict[str, tuple[str, ...]]:
-    """Each summary's sources it was found by (recall_pool's ``via``: the replaced source whose key gave the
-    summary its vector or its full-text score), the one whose channel gave the larger share of the summary's
-    fused score first (the shares as :func:`linear_fusion` weighs them)."""
-    cos, top = minmax(signals.cosine), max(signals.bm25.values(), default=0.0)
-    out: dict[str, tuple[str, ...]] = {}
-    for seed in row["seeds"]:
-        vias = {f["source"]: f["via"] for f in seed["found"] if f.get("via")}
-        if not vias:
-            continue
-        mid = seed["id"]
-        share = {
-            "vector": vector_weight * cos.get(mid, 0.0),
-            "fulltext": (1 - vector_weight) * (signals.bm25.get(mid, 0.0) / top if top else 0.0),
-        }
-        ordered = sorted(vias, key=lambda source: -share.get(source, 0.0))
-        out[mid] = tuple(dict.fromkeys(vias[source] for source in ordered))
-    return out
 
 
 def _signals(

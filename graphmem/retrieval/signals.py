@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from graphmem.model.scoring import ASKING_FACTOR, asks_only
+from graphmem.model.scoring import ASKING_FACTOR, asks_only, minmax
 from graphmem.retrieval.terms import TOKEN
 
 
@@ -77,3 +77,28 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     text = " ".join(str(memory.get(f) or "") for f in fields)
     words = set(TOKEN.findall(text.lower()))
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
+
+
+def summary_details(
+    row: Mapping[str, Any],
+    cosine: Mapping[str, float],
+    bm25: Mapping[str, float],
+    vector_weight: float,
+) -> dict[str, tuple[str, ...]]:
+    """Each summary's sources it was found by (recall_pool's ``via``: the replaced source whose key gave the
+    summary its vector or its full-text score), the one whose channel gave the larger share of the summary's
+    fused score first (the shares as :func:`linear_fusion` weighs them)."""
+    cos, top = minmax(cosine), max(bm25.values(), default=0.0)
+    out: dict[str, tuple[str, ...]] = {}
+    for seed in row["seeds"]:
+        vias = {f["source"]: f["via"] for f in seed["found"] if f.get("via")}
+        if not vias:
+            continue
+        mid = seed["id"]
+        share = {
+            "vector": vector_weight * cos.get(mid, 0.0),
+            "fulltext": (1 - vector_weight) * (bm25.get(mid, 0.0) / top if top else 0.0),
+        }
+        ordered = sorted(vias, key=lambda source: -share.get(source, 0.0))
+        out[mid] = tuple(dict.fromkeys(vias[source] for source in ordered))
+    return out
