@@ -83,9 +83,8 @@ class RankedHit:
     path: tuple[str, ...]
     edge_types: tuple[str, ...]
     components: dict[str, float]
-    details: tuple[
-        str, ...
-    ] = ()  # a summary: the sources it was found by (the larger share of its score first)
+    # a summary: the replaced sources it was found by, the one with the larger share of its score first
+    details: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
