@@ -152,7 +152,14 @@ def test_a_summary_is_found_by_the_words_of_a_source_its_extract_left_out(
         "MATCH (m:Memory) WHERE m.user_id = $u AND m.content STARTS WITH 'The parking' RETURN m.id AS id",
         {"u": user_id},
     )[0]["id"]
-    assert scores[source] > scores[summary["id"]]  # recall scores the summary on the source's text
+    assert scores[source] > scores[summary["id"]]  # the source is the stronger full-text key
+    # the pool names it: the summary's full-text match came through that source, whose text recall scores
+    from graphmem.retrieval.search import SearchRequest, fetch_pool
+
+    req = SearchRequest(question, user_id, user_key(user_id), 3, grow.runtime.settings.preset())
+    seed = next(s for s in fetch_pool(grow.runtime, req)["seeds"] if s["id"] == summary["id"])
+    text = next(f for f in seed["found"] if f["source"] == "fulltext")
+    assert text["via"] == source and text["via_text"].startswith("The parking ticket cost forty euros")
 
 
 def test_a_summarised_source_is_a_vector_key_of_its_summary(grow: GraphMemory, user_id: str) -> None:
