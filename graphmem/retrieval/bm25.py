@@ -72,23 +72,19 @@ def length(text: str) -> int:
 
 
 def scores(
-    terms: Iterable[str],
-    frequencies: Mapping[str, int],
-    documents: int,
-    texts: Mapping[str, str],
-    candidates: Iterable[str],
+    frequencies: Mapping[str, int], documents: int, texts: Mapping[str, str], candidates: Iterable[str]
 ) -> dict[str, float]:
-    """BM25 of each candidate (an id of ``texts``) for the query ``terms``: ``frequencies`` maps a term to
-    its document frequency in the tenants, ``documents`` is their memory count, the average length that of
+    """BM25 of each candidate (an id of ``texts``) for the query terms ``frequencies`` maps to their
+    document frequency in the tenants; ``documents`` is their memory count, the average length that of
     ``texts``. Candidates that hold no query term score 0."""
     lengths = [length(t) for t in texts.values()]
     average = sum(lengths) / len(lengths) if lengths else 1.0
     weights: dict[str, float] = {}
-    for term in terms:
+    for term, count in frequencies.items():
         stems = analyze(term)
-        if len(stems) != 1 or term not in frequencies:
+        if len(stems) != 1:
             continue
-        df = max(0, min(int(frequencies[term]), documents))
+        df = max(0, min(int(count), documents))
         weights[stems[0]] = weights.get(stems[0], 0.0) + math.log(1 + (documents - df + 0.5) / (df + 0.5))
     out: dict[str, float] = {}
     for mid in candidates:
@@ -113,5 +109,5 @@ def rescore(row: Mapping[str, Any], memories: Mapping[str, Any], seeds: dict[str
             if f["source"] == "fulltext" and f.get("via_text"):
                 texts[seed["id"]] = str(f["via_text"])
     found = [mid for mid, f in seeds.items() if "fulltext" in f]
-    for mid, score in scores(df, df, int(row["documents"]), texts, found).items():
+    for mid, score in scores(df, int(row["documents"]), texts, found).items():
         seeds[mid]["fulltext"] = score

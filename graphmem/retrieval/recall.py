@@ -75,7 +75,7 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
         if effects is not None:
             _defer(rt, req.user_id, effects)
     full = {r["memory"]["id"]: r["memory"] for r in rows}
-    hits = [to_hit(h, full[h.id], ranked, now, full) for h in ranked.hits if h.id in full]
+    hits = [to_hit(h, full, ranked, now) for h in ranked.hits if h.id in full]
     if req.reconstruct:
         hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
     return hits
@@ -138,17 +138,13 @@ def fetched(returned: list[RankedHit]) -> list[str]:
 
 
 def to_hit(
-    h: RankedHit,
-    row: dict[str, Any],
-    ranked: Ranked,
-    now: datetime | None = None,
-    rows: Mapping[str, dict[str, Any]] | None = None,
+    h: RankedHit, rows: Mapping[str, dict[str, Any]], ranked: Ranked, now: datetime | None = None
 ) -> Hit:
-    """The public hit of ranked memory ``h`` (its full ``row``; ``rows``: the fetched rows by id, where its
-    details are)."""
+    """The public hit of ranked memory ``h`` from the fetched full rows by id (its own and its details')."""
+    row = rows[h.id]
     via_graph = not h.sources
     meta = metamemory.of(row, now or datetime.now(UTC))
-    details = [memory_from_row(rows[d]) for d in h.details if rows and d in rows]
+    details = [memory_from_row(rows[d]) for d in h.details if d in rows]
     return Hit(
         memory=memory_from_row(row),
         details=details,

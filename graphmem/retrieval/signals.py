@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from graphmem.model.scoring import ASKING_FACTOR, asks_only, minmax
+from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
 from graphmem.retrieval.terms import TOKEN
 
 
@@ -87,18 +87,15 @@ def summary_details(
 ) -> dict[str, tuple[str, ...]]:
     """Each summary's sources it was found by (recall_pool's ``via``: the replaced source whose key gave the
     summary its vector or its full-text score), the one whose channel gave the larger share of the summary's
-    fused score first (the shares as :func:`linear_fusion` weighs them)."""
-    cos, top = minmax(cosine), max(bm25.values(), default=0.0)
+    fused score first (each channel's share as :func:`linear_fusion` weighs it)."""
+    by_meaning, by_words = linear_fusion(cosine, {}, vector_weight), linear_fusion({}, bm25, vector_weight)
     out: dict[str, tuple[str, ...]] = {}
     for seed in row["seeds"]:
         vias = {f["source"]: f["via"] for f in seed["found"] if f.get("via")}
         if not vias:
             continue
         mid = seed["id"]
-        share = {
-            "vector": vector_weight * cos.get(mid, 0.0),
-            "fulltext": (1 - vector_weight) * (bm25.get(mid, 0.0) / top if top else 0.0),
-        }
+        share = {"vector": by_meaning.get(mid, 0.0), "fulltext": by_words.get(mid, 0.0)}
         ordered = sorted(vias, key=lambda source: -share.get(source, 0.0))
         out[mid] = tuple(dict.fromkeys(vias[source] for source in ordered))
     return out
