@@ -122,6 +122,16 @@ def base_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     return vectors
 
 
+def missing(mem: GraphMemory, plan: list[tuple[str, int]]) -> int:
+    """How many of the planned background memories are not written yet."""
+    rows = mem.query(
+        "UNWIND $plan AS p OPTIONAL MATCH (m:Memory) WHERE m.user_id = p[0] "
+        "WITH p, count(m) AS have RETURN sum(CASE WHEN have < p[1] THEN p[1] - have ELSE 0 END) AS n",
+        {"plan": [[u, n] for u, n in plan]},
+    )
+    return int(rows[0]["n"] or 0)
+
+
 def populate(
     mem: GraphMemory, plan: list[tuple[str, int]], texts: list[str], base: np.ndarray, chained: set[str]
 ) -> float:

@@ -8,6 +8,7 @@ from typing import Any
 TARGET_P95_MS = 50.0
 VARIANTS = [
     ("bare_vector_index", "bare vector-index query"),
+    ("bare_tenant_vector", "bare tenant-filtered vector query"),
     ("recall_no_graph_no_embedding", "recall, no graph"),
     ("recall_graph_no_embedding", "recall with graph"),
     ("recall_no_graph_with_embedding", "no graph + query embedding"),
@@ -89,7 +90,7 @@ def markdown(report: dict[str, Any]) -> str:
         for label, t in r["recall"].items():
             out.append(
                 f"| {r['size']:,} | {label} ({t['memories']:,}) | "
-                + " | ".join(_ms(t[key]) for key, _ in VARIANTS)
+                + " | ".join(_ms(t[key]) if key in t else "n/a" for key, _ in VARIANTS)
                 + f" | {t['ratio_p50_to_bare']['recall_graph_no_embedding']} | {_trips(t)} |"
             )
     out += [

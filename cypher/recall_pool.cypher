@@ -1,6 +1,7 @@
 // Recall's one read: the candidate pool and its graph neighbourhood, with everything ranking needs.
 // Pool = the readable tenants' top $pool_k by cosine (an exact scan, or both ANN indexes, own and context key,
-// over-fetched and filtered to the tenant, by $method: graphmem.retrieval.plan.plan_vector_search) plus the
+// over-fetched and filtered to the tenant or, where the server filters inside the index, asked for each
+// tenant's own nearest; by $method: graphmem.retrieval.plan.plan_vector_search) plus the
 // top $pool_k of the full-text index. Neighbourhood = memories one edge away
 // (FOLLOWS, RELATED_TO, CAUSES) and memories sharing an entity with a pool memory (entities mentioned by
 // $max_fan memories or more are hubs and skipped). In a present read, a source a summary replaced (forgotten,
@@ -12,7 +13,8 @@
 // Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
-// $embedding: list of floats or null; $method: 'exact' | 'index' | 'none'; $fetch: ANN neighbours
+// $embedding: list of floats or null; $method: 'exact' | 'index' | 'filtered' | 'none'; $fetch: ANN neighbours
+// (per index, and per tenant when 'filtered': that arm is in the query(FILTERED + name) text only)
 // $lucene: Lucene query string or null; $pool_k; $max_fan
 // $df_queries: [term, Lucene query of the tenants' memories holding it] per query term; $df_cap
 // $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
@@ -58,13 +60,35 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     UNWIND scanned[..$pool_k] AS s
     RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text
     UNION ALL
-    WITH $method AS method WHERE method = 'index'
+    WITH $method AS method WHERE method IN ['index', 'filtered']
     CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
+      WITH $method AS method WHERE method = 'index' // over-fetched: every tenant's neighbours, filtered below
       CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
       RETURN m, score
       UNION ALL
+      WITH $method AS method WHERE method = 'index'
       CALL db.index.vector.queryNodes('memory_context_embedding', $fetch, $embedding) YIELD node AS m, score
       RETURN m, score
+      // [vector filter] each readable tenant's own $fetch nearest, filtered inside the index (Neo4j 2026.01+;
+      // every name a SEARCH uses is used nowhere else in the query: 2026.01.4 fails with an internal error
+      // 'key not found: SymbolUse' when a name in a SEARCH is bound elsewhere too)
+      UNION ALL
+      WITH $method AS method WHERE method = 'filtered'
+      UNWIND $tenants AS own_tenant
+      MATCH (own_hit:Memory)
+        SEARCH own_hit IN (VECTOR INDEX memory_embedding FOR $embedding WHERE own_hit.user_id = own_tenant
+                           LIMIT $fetch)
+        SCORE AS own_hit_score
+      RETURN own_hit AS m, own_hit_score AS score
+      UNION ALL
+      WITH $method AS method WHERE method = 'filtered'
+      UNWIND $tenants AS ctx_tenant
+      MATCH (ctx_hit:Memory)
+        SEARCH ctx_hit IN (VECTOR INDEX memory_context_embedding FOR $embedding
+                           WHERE ctx_hit.user_id = ctx_tenant LIMIT $fetch)
+        SCORE AS ctx_hit_score
+      RETURN ctx_hit AS m, ctx_hit_score AS score
+      // [end]
     }
     WITH m, score WHERE m.user_id IN $tenants
       AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)

@@ -123,7 +123,7 @@ class ServerError(GraphMemError):
 
 
 class PrerequisiteMissing(ServerError):
-    """A tool the local server needs (Java 17+, Maven) is missing."""
+    """A tool the local server needs (Java 21+, Maven) is missing."""
 
 
 class PortInUse(ServerError):

@@ -4,7 +4,7 @@ Which server (docs/testing.md):
 - by default the managed local server (``graphmem server``, started when needed);
 - any server named by ``NEO4J_URI`` (+ ``NEO4J_USERNAME``/``NEO4J_PASSWORD``), e.g. Neo4j Desktop or Aura:
   graphmem's own connection settings read the same variables;
-- ``GRAPHMEM_TEST_SERVER=testcontainers``: a throw-away ``neo4j:5.26`` container with APOC and GDS through
+- ``GRAPHMEM_TEST_SERVER=testcontainers``: a throw-away ``neo4j:2026.01`` container with APOC and GDS through
   the ``testcontainers`` package, when a Docker engine is present.
 """
 
@@ -22,7 +22,7 @@ import pytest
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.server import LocalServer
 
-NEO4J_IMAGE = "neo4j:5.26-community"
+NEO4J_IMAGE = "neo4j:2026.01.4-community"
 
 
 @dataclass

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from graphmem import GraphMemory
-from graphmem.store.queries import query, query_names, schema_statements
+from graphmem.store import migrations
+from graphmem.store.queries import FILTERED, has_filter_variant, query, query_names, schema_statements
 
 SOURCE = "\n".join(p.read_text() for p in Path(__file__).parents[1].joinpath("graphmem").rglob("*.py"))
 LIBRARY_QUERIES = [n for n in query_names() if "/" not in n]
@@ -22,6 +23,23 @@ def test_query_is_used_by_the_library(name: str) -> None:
 @pytest.mark.parametrize("name", LIBRARY_QUERIES)
 def test_query_passes_explain(mem: GraphMemory, name: str) -> None:
     mem.runtime.store.run_statement("EXPLAIN " + query(name), {})
+
+
+FILTER_VARIANTS = [n for n in LIBRARY_QUERIES if has_filter_variant(n)]
+
+
+def test_the_vector_searches_have_filter_variants() -> None:
+    assert set(FILTER_VARIANTS) == {"recall_pool", "formation_neighbours_index", "associate_vector"}
+    for name in FILTER_VARIANTS:
+        assert re.search(rf'FILTERED \+ ["\']{name}["\']', SOURCE), f"{name}'s filter variant is not used"
+
+
+@pytest.mark.parametrize("name", FILTER_VARIANTS)
+def test_filter_variant_passes_explain_where_the_server_filters(mem: GraphMemory, name: str) -> None:
+    if migrations.server_filters_vectors(mem.runtime):
+        mem.runtime.store.run_statement("EXPLAIN " + query(FILTERED + name), {})
+    else:  # a 5.26 server cannot parse SEARCH: the library never sends it there
+        assert not mem.runtime.vector_filter.ready(mem.runtime.store)
 
 
 def test_query_files_have_a_header_comment() -> None:

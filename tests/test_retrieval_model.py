@@ -148,6 +148,21 @@ def test_planner_takes_the_cheaper_plan_by_its_measured_costs() -> None:
     assert plan_vector_search(60_000, 10_000_000, 100, balanced).method == "exact"
 
 
+def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share() -> None:
+    balanced = RetrievalPreset()
+    # a 100k tenant among 1M, and one among 10M (where over-fetching would exceed max_fetch and scan):
+    # the filtering index is asked for overfetch x k of the tenant's own memories either way
+    assert plan_vector_search(100_000, 1_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
+    assert plan_vector_search(60_000, 10_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
+    # small tenants are still scanned (cheaper than two index queries), and so are audits within the cap
+    assert plan_vector_search(680, 1_000_000, 100, balanced, filtered=True).method == "exact"
+    assert (
+        plan_vector_search(10_000, 100_000, 100, balanced, time_scoped=True, filtered=True).method == "exact"
+    )
+    # the same tenant without the filter over-fetches by its share
+    assert plan_vector_search(10_000, 100_000, 100, balanced) == VectorPlan("index", 2_000)
+
+
 def test_query_terms_and_lucene_escaping() -> None:
     assert query_terms("What is the name of my dog, Rex?") == ["name", "dog", "rex"]
     assert lucene_query(["c++", "a:b"], "u1") == r"+user_key:u1 +(c\+\+ a\:b)"

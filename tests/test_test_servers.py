@@ -19,7 +19,7 @@ def test_the_session_server_is_the_one_asked_for(server: object) -> None:
 
 
 def test_testcontainers_backend_when_a_docker_engine_is_present() -> None:
-    """The container path of the `server` fixture (GRAPHMEM_TEST_SERVER=testcontainers): a real Neo4j 5.26
+    """The container path of the `server` fixture (GRAPHMEM_TEST_SERVER=testcontainers): a real Neo4j 2026.01
     in Docker answers a graphmem init and a remember. Skipped, with the reason, where there is no engine."""
     reason = docker_engine()
     if reason is not None:

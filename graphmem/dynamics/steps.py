@@ -21,7 +21,7 @@ from graphmem.model import factors as factor_model
 from graphmem.model import heuristics
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
 from graphmem.store.driver import Tx
-from graphmem.store.queries import UNBATCHED
+from graphmem.store.queries import FILTERED, UNBATCHED
 from graphmem.store.runtime import Runtime
 
 ALL_USERS_FETCH = 1000
@@ -165,12 +165,16 @@ def vector_fetch(k: int, user_count: int, total: int) -> int:
 
 def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
     k = ctx.config.dynamics.associate_k
-    if ctx.user_id is None:
+    filtered = ctx.rt.vector_filter.ready(ctx.rt.store)
+    if filtered:  # the index answers from the tenant's own memories: k, the memory itself, a margin
+        fetch = 2 * (k + 1)
+    elif ctx.user_id is None:
         fetch = ALL_USERS_FETCH
     else:
         counts = ctx.rt.store.read("user_memory_count", tenants=[ctx.user_id])[0]
         fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
-    row = ctx.write("associate_vector", k=k, fetch=fetch)
+    name = FILTERED + "associate_vector" if filtered else "associate_vector"
+    row = ctx.write(name, k=k, fetch=fetch, filtered=filtered)
     return {"method": "vector_index", "fallback_reason": reason, **row}
 
 

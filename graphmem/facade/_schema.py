@@ -30,9 +30,11 @@ def init_schema(rt: Runtime) -> None:
                 f"vector index {VECTOR_INDEX!r} has dimension {found}, but the embedder produces "
                 f"{dimension}: drop the index or use an embedder of dimension {found}"
             )
-    migrations.migrate(rt)
-    for name, statement in schema_statements():
+    filtered = migrations.server_filters_vectors(rt)
+    migrations.migrate(rt, filtered=filtered)
+    for name, statement in schema_statements(filtered=filtered):
         logger.debug("schema: %s", name)
         rt.store.run_statement(statement, {"dimension": dimension})
+    rt.vector_filter.reset()
     embedding_space.check_or_record(rt.store, rt.embedder)
     migrate.run(rt)

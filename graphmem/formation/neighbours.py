@@ -1,7 +1,9 @@
 """Formation's nearest neighbours: each new vector's most similar live memories of the same tenant, at a
 cost that does not grow with the tenant.
 
-Neo4j 5.26's vector index cannot filter by tenant inside the index, so it is asked for more neighbours
+Where the server filters inside the vector index (Neo4j 2026.01+, the index lists ``user_id``), the index is
+asked for the tenant's own nearest (``FILTERED_FETCH`` × k) whatever the tenant's share of the store.
+Neo4j 5.26's vector index cannot filter by tenant inside the index, so there it is asked for more neighbours
 than needed and the result is filtered to the tenant (``formation_neighbours_index``). The over-fetch is
 adaptive: a first ask of ``FIRST_FETCH`` × k neighbours serves any tenant holding a fair share of the index
 (the common case, and the whole index in a one-tenant store) in one round trip; vectors still short of k
@@ -24,12 +26,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.model import linking
+from graphmem.store.queries import FILTERED
 from graphmem.store.runtime import Runtime
 
-__all__ = ["BATCH_SCAN", "FIRST_FETCH", "GROWTH", "SMALL_TENANT", "neighbours"]
+__all__ = ["BATCH_SCAN", "FILTERED_FETCH", "FIRST_FETCH", "GROWTH", "SMALL_TENANT", "neighbours"]
 
 FIRST_FETCH = 4
 """First ask, in multiples of k: one round serves a tenant holding about a third of the index or more."""
+
+FILTERED_FETCH = 2
+"""First ask, in multiples of k, when the index filters by tenant (Neo4j 2026.01+): every neighbour it returns
+is the tenant's, so only the forgotten and superseded it may hold need a margin."""
 
 GROWTH = 8
 """Each further round asks for this many times more (so at most ~3 rounds before max_fetch)."""
@@ -124,11 +131,13 @@ def neighbours(
         for i, hits in _exact(rt, user_id, vectors, pending, k).items():
             out[i] = hits
         return out
-    fetch = FIRST_FETCH * k
+    filtered = rt.vector_filter.ready(rt.store)
+    name = FILTERED + "formation_neighbours_index" if filtered else "formation_neighbours_index"
+    fetch = (FILTERED_FETCH if filtered else FIRST_FETCH) * k
     max_fetch = max(rt.settings.preset().max_fetch, fetch)
     while pending:
         payload = [{"i": i, "embedding": vectors[i]} for i in pending]
-        rows = rt.store.read("formation_neighbours_index", user_id=user_id, vectors=payload, k=k, fetch=fetch)
+        rows = rt.store.read(name, user_id=user_id, vectors=payload, k=k, fetch=fetch, filtered=filtered)
         pending = []
         for r in rows:
             out[r["i"]] = _hits(r["hits"])

@@ -1,6 +1,7 @@
 """Recall's vector plan: an exact scan of the tenant or the two ANN indexes (own and context key), whichever
-the measured costs below say is cheaper. Pure: :func:`plan_vector_search` decides, ``cypher/recall_pool`` runs
-the chosen plan (docs/recall.md, the pool stage)."""
+the measured costs below say is cheaper; the indexes filter by tenant inside the index where the server can
+(Neo4j 2026.01+), and are over-fetched and filtered after otherwise. Pure: :func:`plan_vector_search`
+decides, ``cypher/recall_pool`` runs the chosen plan (docs/recall.md, the pool stage)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ __all__ = ["FETCH_COST", "INDEX_COST", "PROJECTED", "SCAN_COST", "VectorPlan", "
 class VectorPlan:
     """How to find a tenant's top-k by cosine. Pure data, decided by :func:`plan_vector_search`."""
 
-    method: str  # "exact" | "index"
-    fetch: int  # neighbours to request from the ANN index (index method only)
+    method: (
+        str  # "exact" | "index" (over-fetched, filtered after) | "filtered" (tenant filtered in the index)
+    )
+    fetch: int  # neighbours to request from each ANN index (per readable tenant when filtered)
 
 
 SCAN_COST = 26e-6
@@ -39,7 +42,13 @@ of a small tenant already has them."""
 
 
 def plan_vector_search(
-    user_count: int, total: int, k: int, preset: RetrievalPreset, *, time_scoped: bool = False
+    user_count: int,
+    total: int,
+    k: int,
+    preset: RetrievalPreset,
+    *,
+    time_scoped: bool = False,
+    filtered: bool = False,
 ) -> VectorPlan:
     """The cheaper of an exact scan of the tenant (true top-k) and the two ANN indexes (own and context key)
     over-fetched by the tenant's share of the store, by the cost constants above.
@@ -52,12 +61,24 @@ def plan_vector_search(
     huge store, where the scan is the cheaper of two bad plans); on the LoCoMo development split both
     plans rank the same (R@10 0.784 exact, 0.783 forced to the index).
 
+    When the indexes filter by tenant (``filtered``: Neo4j 2026.01+, both indexes list ``user_id``), the
+    tenant's share no longer matters: each index is asked for ``overfetch`` × k of the tenant's own
+    memories (the margin covers those the pool drops: forgotten, expired, superseded), so the index path
+    costs the same for a tenant of 1% or 100% of the store, and a huge tenant never falls back to a scan.
+
     A time-scoped read (``as_of`` or ``known_at``) scans whenever the tenant is within ``exact_scan_max``:
     the index's neighbours are filtered by time after the fetch, and an audit of an early time would find
     few of the memories it may see among them.
     """
     if user_count <= 0 or total <= 0:
         return VectorPlan("exact", 0)
+    if filtered:
+        fetch = max(k, math.ceil(k * preset.overfetch))
+        scan = user_count * SCAN_COST
+        index = 2 * (INDEX_COST + fetch * FETCH_COST) + PROJECTED * k * SCAN_COST
+        if user_count <= preset.exact_scan_max and (scan <= index or time_scoped):
+            return VectorPlan("exact", 0)
+        return VectorPlan("filtered", fetch)
     share = min(1.0, user_count / total)
     fetch = max(k, min(math.ceil(k / share * preset.overfetch), total))
     if fetch > preset.max_fetch:  # a small share of a huge index: scanning the tenant is cheaper

@@ -45,6 +45,7 @@ from graphmem.retrieval.terms import (
     spoken_names,
     vector_query,
 )
+from graphmem.store.queries import FILTERED
 from graphmem.store.runtime import Runtime, TenantProfile
 
 logger = logging.getLogger(__name__)
@@ -152,10 +153,12 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
             req.preset.pool_k,
             req.preset,
             time_scoped=req.as_of is not None or req.known_at is not None,
+            filtered=rt.vector_filter.ready(rt.store),
         )
         if req.embedding is not None
         else VectorPlan("none", 0)
     )
+    name = FILTERED + "recall_pool" if plan.method == "filtered" else "recall_pool"
     terms = keywords(req, profile.speakers)
     params = {
         "tenants": req.readable,
@@ -173,10 +176,10 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         **TimeScope(req.as_of, req.known_at).params(),
     }
     try:
-        row = rt.store.read("recall_pool", **params)[0]
+        row = rt.store.read(name, **params)[0]
     except GraphMemError as exc:  # e.g. an index is missing: retry on what remains
         logger.info("recall pool query failed (%s); retrying without the full-text index", exc)
-        row = rt.store.read("recall_pool", **(params | {"lucene": None, "df_queries": []}))[0]
+        row = rt.store.read(name, **(params | {"lucene": None, "df_queries": []}))[0]
     row["documents"] = profile.user_count  # the tenants' memory count: BM25's collection size
     return with_scan_cosines(row)
 

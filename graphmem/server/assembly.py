@@ -35,8 +35,10 @@ __all__ = [
 
 logger = logging.getLogger("graphmem.server.local")
 
-MIN_JAVA = 17
-SUPPORTED_JAVA = (17, 21)  # Neo4j 5.26 LTS
+NEO4J_LINE = "2026.01"
+MIN_JAVA = 21
+SUPPORTED_JAVA = (21, 25)  # Neo4j 2026.01
+_JVM_FOLDERS = (("/usr/lib/jvm", "bin/java"), ("/Library/Java/JavaVirtualMachines", "Contents/Home/bin/java"))
 _POMS = ("neo4j-pom.xml", "apoc-pom.xml", "gds-pom.xml")
 _POM_NS = "{http://maven.apache.org/POM/4.0.0}"
 _MARKER = ".graphmem-assembled.json"
@@ -68,8 +70,9 @@ def _pom_property(pom: bytes, name: str) -> str:
     return value.strip()
 
 
-def find_java() -> Path:
-    """The Java (17 or 21) to run Neo4j with: ``$JAVA_HOME/bin/java``, else ``java`` on the PATH."""
+def _java_candidates() -> list[Path]:
+    """``$JAVA_HOME/bin/java``, ``java`` on the PATH, then the JDKs in the usual install folders, newest
+    name first (``/usr/lib/jvm`` on Debian and Ubuntu, ``/Library/Java/JavaVirtualMachines`` on macOS)."""
     candidates: list[Path] = []
     java_home = os.environ.get("JAVA_HOME", "").strip()
     if java_home:
@@ -77,26 +80,47 @@ def find_java() -> Path:
     found = shutil.which("java")
     if found:
         candidates.append(Path(found))
-    java = next((c for c in candidates if c.is_file() and os.access(c, os.X_OK)), None)
-    if java is None:
-        raise PrerequisiteMissing("Java 17 or 21 is needed to run Neo4j, but no 'java' was found")
+    for folder, inner in _JVM_FOLDERS:
+        root = Path(folder)
+        if root.is_dir():
+            candidates.extend(sorted((jdk / inner for jdk in root.iterdir()), reverse=True))
+    return [c for c in candidates if c.is_file() and os.access(c, os.X_OK)]
+
+
+def java_major(java: Path) -> int | None:
+    """The major version ``java -version`` reports, None when it cannot be run or read."""
     try:
         result = subprocess.run(
             [str(java), "-version"], capture_output=True, text=True, timeout=60, check=False
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise PrerequisiteMissing(f"could not run {java} -version: {exc}") from exc
+    except (OSError, subprocess.TimeoutExpired):
+        return None
     match = re.search(r'version "(\d+)(?:\.(\d+))?', result.stderr + result.stdout)
     if match is None:
-        raise PrerequisiteMissing(f"could not read the Java version from {java} -version")
+        return None
     major = int(match.group(1))
-    if major == 1 and match.group(2):
-        major = int(match.group(2))
-    if major < MIN_JAVA:
-        raise PrerequisiteMissing(f"Neo4j 5.26 needs Java 17 or 21; {java} is Java {major}")
-    if major not in SUPPORTED_JAVA:
-        logger.warning("Neo4j 5.26 supports Java 17 and 21; %s is Java %d", java, major)
-    return java.resolve()
+    return int(match.group(2)) if major == 1 and match.group(2) else major
+
+
+def find_java() -> Path:
+    """A Java that runs the pinned Neo4j (21 or newer): ``$JAVA_HOME`` first, then ``java`` on the PATH,
+    then the JDKs installed in the usual folders. A machine whose default Java is 17 (Debian 12) but which
+    has a newer JDK beside it needs no setting."""
+    seen: list[str] = []
+    for java in _java_candidates():
+        major = java_major(java)
+        seen.append(f"{java} (Java {major if major is not None else '?'})")
+        if major is not None and major >= MIN_JAVA:
+            if major not in SUPPORTED_JAVA:
+                logger.warning(
+                    "Neo4j %s is tested with Java 21 and 25; %s is Java %d", NEO4J_LINE, java, major
+                )
+            return java.resolve()
+    found = "; found " + ", ".join(seen) if seen else "; no 'java' was found"
+    raise PrerequisiteMissing(
+        f"Neo4j {NEO4J_LINE} needs Java {MIN_JAVA} or newer{found}. Install a JDK 21 or 25 (Debian 13: "
+        "apt install openjdk-21-jre-headless; elsewhere Temurin from adoptium.net) or set JAVA_HOME to one"
+    )
 
 
 def find_mvn() -> str:

@@ -1,15 +1,17 @@
 """Schema migrations that ``IF NOT EXISTS`` cannot express, run by ``init()`` before the schema files.
 
-Neo4j cannot alter an index's property list: an index created by an older graphmem is dropped here and
-recreated from its schema file, then awaited. Idempotent: a current store is left alone. Data is untouched.
+Neo4j cannot alter an index's property list: an index created by an older graphmem (or on an older server)
+is dropped here and recreated from its schema file, then awaited. Idempotent: a current store is left alone.
+Data is untouched.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 from graphmem.store.queries import query, schema_statements
-from graphmem.store.runtime import Runtime
+from graphmem.store.runtime import VECTOR_INDEXES, Runtime
 
 logger = logging.getLogger(__name__)
 
@@ -20,9 +22,30 @@ FULLTEXT_PROPERTIES = ("content", "speaker", "search_text", "user_key")
 AWAIT_SECONDS = 600
 """How long init() waits for a recreated index to be populated (full-text search is off until then)."""
 
+FILTER_SINCE = (2026, 1)
+"""The first Neo4j whose vector indexes filter by a listed property inside the index (``SEARCH … WHERE``)."""
 
-def migrate(rt: Runtime) -> list[str]:
-    """Recreate indexes whose definition is out of date and wait for them; returns what was recreated."""
+_VECTOR_SCHEMA = {
+    "memory_embedding": "040_memory_embedding_vector",
+    "memory_context_embedding": "041_memory_context_embedding_vector",
+}
+
+
+def filters_vectors(version: str) -> bool:
+    """Whether a Neo4j of this version ('2026.01.4', '5.26.30') can filter inside a vector index."""
+    match = re.match(r"(\d+)\.(\d+)", version or "")
+    return match is not None and (int(match.group(1)), int(match.group(2))) >= FILTER_SINCE
+
+
+def server_filters_vectors(rt: Runtime) -> bool:
+    rows = rt.store.read("server_version")
+    return bool(rows) and filters_vectors(str(rows[0]["version"]))
+
+
+def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
+    """Recreate indexes whose definition is out of date and wait for them; returns what was recreated.
+    ``filtered``: the server can filter inside vector indexes (:func:`server_filters_vectors`), so vector
+    indexes without the tenant property are recreated with it."""
     dropped = []
     rows = rt.store.read("schema_fulltext_properties", name=FULLTEXT_INDEX)
     if rows and set(rows[0]["properties"]) != set(FULLTEXT_PROPERTIES):
@@ -34,4 +57,16 @@ def migrate(rt: Runtime) -> list[str]:
             query("schema_await_index"), {"name": FULLTEXT_INDEX, "seconds": AWAIT_SECONDS}
         )
         dropped.append(FULLTEXT_INDEX)
+    if filtered:
+        statements = dict(schema_statements(filtered=True))
+        rows = rt.store.read("vector_index_filter", names=list(VECTOR_INDEXES))
+        for row in rows:
+            if "user_id" in (row["properties"] or []):
+                continue
+            name = str(row["name"])
+            logger.info("vector index %s cannot filter by tenant: recreating it with user_id", name)
+            rt.store.run_statement(query("schema_vector_index_drop"), {"name": name})
+            rt.store.run_statement(statements[_VECTOR_SCHEMA[name]], {"dimension": rt.embedder.dimension})
+            rt.store.run_statement(query("schema_await_index"), {"name": name, "seconds": AWAIT_SECONDS})
+            dropped.append(name)
     return dropped

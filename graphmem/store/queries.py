@@ -13,14 +13,29 @@ from importlib import resources
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/")
 
 
-def _read(package: str, name: str) -> str:
+def _read(package: str, name: str, *, filtered: bool = False) -> str:
     if not name or not set(name) <= _NAME_CHARS or ".." in name:
         raise KeyError(f"bad query name {name!r}")
     resource = resources.files(package).joinpath(f"{name}.cypher")
     if not resource.is_file():
         raise KeyError(f"no query named {name!r} in {package}")
     text = resource.read_text(encoding="utf-8")
-    return expand(strip_comments(text))
+    return expand(strip_comments(dialect(text, filtered=filtered)))
+
+
+FILTER_BLOCK = re.compile(r"^[ \t]*// \[vector filter\][^\n]*\n(.*?)^[ \t]*// \[end\][^\n]*\n", re.M | re.S)
+"""Lines between ``// [vector filter]`` and ``// [end]``: the in-index tenant filter of the vector indexes
+(Neo4j 2026.01+, Cypher 25's ``SEARCH … WHERE``), which a 5.26 server cannot parse."""
+
+
+def dialect(text: str, *, filtered: bool) -> str:
+    """``text`` for a server whose vector indexes filter by tenant (``filtered``: its ``[vector filter]``
+    blocks kept, run as Cypher 25) or not (those blocks dropped): one file serves both."""
+    if not FILTER_BLOCK.search(text):
+        return text
+    if not filtered:
+        return FILTER_BLOCK.sub("", text)
+    return "CYPHER 25\n" + FILTER_BLOCK.sub(lambda m: m.group(1), text)
 
 
 def expand(text: str) -> str:
@@ -51,6 +66,10 @@ def strip_comments(text: str) -> str:
     return "\n".join(lines).strip().rstrip(";")
 
 
+FILTERED = "filtered:"
+"""``query(FILTERED + name)``: the statement for a server whose vector indexes filter by tenant
+(:func:`dialect`); ``query(name)`` is the one any Neo4j 5.26+ runs."""
+
 UNBATCHED = "unbatched:"
 """``query(UNBATCHED + name)``: the statement without its ``CALL { } IN TRANSACTIONS`` batching, so it can
 run inside one explicit transaction (the jobs' dry run executes it there and rolls back)."""
@@ -69,6 +88,8 @@ def query(name: str) -> str:
     """The statement of ``cypher/<name>.cypher`` (``unbatched:<name>``: without its batching)."""
     if name.startswith(UNBATCHED):
         return unbatched(query(name[len(UNBATCHED) :]))
+    if name.startswith(FILTERED):
+        return _read("graphmem.cypher", name[len(FILTERED) :], filtered=True)
     return _read("graphmem.cypher", name)
 
 
@@ -80,8 +101,17 @@ def query_names(folder: str = "") -> list[str]:
     return sorted(prefix + p.name[: -len(".cypher")] for p in base.iterdir() if p.name.endswith(".cypher"))
 
 
-def schema_statements() -> list[tuple[str, str]]:
-    """(name, statement) for every schema file, in file-name order."""
+def schema_statements(*, filtered: bool = False) -> list[tuple[str, str]]:
+    """(name, statement) for every schema file, in file-name order (``filtered``: for a server whose vector
+    indexes can filter by tenant, :func:`dialect`)."""
     root = resources.files("graphmem.schema")
     names = sorted(p.name for p in root.iterdir() if p.name.endswith(".cypher"))
-    return [(n[: -len(".cypher")], _read("graphmem.schema", n[: -len(".cypher")])) for n in names]
+    return [
+        (n[: -len(".cypher")], _read("graphmem.schema", n[: -len(".cypher")], filtered=filtered))
+        for n in names
+    ]
+
+
+def has_filter_variant(name: str) -> bool:
+    """Whether ``cypher/<name>.cypher`` has ``[vector filter]`` blocks (a second statement to check)."""
+    return query(FILTERED + name) != query(name)

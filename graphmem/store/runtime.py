@@ -69,6 +69,37 @@ class TunedParams:
             self._entries.pop(user_id, None)
 
 
+VECTOR_INDEXES = ("memory_embedding", "memory_context_embedding")
+"""The two vector indexes recall searches (own key and context key); formation searches the first."""
+
+
+class VectorFilter:
+    """Whether both vector indexes filter by tenant inside the index (Neo4j 2026.01+, created by init() with
+    ``WITH [m.user_id]``) and are online: then recall and formation ask them for a tenant's k nearest
+    directly instead of over-fetching and filtering. Read once per client and kept; init() resets it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ready: bool | None = None
+
+    def ready(self, store: QueryStore) -> bool:
+        with self._lock:
+            known = self._ready
+        if known is not None:
+            return known
+        rows = store.read("vector_index_filter", names=list(VECTOR_INDEXES))
+        ready = len(rows) == len(VECTOR_INDEXES) and all(
+            "user_id" in (r["properties"] or []) and r["state"] == "ONLINE" for r in rows
+        )
+        with self._lock:
+            self._ready = ready
+        return ready
+
+    def reset(self) -> None:
+        with self._lock:
+            self._ready = None
+
+
 class UserChanges:
     """A per-user change counter, bumped by every audited mutation (by graphmem.store.audit.record, or by the
     caller once a write with an in-transaction graphmem.store.audit.append has committed) and by recall:
@@ -96,6 +127,7 @@ class Runtime:
     tenant_profiles: TenantProfiles = field(default_factory=TenantProfiles, compare=False)
     changes: UserChanges = field(default_factory=UserChanges, compare=False)
     tuned: TunedParams = field(default_factory=TunedParams, compare=False)
+    vector_filter: VectorFilter = field(default_factory=VectorFilter, compare=False)
     deferred: DeferredWriter = field(init=False, compare=False, repr=False)
     """Writes taken off the request path (recall's effects under ``recall_effects="deferred"``)."""
 

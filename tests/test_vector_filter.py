@@ -1,0 +1,124 @@
+"""The vector indexes filter by tenant inside the index (Neo4j 2026.01+, the managed server): init() creates
+them with ``user_id``, migrates indexes that lack it, and recall, formation and the associate job ask them for
+a tenant's own nearest however small its share of the store. On the real server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.config import RetrievalPreset
+from graphmem.embedding import embed_query_checked
+from graphmem.formation import neighbours as neighbours_module
+from graphmem.store import migrations
+from graphmem.store.queries import FILTERED, dialect, query, schema_statements
+from graphmem.store.runtime import VECTOR_INDEXES
+
+pytestmark = pytest.mark.usefixtures("mem")
+
+
+def _filtering(mem: GraphMemory) -> bool:
+    return migrations.server_filters_vectors(mem.runtime)
+
+
+def test_dialect_keeps_the_filter_blocks_only_for_a_filtering_server() -> None:
+    text = "// head\nMATCH (m)\n// [vector filter] why\nSEARCH m\n// [end]\nRETURN m\n"
+    assert dialect(text, filtered=False) == "// head\nMATCH (m)\nRETURN m\n"
+    assert dialect(text, filtered=True) == "CYPHER 25\n// head\nMATCH (m)\nSEARCH m\nRETURN m\n"
+    assert dialect("MATCH (m) RETURN m", filtered=True) == "MATCH (m) RETURN m"  # no block: as it is
+    assert "SEARCH" not in query("recall_pool") and "SEARCH" in query(FILTERED + "recall_pool")
+    assert migrations.filters_vectors("2026.01.4") and migrations.filters_vectors("2027.02.0")
+    assert not migrations.filters_vectors("5.26.30") and not migrations.filters_vectors("2025.12.1")
+
+
+def test_init_creates_vector_indexes_that_filter_where_the_server_can(mem: GraphMemory) -> None:
+    rows = mem.runtime.store.read("vector_index_filter", names=list(VECTOR_INDEXES))
+    assert {r["name"] for r in rows} == set(VECTOR_INDEXES)
+    filtering = _filtering(mem)
+    assert all(("user_id" in r["properties"]) == filtering for r in rows), rows
+    mem.runtime.vector_filter.reset()
+    assert mem.runtime.vector_filter.ready(mem.runtime.store) == filtering
+
+
+def _crowd(mem: GraphMemory, user_id: str, vector: list[float], n: int) -> None:
+    """``n`` memories of another tenant whose embedding is exactly ``vector`` (bare rows, no formation)."""
+    mem.runtime.store.run_statement(
+        "UNWIND range(1, $n) AS i CREATE (m:Memory {id: randomUUID(), user_id: $u, user_key: $u, "
+        "content: 'crowd row ' + i, status: 'active', created_at: datetime(), recorded_at: datetime()}) "
+        "WITH m CALL db.create.setNodeVectorProperty(m, 'embedding', $e) "
+        "WITH m CALL db.create.setNodeVectorProperty(m, 'context_embedding', $e)",
+        {"n": n, "u": user_id + "-crowd", "e": vector},
+    )
+
+
+def test_a_tiny_tenant_in_a_crowded_index_finds_its_own_by_meaning(mem: GraphMemory, user_id: str) -> None:
+    """Another tenant holds 60 memories exactly at the query's vector; ours holds 3. Asked for 5 candidates
+    (fetch 10), an index that is over-fetched and filtered after would see only the crowd; one that
+    filters inside returns ours."""
+    mine = mem.remember("My dog is called Rex", user_id=user_id)
+    mem.remember("The quarterly tax forms are due", user_id=user_id)
+    mem.remember("I repaired the kitchen sink", user_id=user_id)
+    question = "what is the name of the pet"  # no word in common with "My dog is called Rex"
+    _crowd(mem, user_id, embed_query_checked(mem.runtime.embedder, [question])[0], 60)
+    calls: list[str] = []
+    store = mem.runtime.store
+    real_read = store.read
+
+    def counting_read(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        calls.append(name)
+        return real_read(name, **params)
+
+    narrow = RetrievalPreset(pool_k=5, exact_scan_max=0, max_fetch=10, graph=False)
+    store.read = counting_read  # type: ignore[method-assign]
+    try:
+        hits = mem.recall(question, user_id=user_id, k=3, preset=narrow, reinforce=False)
+    finally:
+        del store.read  # back to the class's method
+    if _filtering(mem):
+        assert FILTERED + "recall_pool" in calls, calls
+        assert hits and hits[0].memory.id == mine.id
+    else:  # 5.26: over-fetched, then the planner scans a share this small (the fetch would exceed 10)
+        assert "recall_pool" in calls and hits and hits[0].memory.id == mine.id
+
+
+def test_formation_neighbours_from_a_filtering_index_are_the_exact_ones(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = [
+        "I adopted a cat named Miso",
+        "Miso sleeps on the radiator",
+        "We bought a new sofa",
+        "Rain again",
+    ]
+    for text in texts:
+        mem.remember(text, user_id=user_id)
+    probe = mem.runtime.embedder.embed(["my cat Miso"])[0]
+    _crowd(mem, user_id, probe, 40)
+    exact = neighbours_module._exact(mem.runtime, user_id, [probe], [0], 3)[0]
+    monkeypatch.setattr(neighbours_module, "SMALL_TENANT", 0)  # take the index path for a tiny tenant
+    found = neighbours_module.neighbours(mem.runtime, user_id, [probe], 3)[0]
+    assert [n.id for n in found] == [n.id for n in exact]
+    assert {n.content for n in found[:2]} == {texts[0], texts[1]}
+
+
+def test_migration_recreates_a_vector_index_that_cannot_filter(mem: GraphMemory) -> None:
+    rt = mem.runtime
+    if not _filtering(mem):
+        assert migrations.migrate(rt, filtered=False) == []
+        return
+    plain = dict(schema_statements(filtered=False))["041_memory_context_embedding_vector"]
+    rt.store.run_statement(query("schema_vector_index_drop"), {"name": "memory_context_embedding"})
+    try:
+        rt.store.run_statement(plain, {"dimension": rt.embedder.dimension})
+        rt.store.run_statement(
+            query("schema_await_index"), {"name": "memory_context_embedding", "seconds": 600}
+        )
+        rt.vector_filter.reset()
+        assert not rt.vector_filter.ready(rt.store)  # recall and formation over-fetch meanwhile
+        assert migrations.migrate(rt, filtered=True) == ["memory_context_embedding"]
+        assert migrations.migrate(rt, filtered=True) == []  # idempotent
+    finally:
+        mem.init()  # whatever happened above, the shared server's schema is current again
+    assert rt.vector_filter.ready(rt.store)
