@@ -78,6 +78,31 @@ def test_default_home_honours_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     assert default_home() == Path.home() / ".local" / "share" / "graphmem"
 
 
+def _fake_java(folder: Path, version: str) -> Path:
+    java = folder / "bin" / "java"
+    java.parent.mkdir(parents=True)
+    java.write_text(f"#!/bin/sh\necho 'openjdk version \"{version}\" 2026-01-20' >&2\n")
+    java.chmod(0o755)
+    return java
+
+
+def test_find_java_looks_past_an_old_default_java(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Debian 12's default java is 17; a Java 21+ installed beside it under /usr/lib/jvm is found."""
+    from graphmem.errors import PrerequisiteMissing
+    from graphmem.server import assembly
+
+    old = _fake_java(tmp_path / "path", "17.0.12")
+    jvm = tmp_path / "jvm"
+    new = _fake_java(jvm / "temurin-25-jdk-amd64", "25.0.1")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(old.parent))
+    monkeypatch.setattr(assembly, "_JVM_FOLDERS", ((str(jvm), "bin/java"),))
+    assert assembly.find_java() == new.resolve()
+    new.unlink()
+    with pytest.raises(PrerequisiteMissing, match=r"Java 21 or newer; found .*Java 17"):
+        assembly.find_java()
+
+
 def test_bad_arguments_rejected(tmp_path: Path) -> None:
     with pytest.raises(ValidationError):
         LocalServer(tmp_path, heap="lots")
