@@ -422,7 +422,7 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
         connect = {"uri": status.bolt_uri, "auth": server.credentials()}
         with GraphMemory.connect(embedder=emb, settings=settings, **connect) as mem:  # type: ignore[arg-type]
             mem.init()
-            mem.runtime.store.run_statement("CALL db.awaitIndexes(1800)", {})  # a new index populates first
+            scale_recall.await_indexes(mem)  # a new index populates first
             result: dict[str, Any] = stamp(
                 neo4j_version(mem.query), size=size, home=str(home), embed_threads=args.embed_threads
             )
@@ -432,12 +432,12 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
                 for name in VECTOR_INDEXES:
                     mem.runtime.store.run_statement(query("schema_vector_index_drop"), {"name": name})
             rate = scale_recall.populate(mem, plan["background"], texts, base, chained)
+            started = time.perf_counter()
             if bulk:
-                with console.status("building the vector indexes over the background"):
-                    started = time.perf_counter()
-                    mem.init()
-                    mem.runtime.store.run_statement("CALL db.awaitIndexes(7200)", {})
-                    result["vector_index_build_s"] = round(time.perf_counter() - started, 1)
+                mem.init()
+            scale_recall.await_indexes(mem)  # also after a restart, which resumes a population
+            if bulk:
+                result["vector_index_build_s"] = round(time.perf_counter() - started, 1)
             result["background_bare_write_per_s"] = round(rate, 1) if rate else "reused"
             result["ingestion"] = ingestion(mem, emb, texts, plan, args)
             result["memories_in_database"] = mem.query("MATCH (m:Memory) RETURN count(m) AS n")[0]["n"]

@@ -122,6 +122,23 @@ def base_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     return vectors
 
 
+def await_indexes(mem: GraphMemory, poll: float = 10.0) -> None:
+    """Wait until every index is online, polling (one ``db.awaitIndexes`` call would outlast the client's
+    transaction timeout while a million vectors are indexed)."""
+    with Progress(console=console) as progress:
+        task = progress.add_task("indexes populating", total=100.0)
+        while True:
+            rows = mem.query("SHOW INDEXES YIELD state, populationPercent RETURN state, populationPercent")
+            pending = [r for r in rows if r["state"] != "ONLINE"]
+            if any(r["state"] == "FAILED" for r in pending):
+                raise RuntimeError("an index failed to populate: SHOW INDEXES names it")
+            if not pending:
+                progress.update(task, completed=100.0)
+                return
+            progress.update(task, completed=min(float(r["populationPercent"] or 0.0) for r in pending))
+            time.sleep(poll)
+
+
 def missing(mem: GraphMemory, plan: list[tuple[str, int]]) -> int:
     """How many of the planned background memories are not written yet."""
     rows = mem.query(

@@ -122,3 +122,31 @@ def test_migration_recreates_a_vector_index_that_cannot_filter(mem: GraphMemory)
     finally:
         mem.init()  # whatever happened above, the shared server's schema is current again
     assert rt.vector_filter.ready(rt.store)
+
+
+def test_a_no_is_asked_again_later_and_a_yes_is_kept() -> None:
+    from graphmem.store.runtime import VectorFilter
+
+    class Store:
+        def __init__(self) -> None:
+            self.reads = 0
+            self.state = "POPULATING"
+
+        def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+            assert name == "vector_index_filter"
+            self.reads += 1
+            return [
+                {"name": n, "properties": ["embedding", "user_id"], "state": self.state}
+                for n in params["names"]
+            ]
+
+    store = Store()
+    flag = VectorFilter(retry=0.2)
+    assert not flag.ready(store) and not flag.ready(store)  # populating: no, and not asked twice at once
+    assert store.reads == 1
+    store.state = "ONLINE"
+    import time
+
+    time.sleep(0.25)
+    assert flag.ready(store) and flag.ready(store)  # asked again after the retry delay; a yes is kept
+    assert store.reads == 2

@@ -76,23 +76,27 @@ VECTOR_INDEXES = ("memory_embedding", "memory_context_embedding")
 class VectorFilter:
     """Whether both vector indexes filter by tenant inside the index (Neo4j 2026.01+, created by init() with
     ``WITH [m.user_id]``) and are online: then recall and formation ask them for a tenant's k nearest
-    directly instead of over-fetching and filtering. Read once per client and kept; init() resets it."""
+    directly instead of over-fetching and filtering. A yes is kept for the client's life (init() resets it);
+    a no is asked again after ``retry`` seconds, so a process started while a migration rebuilds an index
+    takes the filtered path once the index is online."""
 
-    def __init__(self) -> None:
+    def __init__(self, retry: float = 60.0) -> None:
+        self._retry = retry
         self._lock = threading.Lock()
         self._ready: bool | None = None
+        self._read_at = 0.0
 
     def ready(self, store: QueryStore) -> bool:
         with self._lock:
-            known = self._ready
-        if known is not None:
+            known, read_at = self._ready, self._read_at
+        if known or (known is False and time.monotonic() - read_at < self._retry):
             return known
         rows = store.read("vector_index_filter", names=list(VECTOR_INDEXES))
         ready = len(rows) == len(VECTOR_INDEXES) and all(
             "user_id" in (r["properties"] or []) and r["state"] == "ONLINE" for r in rows
         )
         with self._lock:
-            self._ready = ready
+            self._ready, self._read_at = ready, time.monotonic()
         return ready
 
     def reset(self) -> None:
