@@ -179,9 +179,14 @@ def plot(report: dict[str, Any], out: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for tenant, style in (("large", "-"), ("small", "--")):
         for key, label in VARIANTS:
+            points = [
+                (n, r["recall"][tenant][key]["p50_ms"])
+                for n, r in zip(sizes, rows, strict=True)
+                if key in r["recall"][tenant]
+            ]  # a variant measured in some runs only
             ax.plot(
-                sizes,
-                [r["recall"][tenant][key]["p50_ms"] for r in rows],
+                [n for n, _ in points],
+                [ms for _, ms in points],
                 style,
                 marker="o",
                 label=f"{tenant}: {label}",

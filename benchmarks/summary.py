@@ -127,15 +127,17 @@ def stamp_lines() -> list[str]:
 
 
 def _neo4j_version() -> str | None:
-    for name in ("scale", "recall_quality"):
+    """The Neo4j version(s) the headline results ran on (results of several rounds may mix two servers)."""
+    found: list[str] = []
+    for name in ("recall_quality", "scale"):
         path = RESULTS / f"{name}.json"
         if path.exists():
             data = json.loads(path.read_text())
             for row in [data, *data.get("sizes", [])]:
                 version = row.get("machine", {}).get("neo4j")
-                if version:
-                    return str(version)
-    return None
+                if version and str(version) not in found:
+                    found.append(str(version))
+    return " and ".join(found) if found else None
 
 
 def steps_table() -> list[str]:
