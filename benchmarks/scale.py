@@ -235,25 +235,9 @@ def recall_latency(
         count = mem.query("MATCH (m:Memory) WHERE m.user_id = $u RETURN count(m) AS n", {"u": user})[0]["n"]
         row: dict[str, Any] = {"user": user, "memories": count}
         with console.status(f"recall latency: {label} tenant ({count:,} memories)"):
-            row["bare_vector_index"] = scale_recall.timed(
-                lambda q: store.driver.execute_query(
-                    "CALL db.index.vector.queryNodes('memory_embedding', 10, $e) YIELD node, score "
-                    "RETURN node.id, score",
-                    {"e": vectors[q]},
-                    database_=store.database,
-                ),
-                queries,
+            row |= scale_recall.bare_vector_queries(
+                store, vectors, user, queries, tenant=mem.runtime.vector_filter.ready(store)
             )
-            if mem.runtime.vector_filter.ready(store):  # the tenant's own top 10, filtered in the index
-                row["bare_tenant_vector"] = scale_recall.timed(
-                    lambda q, u=user: store.driver.execute_query(
-                        "CYPHER 25 MATCH (m:Memory) SEARCH m IN (VECTOR INDEX memory_embedding FOR $e "
-                        "WHERE m.user_id = $u LIMIT 10) SCORE AS score RETURN m.id, score",
-                        {"e": vectors[q], "u": u},
-                        database_=store.database,
-                    ),
-                    queries,
-                )
             for name, m in (("no_embedding", fast), ("with_embedding", mem)):
                 for hops, graph in ((3, "graph"), (0, "no_graph")):
                     row[f"recall_{graph}_{name}"] = scale_recall.timed(

@@ -90,24 +90,7 @@ def main() -> None:
             for label, user in tenants.items():
                 filtered.runtime.embedder.alias(filtered, user, queries)  # type: ignore[attr-defined]
                 row: dict[str, Any] = {"user": user}
-                row["bare_vector_index"] = scale_recall.timed(
-                    lambda q: store.driver.execute_query(
-                        "CALL db.index.vector.queryNodes('memory_embedding', 10, $e) YIELD node, score "
-                        "RETURN node.id, score",
-                        {"e": vectors[q]},
-                        database_=store.database,
-                    ),
-                    queries,
-                )
-                row["bare_tenant_vector"] = scale_recall.timed(
-                    lambda q, u=user: store.driver.execute_query(
-                        "CYPHER 25 MATCH (m:Memory) SEARCH m IN (VECTOR INDEX memory_embedding FOR $e "
-                        "WHERE m.user_id = $u LIMIT 10) SCORE AS score RETURN m.id, score",
-                        {"e": vectors[q], "u": u},
-                        database_=store.database,
-                    ),
-                    queries,
-                )
+                row |= scale_recall.bare_vector_queries(store, vectors, user, queries, tenant=True)
                 for r in range(args.rounds):
                     order = [("filtered", filtered), ("overfetch", over)]
                     for name, mem in order if r % 2 == 0 else order[::-1]:

@@ -226,6 +226,32 @@ def timed(fn: Callable[[str], object], queries: list[str]) -> dict[str, float]:
     return percentiles(samples)
 
 
+BARE_VECTOR = (
+    "CALL db.index.vector.queryNodes('memory_embedding', 10, $e) YIELD node, score RETURN node.id, score"
+)
+BARE_TENANT_VECTOR = (
+    "CYPHER 25 MATCH (m:Memory) SEARCH m IN (VECTOR INDEX memory_embedding FOR $e "
+    "WHERE m.user_id = $u LIMIT 10) SCORE AS score RETURN m.id, score"
+)
+
+
+def bare_vector_queries(
+    store: Any, vectors: dict[str, Any], user: str, queries: list[str], *, tenant: bool
+) -> dict[str, dict[str, float]]:
+    """The bare vector-index query (unfiltered top 10) and, with ``tenant``, the tenant's own top 10
+    filtered in the index (Neo4j 2026.01+), timed over ``queries``."""
+
+    def run(cypher: str, params: dict[str, Any]) -> object:
+        return store.driver.execute_query(cypher, params, database_=store.database)
+
+    out = {"bare_vector_index": timed(lambda q: run(BARE_VECTOR, {"e": vectors[q]}), queries)}
+    if tenant:
+        out["bare_tenant_vector"] = timed(
+            lambda q: run(BARE_TENANT_VECTOR, {"e": vectors[q], "u": user}), queries
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
