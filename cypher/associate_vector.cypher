@@ -5,7 +5,7 @@
 // true cosine, as at formation.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $k: neighbours per memory;
 // $fetch: neighbours asked from the index (over-fetch for the tenant filter, or the tenant's own nearest with
-// the vector-filter block: query(FILTERED + name), $filtered true); $batch: rows per transaction
+// the vector-filter block: query(FILTERED + name)); $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
   UNION ALL
@@ -17,20 +17,17 @@ WITH m WHERE m.status IN ['active', 'weak', 'dormant']
 CALL (m) {
   SET m.associated_at = $now
   WITH m
-  CALL (m) {
-    WITH m WHERE NOT $filtered
-    CALL db.index.vector.queryNodes('memory_embedding', $fetch, m.embedding) YIELD node, score AS scaled
-    RETURN node, scaled
-    // [vector filter] every name a SEARCH uses is used nowhere else in the query (see recall_pool)
-    UNION ALL
-    WITH m AS probe WHERE $filtered
-    MATCH (near:Memory)
-      SEARCH near IN (VECTOR INDEX memory_embedding FOR probe.embedding WHERE near.user_id = probe.user_id
-                      LIMIT $fetch)
-      SCORE AS near_score
-    RETURN near AS node, near_score AS scaled
-    // [end]
-  }
+  // [no vector filter]
+  CALL db.index.vector.queryNodes('memory_embedding', $fetch, m.embedding) YIELD node, score AS scaled
+  // [end]
+  // [vector filter] every name a SEARCH uses is used nowhere else in the query (see recall_pool)
+  WITH m, m AS probe
+  MATCH (near:Memory)
+    SEARCH near IN (VECTOR INDEX memory_embedding FOR probe.embedding WHERE near.user_id = probe.user_id
+                    LIMIT $fetch)
+    SCORE AS near_score
+  WITH m, near AS node, near_score AS scaled
+  // [end]
   WITH m, node, 2.0 * scaled - 1.0 AS score
   WHERE node.user_id = m.user_id AND node <> m AND node.status IN ['active', 'weak', 'dormant']
     AND score >= $p.associate_similarity

@@ -3,24 +3,20 @@
 // vector-filter block, Neo4j 2026.01+) the tenant's own $fetch nearest, filtered inside the index. `seen` is
 // how many neighbours the index returned, so the caller knows whether asking for more could find more.
 // Scores are Neo4j's cosine in [0, 1].
-// $user_id, $vectors: list of {i, embedding}, $k, $fetch, $filtered (the vector-filter block is in the
-// query(FILTERED + name) text only)
+// $user_id, $vectors: list of {i, embedding}, $k, $fetch (query(FILTERED + name): the filtered text)
 UNWIND $vectors AS v
 CALL (v) {
-  CALL (v) {
-    WITH v WHERE NOT $filtered
-    CALL db.index.vector.queryNodes('memory_embedding', $fetch, v.embedding) YIELD node AS m, score
-    RETURN m, score
-    // [vector filter] every name a SEARCH uses is used nowhere else in the query (see recall_pool)
-    UNION ALL
-    WITH v AS probe WHERE $filtered
-    MATCH (near:Memory)
-      SEARCH near IN (VECTOR INDEX memory_embedding FOR probe.embedding WHERE near.user_id = $user_id
-                      LIMIT $fetch)
-      SCORE AS near_score
-    RETURN near AS m, near_score AS score
-    // [end]
-  }
+  // [no vector filter]
+  CALL db.index.vector.queryNodes('memory_embedding', $fetch, v.embedding) YIELD node AS m, score
+  // [end]
+  // [vector filter] every name a SEARCH uses is used nowhere else in the query (see recall_pool)
+  WITH v AS probe
+  MATCH (near:Memory)
+    SEARCH near IN (VECTOR INDEX memory_embedding FOR probe.embedding WHERE near.user_id = $user_id
+                    LIMIT $fetch)
+    SCORE AS near_score
+  WITH near AS m, near_score AS score
+  // [end]
   WITH m, score ORDER BY score DESC
   WITH collect(CASE WHEN m.user_id = $user_id AND NOT coalesce(m.status, 'active') IN ['forgotten', 'superseded']
                     THEN {id: m.id, score: score, content: m.content, occurred_at: m.occurred_at,

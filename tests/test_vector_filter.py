@@ -28,6 +28,12 @@ def test_dialect_keeps_the_filter_blocks_only_for_a_filtering_server() -> None:
     assert dialect(text, filtered=False) == "// head\nMATCH (m)\nRETURN m\n"
     assert dialect(text, filtered=True) == "CYPHER 25\n// head\nMATCH (m)\nSEARCH m\nRETURN m\n"
     assert dialect("MATCH (m) RETURN m", filtered=True) == "MATCH (m) RETURN m"  # no block: as it is
+    both = (
+        "MATCH (m)\n// [no vector filter]\nCALL old\n// [end]\n"
+        "// [vector filter]\nSEARCH m\n// [end]\nRETURN m\n"
+    )
+    assert dialect(both, filtered=False) == "MATCH (m)\nCALL old\nRETURN m\n"
+    assert dialect(both, filtered=True) == "CYPHER 25\nMATCH (m)\nSEARCH m\nRETURN m\n"
     assert "SEARCH" not in query("recall_pool") and "SEARCH" in query(FILTERED + "recall_pool")
     assert migrations.filters_vectors("2026.01.4") and migrations.filters_vectors("2027.02.0")
     assert not migrations.filters_vectors("5.26.30") and not migrations.filters_vectors("2025.12.1")

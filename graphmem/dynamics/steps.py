@@ -21,7 +21,7 @@ from graphmem.model import factors as factor_model
 from graphmem.model import heuristics
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
 from graphmem.store.driver import Tx
-from graphmem.store.queries import FILTERED, UNBATCHED
+from graphmem.store.queries import UNBATCHED, variant
 from graphmem.store.runtime import Runtime
 
 ALL_USERS_FETCH = 1000
@@ -173,8 +173,7 @@ def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
     else:
         counts = ctx.rt.store.read("user_memory_count", tenants=[ctx.user_id])[0]
         fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
-    name = FILTERED + "associate_vector" if filtered else "associate_vector"
-    row = ctx.write(name, k=k, fetch=fetch, filtered=filtered)
+    row = ctx.write(variant("associate_vector", filtered=filtered), k=k, fetch=fetch)
     return {"method": "vector_index", "fallback_reason": reason, **row}
 
 

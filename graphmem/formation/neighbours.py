@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.model import linking
-from graphmem.store.queries import FILTERED
+from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
 
 __all__ = ["BATCH_SCAN", "FILTERED_FETCH", "FIRST_FETCH", "GROWTH", "SMALL_TENANT", "neighbours"]
@@ -132,12 +132,12 @@ def neighbours(
             out[i] = hits
         return out
     filtered = rt.vector_filter.ready(rt.store)
-    name = FILTERED + "formation_neighbours_index" if filtered else "formation_neighbours_index"
+    name = variant("formation_neighbours_index", filtered=filtered)
     fetch = (FILTERED_FETCH if filtered else FIRST_FETCH) * k
     max_fetch = max(rt.settings.preset().max_fetch, fetch)
     while pending:
         payload = [{"i": i, "embedding": vectors[i]} for i in pending]
-        rows = rt.store.read(name, user_id=user_id, vectors=payload, k=k, fetch=fetch, filtered=filtered)
+        rows = rt.store.read(name, user_id=user_id, vectors=payload, k=k, fetch=fetch)
         pending = []
         for r in rows:
             out[r["i"]] = _hits(r["hits"])

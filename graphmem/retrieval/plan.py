@@ -72,19 +72,15 @@ def plan_vector_search(
     """
     if user_count <= 0 or total <= 0:
         return VectorPlan("exact", 0)
-    if filtered:
+    if filtered:  # each tenant's own nearest, whatever its share
         fetch = max(k, math.ceil(k * preset.overfetch))
-        scan = user_count * SCAN_COST
-        index = 2 * (INDEX_COST + fetch * FETCH_COST) + PROJECTED * k * SCAN_COST
-        if user_count <= preset.exact_scan_max and (scan <= index or time_scoped):
+    else:
+        share = min(1.0, user_count / total)
+        fetch = max(k, min(math.ceil(k / share * preset.overfetch), total))
+        if fetch > preset.max_fetch:  # a small share of a huge index: scanning the tenant is cheaper
             return VectorPlan("exact", 0)
-        return VectorPlan("filtered", fetch)
-    share = min(1.0, user_count / total)
-    fetch = max(k, min(math.ceil(k / share * preset.overfetch), total))
-    if fetch > preset.max_fetch:  # a small share of a huge index: scanning the tenant is cheaper
-        return VectorPlan("exact", 0)
     scan = user_count * SCAN_COST
     index = 2 * (INDEX_COST + fetch * FETCH_COST) + PROJECTED * k * SCAN_COST
     if user_count <= preset.exact_scan_max and (scan <= index or time_scoped):
         return VectorPlan("exact", 0)
-    return VectorPlan("index", fetch)
+    return VectorPlan("filtered" if filtered else "index", fetch)

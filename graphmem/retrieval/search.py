@@ -45,7 +45,7 @@ from graphmem.retrieval.terms import (
     spoken_names,
     vector_query,
 )
-from graphmem.store.queries import FILTERED
+from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime, TenantProfile
 
 logger = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         if req.embedding is not None
         else VectorPlan("none", 0)
     )
-    name = FILTERED + "recall_pool" if plan.method == "filtered" else "recall_pool"
+    name = variant("recall_pool", filtered=plan.method == "filtered")
     terms = keywords(req, profile.speakers)
     params = {
         "tenants": req.readable,

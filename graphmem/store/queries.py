@@ -27,15 +27,26 @@ FILTER_BLOCK = re.compile(r"^[ \t]*// \[vector filter\][^\n]*\n(.*?)^[ \t]*// \[
 """Lines between ``// [vector filter]`` and ``// [end]``: the in-index tenant filter of the vector indexes
 (Neo4j 2026.01+, Cypher 25's ``SEARCH … WHERE``), which a 5.26 server cannot parse."""
 
+PLAIN_BLOCK = re.compile(r"^[ \t]*// \[no vector filter\][^\n]*\n(.*?)^[ \t]*// \[end\][^\n]*\n", re.M | re.S)
+"""Lines between ``// [no vector filter]`` and ``// [end]``: what replaces a ``[vector filter]`` block on a
+server that cannot filter (the over-fetched index call)."""
+
 
 def dialect(text: str, *, filtered: bool) -> str:
     """``text`` for a server whose vector indexes filter by tenant (``filtered``: its ``[vector filter]``
-    blocks kept, run as Cypher 25) or not (those blocks dropped): one file serves both."""
+    blocks kept and its ``[no vector filter]`` blocks dropped, run as Cypher 25) or not (the reverse): one
+    file serves both."""
     if not FILTER_BLOCK.search(text):
         return text
-    if not filtered:
-        return FILTER_BLOCK.sub("", text)
-    return "CYPHER 25\n" + FILTER_BLOCK.sub(lambda m: m.group(1), text)
+    keep, drop = (FILTER_BLOCK, PLAIN_BLOCK) if filtered else (PLAIN_BLOCK, FILTER_BLOCK)
+    text = keep.sub(lambda m: m.group(1), drop.sub("", text))
+    return "CYPHER 25\n" + text if filtered else text
+
+
+def variant(name: str, *, filtered: bool) -> str:
+    """The query name to run ``name`` under: its filtered variant (``FILTERED + name``) where the vector
+    indexes filter by tenant."""
+    return FILTERED + name if filtered else name
 
 
 def expand(text: str) -> str:
