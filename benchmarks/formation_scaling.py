@@ -1,33 +1,37 @@
-"""Formation cost per message as one tenant grows (issue 14: flat within 1.5x from 1k to 100k memories).
+"""Formation cost per message by tenant size (issue 14: flat within 1.5x from 1k to 100k memories).
 
-    .venv/bin/python benchmarks/formation_scaling.py                      # 1k, 3k, 10k, 30k, 100k
+    .venv/bin/python benchmarks/formation_scaling.py                      # tenants of 1k, 3k, 10k, 30k, 100k
     .venv/bin/python benchmarks/formation_scaling.py --quick              # 500, 1.5k, 3k (harness check)
 
-One tenant is grown step by step: filler memories (random unit vectors of the embedder's dimension, written
-by a bare ``UNWIND ... CREATE``, with the tenant's vector and full-text keys) bring it to each size, then
-``--messages`` real ``add_messages`` calls (``--batch`` turns each, a new session each) are timed with
-embeddings precomputed (a table lookup), so the number is formation itself: context reads, neighbours,
-extraction, linking, one write transaction. The same rows written by a bare ``UNWIND ... CREATE`` are timed
-at each size too, as the floor (ratio = bare / formation; aim >= 0.5). One untimed step into a throwaway
-tenant warms the server first (query plans, caches). The machine's load is recorded before and after each
-step. Writes JSON (``--out``) and a PNG plot beside it. Runs on its own local server
-(``--home``, default ``benchmarks/cache/formation``, ports 7689/7476, started and stopped here): its vectors
-are synthetic, and a store whose vectors come from a real model refuses another embedder (``--uri`` targets
-a server you run, which must hold no other model's vectors); the tenant is deleted afterwards unless
-``--keep``.
+One store holds one tenant of each size, filled first (filler memories written by a bare ``UNWIND ...
+CREATE`` with the tenant's vector and full-text keys), so every size is timed on the same store: the
+question is whether formation's cost grows with the *tenant*, and a store that grows between sizes mixes in
+the server's own cost of a larger index (round 9: the bare write itself rose 3x from 30,000 to 100,000
+memories in a growing store, and the background merges that follow a fill landed in whichever size came
+next). Vectors are synthesised as in ``scale.py`` (real bge-small embeddings of 3,000 template sentences
+plus seeded noise, ``benchmarks/cache/base-3000-*.npy``): random Gaussian vectors have no neighbourhood
+structure and are the HNSW index's worst case, which real text is not. After the fill the script waits for
+the indexes and for the machine to settle, warms the server up with one untimed step into a throwaway
+tenant, then times ``--rounds`` rounds: in each, every tenant (in an order rotated per round, after two
+untimed calls into each) gets ``--messages / --rounds`` messages through ``add_messages`` (``--batch`` turns
+per call, a new session each, embeddings precomputed, so the number is formation itself: context reads,
+neighbours, extraction, linking, one write transaction), and the same rows are written by a bare ``UNWIND
+... CREATE`` into a twin tenant right after, as the floor (ratio = bare / formation; aim >= 0.5). The
+machine's load is recorded per round. Writes JSON (``--out``) and a PNG plot beside it. Runs on its own
+local server (``--home``, default ``benchmarks/cache/formation-scaling``, ports 7689/7476, started and
+stopped here): its vectors are synthetic, and a store whose vectors come from a real model refuses another
+embedder (``--uri`` targets a server you run, which must hold no other model's vectors); the tenants are
+deleted afterwards unless ``--keep``.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
-import platform
 import sys
 import time
 import uuid
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,11 +39,15 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
-from graphmem import GraphMemory
+sys.path.insert(0, str(Path(__file__).parent))
+import scale_recall
+from machine import neo4j_version, stamp
+from scale import SynthEmbedder
+
+from graphmem import GraphMemory, OnnxEmbedder
 from graphmem.formation.writer import user_key
 
 console = Console()
-DIM = 384
 FILL = """
 UNWIND $rows AS row
 CREATE (m:Memory {id: row.id})
@@ -59,30 +67,17 @@ WORDS = [
 ]  # fmt: skip
 
 
-class HashEmbedder:
-    """Deterministic pseudo-random unit vectors per text: the 'precomputed' embedder (no model time)."""
-
-    dimension = DIM
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        out = []
-        for t in texts:
-            seed = int.from_bytes(hashlib.blake2b(t.encode(), digest_size=8).digest(), "big")
-            v = np.random.default_rng(seed).standard_normal(DIM)
-            out.append((v / np.linalg.norm(v)).tolist())
-        return out
-
-
 def sentence(rng: np.random.Generator, i: int) -> str:
     words = rng.choice(WORDS, size=6)
     return f"Note {i}: I talked about the {words[0]} and the {words[1]} near {words[2]} with {words[3]}."
 
 
-def fill(mem: GraphMemory, user: str, start: int, stop: int, rng: np.random.Generator, chunk: int) -> None:
-    emb = HashEmbedder()
+def fill(
+    mem: GraphMemory, emb: SynthEmbedder, user: str, size: int, rng: np.random.Generator, chunk: int
+) -> None:
     t0 = datetime(2020, 1, 1, tzinfo=UTC)
-    for a in range(start, stop, chunk):
-        texts = [sentence(rng, i) for i in range(a, min(stop, a + chunk))]
+    for a in range(0, size, chunk):
+        texts = [sentence(rng, i) for i in range(a, min(size, a + chunk))]
         rows = [
             {"id": str(uuid.uuid4()), "content": t, "embedding": v, "session_id": f"f{(a + j) // 20}",
              "at": t0 + timedelta(minutes=a + j)}
@@ -105,35 +100,37 @@ def messages(rng: np.random.Generator, n: int, batch: int, tag: str) -> list[lis
     return [msgs[i : i + batch] for i in range(0, n, batch)]
 
 
-def step(
-    mem: GraphMemory, user: str, size: int, args: argparse.Namespace, rng: np.random.Generator
-) -> dict[str, Any]:
-    load_before = os.getloadavg()[0]
-    parts = messages(rng, args.messages, args.batch, f"s{size}")
+def timed_step(
+    mem: GraphMemory, emb: SynthEmbedder, user: str, parts: list[list[dict[str, Any]]], tag: str
+) -> tuple[float, float]:
+    """Seconds for ``parts`` through ``add_messages`` into ``user``, and for the same rows by a bare
+    ``UNWIND ... CREATE`` into its twin tenant (``<user>-bare``), one statement per call's worth."""
+    emb.precompute([m["content"] for part in parts for m in part])
     started = time.perf_counter()
     for n, part in enumerate(parts):
-        mem.add_messages(part, user_id=user, session_id=f"m{size}-{n}")
+        mem.add_messages(part, user_id=user, session_id=f"{tag}-{n}")
     formation_s = time.perf_counter() - started
     bare_user = f"{user}-bare"
-    emb = HashEmbedder()
     rows = [
-        {"id": str(uuid.uuid4()), "content": m["content"], "embedding": emb.embed([m["content"]])[0],
-         "session_id": "b", "at": m["timestamp"]}
-        for part in parts for m in part
+        [{"id": str(uuid.uuid4()), "content": m["content"], "embedding": emb.embed([m["content"]])[0],
+          "session_id": "b", "at": m["timestamp"]} for m in part]
+        for part in parts
     ]  # fmt: skip
     started = time.perf_counter()
-    for a in range(0, len(rows), args.batch):
-        mem.runtime.store.run_statement(FILL, {"rows": rows[a : a + args.batch], "user_id": bare_user,
-                                           "user_key": user_key(bare_user)})  # fmt: skip
-    bare_s = time.perf_counter() - started
-    return {
-        "tenant_memories": size,
-        "ms_per_message": round(1000 * formation_s / args.messages, 2),
-        "bare_ms_per_message": round(1000 * bare_s / args.messages, 2),
-        "ratio_bare_to_formation": round(bare_s / formation_s, 3),
-        "load_before": round(load_before, 2),
-        "load_after": round(os.getloadavg()[0], 2),
-    }
+    for part_rows in rows:
+        mem.runtime.store.run_statement(
+            FILL, {"rows": part_rows, "user_id": bare_user, "user_key": user_key(bare_user)}
+        )
+    return formation_s, time.perf_counter() - started
+
+
+def settle(limit_s: float = 300.0, below: float = 1.0) -> float:
+    """Wait (up to ``limit_s``) for the 1-minute load to fall under ``below``: the server merges index
+    segments in the background after a bulk fill. Returns the load it stopped at."""
+    deadline = time.monotonic() + limit_s
+    while os.getloadavg()[0] >= below and time.monotonic() < deadline:
+        time.sleep(5)
+    return round(os.getloadavg()[0], 2)
 
 
 def wipe(mem: GraphMemory, users: list[str]) -> None:
@@ -157,7 +154,7 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     ax.plot(sizes, [r["ms_per_message"] for r in results], "o-", label="formation (precomputed embeddings)")
     ax.plot(sizes, [r["bare_ms_per_message"] for r in results], "s--", label="bare UNWIND ... CREATE")
     ax.set_xscale("log")
-    ax.set_xlabel("memories in the tenant")
+    ax.set_xlabel("memories in the tenant (one store holding every tenant)")
     ax.set_ylabel("ms per message")
     ax.set_ylim(bottom=0)
     ax.set_title("Formation cost per message vs tenant size")
@@ -171,21 +168,22 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 3_000, 10_000, 30_000, 100_000])
-    parser.add_argument("--messages", type=int, default=500, help="messages timed at each size")
+    parser.add_argument("--messages", type=int, default=500, help="messages timed per tenant, all rounds")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds over the tenants, order rotated")
     parser.add_argument("--batch", type=int, default=10, help="messages per add_messages call")
-    parser.add_argument("--quick", action="store_true", help="sizes 500 1500 3000, 60 messages")
+    parser.add_argument("--quick", action="store_true", help="sizes 500 1500 3000, 60 messages, 3 rounds")
     parser.add_argument("--uri", default=None, help="a server you run (default: an own one under --home)")
-    parser.add_argument("--home", type=Path, default=Path("benchmarks/cache/formation"))
+    parser.add_argument("--home", type=Path, default=Path("benchmarks/cache/formation-scaling"))
     parser.add_argument("--bolt-port", type=int, default=7689)
     parser.add_argument("--http-port", type=int, default=7476)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/formation_scaling.json"))
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args(argv)
     if args.quick:
-        args.sizes, args.messages = [500, 1_500, 3_000], 60
-    rng = np.random.default_rng(7)
-    user = f"bench-scaling-{uuid.uuid4().hex[:8]}"
-    connect: dict[str, Any] = {"embedder": HashEmbedder()}
+        args.sizes, args.messages, args.rounds = [500, 1_500, 3_000], 60, 3
+    texts = scale_recall.sentences(3000)
+    emb = SynthEmbedder(scale_recall.base_vectors(OnnxEmbedder(), texts))
+    connect: dict[str, Any] = {"embedder": emb}
     server = None
     if args.uri:
         connect["uri"] = args.uri
@@ -195,51 +193,77 @@ def main(argv: list[str] | None = None) -> None:
         server = LocalServer(args.home.resolve(), bolt_port=args.bolt_port, http_port=args.http_port)
         connect |= {"uri": server.start(progress=console.print).bolt_uri, "auth": server.credentials()}
     try:
-        results = run_sizes(args, connect, rng, user)
+        report = run_sizes(args, connect, emb)
     finally:
         if server is not None:
             server.stop()
-    report_and_plot(args, results)
+    write(args, report)
 
 
-def run_sizes(
-    args: argparse.Namespace, connect: dict[str, Any], rng: np.random.Generator, user: str
-) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = []
+def run_sizes(args: argparse.Namespace, connect: dict[str, Any], emb: SynthEmbedder) -> dict[str, Any]:
+    rng = np.random.default_rng(7)
+    run = uuid.uuid4().hex[:8]
+    users = {size: f"bench-scaling-{run}-{size}" for size in sorted(args.sizes)}
+    per_round = max(args.batch, args.messages // args.rounds)
+    times: dict[int, list[tuple[float, float]]] = {size: [] for size in users}
+    loads: list[float] = []
     with GraphMemory.connect(**connect) as mem:
         mem.init()
-        have = 0
+        throwaway = f"bench-scaling-{run}-warmup"
         try:
-            with console.status("warming up (a throwaway tenant, untimed)"):
-                step(mem, f"{user}-warmup", 0, args, rng)  # plans and caches: the first size is not cold
-            for size in sorted(args.sizes):
-                if size > have:
-                    with console.status(f"filling the tenant to {size:,} memories"):
-                        fill(mem, user, have, size, rng, 2_000)
-                have = max(have, size) + args.messages
-                results.append(step(mem, user, size, args, rng))
-                console.print(results[-1])
+            for size, user in users.items():
+                with console.status(f"filling a tenant of {size:,} memories"):
+                    fill(mem, emb, user, size, rng, 2_000)
+            with console.status("waiting for the indexes and the machine to settle"):
+                scale_recall.await_indexes(mem)
+                settled = settle()
+            timed_step(mem, emb, throwaway, messages(rng, per_round, args.batch, "w"), "w")  # untimed
+            for size, user in users.items():  # untimed: each tenant's plans and pages (cold after the fill)
+                timed_step(mem, emb, user, messages(rng, 2 * args.batch, args.batch, f"w{size}"), f"w{size}")
+            order = list(users)
+            for r in range(args.rounds):
+                loads.append(round(os.getloadavg()[0], 2))
+                for size in order[r % len(order) :] + order[: r % len(order)]:
+                    parts = messages(rng, per_round, args.batch, f"r{r}s{size}")
+                    times[size].append(timed_step(mem, emb, users[size], parts, f"r{r}s{size}"))
+                console.print(f"round {r + 1}/{args.rounds} done (load {loads[-1]})")
+            version = neo4j_version(mem.query)
         finally:
             if not args.keep:
-                wipe(mem, [user, f"{user}-bare", f"{user}-warmup", f"{user}-warmup-bare"])
-    return results
-
-
-def report_and_plot(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
-    costs = [r["ms_per_message"] for r in results]
-    report = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
-        "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "load": os.getloadavg()},
-        "messages_per_size": args.messages,
+                wipe(mem, [u for user in [*users.values(), throwaway] for u in (user, f"{user}-bare")])
+    steps = []
+    for size, pairs in times.items():
+        formation, bare = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+        n = per_round * len(pairs)
+        per_msg = sorted(1000 * p[0] / per_round for p in pairs)
+        steps.append({
+            "tenant_memories": size,
+            "ms_per_message": round(1000 * formation / n, 2),
+            "ms_per_message_rounds": [round(1000 * p[0] / per_round, 2) for p in pairs],
+            "ms_per_message_median_round": round(per_msg[len(per_msg) // 2], 2),
+            "bare_ms_per_message": round(1000 * bare / n, 2),
+            "ratio_bare_to_formation": round(bare / formation, 3),
+        })  # fmt: skip
+    costs = [s["ms_per_message"] for s in steps]
+    return {
+        **stamp(version),
+        "store_memories": sum(users) + args.rounds * per_round * 2 * len(users),
+        "messages_per_tenant": per_round * args.rounds,
+        "rounds": args.rounds,
         "batch": args.batch,
-        "steps": results,
+        "load_after_fill": settled,
+        "load_per_round": loads,
+        "steps": steps,
         "growth_largest_to_smallest": round(costs[-1] / costs[0], 3) if costs else None,
+        "growth_max_to_min": round(max(costs) / min(costs), 3) if costs else None,
         "aim": "growth <= 1.5 and ratio_bare_to_formation >= 0.5",
     }
+
+
+def write(args: argparse.Namespace, report: dict[str, Any]) -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))
-    plot(results, args.out.with_suffix(".png"))
+    plot(report["steps"], args.out.with_suffix(".png"))
     console.print_json(json.dumps(report))
 
 
