@@ -8,8 +8,9 @@
 // summarized_by) is a key of its summary: the summary scores the best of its own and its sources' cosines, and
 // the best of its own and its sources' full-text scores (a source is a short document; the summary's own key,
 // every source's words in one field, scores low on any one of them by BM25's length normalisation); `via` names
-// the source that gave it that score (null when its own key did), which recall shows as the hit's details
-// (and, for full text, `via_text`: that source's text, which recall's BM25 scores in the summary's place).
+// the source that gave it that score (null when its own key did), and `vias` every replaced source the channel
+// found, with its score ([id, score]), from which recall picks the hit's details (graphmem.retrieval.signals);
+// for full text, `via_text` is the best source's text, which recall's BM25 scores in the summary's place.
 // Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
@@ -48,17 +49,18 @@ CALL () { // the exact scan: the readable memories' cosines, best $scan_k first 
   WITH m, own, ctx, via, CASE WHEN ctx > own THEN ctx ELSE own END AS score
   WITH m, max(own) AS own, max(ctx) AS ctx, max(score) AS score, // a summary: the best of its own and its
        collect(CASE WHEN via IS NOT NULL THEN {score: score, via: via} END) AS keys // sources' scores
-  WITH m, own, ctx, score,
+  WITH m, own, ctx, score, keys,
        reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
-  WITH m, own, ctx, score, CASE WHEN best.score >= score THEN best.via END AS via // the source that gave it
+  WITH m, own, ctx, score, CASE WHEN best.score >= score THEN best.via END AS via, // the source that gave it
+       [r IN keys | [r.via, r.score]] AS vias
   ORDER BY score DESC LIMIT $scan_k
-  RETURN collect({m: m, score: score, own: own, ctx: ctx, via: via}) AS scanned
+  RETURN collect({m: m, score: score, own: own, ctx: ctx, via: via, vias: vias}) AS scanned
 }
 WITH scanned, $method = 'exact' AND size(scanned) < $scan_k AS covered // every readable memory is scored
 CALL (scanned) { // the pool: one row, its seeds and their nodes
   CALL (scanned) {
     UNWIND scanned[..$pool_k] AS s
-    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text
+    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text, s.vias AS vias
     UNION ALL
     WITH $method AS method WHERE method IN ['index', 'filtered']
     CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
@@ -106,9 +108,10 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
          CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m.id END AS via
     WHERE m IS NOT NULL
     WITH m, collect({score: own, via: via}) AS keys
-    WITH m, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
-    WITH m, best.score AS score, best.via AS via ORDER BY score DESC LIMIT $pool_k
-    RETURN m, score, 'vector' AS source, via, null AS via_text
+    WITH m, keys, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
+    WITH m, best.score AS score, best.via AS via,
+         [r IN keys WHERE r.via IS NOT NULL | [r.via, r.score]] AS vias ORDER BY score DESC LIMIT $pool_k
+    RETURN m, score, 'vector' AS source, via, null AS via_text, vias
     UNION ALL
     WITH $lucene AS lucene WHERE lucene IS NOT NULL
     CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
@@ -127,10 +130,11 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
          CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m END AS key
     WHERE m IS NOT NULL
     WITH m, collect({score: score, via: key.id, text: coalesce(key.search_text, key.content)}) AS keys
-    WITH m, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
-    RETURN m, best.score AS score, 'fulltext' AS source, best.via AS via, best.text AS via_text
+    WITH m, keys, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
+    RETURN m, best.score AS score, 'fulltext' AS source, best.via AS via, best.text AS via_text,
+           [r IN keys WHERE r.via IS NOT NULL | [r.via, r.score]] AS vias
   }
-  WITH m, collect({source: source, score: score, via: via, via_text: via_text}) AS found
+  WITH m, collect({source: source, score: score, via: via, via_text: via_text, vias: vias}) AS found
   RETURN collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
 }
 CALL (pool) {

@@ -197,8 +197,9 @@ def test_asks_only(content: str, asks: bool) -> None:
 
 
 def test_a_summarys_details_are_the_sources_it_was_found_by_the_stronger_first() -> None:
-    """recall_pool names, per channel, the replaced source that gave a summary its score (``via``); the
-    details list each once, the channel with the larger share of the fused score first."""
+    """recall_pool names, per channel, the replaced source that gave a summary its score (``via``) and every
+    source the channel found (``vias``); the details list each once, the channel with the larger share of
+    the fused score first, then the sources that rank among the channel's k best on their own, best first."""
     from graphmem.retrieval.signals import summary_details
 
     row = {
@@ -206,23 +207,48 @@ def test_a_summarys_details_are_the_sources_it_was_found_by_the_stronger_first()
             {
                 "id": "s",
                 "found": [
-                    {"source": "vector", "score": 0.8, "via": "a"},
-                    {"source": "fulltext", "score": 9.0, "via": "b"},
+                    {"source": "vector", "score": 0.8, "via": "a", "vias": [["a", 0.8], ["e", 0.1]]},
+                    {"source": "fulltext", "score": 9.0, "via": "b", "vias": [["b", 9.0]]},
                 ],
             },
             {
                 "id": "t",
                 "found": [
-                    {"source": "vector", "score": 0.9, "via": "c"},
-                    {"source": "fulltext", "score": 2.0, "via": "c"},
+                    {"source": "vector", "score": 0.9, "via": "c", "vias": [["c", 0.9]]},
+                    {"source": "fulltext", "score": 2.0, "via": "c", "vias": [["c", 2.0]]},
                 ],
             },
-            {"id": "m", "found": [{"source": "vector", "score": 0.7, "via": None}]},
+            {"id": "m", "found": [{"source": "vector", "score": 0.7, "via": None, "vias": []}]},
         ]
     }
     cosine, bm25 = {"s": 0.6, "t": 0.9, "m": 0.3}, {"s": 9.0, "t": 2.0}
-    details = summary_details(row, cosine, bm25, vector_weight=0.5)
+    details = summary_details(row, cosine, bm25, vector_weight=0.5, k=10)
     assert details["s"] == ("b", "a")  # words gave s the larger share: 0.5 · 9/9 against 0.5 · 0.5
     assert details["t"] == ("c",)  # one source by both channels, once
     assert "m" not in details  # found by its own key: no details
-    assert summary_details(row, cosine, bm25, vector_weight=0.95)["s"] == ("a", "b")  # meaning weighs more
+    assert summary_details(row, cosine, bm25, 0.95, k=10)["s"] == ("a", "b")  # meaning weighs more
+    # e is among the vector channel's 10 best (0.9 c, 0.8 a, 0.7 m, 0.1 e) but below its median: no match
+    assert summary_details(row, cosine, bm25, 0.95, k=4)["s"] == ("a", "b")
+
+
+def test_a_summary_shows_every_source_among_the_channels_best_up_to_the_cap() -> None:
+    """A summary whose sources several rank among the channel's k best shows them best first, at most
+    DETAILS_MAX; the source that gave it its score is shown even when k is smaller."""
+    from graphmem.retrieval.signals import DETAILS_MAX, summary_details
+
+    vias = [["a", 0.9], ["b", 0.85], ["c", 0.8], ["d", 0.75], ["z", 0.2]]
+    row = {
+        "seeds": [
+            {"id": "s", "found": [{"source": "vector", "score": 0.9, "via": "a", "vias": vias}]},
+            *({"id": f"m{i}", "found": [{"source": "vector", "score": 0.5 - i / 100, "via": None}]}
+              for i in range(10)),
+        ]
+    }  # fmt: skip
+    cosine = {"s": 0.9} | {f"m{i}": 0.5 - i / 100 for i in range(10)}
+    assert DETAILS_MAX == 3
+    assert summary_details(row, cosine, {}, 0.5, k=10)["s"] == ("a", "b", "c")  # d is 4th: over the cap
+    assert summary_details(row, cosine, {}, 0.5, k=2)["s"] == ("a", "b")
+    assert summary_details(row, cosine, {}, 0.5, k=1)["s"] == ("a",)  # via: shown whatever k
+    assert "z" not in summary_details(row, cosine, {}, 0.5, k=100)["s"]  # 0.2: under the median (0.47)
+    row["seeds"][0]["found"][0]["vias"] = [["z", 0.2], ["a", 0.9]]  # any order: best first
+    assert summary_details(row, cosine, {}, 0.5, k=100)["s"] == ("a",)

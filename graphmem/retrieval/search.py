@@ -271,7 +271,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
     standout = spread(signals.cosine, seeds)
     ranks = _source_ranks(seeds)
-    details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight)
+    details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
     hits = []
     for mid in order:
         parts[mid]["standout"] = standout(mid)

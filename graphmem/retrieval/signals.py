@@ -4,6 +4,7 @@ and how many of the query's words it covers. Pure (no database)."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping
 from typing import Any
@@ -79,23 +80,57 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
 
 
+DETAILS_MAX = 3
+"""Most sources a summary hit shows: a question rests on one to three turns (96 % of LoCoMo's questions, and
+a multi-hop one mostly on two or three); more would fill the agent's context with a summary's other turns."""
+
+
 def summary_details(
     row: Mapping[str, Any],
     cosine: Mapping[str, float],
     bm25: Mapping[str, float],
     vector_weight: float,
+    k: int,
 ) -> dict[str, tuple[str, ...]]:
-    """Each summary's sources it was found by (recall_pool's ``via``: the replaced source whose key gave the
-    summary its vector or its full-text score), the one whose channel gave the larger share of the summary's
-    fused score first (each channel's share as :func:`linear_fusion` weighs it)."""
+    """Each summary's sources the query found it by: the one that gave the summary its score (``via``), and
+    every other replaced source that a channel ranks, on its own, among its ``k`` best candidates and above
+    its median one (recall_pool's ``vias``: cosine, or the index's full-text score, compared with the pool's
+    seeds and the other sources in that channel; the median keeps a small tenant, where every memory is
+    among the k best, from showing its weak matches); the channel with the larger share of the summary's
+    fused score first (each channel's share as :func:`linear_fusion` weighs it), best first within a
+    channel; at most :data:`DETAILS_MAX`."""
     by_meaning, by_words = linear_fusion(cosine, {}, vector_weight), linear_fusion({}, bm25, vector_weight)
+    cut = _channel_cuts(row["seeds"], k)
     out: dict[str, tuple[str, ...]] = {}
     for seed in row["seeds"]:
-        vias = {f["source"]: f["via"] for f in seed["found"] if f.get("via")}
-        if not vias:
+        channels = {f["source"]: f for f in seed["found"] if f.get("via") or f.get("vias")}
+        if not channels:
             continue
         mid = seed["id"]
         share = {"vector": by_meaning.get(mid, 0.0), "fulltext": by_words.get(mid, 0.0)}
-        ordered = sorted(vias, key=lambda source: -share.get(source, 0.0))
-        out[mid] = tuple(dict.fromkeys(vias[source] for source in ordered))
+        picked: list[str] = []
+        for source in sorted(channels, key=lambda c: -share.get(c, 0.0)):
+            f = channels[source]
+            found = sorted(f.get("vias") or (), key=lambda v: -float(v[1]))
+            picked += [f["via"]] if f.get("via") else []
+            picked += [str(v[0]) for v in found if float(v[1]) >= cut.get(source, math.inf)]
+        out[mid] = tuple(dict.fromkeys(picked))[:DETAILS_MAX]
     return out
+
+
+def _channel_cuts(seeds: Any, k: int) -> dict[str, float]:
+    """Per channel, the higher of the ``k``-th best and the median score among the pool's seeds and the
+    replaced sources it found: a source at or above it would have been one of the channel's ``k`` best
+    matches on its own, and a better one than the channel's typical candidate."""
+    scores: dict[str, list[float]] = {}
+    for seed in seeds:
+        for f in seed["found"]:
+            own = [float(v[1]) for v in f.get("vias") or ()]
+            if not f.get("via"):  # the seed's own key scored it (a summary's best source is among its vias)
+                own.append(float(f["score"]))
+            scores.setdefault(f["source"], []).extend(own)
+    return {
+        source: max(sorted(v, reverse=True)[min(k, len(v)) - 1], statistics.median(v))
+        for source, v in scores.items()
+        if v
+    }
