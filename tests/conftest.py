@@ -110,7 +110,47 @@ def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
         yield memory
 
 
+DISPOSABLE: list[str] = []
+"""The tenants this session's tests wrote (``user_id`` and :func:`disposable`), deleted when it ends."""
+
+
+def disposable(tenant: str) -> str:
+    """Mark ``tenant`` as the test session's own: :func:`pytest_sessionfinish` deletes its nodes."""
+    DISPOSABLE.append(tenant)
+    return tenant
+
+
 @pytest.fixture()
 def user_id() -> str:
-    """Each test isolates itself with its own tenant instead of wiping the database."""
-    return f"test-{uuid.uuid4()}"
+    """Each test isolates itself with its own tenant instead of wiping the database; the tenant is deleted
+    when the session ends, so that ``make test`` leaves the server it ran on as it found it."""
+    return disposable(f"test-{uuid.uuid4()}")
+
+
+SWEEP = """
+MATCH (n) WHERE n.user_id IN $tenants OR (n:User AND n.id IN $tenants)
+CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
+"""
+
+
+def sweep(store: Any, tenants: list[str]) -> None:
+    """Delete every node of ``tenants`` (and their User nodes) in one pass over the store."""
+    with store.driver.session(database=store.database) as s:  # auto-commit: CALL ... IN TRANSACTIONS
+        s.run(SWEEP, {"tenants": tenants}).consume()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Delete the session's tenants (a server already gone, as a testcontainers one is by now, has nothing
+    to delete)."""
+    if not DISPOSABLE:
+        return
+    try:
+        from graphmem.store.connection import open_store
+
+        store = open_store(None, None, None, Settings())
+        try:
+            sweep(store, DISPOSABLE)
+        finally:
+            store.close()
+    except Exception as exc:  # cleaning up must never fail the run
+        print(f"\nleft the test tenants in place: {exc}")

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 import numpy as np
 import pytest
+from conftest import disposable
 
 from graphmem import (
     EmbedderError,
@@ -97,9 +98,9 @@ def test_small_tenant_among_many_gets_its_true_top_k(
             "UNWIND $rows AS r CREATE (m:Memory {id: r.id, user_id: $u, content: r.text, status: 'active',"
             " recorded_at: datetime()}) WITH m, r"
             " CALL db.create.setNodeVectorProperty(m, 'embedding', r.vec)",
-            {"rows": [{**r, "vec": v} for r, v in zip(rows, vecs)], "u": f"crowd-{run}-{j}"},
+            {"rows": [{**r, "vec": v} for r, v in zip(rows, vecs)], "u": disposable(f"crowd-{run}-{j}")},
         )
-    user = f"small-{run}"
+    user = disposable(f"small-{run}")
     own = [
         "I have a cat called Misty",
         "My dog is named Bruno",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import ExternalServer, docker_engine, neo4j_container
+from conftest import DISPOSABLE, ExternalServer, disposable, docker_engine, neo4j_container, sweep
 
 from graphmem import GraphMemory
 
@@ -37,3 +37,20 @@ def test_testcontainers_backend_when_a_docker_engine_is_present() -> None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def test_the_session_deletes_its_tenants_and_nothing_else(mem: GraphMemory, user_id: str) -> None:
+    """``make test`` leaves the server it ran on as it found it: the tenants the tests wrote (the
+    ``user_id`` fixture's, and any marked :func:`conftest.disposable`) are swept when the session ends; a
+    tenant not marked is kept."""
+    kept = f"kept-{user_id}"
+    other = disposable(f"{user_id}-other")
+    for tenant in (user_id, other, kept):
+        mem.remember(f"a note of {tenant}", user_id=tenant, session_id="s")
+    assert user_id in DISPOSABLE and other in DISPOSABLE and kept not in DISPOSABLE
+    sweep(mem.runtime.store, [user_id, other])
+    count = "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) RETURN count(n) AS n"
+    assert mem.query(count, {"u": user_id}) == [{"n": 0}]
+    assert mem.query(count, {"u": other}) == [{"n": 0}]
+    assert mem.query(count, {"u": kept})[0]["n"] >= 2  # its memory and its User node
+    sweep(mem.runtime.store, [kept])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory
 from graphmem.config import RetrievalPreset
@@ -55,7 +56,7 @@ def _crowd(mem: GraphMemory, user_id: str, vector: list[float], n: int) -> None:
         "content: 'crowd row ' + i, status: 'active', created_at: datetime(), recorded_at: datetime()}) "
         "WITH m CALL db.create.setNodeVectorProperty(m, 'embedding', $e) "
         "WITH m CALL db.create.setNodeVectorProperty(m, 'context_embedding', $e)",
-        {"n": n, "u": user_id + "-crowd", "e": vector},
+        {"n": n, "u": disposable(user_id + "-crowd"), "e": vector},
     )
 
 
