@@ -19,6 +19,6 @@ CALL (a, b, similarity) {
   ON CREATE SET r.recorded_at = $now, r.valid_from = $now, r.created_by = 'associate'
   SET r.weight = similarity, r.weight_base = similarity, r.similarity = similarity, r.weight_updated_at = $now,
       r.weight_due = datetime({epochSeconds: 0}), // the next decay run evaluates the edge (graphmem.model.edge_weights)
-      r.method = 'gds_knn', a.decay_due = datetime({epochSeconds: 0}), b.decay_due = datetime({epochSeconds: 0}) // association: a decay input
+      r.method = 'gds_knn' // the memories' decay_due (association is a decay input): associate_mark, once each
 } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS edges

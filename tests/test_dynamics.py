@@ -389,6 +389,7 @@ def _topic_memories(mem: GraphMemory, user_id: str) -> list[str]:
 def test_associate_uses_gds_knn_when_present(dyn: GraphMemory, user_id: str) -> None:
     _topic_memories(dyn, user_id)
     assert dyn.automation.probe()["gds"], "the shared server has GDS"
+    dyn.jobs.run("decay", user_id=user_id)  # evaluated: each memory's next decay lies ahead
     run = dyn.jobs.run("associate", user_id=user_id)
     assert run.status == "success" and run.counts["method"] == "gds_knn" and run.counts["edges"] > 0
     methods = dyn.query(
@@ -397,6 +398,12 @@ def test_associate_uses_gds_knn_when_present(dyn: GraphMemory, user_id: str) -> 
         {"u": user_id},
     )[0]
     assert "gds_knn" in methods["m"] and methods["users"] == [user_id]
+    due = dyn.query(  # association is a decay input: each linked memory is due for decay (associate_mark)
+        "MATCH (a:Memory {user_id: $u})-[:RELATED_TO {method: 'gds_knn'}]-() "
+        "RETURN collect(DISTINCT a.decay_due.epochSeconds) AS due",
+        {"u": user_id},
+    )[0]["due"]
+    assert due == [0]
 
 
 def test_associate_falls_back_to_the_vector_index(server: Any, embedder: OnnxEmbedder, user_id: str) -> None:
