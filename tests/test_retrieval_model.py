@@ -227,7 +227,7 @@ def test_a_summarys_details_are_the_sources_it_was_found_by_the_stronger_first()
     assert details["t"] == ("c",)  # one source by both channels, once
     assert "m" not in details  # found by its own key: no details
     assert summary_details(row, cosine, bm25, 0.95, k=10)["s"] == ("a", "b")  # meaning weighs more
-    # e is among the vector channel's 10 best (0.9 c, 0.8 a, 0.7 m, 0.1 e) but below its median: no match
+    # e is among the vector channel's 4 best (0.9 c, 0.8 a, 0.7 m, 0.1 e) but below its median: no match
     assert summary_details(row, cosine, bm25, 0.95, k=4)["s"] == ("a", "b")
 
 

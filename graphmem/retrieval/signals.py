@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
@@ -93,10 +93,10 @@ def summary_details(
     k: int,
 ) -> dict[str, tuple[str, ...]]:
     """Each summary's sources the query found it by: the one that gave the summary its score (``via``), and
-    every other replaced source that a channel ranks, on its own, among its ``k`` best candidates and above
-    its median one (recall_pool's ``vias``: cosine, or the index's full-text score, compared with the pool's
-    seeds and the other sources in that channel; the median keeps a small tenant, where every memory is
-    among the k best, from showing its weak matches); the channel with the larger share of the summary's
+    every other replaced source that a channel ranks, on its own, among its ``k`` best candidates and at or
+    above its median one (recall_pool's ``vias``: cosine, or the index's full-text score, compared with the
+    pool's seeds and the other sources in that channel; the median keeps a small tenant, where every memory
+    is among the k best, from showing its weak matches); the channel with the larger share of the summary's
     fused score first (each channel's share as :func:`linear_fusion` weighs it), best first within a
     channel; at most :data:`DETAILS_MAX`."""
     by_meaning, by_words = linear_fusion(cosine, {}, vector_weight), linear_fusion({}, bm25, vector_weight)
@@ -118,7 +118,7 @@ def summary_details(
     return out
 
 
-def _channel_cuts(seeds: Any, k: int) -> dict[str, float]:
+def _channel_cuts(seeds: Iterable[Mapping[str, Any]], k: int) -> dict[str, float]:
     """Per channel, the higher of the ``k``-th best and the median score among the pool's seeds and the
     replaced sources it found: a source at or above it would have been one of the channel's ``k`` best
     matches on its own, and a better one than the channel's typical candidate."""
