@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import AsyncGraphMemory, ConfigurationError, OnnxEmbedder, VersionConflict
 from graphmem.automation.scheduler import Scheduler
@@ -42,7 +43,7 @@ QUERIES = [
 
 
 def test_concurrent_calls_on_one_instance_are_all_correct(server: Any, embedder: Any) -> None:
-    users = [f"test-{uuid.uuid4()}", f"test-{uuid.uuid4()}"]
+    users = [disposable(f"test-{uuid.uuid4()}"), disposable(f"test-{uuid.uuid4()}")]
 
     async def scenario() -> None:
         async with await AsyncGraphMemory.connect(embedder=embedder) as mem:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,7 +67,7 @@ _STATE = st.fixed_dictionaries(
 def test_reinforcement_cypher_matches_the_rule(dyn: GraphMemory, states: list[dict[str, Any]]) -> None:
     """Recall (memory_reinforce) and re-stating (memory_merge_duplicate) grow strength exactly as
     heuristics.reinforce says, with spacing, and recall more than re-stating (testing effect)."""
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     ids = _create(dyn, user, [{k: v for k, v in s.items() if v is not None} for s in states])
     twins = _create(dyn, user + "-b", [{k: v for k, v in s.items() if v is not None} for s in states])
     r = h.REINFORCEMENT.cypher()
@@ -103,7 +104,7 @@ def test_reinforcement_cypher_matches_the_rule(dyn: GraphMemory, states: list[di
 def test_inhibition_cypher_matches_the_rule(
     dyn: GraphMemory, rows: list[tuple[Any, datetime, float]]
 ) -> None:
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     props = [{"inhibition": i, "inhibited_at": at if i is not None else None} for i, at, _ in rows]
     ids = _create(dyn, user, [{k: v for k, v in p.items() if v is not None} for p in props])
     updates = [{"id": mid, "activation": a} for mid, (_, _, a) in zip(ids, rows, strict=True)]

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -192,7 +193,7 @@ def test_decay_and_forget_jobs_match_the_specification(
     states, edges = data
     params = DynamicsParams(capacity_per_user=capacity)
     _use(dyn, params)
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _store(dyn, user, states, edges)
     before = _stored(dyn, user)
     assert dyn.jobs.run("decay", user_id=user, now=NOW).status == "success"
@@ -272,7 +273,7 @@ def test_due_driven_runs_give_what_a_nightly_recompute_would(
         spec.MemoryState(**{**s.__dict__, **fresh, "status": s.status if s.status != "forgotten" else "weak"})
         for s in drawn
     ]
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _store(dyn, user, states, [])
     now, evaluated = NOW, []
     for gap in gaps:

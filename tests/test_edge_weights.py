@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_calls import record_calls
@@ -106,7 +107,7 @@ def test_the_fragment_derives_the_specifications_weight(
 ) -> None:
     """Read back through Cypher at several clocks (before the anchor too), the fragment's weight is the pure
     function's; an edge without a rate (an older store's) reads its stored weight, None if it has none."""
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _store(dyn, user, [{k: v for k, v in e.items() if v is not None} for e in edges])
     for now in [NOW] + [NOW + timedelta(days=d, hours=5) for d in later]:
         for eid, (props, weight) in _edges(dyn, user, now).items():
@@ -127,7 +128,7 @@ def test_the_decay_job_writes_what_the_specification_says_and_only_that(
 ) -> None:
     params = DynamicsParams(edge_decay=rate, edge_weight_floor=floor)
     _use(dyn, params)
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _store(dyn, user, [{k: v for k, v in e.items() if v is not None} for e in edges])
     migrate.mark_edges_due(
         dyn.runtime
@@ -177,7 +178,7 @@ def _formed(dyn: GraphMemory, user: str, n: int, at: datetime) -> None:
 
 def test_later_decay_runs_leave_unchanged_edges_alone(dyn: GraphMemory) -> None:
     _use(dyn, P)
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _formed(dyn, user, 6, NOW)
     runs = [dyn.jobs.run("decay", user_id=user, now=NOW + timedelta(days=d, hours=1)) for d in range(4)]
     assert [r.counts["edges"] for r in runs] == [6, 0, 0, 0]  # evaluated once: rate, floor, due
@@ -196,7 +197,7 @@ def test_an_old_style_edge_reads_its_stored_weight_until_evaluated(dyn: GraphMem
     """Written by an older graphmem: the stored weight, as today; the decay job's first run over it (the
     migration) anchors it where the old job did (its base, or its weight at its recording)."""
     _use(dyn, P)
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     made = NOW - timedelta(days=40)
     _store(
         dyn,
@@ -221,7 +222,7 @@ def test_an_old_style_edge_reads_its_stored_weight_until_evaluated(dyn: GraphMem
 
 def test_co_recall_reweights_from_the_derived_weight(dyn: GraphMemory) -> None:
     _use(dyn, P)
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _formed(dyn, user, 1, NOW)
     dyn.jobs.run("decay", user_id=user, now=NOW)
     later = NOW + timedelta(days=30)
@@ -239,7 +240,7 @@ def test_pruning_uses_the_derived_weight(dyn: GraphMemory) -> None:
     """0.1 · 0.99^days falls below 0.05 after 68.97 days: kept on day 68, removed on day 70, with no decay
     run in between (the stored weight never moves)."""
     _use(dyn, P)
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _store(
         dyn, user, [{"weight": 0.1, "weight_base": 0.1, "weight_updated_at": NOW, "weight_due": spec.DUE_NOW}]
     )
@@ -294,7 +295,7 @@ def test_decay_over_all_tenants_seeks_edges_through_indexes(dyn: GraphMemory) ->
 def test_init_marks_old_edges_due_so_the_index_finds_them(dyn: GraphMemory) -> None:
     """An edge written before weight_due existed gets it at the epoch from init()'s migration: the next decay
     run finds it through the index."""
-    user = f"test-{uuid.uuid4()}"
+    user = disposable(f"test-{uuid.uuid4()}")
     _store(dyn, user, [{"weight": 0.7, "recorded_at": NOW - timedelta(days=3)}])
     migrate.mark_edges_due(dyn.runtime)
     props, weight = _edges(dyn, user)[0]

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import (
     GraphMemory,
@@ -52,7 +53,7 @@ def count(mem: GraphMemory, user_id: str) -> dict[str, int]:
 def colliding_audit(mem: GraphMemory) -> Iterator[None]:
     """Every audit append inside the block reuses an existing event's id: the server refuses it (unique
     constraint) inside the write's own transaction."""
-    other = f"test-{uuid.uuid4()}"
+    other = disposable(f"test-{uuid.uuid4()}")
     mem.facts.set(other, "k", "v")
     taken = mem.temporal.audit_log(user_id=other)[0].id
     real = audit.event_row

@@ -10,6 +10,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from conftest import disposable
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ def marker(user: str) -> str:
 def test_no_read_returns_another_users_data(
     mem: GraphMemory, ops: list[tuple[int, str, str, str | None]]
 ) -> None:
-    users = [f"test-iso-{uuid.uuid4()}" for _ in range(USERS)]
+    users = [disposable(f"test-iso-{uuid.uuid4()}") for _ in range(USERS)]
     owned: dict[str, list[str]] = {u: [] for u in users}
     try:
         for index, kind, word, agent in ops:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory, OnnxEmbedder
 
@@ -94,7 +95,7 @@ def test_load_skips_abstention_questions() -> None:
 def test_questions_are_asked_as_of_their_date(mem: GraphMemory, embedder: OnnxEmbedder) -> None:
     items, _ = lme.load(SAMPLE)
     item = next(q for q in items if q["question_id"] == "k-upd-01")  # its last session is dated after it
-    user = f"test-lme-{uuid.uuid4()}"
+    user = disposable(f"test-lme-{uuid.uuid4()}")
     try:
         hay = lme.ingest(mem, item, user)
         later = {m for m, s in hay.session_of.items() if s == "after_k-upd-01"}
@@ -118,7 +119,7 @@ def test_the_wall_clock_ingests_through_add_messages_and_leaves_the_future_out(
 ) -> None:
     items, _ = lme.load(SAMPLE)
     item = next(q for q in items if q["question_id"] == "k-upd-01")
-    user = f"test-lme-{uuid.uuid4()}"
+    user = disposable(f"test-lme-{uuid.uuid4()}")
     try:
         hay = lme.ingest(mem, item, user, clock="wall")
         assert hay.query.as_of is None and hay.sessions_after_question == 1

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,7 +104,7 @@ def _common(mem: GraphMemory, user: str) -> set[str]:
 def test_rollups_match_the_specification_and_promote_the_same(
     dyn: GraphMemory, events: list[dict[str, Any]]
 ) -> None:
-    raw, compacted = f"test-{uuid.uuid4()}", f"test-{uuid.uuid4()}"
+    raw, compacted = disposable(f"test-{uuid.uuid4()}"), disposable(f"test-{uuid.uuid4()}")
     _tenant(dyn, raw, events)
     _tenant(dyn, compacted, events)
     before = _records(dyn, compacted)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from conftest import disposable
 from fact_oracle import KeyModel
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,7 +92,7 @@ def test_reads_match_an_independent_model(
     read of the server must give the value, start and (as known then) end that an independent in-memory
     model of the same operations gives (tests/fact_oracle.py), not one computed from what the server
     stored."""
-    user_id = f"test-{uuid.uuid4()}"
+    user_id = disposable(f"test-{uuid.uuid4()}")
     model, now = KeyModel(), d(1, 1)
     for value, offset, source, gap, alias, fact_type in writes:
         now += timedelta(days=gap, seconds=1)

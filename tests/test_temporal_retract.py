@@ -10,6 +10,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import disposable
 from fact_oracle import KeyModel
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -123,7 +124,7 @@ def test_writes_and_retractions_match_an_independent_model(
     answers what an independent in-memory model of the operations answers (tests/fact_oracle.py: value,
     valid_from and valid_to as known then), what an earlier known_at returned never changes afterwards,
     and the versions the server stored never overlap in valid time as known at any time."""
-    user_id = f"test-{uuid.uuid4()}"
+    user_id = disposable(f"test-{uuid.uuid4()}")
     model, now, seen = KeyModel(), T0, {}
     for value, offset, dated, source, gap in ops:
         now += timedelta(days=gap, seconds=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from conftest import disposable
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -18,7 +19,7 @@ ADMIN = "admin-test-key"
 
 
 def test_user_key_reaches_only_its_user(mem: GraphMemory, user_id: str) -> None:
-    other = f"test-{uuid.uuid4()}"
+    other = disposable(f"test-{uuid.uuid4()}")
     key, record = auth.create_key(mem.runtime.store, "user", user_id)
     stored = mem.query("MATCH (k:ApiKey {id: $id}) RETURN k {.*} AS k", {"id": record["id"]})[0]["k"]
     assert key.split("_", 2)[2] not in json.dumps(stored, default=str)  # only the hash is stored
