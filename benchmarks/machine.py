@@ -29,8 +29,14 @@ def _cpu_model() -> str | None:
     return None
 
 
+LOAD_AT_START = round(os.getloadavg()[0], 2)
+"""The 1-minute load when the benchmark started (this module is imported at its top): a result is stamped
+when it is written, at the end of its run, when the run's own work has raised the load."""
+
+
 def stamp(neo4j_version: str | None = None, **extra: Any) -> dict[str, Any]:
-    """Machine info + command + time, for the top of a result file.
+    """Machine info + command + time, for the top of a result file: the load when the run started and when
+    the result was written.
 
     ``neo4j_version`` comes from the server the run used (``CALL dbms.components()``).
     """
@@ -41,7 +47,8 @@ def stamp(neo4j_version: str | None = None, **extra: Any) -> dict[str, Any]:
             "cpus": os.cpu_count(),
             "cpu_model": _cpu_model(),
             "ram_gib": _ram_gib(),
-            "load_1m_at_start": round(os.getloadavg()[0], 2),
+            "load_1m_at_start": LOAD_AT_START,
+            "load_1m_at_end": round(os.getloadavg()[0], 2),
             "python": platform.python_version(),
             "platform": platform.platform(),
             "neo4j": neo4j_version,
