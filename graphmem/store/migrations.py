@@ -25,11 +25,6 @@ AWAIT_SECONDS = 600
 FILTER_SINCE = (2026, 1)
 """The first Neo4j whose vector indexes filter by a listed property inside the index (``SEARCH … WHERE``)."""
 
-_VECTOR_SCHEMA = {
-    "memory_embedding": "040_memory_embedding_vector",
-    "memory_context_embedding": "041_memory_context_embedding_vector",
-}
-
 
 def filters_vectors(version: str) -> bool:
     """Whether a Neo4j of this version ('2026.01.4', '5.26.30') can filter inside a vector index."""
@@ -58,7 +53,12 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
         )
         dropped.append(FULLTEXT_INDEX)
     if filtered:
-        statements = dict(schema_statements(filtered=True))
+        creates = {  # each vector index's own schema statement, by the index name it creates
+            name: statement
+            for _, statement in schema_statements(filtered=True)
+            for name in VECTOR_INDEXES
+            if f"VECTOR INDEX {name} " in statement
+        }
         rows = rt.store.read("vector_index_filter", names=list(VECTOR_INDEXES))
         for row in rows:
             if "user_id" in (row["properties"] or []):
@@ -66,7 +66,7 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
             name = str(row["name"])
             logger.info("vector index %s cannot filter by tenant: recreating it with user_id", name)
             rt.store.run_statement(query("schema_vector_index_drop"), {"name": name})
-            rt.store.run_statement(statements[_VECTOR_SCHEMA[name]], {"dimension": rt.embedder.dimension})
+            rt.store.run_statement(creates[name], {"dimension": rt.embedder.dimension})
             rt.store.run_statement(query("schema_await_index"), {"name": name, "seconds": AWAIT_SECONDS})
             dropped.append(name)
     return dropped
