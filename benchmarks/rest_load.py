@@ -42,9 +42,13 @@ API_LOG = Path("benchmarks/cache/logs/rest_api.log")
 """The API's stderr during a run (a file: a pipe nobody reads fills up and stalls the server's logging)."""
 
 
-def start_api(port: int, key: str, startup_timeout: float) -> tuple[subprocess.Popen[bytes], float]:
+def start_api(
+    port: int, key: str, startup_timeout: float, api_slots: int | None = None
+) -> tuple[subprocess.Popen[bytes], float]:
     """`graphmem api` on loopback; returns the process and the seconds until /health answered."""
     env = dict(os.environ, GRAPHMEM_API_KEY=key)
+    if api_slots is not None:  # admission by priority: 0 turns it off (docs/rest.md)
+        env["GRAPHMEM_API_SLOTS"] = str(api_slots)
     exe = Path(sys.executable).with_name("graphmem")
     command = [str(exe), "api", "--host", "127.0.0.1", "--port", str(port)]
     API_LOG.parent.mkdir(parents=True, exist_ok=True)
@@ -173,6 +177,12 @@ def main() -> None:
         default=600.0,
         help="seconds to wait for the API (model load included)",
     )
+    parser.add_argument(
+        "--api-slots",
+        type=int,
+        help="GRAPHMEM_API_SLOTS for the API it starts: requests admitted at once, recalls first "
+        "(0: admission off; default: the API's own default)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.quick:
@@ -185,7 +195,7 @@ def main() -> None:
         base, key = args.url, args.key or os.environ.get("GRAPHMEM_API_KEY", "")
     else:
         port, key = free_port(), secrets.token_urlsafe(24)
-        proc, startup = start_api(port, key, startup_timeout=args.startup_timeout)
+        proc, startup = start_api(port, key, startup_timeout=args.startup_timeout, api_slots=args.api_slots)
         base = f"http://127.0.0.1:{port}"
     try:
         result = asyncio.run(run_load(base, key, args))
@@ -204,6 +214,9 @@ def main() -> None:
             "transient_retries": sum("will be retried" in x for x in lines),  # deadlocks, mostly
             "deadlocks": sum("DeadlockDetected" in x for x in lines),
         }
+    if proc is not None:
+        slots = args.api_slots if args.api_slots is not None else os.environ.get("GRAPHMEM_API_SLOTS")
+        result["api_slots"] = "default" if slots is None else int(slots)
     report = stamp(api_startup_s=None if startup is None else round(startup, 1), rest_load=result)
     text = json.dumps(report, indent=2)
     print(text)

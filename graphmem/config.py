@@ -187,6 +187,15 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = Field(default=None, description="the key REST clients send in X-API-Key")
     max_body_bytes: int = Field(default=1_048_576, ge=1, description="REST: larger request bodies get 413")
     protect_docs: bool = Field(default=False, description="REST: /docs and /openapi.json need a key")
+    api_slots: int | None = Field(
+        default=None,
+        ge=0,
+        description="REST: requests run at once, recalls admitted ahead of writes and writes held to half "
+        "the slots (default two per core, at least 4; 0 turns admission off); see docs/rest.md",
+    )
+    api_queue_seconds: float = Field(
+        default=30.0, gt=0, description="REST: a request that waited this long for a slot gets 503 Busy"
+    )
 
     @field_validator("retrieval_preset", mode="before")
     @classmethod

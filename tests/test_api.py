@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from graphmem import GraphMemory
 from graphmem.adapters.dashboard import stats_from_rows
 from graphmem.adapters.rest import create_app
+from graphmem.adapters.rest.admission import Admission, default_slots
 
 KEY = "test-key"
 
@@ -223,3 +224,18 @@ def test_stats_fold() -> None:
     assert stats.total == 6 and stats.by_status == {"active": 5, "weak": 1}
     assert stats.by_type == {"episodic": 4, "semantic": 2}
     assert stats.retention_histogram == [0, 0, 1, 0, 0, 0, 0, 0, 0, 5]
+
+
+def test_admission_wraps_the_app_by_default(mem: GraphMemory, user_id: str) -> None:
+    """Recalls are admitted ahead of writes (graphmem.adapters.rest.admission; the queue itself is tested in
+    test_rest_admission.py): on by default with half the slots for writes, and every route still answers
+    through it."""
+    app = create_app(mem, KEY)
+    [admission] = [m for m in app.user_middleware if m.cls is Admission]
+    assert admission.kwargs["slots"] == default_slots()
+    assert admission.kwargs["write_slots"] == default_slots() // 2
+    with TestClient(app, headers={"X-API-Key": KEY}) as c:
+        assert c.post(f"/users/{user_id}/memories", json={"content": "I keep bees"}).status_code == 201
+        hits = c.post(f"/users/{user_id}/recall", json={"query": "bees", "k": 1}).json()
+        assert hits[0]["memory"]["content"] == "I keep bees"
+        assert c.get("/health").status_code == 200
