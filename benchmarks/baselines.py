@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -94,12 +94,21 @@ QUERY_KEY = "\x00query\x00"  # cache key prefix of query embeddings
 
 class CachingEmbedder:
     """Wraps an embedder; texts embedded once are served from memory (each question is embedded once for
-    all methods, and recall can be timed without the embedding)."""
+    all methods, and recall can be timed without the embedding).
+
+    Vectors are kept as tuples and handed out as fresh lists. Tens of thousands of cached *lists* of floats
+    make every full pass of Python's cyclic garbage collector walk millions of floats (~50 ms here), and
+    those passes land inside timed recalls: they doubled the measured dev-size recall p95 (docs/recall.md,
+    round 16). A tuple of floats is untracked by the collector once seen, so the cache costs it nothing."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self.cache: dict[str, list[float]] = {}
+        self.cache: dict[str, tuple[float, ...]] = {}
         self.name = embedder_name(inner)
+
+    def load(self, saved: Mapping[str, Sequence[float]]) -> None:
+        """Add vectors saved by an earlier run (``json.dumps(self.cache)`` writes them)."""
+        self.cache.update((text, tuple(vec)) for text, vec in saved.items())
 
     @property
     def dimension(self) -> int:
@@ -113,8 +122,8 @@ class CachingEmbedder:
         missing = list(dict.fromkeys(t for t in texts if t not in self.cache))
         if missing:
             for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self.cache[text] = vec
-        return [self.cache[t] for t in texts]
+                self.cache[text] = tuple(vec)
+        return [list(self.cache[t]) for t in texts]
 
     def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
         """Queries as the model wants them (bge-small: with its instruction), cached apart from passages."""
@@ -122,8 +131,8 @@ class CachingEmbedder:
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in self.cache))
         if missing:
             for text, vec in zip(missing, embed_query_checked(self.inner, missing), strict=True):
-                self.cache[QUERY_KEY + text] = vec
-        return [self.cache[k] for k in keys]
+                self.cache[QUERY_KEY + text] = tuple(vec)
+        return [list(self.cache[k]) for k in keys]
 
 
 @dataclass(frozen=True)

@@ -685,7 +685,7 @@ def main() -> None:
     if args.embedding_cache and args.embedding_cache.exists():
         saved = json.loads(args.embedding_cache.read_text())
         if saved.get("embedder") == embedder.name:  # never vectors of another model
-            embedder.cache.update(saved["vectors"])
+            embedder.load(saved["vectors"])
     pre_embed(embedder, args.data, args.users, args.max_turns)
     if args.embedding_cache:
         args.embedding_cache.write_text(json.dumps({"embedder": embedder.name, "vectors": embedder.cache}))

@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
     data = all_data[: args.limit]
     cached = CachingEmbedder(make_embedder(args.embedder))
     if args.embedding_cache and args.embedding_cache.exists():
-        cached.cache.update(json.loads(args.embedding_cache.read_text()))
+        cached.load(json.loads(args.embedding_cache.read_text()))
     overrides = dict(item.split("=", 1) for item in args.set)
     preset = RetrievalPreset.model_validate(
         {**PRESETS["balanced"].model_dump(), **overrides, "name": "bench"}

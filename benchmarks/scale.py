@@ -105,7 +105,7 @@ class SynthEmbedder:
     def __init__(self, base: np.ndarray) -> None:
         self.base = base
         self.bases: dict[str, int] = {}
-        self.cache: dict[str, list[float]] = {}
+        self.cache: dict[str, tuple[float, ...]] = {}  # tuples: see baselines.CachingEmbedder
 
     def vector(self, text: str) -> list[float]:
         seed = zlib.crc32(text.encode())
@@ -117,11 +117,11 @@ class SynthEmbedder:
     def precompute(self, texts: Sequence[str]) -> None:
         for t in texts:
             if t not in self.cache:
-                self.cache[t] = self.vector(t)
+                self.cache[t] = tuple(self.vector(t))
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.precompute(texts)
-        return [self.cache[t] for t in texts]
+        return [list(self.cache[t]) for t in texts]
 
 
 class QueryEmbedder:

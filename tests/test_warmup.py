@@ -72,3 +72,18 @@ def test_rehearse_rolls_back(mem: GraphMemory, user_id: str) -> None:
         "memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=now
     )
     assert after[0]["memory"]["status"] == "active"
+
+
+def test_a_serving_process_freezes_its_start_up_out_of_the_collector(mem: GraphMemory) -> None:
+    """`graphmem api`, `mcp` and `worker` warm up through cli.common.warm, which ends with gc.freeze: the
+    objects made at start-up leave the collector's full passes (docs/recall.md, round 16)."""
+    import gc
+
+    from graphmem.cli.common import warm
+
+    gc.unfreeze()
+    try:
+        warm(mem)
+        assert gc.get_freeze_count() > 10_000  # the imported modules alone are tens of thousands
+    finally:
+        gc.unfreeze()  # the test process goes on collecting as before
