@@ -165,3 +165,27 @@ async def test_health_bypasses_a_full_queue() -> None:
 def test_bad_sizes_are_refused() -> None:
     with pytest.raises(ValueError):
         Admission(Gate(), slots=2, write_slots=3, wait_seconds=1)
+
+
+@run
+async def test_a_stream_of_reads_cannot_starve_a_write() -> None:
+    gate = Gate()
+    admission = Admission(gate, slots=2, write_slots=1, wait_seconds=5)
+    r1 = request(admission, "r1", "POST", "/users/u/recall")
+    r2 = request(admission, "r2", "POST", "/users/u/recall")
+    await settle()
+    w1 = request(admission, "w1", "POST", "/users/u/memories")
+    await settle()
+    r3 = request(admission, "r3", "POST", "/users/u/recall")
+    await settle()
+    gate.done("r1")
+    await settle()
+    assert gate.started == ["r1", "r2", "w1"]  # the freed slot went to the write, not to the newer read
+    r4 = request(admission, "r4", "POST", "/users/u/recall")  # a write runs: reads take the rest again
+    gate.done("r2")
+    await settle()
+    assert gate.started == ["r1", "r2", "w1", "r3"]
+    for name in ("w1", "r3", "r4"):
+        gate.done(name)
+    await asyncio.gather(r1, r2, w1, r3, r4)
+    assert admission.running == {"read": 0, "write": 0}

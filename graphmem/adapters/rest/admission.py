@@ -9,7 +9,8 @@ inside Neo4j whatever the API does, and by Little's law every request then takes
 - a freed slot goes to the oldest waiting *read* first (``GET``, and the ``POST`` routes that only read:
   recall, context, explore), then to the oldest waiting write;
 - writes never hold more than ``write_slots`` of the slots, so a recall that arrives finds one free unless
-  other reads fill them;
+  other reads fill them; and reads never take the last slot while a write waits with none running (with two
+  or more slots), so a stream of recalls slows writes but cannot starve them;
 - a request that waited ``wait_seconds`` gets ``503 Busy`` with ``Retry-After`` (nothing of it ran).
 
 ``GET /health`` bypasses the queue (a load balancer must see a busy API as alive). The price is paid by
@@ -83,9 +84,14 @@ class Admission:
             self._leave(kind)
 
     def _may_run(self, kind: Kind) -> bool:
-        if sum(self.running.values()) >= self.slots:
+        busy = sum(self.running.values())
+        if busy >= self.slots:
             return False
-        return kind == "read" or self.running["write"] < self.write_slots
+        if kind == "write":
+            return self.running["write"] < self.write_slots
+        # reads never take the last slot from a waiting write that has none: writes are slowed, not starved
+        starving = self.running["write"] == 0 and any(not f.done() for f in self._waiting["write"])
+        return not (starving and self.slots > 1 and busy == self.slots - 1)
 
     async def _enter(self, kind: Kind) -> bool:
         """Take a slot (True), or give up after ``wait_seconds`` (False)."""
