@@ -232,10 +232,14 @@ def test_admission_wraps_the_app_by_default(mem: GraphMemory, user_id: str) -> N
     through it."""
     app = create_app(mem, KEY)
     [admission] = [m for m in app.user_middleware if m.cls is Admission]
-    assert admission.kwargs["slots"] == default_slots()
-    assert admission.kwargs["write_slots"] == default_slots() // 2
+    assert admission.kwargs["slots"] is app.state.admission
+    assert app.state.admission.slots == default_slots()
+    assert app.state.admission.write_slots == default_slots() // 2
     with TestClient(app, headers={"X-API-Key": KEY}) as c:
         assert c.post(f"/users/{user_id}/memories", json={"content": "I keep bees"}).status_code == 201
         hits = c.post(f"/users/{user_id}/recall", json={"query": "bees", "k": 1}).json()
         assert hits[0]["memory"]["content"] == "I keep bees"
-        assert c.get("/health").status_code == 200
+        shown = c.get("/health").json()["details"]["admission"]
+        assert shown["slots"] == default_slots()
+        assert shown["running"] == {"read": 0, "write": 0}  # the two requests above gave their slots back
+        assert shown["refused"] == 0

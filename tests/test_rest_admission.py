@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.adapters.rest.admission import Admission, default_slots, kind_of
+from graphmem.adapters.rest.admission import Admission, Slots, default_slots, kind_of
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
@@ -78,7 +78,7 @@ def test_kinds() -> None:
 @run
 async def test_a_freed_slot_goes_to_the_waiting_read_first() -> None:
     gate = Gate()
-    admission = Admission(gate, slots=1, write_slots=1, wait_seconds=5)
+    admission = Admission(gate, Slots(1, 1, 5))
     first = request(admission, "w1", "POST", "/users/u/memories")
     await settle()
     write = request(admission, "w2", "POST", "/users/u/memories")
@@ -93,13 +93,13 @@ async def test_a_freed_slot_goes_to_the_waiting_read_first() -> None:
     gate.done("w2")
     await asyncio.gather(first, write, read)
     assert gate.started == ["w1", "r1", "w2"]
-    assert admission.running == {"read": 0, "write": 0}
+    assert admission.slots.running == {"read": 0, "write": 0}
 
 
 @run
 async def test_writes_hold_at_most_their_share_and_reads_pass() -> None:
     gate = Gate()
-    admission = Admission(gate, slots=2, write_slots=1, wait_seconds=5)
+    admission = Admission(gate, Slots(2, 1, 5))
     w1 = request(admission, "w1", "PUT", "/users/u/facts")
     w2 = request(admission, "w2", "PUT", "/users/u/facts")
     await settle()
@@ -107,33 +107,36 @@ async def test_writes_hold_at_most_their_share_and_reads_pass() -> None:
     r1 = request(admission, "r1", "GET", "/users/u/facts")
     await settle()
     assert gate.started == ["w1", "r1"]  # the read takes the slot the write could not
+    assert admission.slots.snapshot()["waiting"] == {"read": 0, "write": 1}
+    assert admission.slots.snapshot()["running"] == {"read": 1, "write": 1}
     for name in ("r1", "w1", "w2"):
         gate.done(name)
     await asyncio.gather(w1, w2, r1)
     assert gate.started == ["w1", "r1", "w2"]
-    assert admission.running == {"read": 0, "write": 0}
+    assert admission.slots.running == {"read": 0, "write": 0}
 
 
 @run
 async def test_a_request_that_waits_too_long_gets_503_and_never_runs() -> None:
     gate = Gate()
-    admission = Admission(gate, slots=1, write_slots=1, wait_seconds=0.05)
+    admission = Admission(gate, Slots(1, 1, 0.05))
     held = request(admission, "r1", "POST", "/users/u/recall")
     await settle()
     refused = await request(admission, "r2", "POST", "/users/u/recall")
     assert refused[0]["status"] == 503
     assert (b"retry-after", b"1") in refused[0]["headers"]
     assert b'"error":"Busy"' in refused[1]["body"]
+    assert admission.slots.snapshot()["refused"] == 1
     assert gate.started == ["r1"]
     gate.done("r1")
     await held
-    assert admission.running == {"read": 0, "write": 0}
+    assert admission.slots.running == {"read": 0, "write": 0}
 
 
 @run
 async def test_a_cancelled_waiter_leaks_no_slot() -> None:
     gate = Gate()
-    admission = Admission(gate, slots=1, write_slots=1, wait_seconds=5)
+    admission = Admission(gate, Slots(1, 1, 5))
     held = request(admission, "w1", "POST", "/users/u/memories")
     await settle()
     gone = request(admission, "r1", "POST", "/users/u/recall")  # its client disconnects while queued
@@ -146,13 +149,13 @@ async def test_a_cancelled_waiter_leaks_no_slot() -> None:
     await asyncio.gather(held, later)
     assert gate.started == ["w1", "w2"]
     assert gone.cancelled()
-    assert admission.running == {"read": 0, "write": 0}
+    assert admission.slots.running == {"read": 0, "write": 0}
 
 
 @run
 async def test_health_bypasses_a_full_queue() -> None:
     gate = Gate()
-    admission = Admission(gate, slots=1, write_slots=1, wait_seconds=5)
+    admission = Admission(gate, Slots(1, 1, 5))
     held = request(admission, "w1", "POST", "/users/u/memories")
     await settle()
     gate.done("h")
@@ -164,13 +167,13 @@ async def test_health_bypasses_a_full_queue() -> None:
 
 def test_bad_sizes_are_refused() -> None:
     with pytest.raises(ValueError):
-        Admission(Gate(), slots=2, write_slots=3, wait_seconds=1)
+        Slots(2, 3, 1)
 
 
 @run
 async def test_a_stream_of_reads_cannot_starve_a_write() -> None:
     gate = Gate()
-    admission = Admission(gate, slots=2, write_slots=1, wait_seconds=5)
+    admission = Admission(gate, Slots(2, 1, 5))
     r1 = request(admission, "r1", "POST", "/users/u/recall")
     r2 = request(admission, "r2", "POST", "/users/u/recall")
     await settle()
@@ -188,4 +191,4 @@ async def test_a_stream_of_reads_cannot_starve_a_write() -> None:
     for name in ("w1", "r3", "r4"):
         gate.done(name)
     await asyncio.gather(r1, r2, w1, r3, r4)
-    assert admission.running == {"read": 0, "write": 0}
+    assert admission.slots.running == {"read": 0, "write": 0}

@@ -19,7 +19,7 @@ from graphmem import errors
 from graphmem.adapters import auth as keyauth
 from graphmem.adapters import rest_evolve, rest_explorer
 from graphmem.adapters.rest import automation, core, dashboard, facts, memories, scopes, users
-from graphmem.adapters.rest.admission import Admission, default_slots
+from graphmem.adapters.rest.admission import Admission, Slots, default_slots
 from graphmem.adapters.rest.errors import API_KEY_HEADER, install_error_handlers, status_of
 from graphmem.memory import GraphMemory
 
@@ -54,9 +54,8 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     settings = mem.runtime.settings
     slots = default_slots() if settings.api_slots is None else settings.api_slots
     if slots:  # inside the body limit: a refused body never waits for a slot
-        app.add_middleware(
-            Admission, slots=slots, write_slots=max(1, slots // 2), wait_seconds=settings.api_queue_seconds
-        )
+        app.state.admission = Slots(slots, max(1, slots // 2), settings.api_queue_seconds)
+        app.add_middleware(Admission, slots=app.state.admission)
     keyauth.install(app, guard, max_body_bytes=settings.max_body_bytes, protect_docs=settings.protect_docs)
     install_error_handlers(app)
     auth = [Depends(guard)]

@@ -13,7 +13,8 @@ inside Neo4j whatever the API does, and by Little's law every request then takes
   or more slots), so a stream of recalls slows writes but cannot starve them;
 - a request that waited ``wait_seconds`` gets ``503 Busy`` with ``Retry-After`` (nothing of it ran).
 
-``GET /health`` bypasses the queue (a load balancer must see a busy API as alive). The price is paid by
+``GET /health`` bypasses the queue (a load balancer must see a busy API as alive) and shows it under
+``details.admission`` (slots, running and waiting per kind, requests refused). The price is paid by
 writes: under a mixed burst they wait while recalls pass (``benchmarks/rest_load.py`` reports both).
 """
 
@@ -27,7 +28,7 @@ from typing import Literal
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["Admission", "default_slots", "kind_of"]
+__all__ = ["Admission", "Slots", "default_slots", "kind_of"]
 
 Kind = Literal["read", "write"]
 _READ_POSTS = re.compile(r"/(recall|context|explore)/?$")
@@ -49,39 +50,30 @@ def kind_of(method: str, path: str) -> Kind | None:
     return "write"
 
 
-class Admission:
-    """ASGI middleware; see the module docstring. One instance serves one event loop (uvicorn's)."""
+class Slots:
+    """The scheduler behind :class:`Admission` (see the module docstring). One instance serves one event loop
+    (uvicorn's); ``create_app`` keeps it in ``app.state.admission`` for ``GET /health``."""
 
-    def __init__(self, app: ASGIApp, slots: int, write_slots: int, wait_seconds: float) -> None:
+    def __init__(self, slots: int, write_slots: int, wait_seconds: float) -> None:
         if slots < 1 or not 1 <= write_slots <= slots:
             raise ValueError("admission needs slots >= 1 and 1 <= write_slots <= slots")
-        self.app = app
         self.slots = slots
         self.write_slots = write_slots
         self.wait_seconds = wait_seconds
         self.running: dict[Kind, int] = {"read": 0, "write": 0}
+        self.refused = 0
         self._waiting: dict[Kind, deque[asyncio.Future[None]]] = {"read": deque(), "write": deque()}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        kind = kind_of(scope.get("method", ""), scope.get("path", "")) if scope["type"] == "http" else None
-        if kind is None:
-            await self.app(scope, receive, send)
-            return
-        if not await self._enter(kind):
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 503,
-                    "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
-                }
-            )
-            body = b'{"error":"Busy","detail":"the API is at capacity; retry shortly"}'
-            await send({"type": "http.response.body", "body": body})
-            return
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self._leave(kind)
+    def snapshot(self) -> dict[str, object]:
+        """What ``GET /health`` shows under ``details.admission``."""
+        waiting = {kind: sum(not f.done() for f in queue) for kind, queue in self._waiting.items()}
+        return {
+            "slots": self.slots,
+            "write_slots": self.write_slots,
+            "running": dict(self.running),
+            "waiting": waiting,
+            "refused": self.refused,
+        }
 
     def _may_run(self, kind: Kind) -> bool:
         busy = sum(self.running.values())
@@ -93,7 +85,7 @@ class Admission:
         starving = self.running["write"] == 0 and any(not f.done() for f in self._waiting["write"])
         return not (starving and self.slots > 1 and busy == self.slots - 1)
 
-    async def _enter(self, kind: Kind) -> bool:
+    async def enter(self, kind: Kind) -> bool:
         """Take a slot (True), or give up after ``wait_seconds`` (False)."""
         ahead = self._waiting["read"] if kind == "write" else ()
         if self._may_run(kind) and not any(not f.done() for f in (*ahead, *self._waiting[kind])):
@@ -106,14 +98,15 @@ class Admission:
             return True
         except BaseException as exc:  # timed out, or cancelled (the client went away)
             if granted.done() and not granted.cancelled():
-                self._leave(kind)  # the slot was handed over as we gave up: pass it on
+                self.leave(kind)  # the slot was handed over as we gave up: pass it on
             else:
                 granted.cancel()  # _dispatch skips it
             if isinstance(exc, TimeoutError):
+                self.refused += 1
                 return False
             raise
 
-    def _leave(self, kind: Kind) -> None:
+    def leave(self, kind: Kind) -> None:
         self.running[kind] -= 1
         self._dispatch()
 
@@ -127,3 +120,32 @@ class Admission:
                     continue
                 self.running[kind] += 1
                 waiter.set_result(None)
+
+
+class Admission:
+    """ASGI middleware: every request but ``/health`` takes a slot of ``slots`` while it runs."""
+
+    def __init__(self, app: ASGIApp, slots: Slots) -> None:
+        self.app = app
+        self.slots = slots
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = kind_of(scope.get("method", ""), scope.get("path", "")) if scope["type"] == "http" else None
+        if kind is None:
+            await self.app(scope, receive, send)
+            return
+        if not await self.slots.enter(kind):
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 503,
+                    "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
+                }
+            )
+            body = b'{"error":"Busy","detail":"the API is at capacity; retry shortly"}'
+            await send({"type": "http.response.body", "body": body})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.slots.leave(kind)

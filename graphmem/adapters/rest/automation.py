@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.params import Depends
 
 from graphmem import errors
@@ -21,9 +21,14 @@ def health_router(mem: GraphMemory) -> APIRouter:
     api = APIRouter(tags=["automation"])
 
     @api.get("/health")
-    def health() -> dict[str, Any]:
-        """Liveness and the automation plane's health (plugins, scheduler or worker, failed runs)."""
-        return mem.automation.health().model_dump(mode="json")
+    def health(request: Request) -> dict[str, Any]:
+        """Liveness and the automation plane's health (plugins, scheduler or worker, failed runs), and the
+        request queue's state (``details.admission``, graphmem.adapters.rest.admission)."""
+        body = mem.automation.health().model_dump(mode="json")
+        admission = getattr(request.app.state, "admission", None)
+        if admission is not None:
+            body.setdefault("details", {})["admission"] = admission.snapshot()
+        return body
 
     return api
 
