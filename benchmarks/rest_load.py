@@ -8,6 +8,7 @@ It reports requests/s, recall and remember p50/p95/p99, status codes and timeout
     nice -n 10 .venv/bin/python benchmarks/rest_load.py --requests 1000 --clients 20 \\
         --out benchmarks/results/rest_load.json
     .venv/bin/python benchmarks/rest_load.py --quick          # 100 requests, 5 clients: a smoke run
+    .venv/bin/python benchmarks/rest_load.py --rate 30        # open loop: 30 requests/s arriving
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import secrets
 import socket
 import statistics
@@ -37,6 +39,9 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
+
+OPEN_LOOP_CONNECTIONS = 256
+"""Client connections in open-loop mode: enough that requests wait in the API, not in the client's pool."""
 
 API_LOG = Path("benchmarks/cache/logs/rest_api.log")
 """The API's stderr during a run (a file: a pipe nobody reads fills up and stalls the server's logging)."""
@@ -105,7 +110,8 @@ async def one(
 async def run_load(base: str, key: str, args: argparse.Namespace) -> dict[str, Any]:
     users = [f"bench-rest-{uuid.uuid4()}" for _ in range(args.users)]
     headers = {"X-API-Key": key}
-    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+    connections = args.clients if args.rate is None else OPEN_LOOP_CONNECTIONS
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     async with httpx.AsyncClient(
         base_url=base, headers=headers, timeout=args.timeout, limits=limits
     ) as client:
@@ -129,14 +135,23 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict[str, A
                 await one(client, queue.get_nowait(), users, args.recall_share, out)
 
         started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(args.clients)))
+        if args.rate is None:  # closed loop: each client sends its next request when the last is answered
+            await asyncio.gather(*(worker() for _ in range(args.clients)))
+        else:  # open loop: requests arrive at Poisson times whatever the answers take
+            arrivals, due, sent = random.Random(7), 0.0, []
+            for i in range(args.requests):
+                due += arrivals.expovariate(args.rate)
+                await asyncio.sleep(max(0.0, started + due - time.perf_counter()))
+                sent.append(asyncio.create_task(one(client, i, users, args.recall_share, out)))
+            await asyncio.gather(*sent)
         wall = time.perf_counter() - started
         for user in users:  # leave nothing behind
             await client.delete(f"/users/{user}")
     done = len(out["recall"]) + len(out["remember"])
     return {
         "requests": args.requests,
-        "clients": args.clients,
+        "clients": args.clients if args.rate is None else None,
+        "arrival_rate_per_s": args.rate,
         "completed_ok": done,
         "wall_s": round(wall, 2),
         "requests_per_s": round(args.requests / wall, 1),
@@ -167,6 +182,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--users", type=int, default=4, help="tenants the load is spread over")
     parser.add_argument("--recall-share", type=float, default=0.5)
+    parser.add_argument(
+        "--rate",
+        type=float,
+        help="open loop: requests arrive at this mean rate (Poisson, seeded) instead of --clients "
+        "clients each waiting for its answer",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per request")
     parser.add_argument("--url", help="an API already running on loopback (default: start one)")
     parser.add_argument("--key", help="its API key (with --url)")
