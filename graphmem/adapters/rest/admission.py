@@ -65,7 +65,8 @@ class Slots:
         self._waiting: dict[Kind, deque[asyncio.Future[None]]] = {"read": deque(), "write": deque()}
 
     def snapshot(self) -> dict[str, object]:
-        """What ``GET /health`` shows under ``details.admission``."""
+        """What ``GET /health`` shows under ``details.admission``. Call it on the event loop: the queues
+        change there, and iterating one from another thread could meet it mid-change."""
         waiting = {kind: sum(not f.done() for f in queue) for kind, queue in self._waiting.items()}
         return {
             "slots": self.slots,

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.params import Depends
+from starlette.concurrency import run_in_threadpool
 
 from graphmem import errors
 from graphmem.adapters.rest.bodies import (
@@ -21,10 +22,11 @@ def health_router(mem: GraphMemory) -> APIRouter:
     api = APIRouter(tags=["automation"])
 
     @api.get("/health")
-    def health(request: Request) -> dict[str, Any]:
+    async def health(request: Request) -> dict[str, Any]:
         """Liveness and the automation plane's health (plugins, scheduler or worker, failed runs), and the
-        request queue's state (``details.admission``, graphmem.adapters.rest.admission)."""
-        body = mem.automation.health().model_dump(mode="json")
+        request queue's state (``details.admission``, graphmem.adapters.rest.admission). Async so that the
+        queue is read on the event loop that changes it; the store's part runs in the thread pool."""
+        body = (await run_in_threadpool(mem.automation.health)).model_dump(mode="json")
         admission = getattr(request.app.state, "admission", None)
         if admission is not None:
             body.setdefault("details", {})["admission"] = admission.snapshot()
