@@ -71,7 +71,7 @@ class RetrievalPreset(BaseModel, frozen=True):
     state_weight: float = Field(default=0.05, ge=0, le=1, description="share of memory state in the score")
     rerank: bool = Field(default=False, description="re-score the top of the pool with the cross-encoder")
     rerank_top: int = Field(
-        default=30, ge=1, le=200, description="how many candidates the cross-encoder sees"
+        default=20, ge=1, le=200, description="how many candidates the cross-encoder sees"
     )
 
 
