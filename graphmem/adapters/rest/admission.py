@@ -67,7 +67,7 @@ class Slots:
     def snapshot(self) -> dict[str, object]:
         """What ``GET /health`` shows under ``details.admission``. Call it on the event loop: the queues
         change there, and iterating one from another thread could meet it mid-change."""
-        waiting = {kind: sum(not f.done() for f in queue) for kind, queue in self._waiting.items()}
+        waiting = {kind: self._queued(kind) for kind in self._waiting}
         return {
             "slots": self.slots,
             "write_slots": self.write_slots,
@@ -76,6 +76,10 @@ class Slots:
             "refused": self.refused,
         }
 
+    def _queued(self, kind: Kind) -> int:
+        """Requests of ``kind`` still waiting (a waiter that gave up stays queued, done: not counted)."""
+        return sum(not f.done() for f in self._waiting[kind])
+
     def _may_run(self, kind: Kind) -> bool:
         busy = sum(self.running.values())
         if busy >= self.slots:
@@ -83,13 +87,13 @@ class Slots:
         if kind == "write":
             return self.running["write"] < self.write_slots
         # reads never take the last slot from a waiting write that has none: writes are slowed, not starved
-        starving = self.running["write"] == 0 and any(not f.done() for f in self._waiting["write"])
+        starving = self.running["write"] == 0 and self._queued("write") > 0
         return not (starving and self.slots > 1 and busy == self.slots - 1)
 
     async def enter(self, kind: Kind) -> bool:
         """Take a slot (True), or give up after ``wait_seconds`` (False)."""
-        ahead = self._waiting["read"] if kind == "write" else ()
-        if self._may_run(kind) and not any(not f.done() for f in (*ahead, *self._waiting[kind])):
+        ahead = self._queued("read") if kind == "write" else 0  # reads queued go before a write
+        if self._may_run(kind) and not ahead + self._queued(kind):
             self.running[kind] += 1
             return True
         granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
