@@ -40,8 +40,11 @@ def test_index_path_matches_the_exact_scan(
 ) -> None:
     _seed(mem, user_id)
     vectors = mem.runtime.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
-    exact = nearest.neighbours(mem.runtime, user_id, vectors, 3)  # 12 memories: a small tenant, exact
-    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
+    exact = nearest._exact(mem.runtime, user_id, vectors, [0, 1, 2], 3)
+    exact = [exact[i] for i in range(3)]
+    monkeypatch.setattr(
+        nearest, "SMALL_TENANT", 0
+    )  # 12 memories: on an unfiltered index, take the index path
     calls = _count_reads(mem, monkeypatch)
     indexed = nearest.neighbours(mem.runtime, user_id, vectors, 3)
     assert [[h.id for h in hs] for hs in indexed] == [[h.id for h in hs] for hs in exact]
@@ -68,15 +71,48 @@ def test_a_large_batch_against_a_small_tenant_is_compared_in_process_with_the_sa
     calls = _count_reads(mem, monkeypatch)
     batch = nearest.neighbours(mem.runtime, user_id, vectors, 4)
     assert "formation_tenant_vectors" in calls and "formation_neighbours" not in calls
-    monkeypatch.setattr(nearest, "BATCH_SCAN", len(vectors) + 1)
-    scanned = nearest.neighbours(mem.runtime, user_id, vectors, 4)
-    assert "formation_neighbours" in calls
+    exact = nearest._exact(mem.runtime, user_id, vectors, list(range(len(vectors))), 4)
+    scanned = [exact[i] for i in range(len(vectors))]
     assert [[h.id for h in hs] for hs in batch] == [[h.id for h in hs] for hs in scanned]
     for got, want in zip(batch, scanned, strict=True):
         assert [h.cosine for h in got] == pytest.approx([h.cosine for h in want], abs=1e-5)
         assert [(h.content, h.session_id, h.occurred_at) for h in got] == [
             (h.content, h.session_id, h.occurred_at) for h in want
         ]
+
+
+def test_a_small_batch_asks_the_filtering_index_without_counting_the_tenant(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    filtered = mem.runtime.vector_filter.ready(mem.runtime.store)
+    _seed(mem, user_id)
+    vectors = mem.runtime.embedder.embed(["my dog Rex", "a flight to Japan"])
+    calls = _count_reads(mem, monkeypatch)
+    found = nearest.neighbours(mem.runtime, user_id, vectors, 3)
+    if filtered:  # the managed server (2026.01): one round trip, no count, no scan
+        assert calls == ["filtered:formation_neighbours_index"]
+    else:  # Neo4j 5.26: a capped count, then the exact scan of a small tenant
+        assert calls == ["formation_tenant_small", "formation_neighbours"]
+    want = nearest._exact(mem.runtime, user_id, vectors, [0, 1], 3)
+    assert [[h.id for h in hs] for hs in found] == [[h.id for h in want[i]] for i in range(2)]
+
+
+def test_a_large_batch_against_a_tenant_above_the_read_bound_asks_the_index(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    filtered = mem.runtime.vector_filter.ready(mem.runtime.store)
+    _seed(mem, user_id)
+    vectors = mem.runtime.embedder.embed(["my dog Rex"] * nearest.BATCH_SCAN)
+    monkeypatch.setattr(nearest, "FILTERED_READ_RATIO", 1)  # 10 vectors read tenants of up to 10: this is 12
+    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
+    monkeypatch.setattr(nearest, "IN_PROCESS_MAX", 10)
+    calls = _count_reads(mem, monkeypatch)
+    found = nearest.neighbours(mem.runtime, user_id, vectors, 2)
+    assert calls == [
+        "formation_tenant_small",
+        ("filtered:" if filtered else "") + "formation_neighbours_index",
+    ]
+    assert {h.content for h in found[0]} == {"I adopted a puppy named Rex", "Rex chewed my shoes"}
 
 
 def test_a_hand_written_occurred_at_of_another_type_reads_as_none(mem: GraphMemory, user_id: str) -> None:

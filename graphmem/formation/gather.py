@@ -1,8 +1,9 @@
 """Formation's reads: everything a batch of drafts is decided on, read once into a
 :class:`~graphmem.formation.plan.FormationContext` before anything is planned or written.
 
-The reads, in order: the user's known entity keys (the extractor is told about them), the session's last
-stored memory (context of the first draft), one embedding call for the drafts' texts and contexts, their
+The reads, in order: one ``formation_context`` read (the user's known entity keys, which the extractor is
+told about; the session's last stored memory, context of the first draft; the tenant's capped size, which the
+neighbour plan needs for large batches), one embedding call for the drafts' texts and contexts, their
 nearest stored memories (:mod:`graphmem.formation.neighbours`), and, for entity keys the user has not used
 before, one embedding call for their names and one ``entity_similar`` read for close stored entities.
 """
@@ -40,15 +41,28 @@ def gather(
     user_id = drafts[0].user_id
     if settings.redact_pii:
         drafts = [_redact(d) for d in drafts]
-    known_rows = rt.store.read("entity_keys", user_id=user_id, limit=KNOWN_ENTITY_LIMIT)
-    known = {r["key"]: r["id"] for r in known_rows}
+    first = drafts[0]
+    cap = nearest.count_cap(rt, len(drafts))
+    row = rt.store.read(
+        "formation_context",
+        user_id=user_id,
+        limit=KNOWN_ENTITY_LIMIT,
+        uid=None if first.session_id is None else session_uid(user_id, first.session_id),
+        cap=cap + 1 if cap else 0,
+    )[0]
+    known = {r["key"]: r["id"] for r in row["known"]}
     extracted = _extract(extractor, [d.content for d in drafts], known)
-    contexts = _context_texts(rt, drafts)
+    last = row["last"]
+    contexts = _context_texts(
+        drafts, None if last is None else (last["content"] or "", last["speaker"] or last["role"])
+    )
     texts = [embedding_text(d) for d in drafts]
     unique = list(dict.fromkeys(texts + contexts))
     by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
     vectors = [by_text[t] for t in texts]
-    neighbours = nearest.neighbours(rt, user_id, vectors, settings.related_k + 5)
+    neighbours = nearest.neighbours(
+        rt, user_id, vectors, settings.related_k + 5, counted=row["n"] if cap else None
+    )
     mentions = [m for ex in extracted for m in ex.entities]
     entity_vectors, matches = _entity_candidates(rt, user_id, mentions, known)
     return FormationContext(
@@ -95,17 +109,9 @@ def _entity_candidates(
     return vectors, matches
 
 
-def _context_texts(rt: Runtime, drafts: Sequence[MemoryDraft]) -> list[str]:
-    """Each draft's previous turn of the session and itself; the first one's previous turn is the session's
-    last stored memory (read here), or none."""
-    previous: tuple[str, str | None] | None = None
-    first = drafts[0]
-    if first.session_id is not None:
-        rows = rt.store.read(
-            "formation_session_last", uid=session_uid(first.user_id, first.session_id), user_id=first.user_id
-        )
-        if rows:
-            previous = (rows[0]["content"] or "", rows[0]["speaker"] or rows[0]["role"])
+def _context_texts(drafts: Sequence[MemoryDraft], previous: tuple[str, str | None] | None) -> list[str]:
+    """Each draft's previous turn of the session and itself; the first one's previous turn is ``previous``,
+    the session's last stored memory (content, speaker), or none."""
     out = []
     for d in drafts:
         speaker = d.speaker or d.role
