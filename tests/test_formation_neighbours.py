@@ -115,6 +115,22 @@ def test_a_large_batch_against_a_tenant_above_the_read_bound_asks_the_index(
     assert {h.content for h in found[0]} == {"I adopted a puppy named Rex", "Rex chewed my shoes"}
 
 
+def test_a_count_read_by_the_caller_is_used_only_under_the_same_cap(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _seed(mem, user_id)
+    vectors = mem.runtime.embedder.embed(["my dog Rex"] * nearest.BATCH_SCAN)
+    cap = nearest.count_cap(mem.runtime, len(vectors))
+    assert cap > len(TOPICS)  # 12 memories: small enough to read for a batch of 10
+    calls = _count_reads(mem, monkeypatch)
+    read = nearest.neighbours(mem.runtime, user_id, vectors, 2, counted=(len(TOPICS), cap))
+    assert calls == ["formation_tenant_vectors"]  # the caller's count, no second one
+    calls.clear()
+    stale = nearest.neighbours(mem.runtime, user_id, vectors, 2, counted=(len(TOPICS), cap + 1))
+    assert calls == ["formation_tenant_small", "formation_tenant_vectors"]  # counted again
+    assert [[h.id for h in hs] for hs in stale] == [[h.id for h in hs] for hs in read]
+
+
 def test_a_hand_written_occurred_at_of_another_type_reads_as_none(mem: GraphMemory, user_id: str) -> None:
     _seed(mem, user_id)
     mem.runtime.store.run_statement(

@@ -61,7 +61,7 @@ def gather(
     by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
     vectors = [by_text[t] for t in texts]
     neighbours = nearest.neighbours(
-        rt, user_id, vectors, settings.related_k + 5, counted=row["n"] if cap else None
+        rt, user_id, vectors, settings.related_k + 5, counted=(row["n"], cap) if cap else None
     )
     mentions = [m for ex in extracted for m in ex.entities]
     entity_vectors, matches = _entity_candidates(rt, user_id, mentions, known)

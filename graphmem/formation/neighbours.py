@@ -16,7 +16,7 @@ database for a few new vectors. A batch of ``BATCH_SCAN`` or more reads the tena
 them all in process instead, when the tenant is small enough that the read costs less than the database's
 scan or the index path (the cost constants below, measured here).
 
-Where the index filters, the small-tenant scans are not used: the filtered index answers a vector in ~0.65 ms
+Where the index filters, the small-tenant scans are not used: the filtered index answers a vector in ~1 ms
 whatever the tenant's size, the database's exact scan costs ~20 µs per (vector, memory) pair, so it is never
 the cheaper plan, and no count is needed unless the batch is large enough (``BATCH_SCAN``) that reading a
 small tenant once could be cheaper (``FILTERED_READ_RATIO``).
@@ -83,10 +83,11 @@ bounded per message, none grows with the tenant past the bound."""
 
 FILTERED_READ_RATIO = 10
 """Where the index filters by tenant, the largest tenant read into process, in memories per new vector: the
-read costs ~0.065 ms a memory, the filtered index ~0.65 ms a vector, each after ~15 ms of fixed cost
-(round 18, Neo4j 2026.01.4, batches of 1/10/100 vectors against tenants of 200-4,000 memories: 4,000
-memories read in 224-262 ms, 10 vectors asked in 20-25 ms, 100 in 72-88). A batch of 10 reads tenants of up
-to 100 memories."""
+read costs 0.065-0.09 ms a memory, the filtered index 0.65-1.1 ms a vector (round 18, Neo4j 2026.01.4,
+``benchmarks/formation_profile.py paths``, batches of 1/10/100 vectors against tenants of 200-4,000
+memories: 4,000 memories read in 266-362 ms, 10 vectors asked in 11-13 ms, 100 in 108-120; a lab run the same
+morning, 20-25 and 72-88 ms). Where the two cross, 10-14 memories a vector; the lower end keeps the read to
+where it clearly wins. A batch of 10 reads tenants of up to 100 memories."""
 
 
 def _neighbour(row: dict[str, Any], cosine: float) -> linking.Neighbour:
@@ -149,15 +150,22 @@ def _cap(filtered: bool, batch: int) -> int:
 
 
 def neighbours(
-    rt: Runtime, user_id: str, vectors: list[list[float]], k: int, *, counted: int | None = None
+    rt: Runtime, user_id: str, vectors: list[list[float]], k: int, *, counted: tuple[int, int] | None = None
 ) -> list[list[linking.Neighbour]]:
     """Up to ``k`` neighbours per vector, most similar first (approximate where the index answers).
-    ``counted``: the tenant's memories counted up to :func:`count_cap` + 1, when the caller has read it."""
+    ``counted``: (the tenant's memories counted up to ``cap + 1``, ``cap``), when the caller has read it
+    with :func:`count_cap`; used only if the plan's cap is still that one (the index may have stopped or
+    started filtering in between)."""
     if not vectors:
         return []
     filtered = rt.vector_filter.ready(rt.store)
     cap = _cap(filtered, len(vectors))
-    n = 0 if cap == 0 else counted if counted is not None else _count(rt, user_id, cap)
+    if cap == 0:
+        n = 0
+    elif counted is not None and counted[1] == cap:
+        n = counted[0]
+    else:
+        n = _count(rt, user_id, cap)
     if filtered:  # the index answers, unless the batch is large and the tenant small enough to read
         if cap and n <= cap:
             return _in_process(rt, user_id, vectors, k, cap)
