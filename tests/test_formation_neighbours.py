@@ -40,11 +40,8 @@ def test_index_path_matches_the_exact_scan(
 ) -> None:
     _seed(mem, user_id)
     vectors = mem.runtime.embedder.embed(["my dog Rex", "bread baking", "a flight to Japan"])
-    exact = nearest._exact(mem.runtime, user_id, vectors, [0, 1, 2], 3)
-    exact = [exact[i] for i in range(3)]
-    monkeypatch.setattr(
-        nearest, "SMALL_TENANT", 0
-    )  # 12 memories: on an unfiltered index, take the index path
+    exact = nearest.exact(mem.runtime, user_id, vectors, 3)
+    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)  # 12 memories: take the index path on 5.26 too
     calls = _count_reads(mem, monkeypatch)
     indexed = nearest.neighbours(mem.runtime, user_id, vectors, 3)
     assert [[h.id for h in hs] for hs in indexed] == [[h.id for h in hs] for hs in exact]
@@ -71,8 +68,7 @@ def test_a_large_batch_against_a_small_tenant_is_compared_in_process_with_the_sa
     calls = _count_reads(mem, monkeypatch)
     batch = nearest.neighbours(mem.runtime, user_id, vectors, 4)
     assert "formation_tenant_vectors" in calls and "formation_neighbours" not in calls
-    exact = nearest._exact(mem.runtime, user_id, vectors, list(range(len(vectors))), 4)
-    scanned = [exact[i] for i in range(len(vectors))]
+    scanned = nearest.exact(mem.runtime, user_id, vectors, 4)
     assert [[h.id for h in hs] for hs in batch] == [[h.id for h in hs] for hs in scanned]
     for got, want in zip(batch, scanned, strict=True):
         assert [h.cosine for h in got] == pytest.approx([h.cosine for h in want], abs=1e-5)
@@ -93,8 +89,8 @@ def test_a_small_batch_asks_the_filtering_index_without_counting_the_tenant(
         assert calls == ["filtered:formation_neighbours_index"]
     else:  # Neo4j 5.26: a capped count, then the exact scan of a small tenant
         assert calls == ["formation_tenant_small", "formation_neighbours"]
-    want = nearest._exact(mem.runtime, user_id, vectors, [0, 1], 3)
-    assert [[h.id for h in hs] for hs in found] == [[h.id for h in want[i]] for i in range(2)]
+    want = nearest.exact(mem.runtime, user_id, vectors, 3)
+    assert [[h.id for h in hs] for hs in found] == [[h.id for h in hs] for hs in want]
 
 
 def test_a_large_batch_against_a_tenant_above_the_read_bound_asks_the_index(

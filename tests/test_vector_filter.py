@@ -103,7 +103,7 @@ def test_formation_neighbours_from_a_filtering_index_are_the_exact_ones(
         mem.remember(text, user_id=user_id)
     probe = mem.runtime.embedder.embed(["my cat Miso"])[0]
     _crowd(mem, user_id, probe, 40)
-    exact = neighbours_module._exact(mem.runtime, user_id, [probe], [0], 3)[0]
+    exact = neighbours_module.exact(mem.runtime, user_id, [probe], 3)[0]
     monkeypatch.setattr(neighbours_module, "SMALL_TENANT", 0)  # take the index path for a tiny tenant
     found = neighbours_module.neighbours(mem.runtime, user_id, [probe], 3)[0]
     assert [n.id for n in found] == [n.id for n in exact]

@@ -42,6 +42,7 @@ __all__ = [
     "GROWTH",
     "SMALL_TENANT",
     "count_cap",
+    "exact",
     "neighbours",
 ]
 
@@ -123,6 +124,12 @@ def _exact(
     return {r["i"]: _hits(r["hits"]) for r in rows}
 
 
+def exact(rt: Runtime, user_id: str, vectors: list[list[float]], k: int) -> list[list[linking.Neighbour]]:
+    """The true top ``k`` of every vector among the tenant's live memories, scanned in the database."""
+    found = _exact(rt, user_id, vectors, list(range(len(vectors))), k)
+    return [found.get(i, []) for i in range(len(vectors))]
+
+
 def _in_process(
     rt: Runtime, user_id: str, vectors: list[list[float]], k: int, cap: int
 ) -> list[list[linking.Neighbour]]:
@@ -174,10 +181,7 @@ def neighbours(
     if len(vectors) >= BATCH_SCAN and n <= cap:  # one read, then exact in process
         return _in_process(rt, user_id, vectors, k, cap)
     if n <= SMALL_TENANT:  # exact, and no dearer than one index round
-        out: list[list[linking.Neighbour]] = [[] for _ in vectors]
-        for i, hits in _exact(rt, user_id, vectors, list(range(len(vectors))), k).items():
-            out[i] = hits
-        return out
+        return exact(rt, user_id, vectors, k)
     return _indexed(rt, user_id, vectors, k, "formation_neighbours_index", FIRST_FETCH * k)
 
 
