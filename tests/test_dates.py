@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.model.dates import date_words, event_range, query_dates, resolve_dates
+from graphmem.model.dates import _may_hold_date, _resolve, date_words, event_range, query_dates, resolve_dates
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
@@ -134,6 +134,39 @@ def test_any_text_gives_well_formed_ranges(text: str, ref: datetime) -> None:
         assert r.start < r.end
         assert r.phrase in text
         assert date_words(r)
+
+
+# Words the patterns are made of, in several cases, a few that fold to them only under re.IGNORECASE
+# (the long s, the Kelvin sign) and filler: texts made of these exercise every pattern.
+_DATE_WORDS = [
+    "last", "this", "next", "past", "coming", "in", "the", "on", "of", "since", "early", "by", "back",
+    "a", "an", "couple", "few", "several", "two", "Three", "3", "12", "12th", "1st", "2023", "1999",
+    "2023-05-07", "ago", "AGO", "day", "days", "week", "Weeks", "weekend", "month", "months", "year",
+    "years", "night", "yesterday", "Yesterday", "tomorrow", "today", "tonight", "morning", "afternoon",
+    "evening", "before", "after", "Monday", "friday", "SUNDAY", "spring", "Summer", "fall", "autumn",
+    "winter", "May", "may", "June", "jun", "Sept", "sept.", "December", "Dec", "aug", "March", "mar.",
+    "\u017fpring", "wee\u212aend", "\u017fept", "I", "went", "there", "walked", ",", ".", "!", "and",
+]  # fmt: skip
+
+
+@given(
+    words=st.lists(st.sampled_from(_DATE_WORDS), max_size=12),
+    ref=st.datetimes(
+        min_value=datetime(1950, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC)
+    ),
+)
+def test_the_first_test_never_drops_a_date(words: list[str], ref: datetime) -> None:
+    """resolve_dates skips texts that hold no digit and no date word; it must find what a search of every
+    pattern finds (drop a word from the test's list and texts with it fail here)."""
+    text = " ".join(words)
+    assert resolve_dates(text, ref) == _resolve(text, ref)
+
+
+def test_only_a_digit_or_a_date_word_passes_the_first_test() -> None:
+    assert not _may_hold_date("Sounds great, I love that painting of yours!")
+    assert _may_hold_date("See you on Friday")
+    assert _may_hold_date("Back in 1999")
+    assert _may_hold_date("wee\u212aend plans")  # non-ASCII: the patterns' own case folding
 
 
 def test_a_question_date_expression_becomes_a_span_and_its_relative_words_stop_being_keywords() -> None:
