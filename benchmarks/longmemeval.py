@@ -326,8 +326,10 @@ def run(
     peers: Sequence[str] = (),
     keep: bool = False,
     pooled: bool = False,
+    rerank: bool = False,
 ) -> dict[str, Any]:
-    """Ingest, rank with every method (and peer), score; the report without the machine stamp."""
+    """Ingest, rank with every method (and peer; ``rerank``: graphmem with the cross-encoder too), score;
+    the report without the machine stamp."""
     hays: list[Haystack] = []
     started = time.perf_counter()
     if pooled:
@@ -341,7 +343,7 @@ def run(
                 progress.advance(task)
     ingest_s = time.perf_counter() - started
     depth = max(50, 5 * max(ks))  # turns per method: enough for max(ks) distinct sessions
-    methods = Methods(mem, cached, {})
+    methods = Methods(mem, cached, {"rerank": rerank})
     queries = [h.query for h in hays if h.gold_sessions]
     methods.prepare(queries)
     rankings = rank_all(methods.rankers(), queries, depth)
@@ -439,6 +441,7 @@ def main(argv: list[str] | None = None) -> None:
         help="--data is a LoCoMo file: pool its first N conversations into one LongMemEval-format haystack "
         "(implies --pooled)",
     )
+    parser.add_argument("--rerank", action="store_true", help="also run graphmem with the cross-encoder")
     parser.add_argument("--embedder", default=BGE_SMALL, help="embedding model (default: graphmem's)")
     parser.add_argument(
         "--set", action="append", default=[], metavar="FIELD=VALUE", help="override a retrieval preset field"
@@ -464,6 +467,7 @@ def main(argv: list[str] | None = None) -> None:
             peers=[p for p in args.peers.split(",") if p],
             keep=args.keep,
             pooled=args.pooled,
+            rerank=args.rerank,
         )
         server = neo4j_version(mem.query)
     plot = args.out.with_suffix(".png")
