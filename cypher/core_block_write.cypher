@@ -12,7 +12,8 @@ WITH old, coalesce(old.version, 0) AS found
 WHERE found = $expected_version
 CREATE (m:Memory:CoreBlock {id: $id})
 SET m += $props, m.user_id = $user_id, m.core_label = $label, m.content = $value,
-    m.recorded_at = $now, m.created_at = $now, m.updated_at = $now, m.version = found + 1
+    m.recorded_at = $now, m.created_at = $now, m.occurred_at = $now, m.updated_at = $now,
+    m.version = found + 1
 WITH m, old
 CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
 FOREACH (_ IN CASE WHEN old IS NULL THEN [] ELSE [1] END |

@@ -15,7 +15,8 @@
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'filtered' | 'none'; $fetch: ANN neighbours
-// (per index, and per tenant when 'filtered': that arm is in the query(FILTERED + name) text only)
+// (per index, and per tenant when 'filtered': that arm is in the query(FILTERED + name) text only);
+// $time_filter: a 'filtered' read that also bounds $as_of / $known_at inside the index (else after it)
 // $lucene: Lucene query string or null; $pool_k; $max_fan
 // $df_queries: [term, Lucene query of the tenants' memories holding it] per query term; $df_cap
 // $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
@@ -75,7 +76,7 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
       // every name a SEARCH uses is used nowhere else in the query: 2026.01.4 fails with an internal error
       // 'key not found: SymbolUse' when a name in a SEARCH is bound elsewhere too)
       UNION ALL
-      WITH $method AS method WHERE method = 'filtered'
+      WITH $method AS method WHERE method = 'filtered' AND NOT $time_filter
       UNWIND $tenants AS own_tenant
       MATCH (own_hit:Memory)
         SEARCH own_hit IN (VECTOR INDEX memory_embedding FOR $embedding WHERE own_hit.user_id = own_tenant
@@ -83,13 +84,37 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
         SCORE AS own_hit_score
       RETURN own_hit AS m, own_hit_score AS score
       UNION ALL
-      WITH $method AS method WHERE method = 'filtered'
+      WITH $method AS method WHERE method = 'filtered' AND NOT $time_filter
       UNWIND $tenants AS ctx_tenant
       MATCH (ctx_hit:Memory)
         SEARCH ctx_hit IN (VECTOR INDEX memory_context_embedding FOR $embedding
                            WHERE ctx_hit.user_id = ctx_tenant LIMIT $fetch)
         SCORE AS ctx_hit_score
       RETURN ctx_hit AS m, ctx_hit_score AS score
+      // a time-scoped read ($time_filter: both indexes list the two times): the nearest the read may see, by
+      // valid time (occurred_at, which every memory graphmem writes carries; init() backfills older ones)
+      // and transaction time, the unset one unbounded
+      UNION ALL
+      WITH $method AS method WHERE method = 'filtered' AND $time_filter
+      UNWIND $tenants AS own_past_tenant
+      MATCH (own_past:Memory)
+        SEARCH own_past IN (VECTOR INDEX memory_embedding FOR $embedding WHERE own_past.user_id = own_past_tenant
+                            AND own_past.occurred_at <= coalesce($as_of, datetime('9999-12-31T23:59:59Z'))
+                            AND own_past.recorded_at <= coalesce($known_at, datetime('9999-12-31T23:59:59Z'))
+                            LIMIT $fetch)
+        SCORE AS own_past_score
+      RETURN own_past AS m, own_past_score AS score
+      UNION ALL
+      WITH $method AS method WHERE method = 'filtered' AND $time_filter
+      UNWIND $tenants AS ctx_past_tenant
+      MATCH (ctx_past:Memory)
+        SEARCH ctx_past IN (VECTOR INDEX memory_context_embedding FOR $embedding
+                            WHERE ctx_past.user_id = ctx_past_tenant
+                            AND ctx_past.occurred_at <= coalesce($as_of, datetime('9999-12-31T23:59:59Z'))
+                            AND ctx_past.recorded_at <= coalesce($known_at, datetime('9999-12-31T23:59:59Z'))
+                            LIMIT $fetch)
+        SCORE AS ctx_past_score
+      RETURN ctx_past AS m, ctx_past_score AS score
       // [end]
     }
     WITH m, score WHERE m.user_id IN $tenants

@@ -14,7 +14,7 @@ CALL (old) {
   WITH old WHERE old IS NULL
   CREATE (m:Memory:StoreItem {id: $id})
   SET m += $props, m.user_id = $user_id, m.store_ns = $namespace, m.store_key = $key,
-      m.created_at = $now, m.recorded_at = $now, m.version = 1
+      m.created_at = $now, m.recorded_at = $now, m.occurred_at = $now, m.version = 1
   RETURN m
 UNION
   WITH old WHERE old IS NOT NULL

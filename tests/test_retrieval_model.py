@@ -161,6 +161,13 @@ def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share
     )
     # the same tenant without the filter over-fetches by its share
     assert plan_vector_search(10_000, 100_000, 100, balanced) == VectorPlan("index", 2_000)
+    # indexes that also filter by both times take an audit like a present read
+    assert plan_vector_search(
+        10_000, 100_000, 100, balanced, time_scoped=True, filtered=True, filters_time=True
+    ) == VectorPlan("filtered", 200)
+    assert (
+        plan_vector_search(680, 100_000, 100, balanced, time_scoped=True, filtered=True, filters_time=True)
+    ).method == "exact"  # a small tenant is still cheaper to scan
 
 
 def test_query_terms_and_lucene_escaping() -> None:

@@ -188,3 +188,22 @@ def test_the_migration_gives_old_memories_a_valid_time(mem: GraphMemory, user_id
     assert node["occurred_at"] == node["created_at"] and node["content"] == m.content
     migrate.run(mem.runtime)  # idempotent
     assert _node(mem, m.id) == node
+
+
+def test_every_memory_graphmem_writes_has_a_valid_time(mem: GraphMemory, user_id: str) -> None:
+    """A time-scoped recall asks the vector indexes for memories by ``occurred_at`` (docs/temporal.md), so
+    the writers that do not take a message time (core blocks, LangGraph store items) set it at writing."""
+    from graphmem.adapters.langgraph import GraphMemStore
+
+    mem.remember("I water the plants on Sundays", user_id=user_id)
+    mem.core.set(user_id, "human", "Name: Alice")
+    GraphMemStore(mem, user_id=user_id).put(("memories",), "pet", {"text": "The user has a dog named Rex"})
+    rows = mem.query(
+        "MATCH (m:Memory {user_id: $u}) RETURN labels(m) AS labels, m.occurred_at AS occurred, "
+        "m.recorded_at AS recorded",
+        {"u": user_id},
+    )
+    assert {label for r in rows for label in r["labels"]} >= {"CoreBlock", "StoreItem"}
+    assert rows and all(r["occurred"] is not None and r["recorded"] is not None for r in rows), rows
+    now = datetime.now(UTC)
+    assert len(mem.recall("Alice", user_id=user_id, k=5, as_of=now)) >= 1

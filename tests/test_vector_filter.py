@@ -4,6 +4,7 @@ a tenant's own nearest however small its share of the store. On the real server.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -44,9 +45,11 @@ def test_init_creates_vector_indexes_that_filter_where_the_server_can(mem: Graph
     rows = mem.runtime.store.read("vector_index_filter", names=list(VECTOR_INDEXES))
     assert {r["name"] for r in rows} == set(VECTOR_INDEXES)
     filtering = _filtering(mem)
+    assert all(set(migrations.FILTERS).issubset(r["properties"]) == filtering for r in rows), rows
     assert all(("user_id" in r["properties"]) == filtering for r in rows), rows
     mem.runtime.vector_filter.reset()
     assert mem.runtime.vector_filter.ready(mem.runtime.store) == filtering
+    assert mem.runtime.vector_filter.times(mem.runtime.store) == filtering
 
 
 def _crowd(mem: GraphMemory, user_id: str, vector: list[float], n: int) -> None:
@@ -90,6 +93,52 @@ def test_a_tiny_tenant_in_a_crowded_index_finds_its_own_by_meaning(mem: GraphMem
         assert "recall_pool" in calls and hits and hits[0].memory.id == mine.id
 
 
+def test_an_audit_asks_the_index_for_what_it_may_see(mem: GraphMemory, user_id: str) -> None:
+    """60 of the tenant's own memories sit exactly at the query's vector, but happened (and were recorded)
+    after the audit's times; the one it may see shares no word with the question. Asked for 5 candidates
+    (fetch 10) with the scan ruled out, an index that bounded the times after its fetch would return only
+    memories the audit must not see; one that bounds them inside returns the old memory, for valid and for
+    transaction time alike."""
+    old = mem.remember("My dog is called Rex", user_id=user_id, occurred_at=datetime(2020, 3, 1, tzinfo=UTC))
+    known = datetime.now(UTC)
+    question = "what is the name of the pet"
+    mem.runtime.store.run_statement(
+        "UNWIND range(1, 60) AS i CREATE (m:Memory {id: randomUUID(), user_id: $u, user_key: $u, "
+        "content: 'later row ' + i, status: 'active', created_at: datetime(), recorded_at: datetime(), "
+        "occurred_at: datetime('2025-06-01T00:00Z')}) "
+        "WITH m CALL db.create.setNodeVectorProperty(m, 'embedding', $e) "
+        "WITH m CALL db.create.setNodeVectorProperty(m, 'context_embedding', $e)",
+        {"u": user_id, "e": embed_query_checked(mem.runtime.embedder, [question])[0]},
+    )
+    reads: list[tuple[str, dict[str, Any]]] = []
+    store = mem.runtime.store
+    real_read = store.read
+
+    def recording_read(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        reads.append((name, params))
+        return real_read(name, **params)
+
+    narrow = RetrievalPreset(pool_k=5, exact_scan_max=0, max_fetch=10, graph=False)
+    store.read = recording_read  # type: ignore[method-assign]
+    try:
+        in_2021 = mem.recall(
+            question,
+            user_id=user_id,
+            k=3,
+            preset=narrow,
+            reinforce=False,
+            as_of=datetime(2021, 1, 1, tzinfo=UTC),
+        )
+        back_then = mem.recall(question, user_id=user_id, k=3, preset=narrow, reinforce=False, known_at=known)
+    finally:
+        del store.read  # back to the class's method
+    pools = [params for name, params in reads if name.endswith("recall_pool")]
+    if _filtering(mem):
+        assert len(pools) == 2 and all(p["method"] == "filtered" and p["time_filter"] for p in pools), pools
+    assert [h.memory.id for h in in_2021] == [old.id]
+    assert [h.memory.id for h in back_then] == [old.id]
+
+
 def test_formation_neighbours_from_a_filtering_index_are_the_exact_ones(
     mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -126,9 +175,20 @@ def test_migration_recreates_a_vector_index_that_cannot_filter(mem: GraphMemory)
         assert not rt.vector_filter.ready(rt.store)  # recall and formation over-fetch meanwhile
         assert migrations.migrate(rt, filtered=True) == ["memory_context_embedding"]
         assert migrations.migrate(rt, filtered=True) == []  # idempotent
+        # an index from graphmem before the time filters (tenant only): recreated with them
+        current = dict(schema_statements(filtered=True))["040_memory_embedding_vector"]
+        tenant_only = current.replace("m.user_id, m.occurred_at, m.recorded_at", "m.user_id")
+        assert tenant_only != current
+        rt.store.run_statement(query("schema_vector_index_drop"), {"name": "memory_embedding"})
+        rt.store.run_statement(tenant_only, {"dimension": rt.embedder.dimension})
+        rt.store.run_statement(query("schema_await_index"), {"name": "memory_embedding", "seconds": 600})
+        rt.vector_filter.reset()
+        assert rt.vector_filter.ready(rt.store) and not rt.vector_filter.times(rt.store)
+        assert migrations.migrate(rt, filtered=True) == ["memory_embedding"]
+        assert migrations.migrate(rt, filtered=True) == []
     finally:
         mem.init()  # whatever happened above, the shared server's schema is current again
-    assert rt.vector_filter.ready(rt.store)
+    assert rt.vector_filter.ready(rt.store) and rt.vector_filter.times(rt.store)
 
 
 def test_a_no_is_asked_again_later_and_a_yes_is_kept() -> None:
@@ -157,3 +217,25 @@ def test_a_no_is_asked_again_later_and_a_yes_is_kept() -> None:
     time.sleep(0.25)
     assert flag.ready(store) and flag.ready(store)  # asked again after the retry delay; a yes is kept
     assert store.reads == 2
+    assert not flag.times(store)  # the tenant alone: an audit still scans
+    assert store.reads == 2
+
+
+def test_the_time_filters_count_only_when_both_indexes_list_both_times() -> None:
+    from graphmem.store.runtime import VectorFilter
+
+    def listing(own: list[str], context: list[str]) -> Any:
+        class Store:
+            def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+                return [
+                    {"name": "memory_embedding", "properties": own, "state": "ONLINE"},
+                    {"name": "memory_context_embedding", "properties": context, "state": "ONLINE"},
+                ]
+
+        return Store()
+
+    both = ["user_id", "occurred_at", "recorded_at"]
+    assert VectorFilter().times(listing(["embedding", *both], ["context_embedding", *both]))
+    assert not VectorFilter().times(listing(["embedding", *both], ["context_embedding", "user_id"]))
+    assert not VectorFilter().times(listing(["embedding", "occurred_at", "recorded_at"], both))
+    assert not VectorFilter().ready(listing(["embedding", "occurred_at", "recorded_at"], both))

@@ -49,6 +49,7 @@ def plan_vector_search(
     *,
     time_scoped: bool = False,
     filtered: bool = False,
+    filters_time: bool = False,
 ) -> VectorPlan:
     """The cheaper of an exact scan of the tenant (true top-k) and the two ANN indexes (own and context key)
     over-fetched by the tenant's share of the store, by the cost constants above.
@@ -66,9 +67,11 @@ def plan_vector_search(
     memories (the margin covers those the pool drops: forgotten, expired, superseded), so the index path
     costs the same for a tenant of 1% or 100% of the store, and a huge tenant never falls back to a scan.
 
-    A time-scoped read (``as_of`` or ``known_at``) scans whenever the tenant is within ``exact_scan_max``:
-    the index's neighbours are filtered by time after the fetch, and an audit of an early time would find
-    few of the memories it may see among them.
+    A time-scoped read (``as_of`` or ``known_at``) is planned like any other where the indexes also filter
+    by both times (``filters_time``: both list ``occurred_at`` and ``recorded_at``), since they then return
+    the tenant's nearest among the memories the read may see. Otherwise it scans whenever the tenant is
+    within ``exact_scan_max``: the index's neighbours would be filtered by time after the fetch, and an
+    audit of an early time would find few of the memories it may see among them.
     """
     if user_count <= 0 or total <= 0:
         return VectorPlan("exact", 0)
@@ -81,6 +84,7 @@ def plan_vector_search(
             return VectorPlan("exact", 0)
     scan = user_count * SCAN_COST
     index = 2 * (INDEX_COST + fetch * FETCH_COST) + PROJECTED * k * SCAN_COST
-    if user_count <= preset.exact_scan_max and (scan <= index or time_scoped):
+    scan_for_time = time_scoped and not (filtered and filters_time)
+    if user_count <= preset.exact_scan_max and (scan <= index or scan_for_time):
         return VectorPlan("exact", 0)
     return VectorPlan("filtered" if filtered else "index", fetch)

@@ -146,14 +146,17 @@ def embed_queries(rt: Runtime, queries: list[str], tenants: list[str]) -> list[l
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     """Run ``recall_pool`` once (one round trip; the tenant profile is cached per client)."""
     profile = tenant_profile(rt, req.readable)
+    time_scoped = req.as_of is not None or req.known_at is not None
+    filters_time = rt.vector_filter.times(rt.store)
     plan = (
         plan_vector_search(
             profile.user_count,
             profile.total,
             req.preset.pool_k,
             req.preset,
-            time_scoped=req.as_of is not None or req.known_at is not None,
+            time_scoped=time_scoped,
             filtered=rt.vector_filter.ready(rt.store),
+            filters_time=filters_time,
         )
         if req.embedding is not None
         else VectorPlan("none", 0)
@@ -165,6 +168,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         "embedding": req.embedding,
         "method": plan.method,
         "fetch": plan.fetch,
+        "time_filter": plan.method == "filtered" and time_scoped and filters_time,
         "lucene": lucene_query(terms, req.user_key) if terms else None,
         "df_queries": [[t, lucene_query([t], req.user_key)] for t in terms],
         "df_cap": bm25.DF_CAP,

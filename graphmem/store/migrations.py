@@ -11,7 +11,7 @@ import logging
 import re
 
 from graphmem.store.queries import query, schema_statements
-from graphmem.store.runtime import VECTOR_INDEXES, Runtime
+from graphmem.store.runtime import TENANT_FILTER, TIME_FILTERS, VECTOR_INDEXES, Runtime
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +24,10 @@ AWAIT_SECONDS = 600
 
 FILTER_SINCE = (2026, 1)
 """The first Neo4j whose vector indexes filter by a listed property inside the index (``SEARCH … WHERE``)."""
+
+
+FILTERS = (TENANT_FILTER, *TIME_FILTERS)
+"""The filter properties ``schema/040`` and ``041`` give both vector indexes on a server that can filter."""
 
 
 def filters_vectors(version: str) -> bool:
@@ -39,8 +43,9 @@ def server_filters_vectors(rt: Runtime) -> bool:
 
 def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
     """Recreate indexes whose definition is out of date and wait for them; returns what was recreated.
-    ``filtered``: the server can filter inside vector indexes (:func:`server_filters_vectors`), so vector
-    indexes without the tenant property are recreated with it."""
+    ``filtered``: the server can filter inside vector indexes (:func:`server_filters_vectors`), so a vector
+    index missing a filter property (the tenant, or the two times a time-scoped recall bounds: graphmem
+    before round 20 listed the tenant alone) is recreated with all of them."""
     dropped = []
     rows = rt.store.read("schema_fulltext_properties", name=FULLTEXT_INDEX)
     if rows and set(rows[0]["properties"]) != set(FULLTEXT_PROPERTIES):
@@ -61,10 +66,11 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
         }
         rows = rt.store.read("vector_index_filter", names=list(VECTOR_INDEXES))
         for row in rows:
-            if "user_id" in (row["properties"] or []):
+            missing = [p for p in FILTERS if p not in (row["properties"] or [])]
+            if not missing:
                 continue
             name = str(row["name"])
-            logger.info("vector index %s cannot filter by tenant: recreating it with user_id", name)
+            logger.info("vector index %s cannot filter by %s: recreating it", name, ", ".join(missing))
             rt.store.run_statement(query("schema_vector_index_drop"), {"name": name})
             rt.store.run_statement(creates[name], {"dimension": rt.embedder.dimension})
             rt.store.run_statement(query("schema_await_index"), {"name": name, "seconds": AWAIT_SECONDS})

@@ -72,36 +72,53 @@ class TunedParams:
 VECTOR_INDEXES = ("memory_embedding", "memory_context_embedding")
 """The two vector indexes recall searches (own key and context key); formation searches the first."""
 
+TENANT_FILTER = "user_id"
+TIME_FILTERS = ("occurred_at", "recorded_at")
+"""The filter properties both vector indexes list (``WITH [m.user_id, m.occurred_at, m.recorded_at]``,
+Neo4j 2026.01+): the tenant, then the valid and transaction time an ``as_of`` / ``known_at`` read bounds."""
+
 
 class VectorFilter:
-    """Whether both vector indexes filter by tenant inside the index (Neo4j 2026.01+, created by init() with
-    ``WITH [m.user_id]``) and are online: then recall and formation ask them for a tenant's k nearest
-    directly instead of over-fetching and filtering. A yes is kept for the client's life (init() resets it);
-    a no is asked again after ``retry`` seconds, so a process started while a migration rebuilds an index
-    takes the filtered path once the index is online."""
+    """What both vector indexes can filter by inside the index (Neo4j 2026.01+, created by init() with
+    ``WITH [m.user_id, m.occurred_at, m.recorded_at]``) once both are online: by tenant (:meth:`ready`),
+    then recall and formation ask them for a tenant's k nearest directly instead of over-fetching and
+    filtering; and by time (:meth:`times`), then a time-scoped recall asks them too instead of scanning the
+    tenant. A yes is kept for the client's life (init() resets it); a no is asked again after ``retry``
+    seconds, so a process started while a migration rebuilds an index takes the filtered path once the index
+    is online."""
 
     def __init__(self, retry: float = 60.0) -> None:
         self._retry = retry
         self._lock = threading.Lock()
-        self._ready: bool | None = None
+        self._properties: frozenset[str] | None = None
         self._read_at = 0.0
 
-    def ready(self, store: QueryStore) -> bool:
+    def properties(self, store: QueryStore) -> frozenset[str]:
+        """The filter properties both indexes list, empty unless both are online."""
         with self._lock:
-            known, read_at = self._ready, self._read_at
-        if known or (known is False and time.monotonic() - read_at < self._retry):
+            known, read_at = self._properties, self._read_at
+        if known is not None and (TENANT_FILTER in known or time.monotonic() - read_at < self._retry):
             return known
         rows = store.read("vector_index_filter", names=list(VECTOR_INDEXES))
-        ready = len(rows) == len(VECTOR_INDEXES) and all(
-            "user_id" in (r["properties"] or []) and r["state"] == "ONLINE" for r in rows
-        )
+        found: frozenset[str] = frozenset()
+        if len(rows) == len(VECTOR_INDEXES) and all(r["state"] == "ONLINE" for r in rows):
+            found = frozenset.intersection(*(frozenset(r["properties"] or ()) for r in rows))
         with self._lock:
-            self._ready, self._read_at = ready, time.monotonic()
-        return ready
+            self._properties, self._read_at = found, time.monotonic()
+        return found
+
+    def ready(self, store: QueryStore) -> bool:
+        """Whether both indexes filter by tenant."""
+        return TENANT_FILTER in self.properties(store)
+
+    def times(self, store: QueryStore) -> bool:
+        """Whether both indexes filter by tenant and by both times (a time-scoped read can use them)."""
+        found = self.properties(store)
+        return TENANT_FILTER in found and found.issuperset(TIME_FILTERS)
 
     def reset(self) -> None:
         with self._lock:
-            self._ready = None
+            self._properties = None
 
 
 class UserChanges:
