@@ -49,7 +49,7 @@ class RetrievalPreset(BaseModel, frozen=True):
     graph_weight: float = Field(default=0.7, ge=0, le=1, description="share of the PageRank score")
     damping: float = Field(default=0.85, gt=0, lt=1, description="PageRank: probability of following an edge")
     entity_restart: float = Field(default=0.05, ge=0, lt=1, description="restart mass on query entities")
-    max_fan: int = Field(default=50, ge=2, description="entities with this many mentions are hubs, skipped")
+    max_fan: int = Field(default=20, ge=2, description="entities with this many mentions are hubs, skipped")
     session_penalty: float = Field(
         default=0.0, ge=0, le=1, description="final cut: score discount per hit already taken from a session"
     )
