@@ -39,9 +39,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--values", nargs="+", required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    field = RetrievalPreset.model_fields[args.field]  # KeyError: not a preset field
-    kind = type(field.default)
-    presets = {value: RetrievalPreset(**{args.field: kind(value)}) for value in args.values}
+    # validated as locomo.py / longmemeval.py validate --set: an unknown field or a bad value is refused
+    presets = {value: RetrievalPreset.model_validate({args.field: value}) for value in args.values}
     items, _ = load(args.data, None, args.from_locomo)
     user = f"ab-{uuid.uuid4().hex[:8]}-pooled"
     recall_all: dict[str, dict[str, list[float]]] = {v: defaultdict(list) for v in presets}
