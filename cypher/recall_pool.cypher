@@ -17,7 +17,7 @@
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'filtered' | 'none'; $fetch: ANN neighbours
 // (per index, and per tenant when 'filtered': that arm is in the query(FILTERED + name) text only);
 // $time_filter: a 'filtered' read that also bounds $as_of / $known_at inside the index (else after it)
-// $lucene: Lucene query string or null; $pool_k; $max_fan
+// $lucene: Lucene query string or null; $pool_k; $max_fan; $max_links: edges per pool memory
 // $df_queries: [term, Lucene query of the tenants' memories holding it] per query term; $df_cap
 // $scan_k: memories the exact scan keeps (when it keeps fewer, it scored all the readable memories: their cosines
 // come back as `scores` [id, own, context], and the projection computes none again)
@@ -164,22 +164,26 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
 }
 CALL (pool) {
   UNWIND pool AS p
-  OPTIONAL MATCH (p)-[r:RELATED_TO|FOLLOWS|CAUSES]-(n:Memory)
-  WHERE n.user_id IN $tenants
-    AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    AND ($alive_at IS NULL OR r.expired_at IS NULL OR r.expired_at > $alive_at)
-    AND ($as_of IS NULL OR r.valid_to IS NULL OR r.valid_to > $as_of)
-    AND ($alive_at IS NOT NULL OR r.expired_at IS NULL)
-    AND ($as_of IS NULL OR coalesce(n.occurred_at, n.created_at, n.recorded_at) <= $as_of)
-    AND ($known_at IS NULL OR n.recorded_at <= $known_at)
-    AND ($alive_at IS NULL OR ((n.expired_at IS NULL OR n.expired_at > $alive_at)
-         AND (n.forgotten_at IS NULL OR n.forgotten_at > $alive_at)
-         AND (n.superseded_at IS NULL OR n.superseded_at > $alive_at)))
-    AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
-  WITH r, n WHERE n IS NOT NULL
-  WITH collect(DISTINCT n) AS near, collect(DISTINCT r) AS rels
-  RETURN near, [r IN rels | [startNode(r).id, endNode(r).id, type(r),
-                            coalesce({{edge_weight_now(r, coalesce($now, datetime()))}}, 1.0)]] AS links
+  CALL (p) { // each pool memory's $max_links strongest edges: FOLLOWS and CAUSES, then RELATED_TO by weight
+    MATCH (p)-[r:RELATED_TO|FOLLOWS|CAUSES]-(n:Memory)
+    WHERE n.user_id IN $tenants
+      AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+      AND ($alive_at IS NULL OR r.expired_at IS NULL OR r.expired_at > $alive_at)
+      AND ($as_of IS NULL OR r.valid_to IS NULL OR r.valid_to > $as_of)
+      AND ($alive_at IS NOT NULL OR r.expired_at IS NULL)
+      AND ($as_of IS NULL OR coalesce(n.occurred_at, n.created_at, n.recorded_at) <= $as_of)
+      AND ($known_at IS NULL OR n.recorded_at <= $known_at)
+      AND ($alive_at IS NULL OR ((n.expired_at IS NULL OR n.expired_at > $alive_at)
+           AND (n.forgotten_at IS NULL OR n.forgotten_at > $alive_at)
+           AND (n.superseded_at IS NULL OR n.superseded_at > $alive_at)))
+      AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
+    WITH r, n, coalesce({{edge_weight_now(r, coalesce($now, datetime()))}}, 1.0) AS weight
+    ORDER BY CASE type(r) WHEN 'RELATED_TO' THEN 0 ELSE 1 END DESC, weight DESC
+    LIMIT $max_links
+    RETURN r, n, weight
+  }
+  WITH collect(DISTINCT n) AS near, collect(DISTINCT [r, weight]) AS rels
+  RETURN near, [x IN rels | [startNode(x[0]).id, endNode(x[0]).id, type(x[0]), x[1]]] AS links
 }
 CALL (pool) {
   UNWIND pool AS p

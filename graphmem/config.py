@@ -50,6 +50,9 @@ class RetrievalPreset(BaseModel, frozen=True):
     damping: float = Field(default=0.85, gt=0, lt=1, description="PageRank: probability of following an edge")
     entity_restart: float = Field(default=0.05, ge=0, lt=1, description="restart mass on query entities")
     max_fan: int = Field(default=20, ge=2, description="entities with this many mentions are hubs, skipped")
+    max_links: int = Field(
+        default=5, ge=1, description="edges per pool memory in the expansion: FOLLOWS, CAUSES, then heaviest"
+    )
     session_penalty: float = Field(
         default=0.0, ge=0, le=1, description="final cut: score discount per hit already taken from a session"
     )

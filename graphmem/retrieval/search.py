@@ -175,6 +175,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         "pool_k": req.preset.pool_k,
         "scan_k": SCORED_ALL_MAX if profile.user_count <= SCORED_ALL_MAX else req.preset.pool_k,
         "max_fan": req.preset.max_fan if req.graph else 0,
+        "max_links": req.preset.max_links,
         "now": req.now,
         "situation": req.situation,
         **TimeScope(req.as_of, req.known_at).params(),
