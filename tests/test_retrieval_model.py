@@ -168,6 +168,10 @@ def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share
     assert (
         plan_vector_search(680, 100_000, 100, balanced, time_scoped=True, filtered=True, filters_time=True)
     ).method == "exact"  # a small tenant is still cheaper to scan
+    # an index that is missing or still populating is never asked: Neo4j would block the query, then fail it
+    offline = {"filtered": True, "filters_time": True, "online": False}
+    assert plan_vector_search(100_000, 1_000_000, 100, balanced, **offline) == VectorPlan("exact", 0)
+    assert plan_vector_search(100_000, 1_000_000, 100, balanced, online=False) == VectorPlan("exact", 0)
 
 
 def test_query_terms_and_lucene_escaping() -> None:

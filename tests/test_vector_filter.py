@@ -4,6 +4,7 @@ a tenant's own nearest however small its share of the store. On the real server.
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from conftest import disposable
 
 from graphmem import GraphMemory
-from graphmem.config import RetrievalPreset
+from graphmem.config import RetrievalPreset, Settings
 from graphmem.embedding import embed_query_checked
 from graphmem.formation import neighbours as neighbours_module
 from graphmem.store import migrations
@@ -191,6 +192,44 @@ def test_migration_recreates_a_vector_index_that_cannot_filter(mem: GraphMemory)
     assert rt.vector_filter.ready(rt.store) and rt.vector_filter.times(rt.store)
 
 
+def test_recall_formation_and_associate_go_around_a_vector_index_that_is_not_online(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """While a migration rebuilds a vector index, Neo4j blocks a query on it ~30 s, then fails it (2026.01.4,
+    docs/setup.md); a dropped index fails it at once. Either way recall and formation scan the tenant and
+    the associate job waits, and a client that believed the index online (another process dropped it)
+    recovers on its first failure. Dropping the index puts the planner in the populating case without the
+    30 s wait."""
+    rt = mem.runtime
+    mine = mem.remember("My dog is called Rex", user_id=user_id)
+    mem.remember("The quarterly tax forms are due", user_id=user_id)
+    assert rt.vector_filter.online(rt.store)  # kept: this client is not told of the drop below
+    narrow = RetrievalPreset(pool_k=5, exact_scan_max=0, max_fetch=10, graph=False)  # the index, by size
+    rt.store.run_statement(query("schema_vector_index_drop"), {"name": "memory_embedding"})
+    try:
+        hits = mem.recall("what is the name of the pet", user_id=user_id, k=2, preset=narrow, reinforce=False)
+        assert hits and hits[0].memory.id == mine.id
+        assert not rt.vector_filter.online(rt.store)  # read again after the failure
+        later = mem.remember("Rex, my dog, is a border collie", user_id=user_id)  # formation scans the tenant
+        linked = mem.query(
+            "MATCH (:Memory {id: $id})-[:RELATED_TO]-(b:Memory) RETURN collect(b.id) AS ids", {"id": later.id}
+        )
+        assert mine.id in linked[0]["ids"]
+        settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
+        with GraphMemory.connect(settings=settings, embedder=rt.embedder) as other:
+            run = other.jobs.run("associate", user_id=user_id)
+        assert run.counts["method"] == "waiting" and run.counts["edges"] == 0, run.counts
+        pending = rt.store.read("associate_pending", user_id=user_id)[0]["pending"]
+        assert pending >= 3  # still there for the next run
+    finally:
+        mem.init()  # the index again, awaited below, whatever happened above
+        rt.store.run_statement(query("schema_await_index"), {"name": "memory_embedding", "seconds": 600})
+        rt.vector_filter.reset()
+    assert rt.vector_filter.online(rt.store)
+    again = mem.recall("what is the name of the pet", user_id=user_id, k=2, preset=narrow, reinforce=False)
+    assert again and again[0].memory.id == mine.id
+
+
 def test_a_no_is_asked_again_later_and_a_yes_is_kept() -> None:
     from graphmem.store.runtime import VectorFilter
 
@@ -210,13 +249,13 @@ def test_a_no_is_asked_again_later_and_a_yes_is_kept() -> None:
     store = Store()
     flag = VectorFilter(retry=0.2)
     assert not flag.ready(store) and not flag.ready(store)  # populating: no, and not asked twice at once
-    assert store.reads == 1
+    assert not flag.online(store) and store.reads == 1
     store.state = "ONLINE"
     import time
 
     time.sleep(0.25)
     assert flag.ready(store) and flag.ready(store)  # asked again after the retry delay; a yes is kept
-    assert store.reads == 2
+    assert flag.online(store) and store.reads == 2
     assert not flag.times(store)  # the tenant alone: an audit still scans
     assert store.reads == 2
 

@@ -164,6 +164,8 @@ def vector_fetch(k: int, user_count: int, total: int) -> int:
 
 
 def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
+    if not ctx.rt.vector_filter.online(ctx.rt.store):  # the pending memories stay pending for the next run
+        return {"method": "waiting", "fallback_reason": "vector_index_not_online", "memories": 0, "edges": 0}
     k = ctx.config.dynamics.associate_k
     filtered = ctx.rt.vector_filter.ready(ctx.rt.store)
     if filtered:  # the index answers from the tenant's own memories: k, the memory itself, a margin

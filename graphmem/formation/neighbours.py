@@ -30,6 +30,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from graphmem.errors import GraphMemError
 from graphmem.model import linking
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
@@ -162,9 +163,24 @@ def neighbours(
     """Up to ``k`` neighbours per vector, most similar first (approximate where the index answers).
     ``counted``: (the tenant's memories counted up to ``cap + 1``, ``cap``), when the caller has read it
     with :func:`count_cap`; used only if the plan's cap is still that one (the index may have stopped or
-    started filtering in between)."""
+    started filtering in between). While the vector index is missing or populating, the tenant is scanned
+    exactly."""
     if not vectors:
         return []
+    if not rt.vector_filter.online(rt.store):  # missing or populating: the index would block, then fail
+        return exact(rt, user_id, vectors, k)
+    try:
+        return _planned(rt, user_id, vectors, k, counted)
+    except GraphMemError:
+        rt.vector_filter.reset()  # another process may be rebuilding an index: scan if so
+        if rt.vector_filter.online(rt.store):
+            raise
+        return exact(rt, user_id, vectors, k)
+
+
+def _planned(
+    rt: Runtime, user_id: str, vectors: list[list[float]], k: int, counted: tuple[int, int] | None
+) -> list[list[linking.Neighbour]]:
     filtered = rt.vector_filter.ready(rt.store)
     cap = _cap(filtered, len(vectors))
     if cap == 0:

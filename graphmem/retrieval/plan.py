@@ -50,6 +50,7 @@ def plan_vector_search(
     time_scoped: bool = False,
     filtered: bool = False,
     filters_time: bool = False,
+    online: bool = True,
 ) -> VectorPlan:
     """The cheaper of an exact scan of the tenant (true top-k) and the two ANN indexes (own and context key)
     over-fetched by the tenant's share of the store, by the cost constants above.
@@ -72,8 +73,11 @@ def plan_vector_search(
     the tenant's nearest among the memories the read may see. Otherwise it scans whenever the tenant is
     within ``exact_scan_max``: the index's neighbours would be filtered by time after the fetch, and an
     audit of an early time would find few of the memories it may see among them.
+
+    While an index is missing or still populating (``online`` false: a migration rebuilds it), the tenant
+    is scanned whatever its size: slower on a large tenant, but the index would block the query and fail it.
     """
-    if user_count <= 0 or total <= 0:
+    if user_count <= 0 or total <= 0 or not online:
         return VectorPlan("exact", 0)
     if filtered:  # each tenant's own nearest, whatever its share
         fetch = max(k, math.ceil(k * preset.overfetch))

@@ -144,8 +144,25 @@ def embed_queries(rt: Runtime, queries: list[str], tenants: list[str]) -> list[l
 
 
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
-    """Run ``recall_pool`` once (one round trip; the tenant profile is cached per client)."""
+    """Run ``recall_pool`` once (one round trip; the tenant profile is cached per client). If it fails (an
+    index is missing, or another process rebuilds one), the indexes' state is read again, the vector plan
+    made again (the tenant is scanned while an index is not online) and the pool asked without the
+    full-text index."""
     profile = tenant_profile(rt, req.readable)
+    name, params = _pool_query(rt, req, profile)
+    try:
+        row = rt.store.read(name, **params)[0]
+    except GraphMemError as exc:
+        logger.info("recall pool query failed (%s); retrying on what the indexes' state allows", exc)
+        rt.vector_filter.reset()
+        name, params = _pool_query(rt, req, profile)
+        row = rt.store.read(name, **(params | {"lucene": None, "df_queries": []}))[0]
+    row["documents"] = profile.user_count  # the tenants' memory count: BM25's collection size
+    return with_scan_cosines(row)
+
+
+def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tuple[str, dict[str, Any]]:
+    """The ``recall_pool`` variant and parameters for ``req``, by the vector plan for its tenants."""
     time_scoped = req.as_of is not None or req.known_at is not None
     filters_time = rt.vector_filter.times(rt.store)
     plan = (
@@ -157,11 +174,11 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
             time_scoped=time_scoped,
             filtered=rt.vector_filter.ready(rt.store),
             filters_time=filters_time,
+            online=rt.vector_filter.online(rt.store),
         )
         if req.embedding is not None
         else VectorPlan("none", 0)
     )
-    name = variant("recall_pool", filtered=plan.method == "filtered")
     terms = keywords(req, profile.speakers)
     params = {
         "tenants": req.readable,
@@ -180,13 +197,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         "situation": req.situation,
         **TimeScope(req.as_of, req.known_at).params(),
     }
-    try:
-        row = rt.store.read(name, **params)[0]
-    except GraphMemError as exc:  # e.g. an index is missing: retry on what remains
-        logger.info("recall pool query failed (%s); retrying without the full-text index", exc)
-        row = rt.store.read(name, **(params | {"lucene": None, "df_queries": []}))[0]
-    row["documents"] = profile.user_count  # the tenants' memory count: BM25's collection size
-    return with_scan_cosines(row)
+    return variant("recall_pool", filtered=plan.method == "filtered"), params
 
 
 def with_scan_cosines(row: dict[str, Any]) -> dict[str, Any]:

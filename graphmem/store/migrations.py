@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 
+from graphmem.errors import GraphMemError
 from graphmem.store.queries import query, schema_statements
 from graphmem.store.runtime import TENANT_FILTER, TIME_FILTERS, VECTOR_INDEXES, Runtime
 
@@ -20,7 +21,8 @@ FULLTEXT_PROPERTIES = ("content", "speaker", "search_text", "user_key")
 """What ``schema/030_memory_content_fulltext.cypher`` indexes."""
 
 AWAIT_SECONDS = 600
-"""How long init() waits for a recreated index to be populated (full-text search is off until then)."""
+"""How long init() waits for a recreated index to be populated before it logs and returns; reads do not use
+the index until it is online."""
 
 FILTER_SINCE = (2026, 1)
 """The first Neo4j whose vector indexes filter by a listed property inside the index (``SEARCH … WHERE``)."""
@@ -53,9 +55,7 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
         rt.store.run_statement(query("schema_memory_content_drop"))
         statement = dict(schema_statements())["030_memory_content_fulltext"]
         rt.store.run_statement(statement)
-        rt.store.run_statement(
-            query("schema_await_index"), {"name": FULLTEXT_INDEX, "seconds": AWAIT_SECONDS}
-        )
+        _await(rt, FULLTEXT_INDEX)
         dropped.append(FULLTEXT_INDEX)
     if filtered:
         creates = {  # each vector index's own schema statement, by the index name it creates
@@ -73,6 +73,17 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
             logger.info("vector index %s cannot filter by %s: recreating it", name, ", ".join(missing))
             rt.store.run_statement(query("schema_vector_index_drop"), {"name": name})
             rt.store.run_statement(creates[name], {"dimension": rt.embedder.dimension})
-            rt.store.run_statement(query("schema_await_index"), {"name": name, "seconds": AWAIT_SECONDS})
+            _await(rt, name)
             dropped.append(name)
     return dropped
+
+
+def _await(rt: Runtime, name: str) -> None:
+    """Wait up to ``AWAIT_SECONDS`` for a recreated index; past that, log and go on: reads do not use an
+    index until it is online (recall and formation scan the tenant, full-text search is off)."""
+    try:
+        rt.store.run_statement(query("schema_await_index"), {"name": name, "seconds": AWAIT_SECONDS})
+    except GraphMemError as exc:
+        logger.warning(
+            "index %s is not online after %d s (%s); it is used once it is", name, AWAIT_SECONDS, exc
+        )

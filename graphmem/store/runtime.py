@@ -79,33 +79,48 @@ Neo4j 2026.01+): the tenant, then the valid and transaction time an ``as_of`` / 
 
 
 class VectorFilter:
-    """What both vector indexes can filter by inside the index (Neo4j 2026.01+, created by init() with
-    ``WITH [m.user_id, m.occurred_at, m.recorded_at]``) once both are online: by tenant (:meth:`ready`),
-    then recall and formation ask them for a tenant's k nearest directly instead of over-fetching and
-    filtering; and by time (:meth:`times`), then a time-scoped recall asks them too instead of scanning the
-    tenant. A yes is kept for the client's life (init() resets it); a no is asked again after ``retry``
-    seconds, so a process started while a migration rebuilds an index takes the filtered path once the index
-    is online."""
+    """The state of both vector indexes, read once and kept: whether both are online (:meth:`online`), and
+    what they can filter by inside the index (Neo4j 2026.01+, created by init() with
+    ``WITH [m.user_id, m.occurred_at, m.recorded_at]``): by tenant (:meth:`ready`), then recall and formation
+    ask them for a tenant's k nearest directly instead of over-fetching and filtering; and by time
+    (:meth:`times`), then a time-scoped recall asks them too instead of scanning the tenant.
 
-    def __init__(self, retry: float = 60.0) -> None:
+    An index that is missing or still populating (a migration rebuilds it) is never queried: Neo4j would
+    block the query ~30 s and then fail it ("Expected index to come online within a reasonable time"), so
+    recall and formation scan the tenant exactly and the associate job waits for its next run. Online is
+    kept for the client's life; a caller whose index query fails anyway (another process rebuilds the
+    index) calls :meth:`reset` and plans again. Not online is asked again after ``retry`` seconds, so the
+    indexes are used again soon after they are populated."""
+
+    def __init__(self, retry: float = 10.0) -> None:
         self._retry = retry
         self._lock = threading.Lock()
-        self._properties: frozenset[str] | None = None
+        self._state: tuple[bool, frozenset[str]] | None = None
         self._read_at = 0.0
+
+    def _read(self, store: QueryStore) -> tuple[bool, frozenset[str]]:
+        with self._lock:
+            known, read_at = self._state, self._read_at
+        if known is not None and (known[0] or time.monotonic() - read_at < self._retry):
+            return known
+        rows = store.read("vector_index_filter", names=list(VECTOR_INDEXES))
+        online = len(rows) == len(VECTOR_INDEXES) and all(r["state"] == "ONLINE" for r in rows)
+        found = (
+            frozenset.intersection(*(frozenset(r["properties"] or ()) for r in rows))
+            if online
+            else frozenset()
+        )
+        with self._lock:
+            self._state, self._read_at = (online, found), time.monotonic()
+        return online, found
+
+    def online(self, store: QueryStore) -> bool:
+        """Whether both indexes exist and are online (may be queried)."""
+        return self._read(store)[0]
 
     def properties(self, store: QueryStore) -> frozenset[str]:
         """The filter properties both indexes list, empty unless both are online."""
-        with self._lock:
-            known, read_at = self._properties, self._read_at
-        if known is not None and (TENANT_FILTER in known or time.monotonic() - read_at < self._retry):
-            return known
-        rows = store.read("vector_index_filter", names=list(VECTOR_INDEXES))
-        found: frozenset[str] = frozenset()
-        if len(rows) == len(VECTOR_INDEXES) and all(r["state"] == "ONLINE" for r in rows):
-            found = frozenset.intersection(*(frozenset(r["properties"] or ()) for r in rows))
-        with self._lock:
-            self._properties, self._read_at = found, time.monotonic()
-        return found
+        return self._read(store)[1]
 
     def ready(self, store: QueryStore) -> bool:
         """Whether both indexes filter by tenant."""
@@ -118,7 +133,7 @@ class VectorFilter:
 
     def reset(self) -> None:
         with self._lock:
-            self._properties = None
+            self._state = None
 
 
 class UserChanges:
