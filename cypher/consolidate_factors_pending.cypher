@@ -15,7 +15,7 @@ OPTIONAL MATCH (m)-[:IN_SESSION]->(s:Session)
 WITH m, s, coalesce(m.occurred_at, m.created_at, m.recorded_at) AS at
 RETURN m.id AS id, m.content AS content,
        [(m)-[r:RELATED_TO]-(:Memory) WHERE coalesce(r.created_by, 'formation') <> 'associate'
-        | coalesce(r.similarity, r.weight_base, r.weight)] AS similarities, // the cosine at formation, undecayed
+        | coalesce({{typed_number(r.similarity, null)}}, {{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, null)}})] AS similarities, // the cosine at formation, undecayed
        CASE WHEN s IS NULL THEN 0 ELSE COUNT { (s)<-[:IN_SESSION]-(o:Memory)
          WHERE coalesce(o.occurred_at, o.created_at, o.recorded_at) < at } END AS position,
        CASE WHEN s IS NULL THEN 0 ELSE COUNT { (s)<-[:IN_SESSION]-(:Memory) } END AS session_size,

@@ -13,10 +13,10 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
 WITH m, reduce(best = 0.0, x IN [(m)-[r:RELATED_TO]-(o:Memory)
          WHERE r.expired_at IS NULL AND o.status IN ['active', 'weak', 'dormant']
-           AND coalesce(r.similarity, r.weight_base, r.weight, 0.0) >= $p.rival_similarity
+           AND coalesce({{typed_number(r.similarity, null)}}, {{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, null)}}, 0.0) >= $p.rival_similarity
            AND {{strength_now(o, $now)}} > {{strength_now(m, $now)}}
-         | CASE WHEN coalesce(r.similarity, r.weight_base, r.weight, 0.0) > 1.0 THEN 1.0
-                ELSE coalesce(r.similarity, r.weight_base, r.weight, 0.0) END]
+         | CASE WHEN coalesce({{typed_number(r.similarity, null)}}, {{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, null)}}, 0.0) > 1.0 THEN 1.0
+                ELSE coalesce({{typed_number(r.similarity, null)}}, {{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, null)}}, 0.0) END]
        | CASE WHEN x > best THEN x ELSE best END) AS rivalry
 WITH m, rivalry WHERE coalesce(m.rivalry, 0.0) <> rivalry
 CALL (m, rivalry) {

@@ -31,19 +31,19 @@ CALL (m) {
 WITH m, m.status IN ['active', 'weak', 'dormant'] AND NOT m:CoreBlock AS live // core blocks are pinned
 FOREACH (_ IN CASE WHEN live OR m.decay_due = datetime('9999-01-01T00:00:00Z') THEN [] ELSE [1] END | SET m.decay_due = datetime('9999-01-01T00:00:00Z'))
 WITH m WHERE live
-WITH m, [(m)-[r:RELATED_TO]-(:Memory) WHERE r.expired_at IS NULL | coalesce(r.weight_base, r.weight, 0.0)] AS weights,
+WITH m, [(m)-[r:RELATED_TO]-(:Memory) WHERE r.expired_at IS NULL | coalesce({{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, 0.0)}})] AS weights,
      coalesce(m.memory_type, 'episodic') AS type, coalesce(m.priority, 'P2') AS prio,
-     coalesce(m.access_count, 0) AS n, coalesce(m.strength, 1.0) AS s0, $now.epochSeconds AS t,
-     coalesce(m.recorded_at, m.created_at, $now) AS anchor,
-     $p.factor_weights.emotion * CASE WHEN coalesce(m.emotion, 0.0) > 1.0 THEN 1.0 WHEN coalesce(m.emotion, 0.0) < 0.0 THEN 0.0 ELSE coalesce(m.emotion, 0.0) END
-     + $p.factor_weights.presentation * CASE WHEN coalesce(m.presentation, 0.0) > 1.0 THEN 1.0 WHEN coalesce(m.presentation, 0.0) < 0.0 THEN 0.0 ELSE coalesce(m.presentation, 0.0) END
-     + $p.factor_weights.coherence * CASE WHEN coalesce(m.coherence, 0.0) > 1.0 THEN 1.0 WHEN coalesce(m.coherence, 0.0) < 0.0 THEN 0.0 ELSE coalesce(m.coherence, 0.0) END
-     + $p.factor_weights.serial * CASE WHEN coalesce(m.serial, 0.0) > 1.0 THEN 1.0 WHEN coalesce(m.serial, 0.0) < 0.0 THEN 0.0 ELSE coalesce(m.serial, 0.0) END
-     + $p.factor_weights.depth * CASE WHEN coalesce(m.depth, 0.0) > 1.0 THEN 1.0 WHEN coalesce(m.depth, 0.0) < 0.0 THEN 0.0 ELSE coalesce(m.depth, 0.0) END AS salience,
-     1.0 + CASE WHEN coalesce(m.rivalry, 0.0) > 1.0 THEN 1.0 WHEN coalesce(m.rivalry, 0.0) < 0.0 THEN 0.0 ELSE coalesce(m.rivalry, 0.0) END AS rival
+     [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n, {{typed_number(m.strength, 1.0)}} AS s0, $now.epochSeconds AS t,
+     coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}) AS anchor,
+     $p.factor_weights.emotion * CASE WHEN {{typed_number(m.emotion, 0.0)}} > 1.0 THEN 1.0 WHEN {{typed_number(m.emotion, 0.0)}} < 0.0 THEN 0.0 ELSE {{typed_number(m.emotion, 0.0)}} END
+     + $p.factor_weights.presentation * CASE WHEN {{typed_number(m.presentation, 0.0)}} > 1.0 THEN 1.0 WHEN {{typed_number(m.presentation, 0.0)}} < 0.0 THEN 0.0 ELSE {{typed_number(m.presentation, 0.0)}} END
+     + $p.factor_weights.coherence * CASE WHEN {{typed_number(m.coherence, 0.0)}} > 1.0 THEN 1.0 WHEN {{typed_number(m.coherence, 0.0)}} < 0.0 THEN 0.0 ELSE {{typed_number(m.coherence, 0.0)}} END
+     + $p.factor_weights.serial * CASE WHEN {{typed_number(m.serial, 0.0)}} > 1.0 THEN 1.0 WHEN {{typed_number(m.serial, 0.0)}} < 0.0 THEN 0.0 ELSE {{typed_number(m.serial, 0.0)}} END
+     + $p.factor_weights.depth * CASE WHEN {{typed_number(m.depth, 0.0)}} > 1.0 THEN 1.0 WHEN {{typed_number(m.depth, 0.0)}} < 0.0 THEN 0.0 ELSE {{typed_number(m.depth, 0.0)}} END AS salience,
+     1.0 + CASE WHEN {{typed_number(m.rivalry, 0.0)}} > 1.0 THEN 1.0 WHEN {{typed_number(m.rivalry, 0.0)}} < 0.0 THEN 0.0 ELSE {{typed_number(m.rivalry, 0.0)}} END AS rival
 WITH m, weights, type, prio, n, s0, t, salience, rival, anchor.epochSeconds AS created,
-     coalesce(m.last_accessed_at, anchor).epochSeconds AS accessed,
-     coalesce(m.strength_updated_at, anchor).epochSeconds AS anchored, prio IN ['P0', 'common'] AS exempt
+     coalesce({{typed_time(m.last_accessed_at, null)}}, anchor).epochSeconds AS accessed,
+     coalesce({{typed_time(m.strength_updated_at, null)}}, anchor).epochSeconds AS anchored, prio IN ['P0', 'common'] AS exempt
 WITH m, type, prio, n, s0, t, salience, rival, created, accessed, exempt, size(weights) AS related,
      CASE WHEN accessed > anchored THEN accessed ELSE anchored END AS since,
      CASE WHEN size(weights) = 0 THEN 0.0 ELSE reduce(acc = 0.0, w IN weights | acc + w) / size(weights) END AS assoc
@@ -58,7 +58,7 @@ WITH m, prio, s0, t, created, accessed, since, exempt, $p.strength_floor[prio] A
 WITH m, prio, s0, t, created, accessed, since, exempt, sfloor, rate, lam, scale,
      coalesce(m.strength_rate <> rate OR m.strength_floor <> sfloor OR m.retention_scale <> scale
               OR m.retention_rate <> lam, true) AS moved,
-     coalesce(m.strength_rate, rate) AS rate0, coalesce(m.strength_floor, sfloor) AS floor0,
+     {{typed_number(m.strength_rate, rate)}} AS rate0, {{typed_number(m.strength_floor, sfloor)}} AS floor0,
      CASE WHEN t > since THEN (t - since) / 86400.0 ELSE 0.0 END AS ts
 // strength now, decayed from its anchor by the stored coefficients (the new ones when there are none yet)
 WITH m, prio, s0, t, created, accessed, since, exempt, sfloor, rate, lam, scale, moved,
@@ -116,8 +116,8 @@ WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status,
 WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status, due, m.status <> status AS changed,
      CASE WHEN status = 'dormant' AND m.layer <> 'long_term' THEN 'dormant'
           WHEN status <> 'dormant' AND m.layer = 'dormant' THEN 'active' ELSE m.layer END AS layer,
-     [n IN [coalesce(m.access_count, 0)] | CASE WHEN $p.store_base_activation AND n > 0
-       THEN log(n / 0.5) - 0.5 * log([tc IN [($now.epochSeconds - coalesce(m.recorded_at, m.created_at, $now).epochSeconds) / 86400.0]
+     [n IN [[gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0]] | CASE WHEN $p.store_base_activation AND n > 0
+       THEN log(n / 0.5) - 0.5 * log([tc IN [($now.epochSeconds - coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}).epochSeconds) / 86400.0]
                                       | CASE WHEN tc < 0.000001 THEN 0.000001 ELSE tc END][0]) END][0] AS base,
      $p.store_base_activation OR m.base_activation IS NOT NULL AS activation
 WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status, due, changed, layer, base, activation

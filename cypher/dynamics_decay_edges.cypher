@@ -33,7 +33,8 @@ CALL () {
 WITH r WHERE r.expired_at IS NULL
   AND (r.weight_due IS NULL OR r.weight_due <= $now OR r.weight_rate IS NULL OR r.weight_rate <> $p.edge_decay
        OR r.weight_floor IS NULL OR r.weight_floor <> $p.edge_weight_floor)
-WITH r, coalesce(r.weight_base, r.weight, 1.0) AS base, coalesce(r.weight_updated_at, r.recorded_at, $now) AS since,
+WITH r, coalesce({{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, 1.0)}}) AS base,
+     coalesce({{typed_time(r.weight_updated_at, null)}}, {{typed_time(r.recorded_at, $now)}}) AS since,
      $p.edge_decay AS rate, $p.edge_weight_floor AS cutoff
 WITH r, base, since, rate, cutoff,
      CASE WHEN base < cutoff OR (cutoff > 0 AND rate >= 1.0) THEN toFloat(since.epochSeconds)

@@ -6,9 +6,9 @@
 // $user_id, $now; $r: Reinforcement map {gain, spacing_days, restore_share}
 UNWIND $merges AS d
 MATCH (m:Memory {id: d.id}) WHERE m.user_id = $user_id
-WITH d, m, coalesce(m.access_count, 0) AS n,
+WITH d, m, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n,
      {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
-     duration.inSeconds(coalesce(m.last_accessed_at, m.recorded_at, m.created_at, $now), $now) AS gap
+     duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS gap
 WITH d, m, n, s + $r.gain * log(2 + n) / (1 + n) * $r.restore_share
        * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap.seconds < 0 THEN 0.0
                                   ELSE (gap.seconds + gap.nanosecondsOfSecond / 1000000000.0) / 86400.0 END)

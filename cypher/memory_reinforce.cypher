@@ -6,9 +6,9 @@
 // $share: the testing share of this way (1 for recall)
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
-WITH m, coalesce(m.access_count, 0) AS n,
+WITH m, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n,
      {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
-     duration.inSeconds(coalesce(m.last_accessed_at, m.recorded_at, m.created_at, $now), $now) AS d
+     duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS d
 WITH m, n, s, (d.seconds + d.nanosecondsOfSecond / 1000000000.0) / 86400.0 AS gap
 WITH m, n, s + $r.gain * log(2 + n) / (1 + n)
        * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap < 0.0 THEN 0.0 ELSE gap END) / $r.spacing_days))) * $share AS s1

@@ -2,11 +2,11 @@
 // 0.1 baseline (graphmem.model.scoring.proactive_score is the same formula).
 // $user_id, $now: datetime, $k, $recency_days: recency half-life scale, $frequency_ref: access count of 1.0
 MATCH (m:Memory) WHERE m.user_id = $user_id AND NOT m.status IN ['forgotten', 'superseded']
-WITH m, duration.inSeconds(coalesce(m.last_accessed_at, m.created_at), $now).seconds / 86400.0 AS age
-WITH m, 0.4 * coalesce(m.importance, 0.5)
+WITH m, duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.created_at, $now)}}), $now).seconds / 86400.0 AS age
+WITH m, age, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n
+WITH m, 0.4 * {{typed_number(m.importance, 0.5)}}
         + 0.3 * exp(-CASE WHEN age < 0 THEN 0 ELSE age END / $recency_days)
-        + 0.2 * CASE WHEN coalesce(m.access_count, 0) >= $frequency_ref THEN 1.0
-                     ELSE log(1 + coalesce(m.access_count, 0)) / log(1 + $frequency_ref) END
+        + 0.2 * CASE WHEN n >= $frequency_ref THEN 1.0 ELSE log(1 + n) / log(1 + $frequency_ref) END
         + 0.1 AS score
 ORDER BY score DESC, m.created_at DESC
 LIMIT $k

@@ -200,7 +200,7 @@ CALL (pool) {
          AND (n.superseded_at IS NULL OR n.superseded_at > $alive_at)))
     AND ($alive_at IS NOT NULL OR (n.expired_at IS NULL AND NOT n.status IN ['forgotten', 'superseded']))
   RETURN collect(DISTINCT n) AS members,
-         collect({entity: e.id, name: e.name, fan: fan, memory: n.id, weight: coalesce(r.weight, 1.0)})
+         collect({entity: e.id, name: e.name, fan: fan, memory: n.id, weight: {{typed_number(r.weight, 1.0)}}})
            AS mentions
 }
 CALL (pool, near, members, covered) {

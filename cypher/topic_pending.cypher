@@ -20,7 +20,7 @@ WITH user_id, count(m) AS memories,
      [max(m.recorded_at), max(m.updated_at), max(m.forgotten_at), max(m.restored_at), max(m.governed_at)]
        AS times,
      sum(CASE WHEN live THEN 1 ELSE 0 END) AS live_memories,
-     sum(CASE WHEN live THEN coalesce(m.version, 1) ELSE 0 END) AS versions,
+     sum(CASE WHEN live THEN {{typed_number(m.version, 1)}} ELSE 0 END) AS versions,
      sum(CASE WHEN live THEN COUNT { (m)-[:RELATED_TO]-() } ELSE 0 END) AS links,
      sum(CASE WHEN live THEN COUNT { (m)-[:ENTITY]->() } ELSE 0 END) AS mentions
 WITH user_id, toString(memories) + '/' + toString(live_memories) + '/' + toString(versions) + '/' +

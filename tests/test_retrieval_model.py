@@ -50,7 +50,12 @@ def test_pagerank_is_a_distribution_that_flows_to_neighbours() -> None:
 
 
 @given(
-    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.floats(0.01, 2.0)), max_size=15),
+    st.lists(
+        st.tuples(
+            st.integers(0, 5), st.integers(0, 5), st.floats(0.01, 2.0) | st.sampled_from([0.0, math.nan])
+        ),
+        max_size=15,
+    ),
     st.lists(st.floats(0, 1), min_size=6, max_size=6),
 )
 def test_pagerank_stays_a_distribution(edges: list[tuple[int, int, float]], restart: list[float]) -> None:

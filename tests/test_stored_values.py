@@ -309,3 +309,76 @@ def test_recall_events_of_odd_types_do_not_fail_compaction_or_promotion(
         u=user_id,
     )
     assert rollups and any(e.endswith(m.id) for r in rollups for e in r["entries"])
+
+
+MISTYPED = [  # one per memory: times, counts and decay inputs of the wrong type, written by hand
+    ("m.recorded_at", "'yesterday'"),
+    ("m.last_accessed_at", "'soon'"),
+    ("m.strength_updated_at", "42"),
+    ("m.access_count", "'many'"),
+    ("m.access_count", "-5"),
+    ("m.emotion", "'sad'"),
+    ("m.version", "'v2'"),
+    ("m.strength_rate", "'fast'"),
+    ("m.retention_scale", "'big'"),
+    ("m.importance", "0.0 / 0.0"),
+    ("m.session_id", "[1, 2]"),
+]
+
+
+def test_mistyped_times_counts_and_weights_fail_no_read_and_no_job(mem: GraphMemory, user_id: str) -> None:
+    """Values a type check would refuse, set with the Cypher kit or the Browser: recall (which reinforces),
+    audits, context, the preload, snapshots and the jobs that read them still answer, each reading the value
+    as missing (the pure specifications, graphmem.model.anchors and edge_weights, do the same)."""
+    memories = mem.add_messages(
+        [f"I like hiking in the Alps, trip number {i}" for i in range(len(MISTYPED))],
+        user_id=user_id,
+        session_id="s",
+    )
+    for memory, (prop, expression) in zip(memories, MISTYPED, strict=True):
+        mem.runtime.store.run_statement(
+            f"MATCH (m:Memory {{id: $id}}) SET {prop} = {expression}", {"id": memory.id}
+        )
+    edges = mem.runtime.store.run_statement(
+        "MATCH (m:Memory {user_id: $u})-[r]-() WITH DISTINCT r "
+        "SET r.weight = CASE type(r) WHEN 'ENTITY' THEN 0.0 / 0.0 ELSE 'heavy' END, r.similarity = 'x', "
+        "r.weight_updated_at = 'x' RETURN count(r) AS n",
+        {"u": user_id},
+    )
+    assert edges[0]["n"] > 0
+    now = datetime.now(UTC) + timedelta(seconds=1)
+    hits = mem.recall("hiking in the Alps", user_id=user_id, k=20)
+    assert len(hits) == len(MISTYPED)
+    assert mem.recall("hiking in the Alps", user_id=user_id, as_of=now, reinforce=False)
+    mem.recall("hiking in the Alps", user_id=user_id, known_at=now, reinforce=False)
+    mem.context("hiking", user_id=user_id).model_dump_json()
+    assert len(mem.memories.proactive(user_id, k=20)) == len(MISTYPED)
+    mem.temporal.snapshot(user_id, as_of=now).model_dump_json()
+    for name, at in [
+        ("decay", None),
+        ("decay", now + timedelta(days=400)),
+        ("consolidate", None),
+        ("topics", None),
+    ]:
+        run = mem.jobs.run(name, user_id=user_id, now=at)
+        assert run.status == "success", (name, run.error)
+    assert len(mem.recall("hiking in the Alps", user_id=user_id, k=20, reinforce=False)) >= 1
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["f.version = 'v2'", "f.value = [1, 2]", "f.valid_from = 'last spring'", "f.source = 'oracle'"],
+)
+def test_a_mistyped_current_fact_is_still_read_superseded_and_retracted(
+    mem: GraphMemory, user_id: str, expression: str
+) -> None:
+    mem.facts.set(user_id, "city", "Leeds")
+    mem.runtime.store.run_statement(
+        f"MATCH (f:Fact {{user_id: $u}}) WHERE f.expired_at IS NULL SET {expression}", {"u": user_id}
+    )
+    mem.facts.get(user_id, "city")
+    mem.facts.history(user_id, "city")
+    mem.facts.set(user_id, "city", "Manchester")
+    current = mem.facts.get(user_id, "city")
+    assert current is not None and current.value == "Manchester"
+    mem.facts.retract(user_id, "city", valid_to=datetime.now(UTC) + timedelta(days=1))

@@ -33,3 +33,29 @@ def test_wire_sends_vectors_with_a_short_repr_and_nothing_else_changes() -> None
     assert repr(sent["embedding"]) == "<384 floats>" and len(repr(sent)) < 400
     assert type(sent["short"]) is list and type(sent["rows"][0]["props"]["tags"]) is list
     assert params["rows"][0]["embedding"] is vector  # the caller's values are not touched
+
+
+def test_a_mistyped_number_or_time_in_a_map_reads_as_missing() -> None:
+    from datetime import UTC, datetime
+
+    at = datetime(2024, 1, 1, tzinfo=UTC)
+    row = {
+        "access_count": "many",
+        "similarity": True,
+        "recorded_at": "yesterday",
+        "last_accessed_at": 42,
+        "created_at": at,
+        "strength": 0.5,
+        "content": "kept",
+        "status": "zombie",
+    }
+    assert to_native(row) == {
+        "access_count": None,
+        "similarity": None,
+        "recorded_at": None,
+        "last_accessed_at": None,
+        "created_at": at,
+        "strength": 0.5,
+        "content": "kept",
+        "status": "zombie",
+    }

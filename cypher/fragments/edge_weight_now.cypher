@@ -3,10 +3,13 @@
 // weight_base · (1 - weight_rate)^days since weight_updated_at (else recorded_at). Specification:
 // graphmem.model.edge_weights.weight_now. An edge without weight_rate (not evaluated by the decay job yet, or
 // written by an older graphmem, or not a RELATED_TO edge) reads its stored weight (null if it has none: each
-// reader keeps its own default).
-CASE WHEN __m__.weight_rate IS NULL THEN __m__.weight
-ELSE coalesce(__m__.weight_base, __m__.weight, 0.0)
+// reader keeps its own default); a stored value of the wrong type (written by hand) reads as missing, as in
+// the specification.
+CASE WHEN __m__.weight_rate IS NULL OR NOT __m__.weight_rate IS :: INTEGER | FLOAT
+     THEN CASE WHEN __m__.weight IS :: INTEGER | FLOAT THEN __m__.weight END
+ELSE coalesce(CASE WHEN __m__.weight_base IS :: INTEGER | FLOAT THEN __m__.weight_base END,
+              CASE WHEN __m__.weight IS :: INTEGER | FLOAT THEN __m__.weight END, 0.0)
      * (1.0 - CASE WHEN __m__.weight_rate > 1.0 THEN 1.0 WHEN __m__.weight_rate < 0.0 THEN 0.0 ELSE __m__.weight_rate END)
-     ^ CASE WHEN __now__.epochSeconds > coalesce(__m__.weight_updated_at, __m__.recorded_at, __now__).epochSeconds
-            THEN (__now__.epochSeconds - coalesce(__m__.weight_updated_at, __m__.recorded_at, __now__).epochSeconds) / 86400.0
-            ELSE 0.0 END END
+     ^ [gm_at IN [coalesce(CASE WHEN __m__.weight_updated_at IS :: ZONED DATETIME THEN __m__.weight_updated_at END,
+                           CASE WHEN __m__.recorded_at IS :: ZONED DATETIME THEN __m__.recorded_at END, __now__).epochSeconds]
+        | CASE WHEN __now__.epochSeconds > gm_at THEN (__now__.epochSeconds - gm_at) / 86400.0 ELSE 0.0 END][0] END

@@ -21,6 +21,7 @@ Every classification is recorded as a ``Conflict`` row, so an audit can see why.
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 from dataclasses import dataclass, field, replace
@@ -98,6 +99,25 @@ class FactPlan:
     results: list[tuple[str, Resolution]] = field(default_factory=list)  # (fact id, resolution) per input
     # memories whose stated value was superseded or ended: {old (fact id), new (fact id or None), key, at}
     outdated: list[dict[str, Any]] = field(default_factory=list)
+
+
+def stored_version(value: Any) -> int:
+    """A stored version number; one of another type (written by hand) reads as 0, so the next is 1."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return int(value) if ok else 0
+
+
+def _moment(value: Any) -> datetime:
+    """A stored time; one of another type (written by hand) reads as the epoch."""
+    return value if isinstance(value, datetime) else datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def stored_source(value: Any) -> Source:
+    """A stored source; an unknown one (written by hand) reads as the least trusted, so any new value wins."""
+    try:
+        return Source(value)
+    except ValueError:
+        return min(Source, key=SOURCE_TRUST.__getitem__)
 
 
 def normalize_value(value: str) -> str:
@@ -265,16 +285,16 @@ def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Re
     (its transaction time closes and a new version, valid over ``[valid_from, valid_to)``, is recorded).
     ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``)."""
     if valid_to is None:
-        return Retraction(current["id"], None, int(current["version"]))
-    if valid_to <= current["valid_from"]:
+        return Retraction(current["id"], None, stored_version(current["version"]))
+    if valid_to <= _moment(current["valid_from"]):
         raise ValueError("valid_to must be later than the current version's valid_from")
     fields = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence")
-    version = int(current["version"]) + 1
+    version = stored_version(current["version"]) + 1
     row = {
         **{f: current.get(f) for f in fields},
         # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
         # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
-        "valid_from": current["valid_from"].astimezone(UTC),
+        "valid_from": _moment(current["valid_from"]).astimezone(UTC),
         "id": str(uuid.uuid4()),
         "memory_id": current.get("memory_id"),
         "valid_to": valid_to,

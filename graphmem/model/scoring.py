@@ -96,6 +96,7 @@ def personalized_pagerank(
     if not edges:
         return [float(x) for x in r]
     e = np.asarray(edges, dtype=float).reshape(-1, 3)
+    e = e[np.isfinite(e[:, 2]) & (e[:, 2] > 0)]  # an edge of no (or no readable) weight carries nothing
     src = np.concatenate([e[:, 0], e[:, 1]]).astype(np.intp)
     dst = np.concatenate([e[:, 1], e[:, 0]]).astype(np.intp)
     w = np.concatenate([e[:, 2], e[:, 2]])

@@ -38,7 +38,7 @@ def _add_links(g: _Graph, links: Sequence[Sequence[Any]], weight: Mapping[str, f
     (:meth:`_Graph.offer`, inlined: a pool has about a thousand links)."""
     index, own, edges, best_in = g.index, g.own, g.edges, g.best_in
     for a, b, kind, link_weight in links:
-        w = weight.get(kind, 0.0) * float(link_weight)
+        w = weight.get(kind, 0.0) * float(link_weight or 0.0)  # None: a stored NaN
         ia, ib = index.get(a), index.get(b)
         if w <= 0 or ia is None or ib is None:
             continue
@@ -64,7 +64,8 @@ def _add_entities(g: _Graph, mentions: Sequence[Mapping[str, Any]], entity_w: fl
             if str(mention.get("name") or "").lower() in names:
                 g.named.append(g.index[key])
         if mention["memory"] in g.index:
-            g.edges.append((g.index[mention["memory"]], g.index[key], entity_w * float(mention["weight"])))
+            weight = entity_w * float(mention["weight"] or 0.0)  # None: a stored NaN
+            g.edges.append((g.index[mention["memory"]], g.index[key], weight))
             members.setdefault(mention["entity"], []).append(mention["memory"])
     for entity, ids in members.items():
         best = max(ids, key=lambda m: g.own.get(m, 0.0))

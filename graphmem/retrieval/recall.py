@@ -245,9 +245,9 @@ class PreloadCache:
         hits = [
             Hit(
                 memory=memory_from_row(r["memory"]),
-                score=float(r["score"]),
+                score=float(r["score"] or 0.0),
                 explanation=Explanation(
-                    search_level="proactive", score_type="preload", raw_score=float(r["score"])
+                    search_level="proactive", score_type="preload", raw_score=float(r["score"] or 0.0)
                 ),
             )
             for r in rows

@@ -1,10 +1,9 @@
 """The read path as one function: ``search(...) -> Ranked``. No side effects (recall adds those).
 
-One query (``cypher/recall_pool.cypher``) returns a wide candidate pool (the tenant's best ``pool_k`` by
-cosine and by full text) with its one-edge graph neighbourhood and every memory row ranking needs; ranking
-runs in process: linear fusion of normalised scores, personalized PageRank over memories *and* entities
-restarting from the fused scores, memory state, an optional cross-encoder, a session-diverse final cut and
-a calibrated confidence per hit. docs/recall.md explains each stage and parameter.
+One query (``cypher/recall_pool.cypher``) returns a wide pool (the tenant's best ``pool_k`` by cosine and
+by full text) with its one-edge neighbourhood and the rows ranking needs; ranking runs in process: linear
+fusion, personalized PageRank over memories *and* entities restarting from the fused scores, memory state,
+an optional cross-encoder, a session-diverse cut and a calibrated confidence per hit (docs/recall.md).
 """
 
 from __future__ import annotations
@@ -144,10 +143,8 @@ def embed_queries(rt: Runtime, queries: list[str], tenants: list[str]) -> list[l
 
 
 def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
-    """Run ``recall_pool`` once (one round trip; the tenant profile is cached per client). If it fails (an
-    index is missing, or another process rebuilds one), the indexes' state is read again, the vector plan
-    made again (the tenant is scanned while an index is not online) and the pool asked without the
-    full-text index."""
+    """Run ``recall_pool`` once (one round trip; the tenant profile is cached per client). On a failure (an
+    index missing or rebuilt) it is planned again on the indexes' state and asked without full text."""
     profile = tenant_profile(rt, req.readable)
     name, params = _pool_query(rt, req, profile)
     try:
@@ -201,9 +198,8 @@ def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tupl
 
 
 def with_scan_cosines(row: dict[str, Any]) -> dict[str, Any]:
-    """The pool's memories with the cosines the exact scan computed: when the scan scored every readable
-    memory (``scores``: [id, own, context]), the neighbourhood's rows come without them, so that no cosine
-    is computed twice."""
+    """The pool's memories with the cosines the exact scan computed (``scores``: [id, own, context]) where it
+    scored every readable memory: the neighbourhood's rows come without them (no cosine computed twice)."""
     scores = {s[0]: s for s in row.get("scores") or ()}
     if scores:
         for memory in row["memories"]:

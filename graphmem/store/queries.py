@@ -54,9 +54,10 @@ def expand(text: str) -> str:
     return _INCLUDE.sub(_expand, text)
 
 
-_INCLUDE = re.compile(r"\{\{(\w+)\((\w+),\s*(.*?)\)\}\}")
+_INCLUDE = re.compile(r"\{\{(\w+)\(([\w.]+),\s*(.*?)\)\}\}")
 """``{{name(variable, clock)}}`` in a statement: the expression of ``cypher/fragments/<name>.cypher`` over
-that node variable and clock expression (its ``__m__`` and ``__now__``), parenthesised."""
+that node variable (or property) and clock (or default) expression (its ``__m__`` and ``__now__``),
+parenthesised."""
 
 
 @functools.cache

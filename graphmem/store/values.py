@@ -6,14 +6,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import neo4j
 from neo4j.time import Date, DateTime
 
-from graphmem.store.records import clean_text
+from graphmem.store.records import clean_text, text
 
-__all__ = ["NUMERIC_PROPERTIES", "FloatList", "record_values", "to_native", "wire"]
+__all__ = [
+    "NUMERIC_PROPERTIES",
+    "TEXT_PROPERTIES",
+    "TIME_PROPERTIES",
+    "FloatList",
+    "record_values",
+    "to_native",
+    "wire",
+]
 
 
 def to_native(value: Any) -> Any:
@@ -81,15 +90,46 @@ def record_values(record: neo4j.Record) -> dict[str, Any]:
 
 
 NUMERIC_PROPERTIES = frozenset(
-    {"strength", "importance", "retention", "confidence", "access_count", "version", "weight", "score"}
-)
+    {
+        "strength", "importance", "retention", "confidence", "access_count", "version", "weight", "score",
+        "similarity", "emotion", "inhibition", "recall_hits", "recall_misses", "confirmed", "disputed",
+        "open_conflicts", "strength_floor", "strength_rate", "retention_scale", "retention_rate",
+        "weight_base", "weight_rate",
+    }
+)  # fmt: skip
 """Properties graphmem reads as numbers: a stored value of another type (written by hand) reads as missing."""
+
+TIME_PROPERTIES = frozenset(
+    {
+        "created_at", "recorded_at", "occurred_at", "last_accessed_at", "updated_at", "confirmed_at",
+        "inhibited_at", "outdated_at", "outdated_from", "strength_updated_at", "weight_updated_at",
+        "status_changed_at", "forgotten_at", "superseded_at", "expired_at", "valid_from", "valid_to",
+        "next_review_at", "reviewed_at",
+    }
+)  # fmt: skip
+"""Properties graphmem reads as times (memories and edges): a stored value that is not a date-time (written
+by hand) reads as missing."""
+
+
+TEXT_PROPERTIES = frozenset({"content", "session_id", "speaker", "role"})
+"""Properties graphmem reads as text (grouped, hashed, tokenised): another type reads as its JSON text."""
+
+_TYPED = {
+    **dict.fromkeys(NUMERIC_PROPERTIES, "number"),
+    **dict.fromkeys(TIME_PROPERTIES, "time"),
+    **dict.fromkeys(TEXT_PROPERTIES, "text"),
+}
 
 
 def _numeric(key: str, value: Any) -> Any:
-    if key in NUMERIC_PROPERTIES and not (isinstance(value, int | float) and not isinstance(value, bool)):
-        return None
-    return value
+    kind = _TYPED.get(key)
+    if kind is None or value is None:
+        return value
+    if kind == "number":
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if kind == "text":
+        return value if isinstance(value, str) else text(value)
+    return value if isinstance(value, datetime) else None
 
 
 class FloatList(list):  # type: ignore[type-arg]

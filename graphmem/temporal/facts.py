@@ -11,7 +11,7 @@ from typing import Any
 from graphmem.errors import FactNotFound, ValidationError
 from graphmem.model import facts
 from graphmem.model.facts import CurrentFact, FactInput, KeyState, Resolution
-from graphmem.models import Fact, Source
+from graphmem.models import Fact
 from graphmem.store import records
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
@@ -40,10 +40,10 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     currents = {
         (r["user_id"], r["agent_id"], r["key"]): CurrentFact(
             id=r["id"],
-            value=r["value"],
-            valid_from=r["valid_from"],
-            source=Source(r["source"]),
-            version=int(r["version"]),
+            value=records.text(r["value"]),
+            valid_from=records.moment(r["valid_from"]),
+            source=facts.stored_source(r["source"]),
+            version=facts.stored_version(r["version"]),
         )
         for r in rows
         if r["id"] is not None
