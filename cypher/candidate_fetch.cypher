@@ -8,4 +8,4 @@ UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
 RETURN m {.id, .content, .search_text, .session_id, .speaker, retention: {{retention_now(m, coalesce($now, datetime()))}}, strength: {{strength_now(m, coalesce($now, datetime()))}}, .importance, .confidence,
           .access_count, .outdated_from, .outdated_at, cosine: null} AS memory,
-       CASE WHEN $embedding IS NULL THEN null ELSE vector.similarity.cosine(m.embedding, $embedding) END AS cosine
+       CASE WHEN $embedding IS NULL THEN null ELSE {{typed_cosine(m.embedding, $embedding)}} END AS cosine

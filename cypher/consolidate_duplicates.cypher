@@ -18,7 +18,7 @@ CALL (b) {
     AND a.status IN ['active', 'weak', 'dormant'] AND a.embedding IS NOT NULL
     AND coalesce(a.memory_type, '') = coalesce(b.memory_type, '')
     AND (a.created_at < b.created_at OR (a.created_at = b.created_at AND a.id < b.id))
-  WITH a, b, 2.0 * vector.similarity.cosine(a.embedding, b.embedding) - 1.0 AS sim // true cosine
+  WITH a, b, 2.0 * {{typed_cosine(a.embedding, b.embedding)}} - 1.0 AS sim // true cosine
   WHERE sim >= $p.duplicate_similarity
   WITH a, b, sim ORDER BY a.created_at, a.id LIMIT 1
   MERGE (b)-[d:MERGED_INTO]->(a)

@@ -4,7 +4,7 @@
 UNWIND $vectors AS v
 CALL (v) {
   MATCH (m:Memory) WHERE m.user_id = $user_id AND NOT coalesce(m.status, 'active') IN ['forgotten', 'superseded']
-  WITH m, vector.similarity.cosine(m.embedding, v.embedding) AS score
+  WITH m, {{typed_cosine(m.embedding, v.embedding)}} AS score WHERE score IS NOT NULL
   ORDER BY score DESC
   LIMIT $k
   RETURN collect({id: m.id, score: score, content: m.content, occurred_at: m.occurred_at,

@@ -8,4 +8,4 @@ RETURN m {.*, embedding: null, context_embedding: null, // retention and strengt
           // coefficients left out, so that no reader derives them twice)
           retention: {{retention_now(m, coalesce($now, datetime()))}}, strength: {{strength_now(m, coalesce($now, datetime()))}},
           retention_scale: null, retention_rate: null, strength_rate: null, strength_floor: null} AS memory,
-       CASE WHEN $embedding IS NULL THEN null ELSE vector.similarity.cosine(m.embedding, $embedding) END AS cosine
+       CASE WHEN $embedding IS NULL THEN null ELSE {{typed_cosine(m.embedding, $embedding)}} END AS cosine

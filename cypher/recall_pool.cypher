@@ -38,16 +38,17 @@ CALL () { // the exact scan: the readable memories' cosines, best $scan_k first 
          AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
     AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
          OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL)))) // a summarised source: a key, below
-  WITH m, vector.similarity.cosine(m.embedding, $embedding) AS own
+  WITH m, {{typed_cosine(m.embedding, $embedding)}} AS own
   WITH m, own, CASE WHEN m.context_embedding IS NULL THEN null
-                    ELSE vector.similarity.cosine(m.context_embedding, $embedding) END AS ctx
+                    ELSE {{typed_cosine(m.context_embedding, $embedding)}} END AS ctx
   OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
   WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
     AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
   WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx,
        CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m.id END AS via
   WHERE m IS NOT NULL
-  WITH m, own, ctx, via, CASE WHEN ctx > own THEN ctx ELSE own END AS score
+  WITH m, own, ctx, via, CASE WHEN own IS NULL OR ctx > own THEN ctx ELSE own END AS score
+  WHERE score IS NOT NULL // no readable vector (one replaced by hand): found by full text only
   WITH m, max(own) AS own, max(ctx) AS ctx, max(score) AS score, // a summary: the best of its own and its
        collect(CASE WHEN via IS NOT NULL THEN {score: score, via: via} END) AS keys // sources' scores
   WITH m, own, ctx, score, keys,
@@ -210,14 +211,14 @@ CALL (pool, near, members, covered) {
                     strength: {{strength_now(n, coalesce($now, datetime()))}}, .importance, .confidence,
            .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
            text: n.search_text,
-           event: CASE WHEN n.event_start IS NULL THEN null
+           event: CASE WHEN NOT n.event_start IS :: ZONED DATETIME NOT NULL OR NOT n.event_end IS :: ZONED DATETIME NOT NULL THEN null
                        ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
            cosine: CASE WHEN $embedding IS NULL OR covered THEN null
-                        ELSE vector.similarity.cosine(n.embedding, $embedding) END,
+                        ELSE {{typed_cosine(n.embedding, $embedding)}} END,
            context_cosine: CASE WHEN $embedding IS NULL OR covered OR n.context_embedding IS NULL THEN null
-                        ELSE vector.similarity.cosine(n.context_embedding, $embedding) END,
+                        ELSE {{typed_cosine(n.context_embedding, $embedding)}} END,
            situation: CASE WHEN $situation IS NULL THEN null
-                        ELSE vector.similarity.cosine(coalesce(n.context_embedding, n.embedding), $situation) END})
+                        ELSE coalesce({{typed_cosine(n.context_embedding, $situation)}}, {{typed_cosine(n.embedding, $situation)}}) END})
          AS memories
 }
 CALL () { // each query term's document frequency in the readable tenants, for BM25 with the tenants' own

@@ -323,6 +323,9 @@ MISTYPED = [  # one per memory: times, counts and decay inputs of the wrong type
     ("m.retention_scale", "'big'"),
     ("m.importance", "0.0 / 0.0"),
     ("m.session_id", "[1, 2]"),
+    ("m.embedding", "[1.0, 2.0]"),
+    ("m.context_embedding", "'not a vector'"),
+    ("m.event_start", "'last week'"),
 ]
 
 
@@ -363,6 +366,9 @@ def test_mistyped_times_counts_and_weights_fail_no_read_and_no_job(mem: GraphMem
         run = mem.jobs.run(name, user_id=user_id, now=at)
         assert run.status == "success", (name, run.error)
     assert len(mem.recall("hiking in the Alps", user_id=user_id, k=20, reinforce=False)) >= 1
+    # a batch large enough to compare in process reads the hand-replaced embedding too
+    batch = mem.add_messages([f"Hiking trip plan {i}" for i in range(120)], user_id=user_id, session_id="t")
+    assert len(batch) == 120
 
 
 @pytest.mark.parametrize(

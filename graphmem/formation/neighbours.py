@@ -136,6 +136,8 @@ def _in_process(
 ) -> list[list[linking.Neighbour]]:
     """The exact top ``k`` of every vector among the tenant's live memories (at most ``cap``), in process."""
     rows = rt.store.read("formation_tenant_vectors", user_id=user_id, cap=cap)
+    width = len(vectors[0])  # an embedding replaced by hand with another shape is left out
+    rows = [r for r in rows if isinstance(r["embedding"], list) and len(r["embedding"]) == width]
     if not rows:
         return [[] for _ in vectors]
     cosines = linking.cross_cosines(vectors, [r["embedding"] for r in rows])
