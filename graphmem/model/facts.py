@@ -107,11 +107,6 @@ def stored_version(value: Any) -> int:
     return int(value) if ok else 0
 
 
-def _moment(value: Any) -> datetime:
-    """A stored time; one of another type (written by hand) reads as the epoch."""
-    return value if isinstance(value, datetime) else datetime(1970, 1, 1, tzinfo=UTC)
-
-
 def stored_source(value: Any) -> Source:
     """A stored source; an unknown one (written by hand) reads as the least trusted, so any new value wins."""
     try:
@@ -283,10 +278,11 @@ def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Re
     """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
     recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
     (its transaction time closes and a new version, valid over ``[valid_from, valid_to)``, is recorded).
-    ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``)."""
+    ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``); the caller reads a stored
+    ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`)."""
     if valid_to is None:
         return Retraction(current["id"], None, stored_version(current["version"]))
-    if valid_to <= _moment(current["valid_from"]):
+    if valid_to <= current["valid_from"]:
         raise ValueError("valid_to must be later than the current version's valid_from")
     fields = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence")
     version = stored_version(current["version"]) + 1
@@ -294,7 +290,7 @@ def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Re
         **{f: current.get(f) for f in fields},
         # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
         # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
-        "valid_from": _moment(current["valid_from"]).astimezone(UTC),
+        "valid_from": current["valid_from"].astimezone(UTC),
         "id": str(uuid.uuid4()),
         "memory_id": current.get("memory_id"),
         "valid_to": valid_to,

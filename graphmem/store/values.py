@@ -43,7 +43,7 @@ def to_native(value: Any) -> Any:
             return value  # a vector: every element a finite number already (checked in C, not walked)
         return [to_native(v) for v in value]
     if kind is dict or isinstance(value, neo4j.graph.Node):
-        return {k: _numeric(k, to_native(v)) for k, v in value.items()}
+        return {k: _typed(k, to_native(v)) for k, v in value.items()}
     return _to_native_other(value)
 
 
@@ -80,7 +80,7 @@ def _to_native_other(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(to_native(v) for v in value)
     if isinstance(value, Mapping):
-        return {k: _numeric(k, to_native(v)) for k, v in value.items()}
+        return {k: _typed(k, to_native(v)) for k, v in value.items()}
     return value
 
 
@@ -121,7 +121,8 @@ _TYPED = {
 }
 
 
-def _numeric(key: str, value: Any) -> Any:
+def _typed(key: str, value: Any) -> Any:
+    """A map value of a property graphmem reads as a number, time or text, as that type or missing."""
     kind = _TYPED.get(key)
     if kind is None or value is None:
         return value

@@ -111,7 +111,8 @@ def retract_fact(
         if not rows:
             raise FactNotFound(key)
         try:
-            retraction = facts.plan_retraction(rows[0]["fact"], valid_to=valid_to)
+            current = {**rows[0]["fact"], "valid_from": records.moment(rows[0]["fact"]["valid_from"])}
+            retraction = facts.plan_retraction(current, valid_to=valid_to)
         except ValueError as exc:
             raise ValidationError("valid_to", str(exc)) from exc
         if retraction.create is not None:
