@@ -1,6 +1,6 @@
 // Associate job: how many live embedded memories the associate job has not linked yet (associated_at unset),
 // out of all live embedded ones; the job links only those (incremental) unless most are new.
-// $user_id: tenant, or null for all
+// $user_id: tenant, or null for all; $dimension: the embedding space's
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
   UNION ALL
@@ -8,4 +8,5 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   MATCH (m:Memory) RETURN m
 }
 WITH m WHERE m.status IN ['active', 'weak', 'dormant'] AND m.embedding IS NOT NULL
-RETURN count(*) AS live, count(CASE WHEN m.associated_at IS NULL THEN 1 END) AS pending
+RETURN count(*) AS live,
+       count(CASE WHEN m.associated_at IS NULL AND {{typed_vector(m.embedding, $dimension)}} THEN 1 END) AS pending

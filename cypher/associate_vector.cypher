@@ -3,7 +3,7 @@
 // threshold), and marked; existing edges are reweighted. Older memories are not searched again: a new
 // memory's edge to an old one is undirected. The index scores (1 + cos) / 2: weights and the threshold are
 // true cosine, as at formation.
-// $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $k: neighbours per memory;
+// $user_id: tenant, or null for all; $dimension: the embedding space's; $now: datetime; $p: DynamicsParams map; $k: neighbours per memory;
 // $fetch: neighbours asked from the index (over-fetch for the tenant filter, or the tenant's own nearest with
 // the vector-filter block: query(FILTERED + name)); $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
@@ -12,8 +12,8 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
   MATCH (m:Memory) RETURN m
 }
-WITH m WHERE m.status IN ['active', 'weak', 'dormant']
-  AND m.embedding IS NOT NULL AND m.associated_at IS NULL
+WITH m WHERE m.status IN ['active', 'weak', 'dormant'] AND m.associated_at IS NULL AND m.embedding IS NOT NULL
+WITH m WHERE {{typed_vector(m.embedding, $dimension)}} // only the pending memories' vectors are read
 CALL (m) {
   SET m.associated_at = $now
   WITH m

@@ -8,7 +8,10 @@ MERGE (u:User {id: $user_id})
 SET u.core_edited_at = $now
 WITH u
 OPTIONAL MATCH (old:CoreBlock) WHERE old.user_id = $user_id AND old.core_label = $label AND old.expired_at IS NULL
-WITH old, coalesce(old.version, 0) AS found
+// the version as graphmem.governance.core_blocks.block_from_row reads it (a version overwritten by hand with
+// something other than a positive integer reads as 1), so a `set` or an edit of such a block still succeeds
+WITH old, CASE WHEN old IS NULL THEN 0
+               WHEN old.version IS :: INTEGER AND old.version >= 1 THEN old.version ELSE 1 END AS found
 WHERE found = $expected_version
 CREATE (m:Memory:CoreBlock {id: $id})
 SET m += $props, m.user_id = $user_id, m.core_label = $label, m.content = $value,

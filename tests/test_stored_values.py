@@ -388,3 +388,51 @@ def test_a_mistyped_current_fact_is_still_read_superseded_and_retracted(
     current = mem.facts.get(user_id, "city")
     assert current is not None and current.value == "Manchester"
     mem.facts.retract(user_id, "city", valid_to=datetime.now(UTC) + timedelta(days=1))
+
+
+@pytest.mark.parametrize("expression", ["'x'", "['a', 'b']", "[1.0, 2.0]"])
+def test_a_vector_replaced_by_hand_fails_neither_association_nor_entity_resolution(
+    mem: GraphMemory, user_id: str, expression: str
+) -> None:
+    """A memory's or an entity's embedding replaced by hand is left out of the vector work it would fail
+    (a GDS projection, the vector index, a cosine) instead of failing it for the whole tenant."""
+    first = mem.add_messages(
+        [f"My sister Ana plays cello in Lisbon, concert {i}" for i in range(4)],
+        user_id=user_id,
+        session_id="s",
+    )
+    cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.embedding = {expression}", id=first[0].id)
+    cypher(mem, f"MATCH (e:Entity) WHERE e.user_id = $u SET e.embedding = {expression}", u=user_id)
+    run = mem.jobs.run(
+        "associate", user_id=user_id
+    )  # most memories new: the full pass (GDS kNN if installed)
+    assert run.status == "success", run.error
+    later = mem.add_messages(["Anna from Lisboa visited my sister Ana"], user_id=user_id, session_id="t")
+    cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.embedding = {expression}", id=later[0].id)
+    mem.add_messages(["Ana plays cello in Lisbon again"], user_id=user_id, session_id="t")
+    run = mem.jobs.run("associate", user_id=user_id)  # a few new ones: the incremental pass (vector index)
+    assert run.status == "success", run.error
+    assert (run.counts["method"], run.counts["pending"]) == ("vector_index", 1), (
+        run.counts
+    )  # not the replaced one
+
+
+@pytest.mark.parametrize("which", ["current", "previous"])
+@pytest.mark.parametrize("expression", ["'two'", "null", "2.5", "-1"])
+def test_a_core_block_version_overwritten_by_hand_still_reads_and_edits(
+    mem: GraphMemory, user_id: str, which: str, expression: str
+) -> None:
+    mem.core.set(user_id, "human", "likes dogs")
+    mem.core.append(user_id, "human", "lives in Lyon")
+    expired = "IS NOT NULL" if which == "previous" else "IS NULL"
+    cypher(
+        mem,
+        f"MATCH (m:CoreBlock) WHERE m.user_id = $u AND m.expired_at {expired} SET m.version = {expression}",
+        u=user_id,
+    )
+    assert [b.value for b in mem.core.list(user_id)] == ["likes dogs\nlives in Lyon"]
+    mem.core.append(user_id, "human", "plays chess")
+    mem.core.replace(user_id, "human", "chess", "cello")
+    mem.core.set(user_id, "human", "likes cats")
+    assert [b.value for b in mem.core.list(user_id)] == ["likes cats"]
+    assert len(mem.core.history(user_id, "human")) == 5

@@ -135,7 +135,12 @@ def _associate_gds(ctx: Context) -> dict[str, Any]:
         graph = f"graphmem-associate-{ctx.run_id}"
         ctx.run_write("associate_gds_drop", graph=graph)
         try:
-            ctx.run_write("associate_gds_project", graph=graph, user_id=tenant["user_id"])
+            ctx.run_write(
+                "associate_gds_project",
+                graph=graph,
+                user_id=tenant["user_id"],
+                dimension=ctx.rt.embedder.dimension,
+            )
             rows = ctx.run_write(
                 "associate_gds_knn",
                 graph=graph,
@@ -175,7 +180,9 @@ def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
     else:
         counts = ctx.rt.store.read("user_memory_count", tenants=[ctx.user_id])[0]
         fetch = vector_fetch(k, int(counts["user_count"]), int(counts["total"]))
-    row = ctx.write(variant("associate_vector", filtered=filtered), k=k, fetch=fetch)
+    row = ctx.write(
+        variant("associate_vector", filtered=filtered), k=k, fetch=fetch, dimension=ctx.rt.embedder.dimension
+    )
     return {"method": "vector_index", "fallback_reason": reason, **row}
 
 
@@ -184,7 +191,7 @@ def _associate(ctx: Context) -> list[Step]:
     when most of the live memories are new (a first run) and GDS is installed."""
 
     def step(c: Context) -> dict[str, Any]:
-        counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
+        counts = c.rt.store.read("associate_pending", user_id=c.user_id, dimension=c.rt.embedder.dimension)[0]
         pending, live = int(counts["pending"]), int(counts["live"])
         gds = c.automation.probe()["gds"]
         if gds and 2 * pending > live:

@@ -73,10 +73,16 @@ def block_from_row(row: dict[str, Any]) -> CoreBlock:
         "description": row.get("core_description") or "",
         "read_only": row.get("core_read_only") is True,
         "id": row.get("id"),
-        "version": row.get("version") or 1,
+        "version": stored_version(row.get("version")),
         "updated_at": row.get("updated_at"),
     }
     return records.model_from_row(CoreBlock, data, what=f"core block {records.text(row.get('id'))}")
+
+
+def stored_version(value: object) -> int:
+    """A block's stored version; anything but a positive integer (overwritten by hand) reads as 1, as
+    ``core_block_write`` reads it, so the block can still be edited."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
 
 def appended(current: str, text: str) -> str:
