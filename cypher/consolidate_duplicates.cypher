@@ -11,7 +11,8 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 }
 WITH b WHERE b.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(b.retained, false)
-  AND b.embedding IS NOT NULL AND EXISTS { (b)-[:RELATED_TO]-(:Memory) }
+  AND b.embedding IS NOT NULL AND b.embedding = b.embedding // no NaN: the cosine below would fail
+  AND EXISTS { (b)-[:RELATED_TO]-(:Memory) }
 CALL (b) {
   MATCH (b)-[:RELATED_TO]-(a:Memory)
   WHERE a.user_id = b.user_id AND b.status IN ['active', 'weak', 'dormant']

@@ -5,7 +5,8 @@
 // said stays findable by its own words; with SUMMARIZES edges to every member (and IN_TOPIC to the topic). The members are
 // soft-forgotten (reason 'summarized') and never hard-deleted (forget_hard keeps them for audits and as_of).
 // Retained memories are left alone. One cluster per transaction.
-// $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $max_chars: summary length cap
+// $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $max_chars: summary length cap;
+// $dimension: the embedding space's
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
   UNION ALL
@@ -14,6 +15,7 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 }
 WITH m WHERE m.memory_type = 'episodic'
   AND m.status IN ['active', 'weak', 'dormant'] AND m.embedding IS NOT NULL
+  AND {{typed_vector(m.embedding, $dimension)}} // the centroid needs every member's vector
   AND coalesce(m.priority, 'P2') IN ['P2', 'P3'] AND NOT coalesce(m.retained, false)
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.summary_min_age_days})
   AND NOT EXISTS { (:Memory)-[:SUMMARIZES]->(m) }

@@ -95,6 +95,9 @@ _ASSIGNED = re.compile(rf"\b\w+\.({INPUTS})\s*=(?!=)")
 _EDGES = re.compile(r"(CREATE|MERGE)\s*\([^)]*\)-\[\w*:RELATED_TO|DELETE")
 NOT_INPUTS = {
     "dynamics_decay_edges": "writes the decayed weight (and the base it started from, unchanged)",
+    "associate_write_pairs": "its caller marks every linked memory due once, after the pairs "
+    "(associate_mark,"
+    " graphmem.dynamics.steps._associate_full; test_dynamics checks each linked memory is due)",
 }
 """Formation writes decay_due among the properties it creates a memory with (graphmem.formation.plan)."""
 

@@ -12,6 +12,7 @@ import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.model import dynamics as d
+from graphmem.model import knn
 from graphmem.model.anchors import NEVER
 from graphmem.store.queries import expand
 from graphmem.temporal import migrate
@@ -386,39 +387,72 @@ def _topic_memories(mem: GraphMemory, user_id: str) -> list[str]:
     return [mem.remember(t, user_id=user_id).id for t in texts]
 
 
-def test_associate_uses_gds_knn_when_present(dyn: GraphMemory, user_id: str) -> None:
-    _topic_memories(dyn, user_id)
-    assert dyn.automation.probe()["gds"], "the shared server has GDS"
+def _linked(mem: GraphMemory, user_id: str, method: str) -> dict[str, Any]:
+    return mem.query(
+        "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO {method: $method}]-(b:Memory) "
+        "RETURN collect(DISTINCT b.user_id) AS users, collect(DISTINCT a.decay_due.epochSeconds) AS due, "
+        "collect(DISTINCT [a.content, b.content, r.similarity]) AS pairs",
+        {"u": user_id, "method": method},
+    )[0]
+
+
+def _topic_pairs(linked: dict[str, Any]) -> set[frozenset[str]]:
+    return {frozenset(p[:2]) for p in linked["pairs"]}
+
+
+def test_associate_first_pass_links_each_memory_to_its_nearest_in_process(
+    dyn: GraphMemory, user_id: str
+) -> None:
+    ids = _topic_memories(dyn, user_id)
     dyn.jobs.run("decay", user_id=user_id)  # evaluated: each memory's next decay lies ahead
     run = dyn.jobs.run("associate", user_id=user_id)
+    assert run.status == "success" and run.counts["method"] == "knn" and run.counts["edges"] > 0
+    linked = _linked(dyn, user_id, "knn")
+    assert linked["users"] == [user_id]
+    assert linked["due"] == [0]  # association is a decay input: each linked memory is due (associate_mark)
+    # the pairs are the exact ones: each memory's k nearest above the threshold (graphmem.model.knn)
+    rows = dyn.query(
+        "MATCH (m:Memory) WHERE m.id IN $ids RETURN m.content AS c, m.embedding AS e", {"ids": ids}
+    )
+    cfg = dyn.automation.get_config().dynamics
+    expected = {
+        frozenset((rows[a]["c"], rows[b]["c"]))
+        for a, b, _ in knn.nearest_pairs([r["e"] for r in rows], cfg.associate_k, cfg.associate_similarity)
+    }
+    assert _topic_pairs(linked) == expected
+    assert all(s >= cfg.associate_similarity for *_, s in linked["pairs"])
+    pending = dyn.query(
+        "MATCH (m:Memory {user_id: $u}) WHERE m.associated_at IS NULL RETURN count(m) AS n", {"u": user_id}
+    )
+    assert pending[0]["n"] == 0
+
+
+def test_associate_uses_gds_knn_above_the_in_process_budget(dyn: GraphMemory, user_id: str) -> None:
+    _topic_memories(dyn, user_id)
+    assert dyn.automation.probe()["gds"], "the shared server has GDS"
+    cfg = dyn.automation.get_config()
+    budget = cfg.dynamics.model_copy(update={"associate_in_process_max": 2})
+    dyn.automation.set_config(cfg.model_copy(update={"dynamics": budget}))
+    dyn.jobs.run("decay", user_id=user_id)
+    run = dyn.jobs.run("associate", user_id=user_id)
     assert run.status == "success" and run.counts["method"] == "gds_knn" and run.counts["edges"] > 0
-    methods = dyn.query(
-        "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO]-(b:Memory) RETURN collect(DISTINCT r.method) AS m, "
-        "collect(DISTINCT b.user_id) AS users",
-        {"u": user_id},
-    )[0]
-    assert "gds_knn" in methods["m"] and methods["users"] == [user_id]
-    due = dyn.query(  # association is a decay input: each linked memory is due for decay (associate_mark)
-        "MATCH (a:Memory {user_id: $u})-[:RELATED_TO {method: 'gds_knn'}]-() "
-        "RETURN collect(DISTINCT a.decay_due.epochSeconds) AS due",
-        {"u": user_id},
-    )[0]["due"]
-    assert due == [0]
+    linked = _linked(dyn, user_id, "gds_knn")
+    assert linked["users"] == [user_id] and linked["due"] == [0]
 
 
-def test_associate_falls_back_to_the_vector_index(server: Any, embedder: OnnxEmbedder, user_id: str) -> None:
+def test_associate_without_gds_links_in_process_then_through_the_vector_index(
+    server: Any, embedder: OnnxEmbedder, user_id: str
+) -> None:
     settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
         _topic_memories(mem, user_id)
         run = mem.jobs.run("associate", user_id=user_id)
-        assert run.counts["method"] == "vector_index" and run.counts["fallback_reason"] == "gds_not_installed"
-        assert run.counts["edges"] > 0
-        rows = mem.query(
-            "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO {method: 'vector_index'}]-(b:Memory) "
-            "RETURN collect(DISTINCT b.user_id) AS users",
-            {"u": user_id},
-        )
-        assert rows[0]["users"] == [user_id]
+        assert run.counts["method"] == "knn" and run.counts["edges"] > 0
+        mem.remember("My tennis shoes need new laces", user_id=user_id)
+        run = mem.jobs.run("associate", user_id=user_id)  # one new memory of six: the incremental pass
+        assert run.counts["method"] == "vector_index" and run.counts["fallback_reason"] == "incremental"
+        assert run.counts["memories"] == 1
+        assert _linked(mem, user_id, "vector_index")["users"] in ([user_id], [])
 
 
 def test_promotion_to_common_knowledge(dyn: GraphMemory, user_id: str) -> None:

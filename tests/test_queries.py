@@ -29,7 +29,13 @@ FILTER_VARIANTS = [n for n in LIBRARY_QUERIES if has_filter_variant(n)]
 
 
 def test_the_vector_searches_have_filter_variants() -> None:
-    assert set(FILTER_VARIANTS) == {"recall_pool", "formation_neighbours_index", "associate_vector"}
+    assert set(FILTER_VARIANTS) == {
+        "recall_pool",
+        "formation_neighbours_index",
+        "associate_vector",
+        "associate_read_vectors",
+        "associate_write_pairs",
+    }
     for name in FILTER_VARIANTS:
         assert re.search(rf'variant\(\s*["\']{name}["\']', SOURCE), f"{name}'s filter variant is not used"
 

@@ -390,7 +390,9 @@ def test_a_mistyped_current_fact_is_still_read_superseded_and_retracted(
     mem.facts.retract(user_id, "city", valid_to=datetime.now(UTC) + timedelta(days=1))
 
 
-@pytest.mark.parametrize("expression", ["'x'", "['a', 'b']", "[1.0, 2.0]"])
+@pytest.mark.parametrize(
+    "expression", ["'x'", "['a', 'b']", "[1.0, 2.0]", "[i IN range(1, 384) | 0.0 / 0.0]"]
+)
 def test_a_vector_replaced_by_hand_fails_neither_association_nor_entity_resolution(
     mem: GraphMemory, user_id: str, expression: str
 ) -> None:
@@ -403,10 +405,9 @@ def test_a_vector_replaced_by_hand_fails_neither_association_nor_entity_resoluti
     )
     cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.embedding = {expression}", id=first[0].id)
     cypher(mem, f"MATCH (e:Entity) WHERE e.user_id = $u SET e.embedding = {expression}", u=user_id)
-    run = mem.jobs.run(
-        "associate", user_id=user_id
-    )  # most memories new: the full pass (GDS kNN if installed)
+    run = mem.jobs.run("associate", user_id=user_id)  # most memories new: the full pass
     assert run.status == "success", run.error
+    assert run.counts["edges"] > 0  # the others are linked
     later = mem.add_messages(["Anna from Lisboa visited my sister Ana"], user_id=user_id, session_id="t")
     cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.embedding = {expression}", id=later[0].id)
     mem.add_messages(["Ana plays cello in Lisbon again"], user_id=user_id, session_id="t")
@@ -414,7 +415,11 @@ def test_a_vector_replaced_by_hand_fails_neither_association_nor_entity_resoluti
     assert run.status == "success", run.error
     assert (run.counts["method"], run.counts["pending"]) == ("vector_index", 1), (
         run.counts
-    )  # not the replaced one
+    )  # not the replaced
+    assert mem.recall("Ana plays cello", user_id=user_id, k=10)  # the exact scan, reinforcing
+    for at in (None, datetime.now(UTC) + timedelta(days=30)):  # duplicates compare vectors; summaries average
+        run = mem.jobs.run("consolidate", user_id=user_id, now=at)
+        assert run.status == "success", run.error
 
 
 @pytest.mark.parametrize("which", ["current", "previous"])

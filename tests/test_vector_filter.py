@@ -198,8 +198,8 @@ def test_recall_formation_and_associate_go_around_a_vector_index_that_is_not_onl
     """While a migration rebuilds a vector index, Neo4j blocks a query on it ~30 s, then fails it (2026.01.4,
     docs/setup.md); a dropped index fails it at once. Either way recall and formation scan the tenant and
     the associate job waits, and a client that believed the index online (another process dropped it)
-    recovers on its first failure. Dropping the index puts the planner in the populating case without the
-    30 s wait."""
+    recovers on its first failure (the associate job's full pass reads the vectors themselves and needs no
+    index). Dropping the index puts the planner in the populating case without the 30 s wait."""
     rt = mem.runtime
     mine = mem.remember("My dog is called Rex", user_id=user_id)
     mem.remember("The quarterly tax forms are due", user_id=user_id)
@@ -217,12 +217,17 @@ def test_recall_formation_and_associate_go_around_a_vector_index_that_is_not_onl
         assert mine.id in linked[0]["ids"]
         settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
         with GraphMemory.connect(settings=settings, embedder=rt.embedder) as other:
-            run = other.jobs.run("associate", user_id=user_id)
+            first = other.jobs.run("associate", user_id=user_id)  # the full pass reads the vectors: no index
+            mem.remember("Rex chases the ball in the park", user_id=user_id)
+            run = other.jobs.run(
+                "associate", user_id=user_id
+            )  # one new memory of four: the index, not online
+        assert first.counts["method"] == "knn" and first.counts["edges"] > 0, first.counts
         assert run.counts["method"] == "waiting" and run.counts["edges"] == 0, run.counts
         pending = rt.store.read("associate_pending", user_id=user_id, dimension=rt.embedder.dimension)[0][
             "pending"
         ]
-        assert pending >= 3  # still there for the next run
+        assert pending == 1  # still there for the next run
     finally:
         mem.init()  # the index again, awaited below, whatever happened above
         rt.store.run_statement(query("schema_await_index"), {"name": "memory_embedding", "seconds": 600})

@@ -278,7 +278,8 @@ class Automation:
                 reasons.append(f"last_run_failed:{row['job']}")
         details: dict[str, Any] = {
             "plugins": parts,
-            "associate_method": "gds_knn" if parts["gds"] else "vector_index",
+            # the full pass: in process, GDS kNN for a tenant above associate_in_process_max if installed
+            "associate_method": "knn+gds_knn" if parts["gds"] else "knn",
             "worker": beat,
             "recall_effects": {  # this client's deferred writer (graphmem.store.deferred)
                 "mode": self._rt.settings.recall_effects,

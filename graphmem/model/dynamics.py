@@ -139,6 +139,13 @@ class DynamicsParams(BaseModel):
     associate_similarity: float = Field(
         default=0.5, ge=0, le=1, description="true cosine for a RELATED_TO edge"
     )
+    associate_in_process_max: int = Field(
+        default=250_000,
+        ge=0,
+        description="the associate job's full pass reads a tenant's vectors into the job's process up "
+        "to this many memories (384 MB at 384 dimensions); a larger tenant is linked by GDS kNN on the "
+        "server when GDS is installed (in process otherwise)",
+    )
     # promotion to common knowledge
     promote_window_days: float = Field(default=90.0, gt=0)
     promote_session_share: float = Field(default=0.3, ge=0, le=1)

@@ -87,7 +87,9 @@ UNBATCHED = "unbatched:"
 run inside one explicit transaction (the jobs' dry run executes it there and rolls back)."""
 
 _IN_TRANSACTIONS = re.compile(
-    r"\}\s*IN\s+(?:\S+\s+)?(?:CONCURRENT\s+)?TRANSACTIONS(\s+OF\s+\S+\s+ROWS?)?", re.IGNORECASE
+    r"\}\s*IN\s+(?:\S+\s+)?(?:CONCURRENT\s+)?TRANSACTIONS(\s+OF\s+\S+\s+ROWS?)?"
+    r"(\s+ON\s+ERROR\s+(?:RETRY(?:\s+FOR\s+\S+\s+SECONDS?)?(?:\s+THEN\s+\w+)?|\w+))?",
+    re.IGNORECASE,
 )
 
 

@@ -14,11 +14,17 @@ from neo4j.time import Date, DateTime
 
 from graphmem.store.records import clean_text, text
 
+try:  # the driver's VECTOR value (neo4j 6+, Bolt 6)
+    from neo4j.vector import Vector as PackedVector
+except ImportError:  # pragma: no cover - an older driver never receives one (graphmem asks only if it has it)
+    PackedVector = None  # type: ignore[assignment,misc]
+
 __all__ = [
     "NUMERIC_PROPERTIES",
     "TEXT_PROPERTIES",
     "TIME_PROPERTIES",
     "FloatList",
+    "PackedVector",
     "record_values",
     "to_native",
     "wire",
@@ -77,6 +83,8 @@ def _to_native_other(value: Any) -> Any:
         for rel, node in zip(value.relationships, value.nodes[1:], strict=True):
             out += [type(rel).__name__, to_native(node)]
         return out
+    if PackedVector is not None and isinstance(value, PackedVector):
+        return value.to_numpy()  # a Cypher 25 VECTOR (associate_read_vectors): a numpy array
     if isinstance(value, list | tuple):
         return type(value)(to_native(v) for v in value)
     if isinstance(value, Mapping):
