@@ -218,7 +218,7 @@ def measure_associate(
     """The full pass on a fresh tenant (the first run: every memory is new; in process up to
     ``associate_in_process_max``), then the incremental run after 1% more memories arrive, then (unless
     ``gds`` is None) the full pass again by GDS kNN (``gds``: a client whose config sends every tenant
-    there)."""
+    there) and once more in process (the first ran right after the bulk writes)."""
     user = f"bench-{uuid.uuid4()}"
     t0 = datetime(2025, 6, 1, tzinfo=UTC)
     load = os.getloadavg()[0]
@@ -248,6 +248,9 @@ def measure_associate(
         if gds is not None:
             auto(mem, UNLINK, user=user)  # every memory new again: the full pass
             out["associate_gds_counts"] = meter("associate_gds", job(gds, "associate", user, t0))
+            auto(mem, UNLINK, user=user)  # the first full pass ran right after the bulk writes
+            again = meter("associate_full_again", job(mem, "associate", user, t0))
+            out["associate_full_again_counts"] = again
             out.update(meter.out)
         out["load_1m_after"] = round(os.getloadavg()[0], 2)
         return out

@@ -16,7 +16,7 @@ WITH b WHERE b.status IN ['active', 'weak', 'dormant']
 CALL (b) {
   MATCH (b)-[:RELATED_TO]-(a:Memory)
   WHERE a.user_id = b.user_id AND b.status IN ['active', 'weak', 'dormant']
-    AND a.status IN ['active', 'weak', 'dormant'] AND a.embedding IS NOT NULL
+    AND a.status IN ['active', 'weak', 'dormant'] AND a.embedding IS NOT NULL AND a.embedding = a.embedding
     AND coalesce(a.memory_type, '') = coalesce(b.memory_type, '')
     AND (a.created_at < b.created_at OR (a.created_at = b.created_at AND a.id < b.id))
   WITH a, b, 2.0 * {{typed_cosine(a.embedding, b.embedding)}} - 1.0 AS sim // true cosine

@@ -3,6 +3,7 @@
 UNWIND $names AS n
 CALL (n) {
   MATCH (e:Entity) WHERE e.user_id = $user_id AND e.key <> n.key AND e.embedding IS NOT NULL
+    AND e.embedding = e.embedding // no NaN (the cosine would fail)
   WITH e, {{typed_cosine(e.embedding, n.embedding)}} AS score // null for a vector replaced by hand
   WHERE score >= $min_score
   ORDER BY score DESC

@@ -17,16 +17,17 @@ import numpy.typing as npt
 Matrix = npt.NDArray[np.float32]
 
 EXACT_MAX = 20_000
-"""Tenants up to this size are compared exactly: ~1.5·10¹¹ multiply-adds at 384 dimensions, about 2 s on
-two cores, and no neighbour is missed."""
+"""Tenants up to this size are compared exactly: ~1.5·10¹¹ multiply-adds at 384 dimensions, 3.8 s measured
+on two cores for 20,000 clustered vectors, and no neighbour is missed."""
 
 NPROBE = 12
 """Cells searched per vector. The one knob of the approximation: recall of the exact top k rises with it
-and the work in proportion (docs/dynamics.md, "Associate")."""
+and the work in proportion. 12 of 316 cells at 100,000 vectors found 99.6-99.7 % of the exact pairs on the
+benchmarks' vectors; on overlapping clusters (tests/test_knn.py) 12 find 97 %, 3 find 88 %, 1 finds 70 %."""
 
 KMEANS_ITERATIONS = 10
 SAMPLE_PER_CELL = 40  # k-means is fitted on a sample of this many vectors per cell (FAISS's default is 39)
-BLOCK = 2048  # query rows per matrix product: bounds the score matrix (2,048 x 20,000 floats: 164 MB)
+BLOCK = 2048  # rows (and, exactly, columns) per matrix product: bounds each score matrix (16 MB exactly)
 
 
 def unit_rows(vectors: npt.ArrayLike) -> Matrix:
