@@ -7,5 +7,5 @@ MATCH (m:Memory)
 WHERE m.user_id = $user_id AND m.status IN ['active', 'weak', 'dormant'] AND m.embedding IS NOT NULL
 CALL (m) {
   SET m.associated_at = coalesce(m.associated_at, $now), m.decay_due = datetime({epochSeconds: 0})
-} IN TRANSACTIONS OF $batch ROWS
+} IN CONCURRENT TRANSACTIONS OF $batch ROWS // each memory written once: no two inner transactions meet
 RETURN count(*) AS marked

@@ -198,13 +198,17 @@ def _associate_gds(ctx: Context, tenant: dict[str, Any]) -> int:
         ctx.rt.store.write_auto("associate_gds_drop", graph=graph)  # the catalog is not transactional
 
 
-def _associate_full(ctx: Context, gds: bool) -> dict[str, Any]:
+def _associate_full(ctx: Context, gds: bool, live: int) -> dict[str, Any]:
     """Every tenant's full pass (most of its memories new): in process, or GDS kNN for a tenant above the
-    in-process budget when GDS is installed; then its memories are marked linked (associate_mark)."""
+    in-process budget when GDS is installed; then its memories are marked linked (associate_mark). ``live``:
+    the one tenant's live embedded memories, already counted (every tenant: counted here)."""
     budget = ctx.config.dynamics.associate_in_process_max
     methods: set[str] = set()
     edges = 0
-    tenants = ctx.rt.store.read("tenants_with_memories", user_id=ctx.user_id, min=2)
+    if ctx.user_id is None:
+        tenants = ctx.rt.store.read("tenants_with_memories", user_id=None, min=2)
+    else:
+        tenants = [{"user_id": ctx.user_id, "live": live}] if live >= 2 else []
     for tenant in tenants:  # one tenant at a time: two users' memories are never linked
         on_server = gds and int(tenant["live"]) > budget
         edges += _associate_gds(ctx, tenant) if on_server else _associate_knn(ctx, tenant)
@@ -247,7 +251,7 @@ def _associate(ctx: Context) -> list[Step]:
         pending, live = int(counts["pending"]), int(counts["live"])
         gds = c.automation.probe()["gds"]
         if 2 * pending > live:
-            return {**_associate_full(c, gds), "pending": pending}
+            return {**_associate_full(c, gds, live), "pending": pending}
         return {**_associate_vector(c, "incremental"), "pending": pending}
 
     return [step]
