@@ -23,6 +23,7 @@ from graphmem.model import factors as factor_model
 from graphmem.model import heuristics, knn
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
 from graphmem.store.driver import Tx
+from graphmem.store.migrations import server_filters_vectors
 from graphmem.store.queries import UNBATCHED, variant
 from graphmem.store.runtime import Runtime
 from graphmem.store.values import PackedVector
@@ -141,11 +142,11 @@ def _consolidate(ctx: Context) -> list[Step]:
     ]
 
 
-def _associate_knn(ctx: Context, tenant: dict[str, Any]) -> int:
+def _associate_knn(ctx: Context, tenant: dict[str, Any], cypher25: bool) -> int:
     """One tenant's full pass in process: its live vectors read once, each memory's k nearest found by
     :func:`graphmem.model.knn.nearest_pairs` (exact, or an inverted file above 20,000 memories), written
-    as RELATED_TO edges in batches. Edges written."""
-    cypher25 = ctx.rt.vector_filter.ready(ctx.rt.store) and PackedVector is not None  # 2026.01+, Bolt 6
+    as RELATED_TO edges in batches. ``cypher25``: the server runs Cypher 25 (packed vectors, concurrent
+    writes that retry). Edges written."""
     rows = ctx.run_write(
         variant("associate_read_vectors", filtered=cypher25),
         user_id=tenant["user_id"],
@@ -209,9 +210,11 @@ def _associate_full(ctx: Context, gds: bool, live: int) -> dict[str, Any]:
         tenants = ctx.rt.store.read("tenants_with_memories", user_id=None, min=2)
     else:
         tenants = [{"user_id": ctx.user_id, "live": live}] if live >= 2 else []
+    # the server's version, not the vector indexes' state: the full pass reads the vectors themselves
+    cypher25 = bool(tenants) and PackedVector is not None and server_filters_vectors(ctx.rt)
     for tenant in tenants:  # one tenant at a time: two users' memories are never linked
         on_server = gds and int(tenant["live"]) > budget
-        edges += _associate_gds(ctx, tenant) if on_server else _associate_knn(ctx, tenant)
+        edges += _associate_gds(ctx, tenant) if on_server else _associate_knn(ctx, tenant, cypher25)
         methods.add("gds_knn" if on_server else "knn")
         ctx.run_write("associate_mark", user_id=tenant["user_id"], now=ctx.now, batch=ctx.config.batch_size)
     return {"method": "+".join(sorted(methods)) or "knn", "tenants": len(tenants), "edges": edges}
