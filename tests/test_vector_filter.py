@@ -224,9 +224,7 @@ def test_recall_formation_and_associate_go_around_a_vector_index_that_is_not_onl
             )  # one new memory of four: the index, not online
         assert first.counts["method"] == "knn" and first.counts["edges"] > 0, first.counts
         assert run.counts["method"] == "waiting" and run.counts["edges"] == 0, run.counts
-        pending = rt.store.read("associate_pending", user_id=user_id, dimension=rt.embedder.dimension)[0][
-            "pending"
-        ]
+        pending = rt.store.read("associate_pending", user_id=user_id)[0]["pending"]
         assert pending == 1  # still there for the next run
     finally:
         mem.init()  # the index again, awaited below, whatever happened above

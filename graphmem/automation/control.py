@@ -255,15 +255,14 @@ class Automation:
         return rows[0]["heartbeat"] if rows else None
 
     def health(self, *, now: datetime | None = None) -> Health:
-        """Healthy, or degraded with reasons (``gds_not_installed``, ``apoc_not_installed``,
-        ``vector_index_missing``, ``scheduler_not_running``, ``last_run_failed:<job>``)."""
+        """Healthy, or degraded with reasons (``vector_index_missing``, ``scheduler_not_running``,
+        ``last_run_failed:<job>``). The plugins are reported in ``details["plugins"]`` and degrade nothing:
+        graphmem's own queries use neither APOC (offered to ``query()`` and the Browser) nor, below
+        ``associate_in_process_max`` memories a tenant, GDS (associate's full pass runs in process
+        without it)."""
         now = now or datetime.now(UTC)
         parts = self.probe()
         reasons = []
-        if not parts["gds"]:
-            reasons.append("gds_not_installed")
-        if not parts["apoc"]:
-            reasons.append("apoc_not_installed")
         if not parts["vector_index"]:
             reasons.append("vector_index_missing")
         beat = self.worker_heartbeat()

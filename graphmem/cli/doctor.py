@@ -157,6 +157,12 @@ def check_schema(mem: GraphMemory, settings: Settings) -> Check:
     return Check("schema", "ok", f"{len(expected_schema())} constraints and indexes")
 
 
+OPTIONAL = {  # what each plugin adds; graphmem's own queries need neither
+    "apoc": "APOC's functions in query() and the Browser",
+    "gds": "associate's full pass on the server for tenants above associate_in_process_max",
+}
+
+
 def check_automation(mem: GraphMemory, settings: Settings) -> list[Check]:
     health = mem.automation.health()
     plugins = health.details.get("plugins", {})
@@ -168,7 +174,7 @@ def check_automation(mem: GraphMemory, settings: Settings) -> list[Check]:
             home = _home_flag(settings)
             fix = f"graphmem server stop{home} && graphmem server start{home} (reassembles the plugins)"
             out.append(
-                Check(plugin, "warn", f"{plugin} is not installed (graphmem falls back without it)", fix)
+                Check(plugin, "warn", f"{plugin} is not installed (optional: {OPTIONAL[plugin]})", fix)
             )
     if "scheduler_not_running" in health.reasons:
         fix = f"run `graphmem worker{_home_flag(settings)}` beside the API (or mem.scheduler.start())"

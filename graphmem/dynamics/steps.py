@@ -250,7 +250,7 @@ def _associate(ctx: Context) -> list[Step]:
     process, :func:`_associate_full`) when most of the live memories are new (a first run)."""
 
     def step(c: Context) -> dict[str, Any]:
-        counts = c.rt.store.read("associate_pending", user_id=c.user_id, dimension=c.rt.embedder.dimension)[0]
+        counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
         pending, live = int(counts["pending"]), int(counts["live"])
         gds = c.automation.probe()["gds"]
         if 2 * pending > live:

@@ -50,12 +50,18 @@ class _Best:
 
     def add(self, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64], sims: Matrix) -> None:
         """``sims[a, b]`` scores row ``rows[a]`` against row ``cols[b]``; a row is never its own neighbour."""
-        hit = sims >= self.floor[rows][:, None]
+        floor = self.floor[rows]
+        live = sims.max(axis=1) >= floor  # most rows of a probed cell have nothing above their floor
+        if not live.all():
+            rows, sims, floor = rows[live], sims[live], floor[live]
+        if not len(rows):
+            return
+        hit = sims >= floor[:, None]
         if np.count_nonzero(hit) > 4 * self.k * len(rows) and sims.shape[1] > self.k + 1:
             # many candidates (a row's first blocks): each row's k + 1 best of the block first
             best = np.argpartition(-sims, self.k, axis=1)[:, : self.k + 1]
             top = np.take_along_axis(sims, best, axis=1)
-            keep = top >= self.floor[rows][:, None]
+            keep = top >= floor[:, None]
             q, j, s = np.broadcast_to(rows[:, None], best.shape)[keep], cols[best[keep]], top[keep]
         else:
             hit_r, hit_c = np.nonzero(hit)
