@@ -241,6 +241,9 @@ def measure_associate(
             "embed_setup_s": round(embed_s, 2),
             "load_1m_before": round(load, 2),
             "incremental_new_memories": fresh,
+            "note": "associate_full runs right after the bulk vector writes, while the server merges its "
+            "vector index's Lucene segments (~45 s of one core after 100,000 vectors, docs/operations.md); "
+            "associate_full_again is the same pass on a settled server",
             **meter.out,
             "associate_full_counts": full_counts,
             "associate_incremental_counts": inc_counts,

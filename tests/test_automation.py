@@ -85,6 +85,17 @@ def test_a_missing_plugin_is_reported_without_degrading_health(
         assert "vector_index_missing" not in health.reasons
 
 
+def test_cli_health_names_the_absent_optional_plugins(mem: GraphMemory) -> None:
+    from typer.testing import CliRunner
+
+    from graphmem.cli.main import app
+
+    env = {"GRAPHMEM_GDS_PROBE": "gds.not.installed", "GRAPHMEM_APOC_PROBE": "apoc.nope"}
+    absent = CliRunner().invoke(app, ["health"], env=env)
+    assert "optional plugins not installed: apoc, gds" in absent.output, absent.output
+    assert "optional plugins" not in CliRunner().invoke(app, ["health"]).output
+
+
 def _bulk_memories(mem: GraphMemory, user_id: str, n: int, created: datetime) -> None:
     mem.runtime.store.run_statement(
         "UNWIND range(1, $n) AS i CREATE (m:Memory {id: randomUUID()}) "

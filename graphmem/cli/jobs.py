@@ -136,6 +136,9 @@ def health(home: HomeOption = None, as_json: JsonOption = False) -> None:
         console.print(f"[{colour}]{report.status}[/] {', '.join(report.reasons)}")
         if "scheduler_not_running" in report.reasons:
             console.print(NO_WORKER_HINT)
+        absent = [name for name in ("apoc", "gds") if not report.details.get("plugins", {}).get(name, True)]
+        if absent:  # optional: they degrade nothing (docs/operations.md)
+            console.print(f"[dim]optional plugins not installed: {', '.join(absent)} (graphmem doctor)[/]")
     if report.status != "healthy":
         raise typer.Exit(code=2)
 
