@@ -3,8 +3,9 @@
 UNWIND $names AS n
 CALL (n) {
   MATCH (e:Entity) WHERE e.user_id = $user_id AND e.key <> n.key AND e.embedding IS NOT NULL
-    AND e.embedding = e.embedding // no NaN (the cosine would fail)
-  WITH e, {{typed_cosine(e.embedding, n.embedding)}} AS score // null for a vector replaced by hand
+  WITH e, e.embedding AS v
+  WHERE {{typed_vector(v, size(n.embedding))}} // only vectors the cosine accepts (a user's entities: a few hundred)
+  WITH e, {{typed_cosine(v, n.embedding)}} AS score
   WHERE score >= $min_score
   ORDER BY score DESC
   LIMIT 3

@@ -8,6 +8,7 @@ The two per-tenant jobs (topics, adapt) have their steps in :mod:`graphmem.dynam
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Callable
@@ -19,6 +20,7 @@ import numpy as np
 
 from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig
 from graphmem.dynamics.tenant_jobs import adapt_job, topics_job
+from graphmem.errors import StoreError
 from graphmem.model import factors as factor_model
 from graphmem.model import heuristics, knn
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
@@ -27,6 +29,8 @@ from graphmem.store.migrations import server_filters_vectors
 from graphmem.store.queries import UNBATCHED, variant
 from graphmem.store.runtime import Runtime
 from graphmem.store.values import PackedVector
+
+logger = logging.getLogger(__name__)
 
 ALL_USERS_FETCH = 1000
 """Vector-index neighbours fetched per memory by the associate fallback when it runs for all users."""
@@ -147,16 +151,9 @@ def _associate_knn(ctx: Context, tenant: dict[str, Any], cypher25: bool) -> int:
     :func:`graphmem.model.knn.nearest_pairs` (exact, or an inverted file above 20,000 memories), written
     as RELATED_TO edges in batches. ``cypher25``: the server runs Cypher 25 (packed vectors, concurrent
     writes that retry). Edges written."""
-    rows = ctx.run_write(
-        variant("associate_read_vectors", filtered=cypher25),
-        user_id=tenant["user_id"],
-        dimension=ctx.rt.embedder.dimension,
-    )
-    if len(rows) < 2:
+    ids, vectors = _read_vectors(ctx, tenant["user_id"], packed=cypher25 and ctx.tx is None)
+    if len(ids) < 2:
         return 0
-    ids = [r["id"] for r in rows]
-    vectors = np.stack([np.asarray(r["embedding"], dtype=np.float32) for r in rows])
-    del rows
     dynamics = ctx.config.dynamics
     pairs = knn.nearest_pairs(vectors, dynamics.associate_k, dynamics.associate_similarity)
     edges = 0
@@ -171,6 +168,31 @@ def _associate_knn(ctx: Context, tenant: dict[str, Any], cypher25: bool) -> int:
         )
         edges += int(written[0]["edges"]) if written else 0
     return edges
+
+
+INVALID_VECTOR = "22NBG"
+"""GQL status of Cypher 25's ``vector()`` refusing a non-finite coordinate or one beyond float32's range."""
+
+
+def _read_vectors(ctx: Context, user_id: str, *, packed: bool) -> tuple[list[str], knn.Matrix]:
+    """A tenant's element ids and vectors as float32 rows, rows with a non-finite coordinate dropped.
+    ``packed``: as Cypher 25 ``VECTOR`` values (~60 % of the time); a stored vector that ``vector()`` refuses
+    fails that statement, and the rows are read again as lists (a dry run's transaction would not survive
+    the failure, so it reads lists)."""
+    params = {"user_id": user_id, "dimension": ctx.rt.embedder.dimension}
+    try:
+        rows = ctx.run_write(variant("associate_read_vectors", filtered=packed), **params)
+    except StoreError as exc:
+        if not packed or INVALID_VECTOR not in str(exc):
+            raise
+        logger.warning("associate: a stored vector of %s is not finite in float32; reading lists", user_id)
+        rows = ctx.run_write("associate_read_vectors", **params)
+    if not rows:
+        return [], np.empty((0, ctx.rt.embedder.dimension), dtype=np.float32)
+    with np.errstate(over="ignore"):  # a coordinate beyond float32's range becomes inf, dropped below
+        vectors = np.stack([np.asarray(r["embedding"], dtype=np.float32) for r in rows])
+    finite = np.flatnonzero(np.isfinite(vectors).all(axis=1))
+    return [rows[i]["id"] for i in finite.tolist()], vectors[finite]
 
 
 def _associate_gds(ctx: Context, tenant: dict[str, Any]) -> int:
