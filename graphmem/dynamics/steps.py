@@ -221,7 +221,7 @@ def _associate_gds(ctx: Context, tenant: dict[str, Any]) -> int:
         ctx.rt.store.write_auto("associate_gds_drop", graph=graph)  # the catalog is not transactional
 
 
-def _associate_full(ctx: Context, gds: bool, live: int) -> dict[str, Any]:
+def _associate_full(ctx: Context, live: int) -> dict[str, Any]:
     """Every tenant's full pass (most of its memories new): in process, or GDS kNN for a tenant above the
     in-process budget when GDS is installed; then its memories are marked linked (associate_mark). ``live``:
     the one tenant's live embedded memories, already counted (every tenant: counted here)."""
@@ -234,6 +234,8 @@ def _associate_full(ctx: Context, gds: bool, live: int) -> dict[str, Any]:
         tenants = [{"user_id": ctx.user_id, "live": live}] if live >= 2 else []
     # the server's version, not the vector indexes' state: the full pass reads the vectors themselves
     cypher25 = bool(tenants) and PackedVector is not None and server_filters_vectors(ctx.rt)
+    # whether GDS is there (two reads) matters only for a tenant above the budget
+    gds = any(int(t["live"]) > budget for t in tenants) and ctx.automation.probe()["gds"]
     for tenant in tenants:  # one tenant at a time: two users' memories are never linked
         on_server = gds and int(tenant["live"]) > budget
         edges += _associate_gds(ctx, tenant) if on_server else _associate_knn(ctx, tenant, cypher25)
@@ -249,7 +251,7 @@ def vector_fetch(k: int, user_count: int, total: int) -> int:
     return int(min(total, max(4 * k, math.ceil(2 * k * total / user_count))))
 
 
-def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
+def _associate_vector(ctx: Context) -> dict[str, Any]:
     if not ctx.rt.vector_filter.online(ctx.rt.store):  # the pending memories stay pending for the next run
         return {"method": "waiting", "fallback_reason": "vector_index_not_online", "memories": 0, "edges": 0}
     k = ctx.config.dynamics.associate_k
@@ -264,7 +266,7 @@ def _associate_vector(ctx: Context, reason: str) -> dict[str, Any]:
     row = ctx.write(
         variant("associate_vector", filtered=filtered), k=k, fetch=fetch, dimension=ctx.rt.embedder.dimension
     )
-    return {"method": "vector_index", "fallback_reason": reason, **row}
+    return {"method": "vector_index", "fallback_reason": "incremental", **row}
 
 
 def _associate(ctx: Context) -> list[Step]:
@@ -274,10 +276,9 @@ def _associate(ctx: Context) -> list[Step]:
     def step(c: Context) -> dict[str, Any]:
         counts = c.rt.store.read("associate_pending", user_id=c.user_id)[0]
         pending, live = int(counts["pending"]), int(counts["live"])
-        gds = c.automation.probe()["gds"]
         if 2 * pending > live:
-            return {**_associate_full(c, gds, live), "pending": pending}
-        return {**_associate_vector(c, "incremental"), "pending": pending}
+            return {**_associate_full(c, live), "pending": pending}
+        return {**_associate_vector(c), "pending": pending}
 
     return [step]
 
