@@ -85,6 +85,9 @@ def section(name: str) -> str | None:
         return None
     if not text.startswith("#"):
         text = f"## {TITLES.get(name, name)}\n\n{text}"
+    elif name not in ORDER:  # a one-off result (an A/B, a repeat): its file tells it from the standard run's
+        first, _, rest = text.partition("\n")
+        text = f"{first} (`{name}.md`)\n{rest}"
     return text
 
 
