@@ -11,12 +11,17 @@ the hits ranked above the first evidence hit not useful. After each batch
 Measured on the held-out half only, in one run, all recalls read-only (``reinforce=False``):
 
 - ``before``: evidence R@10 before any feedback;
-- ``feedback, fixed parameters``: after the feedback (its strength/importance changes included) with the
-  preset's parameters (an explicit ``preset=`` bypasses the tuning);
+- ``feedback, own words``: after the feedback (its strength/importance changes included) with the preset's
+  parameters, each memory matched by its own words only (``asked_keys=False``);
+- ``feedback, fixed parameters``: the same with the asked keys the feedback taught (each question marked
+  useful is a full-text key of its memories: graphmem.model.keys.asked_key), the preset's parameters (an
+  explicit ``preset=`` bypasses the tuning);
 - ``feedback + adaptation``: the same state with the user's tuned parameters (the default recall).
 
-The gain of self-evolution is the last minus the middle. A plot shows the parameters and the held-out R@10
-after each batch (benchmarks/results/evolve_feedback.png).
+What the asked keys bring is the third minus the second; what the tuned weights bring, the last minus the
+third; what feedback brings in all, the last minus the first. The same are reported for the judged
+questions themselves, asked again after their feedback (``train_r10_*``: a user repeating a question). A plot
+shows the parameters and the held-out R@10 after each batch (benchmarks/results/evolve_feedback.png).
 
     .venv/bin/python benchmarks/evolve_feedback.py --data ../shared/data/locomo/locomo-dev.json
     .venv/bin/python benchmarks/evolve_feedback.py --limit 1 --max-sessions 6 --rounds 2   # a quick check
@@ -40,7 +45,7 @@ from machine import neo4j_version, stamp
 from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
-from graphmem.config import BALANCED
+from graphmem.config import BALANCED, RetrievalPreset
 
 RESULTS = Path(__file__).parent / "results"
 DIA = re.compile(r"D\d+:\d+")
@@ -76,7 +81,13 @@ def reuse(mem: GraphMemory, user: str) -> dict[str, str]:
     return {json.loads(r["metadata"])["dia_id"]: r["id"] for r in rows if r["metadata"]}
 
 
-def r_at_k(mem: GraphMemory, user: str, qs: list[tuple[str, set[str]]], preset: str | None) -> float:
+OWN_WORDS = BALANCED.model_copy(update={"asked_keys": False})
+"""The preset's parameters, memories matched by their own words only (no asked keys learnt from feedback)."""
+
+
+def r_at_k(
+    mem: GraphMemory, user: str, qs: list[tuple[str, set[str]]], preset: str | RetrievalPreset | None
+) -> float:
     total = 0.0
     for q, gold in qs:
         hits = mem.recall(q, user_id=user, k=K, reinforce=False, preset=preset)
@@ -116,7 +127,17 @@ def run_user(
         qs = qs[:max_q] if max_q else qs
         train, test = qs[: len(qs) // 2], qs[len(qs) // 2 :]
         before = r_at_k(mem, user, test, None)
-        curve = [{"feedback_questions": 0, "params": {}, "tuned": before, "fixed": before, "version": 0}]
+        train_before = r_at_k(mem, user, train, None)  # the judged questions asked again after: repeats
+        curve = [
+            {
+                "feedback_questions": 0,
+                "params": {},
+                "tuned": before,
+                "fixed": before,
+                "own_words": before,
+                "version": 0,
+            }
+        ]
         feedback = 0
         for r in range(rounds):
             part = train[r * len(train) // rounds : (r + 1) * len(train) // rounds]
@@ -137,6 +158,7 @@ def run_user(
                     "utility_after": round(step.utility_after, 4),
                     "tuned": fixed if same else r_at_k(mem, user, test, None),
                     "fixed": fixed,
+                    "own_words": r_at_k(mem, user, test, OWN_WORDS),
                 }
             )
         history = mem.automation.evolution.history(user)
@@ -147,8 +169,11 @@ def run_user(
             "held_out_questions": len(test),
             "feedback_events": feedback,
             "held_out_r10_before": before,
+            "held_out_r10_feedback_own_words": curve[-1]["own_words"],
             "held_out_r10_feedback_fixed": curve[-1]["fixed"],
             "held_out_r10_feedback_adapted": curve[-1]["tuned"],
+            "train_r10_before": train_before,
+            "train_r10_own_words": r_at_k(mem, user, train, OWN_WORDS),
             "train_r10_fixed": r_at_k(mem, user, train, "balanced"),
             "train_r10_adapted": r_at_k(mem, user, train, None),
             "tuning_versions": [{"version": t.version, "params": t.params} for t in history],
@@ -179,13 +204,19 @@ def plot(report: dict[str, Any], path: Path) -> None:
             )
         b.plot(xs, [c["tuned"] for c in u["curve"]], "-", label=f"{u['sample_id']} adapted")
         b.plot(xs, [c["fixed"] for c in u["curve"]], ":", label=f"{u['sample_id']} fixed parameters")
+        b.plot(
+            xs,
+            [c.get("own_words", c["fixed"]) for c in u["curve"]],
+            "-.",
+            label=f"{u['sample_id']} own words only",
+        )
     a.set_xlabel("questions with feedback")
     a.set_ylabel("parameter value (bounds 0.2-0.8)")
     a.set_title("per-user parameters over feedback")
     a.legend(fontsize=7)
     b.set_xlabel("questions with feedback")
     b.set_ylabel("held-out evidence R@10")
-    b.set_title("held-out questions: adapted vs fixed parameters")
+    b.set_title("held-out questions: adapted, fixed parameters, no asked keys")
     b.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -232,8 +263,17 @@ def main() -> None:
         "stamp": header,
         "users": users,
         "held_out_r10_before": mean("held_out_r10_before"),
+        "held_out_r10_feedback_own_words": mean("held_out_r10_feedback_own_words"),
         "held_out_r10_feedback_fixed": mean("held_out_r10_feedback_fixed"),
         "held_out_r10_feedback_adapted": mean("held_out_r10_feedback_adapted"),
+        "asked_keys_gain": round(
+            mean("held_out_r10_feedback_fixed") - mean("held_out_r10_feedback_own_words"), 4
+        ),
+        "feedback_gain": round(mean("held_out_r10_feedback_adapted") - mean("held_out_r10_before"), 4),
+        "train_r10_before": mean("train_r10_before"),
+        "train_r10_own_words": mean("train_r10_own_words"),
+        "train_r10_fixed": mean("train_r10_fixed"),
+        "train_r10_adapted": mean("train_r10_adapted"),
         "adaptation_gain": round(
             mean("held_out_r10_feedback_adapted") - mean("held_out_r10_feedback_fixed"), 4
         ),

@@ -10,7 +10,8 @@
 // every source's words in one field, scores low on any one of them by BM25's length normalisation); `via` names
 // the source that gave it that score (null when its own key did), and `vias` every replaced source the channel
 // found, with its score ([id, score]), from which recall picks the hit's details (graphmem.retrieval.signals);
-// for full text, `via_text` is the best source's text, which recall's BM25 scores in the summary's place.
+// for full text, `via_text` is the best source's text (and `via_asked` its asked key), which recall's BM25 scores
+// in the summary's place.
 // Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
@@ -62,7 +63,8 @@ WITH scanned, $method = 'exact' AND size(scanned) < $scan_k AS covered // every 
 CALL (scanned) { // the pool: one row, its seeds and their nodes
   CALL (scanned) {
     UNWIND scanned[..$pool_k] AS s
-    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text, s.vias AS vias
+    RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text, null AS via_asked,
+           s.vias AS vias
     UNION ALL
     WITH $method AS method WHERE method IN ['index', 'filtered']
     CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
@@ -137,7 +139,7 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     WITH m, keys, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
     WITH m, best.score AS score, best.via AS via,
          [r IN keys WHERE r.via IS NOT NULL | [r.via, r.score]] AS vias ORDER BY score DESC LIMIT $pool_k
-    RETURN m, score, 'vector' AS source, via, null AS via_text, vias
+    RETURN m, score, 'vector' AS source, via, null AS via_text, null AS via_asked, vias
     UNION ALL
     WITH $lucene AS lucene WHERE lucene IS NOT NULL
     CALL db.index.fulltext.queryNodes('memory_content', lucene, {limit: $pool_k}) YIELD node AS m, score
@@ -155,12 +157,14 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, score,
          CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN m END AS key
     WHERE m IS NOT NULL
-    WITH m, collect({score: score, via: key.id, text: coalesce(key.search_text, key.content)}) AS keys
+    WITH m, collect({score: score, via: key.id, text: coalesce(key.search_text, key.content), asked: key.asked}) AS keys
     WITH m, keys, reduce(b = null, r IN keys | CASE WHEN b IS NULL OR r.score > b.score THEN r ELSE b END) AS best
     RETURN m, best.score AS score, 'fulltext' AS source, best.via AS via, best.text AS via_text,
+           best.asked AS via_asked,
            [r IN keys WHERE r.via IS NOT NULL | [r.via, r.score]] AS vias
   }
-  WITH m, collect({source: source, score: score, via: via, via_text: via_text, vias: vias}) AS found
+  WITH m, collect({source: source, score: score, via: via, via_text: via_text, via_asked: via_asked, vias: vias})
+       AS found
   RETURN collect({id: m.id, found: found}) AS seeds, collect(m) AS pool
 }
 CALL (pool) {
@@ -210,7 +214,7 @@ CALL (pool, near, members, covered) {
   RETURN collect(n {.id, .content, .speaker, .session_id, retention: {{retention_now(n, coalesce($now, datetime()))}},
                     strength: {{strength_now(n, coalesce($now, datetime()))}}, .importance, .confidence,
            .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
-           text: n.search_text,
+           text: n.search_text, .asked, // asked: the questions feedback marked it useful for (full text)
            event: CASE WHEN NOT n.event_start IS :: ZONED DATETIME NOT NULL OR NOT n.event_end IS :: ZONED DATETIME NOT NULL THEN null
                        ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
            cosine: CASE WHEN $embedding IS NULL OR covered THEN null

@@ -16,6 +16,7 @@ CALL (id) {
       n.metadata = CASE WHEN n.metadata IS NULL THEN null ELSE '{}' END,
       n.tags = CASE WHEN n.tags IS NULL THEN null ELSE [] END,
       n.search_text = CASE WHEN n.search_text IS NULL THEN null ELSE $redacted END,
+      n.asked = CASE WHEN n.asked IS NULL THEN null ELSE $redacted END,
       n.context_text = CASE WHEN n.context_text IS NULL THEN null ELSE $redacted END,
       n.context_embedding = null, n.speaker = null, n.embedding = CASE WHEN n:Memory THEN n.embedding ELSE null END, n.anonymized = true
   WITH n

@@ -72,6 +72,10 @@ class RetrievalPreset(BaseModel, frozen=True):
         description="added in proportion to the best own score in the memory's session (session aggregation)",
     )
     state_weight: float = Field(default=0.05, ge=0, le=1, description="share of memory state in the score")
+    asked_keys: bool = Field(
+        default=True,
+        description="full text also matches the questions feedback marked a memory useful for (asked key)",
+    )
     rerank: bool = Field(default=False, description="re-score the top of the pool with the cross-encoder")
     rerank_top: int = Field(
         default=20, ge=1, le=200, description="how many candidates the cross-encoder sees"

@@ -182,6 +182,8 @@ def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share
 def test_query_terms_and_lucene_escaping() -> None:
     assert query_terms("What is the name of my dog, Rex?") == ["name", "dog", "rex"]
     assert lucene_query(["c++", "a:b"], "u1") == r"+user_key:u1 +(c\+\+ a\:b)"
+    own = lucene_query(["dog"], "u1", asked=False)  # the asked keys off: the memory's own words only
+    assert own == "+user_key:u1 +(content:(dog) speaker:(dog) search_text:(dog))"
 
 
 def test_vector_query_drops_speakers_names_only() -> None:

@@ -27,6 +27,7 @@ from graphmem.formation.writer import user_key
 from graphmem.model import adaptation
 from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
+from graphmem.model.keys import asked_key
 from graphmem.retrieval.search import SearchRequest, embed_queries, fetch_pool, rank
 from graphmem.store import audit, lenient
 from graphmem.store.driver import Tx
@@ -164,7 +165,10 @@ def score_candidates(
     current: dict[str, float],
 ) -> dict[adaptation.Key, list[float]]:
     """Feedback utility per judged query of every candidate setting (the grid and the current one): each
-    judged query's pool is fetched once and re-ranked per candidate (ranking is pure; no cross-encoder)."""
+    judged query's pool is fetched once and re-ranked per candidate (ranking is pure; no cross-encoder).
+    Each judged question is left out of the asked keys it is scored with (the feedback being weighed wrote it
+    into its useful memories' keys, which would find them under every setting alike); the keys the user's
+    other questions taught stay, as they do for a new question."""
     candidates = {tuple(sorted(c.items())) for c in adaptation.grid()} | {tuple(sorted(current.items()))}
     totals: dict[adaptation.Key, list[float]] = {c: [] for c in candidates}
     vectors = embed_queries(rt, [j.query for j in judged], [user_id])
@@ -178,12 +182,24 @@ def score_candidates(
             embedding=vector,
             views=resolve_views(j.query, None).views,
         )
-        row = fetch_pool(rt, req)
+        row = without_question(fetch_pool(rt, req), j.query)
         for cand in candidates:
             ranked = rank(row, replace(req, preset=base.model_copy(update=dict(cand))), None)
             order = [h.id for h in ranked.hits + ranked.competitors]
             totals[cand].append(adaptation.utility(order, j, UTILITY_K))
     return totals
+
+
+def without_question(row: dict[str, Any], question: str) -> dict[str, Any]:
+    """A pool row whose memories' asked keys (and summaries' sources' keys) no longer hold ``question``."""
+    for memory in row["memories"]:
+        if memory.get("asked") is not None:
+            memory["asked"] = asked_key(memory["asked"], question, False)
+    for seed in row["seeds"]:
+        for found in seed["found"]:
+            if found.get("via_asked") is not None:
+                found["via_asked"] = asked_key(found["via_asked"], question, False)
+    return row
 
 
 class Evolution:

@@ -8,6 +8,15 @@ Formation stores, next to ``content``:
   what LongMemEval found to work best.
 - ``context_text``: the previous turn of the same session and this one, each prefixed by its speaker; it
   is embedded into ``context_embedding`` (a question often names what the previous turn said).
+
+Feedback adds one more (``mem.memories.feedback``):
+
+- ``asked``: the questions the user marked the memory useful for, one per line, newest last
+  (:func:`asked_key`). The full-text index holds it beside the memory's own words, so a later question in
+  the same words finds the memory where its own text says it otherwise: "What does Melanie do to destress?"
+  marked answered by "I've been running farther, great for my headspace" lets "How does Melanie destress
+  after work?" find that turn by "destress". Search engines learn from clicks the same way (document
+  expansion from the query log). A memory marked *not* useful for a question loses that question.
 """
 
 from __future__ import annotations
@@ -17,7 +26,16 @@ from collections.abc import Sequence
 
 from graphmem.model.dates import DateRange, date_words
 
-__all__ = ["context_text", "search_text", "turn_line"]
+__all__ = ["ASKED_CHARS", "ASKED_MAX", "asked_key", "context_text", "search_text", "turn_line"]
+
+ASKED_MAX = 10
+"""Most questions an asked key keeps (the newest): a bound on the field, not a quality setting; BM25's length
+normalisation already discounts a long key, and a memory judged for more than ten different questions is found
+by its own words."""
+
+ASKED_CHARS = 500
+"""Each kept question is cut to this many characters (a question is a sentence or two; a pasted document given
+as the feedback's query would otherwise fill the key)."""
 
 _WORD = re.compile(r"\w+")
 
@@ -45,3 +63,17 @@ def context_text(previous: tuple[str, str | None] | None, content: str, speaker:
     """The previous turn (content, speaker) and this one, one per line, speaker-prefixed."""
     line = turn_line(content, speaker)
     return f"{turn_line(*previous)}\n{line}" if previous is not None else line
+
+
+def asked_key(current: object, question: str | None, useful: bool) -> str | None:
+    """The asked key after feedback on ``question``: useful adds it (newest last, once, at most
+    :data:`ASKED_MAX`), not useful removes it; no question leaves the key as it is. A stored value that is not
+    text (written by hand) counts as empty."""
+    kept = [q for q in current.split("\n") if q] if isinstance(current, str) else []
+    if question is None:
+        return "\n".join(kept) or None
+    asked = " ".join(question.split())[:ASKED_CHARS].strip()
+    kept = [q for q in kept if q != asked]
+    if useful and asked:
+        kept = [*kept, asked][-ASKED_MAX:]
+    return "\n".join(kept) or None

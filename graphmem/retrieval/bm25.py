@@ -95,19 +95,31 @@ def scores(
     return out
 
 
-def rescore(row: Mapping[str, Any], memories: Mapping[str, Any], seeds: dict[str, dict[str, float]]) -> None:
+def rescore(
+    row: Mapping[str, Any],
+    memories: Mapping[str, Any],
+    seeds: dict[str, dict[str, float]],
+    *,
+    asked: bool = True,
+) -> None:
     """Re-score the full-text seeds of a pool row by BM25 with the tenants' own statistics (:func:`scores`) in
     place of the index's, which count every tenant's memories. A row without them (no query term, or a pool
-    from before they were read) keeps the index's scores."""
+    from before they were read) keeps the index's scores. ``asked``: a memory's document is its own text and
+    its asked key (the questions feedback marked it useful for), as the index holds both."""
+
+    def document(text: Any, key: Any) -> str:
+        own = "" if text is None else str(text)
+        return f"{own}\n{key}" if asked and isinstance(key, str) and key else own
+
     frequencies = row.get("frequencies")
     if not frequencies or not row.get("documents"):
         return
     df = {str(term): int(count) for term, count in frequencies}
-    texts = {mid: str(m.get("text") or m.get("content") or "") for mid, m in memories.items()}
+    texts = {mid: document(m.get("text") or m.get("content"), m.get("asked")) for mid, m in memories.items()}
     for seed in row["seeds"]:  # a summary found by a replaced source's words is scored on that source's text
         for f in seed["found"]:
             if f["source"] == "fulltext" and f.get("via_text"):
-                texts[seed["id"]] = str(f["via_text"])
+                texts[seed["id"]] = document(f["via_text"], f.get("via_asked"))
     found = [mid for mid, f in seeds.items() if "fulltext" in f]
     for mid, score in scores(df, int(row["documents"]), texts, found).items():
         seeds[mid]["fulltext"] = score

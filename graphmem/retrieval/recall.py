@@ -19,6 +19,7 @@ from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model import metamemory
 from graphmem.model.intent import resolve_views
+from graphmem.model.keys import asked_key
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval.effects import RecallEffects, effects_of
@@ -190,10 +191,15 @@ def feedback(
     """Record feedback and move the memory's strength and importance (useful: up; not useful: down);
     ``query``: the question it judges (else the latest recall that returned the memory), the evidence of
     self-evolution (graphmem.dynamics.evolution)."""
+    now = now or datetime.now(UTC)
     rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None, now=now)
     if not rows:
         raise MemoryNotFound(memory_id)
     memory = rows[0]["memory"]
+    judged = query
+    if judged is None:  # the latest recall that returned it: one more read, only for feedback without a query
+        recalled = rt.store.read("feedback_recalled_query", user_id=user_id, memory_id=memory_id, now=now)
+        judged = str(recalled[0]["query"]) if recalled else None
     strength = float(memory.get("strength") or 1.0)
     importance = float(memory.get("importance") or 0.5)
     if useful:
@@ -210,8 +216,9 @@ def feedback(
         strength=strength,
         importance=importance,
         id=str(uuid.uuid4()),
-        now=now or datetime.now(UTC),
+        now=now,
         query=query,
+        asked=asked_key(memory.get("asked"), judged, useful),
     )
     if not written:
         raise MemoryNotFound(memory_id)

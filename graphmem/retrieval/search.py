@@ -183,8 +183,8 @@ def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tupl
         "method": plan.method,
         "fetch": plan.fetch,
         "time_filter": plan.method == "filtered" and time_scoped and filters_time,
-        "lucene": lucene_query(terms, req.user_key) if terms else None,
-        "df_queries": [[t, lucene_query([t], req.user_key)] for t in terms],
+        "lucene": lucene_query(terms, req.user_key, req.preset.asked_keys) if terms else None,
+        "df_queries": [[t, lucene_query([t], req.user_key, req.preset.asked_keys)] for t in terms],
         "df_cap": bm25.DF_CAP,
         "pool_k": req.preset.pool_k,
         "scan_k": SCORED_ALL_MAX if profile.user_count <= SCORED_ALL_MAX else req.preset.pool_k,
@@ -257,7 +257,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
     memories = {m["id"]: m for m in row["memories"]}
     seeds = {s["id"]: {f["source"]: float(f["score"]) for f in s["found"]} for s in row["seeds"]}
-    bm25.rescore(row, memories, seeds)
+    bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys)
     if not seeds:
         return Ranked([], [], "none", "none", 0, 0)
     sources = {src for found in seeds.values() for src in found}

@@ -30,10 +30,18 @@ def query_terms(text: str) -> list[str]:
     return list(seen)
 
 
-def lucene_query(terms: list[str], user_key: str) -> str:
-    """A Lucene query requiring the tenant token and any of the terms (each escaped)."""
+OWN_FIELDS = ("content", "speaker", "search_text")
+"""The full-text fields of a memory's own words: every field of the index but the tenant token and the asked
+key (the questions feedback marked it useful for, ``graphmem.model.keys.asked_key``)."""
+
+
+def lucene_query(terms: list[str], user_key: str, asked: bool = True) -> str:
+    """A Lucene query requiring the tenant token and any of the terms (each escaped), in any field of the
+    index or, without ``asked`` (the asked keys off), in the memory's own words only."""
     escaped = " ".join(LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
-    return f"+user_key:{user_key} +({escaped})"
+    if asked:
+        return f"+user_key:{user_key} +({escaped})"
+    return f"+user_key:{user_key} +({' '.join(f'{f}:({escaped})' for f in OWN_FIELDS)})"
 
 
 def query_names(query: str) -> set[str]:

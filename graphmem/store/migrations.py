@@ -17,7 +17,7 @@ from graphmem.store.runtime import TENANT_FILTER, TIME_FILTERS, VECTOR_INDEXES, 
 logger = logging.getLogger(__name__)
 
 FULLTEXT_INDEX = "memory_content"
-FULLTEXT_PROPERTIES = ("content", "speaker", "search_text", "user_key")
+FULLTEXT_PROPERTIES = ("content", "speaker", "search_text", "user_key", "asked")
 """What ``schema/030_memory_content_fulltext.cypher`` indexes."""
 
 AWAIT_SECONDS = 600
@@ -51,7 +51,8 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
     dropped = []
     rows = rt.store.read("schema_fulltext_properties", name=FULLTEXT_INDEX)
     if rows and set(rows[0]["properties"]) != set(FULLTEXT_PROPERTIES):
-        logger.info("full-text index %s predates search_text: recreating it", FULLTEXT_INDEX)
+        lacking = ", ".join(sorted(set(FULLTEXT_PROPERTIES) - set(rows[0]["properties"]))) or "none"
+        logger.info("full-text index %s lacks %s: recreating it", FULLTEXT_INDEX, lacking)
         rt.store.run_statement(query("schema_memory_content_drop"))
         statement = dict(schema_statements())["030_memory_content_fulltext"]
         rt.store.run_statement(statement)
