@@ -3,6 +3,8 @@ memory (graphmem.model.keys.asked_key); the rule pure, then through the public A
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
@@ -102,3 +104,24 @@ def test_anonymize_redacts_the_asked_key(mem: GraphMemory, user_id: str) -> None
     mem.memories.feedback(running, user_id=user_id, useful=True, query="What do I do to destress?")
     mem.users.anonymize(user_id)
     assert "destress" not in str(asked(mem, running))
+
+
+def test_concurrent_feedback_on_one_memory_loses_no_question(mem: GraphMemory, user_id: str) -> None:
+    """Feedback reads the memory and writes what it computed; the read locks the memory until the write, so
+    concurrent feedback queues: every question is kept and every confirmation counted."""
+    running = seed(mem, user_id)
+    questions = [f"What does running give me, asked the {n}th way?" for n in range(8)]
+    barrier = threading.Barrier(len(questions))
+
+    def judge(question: str) -> None:
+        barrier.wait()
+        mem.memories.feedback(running, user_id=user_id, useful=True, query=question)
+
+    with ThreadPoolExecutor(len(questions)) as pool:
+        list(pool.map(judge, questions))
+    assert sorted(str(asked(mem, running)).split("\n")) == sorted(questions)
+    rows = mem.runtime.store.run_readonly(
+        "MATCH (m:Memory {id: $id}) RETURN m.confirmed AS confirmed, keys(m) AS keys", {"id": running}
+    )
+    assert rows[0]["confirmed"] == len(questions)
+    assert "_LOCK_" not in rows[0]["keys"]  # the lock leaves nothing behind

@@ -192,36 +192,35 @@ def feedback(
     ``query``: the question it judges (else the latest recall that returned the memory), the evidence of
     self-evolution (graphmem.dynamics.evolution)."""
     now = now or datetime.now(UTC)
-    rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None, now=now)
-    if not rows:
-        raise MemoryNotFound(memory_id)
-    memory = rows[0]["memory"]
-    judged = query
-    if judged is None:  # the latest recall that returned it: one more read, only for feedback without a query
-        recalled = rt.store.read("feedback_recalled_query", user_id=user_id, memory_id=memory_id, now=now)
-        judged = str(recalled[0]["query"]) if recalled else None
-    strength = float(memory.get("strength") or 1.0)
-    importance = float(memory.get("importance") or 0.5)
-    if useful:
-        strength = reinforced_strength(strength, int(memory.get("access_count") or 0))
-        importance = min(1.0, importance + 0.05)
-    else:
-        strength = suppressed_strength(strength, penalty=0.2)
-        importance = max(0.0, importance - 0.05)
-    written = rt.store.write(
-        "feedback_record",
-        memory_id=memory_id,
-        user_id=user_id,
-        useful=useful,
-        strength=strength,
-        importance=importance,
-        id=str(uuid.uuid4()),
-        now=now,
-        query=query,
-        asked=asked_key(memory.get("asked"), judged, useful),
-    )
-    if not written:
-        raise MemoryNotFound(memory_id)
+
+    def work(tx: Tx) -> None:  # one transaction: the fetch locks the memory until the record is written
+        rows = tx.run("feedback_fetch", memory_id=memory_id, user_id=user_id, now=now, query=query)
+        if not rows:
+            raise MemoryNotFound(memory_id)
+        memory = rows[0]
+        judged = query if query is not None else memory["recalled"]
+        strength = float(memory["strength"] or 1.0)
+        importance = float(memory["importance"] or 0.5)
+        if useful:
+            strength = reinforced_strength(strength, int(memory["access_count"] or 0))
+            importance = min(1.0, importance + 0.05)
+        else:
+            strength = suppressed_strength(strength, penalty=0.2)
+            importance = max(0.0, importance - 0.05)
+        tx.run(
+            "feedback_record",
+            memory_id=memory_id,
+            user_id=user_id,
+            useful=useful,
+            strength=strength,
+            importance=importance,
+            id=str(uuid.uuid4()),
+            now=now,
+            query=query,
+            asked=asked_key(memory["asked"], None if judged is None else str(judged), useful),
+        )
+
+    rt.store.unit_of_work(work)
 
 
 class PreloadCache:
