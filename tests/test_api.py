@@ -32,7 +32,7 @@ def test_auth_and_openapi(client: TestClient, user_id: str) -> None:
     assert "/automation/jobs/{job}/run" in schema["paths"]
 
 
-def test_memories_round_trip(client: TestClient, user_id: str) -> None:
+def test_memories_round_trip(client: TestClient, mem: GraphMemory, user_id: str) -> None:
     created = client.post(f"/users/{user_id}/memories", json={"content": "I adopted a dog named Rex"})
     assert created.status_code == 201, created.text
     rex = created.json()
@@ -52,6 +52,14 @@ def test_memories_round_trip(client: TestClient, user_id: str) -> None:
     assert client.put(f"/users/{user_id}/memories/{rex['id']}", json=edit).status_code == 409
     history = client.get(f"/users/{user_id}/memories/{rex['id']}/history").json()
     assert [m["content"] for m in history] == ["I adopted a dog named Rex", "My dog is called Max"]
+    # feedback: the question becomes a full-text key of the memory (its asked key); errors in the API's terms
+    judged = {"useful": True, "query": "Which pet did I adopt?"}
+    rated = client.post(f"/users/{user_id}/memories/{rex['id']}/feedback", json=judged)
+    assert rated.status_code == 200 and rated.json() == {"memory_id": rex["id"], "useful": True}
+    stored = mem.query("MATCH (m:Memory {id: $id}) RETURN m.asked AS asked", {"id": rex["id"]})
+    assert stored[0]["asked"] == "Which pet did I adopt?"
+    assert client.post(f"/users/{user_id}/memories/nope/feedback", json=judged).status_code == 404
+    assert client.post(f"/users/{user_id}/memories/{rex['id']}/feedback", json={}).status_code == 422
     assert client.delete(f"/users/{user_id}/memories/{rex['id']}").json() == {"forgotten": rex["id"]}
     hits = client.post(f"/users/{user_id}/recall", json={"query": "dog", "reinforce": False}).json()
     assert rex["id"] not in {h["memory"]["id"] for h in hits}

@@ -129,6 +129,18 @@ def test_memory_update_forget_history_context(mem: GraphMemory, user_id: str) ->
     people = runner.invoke(app, ["memory", "history", rex.id, "-u", user_id])
     assert people.exit_code == 0 and "Max" in people.stdout
 
+    rated = _json(["memory", "feedback", rex.id, "-u", user_id, "-q", "What is my dog's name?"])
+    assert rated == {"memory_id": rex.id, "useful": True}
+    unrated = runner.invoke(
+        app, ["memory", "feedback", rex.id, "-u", user_id, "-q", "What is my dog's name?", "--not-useful"]
+    )
+    assert unrated.exit_code == 0 and "not useful" in unrated.stdout
+    stored = mem.query(
+        "MATCH (m:Memory {id: $id}) RETURN m.asked AS asked, m.confirmed AS c, m.disputed AS d",
+        {"id": rex.id},
+    )
+    assert stored[0] == {"asked": None, "c": 1, "d": 1}  # added, then taken out again
+
     ctx = _json(["context", "what is my dog called?", "-u", user_id, "--budget", "200"])
     assert isinstance(ctx, dict) and "Max" in ctx["text"] and ctx["tokens"] <= 200
 

@@ -136,6 +136,10 @@ ENTRIES: dict[str, tuple[st.SearchStrategy[Any], Entry]] = {
     "recall.query": (hostile_text, lambda m, u, v: m.recall(v, user_id=u)),
     "recall.as_of": (hostile_time, lambda m, u, v: m.recall("ok", user_id=u, as_of=v)),
     "context.query": (hostile_text, lambda m, u, v: m.context(v, user_id=u)),
+    "memories.feedback.query": (
+        hostile_text,
+        lambda m, u, v: m.memories.feedback("m1", user_id=u, useful=True, query=v),
+    ),
     "facts.set.value": (hostile_text, lambda m, u, v: m.facts.set(u, "k", v)),
     "facts.set.key": (hostile_text, lambda m, u, v: m.facts.set(u, v, "ok")),
     "facts.set.valid_from": (hostile_time, lambda m, u, v: m.facts.set(u, "k", "ok", valid_from=v)),
@@ -215,6 +219,7 @@ def _json_text(s: str) -> str:
         ("memories", '{"content": "ok", "metadata": {"k": %s}}'),
         ("memories", '{"content": "ok", "tags": [%s]}'),
         ("recall", '{"query": %s}'),
+        ("memories/m1/feedback", '{"useful": true, "query": %s}'),
         ("facts", '{"key": "k", "value": %s}'),
         ("messages", '{"session_id": "s", "messages": [{"role": "user", "content": %s}]}'),
     ],

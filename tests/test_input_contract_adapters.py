@@ -49,6 +49,10 @@ MCP_CALLS: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], tuple[str, di
     "fact_set.key": (hostile_text, lambda v: ("fact_set", {"key": v, "value": "ok"})),
     "core_memory_append.text": (bad_text, lambda v: ("core_memory_append", {"label": "human", "text": v})),
     "memory_context.query": (bad_text, lambda v: ("memory_context", {"query": v})),
+    "memory_feedback.query": (
+        bad_text,
+        lambda v: ("memory_feedback", {"memory_id": "m1", "useful": True, "query": v}),
+    ),
 }
 
 
@@ -85,6 +89,7 @@ CLI_CALLS: dict[str, tuple[st.SearchStrategy[Any], Callable[[str, Any], list[str
     "remember.text": (bad_text, lambda u, v: ["remember", v, "-u", u]),
     "remember.session": (hostile_text, lambda u, v: ["remember", "ok", "-u", u, "--session", v]),
     "recall.query": (hostile_text, lambda u, v: ["recall", v, "-u", u]),
+    "memory.feedback.query": (hostile_text, lambda u, v: ["memory", "feedback", "m1", "-u", u, "-q", v]),
     "facts.set.value": (hostile_text, lambda u, v: ["facts", "set", "k", v, "-u", u]),
     "core.set.value": (hostile_text, lambda u, v: ["core", "set", "human", v, "-u", u]),
     "user": (hostile_text, lambda u, v: ["remember", "ok", "-u", u + v]),

@@ -18,6 +18,7 @@ TOOLS = {
     "memory_remember",
     "memory_update",
     "memory_forget",
+    "memory_feedback",
     "fact_set",
     "fact_get",
     "fact_history",
@@ -48,6 +49,13 @@ async def _session(user_id: str) -> dict[str, Any]:
         _data(await client.call_tool("memory_remember", {"content": "My sister lives in Lisbon"}))
         out["recall"] = _data(
             await client.call_tool("memory_recall", {"query": "what is my dog called?", "k": 3})
+        )
+        # no query: it judges the recall above (whose record the server writes off the call: deferred)
+        out["feedback"] = _data(
+            await client.call_tool("memory_feedback", {"memory_id": rex["id"], "useful": True})
+        )
+        out["feedback_other"] = await client.call_tool(
+            "memory_feedback", {"memory_id": "no-such-memory", "useful": True}
         )
         out["fact"] = _data(await client.call_tool("fact_set", {"key": "favorite:color", "value": "green"}))
         out["fact_get"] = _data(await client.call_tool("fact_get", {"key": "favorite:color"}))
@@ -85,7 +93,10 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     assert out["fact"]["value"] == "green" and out["fact_get"]["fact"]["value"] == "green"
     assert [f["value"] for f in out["history"]["versions"]] == ["green", "blue"]
     assert out["before"]["fact"] is None
-    for name in ("append_missing", "bad_k", "bad_args", "forget_other"):
+    assert out["feedback"] == {"memory_id": out["rex_id"], "useful": True}
+    asked = mem.query("MATCH (m:Memory {id: $id}) RETURN m.asked AS asked", {"id": out["rex_id"]})
+    assert asked[0]["asked"] == "what is my dog called?"  # kept through the later update
+    for name in ("append_missing", "bad_k", "bad_args", "forget_other", "feedback_other"):
         assert out[name].is_error, name
     assert "CoreBlockNotFound" in out["append_missing"].content[0].text
     assert "MemoryNotFound" in out["forget_other"].content[0].text

@@ -327,3 +327,30 @@ def test_a_full_queue_writes_inline(mem: GraphMemory, user_id: str) -> None:
         store.gate.set()
         client.runtime.deferred.close()
     assert len(_state(mem, user_id)["events"]) == 2
+
+
+class WriterGatedStore(GatedStore):
+    """Only the background writer's transactions wait for the gate; the caller's go straight through."""
+
+    def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        if threading.current_thread() is threading.main_thread():
+            return self.inner.unit_of_work(work)
+        return super().unit_of_work(work)
+
+
+def test_feedback_without_a_query_judges_a_recall_still_queued(mem: GraphMemory, user_id: str) -> None:
+    """Feedback without a query judges the latest recall that returned the memory; under deferred effects
+    that recall's record may still be queued, so feedback waits for the queue (bounded) and learns it."""
+    _ingest(mem, user_id)
+    store = WriterGatedStore(mem.runtime.store)
+    client = _client(mem, store, recall_effects="deferred")
+    try:
+        hits = client.recall(QUERIES[0], user_id=user_id, k=3)
+        assert client.runtime.deferred.pending == 1  # the RecallEvent is held back by the gate
+        threading.Timer(0.3, store.gate.set).start()
+        client.memories.feedback(hits[0].memory.id, user_id=user_id, useful=True)
+        asked = mem.query("MATCH (m:Memory {id: $id}) RETURN m.asked AS asked", {"id": hits[0].memory.id})
+        assert asked == [{"asked": QUERIES[0]}]
+    finally:
+        store.gate.set()
+        client.runtime.deferred.close()

@@ -28,7 +28,8 @@ R = TypeVar("R")
 
 INSTRUCTIONS = (
     "Long-term memory for the current user. Call memory_context at the start of a task, memory_recall to "
-    "look something up, memory_remember for anything worth keeping, fact_set for stable key/value facts, "
+    "look something up, memory_feedback to say whether a recalled memory helped, memory_remember for "
+    "anything worth keeping, fact_set for stable key/value facts, "
     "and core_memory_append / core_memory_replace to edit the pinned core memory blocks."
 )
 
@@ -105,6 +106,15 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         to refuse the edit if the memory changed since; omitted, the latest version is edited."""
         memory = ops.update_memory(mem, memory_id, content, user_id=uid, expected_version=expected_version)
         return ops.memory_json(memory)
+
+    @server.tool()
+    @_tool_errors
+    def memory_feedback(memory_id: str, useful: bool, query: str | None = None) -> dict[str, Any]:
+        """Say whether a memory memory_recall returned helped answer the user's question (useful=false: wrong
+        or beside the point). ``query``: that question (default: the latest recall that returned it). The
+        memory is then found by the question's words and this user's recall tunes itself from the feedback."""
+        mem.memories.feedback(memory_id, user_id=uid, useful=useful, query=query)
+        return {"memory_id": memory_id, "useful": useful}
 
     @server.tool()
     @_tool_errors

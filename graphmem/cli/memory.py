@@ -1,4 +1,5 @@
-"""`graphmem memory update|forget|history` and `graphmem context` (registered on the main app by cli.py)."""
+"""`graphmem memory update|forget|feedback|history` and `graphmem context` (registered on the main app by
+cli.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from graphmem.cli.common import print_json as _print_json
 if TYPE_CHECKING:
     from graphmem.models import Memory
 
-memory_app = App(help="One memory: update its text, forget it, show its versions.", no_args_is_help=True)
+memory_app = App(
+    help="One memory: update its text, forget it, rate it, show its versions.", no_args_is_help=True
+)
 console = Console()
 
 MemoryArgument = Annotated[str, typer.Argument(help="the memory id")]
@@ -67,6 +70,32 @@ def forget(
         _print_json({"forgotten": memory_id})
     else:
         console.print(f"forgot [bold]{memory_id}[/]")
+
+
+@memory_app.command("feedback")
+def feedback(
+    memory_id: MemoryArgument,
+    user: UserOption,
+    useful: Annotated[
+        bool, typer.Option("--useful/--not-useful", help="whether the memory helped answer the question")
+    ] = True,
+    query: Annotated[
+        str | None,
+        typer.Option(
+            "--query", "-q", help="the question it answers (default: the latest recall that returned it)"
+        ),
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Say whether a memory helped: its strength moves, the question becomes (or stops being) a full-text key
+    of it, and the user's retrieval weights learn from it (`graphmem tuning adapt`)."""
+    with _connect(home) as mem:
+        mem.memories.feedback(memory_id, user_id=user, useful=useful, query=query)
+    if as_json:
+        _print_json({"memory_id": memory_id, "useful": useful})
+    else:
+        console.print(f"{'useful' if useful else 'not useful'}: [bold]{memory_id}[/]")
 
 
 @memory_app.command("history")

@@ -18,6 +18,11 @@ from graphmem.store.runtime import Runtime
 
 __all__ = ["Memories"]
 
+FLUSH_SECONDS = 2.0
+"""Feedback without a query judges the latest recall that returned the memory; under deferred recall effects
+that recall's record may still be queued, so feedback waits for the queue first, at most this long (it drains
+in milliseconds; the bound keeps a backlog from stalling the call, which then judges the latest recorded)."""
+
 
 def _unchanged(current: Memory, change: versioning.MemoryUpdate) -> bool:
     return (
@@ -119,17 +124,16 @@ class Memories:
     def feedback(self, memory_id: str, *, user_id: str, useful: bool, query: str | None = None) -> None:
         """Say whether a memory helped: it is recorded, and the memory gains or loses strength. ``query``:
         the question it was (or should have been) the answer to, else the latest recall that returned it;
-        ``mem.automation.evolution.adapt`` learns the user's retrieval weights from this feedback."""
+        useful makes that question a full-text key of the memory (its asked key, docs/recall.md), not useful
+        takes it out, and ``mem.automation.evolution.adapt`` learns the user's retrieval weights from it."""
         uid = check.user_id(user_id)
-        recall_use_case.feedback(
-            self._rt,
-            memory_id=check.identifier(memory_id, "memory_id") or "",
-            user_id=uid,
-            useful=check.boolean(useful, "useful"),
-            query=None
-            if query is None
-            else check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
-        )
+        mid = check.identifier(memory_id, "memory_id") or ""
+        useful_ = check.boolean(useful, "useful")
+        limit = self._rt.settings.max_content_chars
+        asked = None if query is None else check.text(query, "query", max_chars=limit)
+        if asked is None:  # the recall it judges may still be queued (recall_effects="deferred")
+            self._rt.deferred.flush(FLUSH_SECONDS)
+        recall_use_case.feedback(self._rt, memory_id=mid, user_id=uid, useful=useful_, query=asked)
         self._rt.changes.touch(uid)
 
     def proactive(self, user_id: str, *, k: int = 10) -> list[Hit]:

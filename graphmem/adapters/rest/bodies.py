@@ -72,6 +72,15 @@ class UpdateBody(_Body):
     expected_version: int = Field(description="the version read; a moved version is a 409 and writes nothing")
 
 
+class FeedbackBody(_Body):
+    useful: bool = Field(description="whether the memory helped answer the question")
+    query: str | None = Field(
+        default=None,
+        description="the question it was (or should have been) the answer to; omitted: the latest recall "
+        "that returned the memory",
+    )
+
+
 class FactBody(_Body):
     key: str
     value: str

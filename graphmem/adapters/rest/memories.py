@@ -1,4 +1,5 @@
-"""REST routes of the verbs agents call every turn: remember, messages, recall, context, update, forget."""
+"""REST routes of the verbs agents call every turn: remember, messages, recall, context, update, feedback,
+forget."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from graphmem.adapters import auth as keyauth
 from graphmem.adapters import ops
 from graphmem.adapters.rest.bodies import (
     ContextBody,
+    FeedbackBody,
     MessagesBody,
     RecallBody,
     RememberBody,
@@ -60,6 +62,13 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     def memory_history(user_id: str, memory_id: str) -> list[dict[str, Any]]:
         """Every version of a memory, oldest first."""
         return [ops.memory_json(m) for m in mem.memories.history(memory_id, user_id=user_id)]
+
+    @api.post("/users/{user_id}/memories/{memory_id}/feedback")
+    def feedback(user_id: str, memory_id: str, body: FeedbackBody) -> dict[str, Any]:
+        """Say whether a recalled memory helped: its strength moves, the question becomes (or stops being) a
+        full-text key of it, and the user's retrieval weights learn from it (docs/dynamics.md)."""
+        mem.memories.feedback(memory_id, user_id=user_id, useful=body.useful, query=body.query)
+        return {"memory_id": memory_id, "useful": body.useful}
 
     @api.delete("/users/{user_id}/memories/{memory_id}")
     def forget(user_id: str, memory_id: str) -> dict[str, Any]:
