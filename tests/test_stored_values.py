@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from graphmem import GraphMemory
-from graphmem.adapters import auth, dashboard
+from graphmem.adapters import auth, dashboard, ops
 from graphmem.adapters.langgraph import GraphMemStore
 from graphmem.adapters.rest import create_app
 from graphmem.cli.main import app
@@ -326,6 +326,9 @@ MISTYPED = [  # one per memory: times, counts and decay inputs of the wrong type
     ("m.embedding", "[1.0, 2.0]"),
     ("m.context_embedding", "'not a vector'"),
     ("m.event_start", "'last week'"),
+    ("m.asked", "[1, 2]"),
+    ("m.confirmed", "'yes'"),
+    ("m.open_conflicts", "'some'"),
 ]
 
 
@@ -352,6 +355,11 @@ def test_mistyped_times_counts_and_weights_fail_no_read_and_no_job(mem: GraphMem
     now = datetime.now(UTC) + timedelta(seconds=1)
     hits = mem.recall("hiking in the Alps", user_id=user_id, k=20)
     assert len(hits) == len(MISTYPED)
+    for memory in memories[-3:]:  # feedback reads the asked key and counts as they are
+        mem.memories.feedback(memory.id, user_id=user_id, useful=True, query="Where do I hike?")
+    hits = mem.recall("hiking in the Alps", user_id=user_id, k=20)
+    assert len(hits) == len(MISTYPED)
+    assert all(ops.hit_json(h, explain=True)["explanation"] for h in hits)  # metamemory in the explanation
     assert mem.recall("hiking in the Alps", user_id=user_id, as_of=now, reinforce=False)
     mem.recall("hiking in the Alps", user_id=user_id, known_at=now, reinforce=False)
     mem.context("hiking", user_id=user_id).model_dump_json()
