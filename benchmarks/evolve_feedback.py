@@ -198,9 +198,13 @@ def plot(report: dict[str, Any], path: Path) -> None:
     fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
     for u in report["users"]:
         xs = [c["feedback_questions"] for c in u["curve"]]
-        for name, style in (("vector_weight", "-"), ("graph_weight", "--")):
+        for name, style in (("graph_weight", "--"), ("speaker_boost", "-")):  # what adaptation searches
+            default = getattr(BALANCED, name)
             a.plot(
-                xs, [c["params"].get(name, 0.5) for c in u["curve"]], style, label=f"{u['sample_id']} {name}"
+                xs,
+                [c["params"].get(name, default) for c in u["curve"]],
+                style,
+                label=f"{u['sample_id']} {name}",
             )
         b.plot(xs, [c["tuned"] for c in u["curve"]], "-", label=f"{u['sample_id']} adapted")
         b.plot(xs, [c["fixed"] for c in u["curve"]], ":", label=f"{u['sample_id']} fixed parameters")
@@ -211,7 +215,7 @@ def plot(report: dict[str, Any], path: Path) -> None:
             label=f"{u['sample_id']} own words only",
         )
     a.set_xlabel("questions with feedback")
-    a.set_ylabel("parameter value (bounds 0.2-0.8)")
+    a.set_ylabel("parameter value (graph_weight 0.2-0.8, speaker_boost 0-0.3)")
     a.set_title("per-user parameters over feedback")
     a.legend(fontsize=7)
     b.set_xlabel("questions with feedback")

@@ -21,8 +21,9 @@ from tests.test_topics import tenant_snapshot
 
 def test_grid_covers_the_bounds_with_the_defaults_inside() -> None:
     points = adaptation.grid()
-    assert len(points) == 25
-    assert {"vector_weight": 0.5, "graph_weight": 0.5} in points
+    assert len(points) == 6 * 4 and set(points[0]) == set(adaptation.SEARCHED)
+    defaults = {name: getattr(BALANCED, name) for name in adaptation.SEARCHED}
+    assert defaults in points  # the preset's own setting is a candidate like any other
     for p in points:
         assert all(adaptation.TUNABLE[k][0] <= v <= adaptation.TUNABLE[k][1] for k, v in p.items())
 
@@ -98,50 +99,54 @@ def test_versions_keep_evidence_rollback_restores_and_recall_uses_the_tuning(
     assert ev.history(user_id) == []  # GDPR deletion takes the tuning along
 
 
-PAIRS = [  # (question, the memory that answers it in other words, distractors sharing the question's words)
+PAIRS = [  # (question naming Anna, Anna's own answer, Ben's turns sharing the question's words)
     (
-        "what pet does she own?",
-        "Her beagle Rex sleeps on the sofa all afternoon",
-        [
-            "She wants to own a house someday",
-            "The pet shop on Main Street was closed",
-            "Does she own a bike?",
-        ],
+        "what does Anna cook on Sundays?",
+        "Lentil soup, my grandmother's recipe, every week",
+        ["Anna, I cook on Sundays too", "Do you cook for Anna on Sundays?"],
     ),
     (
-        "where does he work now?",
-        "He joined the hospital in Leeds as a nurse last spring",
-        ["Does he work on weekends now?", "Now he wants to work less", "Where does the bus stop now?"],
+        "which sport does Anna play?",
+        "Volleyball twice a week at the club",
+        ["Anna, I play no sport at all", "Which sport would Anna like me to play?"],
     ),
     (
-        "what instrument does she play?",
-        "She has practised the cello every evening since she was nine",
-        ["She likes to play board games", "Does she play tennis?", "The instrument shop sells strings"],
+        "where did Anna travel last summer?",
+        "We spent July hiking around Lake Bled",
+        ["Anna, I did not travel last summer", "Where should Anna and I travel next summer?"],
     ),
     (
-        "what food does he love?",
-        "Spicy ramen is the dish he orders every single time",
-        ["He would love a new food processor", "Does he love hiking?", "The food court was busy"],
+        "what book is Anna reading?",
+        "The Left Hand of Darkness, slowly, before bed",
+        ["Anna, I stopped reading that book", "Which book is Anna reading to the kids?"],
     ),
     (
-        "which city did they visit?",
-        "Their trip to Kyoto in April was full of temples",
-        ["They visit their parents every city holiday", "Did they visit the museum?", "The city council met"],
+        "what instrument does Anna practise?",
+        "The cello, an hour each evening",
+        ["Anna, I never practise any instrument", "Does Anna practise the instrument at home?"],
     ),
     (
-        "what sport does she coach?",
-        "On Saturdays she trains the under-12 volleyball team",
-        ["Does she coach anyone?", "The sport channel was off", "She wants a coach for her career"],
+        "what pet does Anna want?",
+        "A grey cat, once we have a garden",
+        ["Anna, I want no pet", "Which pet would Anna want, a dog?"],
     ),
 ]
 
 
-def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str) -> None:
+def conversation(evo: GraphMemory, user_id: str) -> dict[str, tuple[str, list[str]]]:
+    """A user whose questions about Anna want Anna's own turns, while Ben's turns share the questions'
+    words: question -> (the answer's id, the distractors' ids)."""
     ids: dict[str, tuple[str, list[str]]] = {}
-    for q, answer, distractors in PAIRS:
-        a = evo.remember(answer, user_id=user_id)
-        ds = [evo.remember(d, user_id=user_id).id for d in distractors]
-        ids[q] = (a.id, ds)
+    for i, (q, answer, distractors) in enumerate(PAIRS):
+        turns = [{"role": "user", "name": "Anna", "content": answer}]
+        turns += [{"role": "user", "name": "Ben", "content": d} for d in distractors]
+        stored = evo.add_messages(turns, user_id=user_id, session_id=f"s{i}")
+        ids[q] = (stored[0].id, [m.id for m in stored[1:]])
+    return ids
+
+
+def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str) -> None:
+    ids = conversation(evo, user_id)
     assert not evo.automation.evolution.adapt(user_id).changed  # no feedback yet
     q0, (_, distractors0) = next(iter(ids.items()))
     evo.memories.feedback(distractors0[0], user_id=user_id, useful=False, query=q0)
@@ -158,6 +163,8 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
     assert step.utility_after >= step.utility_before + adaptation.MIN_GAIN
     assert step.tuning.version == 1
     assert set(step.tuning.params) == set(adaptation.TUNABLE)
+    assert step.tuning.params["speaker_boost"] > BALANCED.speaker_boost  # Anna's own words, wanted
+    assert step.tuning.params["vector_weight"] == BALANCED.vector_weight  # not searched: kept
 
     def mrr(preset: str | RetrievalPreset | None) -> float:
         total = 0.0
@@ -175,7 +182,7 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
     assert mrr(tuned) > mrr(BALANCED.model_copy(update=own_words))
     # and the asked keys help on top: each judged question now also finds its answer by its own words
     assert mrr(None) > mrr(tuned)
-    assert len(step.tuning.evidence["feedback_ids"]) == 4 * len(PAIRS) + 1
+    assert len(step.tuning.evidence["feedback_ids"]) == 3 * len(PAIRS) + 1
     again = evo.automation.evolution.adapt(user_id)  # the same evidence: nothing left to gain
     assert not again.changed and again.tuning.version == 1
 
@@ -183,10 +190,7 @@ def test_feedback_adapts_the_tuning_with_evidence(evo: GraphMemory, user_id: str
 def test_adapt_job_runs_only_for_new_feedback_and_its_dry_run_writes_nothing(
     evo: GraphMemory, user_id: str
 ) -> None:
-    ids = {
-        q: (evo.remember(a, user_id=user_id).id, [evo.remember(d, user_id=user_id).id for d in ds])
-        for q, a, ds in PAIRS
-    }
+    ids = conversation(evo, user_id)
     none = evo.jobs.run("adapt", user_id=user_id)  # no feedback: nothing to adapt
     assert none.status == "success" and none.counts["users"] == 0 and none.counts["adapted"] == 0
     for q, (answer, distractors) in ids.items():

@@ -169,7 +169,8 @@ def score_candidates(
     Each judged question is left out of the asked keys it is scored with (the feedback being weighed wrote it
     into its useful memories' keys, which would find them under every setting alike); the keys the user's
     other questions taught stay, as they do for a new question."""
-    candidates = {tuple(sorted(c.items())) for c in adaptation.grid()} | {tuple(sorted(current.items()))}
+    candidates = {tuple(sorted({**current, **c}.items())) for c in adaptation.grid()}
+    candidates.add(tuple(sorted(current.items())))  # what is not searched keeps its current value
     totals: dict[adaptation.Key, list[float]] = {c: [] for c in candidates}
     vectors = embed_queries(rt, [j.query for j in judged], [user_id])
     for j, vector in zip(judged, vectors, strict=True):

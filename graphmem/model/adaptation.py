@@ -1,16 +1,20 @@
 """Self-evolution as pure rules: which per-user retrieval parameters feedback may move, within which bounds,
 and how a candidate setting is judged against the feedback it must explain.
 
-Two parameters, both shares in the final score of ``graphmem.retrieval.search.rank``:
+Three parameters of the final score of ``graphmem.retrieval.search.rank`` may be tuned per user
+(:data:`TUNABLE`, with their bounds, so that no user can switch a retrieval source off):
 
 - ``vector_weight``: cosine against full text (BM25) in the fusion of the pool;
-- ``graph_weight``: personalized PageRank over the neighbourhood against the fused score.
+- ``graph_weight``: personalized PageRank over the neighbourhood against the fused score;
+- ``speaker_boost``: what a memory gains when the question names its speaker (at most 0.3: above it,
+  questions that name the wrong person lose their answer, docs/recall.md).
 
-They are the two places where users differ most (paraphrasing users need more cosine, users who ask by
-name and keyword more full text; users whose questions chain through people and events more graph), and
-both are bounded to [0.2, 0.8] so no user can switch a retrieval source off by feedback alone. A grid of
-step 0.15 (five values each, the defaults in the middle) keeps the search exhaustive and cheap: the pool is
-fetched once per judged query and only re-ranked per candidate.
+Feedback searches two of them (:data:`SEARCHED`): how much a user's questions chain through people and
+events (``graph_weight``) and how often a question about a person wants that person's own words
+(``speaker_boost``). ``vector_weight`` is pinned by hand only: chosen per user from half of a user's
+judged questions, it made the other half worse on the development data (docs/dynamics.md), while the
+speaker boost carried over. The grid is small (24 settings, the defaults on it), so the search is
+exhaustive and cheap: the pool is fetched once per judged query and only re-ranked per candidate.
 """
 
 from __future__ import annotations
@@ -20,9 +24,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-TUNABLE: dict[str, tuple[float, float]] = {"vector_weight": (0.2, 0.8), "graph_weight": (0.2, 0.8)}
-"""Per-user retrieval parameters feedback may change, with their bounds."""
-GRID_STEP = 0.15
+TUNABLE: dict[str, tuple[float, float]] = {
+    "vector_weight": (0.2, 0.8),
+    "graph_weight": (0.2, 0.8),
+    "speaker_boost": (0.0, 0.3),
+}
+"""Per-user retrieval parameters, with their bounds (``mem.automation.evolution.set`` may pin any of them)."""
+SEARCHED: dict[str, tuple[float, ...]] = {
+    "graph_weight": (0.2, 0.35, 0.5, 0.65, 0.7, 0.8),
+    "speaker_boost": (0.0, 0.1, 0.2, 0.3),
+}
+"""The parameters adaptation searches and the values it tries (the presets' defaults among them)."""
 MIN_EVIDENCE = 5
 """Judged queries needed before any change: fewer than this is anecdote, not evidence."""
 MIN_GAIN = 0.02
@@ -38,15 +50,9 @@ class Judged:
     useless: frozenset[str]
 
 
-def grid(
-    bounds: Mapping[str, tuple[float, float]] = TUNABLE, step: float = GRID_STEP
-) -> list[dict[str, float]]:
-    """Every candidate setting: the cartesian product of each parameter's values from low to high."""
-    axes = []
-    for name, (low, high) in bounds.items():
-        n = math.floor((high - low) / step + 1e-9) + 1
-        axes.append([(name, round(low + i * step, 4)) for i in range(n)])
-    return [dict(combo) for combo in product(*axes)]
+def grid(searched: Mapping[str, Sequence[float]] = SEARCHED) -> list[dict[str, float]]:
+    """Every candidate setting of the searched parameters: the cartesian product of their values."""
+    return [dict(zip(searched, combo, strict=True)) for combo in product(*searched.values())]
 
 
 def clamp(
