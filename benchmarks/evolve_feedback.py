@@ -18,6 +18,9 @@ Measured on the held-out half only, in one run, all recalls read-only (``reinfor
   explicit ``preset=`` bypasses the tuning);
 - ``feedback + adaptation``: the same state with the user's tuned parameters (the default recall).
 
+Adversarial questions (category 5: asked about the other speaker) are never judged; their R@10 before,
+with the preset and with the tuning (``adversarial_r10_*``) shows what a tuned speaker boost costs them.
+
 What the asked keys bring is the third minus the second; what the tuned weights bring, the last minus the
 third; what feedback brings in all, the last minus the first. The same are reported for the judged
 questions themselves, asked again after their feedback (``train_r10_*``: a user repeating a question). A plot
@@ -52,11 +55,13 @@ DIA = re.compile(r"D\d+:\d+")
 K = 10
 
 
-def questions(sample: dict[str, Any], known: set[str]) -> list[tuple[str, list[str]]]:
+def questions(
+    sample: dict[str, Any], known: set[str], categories: tuple[int, ...] = (1, 2, 3, 4)
+) -> list[tuple[str, list[str]]]:
     out = []
     for qa in sample["qa"]:
         evidence = [e for e in dict.fromkeys(DIA.findall(" ".join(qa.get("evidence", [])))) if e in known]
-        if qa["category"] in (1, 2, 3, 4) and evidence:
+        if qa["category"] in categories and evidence:
             out.append((qa["question"], evidence))
     return out
 
@@ -126,6 +131,10 @@ def run_user(
         random.Random(seed).shuffle(qs)
         qs = qs[:max_q] if max_q else qs
         train, test = qs[: len(qs) // 2], qs[len(qs) // 2 :]
+        # adversarial questions (LoCoMo category 5: asked about the other speaker), never judged: what a
+        # tuned speaker boost costs the questions that name the wrong person
+        adversarial = [(q, {dia[e] for e in ev}) for q, ev in questions(sample, set(dia), (5,))]
+        adversarial_before = r_at_k(mem, user, adversarial, None)
         before = r_at_k(mem, user, test, None)
         train_before = r_at_k(mem, user, train, None)  # the judged questions asked again after: repeats
         curve = [
@@ -176,6 +185,10 @@ def run_user(
             "train_r10_own_words": r_at_k(mem, user, train, OWN_WORDS),
             "train_r10_fixed": r_at_k(mem, user, train, "balanced"),
             "train_r10_adapted": r_at_k(mem, user, train, None),
+            "adversarial_questions": len(adversarial),
+            "adversarial_r10_before": adversarial_before,
+            "adversarial_r10_fixed": r_at_k(mem, user, adversarial, "balanced"),
+            "adversarial_r10_adapted": r_at_k(mem, user, adversarial, None),
             "tuning_versions": [{"version": t.version, "params": t.params} for t in history],
             "curve": curve,
             "seconds": round(time.perf_counter() - started, 1),
@@ -281,6 +294,9 @@ def main() -> None:
         "adaptation_gain": round(
             mean("held_out_r10_feedback_adapted") - mean("held_out_r10_feedback_fixed"), 4
         ),
+        "adversarial_r10_before": mean("adversarial_r10_before"),
+        "adversarial_r10_fixed": mean("adversarial_r10_fixed"),
+        "adversarial_r10_adapted": mean("adversarial_r10_adapted"),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, default=str))
