@@ -216,8 +216,10 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     }
 
 
-def timed(fn: Callable[[str], object], queries: list[str]) -> dict[str, float]:
-    fn(queries[0])  # warm up
+def timed(fn: Callable[[str], object], queries: list[str], *, warm_up: bool = True) -> dict[str, float]:
+    """p50/p95/p99 of ``fn`` over ``queries``; with ``warm_up``, after one untimed call (query plans)."""
+    if warm_up:
+        fn(queries[0])
     samples = []
     for q in queries:
         start = time.perf_counter()
