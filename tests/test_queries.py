@@ -9,7 +9,15 @@ import pytest
 
 from graphmem import GraphMemory
 from graphmem.store import migrations
-from graphmem.store.queries import FILTERED, has_filter_variant, query, query_names, schema_statements
+from graphmem.store.queries import (
+    FILTERED,
+    STRICT,
+    has_filter_variant,
+    has_strict_variant,
+    query,
+    query_names,
+    schema_statements,
+)
 
 SOURCE = "\n".join(p.read_text() for p in Path(__file__).parents[1].joinpath("graphmem").rglob("*.py"))
 LIBRARY_QUERIES = [n for n in query_names() if "/" not in n]
@@ -46,6 +54,30 @@ def test_filter_variant_passes_explain_where_the_server_filters(mem: GraphMemory
         mem.runtime.store.run_statement("EXPLAIN " + query(FILTERED + name), {})
     else:  # a 5.26 server cannot parse SEARCH: the library never sends it there
         assert not mem.runtime.vector_filter.ready(mem.runtime.store)
+
+
+STRICT_VARIANTS = [n for n in LIBRARY_QUERIES if has_strict_variant(n)]
+
+
+def test_every_stored_vector_cosine_has_a_strict_variant() -> None:
+    """The statements that take a cosine of a stored vector, each with a rerun that checks it first."""
+    assert set(STRICT_VARIANTS) == {
+        "candidate_fetch",
+        "consolidate_duplicates",
+        "entity_similar",
+        "formation_neighbours",
+        "memory_fetch",
+        "recall_pool",
+    }
+    for name in STRICT_VARIANTS:
+        assert query(STRICT + name).count("1.0e38") > query(name).count("1.0e38")  # coordinates checked
+
+
+@pytest.mark.parametrize("name", STRICT_VARIANTS)
+def test_strict_variant_passes_explain(mem: GraphMemory, name: str) -> None:
+    mem.runtime.store.run_statement("EXPLAIN " + query(STRICT + name), {})
+    if has_filter_variant(name) and migrations.server_filters_vectors(mem.runtime):
+        mem.runtime.store.run_statement("EXPLAIN " + query(STRICT + FILTERED + name), {})
 
 
 def test_query_files_have_a_header_comment() -> None:

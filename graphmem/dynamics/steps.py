@@ -26,7 +26,7 @@ from graphmem.model import heuristics, knn
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
 from graphmem.store.driver import Tx
 from graphmem.store.migrations import server_filters_vectors
-from graphmem.store.queries import UNBATCHED, variant
+from graphmem.store.queries import STRICT, UNBATCHED, variant
 from graphmem.store.runtime import Runtime
 from graphmem.store.values import PackedVector
 
@@ -58,8 +58,8 @@ class Context:
     tx: Tx | None = None  # a dry run: every step inside this one transaction, rolled back at the end
 
     def run_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        if self.tx is not None:
-            return self.tx.run(UNBATCHED + name, **params)
+        if self.tx is not None:  # a refused statement aborts the transaction: no rerun, checked vectors
+            return self.tx.run(UNBATCHED + STRICT + name, **params)
         return self.rt.store.write_auto(name, **params)
 
     def params(self, **extra: Any) -> dict[str, Any]:

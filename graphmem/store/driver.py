@@ -18,13 +18,42 @@ import neo4j.exceptions as nex
 from graphmem import errors
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge, pause
 from graphmem.store.lockdown import check_readonly_plan, refuse_unloaded_gds
-from graphmem.store.queries import query
+from graphmem.store.queries import STRICT, has_strict_variant, query
 from graphmem.store.values import record_values, wire
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Row = dict[str, Any]
+
+
+def vector_refused(exc: BaseException) -> bool:
+    """Whether the server refused a statement because ``vector.similarity.cosine`` met a stored vector it does
+    not take (a coordinate NaN or beyond float32's range, or all zeros, written by hand: GQL status 22N38)."""
+    cause = exc.__cause__ if isinstance(exc, errors.StoreError) else exc
+    if not isinstance(cause, nex.Neo4jError):
+        return False
+    return (
+        "vector.similarity.cosine" in (cause.message or "") or getattr(cause, "gql_status", None) == "22N38"
+    )
+
+
+def with_strict_vectors(run: Callable[[str], T], name: str) -> T:
+    """``run(name)``; when the server refuses it for a stored vector (:func:`vector_refused`) and the
+    statement has a strict form (``query("strict:" + name)``, each cosine checking its vectors first), that
+    form once: the checks cost as much as the cosines, so only a tenant holding such a vector pays them,
+    and nothing it stores can make its reads fail (docs/operations.md)."""
+    try:
+        return run(name)
+    except errors.StoreError as exc:
+        if not vector_refused(exc) or not has_strict_variant(name):
+            raise
+    logger.warning(
+        "%s: a stored vector is one vector.similarity.cosine refuses (NaN, beyond float32 or zeros, written "
+        "by hand); rerun leaving it out of the cosines (`graphmem reembed` rewrites it)",
+        name,
+    )
+    return run(STRICT + name)
 
 
 class Timeouts(Protocol):
@@ -172,11 +201,13 @@ class Store:
 
     def read(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named read query (read routing, auto-retried on transient errors)."""
-        return self._execute(neo4j.RoutingControl.READ, query(name), params, name)
+        read = neo4j.RoutingControl.READ
+        return with_strict_vectors(lambda n: self._execute(read, query(n), params, n), name)
 
     def write(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named write query in its own transaction."""
-        return self._execute(neo4j.RoutingControl.WRITE, query(name), params, name)
+        write = neo4j.RoutingControl.WRITE
+        return with_strict_vectors(lambda n: self._execute(write, query(n), params, n), name)
 
     def unit_of_work(self, work: Callable[[Tx], T]) -> T:
         """Run several named queries in one write transaction: all of them happen, or none."""
@@ -226,12 +257,15 @@ class Store:
         """
         started = time.perf_counter()
 
-        def run() -> list[neo4j.Record]:
+        def run(statement: str) -> list[neo4j.Record]:
             with self._driver.session(database=self.database) as session:
-                return list(session.run(query(name), wire(params)))
+                return list(session.run(query(statement), wire(params)))
 
-        with translate_errors():
-            records = rerun_transient(run, name)
+        def translated(statement: str) -> list[neo4j.Record]:
+            with translate_errors():
+                return rerun_transient(lambda: run(statement), statement)
+
+        records = with_strict_vectors(translated, name)
         logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)
         return [record_values(r) for r in records]
 
@@ -319,10 +353,12 @@ class AsyncStore:
         return [record_values(r) for r in records]
 
     def read(self, name: str, /, **params: Any) -> list[Row]:
-        return self._execute(neo4j.RoutingControl.READ, query(name), params, name)
+        read = neo4j.RoutingControl.READ
+        return with_strict_vectors(lambda n: self._execute(read, query(n), params, n), name)
 
     def write(self, name: str, /, **params: Any) -> list[Row]:
-        return self._execute(neo4j.RoutingControl.WRITE, query(name), params, name)
+        write = neo4j.RoutingControl.WRITE
+        return with_strict_vectors(lambda n: self._execute(write, query(n), params, n), name)
 
     def _in_session(
         self, work: Callable[[neo4j.AsyncSession], Coroutine[Any, Any, T]], *, read: bool = False
@@ -374,10 +410,13 @@ class AsyncStore:
     def write_auto(self, name: str, /, **params: Any) -> list[Row]:
         started = time.perf_counter()
 
-        async def work(session: neo4j.AsyncSession) -> list[Row]:
-            return await _rows(await session.run(query(name), wire(params)))
+        def run(statement: str) -> list[Row]:
+            async def work(session: neo4j.AsyncSession) -> list[Row]:
+                return await _rows(await session.run(query(statement), wire(params)))
 
-        rows = rerun_transient(lambda: self._in_session(work), name)
+            return rerun_transient(lambda: self._in_session(work), statement)
+
+        rows = with_strict_vectors(run, name)
         logger.debug("%s: %d rows in %.1f ms", name, len(rows), (time.perf_counter() - started) * 1000)
         return rows
 

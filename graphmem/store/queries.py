@@ -13,13 +13,15 @@ from importlib import resources
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/")
 
 
-def _read(package: str, name: str, *, filtered: bool = False) -> str:
+def _read(package: str, name: str, *, filtered: bool = False, strict: bool = False) -> str:
     if not name or not set(name) <= _NAME_CHARS or ".." in name:
         raise KeyError(f"bad query name {name!r}")
     resource = resources.files(package).joinpath(f"{name}.cypher")
     if not resource.is_file():
         raise KeyError(f"no query named {name!r} in {package}")
     text = resource.read_text(encoding="utf-8")
+    if strict:
+        text = text.replace("{{typed_cosine(", "{{strict_cosine(")
     return expand(strip_comments(dialect(text, filtered=filtered)))
 
 
@@ -93,6 +95,12 @@ _IN_TRANSACTIONS = re.compile(
 )
 
 
+STRICT = "strict:"
+"""``query(STRICT + name)``: the statement with every cosine of a stored vector checking the vector's
+coordinates first (``fragments/strict_cosine``), the rerun of a statement the server refused for a stored
+vector written by hand (:func:`graphmem.store.driver.with_strict_vectors`)."""
+
+
 def unbatched(text: str) -> str:
     return _IN_TRANSACTIONS.sub("}", text)
 
@@ -102,9 +110,11 @@ def query(name: str) -> str:
     """The statement of ``cypher/<name>.cypher`` (``unbatched:<name>``: without its batching)."""
     if name.startswith(UNBATCHED):
         return unbatched(query(name[len(UNBATCHED) :]))
-    if name.startswith(FILTERED):
-        return _read("graphmem.cypher", name[len(FILTERED) :], filtered=True)
-    return _read("graphmem.cypher", name)
+    strict = name.startswith(STRICT)
+    name = name[len(STRICT) :] if strict else name
+    filtered = name.startswith(FILTERED)
+    name = name[len(FILTERED) :] if filtered else name
+    return _read("graphmem.cypher", name, filtered=filtered, strict=strict)
 
 
 def query_names(folder: str = "") -> list[str]:
@@ -124,6 +134,11 @@ def schema_statements(*, filtered: bool = False) -> list[tuple[str, str]]:
         (n[: -len(".cypher")], _read("graphmem.schema", n[: -len(".cypher")], filtered=filtered))
         for n in names
     ]
+
+
+def has_strict_variant(name: str) -> bool:
+    """Whether ``name`` computes a cosine of a stored vector (a strict rerun to fall back on)."""
+    return query(STRICT + name) != query(name)
 
 
 def has_filter_variant(name: str) -> bool:
