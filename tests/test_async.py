@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import disposable
 
-from graphmem import AsyncGraphMemory, ConfigurationError, OnnxEmbedder, VersionConflict
+from graphmem import AsyncGraphMemory, ConfigurationError, GraphMemory, OnnxEmbedder, VersionConflict
 from graphmem.automation.scheduler import Scheduler
 
 TOPICS = [
@@ -210,5 +210,23 @@ def test_cancelled_calls_leave_the_instance_usable(server: Any, embedder: OnnxEm
             hits = await mem.recall("what is my pet called?", user_id=user_id)
             assert hits[0].memory.content == "I adopted a dog named Rex"
             await mem.users.delete(user_id)
+
+    asyncio.run(scenario())
+
+
+def test_a_stored_vector_the_cosine_refuses_does_not_fail_async_recall(server: Any, embedder: Any) -> None:
+    """The async store reruns a statement refused for a NaN vector in its strict form, as the sync one."""
+    user = disposable(f"test-{uuid.uuid4()}")
+
+    async def scenario() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+            stored = [await mem.remember(t, user_id=user, session_id="s") for t in TOPICS[:4]]
+            with GraphMemory.connect(embedder=embedder) as sync:  # by hand: the API never writes a NaN
+                sync.runtime.store.run_statement(
+                    "MATCH (m:Memory {id: $id}) SET m.embedding = [i IN range(1, 384) | 0.0 / 0.0]",
+                    {"id": stored[0].id},
+                )
+            hits = await mem.recall(QUERIES[1], user_id=user, k=3, reinforce=False)
+            assert hits and hits[0].memory.id == stored[1].id
 
     asyncio.run(scenario())
