@@ -16,7 +16,8 @@ started and stopped by this script), so the shared server on 7687 is never touch
 - recall latency p50/p95/p99 for a small, a formation-built and the large tenant: with and without graph
   expansion (hops 3 / 0), with and without computing the query embedding, and a bare vector-index query;
   each tenant's first pass over the queries (recall with the graph, cold where the page cache does not
-  hold the tenant) is timed apart, before the variants;
+  hold the tenant) is timed apart, then the four variants interleaved query by query (each meets the same
+  cache state);
 - ``as_of`` recall and ``get_fact(as_of=...)`` on the fact-history user;
 - decay and forget over all memories and associate over the large tenant (up to --associate-max, else the
   1,000-memory one), each against one bare ``SET`` over the same nodes (``jobs_throughput``'s code); the
@@ -248,12 +249,14 @@ def recall_latency(
                 queries,
                 warm_up=False,
             )
-            for name, m in (("no_embedding", fast), ("with_embedding", mem)):
-                for hops, graph in ((3, "graph"), (0, "no_graph")):
-                    row[f"recall_{graph}_{name}"] = scale_recall.timed(
-                        lambda q, m=m, h=hops, u=user: m.recall(q, user_id=u, k=10, hops=h, reinforce=False),
-                        queries,
-                    )
+            variants = {
+                f"recall_{graph}_{name}": (
+                    lambda q, m=m, h=hops, u=user: m.recall(q, user_id=u, k=10, hops=h, reinforce=False)
+                )
+                for name, m in (("no_embedding", fast), ("with_embedding", mem))
+                for hops, graph in ((3, "graph"), (0, "no_graph"))
+            }
+            row |= scale_recall.timed_together(variants, queries)
         row["round_trips"] = {
             f"recall_{graph}": len(
                 roundtrips.count(

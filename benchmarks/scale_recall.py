@@ -228,6 +228,26 @@ def timed(fn: Callable[[str], object], queries: list[str], *, warm_up: bool = Tr
     return percentiles(samples)
 
 
+def timed_together(
+    fns: dict[str, Callable[[str], object]], queries: list[str]
+) -> dict[str, dict[str, float]]:
+    """p50/p95/p99 of each of ``fns`` over ``queries``, interleaved: query by query, every variant in an order
+    that rotates, after one untimed call each. Timed one variant after another, the first met the cache
+    state the earlier ones left (on a store larger than its page cache, its p95 was 1.5-2.5x the next
+    one's for the same tenant); interleaved, each meets the same."""
+    for fn in fns.values():
+        fn(queries[0])
+    names = list(fns)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for i, q in enumerate(queries):
+        shift = i % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            fns[name](q)
+            samples[name].append((time.perf_counter() - start) * 1000)
+    return {name: percentiles(s) for name, s in samples.items()}
+
+
 BARE_VECTOR = (
     "CALL db.index.vector.queryNodes('memory_embedding', 10, $e) YIELD node, score RETURN node.id, score"
 )

@@ -57,8 +57,9 @@ def markdown(report: dict[str, Any]) -> str:
         "embeddings (the default embedder, bge-small INT8 on onnxruntime) run on one thread "
         "(`--embed-threads`): all cores thrash when other processes share them. Round trips: calls that "
         'reached the server during one warm recall (graph / no graph). "first pass": the tenant\'s first '
-        "recall of each query (with the graph), timed before the variants; results from before round 26 have "
-        "none, and their first variant (recall with graph) carried those cold reads.",
+        "recall of each query (with the graph), timed before the four recall variants, which are then timed "
+        "interleaved query by query; results from before round 26 have no first pass and timed the variants "
+        "one after another, the first (recall with graph) carrying the cold reads.",
         "",
         "### Ingestion (formation slice, memories/s)",
         "<!-- headline -->",

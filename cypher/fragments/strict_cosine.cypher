@@ -2,7 +2,7 @@
 // is finite and within float32's range and each vector has one that is not zero (abs(NaN) < 1e38 is false).
 // A NaN, 1e300 or zeros written by hand into a stored vector make vector.similarity.cosine refuse the whole
 // statement (GQL status 22N38), so the store reruns a refused statement once with this fragment in place of
-// typed_cosine (query name "strict:<name>", graphmem.store.driver.with_strict_vectors). The checks cost
+// typed_cosine (query name "strict:<name>", graphmem.store.strict_vectors.with_strict_vectors). The checks cost
 // about as much as the cosines they guard, paid only by a tenant that holds such a vector, until
 // `graphmem reembed` rewrites it.
 [gm_e IN [__m__] | CASE WHEN gm_e IS :: LIST<INTEGER NOT NULL | FLOAT NOT NULL>

@@ -3,7 +3,7 @@
 // embedding replaced by hand): vector.similarity.cosine would fail the whole query. The property is read
 // once (a 384-float array is decoded on each read). Coordinates are not checked: a NaN (`e = e` is false), one
 // so large that the norm overflows, or zeros still fail the cosine, and the store reruns the refused statement
-// with strict_cosine (graphmem.store.driver.with_strict_vectors). The NaN check alone measured +6-10 % of
+// with strict_cosine (graphmem.store.strict_vectors.with_strict_vectors). The NaN check alone measured +6-10 % of
 // recall_pool (benchmarks/pool_ab.py, two runs), so the common path does not make it.
 [gm_e IN [__m__] | CASE WHEN gm_e IS :: LIST<INTEGER NOT NULL | FLOAT NOT NULL> AND size(gm_e) = size(__now__)
                         THEN vector.similarity.cosine(gm_e, __now__) END][0]

@@ -98,7 +98,7 @@ _IN_TRANSACTIONS = re.compile(
 STRICT = "strict:"
 """``query(STRICT + name)``: the statement with every cosine of a stored vector checking the vector's
 coordinates first (``fragments/strict_cosine``), the rerun of a statement the server refused for a stored
-vector written by hand (:func:`graphmem.store.driver.with_strict_vectors`)."""
+vector written by hand (:func:`graphmem.store.strict_vectors.with_strict_vectors`)."""
 
 
 def unbatched(text: str) -> str:
