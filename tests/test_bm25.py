@@ -89,3 +89,71 @@ def test_a_tenants_full_text_scores_do_not_move_with_other_tenants(mem: GraphMem
         mem.remember(f"honey and bees, note {i}", user_id=other)
     after = bm25_scores()
     assert after == pytest.approx(before)
+
+
+class _Counts(dict[str, int]):
+    COMMON = 100
+
+    def put(self, key: str, value: int) -> None:
+        self[key] = value
+
+
+def test_only_common_terms_counts_are_kept_and_kept_counts_are_not_asked_again() -> None:
+    counts = _Counts()
+    asked = [["honey", "+user_key:u +(honey)"], ["bees", "+user_key:u +(bees)"]]
+    ask, known = bm25.counted(asked, counts)
+    assert (ask, known) == (asked, [])
+    assert bm25.remember(ask, [["honey", 100], ["bees", 99]], counts) == [["honey", 100], ["bees", 99]]
+    assert counts == {"+user_key:u +(honey)": 100}  # 99 is rare: cheap to count, counted each time
+    ask, known = bm25.counted(asked, counts)
+    assert ask == [["bees", "+user_key:u +(bees)"]] and known == [["honey", 100]]
+
+
+def test_the_runtime_keeps_term_counts_for_their_time_to_live(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphmem.store import runtime
+
+    clock = [1000.0]
+    monkeypatch.setattr(runtime.time, "monotonic", lambda: clock[0])
+    counts = runtime.TermCounts(ttl=600.0)
+    counts.put("q", 250)
+    clock[0] += 599
+    assert counts.get("q") == 250
+    clock[0] += 2
+    assert counts.get("q") is None
+    small = runtime.TtlCache[int](ttl=60.0, limit=2)
+    for key in "abc":
+        small.put(key, 1)
+    assert small.get("a") is None and small.get("b") == small.get("c") == 1  # the oldest written goes
+
+
+def test_a_recall_counts_a_common_term_once_and_ranks_the_same(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recall's BM25 reads each query term's document frequency in the tenant; a common term's count is kept
+    by the client (``Runtime.term_counts``), so the next recall does not count it again on the server, and
+    its BM25 scores are the same as when it was counted. (``COMMON`` lowered: a tenant of 100 memories
+    holding one word would make the test slow.)"""
+    monkeypatch.setattr(mem.runtime.term_counts, "COMMON", 3)
+    for i in range(4):
+        mem.remember(f"The bees made {i + 2} jars of honey", user_id=user_id)
+    mem.remember("My sister keeps one hive of bees", user_id=user_id)
+    sent: list[list[str]] = []
+    read = mem.runtime.store.read
+
+    def spy(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if "recall_pool" in name:
+            sent.append([term for term, _ in params["df_queries"]])
+        return read(name, **params)
+
+    monkeypatch.setattr(mem.runtime.store, "read", spy)
+    question = "how many jars of honey did the hive make"
+
+    def bm25_scores() -> dict[str, float]:
+        hits = mem.recall(question, user_id=user_id, k=5, reinforce=False)
+        return {h.memory.id: h.explanation.components["bm25"] for h in hits}
+
+    first, second = bm25_scores(), bm25_scores()
+    assert set(sent[0]) >= {"jars", "honey", "hive"}
+    assert "honey" not in sent[1] and "jars" not in sent[1]  # four memories each: kept
+    assert "hive" in sent[1]  # one memory: counted again
+    assert max(first.values()) > 0 and second == pytest.approx(first)

@@ -22,13 +22,25 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import Stemmer
 
 from graphmem.retrieval.terms import TOKEN
 
-__all__ = ["DF_CAP", "K1", "STOP_WORDS", "B", "analyze", "length", "rescore", "scores"]
+__all__ = [
+    "DF_CAP",
+    "K1",
+    "STOP_WORDS",
+    "B",
+    "Counts",
+    "analyze",
+    "counted",
+    "length",
+    "remember",
+    "rescore",
+    "scores",
+]
 
 K1 = 1.2
 B = 0.75
@@ -123,3 +135,36 @@ def rescore(
     found = [mid for mid, f in seeds.items() if "fulltext" in f]
     for mid, score in scores(df, int(row["documents"]), texts, found).items():
         seeds[mid]["fulltext"] = score
+
+
+class Counts(Protocol):
+    """Where known document frequencies are kept between recalls (graphmem.store.runtime.TermCounts)."""
+
+    COMMON: int
+
+    def get(self, key: str) -> int | None: ...
+
+    def put(self, key: str, value: int) -> None: ...
+
+
+def counted(df_queries: list[list[str]], counts: Counts) -> tuple[list[list[str]], list[list[Any]]]:
+    """``df_queries`` ([term, full-text query counting it]) split into those still to count and the
+    ``[term, count]`` pairs ``counts`` already knows."""
+    ask, known = [], []
+    for term, lucene in df_queries:
+        count = counts.get(lucene)
+        if count is None:
+            ask.append([term, lucene])
+        else:
+            known.append([term, count])
+    return ask, known
+
+
+def remember(df_queries: list[list[str]], frequencies: list[list[Any]], counts: Counts) -> list[list[Any]]:
+    """``frequencies`` ([term, count] just read for ``df_queries``); the common terms' counts are kept in
+    ``counts``."""
+    lucene = dict((term, query) for term, query in df_queries)
+    for term, count in frequencies:
+        if term in lucene and isinstance(count, int) and count >= counts.COMMON:
+            counts.put(lucene[term], count)
+    return list(frequencies)

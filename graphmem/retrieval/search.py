@@ -147,8 +147,10 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     index missing or rebuilt) it is planned again on the indexes' state and asked without full text."""
     profile = tenant_profile(rt, req.readable)
     name, params = _pool_query(rt, req, profile)
+    asked, known = bm25.counted(params["df_queries"], rt.term_counts)  # common terms' counts are kept
     try:
-        row = rt.store.read(name, **params)[0]
+        row = rt.store.read(name, **(params | {"df_queries": asked}))[0]
+        row["frequencies"] = bm25.remember(asked, row["frequencies"], rt.term_counts) + known
     except GraphMemError as exc:
         logger.info("recall pool query failed (%s); retrying on what the indexes' state allows", exc)
         rt.vector_filter.reset()
@@ -201,11 +203,9 @@ def with_scan_cosines(row: dict[str, Any]) -> dict[str, Any]:
     """The pool's memories with the cosines the exact scan computed (``scores``: [id, own, context]) where it
     scored every readable memory: the neighbourhood's rows come without them (no cosine computed twice)."""
     scores = {s[0]: s for s in row.get("scores") or ()}
-    if scores:
-        for memory in row["memories"]:
-            found = scores.get(memory["id"])
-            if found is not None:
-                memory["cosine"], memory["context_cosine"] = found[1], found[2]
+    for memory in row["memories"] if scores else ():
+        if (found := scores.get(memory["id"])) is not None:
+            memory["cosine"], memory["context_cosine"] = found[1], found[2]
     return row
 
 
