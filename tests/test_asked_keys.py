@@ -88,6 +88,20 @@ def test_a_question_marked_useful_finds_the_memory_by_its_words(mem: GraphMemory
     assert bm25_of(mem, user_id, later, running) == 0.0
 
 
+def test_an_audit_read_matches_own_words_only(mem: GraphMemory, user_id: str) -> None:
+    """``known_at`` asks what the engine knew then; the asked key holds what feedback taught up to now (it
+    keeps no date per question), so a ``known_at`` read matches the memories' own words only, while an
+    ``as_of`` read (valid time, known now) keeps the keys."""
+    running = seed(mem, user_id)
+    before = datetime.now(UTC)
+    mem.memories.feedback(running, user_id=user_id, useful=True, query="What do I do to destress?")
+    later = "How do I destress after work?"
+    assert bm25_of(mem, user_id, later, running) > 0.0
+    assert bm25_of(mem, user_id, later, running, known_at=before) == 0.0
+    assert bm25_of(mem, user_id, later, running, known_at=datetime.now(UTC)) == 0.0
+    assert bm25_of(mem, user_id, later, running, as_of=T0 + timedelta(days=30)) > 0.0
+
+
 def test_feedback_without_a_query_learns_the_latest_recall_that_returned_it(
     mem: GraphMemory, user_id: str
 ) -> None:
