@@ -159,8 +159,11 @@ def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share
     # the filtering index is asked for overfetch x k of the tenant's own memories either way
     assert plan_vector_search(100_000, 1_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
     assert plan_vector_search(60_000, 10_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
-    # small tenants are still scanned (cheaper than two index queries), and so are audits within the cap
-    assert plan_vector_search(680, 1_000_000, 100, balanced, filtered=True).method == "exact"
+    # small tenants are still scanned (cheaper than two index queries and the projection's cosines), and so
+    # are audits within the cap; from about 550 memories the filtering index is the cheaper
+    assert plan_vector_search(400, 1_000_000, 100, balanced, filtered=True).method == "exact"
+    assert plan_vector_search(680, 1_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
+    assert plan_vector_search(1_000, 1_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
     assert (
         plan_vector_search(10_000, 100_000, 100, balanced, time_scoped=True, filtered=True).method == "exact"
     )
@@ -171,7 +174,7 @@ def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share
         10_000, 100_000, 100, balanced, time_scoped=True, filtered=True, filters_time=True
     ) == VectorPlan("filtered", 200)
     assert (
-        plan_vector_search(680, 100_000, 100, balanced, time_scoped=True, filtered=True, filters_time=True)
+        plan_vector_search(400, 100_000, 100, balanced, time_scoped=True, filtered=True, filters_time=True)
     ).method == "exact"  # a small tenant is still cheaper to scan
     # an index that is missing or still populating is never asked: Neo4j would block the query, then fail it
     offline = {"filtered": True, "filters_time": True, "online": False}
