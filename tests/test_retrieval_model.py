@@ -164,6 +164,8 @@ def test_planner_asks_a_filtering_index_for_the_tenants_own_nearest_at_any_share
     assert plan_vector_search(400, 1_000_000, 100, balanced, filtered=True).method == "exact"
     assert plan_vector_search(680, 1_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
     assert plan_vector_search(1_000, 1_000_000, 100, balanced, filtered=True) == VectorPlan("filtered", 200)
+    # ... asked once per readable tenant: a user reading four scopes makes eight index queries
+    assert plan_vector_search(680, 1_000_000, 100, balanced, filtered=True, tenants=4).method == "exact"
     assert (
         plan_vector_search(10_000, 100_000, 100, balanced, time_scoped=True, filtered=True).method == "exact"
     )

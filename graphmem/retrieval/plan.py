@@ -68,6 +68,7 @@ def plan_vector_search(
     filtered: bool = False,
     filters_time: bool = False,
     online: bool = True,
+    tenants: int = 1,
 ) -> VectorPlan:
     """The cheaper of an exact scan of the tenant (true top-k) and the two ANN indexes (own and context key)
     over-fetched by the tenant's share of the store, by the cost constants above.
@@ -83,7 +84,8 @@ def plan_vector_search(
     When the indexes filter by tenant (``filtered``: Neo4j 2026.01+, both indexes list ``user_id``), the
     tenant's share no longer matters: each index is asked for ``overfetch`` × k of the tenant's own
     memories (the margin covers those the pool drops: forgotten, expired, superseded), so the index path
-    costs the same for a tenant of 1% or 100% of the store, and a huge tenant never falls back to a scan.
+    costs the same for a tenant of 1% or 100% of the store, and a huge tenant never falls back to a scan;
+    it asks each readable tenant apart (``tenants``: a user reading its org's scope too asks twice as often).
 
     A time-scoped read (``as_of`` or ``known_at``) is planned like any other where the indexes also filter
     by both times (``filters_time``: both list ``occurred_at`` and ``recorded_at``), since they then return
@@ -104,7 +106,9 @@ def plan_vector_search(
         if fetch > preset.max_fetch:  # a small share of a huge index: scanning the tenant is cheaper
             return VectorPlan("exact", 0)
     scan = user_count * SCAN_COST
-    ann = FILTERED_COST if filtered else INDEX_COST + fetch * FETCH_COST
+    ann = (
+        FILTERED_COST * max(1, tenants) if filtered else INDEX_COST + fetch * FETCH_COST
+    )  # one query a tenant
     index = 2 * ann + PROJECTED * k * SCAN_COST
     scan_for_time = time_scoped and not (filtered and filters_time)
     if user_count <= preset.exact_scan_max and (scan <= index or scan_for_time):

@@ -163,7 +163,6 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
 def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tuple[str, dict[str, Any]]:
     """The ``recall_pool`` variant and parameters for ``req``, by the vector plan for its tenants."""
     time_scoped = req.as_of is not None or req.known_at is not None
-    filters_time = rt.vector_filter.times(rt.store)
     plan = (
         plan_vector_search(
             profile.user_count,
@@ -172,8 +171,9 @@ def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tupl
             req.preset,
             time_scoped=time_scoped,
             filtered=rt.vector_filter.ready(rt.store),
-            filters_time=filters_time,
+            filters_time=rt.vector_filter.times(rt.store),
             online=rt.vector_filter.online(rt.store),
+            tenants=len(req.readable),
         )
         if req.embedding is not None
         else VectorPlan("none", 0)
@@ -184,7 +184,7 @@ def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tupl
         "embedding": req.embedding,
         "method": plan.method,
         "fetch": plan.fetch,
-        "time_filter": plan.method == "filtered" and time_scoped and filters_time,
+        "time_filter": plan.method == "filtered" and time_scoped and rt.vector_filter.times(rt.store),
         "lucene": lucene_query(terms, req.user_key, req.preset.asked_keys) if terms else None,
         "df_queries": [[t, lucene_query([t], req.user_key, req.preset.asked_keys)] for t in terms],
         "df_cap": bm25.DF_CAP,
