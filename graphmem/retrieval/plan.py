@@ -106,9 +106,8 @@ def plan_vector_search(
         if fetch > preset.max_fetch:  # a small share of a huge index: scanning the tenant is cheaper
             return VectorPlan("exact", 0)
     scan = user_count * SCAN_COST
-    ann = (
-        FILTERED_COST * max(1, tenants) if filtered else INDEX_COST + fetch * FETCH_COST
-    )  # one query a tenant
+    # the cost of one ANN query, with its neighbours; a filtering index is asked once per readable tenant
+    ann = FILTERED_COST * max(1, tenants) if filtered else INDEX_COST + fetch * FETCH_COST
     index = 2 * ann + PROJECTED * k * SCAN_COST
     scan_for_time = time_scoped and not (filtered and filters_time)
     if user_count <= preset.exact_scan_max and (scan <= index or scan_for_time):

@@ -94,9 +94,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
     preset = rt.settings.preset() if req.preset is None else resolve_preset(req.preset)
     if req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
         preset = tuned_preset(rt, req.user_id, preset)
-    if (
-        req.known_at is not None and preset.asked_keys
-    ):  # an audit: the asked keys are what feedback taught since
+    if req.known_at is not None and preset.asked_keys:  # an audit: the keys hold what feedback taught since
         preset = preset.model_copy(update={"asked_keys": False})
     try:
         embedding: list[float] | None = embed_queries(rt, [req.query], req.readable)[0]
