@@ -41,13 +41,17 @@ def test_warm_plans_runs_recalls_statements_and_writes_nothing(
 
     monkeypatch.setattr(store, "read", read)
     monkeypatch.setattr(store, "rehearse", rehearse)
+    filtering = mem.runtime.vector_filter.ready(store)
     count = "MATCH (n) WHERE n:RecallEvent OR n:Memory RETURN count(n) AS n"
     before = mem.runtime.store.run_readonly(count)[0]["n"]
     warm_plans(mem.runtime)
     after = mem.runtime.store.run_readonly(count)[0]["n"]
 
-    pools = [params for name, params in reads if name == "recall_pool"]
+    pools = [params for name, params in reads if name.endswith("recall_pool")]
     assert {params["lucene"] is None for params in pools} == {True, False}  # both full-text shapes
+    # both vector plans (different statements): the exact scan and the indexes a large tenant is searched by
+    assert {params["method"] for params in pools} == {"exact", "filtered" if filtering else "index"}
+    assert mem.runtime.tenant_profiles.get(WARM_TENANT) is None  # the made-up profile is not left behind
     assert all(params["tenants"] == [WARM_TENANT] for params in pools)
     assert {"memory_reinforce", "memory_co_recalled", "recall_record", "memory_fetch"} <= set(rehearsed)
     # the later statements are also planned for a transaction that holds a change, as in a real recall

@@ -31,11 +31,11 @@ from graphmem.retrieval.effects import effects_of
 from graphmem.retrieval.recall import RecallRequest, recall, with_rows
 from graphmem.retrieval.search import Ranked, RankedHit
 from graphmem.store.driver import Tx
-from graphmem.store.runtime import Runtime
+from graphmem.store.runtime import Runtime, TenantProfile
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["WARM_K", "WARM_QUERIES", "WARM_TENANT", "warm_plans"]
+__all__ = ["WARM_INDEXED", "WARM_K", "WARM_QUERIES", "WARM_TENANT", "warm_plans"]
 
 WARM_TENANT = "\x00graphmem-warm-up"
 """A tenant no caller can name (control characters are refused in ids), so the warm-up finds nothing."""
@@ -44,6 +44,11 @@ WARM_QUERIES = ("where did I travel last spring?", "what")
 """One query with content words (the full-text branch gets a Lucene query) and one without (it gets null):
 the two parameter shapes of a present-time recall of one tenant."""
 
+
+WARM_INDEXED = TenantProfile(user_count=100_000, total=100_000)
+"""The profile the warm-up gives its tenant for the second round: a tenant this large is searched through the
+vector indexes (``filtered:recall_pool`` where they filter by tenant, the over-fetching text otherwise), a
+statement of its own; the empty tenant's real profile plans the exact scan."""
 
 WARM_K = 10
 """Hits a warm-up recall returns: the default ``k`` of recall, the REST API and the MCP tool."""
@@ -56,11 +61,21 @@ def warm_plans(rt: Runtime) -> float:
     started = time.perf_counter()
     now = datetime.now(UTC)
     try:
-        for query in WARM_QUERIES:
-            request = RecallRequest(
-                query=query, user_id=WARM_TENANT, k=WARM_K, as_of=None, hops=1, views=None, reinforce=False
-            )
-            recall(rt, request, now=now)
+        for profile in (None, WARM_INDEXED):  # the exact scan's plan, then the index's (another statement)
+            if profile is not None:
+                rt.tenant_profiles.put(WARM_TENANT, profile)
+            for query in WARM_QUERIES:
+                request = RecallRequest(
+                    query=query,
+                    user_id=WARM_TENANT,
+                    k=WARM_K,
+                    as_of=None,
+                    hops=1,
+                    views=None,
+                    reinforce=False,
+                )
+                recall(rt, request, now=now)
+        rt.tenant_profiles.drop(WARM_TENANT)
         rt.store.rehearse(_effects(rt, now, 0, changes=False))  # record and fetch: reinforce=False
         for competitors in (WARM_K, MAX_COMPETITORS):  # both list-size ranges of a recall's competitors
             rt.store.rehearse(_changed(_effects(rt, now, competitors, changes=True)))
