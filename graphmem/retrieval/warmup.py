@@ -65,23 +65,22 @@ def warm_plans(rt: Runtime) -> float:
             if profile is not None:
                 rt.tenant_profiles.put(WARM_TENANT, profile)
             for query in WARM_QUERIES:
-                request = RecallRequest(
-                    query=query,
-                    user_id=WARM_TENANT,
-                    k=WARM_K,
-                    as_of=None,
-                    hops=1,
-                    views=None,
-                    reinforce=False,
-                )
-                recall(rt, request, now=now)
-        rt.tenant_profiles.drop(WARM_TENANT)
+                recall(rt, _request(query), now=now)
         rt.store.rehearse(_effects(rt, now, 0, changes=False))  # record and fetch: reinforce=False
         for competitors in (WARM_K, MAX_COMPETITORS):  # both list-size ranges of a recall's competitors
             rt.store.rehearse(_changed(_effects(rt, now, competitors, changes=True)))
     except GraphMemError as exc:
         logger.warning("warming recall's query plans failed (recall will plan on first use): %s", exc)
+    finally:
+        rt.tenant_profiles.drop(WARM_TENANT)  # the made-up profile is not left behind
     return time.perf_counter() - started
+
+
+def _request(query: str) -> RecallRequest:
+    """A present-time recall of the warm-up tenant, as a default caller makes it (``reinforce`` off)."""
+    return RecallRequest(
+        query=query, user_id=WARM_TENANT, k=WARM_K, as_of=None, hops=1, views=None, reinforce=False
+    )
 
 
 def _effects(
