@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -96,9 +97,7 @@ def _effects(
     ]
     relevance = {h.id: h.score for h in hits} | {f"{WARM_TENANT}-c{i}": 0.5 for i in range(competitors)}
     ranked = Ranked(hits, [], "hybrid", "linear", WARM_K + competitors, 0, relevance=relevance)
-    request = RecallRequest(
-        query=WARM_QUERIES[0], user_id=WARM_TENANT, k=WARM_K, as_of=None, hops=1, views=None, reinforce=True
-    )
+    request = replace(_request(WARM_QUERIES[0]), reinforce=True)
     effects = effects_of(rt, request, ranked, hits, "default", now, changes=changes)
     return with_rows(effects, hits, request.readable, now)
 
