@@ -7,6 +7,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from graphmem import GraphMemory
 from graphmem.config import BALANCED
 from graphmem.model.keys import ASKED_CHARS, ASKED_MAX, asked_key
@@ -139,3 +141,26 @@ def test_concurrent_feedback_on_one_memory_loses_no_question(mem: GraphMemory, u
     )
     assert rows[0]["confirmed"] == len(questions)
     assert "_LOCK_" not in rows[0]["keys"]  # the lock leaves nothing behind
+
+
+def test_an_audit_ranks_without_what_later_use_taught(mem: GraphMemory, user_id: str) -> None:
+    """A ``known_at`` read asks what the engine knew then, so later use must not move it: recalls that
+    strengthen what they return and inhibit its competitors, and feedback, change the present read's scores
+    (memory state, metamemory) but not the audit's order or scores."""
+    seed(mem, user_id)
+    before = datetime.now(UTC)
+    question = "What have I been doing lately?"
+
+    def read(**times: datetime) -> list[tuple[str, float]]:
+        hits = mem.recall(question, user_id=user_id, k=5, reinforce=False, **times)
+        return [(h.memory.id, h.score) for h in hits]
+
+    audit, present = read(known_at=before), read()
+    for _ in range(6):  # practice one memory: it strengthens, its competitors are inhibited
+        mem.recall("Tell me about our puppy Rex", user_id=user_id, k=1)
+    mem.memories.feedback(present[0][0], user_id=user_id, useful=False, query=question)
+    later = read()
+    assert [s for _, s in later] != pytest.approx([s for _, s in present], rel=1e-3)  # the use moved it
+    again = read(known_at=before)
+    assert [i for i, _ in again] == [i for i, _ in audit]
+    assert [s for _, s in again] == pytest.approx([s for _, s in audit], rel=1e-4)

@@ -89,13 +89,21 @@ def _defer(rt: Runtime, user_id: str, effects: RecallEffects) -> None:
         rt.store.unit_of_work(effects.apply)
 
 
+AUDIT = {"asked_keys": False, "state_weight": 0.0}
+"""What a ``known_at`` read (an audit: what the engine knew then) ranks without, because each holds what use
+taught after it: the asked key (the questions feedback marked a memory useful for, kept without a date per
+question) and the memory state (retention and strength grow with every later recall). Nor does it take the
+user's tuned weights (learnt from feedback up to now), and ranking skips the metamemory factor (inhibition and
+conflicts recorded later): an audit ranks what was recorded by what it says (docs/temporal.md)."""
+
+
 def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> tuple[Ranked, str]:
     """Embed the query and run :func:`search` with the request's preset (or the settings' one)."""
     preset = rt.settings.preset() if req.preset is None else resolve_preset(req.preset)
-    if req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
+    if req.known_at is not None:  # an audit: ranked by what was recorded, not by what use taught since
+        preset = preset.model_copy(update=AUDIT)
+    elif req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
         preset = tuned_preset(rt, req.user_id, preset)
-    if req.known_at is not None and preset.asked_keys:  # an audit: the keys hold what feedback taught since
-        preset = preset.model_copy(update={"asked_keys": False})
     try:
         embedding: list[float] | None = embed_queries(rt, [req.query], req.readable)[0]
     except EmbedderError as exc:  # the pool is then full-text only

@@ -360,9 +360,9 @@ def _combine(
             _num(memory.get("importance"), 0.5),
             _num(memory.get("confidence"), 1.0),
         )
-        # metamemory hook (graphmem.model.metamemory): retrieval-induced inhibition and open conflicts
-        # lower the score; 1 for a memory recall never inhibited and without conflicts
-        meta = metamemory.ranking_factor(memory, now)
+        # metamemory (graphmem.model.metamemory): inhibition and open conflicts lower the score (1 without
+        # either); an audit (known_at) takes neither: both may have been recorded after it
+        meta = 1.0 if req.known_at is not None else metamemory.ranking_factor(memory, now)
         # context-dependent recall (graphmem.model.heuristics): a memory whose context resembles the
         # conversation the question comes from; 1 without a conversation
         situation = memory.get("situation")
