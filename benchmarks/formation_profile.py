@@ -13,6 +13,13 @@ is BEGIN, COMMIT and the Python between the statements).
 same ``--batch`` probe vectors through each plan ``graphmem.formation.neighbours`` can take: the in-process
 read of the tenant, the database's exact scan and the index (filtered by tenant where the server can).
 
+``entities``: one user's entities grown to each of ``--sizes`` (bare writes of real name embeddings); at each
+size, the closest stored entities of ``--batch`` new names by the scan (``entity_similar``) and through the
+entity vector index (``entity_similar_index``), and one ``add_messages`` call of ``--batch`` messages naming
+new people with either path (``graphmem.formation.gather.ENTITY_SCAN_MAX`` raised to force the scan).
+
+    .venv/bin/python benchmarks/formation_profile.py entities --sizes 100 1000 10000 --batch 10 --repeat 5
+
 Runs against the configured server (``GRAPHMEM_*`` / ``.env``, the managed one by default); its tenants are
 deleted afterwards. Prints a table and writes JSON (``--out``) with the load at start and end. Run it alone:
 the figures are milliseconds of a shared two-core machine.
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 import uuid
@@ -37,6 +45,7 @@ from machine import neo4j_version, stamp
 
 import graphmem.store.driver as driver
 from graphmem import GraphMemory, Settings
+from graphmem.formation import gather as entity_gather
 from graphmem.formation import neighbours as nearest
 from graphmem.formation.writer import MemoryDraft, embedding_text
 from graphmem.memory import default_embedder
@@ -170,21 +179,124 @@ def profile_paths(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+FIRST = [
+    "Ada", "Boris", "Cleo", "Dmitri", "Elif", "Femi", "Greta", "Hugo", "Ines", "Joao",
+    "Kiri", "Lars", "Mina", "Nils", "Olga", "Pia", "Rafe", "Sven", "Tove", "Uma",
+]  # fmt: skip
+LAST = [
+    "Abbott", "Brandt", "Castillo", "Duval", "Eriksen", "Fontaine", "Gallo", "Haas", "Ivanova", "Jansen",
+    "Kowalski", "Lindqvist", "Moreau",
+]  # fmt: skip
+
+
+def entity_names(n: int) -> list[str]:
+    """``n`` distinct person-like names (first, last and a number: the pool repeats past 260)."""
+    return [f"{FIRST[i % 20]} {LAST[(i // 20) % 13]} {i // 260}" for i in range(n)]
+
+
+def profile_entities(args: argparse.Namespace) -> dict[str, Any]:
+    """One user's entities grown to each of ``--sizes`` (bare writes of real name embeddings); at each size
+    the closest stored entities of ``--batch`` new names through the scan and through the entity index, and
+    one ``add_messages`` call of ``--batch`` messages naming new people with either path (alternated)."""
+    sizes = sorted(args.sizes)
+    inner = default_embedder(Settings())
+    names = entity_names(sizes[-1] + len(sizes) * (4 * args.repeat + 2) * args.batch)  # stored, then new
+    vectors = inner.embed(names)
+    user, rows = f"bench-entities-{uuid.uuid4().hex[:8]}", []
+    stored = [
+        {"id": uuid.uuid4().hex, "key": n.lower(), "name": n, "embedding": v}
+        for n, v in zip(names, vectors, strict=True)
+    ]
+    fresh = iter(range(sizes[-1], len(names)))
+
+    def probes() -> list[dict[str, Any]]:
+        return [
+            {"key": names[i].lower(), "embedding": vectors[i]}
+            for i in (next(fresh) for _ in range(args.batch))
+        ]
+
+    def ms(fn: Callable[[], Any]) -> float:
+        fn()
+        started = time.perf_counter()
+        for _ in range(args.repeat):
+            fn()
+        return round((time.perf_counter() - started) * 1000 / args.repeat, 1)
+
+    with GraphMemory.connect(embedder=inner) as mem:
+        mem.init()
+        version = neo4j_version(mem.query)
+        rt, done = mem.runtime, 0
+        indexed = rt.entity_index.ready(rt.store)
+        index = variant("entity_similar_index", filtered=True)
+        write = (
+            "UNWIND $rows AS r CREATE (e:Entity {id: r.id, user_id: $u, key: r.key, name: r.name,"
+            " embedding: r.embedding})"
+        )
+        common = {"user_id": user, "min_score": 0.9, "k": entity_gather.ENTITY_MATCHES}
+        try:
+            for size in sizes:
+                for i in range(done, size, 2_000):
+                    rt.store.run_statement(write, {"rows": stored[i : min(size, i + 2_000)], "u": user})
+                done = size
+                time.sleep(2)  # let the index settle
+                row: dict[str, Any] = {
+                    "entities": size,
+                    "scan_ms": ms(lambda: rt.store.read("entity_similar", names=probes(), **common)),
+                }
+                if indexed:
+                    row["index_ms"] = ms(lambda: rt.store.read(index, names=probes(), **common))
+                row |= formation_call(mem, user, names, fresh, args, indexed)
+                rows.append(row)
+                print(row, flush=True)
+        finally:
+            wipe(mem, [user])
+    return {"neo4j": version, "names_per_call": args.batch, "index_filters_by_tenant": indexed, "sizes": rows}
+
+
+def formation_call(
+    mem: GraphMemory, user: str, names: list[str], fresh: Any, args: argparse.Namespace, indexed: bool
+) -> dict[str, Any]:
+    """ms of one ``add_messages`` call of ``--batch`` messages naming new people, scan vs index alternated."""
+    times: dict[str, list[float]] = {"formation_scan_ms": [], "formation_index_ms": []}
+    for n in range(args.repeat):
+        for label, limit in (
+            ("formation_scan_ms", 10**9),
+            ("formation_index_ms", entity_gather.ENTITY_SCAN_MAX),
+        ):
+            if label == "formation_index_ms" and not indexed:
+                continue
+            msgs = [
+                {"role": "user", "content": f"I met {names[next(fresh)]} at the station."}
+                for _ in range(args.batch)
+            ]
+            entity_gather.ENTITY_SCAN_MAX, saved = limit, entity_gather.ENTITY_SCAN_MAX
+            try:
+                started = time.perf_counter()
+                mem.add_messages(msgs, user_id=user, session_id=f"p{n}")
+                times[label].append((time.perf_counter() - started) * 1000)
+            finally:
+                entity_gather.ENTITY_SCAN_MAX = saved
+    return {k: round(statistics.median(v), 1) for k, v in times.items() if v}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("mode", choices=["calls", "paths"])
+    parser.add_argument("mode", choices=["calls", "paths", "entities"])
     parser.add_argument("--messages", type=int, default=500, help="calls: messages formed")
     parser.add_argument("--batch", type=int, default=10, help="messages per call / probe vectors per plan")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 1_000, 4_000], help="paths: tenants")
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[200, 1_000, 4_000], help="paths: tenants; entities: entities"
+    )
     parser.add_argument("--repeat", type=int, default=15, help="paths: timed repetitions per plan")
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo/locomo-dev.json"))
     parser.add_argument(
         "--out", type=Path, default=None, help="JSON (default: results/formation_<mode>.json)"
     )
     args = parser.parse_args(argv)
-    result = profile_calls(args) if args.mode == "calls" else profile_paths(args)
+    modes = {"calls": profile_calls, "paths": profile_paths, "entities": profile_entities}
+    result = modes[args.mode](args)
     report = {**stamp(result.pop("neo4j")), **result}
     out = args.out or Path(__file__).parent / "results" / f"formation_{args.mode}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,7 @@ FILTER_VARIANTS = [n for n in LIBRARY_QUERIES if has_filter_variant(n)]
 def test_the_vector_searches_have_filter_variants() -> None:
     assert set(FILTER_VARIANTS) == {
         "recall_pool",
+        "entity_similar_index",
         "formation_neighbours_index",
         "associate_vector",
         "associate_read_vectors",
@@ -65,6 +66,7 @@ def test_every_stored_vector_cosine_has_a_strict_variant() -> None:
         "candidate_fetch",
         "consolidate_duplicates",
         "entity_similar",
+        "entity_similar_index",
         "formation_neighbours",
         "memory_fetch",
         "recall_pool",

@@ -36,5 +36,6 @@ def init_schema(rt: Runtime) -> None:
         logger.debug("schema: %s", name)
         rt.store.run_statement(statement, {"dimension": dimension})
     rt.vector_filter.reset()
+    rt.entity_index.reset()
     embedding_space.check_or_record(rt.store, rt.embedder)
     migrate.run(rt)

@@ -12,7 +12,7 @@ import re
 
 from graphmem.errors import GraphMemError
 from graphmem.store.queries import query, schema_statements
-from graphmem.store.runtime import TENANT_FILTER, TIME_FILTERS, VECTOR_INDEXES, Runtime
+from graphmem.store.runtime import ENTITY_INDEXES, TENANT_FILTER, TIME_FILTERS, VECTOR_INDEXES, Runtime
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +30,10 @@ FILTER_SINCE = (2026, 1)
 
 FILTERS = (TENANT_FILTER, *TIME_FILTERS)
 """The filter properties ``schema/040`` and ``041`` give both vector indexes on a server that can filter."""
+
+REQUIRED = {**dict.fromkeys(VECTOR_INDEXES, FILTERS), **dict.fromkeys(ENTITY_INDEXES, (TENANT_FILTER,))}
+"""Each vector index's filter properties on a server that can filter (``schema/042``: the entity index, the
+tenant only)."""
 
 
 def filters_vectors(version: str) -> bool:
@@ -62,12 +66,12 @@ def migrate(rt: Runtime, *, filtered: bool = False) -> list[str]:
         creates = {  # each vector index's own schema statement, by the index name it creates
             name: statement
             for _, statement in schema_statements(filtered=True)
-            for name in VECTOR_INDEXES
+            for name in REQUIRED
             if f"VECTOR INDEX {name} " in statement
         }
-        rows = rt.store.read("vector_index_filter", names=list(VECTOR_INDEXES))
+        rows = rt.store.read("vector_index_filter", names=list(REQUIRED))
         for row in rows:
-            missing = [p for p in FILTERS if p not in (row["properties"] or [])]
+            missing = [p for p in REQUIRED[str(row["name"])] if p not in (row["properties"] or [])]
             if not missing:
                 continue
             name = str(row["name"])

@@ -89,6 +89,9 @@ class TermCounts(TtlCache[int]):
 VECTOR_INDEXES = ("memory_embedding", "memory_context_embedding")
 """The two vector indexes recall searches (own key and context key); formation searches the first."""
 
+ENTITY_INDEXES = ("entity_embedding",)
+"""The vector index of entity names, which formation's entity resolution asks where it filters by tenant."""
+
 TENANT_FILTER = "user_id"
 TIME_FILTERS = ("occurred_at", "recorded_at")
 """The filter properties both vector indexes list (``WITH [m.user_id, m.occurred_at, m.recorded_at]``,
@@ -96,7 +99,8 @@ Neo4j 2026.01+): the tenant, then the valid and transaction time an ``as_of`` / 
 
 
 class VectorFilter:
-    """The state of both vector indexes, read once and kept: whether both are online (:meth:`online`), and
+    """The state of a set of vector indexes (``names``: by default the memories' two, ``VECTOR_INDEXES``),
+    read once and kept: whether both are online (:meth:`online`), and
     what they can filter by inside the index (Neo4j 2026.01+, created by init() with
     ``WITH [m.user_id, m.occurred_at, m.recorded_at]``): by tenant (:meth:`ready`), then recall and formation
     ask them for a tenant's k nearest directly instead of over-fetching and filtering; and by time
@@ -109,8 +113,9 @@ class VectorFilter:
     index) calls :meth:`reset` and plans again. Not online is asked again after ``retry`` seconds, so the
     indexes are used again soon after they are populated."""
 
-    def __init__(self, retry: float = 10.0) -> None:
+    def __init__(self, retry: float = 10.0, names: tuple[str, ...] = VECTOR_INDEXES) -> None:
         self._retry = retry
+        self._names = names
         self._lock = threading.Lock()
         self._state: tuple[bool, frozenset[str]] | None = None
         self._read_at = 0.0
@@ -120,8 +125,8 @@ class VectorFilter:
             known, read_at = self._state, self._read_at
         if known is not None and (known[0] or time.monotonic() - read_at < self._retry):
             return known
-        rows = store.read("vector_index_filter", names=list(VECTOR_INDEXES))
-        online = len(rows) == len(VECTOR_INDEXES) and all(r["state"] == "ONLINE" for r in rows)
+        rows = store.read("vector_index_filter", names=list(self._names))
+        online = len(rows) == len(self._names) and all(r["state"] == "ONLINE" for r in rows)
         found = (
             frozenset.intersection(*(frozenset(r["properties"] or ()) for r in rows))
             if online
@@ -182,6 +187,9 @@ class Runtime:
     tuned: TunedParams = field(default_factory=TunedParams, compare=False)
     term_counts: TermCounts = field(default_factory=TermCounts, compare=False)
     vector_filter: VectorFilter = field(default_factory=VectorFilter, compare=False)
+    entity_index: VectorFilter = field(
+        default_factory=lambda: VectorFilter(names=ENTITY_INDEXES), compare=False
+    )
     deferred: DeferredWriter = field(init=False, compare=False, repr=False)
     """Writes taken off the request path (recall's effects under ``recall_effects="deferred"``)."""
 
