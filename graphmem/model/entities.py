@@ -14,9 +14,8 @@ Entity keys are normalized names: lower case, no determiners/possessives/titles,
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from graphmem.model.entity_words import ANIMALS, DETERMINERS, KIN, ORG_CUES, PLACE_PREPOSITIONS, STOP, TITLES
@@ -123,17 +122,36 @@ def extract(text: str, *, known: Iterable[str] = ()) -> list[Mention]:
             type_ = _type_of(None, words, text[: m.start()])
         add(name, type_, m.start(), m.end())
     if known_keys:
-        for hit in _known_regex(frozenset(known_keys)).finditer(text.lower()):
-            if hit.group(0) not in found and not any(s <= hit.start() < e for s, e in taken):
-                add(text[hit.start() : hit.end()], "other", hit.start(), hit.end())
+        lowered = text.lower()
+        for start, end in known_spans(lowered, known_keys):
+            if lowered[start:end] not in found and not any(s <= start < e for s, e in taken):
+                add(text[start:end], "other", start, end)
     return list(found.values())
 
 
-@functools.lru_cache(maxsize=16)
-def _known_regex(keys: frozenset[str]) -> re.Pattern[str]:
-    """One alternation over the known keys (longest first), compiled once per set of keys."""
-    alternation = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])")
+_WORD_CHAR = re.compile(r"[\w-]")
+
+
+def known_spans(text: str, keys: Collection[str]) -> Iterator[tuple[int, int]]:
+    """Where ``keys`` occur in ``text`` as whole words (neither neighbour a word character or hyphen), left to
+    right, the longest key first at each position, without overlaps: what one regex alternation of the keys,
+    longest first, finds with ``finditer``, in time that grows with the text and the keys' distinct lengths,
+    not with how many keys there are (a user may know 5,000: compiling their alternation took 130 ms a
+    call)."""
+    lengths = sorted({len(k) for k in keys if k}, reverse=True)
+    i, n = 0, len(text)
+    while i < n:
+        if i == 0 or not _WORD_CHAR.match(text, i - 1):
+            for length in lengths:
+                end = i + length
+                if end <= n and text[i:end] in keys and (end == n or not _WORD_CHAR.match(text, end)):
+                    yield i, end
+                    i = end
+                    break
+            else:
+                i += 1
+            continue
+        i += 1
 
 
 def mid_sentence_keys(texts: Iterable[str]) -> set[str]:
