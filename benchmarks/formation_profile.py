@@ -93,6 +93,16 @@ def embedder_for(texts: list[str], batch: int) -> tuple[PrecomputedEmbedder, lis
     return PrecomputedEmbedder(default_embedder(Settings()), keys + names + contexts_of(texts, batch)), keys
 
 
+def mean_ms(fn: Callable[[], Any], repeat: int, *, warm: int) -> float:
+    """Mean milliseconds of ``repeat`` calls of ``fn`` after ``warm`` untimed ones."""
+    for _ in range(warm):
+        fn()
+    started = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    return round((time.perf_counter() - started) * 1000 / repeat, 1)
+
+
 def profile_calls(args: argparse.Namespace) -> dict[str, Any]:
     texts = texts_from(args.data, args.messages)
     pre, _ = embedder_for(texts, args.batch)
@@ -136,12 +146,7 @@ def profile_paths(args: argparse.Namespace) -> dict[str, Any]:
     user, k, rows = f"bench-paths-{uuid.uuid4().hex[:8]}", 15, []
 
     def ms(fn: Callable[[], Any]) -> float:
-        for _ in range(3):
-            fn()
-        started = time.perf_counter()
-        for _ in range(args.repeat):
-            fn()
-        return round((time.perf_counter() - started) * 1000 / args.repeat, 1)
+        return mean_ms(fn, args.repeat, warm=3)
 
     with GraphMemory.connect(embedder=pre) as mem:
         mem.init()
@@ -216,11 +221,7 @@ def profile_entities(args: argparse.Namespace) -> dict[str, Any]:
         ]
 
     def ms(fn: Callable[[], Any]) -> float:
-        fn()
-        started = time.perf_counter()
-        for _ in range(args.repeat):
-            fn()
-        return round((time.perf_counter() - started) * 1000 / args.repeat, 1)
+        return mean_ms(fn, args.repeat, warm=1)
 
     with GraphMemory.connect(embedder=inner) as mem:
         mem.init()
