@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory
+from graphmem.formation.warmup import warm_formation
 from graphmem.retrieval.warmup import WARM_K, WARM_TENANT, warm_plans
 
 
@@ -91,3 +92,55 @@ def test_a_serving_process_freezes_its_start_up_out_of_the_collector(mem: GraphM
         assert gc.get_freeze_count() > 10_000  # the imported modules alone are tens of thousands
     finally:
         gc.unfreeze()  # the test process goes on collecting as before
+
+
+def test_warm_formation_runs_formations_statements_and_writes_nothing(
+    mem: GraphMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = mem.runtime.store
+    reads: list[tuple[str, dict[str, Any]]] = []
+    rehearsed: list[list[str]] = []
+    original_read, original_rehearse = store.read, store.rehearse
+
+    def read(name: str, /, **params: Any) -> Any:
+        reads.append((name, params))
+        return original_read(name, **params)
+
+    def rehearse(work: Any) -> Any:
+        names: list[str] = []
+        rehearsed.append(names)
+
+        def recording(tx: Any) -> Any:
+            run = tx.run
+
+            def named(name: str, /, **params: Any) -> Any:
+                names.append(name)
+                return run(name, **params)
+
+            tx.run = named
+            return work(tx)
+
+        return original_rehearse(recording)
+
+    monkeypatch.setattr(store, "read", read)
+    monkeypatch.setattr(store, "rehearse", rehearse)
+    count = "MATCH (n) WHERE n:Memory OR n:Entity OR n:Fact OR n:AuditEvent OR n:Session RETURN count(n) AS n"
+    before = store.run_readonly(count)[0]["n"]
+    warm_formation(mem.runtime)
+    assert store.run_readonly(count)[0]["n"] == before  # rolled back: nothing written
+    assert {"formation_context"} <= {name for name, _ in reads}
+    assert all(params.get("user_id", WARM_TENANT) == WARM_TENANT for _, params in reads)
+    assert len(rehearsed) == 2  # a one-turn write and a small batch: the list-size ranges plan apart
+    statements = {
+        "memory_tails",
+        "memory_create",
+        "entity_upsert",
+        "entity_link",
+        "fact_current",
+        "fact_create",
+    }
+    assert all(statements <= set(names) for names in rehearsed)
+    assert {"follows_create", "causes_create"} <= set(
+        rehearsed[1]
+    )  # the batch chains its turns, gives a cause
+    assert all(names[-1] == "audit_append" for names in rehearsed)  # the audit step, in the same transaction
