@@ -9,7 +9,8 @@ reads); the next call, for another user, 0.28 s.
 :func:`warm_formation` runs formation's reads for the warm-up tenant (one no caller can name, so nothing is
 found), then its write transaction, audit step included, for turns that state a fact, name entities and give
 a cause, in a transaction that is rolled back: nothing is written. One turn (a ``remember``) and a small batch
-(an ``add_messages``), the two list-size ranges of a chat. The REST API and the MCP server call it at start-up
+(an ``add_messages``), the two list-size ranges of a chat; and, where the entity index filters by tenant, the
+entity resolution read of a user with many entities. The REST API and the MCP server call it at start-up
 with recall's warm-up (``graphmem.cli.common.warm``).
 """
 
@@ -21,12 +22,13 @@ from datetime import UTC, datetime
 
 from graphmem.errors import GraphMemError
 from graphmem.formation.drafts import MemoryDraft
-from graphmem.formation.gather import gather
+from graphmem.formation.gather import ENTITY_MATCHES, gather
 from graphmem.formation.plan import plan_formation
 from graphmem.formation.writer import apply
 from graphmem.retrieval.warmup import WARM_TENANT
 from graphmem.store import idempotency
 from graphmem.store.driver import Tx
+from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -53,7 +55,8 @@ def warm_formation(rt: Runtime) -> float:
     ]
     try:
         for size in (1, len(drafts)):
-            plan = plan_formation(gather(rt, drafts[:size], now, None), rt.settings)
+            context = gather(rt, drafts[:size], now, None)
+            plan = plan_formation(context, rt.settings)
             step = idempotency.audited(idempotency.Claim(None), "add_messages", user_id=WARM_TENANT)
 
             def work(tx: Tx) -> None:
@@ -61,6 +64,19 @@ def warm_formation(rt: Runtime) -> float:
                 step(tx, list(plan.memory_ids), None)  # noqa: B023
 
             rt.store.rehearse(work)
+        # entity resolution of a user with many entities (the warm-up tenant has none: nothing is found), with
+        # the embedding of one of the batch's entity names
+        vectors = list(context.entity_vectors.values())
+        if vectors and rt.entity_index.ready(rt.store):
+            names = [{"key": f"warm-up {i}", "embedding": vectors[0]} for i in range(2)]
+            for asked in (names[:1], names):
+                rt.store.read(
+                    variant("entity_similar_index", filtered=True),
+                    user_id=WARM_TENANT,
+                    names=asked,
+                    min_score=1.0,
+                    k=ENTITY_MATCHES,
+                )
     except GraphMemError as exc:
         logger.warning("warming formation's query plans failed (it will plan on first use): %s", exc)
     return time.perf_counter() - started
