@@ -14,41 +14,54 @@ from graphmem.retrieval.warmup import WARM_K, WARM_TENANT, warm_plans
 from graphmem.store.queries import FILTERED
 
 
-def test_warm_plans_runs_recalls_statements_and_writes_nothing(
-    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    mem.remember("I keep my passport in the blue drawer", user_id=user_id)
-    store = mem.runtime.store
+def recording(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[tuple[str, dict[str, Any]]], list[list[tuple[str, dict[str, Any]]]]]:
+    """Record ``store``'s named reads and, per rehearsal, the statements its transaction runs."""
     reads: list[tuple[str, dict[str, Any]]] = []
+    rehearsals: list[list[tuple[str, dict[str, Any]]]] = []
     original_read, original_rehearse = store.read, store.rehearse
-    rehearsed: list[str] = []
 
     def read(name: str, /, **params: Any) -> Any:
         reads.append((name, params))
         return original_read(name, **params)
 
     def rehearse(work: Any) -> Any:
-        def recording(tx: Any) -> Any:
+        statements: list[tuple[str, dict[str, Any]]] = []
+        rehearsals.append(statements)
+
+        def recorded(tx: Any) -> Any:
             run = tx.run
 
             def named(name: str, /, **params: Any) -> Any:
-                rehearsed.append(name)
-                assert len(params.get("ids", [None] * WARM_K)) == WARM_K  # a default recall's list sizes
+                statements.append((name, params))
                 return run(name, **params)
 
             tx.run = named
             return work(tx)
 
-        return original_rehearse(recording)
+        return original_rehearse(recorded)
 
     monkeypatch.setattr(store, "read", read)
     monkeypatch.setattr(store, "rehearse", rehearse)
+    return reads, rehearsals
+
+
+def test_warm_plans_runs_recalls_statements_and_writes_nothing(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem.remember("I keep my passport in the blue drawer", user_id=user_id)
+    store = mem.runtime.store
+    reads, rehearsals = recording(store, monkeypatch)
     filtering = mem.runtime.vector_filter.ready(store)
     count = "MATCH (n) WHERE n:RecallEvent OR n:Memory RETURN count(n) AS n"
     before = mem.runtime.store.run_readonly(count)[0]["n"]
     warm_plans(mem.runtime)
     after = mem.runtime.store.run_readonly(count)[0]["n"]
 
+    rehearsed = [name for statements in rehearsals for name, _ in statements]
+    statements = [params for run in rehearsals for _, params in run]
+    assert all(len(params.get("ids", [None] * WARM_K)) == WARM_K for params in statements)  # a recall's sizes
     pools = [params for name, params in reads if name.endswith("recall_pool")]
     assert {params["lucene"] is None for params in pools} == {True, False}  # both full-text shapes
     # both vector plans (different statements): the exact scan and the indexes a large tenant is searched by
@@ -99,36 +112,12 @@ def test_warm_formation_runs_formations_statements_and_writes_nothing(
     mem: GraphMemory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = mem.runtime.store
-    reads: list[tuple[str, dict[str, Any]]] = []
-    rehearsed: list[list[str]] = []
-    original_read, original_rehearse = store.read, store.rehearse
-
-    def read(name: str, /, **params: Any) -> Any:
-        reads.append((name, params))
-        return original_read(name, **params)
-
-    def rehearse(work: Any) -> Any:
-        names: list[str] = []
-        rehearsed.append(names)
-
-        def recording(tx: Any) -> Any:
-            run = tx.run
-
-            def named(name: str, /, **params: Any) -> Any:
-                names.append(name)
-                return run(name, **params)
-
-            tx.run = named
-            return work(tx)
-
-        return original_rehearse(recording)
-
-    monkeypatch.setattr(store, "read", read)
-    monkeypatch.setattr(store, "rehearse", rehearse)
+    reads, rehearsals = recording(store, monkeypatch)
     count = "MATCH (n) WHERE n:Memory OR n:Entity OR n:Fact OR n:AuditEvent OR n:Session RETURN count(n) AS n"
     before = store.run_readonly(count)[0]["n"]
     warm_formation(mem.runtime)
     assert store.run_readonly(count)[0]["n"] == before  # rolled back: nothing written
+    rehearsed = [[name for name, _ in statements] for statements in rehearsals]
     read_names = [name for name, _ in reads]
     assert "formation_context" in read_names
     if mem.runtime.entity_index.ready(store):  # one name and two: the list-size ranges of entity resolution

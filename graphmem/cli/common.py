@@ -72,8 +72,8 @@ def ops() -> ModuleType:
 
 def warm(mem: GraphMemory, *, recall: bool = False) -> None:
     """Load the embedding model now, and with ``recall`` plan recall's and formation's statements too, so a
-    long-running server's first request pays for neither (graphmem.retrieval.warmup: ~1 s of planning on a new
-    server; graphmem.formation.warmup: a first write 5.1 s → see its docstring).
+    long-running server's first request pays for neither (graphmem.retrieval.warmup: a first recall ~1 s of
+    planning on a new server; graphmem.formation.warmup: a first write ~5 s).
 
     Then everything the start-up made (modules, the model's wrappers, settings; ~78,000 objects) is frozen
     out of Python's cyclic garbage collector (``gc.freeze``): each full collection no longer walks it, which

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from graphmem.errors import GraphMemError
 from graphmem.formation.drafts import MemoryDraft
 from graphmem.formation.gather import ENTITY_MATCHES, gather
-from graphmem.formation.plan import plan_formation
+from graphmem.formation.plan import FormationPlan, plan_formation
 from graphmem.formation.writer import apply
 from graphmem.retrieval.warmup import WARM_TENANT
 from graphmem.store import idempotency
@@ -57,13 +58,7 @@ def warm_formation(rt: Runtime) -> float:
         for size in (1, len(drafts)):
             context = gather(rt, drafts[:size], now, None)
             plan = plan_formation(context, rt.settings)
-            step = idempotency.audited(idempotency.Claim(None), "add_messages", user_id=WARM_TENANT)
-
-            def work(tx: Tx) -> None:
-                apply(tx, plan)  # noqa: B023 - run at once, inside this iteration
-                step(tx, list(plan.memory_ids), None)  # noqa: B023
-
-            rt.store.rehearse(work)
+            rt.store.rehearse(_write(plan))
         # entity resolution of a user with many entities (the warm-up tenant has none: nothing is found), with
         # the embedding of one of the batch's entity names
         vectors = list(context.entity_vectors.values())
@@ -80,3 +75,14 @@ def warm_formation(rt: Runtime) -> float:
     except GraphMemError as exc:
         logger.warning("warming formation's query plans failed (it will plan on first use): %s", exc)
     return time.perf_counter() - started
+
+
+def _write(plan: FormationPlan) -> Callable[[Tx], None]:
+    """The write transaction of ``plan`` as ``add_messages`` runs it: the writes, then the audit step."""
+    step = idempotency.audited(idempotency.Claim(None), "add_messages", user_id=WARM_TENANT)
+
+    def work(tx: Tx) -> None:
+        apply(tx, plan)
+        step(tx, list(plan.memory_ids), None)
+
+    return work

@@ -100,7 +100,7 @@ Neo4j 2026.01+): the tenant, then the valid and transaction time an ``as_of`` / 
 
 class VectorFilter:
     """The state of a set of vector indexes (``names``: by default the memories' two, ``VECTOR_INDEXES``),
-    read once and kept: whether both are online (:meth:`online`), and
+    read once and kept: whether all of them are online (:meth:`online`), and
     what they can filter by inside the index (Neo4j 2026.01+, created by init() with
     ``WITH [m.user_id, m.occurred_at, m.recorded_at]``): by tenant (:meth:`ready`), then recall and formation
     ask them for a tenant's k nearest directly instead of over-fetching and filtering; and by time
@@ -137,19 +137,19 @@ class VectorFilter:
         return online, found
 
     def online(self, store: QueryStore) -> bool:
-        """Whether both indexes exist and are online (may be queried)."""
+        """Whether every index of the set exists and are online (may be queried)."""
         return self._read(store)[0]
 
     def properties(self, store: QueryStore) -> frozenset[str]:
-        """The filter properties both indexes list, empty unless both are online."""
+        """The filter properties every index of the set lists, empty unless all are online."""
         return self._read(store)[1]
 
     def ready(self, store: QueryStore) -> bool:
-        """Whether both indexes filter by tenant."""
+        """Whether every index of the set filters by tenant."""
         return TENANT_FILTER in self.properties(store)
 
     def times(self, store: QueryStore) -> bool:
-        """Whether both indexes filter by tenant and by both times (a time-scoped read can use them)."""
+        """Whether all the indexes filter by tenant and both times: a time-scoped read may use them."""
         found = self.properties(store)
         return TENANT_FILTER in found and found.issuperset(TIME_FILTERS)
 
