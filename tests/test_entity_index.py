@@ -155,5 +155,7 @@ def test_a_missing_entity_index_falls_back_to_the_scan(
         assert "new york city" not in stored_entities(mem, user_id)  # resolved by the scan
         assert not rt.entity_index.online(rt.store)
     finally:
-        mem.init()
+        mem.init()  # creates the index again; it populates in the background over the suite's entities
+        rt.store.run_statement(query("schema_await_index"), {"name": "entity_embedding", "seconds": 600})
+        rt.entity_index.reset()
     assert rt.entity_index.ready(rt.store)
