@@ -194,6 +194,14 @@ LAST = [
 ]  # fmt: skip
 
 
+NEW_LAST = [
+    "Nakamura", "Okafor", "Petrov", "Quispe", "Rossi", "Schmidt", "Tanaka", "Ueda", "Vargas", "Weber",
+    "Xu", "Yilmaz", "Zapata", "Achebe", "Bjork", "Chen", "Dahl", "Esposito", "Ferreira", "Gupta",
+]  # fmt: skip
+"""Surnames of the people the timed ``add_messages`` calls name: first name and surname, as the extractor keys
+them, never stored before (the stored names carry a number, which the extractor leaves out of a key)."""
+
+
 def entity_names(n: int) -> list[str]:
     """``n`` distinct person-like names (first, last and a number: the pool repeats past 260)."""
     return [f"{FIRST[i % 20]} {LAST[(i // 20) % 13]} {i // 260}" for i in range(n)]
@@ -205,7 +213,7 @@ def profile_entities(args: argparse.Namespace) -> dict[str, Any]:
     one ``add_messages`` call of ``--batch`` messages naming new people with either path (alternated)."""
     sizes = sorted(args.sizes)
     inner = default_embedder(Settings())
-    names = entity_names(sizes[-1] + len(sizes) * (4 * args.repeat + 2) * args.batch)  # stored, then new
+    names = entity_names(sizes[-1] + len(sizes) * 2 * (args.repeat + 1) * args.batch)  # stored, then probes
     vectors = inner.embed(names)
     user, rows = f"bench-entities-{uuid.uuid4().hex[:8]}", []
     stored = [
@@ -213,6 +221,9 @@ def profile_entities(args: argparse.Namespace) -> dict[str, Any]:
         for n, v in zip(names, vectors, strict=True)
     ]
     fresh = iter(range(sizes[-1], len(names)))
+    people = iter([f"{first} {last}" for last in NEW_LAST for first in FIRST])
+    if len(sizes) * args.repeat * 2 * args.batch > len(FIRST) * len(NEW_LAST):
+        raise SystemExit(f"at most {len(FIRST) * len(NEW_LAST)} new people: lower --repeat or --batch")
 
     def probes() -> list[dict[str, Any]]:
         return [
@@ -246,7 +257,7 @@ def profile_entities(args: argparse.Namespace) -> dict[str, Any]:
                 }
                 if indexed:
                     row["index_ms"] = ms(lambda: rt.store.read(index, names=probes(), **common))
-                row |= formation_call(mem, user, names, fresh, args, indexed)
+                row |= formation_call(mem, user, people, args, indexed)
                 rows.append(row)
                 print(row, flush=True)
         finally:
@@ -255,9 +266,10 @@ def profile_entities(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def formation_call(
-    mem: GraphMemory, user: str, names: list[str], fresh: Any, args: argparse.Namespace, indexed: bool
+    mem: GraphMemory, user: str, people: Any, args: argparse.Namespace, indexed: bool
 ) -> dict[str, Any]:
-    """ms of one ``add_messages`` call of ``--batch`` messages naming new people, scan vs index alternated."""
+    """ms of one ``add_messages`` call of ``--batch`` messages each naming a person the user has no entity
+    for (``people``: an iterator of such names), scan vs index alternated."""
     times: dict[str, list[float]] = {"formation_scan_ms": [], "formation_index_ms": []}
     for n in range(args.repeat):
         for label, limit in (
@@ -267,7 +279,7 @@ def formation_call(
             if label == "formation_index_ms" and not indexed:
                 continue
             msgs = [
-                {"role": "user", "content": f"I met {names[next(fresh)]} at the station."}
+                {"role": "user", "content": f"I met {next(people)} at the station."}
                 for _ in range(args.batch)
             ]
             entity_gather.ENTITY_SCAN_MAX, saved = limit, entity_gather.ENTITY_SCAN_MAX

@@ -40,8 +40,8 @@ KNOWN_ENTITY_LIMIT = 5_000
 ENTITY_SCAN_MAX = 50
 """Users with more entities than this have a new name's closest entities found through the entity vector
 index (where it filters by tenant): scanning costs ~23 µs per (new name, stored entity) pair, growing with the
-user's entities (10 names: 25-32 ms at 100 entities, 2.2-2.7 s at 10,000), the index under 1 ms per name at
-any count (10 names: 4-10 ms from 100 to 10,000 entities; ``benchmarks/formation_profile.py entities``)."""
+user's entities (10 names: 25-34 ms at 100 entities, 2.2-3.0 s at 10,000), the index about 1 ms per name at
+any count (10 names: 4-12 ms from 100 to 10,000 entities; ``benchmarks/formation_profile.py entities``)."""
 
 ENTITY_MATCHES = 3
 """Stored entities kept per new name (both paths: ``cypher/entity_similar*.cypher``)."""
