@@ -111,11 +111,13 @@ def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
 
 
 DISPOSABLE: list[str] = []
-"""The tenants this session's tests wrote (``user_id`` and :func:`disposable`), deleted when it ends."""
+"""The tenants this session's tests wrote (``user_id`` and :func:`disposable`), deleted when it ends with
+every tenant whose key contains one of them (ids are unique: ``{user_id}-other``, ``pets:{user_id}``)."""
 
 
 def disposable(tenant: str) -> str:
-    """Mark ``tenant`` as the test session's own: :func:`pytest_sessionfinish` deletes its nodes."""
+    """Mark ``tenant`` as the test session's own: :func:`pytest_sessionfinish` deletes its nodes and those of
+    every tenant key built from it."""
     DISPOSABLE.append(tenant)
     return tenant
 
@@ -133,10 +135,25 @@ CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
 """
 
 
-def sweep(store: Any, tenants: list[str]) -> None:
-    """Delete every node of ``tenants`` (and their User nodes) in one pass over the store."""
+TENANT_KEYS = """
+MATCH (n) WHERE n.user_id IS NOT NULL RETURN DISTINCT n.user_id AS key
+UNION
+MATCH (u:User) RETURN u.id AS key
+"""
+
+
+def derived(keys: list[str], tokens: list[str]) -> list[str]:
+    """The ``keys`` that contain one of ``tokens``: a test tenant, and the keys tests build from it (a second
+    user ``{id}-other``, an ADK app's ``pets:{id}``, the scope keys ``agent::{id}``, ``session::…{id}/s``)."""
+    return [k for k in keys if isinstance(k, str) and any(t in k for t in tokens)]
+
+
+def sweep(store: Any, tokens: list[str]) -> None:
+    """Delete every node of the tenants named by ``tokens`` (and their User nodes) in one pass over the
+    store."""
     with store.driver.session(database=store.database) as s:  # auto-commit: CALL ... IN TRANSACTIONS
-        s.run(SWEEP, {"tenants": tenants}).consume()
+        keys = [r["key"] for r in s.run(TENANT_KEYS)]
+        s.run(SWEEP, {"tenants": derived(keys, tokens)}).consume()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

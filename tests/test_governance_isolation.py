@@ -162,10 +162,10 @@ def test_no_read_crosses_a_scope_boundary(
     give it (computed here, independently of graphmem) in recall, and nothing else in recall, context or
     facts; a user's export holds only its own and its sessions' data; deleting the users leaves the shared
     scopes whole."""
-    run = uuid.uuid4().hex[:8]
-    users = [f"test-iso-scope-{run}-u{i}" for i in range(USERS)]
-    agents = [f"test-iso-scope-{run}-a{i}" for i in range(AGENTS)]
-    orgs = [f"test-iso-scope-{run}-o{i}" for i in range(ORGS)]
+    run = disposable(f"test-iso-scope-{uuid.uuid4().hex[:8]}")
+    users = [f"{run}-u{i}" for i in range(USERS)]
+    agents = [f"{run}-a{i}" for i in range(AGENTS)]
+    orgs = [f"{run}-o{i}" for i in range(ORGS)]
     sessions = [f"s{i}" for i in range(SESSIONS)]
     labels = [("session", u, s) for u in range(USERS) for s in range(SESSIONS)]
     labels += [("user", u) for u in range(USERS)] + [("agent", a) for a in range(AGENTS)]

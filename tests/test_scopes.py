@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory, Scope, ValidationError
 from graphmem.model import validation as check
@@ -16,7 +17,7 @@ from graphmem.model.scopes import Caller, scope_of_tenant, tenant
 
 
 def ids(prefix: str) -> str:
-    return f"test-scope-{prefix}-{uuid.uuid4()}"
+    return disposable(f"test-scope-{prefix}-{uuid.uuid4()}")
 
 
 # --- pure rules -------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from conftest import disposable
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -18,7 +19,7 @@ ADMIN = "admin-test-key"
 
 
 def fresh(kind: str) -> str:
-    return f"test-scope-rest-{kind}-{uuid.uuid4()}"
+    return disposable(f"test-scope-rest-{kind}-{uuid.uuid4()}")
 
 
 def test_agent_and_org_keys_reach_exactly_their_scope(mem: GraphMemory) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
-from conftest import DISPOSABLE, ExternalServer, disposable, docker_engine, neo4j_container, sweep
+from conftest import DISPOSABLE, ExternalServer, docker_engine, neo4j_container, sweep
 
 from graphmem import GraphMemory
 
@@ -41,16 +42,17 @@ def test_testcontainers_backend_when_a_docker_engine_is_present() -> None:
 
 def test_the_session_deletes_its_tenants_and_nothing_else(mem: GraphMemory, user_id: str) -> None:
     """``make test`` leaves the server it ran on as it found it: the tenants the tests wrote (the
-    ``user_id`` fixture's, and any marked :func:`conftest.disposable`) are swept when the session ends; a
-    tenant not marked is kept."""
-    kept = f"kept-{user_id}"
-    other = disposable(f"{user_id}-other")
-    for tenant in (user_id, other, kept):
+    ``user_id`` fixture's, any marked :func:`conftest.disposable`, and the keys built from them, such as a
+    scope's ``agent::{id}`` or a second user ``{id}-other``) are swept when the session ends; a tenant not
+    derived from one is kept."""
+    kept = f"kept-{uuid.uuid4()}"
+    derived_keys = [f"{user_id}-other", f"pets:{user_id}", f"{user_id}-inline"]
+    for tenant in (user_id, *derived_keys, kept):
         mem.remember(f"a note of {tenant}", user_id=tenant, session_id="s")
-    assert user_id in DISPOSABLE and other in DISPOSABLE and kept not in DISPOSABLE
-    sweep(mem.runtime.store, [user_id, other])
+    assert user_id in DISPOSABLE and kept not in DISPOSABLE
+    sweep(mem.runtime.store, [user_id])
     count = "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) RETURN count(n) AS n"
-    assert mem.query(count, {"u": user_id}) == [{"n": 0}]
-    assert mem.query(count, {"u": other}) == [{"n": 0}]
+    for tenant in (user_id, *derived_keys):
+        assert mem.query(count, {"u": tenant}) == [{"n": 0}], tenant
     assert mem.query(count, {"u": kept})[0]["n"] >= 2  # its memory and its User node
     sweep(mem.runtime.store, [kept])
