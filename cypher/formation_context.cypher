@@ -1,7 +1,8 @@
 // Formation's first read, one round trip (graphmem.formation.gather): the user's known entity keys, most
 // mentioned first (the extractor recognises their lower-case and sentence-initial mentions); the session's last
-// stored memory (the first draft's previous turn), or null; the tenant's memories counted up to $cap only (the
-// neighbour plan's input, graphmem.formation.neighbours; $cap 0 when no plan needs it).
+// stored memory (the first draft's previous turn, with its vector for the first context key), or null; the
+// tenant's memories counted up to $cap only (the neighbour plan's input, graphmem.formation.neighbours; $cap 0
+// when no plan needs it).
 // $user_id, $limit, $uid: the session's uid or null, $cap
 CALL () {
   MATCH (e:Entity) WHERE e.user_id = $user_id
@@ -11,7 +12,8 @@ CALL () {
 CALL () {
   OPTIONAL MATCH (s:Session {uid: $uid}) WHERE s.user_id = $user_id
   OPTIONAL MATCH (m:Memory {id: s.last_memory_id}) WHERE m.user_id = $user_id
-  RETURN CASE WHEN m IS NOT NULL THEN {content: m.content, speaker: m.speaker, role: m.role} END AS last
+  RETURN CASE WHEN m IS NOT NULL THEN {content: m.content, speaker: m.speaker, role: m.role, embedding: m.embedding}
+              END AS last
 }
 CALL () {
   MATCH (m:Memory) WHERE m.user_id = $user_id

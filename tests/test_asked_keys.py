@@ -21,7 +21,14 @@ OTHERS = [
     "My sister moved to Lisbon for a new job.",
     "I started reading a novel about lighthouses.",
     "The bakery on the corner closed down last week.",
-]
+    "Our team shipped the new release on Friday.",
+    "The train to Leeds was late again this morning.",
+    "I repainted the kitchen a pale green.",
+    "My grandmother turns ninety in June.",
+    "We switched our phone plan to a cheaper one.",
+    "The neighbours' cat keeps visiting our garden.",
+]  # eleven memories: with five, min-max fusion gave the one the question matched by its asked key alone the
+# pool's lowest cosine a vector score of 0 and the graph decided the order (round 29: 4th of 5)
 OWN_WORDS_OFF = BALANCED.model_copy(update={"asked_keys": False})
 
 

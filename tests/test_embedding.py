@@ -11,6 +11,7 @@ import pytest
 from graphmem import GraphMemory, OnnxCrossEncoder, OnnxEmbedder, SchemaError
 from graphmem.embedding import BGE_SMALL_FILES, ModelFiles, embed_query_checked
 from graphmem.errors import EmbedderError
+from graphmem.model.keys import context_vector
 from graphmem.store import embedding_space
 
 
@@ -94,17 +95,28 @@ def test_reembed_rewrites_every_vector_of_the_tenant(
 ) -> None:
     mem.remember("I keep bees on the roof of my flat in Leeds.", user_id=user_id)
     mem.remember("Sam: my sister Ana is a beekeeper too.", user_id=user_id)
+    turns = [("Sam", "Ana sold forty jars of honey at the market."), ("Kim", "Forty jars, in one morning?")]
+    mem.add_messages(
+        [{"role": "user", "name": n, "content": c} for n, c in turns], user_id=user_id, session_id="s"
+    )
     other = _OtherSpace(embedder)
     counts = embedding_space.reembed(mem.runtime.store, other, user_id=user_id)
-    assert counts["memories"] == 2 and counts["entities"] >= 1
+    assert counts["memories"] == 4 and counts["entities"] >= 1
     rows = mem.query(
         "MATCH (m:Memory {user_id: $u}) RETURN m.content AS content, m.speaker AS speaker, m.role AS role, "
-        "m.embedding AS embedding",
+        "m.embedding AS embedding, m.context_embedding AS context",
         {"u": user_id},
     )
+    by_content = {}
     for row in rows:
         expected = other.embed([embedding_space.memory_text(row)])[0]
         assert _cos(row["embedding"], expected) > 0.99  # INT8: batch-mates move a vector slightly
+        by_content[row["content"]] = row
+    first, reply = by_content[turns[0][1]], by_content[turns[1][1]]
+    # the context keys are re-made as formation makes them: the previous turn's vector plus the turn's own
+    assert _cos(first["context"], first["embedding"]) > 0.9999
+    assert _cos(reply["context"], context_vector(first["embedding"], reply["embedding"])) > 0.99
+    assert _cos(reply["context"], reply["embedding"]) < 0.99
     entities = mem.query(
         "MATCH (n:Entity {user_id: $u}) RETURN n.name AS name, n.embedding AS e", {"u": user_id}
     )

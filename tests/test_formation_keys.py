@@ -7,6 +7,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
+from graphmem.model.keys import chained_context_vectors, context_vector
 from graphmem.store import migrations
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
@@ -64,13 +65,14 @@ def test_keys_are_written_at_formation(mem: GraphMemory, user_id: str) -> None:
     assert reply["context_text"] == (
         "Caroline: I went to an LGBTQ support group yesterday with Melanie.\nassistant: That sounds great."
     )
-    emb = mem.runtime.embedder
-    ctx = emb.embed([str(group["context_text"])])[0]
-    stored = group["context_embedding"]
-    assert isinstance(stored, list) and len(stored) == emb.dimension
-    # the stored vector is the context text's (INT8 embedders differ slightly between batch and single calls)
-    assert cosine(stored, ctx) > 0.99
-    assert cosine(stored, ctx) > cosine(stored, group["embedding"]) + 0.002  # type: ignore[arg-type]
+    # the context key is the normalised sum of the previous turn's own vector and the turn's (no second model
+    # call); the first turn of a later call takes the stored vector of the session's last memory
+    for turn, previous in ((group, first), (reply, group)):
+        stored = turn["context_embedding"]
+        assert isinstance(stored, list) and len(stored) == mem.runtime.embedder.dimension
+        expected = context_vector(previous["embedding"], turn["embedding"])  # type: ignore[arg-type]
+        assert cosine(stored, expected) > 0.9999
+    assert cosine(first["context_embedding"], first["embedding"]) > 0.9999  # no previous turn: its own
 
 
 def test_full_text_finds_memories_by_their_resolved_date_and_speaker(mem: GraphMemory, user_id: str) -> None:
@@ -121,3 +123,18 @@ def test_schema_is_current_and_migration_is_idempotent(mem: GraphMemory) -> None
     assert set(rows[0]["properties"]) == set(migrations.FULLTEXT_PROPERTIES)
     names = {r["name"] for r in mem.runtime.store.run_readonly("SHOW INDEXES YIELD name RETURN name", {})}
     assert {"memory_context_embedding", "memory_user_event_start"} <= names
+
+
+def test_the_context_vector_sums_the_two_turns_and_falls_back_to_the_turns_own() -> None:
+    own, previous = [0.6, 0.8, 0.0], [0.0, 0.6, 0.8]
+    summed = context_vector(previous, own)
+    assert math.isclose(math.hypot(*summed), 1.0)
+    assert cosine(summed, own) == cosine(summed, previous) > 0.8  # halfway between the two turns
+    for stored in (None, [1.0, 0.0], "x", [math.nan, 0.0, 0.0], [-0.6, -0.8, 0.0]):  # none, by hand, opposite
+        assert context_vector(stored, own) == own
+    # a batch: each turn pairs with the one before, the first with the stored vector; outside a session none
+    turns = [own, previous, [0.0, 0.0, 1.0]]
+    chained = chained_context_vectors(None, turns, chained=True)
+    assert chained == [own, context_vector(own, previous), context_vector(previous, turns[2])]
+    assert chained_context_vectors(previous, turns, chained=True)[0] == summed
+    assert chained_context_vectors(previous, turns, chained=False) == turns

@@ -2,8 +2,9 @@
 :class:`~graphmem.formation.plan.FormationContext` before anything is planned or written.
 
 The reads, in order: one ``formation_context`` read (the user's known entity keys, which the extractor is
-told about; the session's last stored memory, context of the first draft; the tenant's capped size, which the
-neighbour plan needs for large batches), one embedding call for the drafts' texts and contexts, their
+told about; the session's last stored memory and its vector, context of the first draft; the tenant's
+capped size, which the neighbour plan needs for large batches), one embedding call for the drafts' texts
+(each context key is summed from two own vectors: :func:`~graphmem.model.keys.context_vector`), their
 nearest stored memories (:mod:`graphmem.formation.neighbours`), and, for entity keys the user has not used
 before, one embedding call for their names and one read for close stored entities (``entity_similar``,
 a scan of the user's entities, or ``entity_similar_index`` through the entity vector index for a user with
@@ -26,7 +27,7 @@ from graphmem.formation.plan import EntityMatch, FormationContext
 from graphmem.model import linking
 from graphmem.model.entities import Mention
 from graphmem.model.extraction import Extractor, PatternExtractor, TurnExtraction, redact_pii
-from graphmem.model.keys import context_text
+from graphmem.model.keys import chained_context_vectors, context_text
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
 
@@ -71,9 +72,12 @@ def gather(
         drafts, None if last is None else (last["content"] or "", last["speaker"] or last["role"])
     )
     texts = [embedding_text(d) for d in drafts]
-    unique = list(dict.fromkeys(texts + contexts))
+    unique = list(dict.fromkeys(texts))
     by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
     vectors = [by_text[t] for t in texts]
+    context_vectors = chained_context_vectors(  # as _context_texts pairs the turns
+        None if last is None else last["embedding"], vectors, chained=first.session_id is not None
+    )
     neighbours = nearest.neighbours(
         rt, user_id, vectors, settings.related_k + 5, counted=(row["n"], cap) if cap else None
     )
@@ -86,7 +90,7 @@ def gather(
         known_entities=known,
         contexts=tuple(contexts),
         vectors=tuple(vectors),
-        context_vectors=tuple(by_text[c] for c in contexts),
+        context_vectors=tuple(context_vectors),
         neighbours=tuple(tuple(n) for n in neighbours),
         entity_vectors=entity_vectors,
         entity_matches=matches,

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from graphmem.embedding import MINILM, Embedder, embed_checked, embedder_name
 from graphmem.errors import SchemaError
+from graphmem.model.keys import context_vector, turn_line
 from graphmem.store.driver import QueryStore
 
 logger = logging.getLogger(__name__)
@@ -104,14 +105,31 @@ def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list
     if label == "entity":
         vectors = embed_checked(embedder, [str(r["name"]) for r in page])
         return [{"id": r["id"], "embedding": v} for r, v in zip(page, vectors, strict=True)]
-    vectors = embed_checked(embedder, [memory_text(r) for r in page])
-    contexts = [str(r["context_text"]) for r in page if r.get("context_text")]
-    context_vectors = iter(embed_checked(embedder, contexts)) if contexts else iter(())
+    previous = [previous_line(r) for r in page]
+    texts = list(dict.fromkeys([memory_text(r) for r in page] + [p for p in previous if p]))
+    by_text = dict(zip(texts, embed_checked(embedder, texts), strict=True))
     return [
         {
             "id": r["id"],
-            "embedding": v,
-            "context_embedding": next(context_vectors) if r.get("context_text") else None,
+            "embedding": by_text[memory_text(r)],
+            "context_embedding": (
+                context_vector(by_text[p] if p else None, by_text[memory_text(r)])
+                if r.get("context_text")
+                else None
+            ),
         }
-        for r, v in zip(page, vectors, strict=True)
+        for r, p in zip(page, previous, strict=True)
     ]
+
+
+def previous_line(row: dict[str, object]) -> str | None:
+    """The previous turn's line in a memory's stored ``context_text`` (what formation paired it with), or
+    None when it has none: the context key is re-made from it and the memory's own text as formation made it
+    (:func:`graphmem.model.keys.context_vector`; formation sums the previous turn's own vector, which differs
+    from its line's only for a turn with a role and no speaker name)."""
+    context = row.get("context_text")
+    if not isinstance(context, str):
+        return None
+    speaker = row.get("speaker") or row.get("role")
+    line = turn_line(str(row.get("content") or ""), str(speaker) if speaker else None)
+    return context[: -len(line) - 1] if context.endswith("\n" + line) else None
