@@ -21,6 +21,7 @@ import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.server import LocalServer
+from graphmem.store.audit import user_hash
 
 NEO4J_IMAGE = "neo4j:2026.01.4-community"
 
@@ -148,12 +149,19 @@ def derived(keys: list[str], tokens: list[str]) -> list[str]:
     return [k for k in keys if isinstance(k, str) and any(t in k for t in tokens)]
 
 
+SWEEP_AUDIT = """
+MATCH (a:AuditEvent) WHERE a.user_hash IN $hashes
+CALL (a) { DETACH DELETE a } IN TRANSACTIONS OF 5000 ROWS
+"""
+
+
 def sweep(store: Any, tokens: list[str]) -> None:
     """Delete every node of the tenants named by ``tokens`` (and their User nodes) in one pass over the
-    store."""
+    store, and their audit events (kept by the tenant's hash, which outlives the tenant by design)."""
     with store.driver.session(database=store.database) as s:  # auto-commit: CALL ... IN TRANSACTIONS
-        keys = [r["key"] for r in s.run(TENANT_KEYS)]
-        s.run(SWEEP, {"tenants": derived(keys, tokens)}).consume()
+        tenants = derived([r["key"] for r in s.run(TENANT_KEYS)], tokens)
+        s.run(SWEEP, {"tenants": tenants}).consume()
+        s.run(SWEEP_AUDIT, {"hashes": [user_hash(t) for t in tenants]}).consume()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -9,6 +9,7 @@ import pytest
 from conftest import DISPOSABLE, ExternalServer, docker_engine, neo4j_container, sweep
 
 from graphmem import GraphMemory
+from graphmem.store.audit import user_hash
 
 
 def test_the_session_server_is_the_one_asked_for(server: object) -> None:
@@ -52,7 +53,10 @@ def test_the_session_deletes_its_tenants_and_nothing_else(mem: GraphMemory, user
     assert user_id in DISPOSABLE and kept not in DISPOSABLE
     sweep(mem.runtime.store, [user_id])
     count = "MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u) RETURN count(n) AS n"
+    audit = "MATCH (a:AuditEvent {user_hash: $h}) RETURN count(a) AS n"
+    assert mem.query(audit, {"h": user_hash(kept)})[0]["n"] >= 1
     for tenant in (user_id, *derived_keys):
         assert mem.query(count, {"u": tenant}) == [{"n": 0}], tenant
+        assert mem.query(audit, {"h": user_hash(tenant)}) == [{"n": 0}], tenant  # their audit trail too
     assert mem.query(count, {"u": kept})[0]["n"] >= 2  # its memory and its User node
     sweep(mem.runtime.store, [kept])

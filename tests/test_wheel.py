@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import disposable
 
 from graphmem.server import LocalServer
 
@@ -64,7 +65,7 @@ def test_round_trip_from_a_fresh_virtualenv(wheel: Path, tmp_path: Path, server:
     ).stdout.strip()
     Path(site, "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True)
-    user = f"wheel-{uuid.uuid4()}"
+    user = disposable(f"wheel-{uuid.uuid4()}")
     script = textwrap.dedent(
         f"""
         import graphmem, pathlib
