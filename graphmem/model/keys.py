@@ -95,11 +95,9 @@ def chained_context_vectors(
     """:func:`context_vector` of consecutive turns in one array operation: each turn's previous turn is the
     one before it, the first one's is ``first`` (a stored vector, or None); ``chained`` False: no turn has a
     previous one (turns outside a session)."""
-    if not own:
-        return []
-    mine = np.asarray(own, dtype=np.float64)
-    if not chained:
+    if not own or not chained:
         return [list(v) for v in own]
+    mine = np.asarray(own, dtype=np.float64)
     summed = mine.copy()
     summed[1:] += mine[:-1]
     if not _vector_of_width(first, mine.shape[1]):
