@@ -89,8 +89,9 @@ def mem(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
 
 @pytest.fixture()
 def config_id() -> str:
-    """An automation config of the test's own, so tests that change schedules never meet."""
-    return f"test-{uuid.uuid4()}"
+    """An automation config of the test's own, so tests that change schedules never meet (swept at the end
+    with the session's tenants)."""
+    return disposable(f"test-{uuid.uuid4()}")
 
 
 @pytest.fixture()
@@ -105,7 +106,7 @@ def auto(server: Any, embedder: OnnxEmbedder, config_id: str) -> Iterator[GraphM
 def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     """A client with an automation config of the module's own, for the dynamics tests that set parameters:
     no test changes the shared configuration."""
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory
@@ -155,13 +156,27 @@ CALL (a) { DETACH DELETE a } IN TRANSACTIONS OF 5000 ROWS
 """
 
 
+SWEEP_SHARED = """
+MATCH (n) WHERE (n:AutomationConfig AND n.id IN $configs)
+  OR (n:AutomationConfigVersion AND n.config_id IN $configs)
+  OR (n:JobSlot AND any(c IN $configs + $tokens WHERE n.id STARTS WITH c + '/'))
+  OR (n:AuditEvent AND n.action = 'config_change' AND any(c IN n.target_ids WHERE c IN $configs))
+  OR (n:ApiKey AND (n.subject IN $tenants OR any(t IN $tokens WHERE n.subject CONTAINS t)))
+CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
+"""
+
+
 def sweep(store: Any, tokens: list[str]) -> None:
     """Delete every node of the tenants named by ``tokens`` (and their User nodes) in one pass over the
-    store, and their audit events (kept by the tenant's hash, which outlives the tenant by design)."""
+    store, their audit events (kept by the tenant's hash, which outlives the tenant by design) and API keys,
+    and the automation configs named by ``tokens`` with their versions, job slots and change events."""
     with store.driver.session(database=store.database) as s:  # auto-commit: CALL ... IN TRANSACTIONS
         tenants = derived([r["key"] for r in s.run(TENANT_KEYS)], tokens)
+        configs = derived([r["id"] for r in s.run("MATCH (c:AutomationConfig) RETURN c.id AS id")], tokens)
         s.run(SWEEP, {"tenants": tenants}).consume()
-        s.run(SWEEP_AUDIT, {"hashes": [user_hash(t) for t in tenants]}).consume()
+        gone = [user_hash(t) for t in {*tenants, *tokens}]  # a tenant a test deleted keeps its events' hash
+        s.run(SWEEP_AUDIT, {"hashes": gone}).consume()
+        s.run(SWEEP_SHARED, {"configs": configs, "tenants": tenants, "tokens": tokens}).consume()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

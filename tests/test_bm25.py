@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory, Settings
 from graphmem.retrieval import bm25
@@ -60,7 +61,7 @@ def test_a_summary_found_by_a_source_is_scored_on_that_sources_text() -> None:
 
 @pytest.fixture()
 def mem(server: Any, embedder: Any) -> Iterator[GraphMemory]:
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", record_recalls=False)
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"), record_recalls=False)
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.model import dynamics as d
@@ -23,7 +24,7 @@ P = d.DynamicsParams()
 @pytest.fixture()
 def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     """A GraphMemory with its own automation config id: no test changes the shared configuration."""
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory
@@ -443,7 +444,7 @@ def test_associate_uses_gds_knn_above_the_in_process_budget(dyn: GraphMemory, us
 def test_associate_without_gds_links_in_process_then_through_the_vector_index(
     server: Any, embedder: OnnxEmbedder, user_id: str
 ) -> None:
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"), gds_enabled=False)
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
         _topic_memories(mem, user_id)
         run = mem.jobs.run("associate", user_id=user_id)

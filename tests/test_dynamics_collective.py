@@ -148,7 +148,9 @@ def test_retrieval_practice_inhibits_unpractised_competitors(dyn: GraphMemory, u
     assert _props(dyn, ids["mango"])["recall_misses"] >= 1
     assert sorted(found) == ["banana", "cherry"]
     with GraphMemory.connect(
-        settings=Settings(retrieval_induced_forgetting=False, automation_config_id=f"test-{uuid.uuid4()}"),
+        settings=Settings(
+            retrieval_induced_forgetting=False, automation_config_id=disposable(f"test-{uuid.uuid4()}")
+        ),
         embedder=dyn.runtime.embedder,
     ) as off:
         other = f"{user_id}-off"

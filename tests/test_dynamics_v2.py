@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
 from graphmem.automation.control import JOB_NAMES
@@ -16,7 +17,7 @@ from graphmem.store.queries import expand
 
 @pytest.fixture()
 def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMemory]:
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import disposable
 from fastapi.testclient import TestClient
 
 from graphmem import GraphMemory, Settings, ValidationError
@@ -62,7 +63,7 @@ def test_choose_needs_evidence_and_a_gain_and_prefers_the_smallest_change() -> N
 
 @pytest.fixture()
 def evo(server: Any, embedder: Any) -> Iterator[GraphMemory]:
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory

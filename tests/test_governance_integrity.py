@@ -29,7 +29,7 @@ from graphmem.store.queries import query
 @pytest.fixture()
 def own(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     """A GraphMemory with its own automation config id: no test changes the shared configuration."""
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory

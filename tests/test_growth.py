@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 
 from graphmem import GraphMemory, Settings
 from graphmem.adapters.ops import hit_json
@@ -37,7 +38,7 @@ OTHERS = [
 
 @pytest.fixture()
 def grow(server: Any, embedder: Any) -> Iterator[GraphMemory]:
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
         yield memory
@@ -199,7 +200,7 @@ def test_a_summarised_source_is_a_vector_key_of_its_summary(grow: GraphMemory, u
 def test_a_summary_hit_shows_the_source_the_query_cues(
     server: Any, embedder: Any, user_id: str, effects: str
 ) -> None:
-    settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", recall_effects=effects)
+    settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"), recall_effects=effects)
     with GraphMemory.connect(settings=settings, embedder=embedder) as grow:
         grow.init()
         _shows_the_cued_source(grow, user_id)

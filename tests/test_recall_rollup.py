@@ -27,7 +27,7 @@ PARAMS = DynamicsParams(promote_min_sessions=2, promote_min_contexts=1, promote_
 @pytest.fixture(scope="module")
 def dyn(server: Any, embedder: Any) -> Iterator[GraphMemory]:
     with GraphMemory.connect(
-        settings=Settings(automation_config_id=f"test-{uuid.uuid4()}"), embedder=embedder
+        settings=Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}")), embedder=embedder
     ) as memory:
         memory.init()
         cfg = memory.automation.get_config()

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import disposable
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -167,7 +168,9 @@ def test_timeline_events_with_odd_stored_fields_read(
 
 
 def test_an_api_key_with_an_odd_stored_hash_is_refused_not_a_crash(mem: GraphMemory) -> None:
-    presented, record = auth.create_key(mem.runtime.store, "user", f"test-{uuid.uuid4()}", label="[/]")
+    presented, record = auth.create_key(
+        mem.runtime.store, "user", disposable(f"test-{uuid.uuid4()}"), label="[/]"
+    )
     cypher(mem, "MATCH (k:ApiKey {id: $id}) SET k.hash = 'é' + k.hash, k.salt = 5", id=record["id"])
     try:
         assert auth.verify(mem.runtime.store, presented) is None

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from conftest import DISPOSABLE, ExternalServer, docker_engine, neo4j_container, sweep
 
-from graphmem import GraphMemory
+from graphmem import GraphMemory, Settings
 from graphmem.store.audit import user_hash
 
 
@@ -60,3 +60,25 @@ def test_the_session_deletes_its_tenants_and_nothing_else(mem: GraphMemory, user
         assert mem.query(audit, {"h": user_hash(tenant)}) == [{"n": 0}], tenant  # their audit trail too
     assert mem.query(count, {"u": kept})[0]["n"] >= 2  # its memory and its User node
     sweep(mem.runtime.store, [kept])
+
+
+def test_the_session_deletes_the_automation_configs_it_named(mem: GraphMemory, user_id: str) -> None:
+    """A test's automation config (``Settings(automation_config_id=disposable(...))``) goes with its versions
+    and change events; another config stays."""
+    ids = {name: f"{name}-{user_id}" for name in ("mine", "kept")}
+    for config in ids.values():
+        with GraphMemory.connect(
+            settings=Settings(automation_config_id=config), embedder=mem.runtime.embedder
+        ) as other:
+            other.automation.set_config(other.automation.get_config())
+    versions = "MATCH (v:AutomationConfigVersion {config_id: $c}) RETURN count(v) AS n"
+    changes = "MATCH (a:AuditEvent {action: 'config_change'}) WHERE $c IN a.target_ids RETURN count(a) AS n"
+    assert mem.query(versions, {"c": ids["mine"]})[0]["n"] >= 1
+    assert mem.query(changes, {"c": ids["mine"]})[0]["n"] >= 1
+    sweep(mem.runtime.store, [ids["mine"]])
+    for config, left in ((ids["mine"], 0), (ids["kept"], 1)):
+        found = mem.query("MATCH (c:AutomationConfig {id: $c}) RETURN count(c) AS n", {"c": config})
+        assert found == [{"n": left}]
+        assert (mem.query(versions, {"c": config})[0]["n"] > 0) == bool(left)
+        assert (mem.query(changes, {"c": config})[0]["n"] > 0) == bool(left)
+    sweep(mem.runtime.store, [ids["kept"]])

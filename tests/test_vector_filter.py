@@ -215,7 +215,7 @@ def test_recall_formation_and_associate_go_around_a_vector_index_that_is_not_onl
             "MATCH (:Memory {id: $id})-[:RELATED_TO]-(b:Memory) RETURN collect(b.id) AS ids", {"id": later.id}
         )
         assert mine.id in linked[0]["ids"]
-        settings = Settings(automation_config_id=f"test-{uuid.uuid4()}", gds_enabled=False)
+        settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"), gds_enabled=False)
         with GraphMemory.connect(settings=settings, embedder=rt.embedder) as other:
             first = other.jobs.run("associate", user_id=user_id)  # the full pass reads the vectors: no index
             mem.remember("Rex chases the ball in the park", user_id=user_id)

@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from conftest import disposable
 
 from graphmem import GraphMemory, OnnxEmbedder
 from graphmem.adapters import auth
@@ -116,7 +117,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_load(mem: GraphMemory, base: str, clients_n: int, ops: int, size: str) -> dict[str, Any]:
-    run = uuid.uuid4().hex[:8]
+    run = disposable(f"test-load-{uuid.uuid4().hex[:8]}").removeprefix("test-load-")  # swept at the end
     clients = []
     for i in range(clients_n):
         user = f"test-load-{run}-{i:02d}"

@@ -8,6 +8,8 @@ import uuid
 from collections import Counter
 from datetime import UTC, datetime
 
+from conftest import disposable
+
 from graphmem import GraphMemory
 from graphmem.automation.scheduler import Scheduler, slot_gate, slot_of
 
@@ -23,7 +25,7 @@ def test_slots_are_shared_by_every_worker() -> None:
 
 
 def test_three_workers_run_each_slot_once(mem: GraphMemory) -> None:
-    config = f"test-workers-{uuid.uuid4().hex[:8]}"
+    config = disposable(f"test-workers-{uuid.uuid4().hex[:8]}")
     ran: list[tuple[int, datetime]] = []
     lock = threading.Lock()
     workers = []
