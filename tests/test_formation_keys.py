@@ -4,7 +4,10 @@ event's date range, on the real server."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from graphmem import GraphMemory
 from graphmem.model.keys import chained_context_vectors, context_vector
@@ -138,3 +141,21 @@ def test_the_context_vector_sums_the_two_turns_and_falls_back_to_the_turns_own()
     assert chained == [own, context_vector(own, previous), context_vector(previous, turns[2])]
     assert chained_context_vectors(previous, turns, chained=True)[0] == summed
     assert chained_context_vectors(previous, turns, chained=False) == turns
+
+
+def test_formation_embeds_each_turn_once(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The context keys cost no model call: a conversation's turns are embedded once each, lower-case so no
+    entity name is embedded besides (two texts each while the context keys were embedded)."""
+    asked: list[str] = []
+    embed = mem.runtime.embedder.embed
+
+    def counting(texts: Sequence[str]) -> list[list[float]]:
+        asked.extend(texts)
+        return embed(texts)
+
+    monkeypatch.setattr(mem.runtime.embedder, "embed", counting)
+    turns = ["we baked bread all morning", "did it rise this time?", "it did, twice as high as last week"]
+    mem.add_messages([{"role": "user", "content": t} for t in turns], user_id=user_id, session_id="s")
+    assert sorted(asked) == sorted(turns)
