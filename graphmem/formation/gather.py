@@ -31,7 +31,7 @@ from graphmem.model.keys import chained_context_vectors, context_text
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
 
-__all__ = ["ENTITY_SCAN_MAX", "KNOWN_ENTITY_LIMIT", "gather"]
+__all__ = ["ENTITY_SCAN_MAX", "KNOWN_ENTITY_LIMIT", "gather", "similar_entities"]
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def _entity_candidates(
     if not (new_keys and known):
         return vectors, {}
     asked = [{"key": k, "embedding": vectors[k]} for k in new_keys]
-    rows = _similar(rt, user_id, asked, (1.0 + rt.settings.entity_merge_threshold) / 2.0, len(known))
+    rows = similar_entities(rt, user_id, asked, (1.0 + rt.settings.entity_merge_threshold) / 2.0, len(known))
     matches = {
         r["key"]: tuple(
             EntityMatch(key=x["key"], id=x["id"], cosine=linking.neo4j_to_cosine(float(x["score"])))
@@ -122,7 +122,7 @@ def _entity_candidates(
     return vectors, matches
 
 
-def _similar(
+def similar_entities(
     rt: Runtime, user_id: str, names: list[dict[str, Any]], min_score: float, entities: int
 ) -> list[dict[str, Any]]:
     """The stored entities closest to each new name: through the entity vector index where it filters by

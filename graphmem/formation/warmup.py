@@ -23,13 +23,12 @@ from datetime import UTC, datetime
 
 from graphmem.errors import GraphMemError
 from graphmem.formation.drafts import MemoryDraft
-from graphmem.formation.gather import ENTITY_MATCHES, gather
+from graphmem.formation.gather import ENTITY_SCAN_MAX, gather, similar_entities
 from graphmem.formation.plan import FormationPlan, plan_formation
 from graphmem.formation.writer import apply
 from graphmem.retrieval.warmup import WARM_TENANT
 from graphmem.store import idempotency
 from graphmem.store.driver import Tx
-from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -60,18 +59,12 @@ def warm_formation(rt: Runtime) -> float:
             plan = plan_formation(context, rt.settings)
             rt.store.rehearse(_write(plan))
         # entity resolution of a user with many entities (the warm-up tenant has none: nothing is found), with
-        # the embedding of one of the batch's entity names
+        # the embedding of one of the batch's entity names: the index read where it filters by tenant
         vectors = list(context.entity_vectors.values())
         if vectors and rt.entity_index.ready(rt.store):
             names = [{"key": f"warm-up {i}", "embedding": vectors[0]} for i in range(2)]
             for asked in (names[:1], names):
-                rt.store.read(
-                    variant("entity_similar_index", filtered=True),
-                    user_id=WARM_TENANT,
-                    names=asked,
-                    min_score=1.0,
-                    k=ENTITY_MATCHES,
-                )
+                similar_entities(rt, WARM_TENANT, asked, 1.0, ENTITY_SCAN_MAX + 1)
     except GraphMemError as exc:
         logger.warning("warming formation's query plans failed (it will plan on first use): %s", exc)
     return time.perf_counter() - started

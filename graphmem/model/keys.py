@@ -100,10 +100,11 @@ def chained_context_vectors(
     mine = np.asarray(own, dtype=np.float64)
     summed = mine.copy()
     summed[1:] += mine[:-1]
-    if not _vector_of_width(first, mine.shape[1]):
+    previous = _as_vector(first, mine.shape[1])
+    if previous is None:
         summed[0] = 0.0  # no previous turn: the turn's own vector (below)
     else:
-        summed[0] += np.asarray(first, dtype=np.float64)
+        summed[0] += previous
     with np.errstate(over="ignore", invalid="ignore"):  # a stored vector of huge values: its norm is inf
         norms = np.linalg.norm(summed, axis=1)
     ok = np.isfinite(norms) & (norms > 0.0)
@@ -113,14 +114,16 @@ def chained_context_vectors(
     return rows
 
 
-def _vector_of_width(value: object, width: int) -> bool:
-    """Whether ``value`` is a list of ``width`` finite numbers (a stored one may be written by hand)."""
+def _as_vector(value: object, width: int) -> np.ndarray | None:
+    """``value`` as an array if it is a list of ``width`` finite numbers, else None (a stored vector may
+    have been written by hand)."""
     if not isinstance(value, list | tuple) or len(value) != width:
-        return False
+        return None
     try:
-        return bool(np.isfinite(np.asarray(value, dtype=np.float64)).all())
+        vector = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
-        return False
+        return None
+    return vector if bool(np.isfinite(vector).all()) else None
 
 
 def asked_key(current: object, question: str | None, useful: bool) -> str | None:

@@ -105,20 +105,19 @@ def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list
     if label == "entity":
         vectors = embed_checked(embedder, [str(r["name"]) for r in page])
         return [{"id": r["id"], "embedding": v} for r, v in zip(page, vectors, strict=True)]
+    own = [memory_text(r) for r in page]
     previous = [previous_line(r) for r in page]
-    texts = list(dict.fromkeys([memory_text(r) for r in page] + [p for p in previous if p]))
+    texts = list(dict.fromkeys(own + [p for p in previous if p]))
     by_text = dict(zip(texts, embed_checked(embedder, texts), strict=True))
     return [
         {
             "id": r["id"],
-            "embedding": by_text[memory_text(r)],
+            "embedding": by_text[text],
             "context_embedding": (
-                context_vector(by_text[p] if p else None, by_text[memory_text(r)])
-                if r.get("context_text")
-                else None
+                context_vector(by_text[p] if p else None, by_text[text]) if r.get("context_text") else None
             ),
         }
-        for r, p in zip(page, previous, strict=True)
+        for r, text, p in zip(page, own, previous, strict=True)
     ]
 
 

@@ -137,7 +137,7 @@ class VectorFilter:
         return online, found
 
     def online(self, store: QueryStore) -> bool:
-        """Whether every index of the set exists and are online (may be queried)."""
+        """Whether every index of the set exists and is online (may be queried)."""
         return self._read(store)[0]
 
     def properties(self, store: QueryStore) -> frozenset[str]:
