@@ -40,6 +40,7 @@ def test_wheel_contains_queries_and_schema(wheel: Path) -> None:
         n.startswith("graphmem/server/maven/") for n in names
     )
     assert "graphmem/data/sample_conversation.json" in names
+    assert "graphmem/data/reference_sentences.txt" in names  # a small tenant's confidence reads them
     for asset in (  # offline /docs, /redoc and the dashboard's graph library, with their licences
         "swagger-ui/swagger-ui-bundle.js",
         "swagger-ui/swagger-ui.css",

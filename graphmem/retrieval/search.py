@@ -23,7 +23,7 @@ from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope, currency
-from graphmem.retrieval import bm25
+from graphmem.retrieval import bm25, reference
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
 from graphmem.retrieval.rerank import rerank
@@ -214,8 +214,8 @@ def search(rt: Runtime, req: SearchRequest) -> Ranked:
     """The tenant's best ``k`` memories for the query, ranked; reads only. One round trip, unless neither
     index finds anything (then a substring scan is the last resort)."""
     row = fetch_pool(rt, req)
-    if not row["seeds"]:
-        row = substring_pool(rt, req)
+    row = row if row["seeds"] else substring_pool(rt, req)
+    row["reference"] = reference.for_pool(rt.embedder, req.embedding, row["seeds"], req.preset.pool_k)
     return rank(row, req, rt)
 
 
@@ -281,7 +281,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
     terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
-    standout = spread(signals.cosine, seeds)
+    standout = spread(signals.cosine, seeds, row.get("reference", ()), req.preset.pool_k)
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
     hits = []

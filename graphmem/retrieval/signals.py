@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
@@ -55,9 +55,14 @@ def best_cosine(memory: Mapping[str, Any]) -> float:
     return own if context is None else max(own, 2 * float(context) - 1 - CONTEXT_MARGIN)
 
 
-def spread(cosine: Mapping[str, float], seeds: Mapping[str, Any]) -> Any:
-    """standout(mid): the memory's cosine in standard deviations above the pool's mean cosine."""
+def spread(
+    cosine: Mapping[str, float], seeds: Mapping[str, Any], reference: Sequence[float] = (), size: int = 0
+) -> Any:
+    """standout(mid): the memory's cosine in standard deviations above the pool's mean cosine. A pool of
+    fewer than ``size`` is filled up with the best of ``reference`` (the query's cosines with the reference
+    sentences, best first; graphmem.retrieval.reference)."""
     pool = [cosine[m] for m in seeds if m in cosine]
+    pool += list(reference[: max(0, size - len(pool))])
     if len(pool) < 2:
         return lambda mid: 0.0
     mean, sd = statistics.fmean(pool), statistics.pstdev(pool) or 1e-6

@@ -28,6 +28,7 @@ from typing import Any
 
 from graphmem.errors import GraphMemError
 from graphmem.model.metamemory import MAX_COMPETITORS
+from graphmem.retrieval import reference
 from graphmem.retrieval.effects import effects_of
 from graphmem.retrieval.recall import RecallRequest, recall, with_rows
 from graphmem.retrieval.search import Ranked, RankedHit
@@ -70,6 +71,7 @@ def warm_plans(rt: Runtime) -> float:
         rt.store.rehearse(_effects(rt, now, 0, changes=False))  # record and fetch: reinforce=False
         for competitors in (WARM_K, MAX_COMPETITORS):  # both list-size ranges of a recall's competitors
             rt.store.rehearse(_changed(_effects(rt, now, competitors, changes=True)))
+        reference.vectors(rt.embedder)  # a small tenant's confidence reads them (~0.4 s to embed once)
     except GraphMemError as exc:
         logger.warning("warming recall's query plans failed (recall will plan on first use): %s", exc)
     finally:

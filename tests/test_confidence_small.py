@@ -1,0 +1,63 @@
+"""A new user's few memories: confidence judged against reference sentences where the tenant's own pool is
+short (graphmem.retrieval.reference), on the real server and the real embedder."""
+
+from __future__ import annotations
+
+from graphmem import GraphMemory
+from graphmem.embedding import Embedder
+from graphmem.retrieval import reference
+from graphmem.retrieval.signals import spread
+
+FIRST_HOUR = [
+    "My dog Rex is a two-year-old beagle",
+    "My sister Ana is visiting in March",
+    "I work as a nurse at the children's hospital",
+    "I moved to Lisbon last month and I love the tram 28",
+]
+UNRELATED = "What instrument does Jonathan play in his band?"
+
+
+def test_the_reference_sentences_ship_with_the_package() -> None:
+    lines = reference.sentences()
+    assert len(lines) >= 100
+    assert len(set(lines)) == len(lines)
+
+
+def test_a_short_pool_is_filled_from_the_reference_and_a_full_one_is_not(embedder: Embedder) -> None:
+    query = embedder.embed(["where does my dog sleep"])[0]
+    vector_seed = [{"id": "a", "found": [{"source": "vector", "score": 0.8}]}]
+    filled = reference.for_pool(embedder, query, vector_seed * 3, 100)
+    assert len(filled) == 100
+    assert filled == sorted(filled, reverse=True)
+    assert all(-1.0 <= c <= 1.0 for c in filled)
+    assert reference.for_pool(embedder, query, vector_seed * 100, 100) == []  # the tenant's own pool
+    assert reference.for_pool(embedder, None, vector_seed, 100) == []  # no query vector: full text only
+    assert reference.for_pool(embedder, query, [], 100) == []  # nothing found: nothing to judge
+
+
+def test_standout_of_a_single_memory_is_measured_against_the_reference() -> None:
+    cosine, seeds = {"a": 0.7}, {"a": {"vector": 0.85}}
+    assert spread(cosine, seeds)("a") == 0.0  # alone, it cannot stand out from itself
+    filler = [0.45, 0.4, 0.35, 0.3, 0.25]
+    assert spread(cosine, seeds, filler, 6)("a") > 2.0
+    assert spread(cosine, seeds, filler, 1)("a") == 0.0  # the pool already holds pool_k
+
+
+def test_a_new_users_few_memories_are_recognised(mem: GraphMemory, user_id: str) -> None:
+    for text in FIRST_HOUR:
+        mem.remember(text, user_id=user_id)
+    for question, expected in (("What's my dog's name?", "Rex"), ("When is my sister visiting?", "Ana")):
+        top = mem.recall(question, user_id=user_id, k=3, reinforce=False)[0]
+        assert expected in top.memory.content
+        assert top.confidence > 0.5, (question, top.confidence, top.explanation.components)
+    assert mem.recall(UNRELATED, user_id=user_id, k=3, reinforce=False)[0].confidence < 0.5
+    known = mem.context("What's my dog's name?", user_id=user_id, reinforce=False)
+    assert "Nothing relevant" not in known.text
+    assert any(i.kind == "memory" and "Rex" in i.text for i in known.kept)
+    assert "Nothing relevant" in mem.context(UNRELATED, user_id=user_id, reinforce=False).text
+
+
+def test_a_single_memory_that_answers_is_recognised(mem: GraphMemory, user_id: str) -> None:
+    mem.remember(FIRST_HOUR[0], user_id=user_id)
+    assert mem.recall("What is my dog called?", user_id=user_id, k=1, reinforce=False)[0].confidence > 0.5
+    assert mem.recall(UNRELATED, user_id=user_id, k=1, reinforce=False)[0].confidence < 0.5
