@@ -49,6 +49,7 @@ from graphmem.formation import gather as entity_gather
 from graphmem.formation import neighbours as nearest
 from graphmem.formation.writer import MemoryDraft, embedding_text
 from graphmem.memory import default_embedder
+from graphmem.model import fact_patterns
 from graphmem.model.extraction import PatternExtractor
 from graphmem.store.queries import variant
 
@@ -89,7 +90,12 @@ def embedder_for(texts: list[str], batch: int) -> tuple[PrecomputedEmbedder, lis
     """An embedder holding every vector formation asks for ``texts`` in calls of ``batch``, and each text's
     embedding key (the text formation embeds for it)."""
     names = [m.name for ex in PatternExtractor().extract(texts) for m in ex.entities]
-    keys = [embedding_text(MemoryDraft(content=t, user_id="u", role="user", speaker="Sam")) for t in texts]
+    keys = [
+        embedding_text(
+            MemoryDraft(content=t, user_id="u", role="user", speaker="Sam"), fact_patterns.extract(t)
+        )
+        for t in texts
+    ]
     return PrecomputedEmbedder(default_embedder(Settings()), keys + names + contexts_of(texts, batch)), keys
 
 

@@ -37,6 +37,7 @@ from graphmem import GraphMemory, Settings
 from graphmem.embedding import Embedder, embedder_name
 from graphmem.formation.writer import MemoryDraft, embedding_text, user_key
 from graphmem.memory import default_embedder
+from graphmem.model import fact_patterns
 from graphmem.model.extraction import PatternExtractor
 from graphmem.model.keys import context_text
 
@@ -135,7 +136,8 @@ def run_bare(
                 "context_embedding": context_vectors[n * size + j],
                 "embedding": embedder.cache[
                     embedding_text(
-                        MemoryDraft(content=m["content"], user_id=user, role="user", speaker="Sam")
+                        MemoryDraft(content=m["content"], user_id=user, role="user", speaker="Sam"),
+                        fact_patterns.extract(m["content"]),
                     )
                 ],
                 "props": {
@@ -207,7 +209,10 @@ def main(argv: list[str] | None = None) -> None:
     inner = default_embedder(Settings())
     names = [m.name for ex in PatternExtractor().extract(texts) for m in ex.entities]
     embedded = [
-        embedding_text(MemoryDraft(content=t, user_id="u", role="user", speaker="Sam")) for t in texts
+        embedding_text(
+            MemoryDraft(content=t, user_id="u", role="user", speaker="Sam"), fact_patterns.extract(t)
+        )
+        for t in texts
     ]
     contexts = contexts_of(texts, args.batch)
     with console.status("precomputing embeddings"):

@@ -59,6 +59,7 @@ from scale_report import write_report
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.formation.writer import MemoryDraft, embedding_text
+from graphmem.model import fact_patterns
 from graphmem.model.extraction import PatternExtractor
 from graphmem.retrieval.search import tenant_profile
 from graphmem.retrieval.terms import vector_query
@@ -181,7 +182,10 @@ def formation_parts(
 ) -> list[list[dict[str, Any]]]:
     msgs = conversation(random.Random(seed), texts, n)
     for content, p in msgs:
-        key = embedding_text(MemoryDraft(content=content, user_id=user, role="user", speaker="Sam"))
+        key = embedding_text(
+            MemoryDraft(content=content, user_id=user, role="user", speaker="Sam"),
+            fact_patterns.extract(content),
+        )
         emb.bases[key] = p
         emb.precompute([key])
     names = [m.name for ex in PatternExtractor().extract([c for c, _ in msgs]) for m in ex.entities]

@@ -127,6 +127,21 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
             "I live in Leeds and I work at Acme Corp.",
             [("location", "Leeds", FactType.PROFILE), ("employer", "Acme Corp", FactType.PROFILE)],
         ),
+        (
+            "I started a new job at Spotify last week as a data engineer.",
+            [("employer", "Spotify", FactType.PROFILE), ("occupation", "data engineer", FactType.PROFILE)],
+        ),
+        ("I've got a job with the BBC.", [("employer", "BBC", FactType.PROFILE)]),
+        (
+            "I joined Acme as a designer",
+            [("employer", "Acme", FactType.PROFILE), ("occupation", "designer", FactType.PROFILE)],
+        ),
+        ("I started the job as an intern", [("occupation", "intern", FactType.PROFILE)]),
+        (
+            "I started at Acme as a designer",
+            [("employer", "Acme", FactType.PROFILE), ("occupation", "designer", FactType.PROFILE)],
+        ),
+        ("I started running as a hobby", []),
         ("I'm allergic to peanuts", [("allergy:peanuts", "yes", FactType.PROFILE)]),
         ("I love hiking!", [("preference:hiking", "love", FactType.PREFERENCE)]),
         ("I can't stand jazz", [("preference:jazz", "hate", FactType.PREFERENCE)]),

@@ -71,7 +71,7 @@ def gather(
     contexts = _context_texts(
         drafts, None if last is None else (last["content"] or "", last["speaker"] or last["role"])
     )
-    texts = [embedding_text(d) for d in drafts]
+    texts = [embedding_text(d, ex.facts) for d, ex in zip(drafts, extracted, strict=True)]
     unique = list(dict.fromkeys(texts))
     by_text = dict(zip(unique, embed_checked(rt.embedder, unique), strict=True))
     vectors = [by_text[t] for t in texts]

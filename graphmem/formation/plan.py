@@ -209,7 +209,9 @@ def _keys(draft: MemoryDraft, ex: TurnExtraction, context: str, now: datetime) -
     ranges = resolve_dates(draft.content, draft.occurred_at or now)
     span = event_range(ranges)
     return {
-        "search_text": search_text(draft.content, draft.speaker, [m.name for m in ex.entities], ranges),
+        "search_text": search_text(
+            draft.content, draft.speaker, [m.name for m in ex.entities], ranges, ex.facts
+        ),
         "context_text": context,
         "event_start": span[0] if span else None,
         "event_end": span[1] if span else None,

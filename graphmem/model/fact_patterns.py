@@ -17,6 +17,7 @@ _END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
 _PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 _PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
 _I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
+_JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (FactType.PROFILE, re.compile(r"\b[Mm]y name is\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"), "name"),
@@ -44,12 +45,27 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         "location",
     ),
     (FactType.PROFILE, re.compile(rf"\bI (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
-    (
+    (  # "I joined Acme as a designer", "I started at Acme as an intern"
         FactType.PROFILE,
-        re.compile(rf"\bI(?:'ve| have)? (?:started|joined) (?:working (?:at|for)\s+)?{_OBJ} as an? \w+"),
+        re.compile(
+            rf"\bI(?:'ve| have)? (?:joined|started (?:working )?(?:at|for))\s+(?!{_JOB}){_OBJ} as an? \w+"
+        ),
+        "employer",
+    ),
+    (  # "I started a new job at Spotify last week", "I've got a job with the BBC"
+        FactType.PROFILE,
+        re.compile(rf"{_I} (?:started|got|took|accepted|landed) {_JOB}(?:at|with)\s+{_OBJ}{_END}"),
         "employer",
     ),
     (FactType.PROFILE, re.compile(rf"\bI (?:now )?work as an?\s+{_OBJ}{_END}"), "occupation"),
+    (  # the role of a job taken or joined: "... started a new job at Spotify as a data engineer"
+        FactType.PROFILE,
+        re.compile(
+            rf"{_I} (?:(?:started|got|took|accepted|landed) {_JOB}|joined |started (?:working )?(?:at|for) )"
+            rf"[^.!?\n]{{0,60}}?\bas an?\s+{_OBJ}{_END}"
+        ),
+        "occupation",
+    ),
     (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
     (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),
     (

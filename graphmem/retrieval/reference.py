@@ -36,22 +36,36 @@ def sentences() -> list[str]:
 
 def vectors(embedder: Embedder) -> np.ndarray:
     """The reference sentences embedded by ``embedder`` as stored passages (unit rows), computed once per
-    embedder object (bge-small: ~0.4 s on two cores; the servers' warm-up does it at start)."""
+    embedder object (bge-small: ~0.4 s on two cores; the servers' warm-up does it at start).
+
+    The lock guards the cache only, never the embedding: under the async bridge an embedding call yields the
+    event loop's thread to other recalls (graphmem.aio), and one of them waiting on a held lock would block
+    that thread for good. Two first calls may both embed; the first to finish is kept."""
     with _lock:
-        try:
-            found = _vectors.get(embedder)
-        except TypeError:  # not hashable or not weakly referable: kept by identity, with the object
-            held = _unhashable.get(id(embedder))
-            found = held[1] if held is not None else None
-        if found is None:
-            found = np.asarray(embed_checked(embedder, sentences()), dtype=np.float64)
-            norms = np.linalg.norm(found, axis=1, keepdims=True)
-            found = found / np.where(norms > 0, norms, 1.0)
-            try:
-                _vectors[embedder] = found
-            except TypeError:
-                _unhashable[id(embedder)] = (embedder, found)
+        found = _lookup(embedder)
+    if found is not None:
         return found
+    computed = np.asarray(embed_checked(embedder, sentences()), dtype=np.float64)
+    norms = np.linalg.norm(computed, axis=1, keepdims=True)
+    computed = computed / np.where(norms > 0, norms, 1.0)
+    with _lock:
+        found = _lookup(embedder)
+        if found is not None:
+            return found
+        try:
+            _vectors[embedder] = computed
+        except TypeError:  # not hashable or not weakly referable: kept by identity, with the object
+            _unhashable[id(embedder)] = (embedder, computed)
+        return computed
+
+
+def _lookup(embedder: Embedder) -> np.ndarray | None:
+    """The cached vectors of ``embedder`` (the caller holds the lock)."""
+    try:
+        return _vectors.get(embedder)
+    except TypeError:
+        held = _unhashable.get(id(embedder))
+        return held[1] if held is not None else None
 
 
 def best_cosines(embedder: Embedder, query: Sequence[float], n: int) -> list[float]:

@@ -13,7 +13,8 @@ from datetime import UTC, datetime
 
 from graphmem.embedding import MINILM, Embedder, embed_checked, embedder_name
 from graphmem.errors import SchemaError
-from graphmem.model.keys import context_vector, turn_line
+from graphmem.model import fact_patterns
+from graphmem.model.keys import context_vector, turn_line, with_fact_lines
 from graphmem.store.driver import QueryStore
 
 logger = logging.getLogger(__name__)
@@ -60,12 +61,14 @@ def record(store: QueryStore, embedder: Embedder) -> None:
 
 
 def memory_text(row: dict[str, object]) -> str:
-    """The text a memory's ``embedding`` was made from (the rule formation and core blocks use)."""
+    """The text a memory's ``embedding`` was made from (the rule formation and core blocks use; the profile
+    facts under it are the pattern rules' reading of the content, as the default extractor reads it)."""
     content = str(row.get("content") or "")
     if row.get("core_label"):
         return f"{row['core_label']}: {content}"
     speaker, role = row.get("speaker"), row.get("role")
-    return f"{speaker}: {content}" if speaker and speaker != role else content
+    line = f"{speaker}: {content}" if speaker and speaker != role else content
+    return with_fact_lines(line, fact_patterns.extract(content))
 
 
 def reembed(
@@ -131,4 +134,7 @@ def previous_line(row: dict[str, object]) -> str | None:
         return None
     speaker = row.get("speaker") or row.get("role")
     line = turn_line(str(row.get("content") or ""), str(speaker) if speaker else None)
-    return context[: -len(line) - 1] if context.endswith("\n" + line) else None
+    if not context.endswith("\n" + line):
+        return None
+    previous = context[: -len(line) - 1]  # its profile facts under it, as that turn's own vector has them
+    return with_fact_lines(previous, fact_patterns.extract(previous))
