@@ -53,3 +53,24 @@ def test_a_question_by_the_relation_finds_the_turn_that_states_it(mem: GraphMemo
     assert mem.recall("Where do I live?", user_id=user_id, k=3, reinforce=False)[0].memory.content == MOVED
     job = mem.recall("What is my job?", user_id=user_id, k=3, reinforce=False)[0]
     assert job.memory.content == FIRST_HOUR[0]
+
+
+def test_an_edited_memory_is_embedded_by_the_same_rule(
+    mem: GraphMemory, user_id: str, embedder: Embedder
+) -> None:
+    """``memories.update`` re-embeds the new content with its speaker and profile facts, as formation and
+    reembed make the text (it embedded the bare content before)."""
+    [stored] = mem.add_messages(
+        [{"role": "user", "name": "Maya", "content": "I work in Porto"}], user_id=user_id, session_id="s1"
+    )
+    mem.memories.update(stored.id, user_id=user_id, content=MOVED, expected_version=stored.version)
+    row = mem.query(
+        "MATCH (m:Memory {id: $id}) RETURN m.content AS content, m.speaker AS speaker, m.role AS role, "
+        "m.embedding AS embedding",
+        {"id": stored.id},
+    )[0]
+    assert embedding_space.memory_text(row) == f"Maya: {MOVED}\nlocation: Lisbon"
+    expected = embedder.embed([embedding_space.memory_text(row)])[0]
+    assert math.isclose(
+        sum(a * b for a, b in zip(row["embedding"], expected, strict=True)), 1.0, abs_tol=0.003
+    )

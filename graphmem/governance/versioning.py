@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.embedding import embed_checked
 from graphmem.errors import MemoryNotFound, VersionConflict
 from graphmem.models import Memory, Priority
 from graphmem.store.driver import Tx
+from graphmem.store.embedding_space import memory_text
 from graphmem.store.idempotency import Step
 from graphmem.store.records import dump_metadata, memory_from_row
 from graphmem.store.runtime import Runtime
@@ -50,7 +52,7 @@ def update(
     """Apply ``change`` if the memory is still at ``expected_version`` (else :class:`VersionConflict`).
     ``on_commit`` (the audit event and the idempotency key's result) runs in the update's transaction."""
     now = datetime.now(UTC)
-    embedding = None if change.content is None else rt.embedder.embed([change.content])[0]
+    embedding = None if change.content is None else _embedding(rt, memory_id, user_id, change.content)
     # (an unchanged content embeds needlessly here; the no-op is only known under the lock)
 
     def work(tx: Tx) -> int:
@@ -83,6 +85,16 @@ def update(
     version = rt.store.unit_of_work(work)
     logger.debug("memory at version %d", version)
     return history(rt, memory_id, user_id=user_id)[-1]
+
+
+def _embedding(rt: Runtime, memory_id: str, user_id: str, content: str) -> list[float]:
+    """The vector of the memory with ``content``, made from the text formation and reembed make it from (its
+    speaker, its profile facts: graphmem.store.embedding_space.memory_text), checked like theirs. The speaker
+    and role an update cannot change are read first, outside the update's transaction."""
+    rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None, now=None)
+    if not rows:
+        raise MemoryNotFound(memory_id)
+    return embed_checked(rt.embedder, [memory_text({**rows[0]["memory"], "content": content})])[0]
 
 
 def history(rt: Runtime, memory_id: str, *, user_id: str) -> list[Memory]:
