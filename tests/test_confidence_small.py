@@ -3,7 +3,9 @@ short (graphmem.retrieval.reference), on the real server and the real embedder."
 
 from __future__ import annotations
 
-from graphmem import GraphMemory
+from collections.abc import Sequence
+
+from graphmem import EmbedderError, GraphMemory
 from graphmem.embedding import Embedder
 from graphmem.retrieval import reference
 from graphmem.retrieval.signals import spread
@@ -61,3 +63,29 @@ def test_a_single_memory_that_answers_is_recognised(mem: GraphMemory, user_id: s
     mem.remember(FIRST_HOUR[0], user_id=user_id)
     assert mem.recall("What is my dog called?", user_id=user_id, k=1, reinforce=False)[0].confidence > 0.5
     assert mem.recall(UNRELATED, user_id=user_id, k=1, reinforce=False)[0].confidence < 0.5
+
+
+class _FailsOnLargeBatches:
+    """The real embedder, except that a batch of more than 50 texts fails (the reference has 149)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.dimension = inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if len(texts) > 50:
+            raise EmbedderError("batch too large")
+        return self.inner.embed(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.inner.embed_queries(texts)  # type: ignore[attr-defined, no-any-return]
+
+
+def test_recall_goes_on_when_the_reference_cannot_be_embedded(
+    mem: GraphMemory, user_id: str, embedder: Embedder
+) -> None:
+    flaky = GraphMemory(mem.runtime.store, _FailsOnLargeBatches(embedder), mem.runtime.settings)
+    flaky.remember(FIRST_HOUR[0], user_id=user_id)
+    [hit] = flaky.recall("What is my dog called?", user_id=user_id, k=1, reinforce=False)
+    assert "Rex" in hit.memory.content
+    assert hit.explanation.components["standout"] == 0.0  # judged on its own pool of one, as before

@@ -30,6 +30,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from graphmem.embedding import embed_checked
 from graphmem.errors import ConfigurationError, ValidationError
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
@@ -135,7 +136,7 @@ class GraphMemStore(BaseStore):
             id=str(uuid.uuid4()),
             content=text,
             value=json.dumps(value, sort_keys=True),
-            embedding=rt.embedder.embed([text])[0],
+            embedding=embed_checked(rt.embedder, [text])[0],
             props={
                 "memory_type": "semantic",
                 "priority": "P0",

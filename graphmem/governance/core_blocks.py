@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.embedding import embed_checked
 from graphmem.errors import (
     CoreBlockLimitExceeded,
     CoreBlockNotFound,
@@ -118,7 +119,7 @@ def write(rt: Runtime, user_id: str, spec: BlockSpec, value: str, *, expected_ve
     if len(value) > spec.limit:
         raise CoreBlockLimitExceeded(spec.label, len(value), spec.limit)
     now = datetime.now(UTC)
-    embedding = rt.embedder.embed([f"{spec.label}: {value}"])[0]
+    embedding = embed_checked(rt.embedder, [f"{spec.label}: {value}"])[0]
     props = {
         "memory_type": "semantic",
         "priority": "P0",

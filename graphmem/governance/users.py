@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphmem.embedding import embed_checked
 from graphmem.errors import MemoryNotFound
 from graphmem.model.scopes import session_prefix
 from graphmem.store import audit
@@ -174,7 +175,7 @@ def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> in
     ids = [n["element_id"] for n in rt.store.read("user_nodes", user_id=user_id, props=False)]
     rows = rt.store.write_auto("user_anonymize", ids=ids, redacted=REDACTED, batch=BATCH) if ids else []
     count = int(rows[0]["anonymized"]) if rows else 0
-    embedding = rt.embedder.embed([REDACTED])[0]
+    embedding = embed_checked(rt.embedder, [REDACTED])[0]
     rt.store.write_auto("user_anonymize_embeddings", user_id=user_id, embedding=embedding, batch=BATCH)
     audit.record(rt, "anonymize_user", user_id=user_id, actor=actor, details={"nodes": count})
     return count
@@ -185,7 +186,7 @@ def govern_memory(
 ) -> None:
     """Apply one governance decision to a memory, with an audit record."""
     now = datetime.now(UTC)
-    embedding = rt.embedder.embed([REDACTED])[0] if decision is Decision.ANONYMIZE else None
+    embedding = embed_checked(rt.embedder, [REDACTED])[0] if decision is Decision.ANONYMIZE else None
 
     def work(tx: Tx) -> None:
         rows = tx.run(

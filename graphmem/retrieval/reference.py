@@ -13,6 +13,7 @@ measures too. A tenant whose vector search returns ``pool_k`` memories is judged
 
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,9 @@ from typing import Any
 import numpy as np
 
 from graphmem.embedding import Embedder, embed_checked
+from graphmem.errors import EmbedderError
+
+logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _vectors: weakref.WeakKeyDictionary[Embedder, np.ndarray] = weakref.WeakKeyDictionary()
@@ -85,8 +89,15 @@ def for_pool(
     embedder: Embedder, query: Sequence[float] | None, seeds: Sequence[Mapping[str, Any]], pool_k: int
 ) -> list[float]:
     """The best ``pool_k`` reference cosines of the query when the vector search found fewer than ``pool_k``
-    memories (``seeds``: recall_pool's, each with the sources that ``found`` it), else none. In process."""
+    memories (``seeds``: recall_pool's, each with the sources that ``found`` it), else none. In process.
+    An embedder that fails on the reference sentences leaves the pool as it is (logged): recall goes on."""
     found = sum(1 for s in seeds if any(f["source"] == "vector" for f in s["found"]))
     if query is None or not seeds or found >= pool_k:
         return []
-    return best_cosines(embedder, query, pool_k)
+    try:
+        return best_cosines(embedder, query, pool_k)
+    except EmbedderError as exc:
+        logger.warning(
+            "embedding the reference sentences failed; confidence judged on the pool alone: %s", exc
+        )
+        return []
