@@ -14,7 +14,7 @@ from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
-from graphmem.models import CoreBlock, Hit
+from graphmem.models import CoreBlock, Hit, Memory
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
@@ -145,14 +145,22 @@ def candidate_items(
             continue
         recalled.add(hit.memory.id)
         # a summary enters as the sources the query found it by (its extract may not hold what they said)
-        text = " | ".join(d.content for d in hit.details) if hit.details else hit.memory.content
+        text = " | ".join(memory_line(d) for d in hit.details) if hit.details else memory_line(hit.memory)
         add("memory", text, hit.memory.id, hit.score)
     for row in recent:
         memory = memory_from_row(row["memory"])
         if memory.id not in recalled:
-            when = memory.occurred_at.isoformat(timespec="minutes") if memory.occurred_at else ""
-            add("history", f"[{when}] {memory.content}" if when else memory.content, memory.id)
+            add("history", memory_line(memory), memory.id)
     return items
+
+
+def memory_line(memory: Memory) -> str:
+    """A memory as the agent reads it: when it was said and by whom, then what
+    (``[2026-11-09T10:00+00:00] Maya: Yesterday I had a migraine``): "yesterday" needs its day, and in a
+    conversation "I" needs its speaker."""
+    said = f"{memory.speaker}: {memory.content}" if memory.speaker else memory.content
+    when = memory.occurred_at.isoformat(timespec="minutes") if memory.occurred_at else ""
+    return f"[{when}] {said}" if when else said
 
 
 def fit(items: list[ContextItem], budget: int, count: Callable[[str], int]) -> Context:
