@@ -12,7 +12,8 @@
 // found, with its score ([id, score]), from which recall picks the hit's details (graphmem.retrieval.signals);
 // for full text, `via_text` is the best source's text (and `via_asked` its asked key), which recall's BM25 scores
 // in the summary's place.
-// Rows are compact (what ranking reads: no times, which are slow to decode; the event range comes as epoch milliseconds, links as [src, dst, type, weight], each edge
+// Rows are compact (what ranking reads: no times, which are slow to decode; the event range and when the memory was
+// said (`said`, its occurred_at) come as epoch milliseconds, links as [src, dst, type, weight], each edge
 // once); recall fetches the full rows of its top k with its write. Ranking runs in Python.
 // $tenants: the tenant keys the caller may read (graphmem.model.scopes: its user, session, agent, org)
 // $embedding: list of floats or null; $method: 'exact' | 'index' | 'filtered' | 'none'; $fetch: ANN neighbours
@@ -217,6 +218,7 @@ CALL (pool, near, members, covered) {
            text: n.search_text, .asked, // asked: the questions feedback marked it useful for (full text)
            event: CASE WHEN NOT n.event_start IS :: ZONED DATETIME NOT NULL OR NOT n.event_end IS :: ZONED DATETIME NOT NULL THEN null
                        ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
+           said: CASE WHEN n.occurred_at IS :: ZONED DATETIME NOT NULL THEN n.occurred_at.epochMillis END,
            cosine: CASE WHEN $embedding IS NULL OR covered THEN null
                         ELSE {{typed_cosine(n.embedding, $embedding)}} END,
            context_cosine: CASE WHEN $embedding IS NULL OR covered OR n.context_embedding IS NULL THEN null

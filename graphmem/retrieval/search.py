@@ -22,7 +22,7 @@ from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
-from graphmem.model.timescope import TimeScope, currency
+from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, reference
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
@@ -31,10 +31,10 @@ from graphmem.retrieval.signals import (
     asking,
     best_cosine,
     coverage,
+    currencies,
     session_match,
     spread,
     summary_details,
-    via_context,
 )
 from graphmem.retrieval.terms import (
     TOKEN,
@@ -316,8 +316,9 @@ def _signals(
 ) -> _Signals:
     """Linear fusion of cosine and BM25, times each memory's currency: statements superseded by then score
     down for a present-tense question, in what they pass to the graph and in their final score
-    (graphmem.model.timescope); a match borrowed through the context key from an outdated previous turn is
-    outdated with it."""
+    (graphmem.model.timescope), or changed by a later statement among the best k
+    (graphmem.retrieval.signals.changed_later); a match borrowed through the context key from an outdated
+    previous turn is outdated with it."""
     cosine = {mid: best_cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
     bm25 = {
         mid: f.get("fulltext", f.get("substring", 0.0))
@@ -326,12 +327,7 @@ def _signals(
     }
     own = linear_fusion(cosine, bm25, req.preset.vector_weight if cosine else 0.0)
     when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
-    current = {mid: currency(m, req.query, when, now) for mid, m in memories.items()}
-    before = {link[1]: link[0] for link in row["links"] if link[2] == "FOLLOWS"}
-    for mid, memory in memories.items():
-        prev = before.get(mid)
-        if prev in current and via_context(memory):
-            current[mid] = min(current[mid], current[prev])
+    current = currencies(memories, row["links"], own, req.query, req.k, when, now)
     own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
     return _Signals(cosine, bm25, own, current)
 

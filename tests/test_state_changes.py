@@ -1,0 +1,86 @@
+"""A later statement that says a state changed outranks the earlier one for a question about the present,
+without a fact rule for it (graphmem.retrieval.signals.changed_later); past-tense and ``as_of`` questions
+still reach the earlier one (real server, real embedder)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.retrieval.signals import CHANGE
+
+START = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+OTHERS = [
+    "My dog Rex is a beagle.",
+    "I work as a nurse.",
+    "My sister Ana lives in Porto.",
+    "I love hiking on weekends.",
+    "I'm reading a mystery novel.",
+]
+CHANGES = [
+    ("I drive a Toyota Corolla.", "I sold the Corolla and bought a Tesla Model 3.", "What car do I drive?"),
+    ("Our wedding is on June 5th.", "We moved the wedding to August 20th.", "When is our wedding?"),
+    (
+        "I'm learning Spanish on Duolingo.",
+        "I stopped learning Spanish and switched to Italian.",
+        "Which language am I learning?",
+    ),
+    (
+        "We're going to Tokyo and Kyoto, maybe Osaka for a day.",
+        "Actually we decided to skip Osaka and spend more time in Kyoto.",
+        "Are we still going to Osaka?",
+    ),
+    ("My manager is Tom.", "Tom left the company; my new manager is Priya.", "Who is my manager?"),
+]
+
+
+def _told(mem: GraphMemory, user_id: str, old: str, new: str) -> None:
+    """Seven days of one user: the earlier statement on day 3, the change on day 12, others around them."""
+    for day, text in enumerate([OTHERS[0], old, OTHERS[1], OTHERS[2], new, OTHERS[3], OTHERS[4]]):
+        mem.add_messages(
+            [{"role": "user", "content": text, "timestamp": START + timedelta(days=3 * day)}],
+            user_id=user_id,
+            session_id=f"s{day}",
+        )
+
+
+@pytest.mark.parametrize(("old", "new", "question"), CHANGES)
+def test_the_later_statement_answers_the_present(
+    mem: GraphMemory, user_id: str, old: str, new: str, question: str
+) -> None:
+    _told(mem, user_id, old, new)
+    hits = mem.recall(question, user_id=user_id, k=7, reinforce=False)
+    assert hits[0].memory.content == new
+    stale = next(h for h in hits if h.memory.content == old)
+    assert stale.explanation.components["currency"] < 1.0
+
+
+def test_the_past_and_as_of_still_reach_the_earlier_statement(mem: GraphMemory, user_id: str) -> None:
+    old, new, _ = CHANGES[0]
+    _told(mem, user_id, old, new)
+    past = mem.recall("What car did I drive before?", user_id=user_id, k=7, reinforce=False)
+    assert next(h for h in past if h.memory.content == old).explanation.components["currency"] == 1.0
+    before = mem.recall("What car do I drive?", user_id=user_id, k=3, as_of=START + timedelta(days=5))
+    assert before[0].memory.content == old  # the sale had not happened yet
+
+
+@pytest.mark.parametrize(
+    ("text", "changes"),
+    [
+        ("I sold the Corolla and bought a Tesla.", True),
+        ("We've just moved the wedding to August.", True),
+        ("We decided to skip Osaka.", True),
+        ("My new manager is Priya.", True),
+        ("I don't drive any more.", True),
+        ("I no longer eat meat.", True),
+        ("It definitely changed my life.", False),
+        ("Use coconut oil instead of butter.", False),
+        ("Thanks! I won't quit on my dreams.", False),
+        ("Have you made any more art lately?", False),
+        ("I was so moved by the concert.", False),
+    ],
+)
+def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None:
+    assert (CHANGE.search(text) is not None) is changes
