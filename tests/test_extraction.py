@@ -123,6 +123,11 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
     ("text", "expected"),
     [
         ("My name is Alice Smith.", [("name", "Alice Smith", FactType.PROFILE)]),
+        ("Hi! I'm Maya, nice to meet you.", [("name", "Maya", FactType.PROFILE)]),
+        ("Hello, I am John Smith.", [("name", "John Smith", FactType.PROFILE)]),
+        ("Call me Bob.", [("name", "Bob", FactType.PROFILE)]),
+        ("I'm Italian.", []),
+        ("Hey, I'm tired today.", []),
         (
             "I live in Leeds and I work at Acme Corp.",
             [("location", "Leeds", FactType.PROFILE), ("employer", "Acme Corp", FactType.PROFILE)],

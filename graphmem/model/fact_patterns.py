@@ -20,7 +20,20 @@ _I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
 _JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
-    (FactType.PROFILE, re.compile(r"\b[Mm]y name is\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"), "name"),
+    (
+        FactType.PROFILE,
+        re.compile(r"\b(?:[Mm]y name(?: is|'s)|[Cc]all me)\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"),
+        "name",
+    ),
+    # a greeting's introduction: "Hi! I'm Maya", "Hello, I am John Smith" (not "I'm Italian": no greeting)
+    (
+        FactType.PROFILE,
+        re.compile(
+            r"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]iya)(?: there| all| everyone)?[!,.]*\s+I(?:'m| am)\s+"
+            r"(?P<val>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\b"
+        ),
+        "name",
+    ),
     (
         FactType.PROFILE,
         re.compile(rf"\b(?:I live|I'm living|I am living|I now live) in\s+{_PLACE}{_PLACE_END}"),
