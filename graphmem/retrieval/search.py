@@ -18,7 +18,7 @@ from graphmem.config import RetrievalPreset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.dates import overlaps, query_dates, query_span
+from graphmem.model.dates import event_of, overlaps, query_dates, query_span
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
@@ -346,7 +346,7 @@ def _combine(
     for mid, memory in memories.items():
         speaker = str(memory.get("speaker") or "").lower()
         boost = preset.speaker_boost if speaker and speaker in names else 0.0
-        dated = preset.date_boost if span and overlaps(memory.get("event"), span) else 0.0
+        dated = preset.date_boost if span and overlaps(event_of(memory), span) else 0.0
         own = signals.own.get(mid, 0.0)
         relevance = (1 - preset.graph_weight) * own + preset.graph_weight * ppr.get(mid, 0.0) if ppr else own
         session = preset.session_boost * episode.get(memory.get("session_id"), 0.0)

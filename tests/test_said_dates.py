@@ -1,0 +1,34 @@
+"""A memory with no date expression is about the day it was said (graphmem.model.dates.event_of): a
+question's date span ("last week") finds it by that day (real server)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem import GraphMemory
+from graphmem.model.dates import DAY_MS, event_of
+
+
+def test_an_undated_memory_is_about_the_day_it_was_said() -> None:
+    said = 1_700_000_000_000
+    assert event_of({"said": said}) == [said, said + DAY_MS]
+    assert event_of({"said": said, "event": [1, 2]}) == [1, 2]  # its own date expressions come first
+    assert event_of({"said": None}) is None
+
+
+def test_last_week_finds_what_was_said_last_week(mem: GraphMemory, user_id: str) -> None:
+    asked = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)  # a Friday; last week is 9-15 November
+    for text, days_before in (
+        ("I went to a pottery class with Ben.", 40),
+        ("Pottery class again, this time Lena came along.", 9),
+        ("My dog Rex is a beagle.", 2),
+    ):
+        mem.add_messages(
+            [{"role": "user", "content": text, "timestamp": asked - timedelta(days=days_before)}],
+            user_id=user_id,
+            session_id=f"s{days_before}",
+        )
+    hits = mem.recall("Who came to pottery class with me last week?", user_id=user_id, k=3, as_of=asked)
+    dated = {h.memory.content.split()[-1]: h.explanation.components["date"] for h in hits}
+    assert dated["along."] > 0 and dated["Ben."] == dated["beagle."] == 0  # said last week, and not
+    assert "Lena" in hits[0].memory.content
