@@ -11,7 +11,7 @@ Formation stores, next to ``content``:
   ``search_text``. A question asks by the relation ("Where do I live?") where the turn says it another way
   ("I moved to Lisbon last month"): bge-small's cosine of that question with the turn is 0.44, with the turn
   and its fact line 0.55, above the user's other turns (0.43-0.49 in the first-hour test of
-  ``tests/test_confidence_small.py``). Preferences and rules are left out: their key is the turn's own words.
+  ``tests/test_fact_keys.py``). Preferences and rules are left out: their key is the turn's own words.
 - ``context_text``: the previous turn of the same session and this one, each prefixed by its speaker; its
   vector, ``context_embedding`` (:func:`context_vector`), is the normalised sum of the two turns' own
   vectors (a question often names what the previous turn said).
