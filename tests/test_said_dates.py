@@ -1,4 +1,4 @@
-"""A memory with no date expression is about the day it was said (graphmem.model.dates.event_of): a
+"""A memory with no date expression is about the day it was said (graphmem.retrieval.signals.event_of): a
 question's date span ("last week") finds it by that day (real server)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
-from graphmem.model.dates import DAY_MS, event_of
+from graphmem.retrieval.signals import DAY_MS, event_of
 
 
 def test_an_undated_memory_is_about_the_day_it_was_said() -> None:

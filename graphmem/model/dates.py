@@ -16,7 +16,6 @@ understood yields nothing rather than a guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -387,17 +386,6 @@ def query_span(query: str, at: datetime) -> tuple[int, int] | None:
     epoch milliseconds (:func:`query_dates`)."""
     span = query_dates(query, at).span
     return None if span is None else (int(span[0].timestamp() * 1000), int(span[1].timestamp() * 1000))
-
-
-DAY_MS = 86_400_000
-
-
-def event_of(memory: Mapping[str, Any]) -> Any:
-    """When a pool row's memory is about (epoch ms, ``[start, end)``): the range its date expressions
-    resolved to, else the day it was said (``said``: its occurred_at): an undated statement ("I went to a
-    pottery class with Lena") is about the time it was made, so "what did I do last week?" finds it."""
-    said = memory.get("said")
-    return memory.get("event") or ([said, said + DAY_MS] if isinstance(said, int) else None)
 
 
 def overlaps(event: Any, span: tuple[int, int]) -> bool:

@@ -18,7 +18,7 @@ from graphmem.config import RetrievalPreset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.dates import event_of, overlaps, query_dates, query_span
+from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
@@ -32,6 +32,7 @@ from graphmem.retrieval.signals import (
     best_cosine,
     coverage,
     currencies,
+    event_of,
     session_match,
     spread,
     summary_details,

@@ -28,6 +28,17 @@ CHANGE = re.compile(
 )
 
 
+DAY_MS = 86_400_000
+
+
+def event_of(memory: Mapping[str, Any]) -> Any:
+    """When a pool row's memory is about (epoch ms, ``[start, end)``): the range its date expressions
+    resolved to, else the day it was said (``said``: its occurred_at): an undated statement ("I went to a
+    pottery class with Lena") is about the time it was made, so "what did I do last week?" finds it."""
+    said = memory.get("said")
+    return memory.get("event") or ([said, said + DAY_MS] if isinstance(said, int) else None)
+
+
 def asking(memory: Mapping[str, Any]) -> float:
     """:data:`ASKING_FACTOR` for a memory that only asks, else 1."""
     return ASKING_FACTOR if asks_only(str(memory.get("content") or "")) else 1.0
