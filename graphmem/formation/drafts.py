@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.model.fact_patterns import ExtractedFact
-from graphmem.model.keys import with_fact_lines
+from graphmem.model.keys import own_text
 from graphmem.models import MemoryType, Priority, Source
 
 __all__ = ["MemoryDraft", "embedding_text", "entity_id", "session_uid", "user_key"]
@@ -45,12 +45,7 @@ def embedding_text(draft: MemoryDraft, facts: Sequence[ExtractedFact] = ()) -> s
     evidence recall@10 from 0.30 to 0.50. Role names (user, assistant) are left out. The profile facts the
     turn states (``facts``, its extraction's) follow, one line each (graphmem.model.keys.fact_lines).
     """
-    line = (
-        f"{draft.speaker}: {draft.content}"
-        if draft.speaker and draft.speaker != draft.role
-        else draft.content
-    )
-    return with_fact_lines(line, facts)
+    return own_text(draft.content, draft.speaker, draft.role, facts)
 
 
 def user_key(user_id: str) -> str:

@@ -45,6 +45,7 @@ __all__ = [
     "context_text",
     "context_vector",
     "fact_lines",
+    "own_text",
     "search_text",
     "turn_line",
     "with_fact_lines",
@@ -75,6 +76,12 @@ def fact_lines(facts: Sequence[ExtractedFact]) -> list[str]:
         for f in facts
         if f.fact_type is FactType.PROFILE and not f.ends
     ]
+
+
+def own_text(content: str, speaker: str | None, role: str | None, facts: Sequence[ExtractedFact]) -> str:
+    """The text a memory's own vector is made from: ``speaker: content`` (a role name is no speaker), then the
+    profile facts it states (formation passes its extraction's; reembed and updates the pattern rules')."""
+    return with_fact_lines(turn_line(content, speaker if speaker != role else None), facts)
 
 
 def with_fact_lines(text: str, facts: Sequence[ExtractedFact]) -> str:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
+from graphmem.model.keys import turn_line
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
@@ -158,7 +159,7 @@ def memory_line(memory: Memory) -> str:
     """A memory as the agent reads it: when it was said and by whom, then what
     (``[2026-11-09T10:00+00:00] Maya: Yesterday I had a migraine``): "yesterday" needs its day, and in a
     conversation "I" needs its speaker."""
-    said = f"{memory.speaker}: {memory.content}" if memory.speaker else memory.content
+    said = turn_line(memory.content, memory.speaker)
     when = memory.occurred_at.isoformat(timespec="minutes") if memory.occurred_at else ""
     return f"[{when}] {said}" if when else said
 

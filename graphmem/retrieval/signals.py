@@ -13,7 +13,7 @@ from typing import Any
 
 from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
-from graphmem.retrieval.terms import STOP_WORDS, TOKEN
+from graphmem.retrieval.terms import STOP_WORDS, TOKEN, query_terms
 
 # A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
 # learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
@@ -232,5 +232,5 @@ def changed_later(
 
 def _content_words(text: str) -> set[str]:
     """Lower-case words of three letters or more that are not function words."""
-    found = {token.split("'")[0] for token in TOKEN.findall(text.lower())}
+    found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
     return {w for w in found if len(w) >= 3 and w not in STOP_WORDS}

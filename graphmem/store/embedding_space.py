@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from graphmem.embedding import MINILM, Embedder, embed_checked, embedder_name
 from graphmem.errors import SchemaError
 from graphmem.model import fact_patterns
-from graphmem.model.keys import context_vector, turn_line, with_fact_lines
+from graphmem.model.keys import context_vector, own_text, turn_line, with_fact_lines
 from graphmem.store.driver import QueryStore
 
 logger = logging.getLogger(__name__)
@@ -67,8 +67,12 @@ def memory_text(row: dict[str, object]) -> str:
     if row.get("core_label"):
         return f"{row['core_label']}: {content}"
     speaker, role = row.get("speaker"), row.get("role")
-    line = f"{speaker}: {content}" if speaker and speaker != role else content
-    return with_fact_lines(line, fact_patterns.extract(content))
+    return own_text(
+        content,
+        str(speaker) if speaker else None,
+        str(role) if role else None,
+        fact_patterns.extract(content),
+    )
 
 
 def reembed(
