@@ -113,6 +113,7 @@ class _OnnxModel:
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
+        self._counter: Any = None
         self._inputs: frozenset[str] = frozenset()
 
     def load(self) -> tuple[Any, Any]:
@@ -144,7 +145,15 @@ class _OnnxModel:
         return self._session, self._tokenizer
 
     def tokenizer(self) -> Any:
-        return self.load()[1]
+        """A copy of the model's tokenizer that does not truncate, for counting: the model's own stops at
+        ``MAX_TOKENS``, so a 3,000-word context counted 512 and ``context()`` exceeded its budget."""
+        if self._counter is None:
+            from tokenizers import Tokenizer
+
+            counter = Tokenizer.from_str(self.load()[1].to_str())
+            counter.no_truncation()
+            self._counter = counter
+        return self._counter
 
     def run(self, texts: Sequence[str], *, pairs: Sequence[str] | None = None) -> Any:
         """The model's first output for one padded batch (``pairs`` makes (text, pair) inputs)."""

@@ -352,9 +352,11 @@ class GraphMemory:
         conversation: str | list[str] | None = None,
     ) -> Context:
         """A prompt-ready context within ``token_budget`` tokens: current facts (most relevant first), then
-        recalled memories, then recent history; lowest-ranked items are dropped first and reported in
-        ``dropped``. ``as_of``/``known_at``: the context as it would have been assembled then (the facts
-        valid at ``as_of`` as recorded by ``known_at``; recall and history at the same times). The scopes
+        the recalled memories whose confidence reaches 0.5 as relevant (or a notice that none does), the
+        other recalled memories as possibly related, then recent history; lowest-ranked items are dropped
+        first and reported in ``dropped``. ``as_of``/``known_at``: the context as it would have been
+        assembled then (the facts valid at ``as_of`` as recorded by ``known_at``; recall and history at the
+        same times). The scopes
         and ``conversation`` are those of :meth:`recall`; a fact key set in several scopes reads from the
         narrowest."""
         who = check.caller(user_id, session_id, agent_id, org_id)

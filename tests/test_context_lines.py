@@ -20,6 +20,6 @@ def test_a_recalled_memory_carries_its_day_and_speaker(mem: GraphMemory, user_id
         session_id="s1",
     )
     ctx = mem.context("When did I have a migraine?", user_id=user_id, reinforce=False)
-    lines = [i.text for i in ctx.kept if i.kind in ("memory", "history")]
+    lines = [i.text for i in ctx.kept if i.kind in ("memory", "possible", "history")]
     assert f"[2026-11-09T10:00+00:00] Maya: {MIGRAINE}" in lines  # "yesterday" is 2026-11-08
     assert "Maya: My dog Rex is a beagle." in "\n".join(lines)

@@ -99,7 +99,9 @@ def test_context_passes_the_conversation_to_its_recall(mem: GraphMemory, user_id
 
     def scores(conversation: list[str] | None) -> dict[str, float]:
         ctx = mem.context(QUESTION, user_id=user_id, reinforce=False, conversation=conversation)
-        return {i.memory_id: i.score or 0.0 for i in ctx.items if i.kind == "memory" and i.memory_id}
+        return {
+            i.memory_id: i.score or 0.0 for i in ctx.items if i.kind in ("memory", "possible") and i.memory_id
+        }
 
     plain, on_bake = scores(None), scores(BAKE)
     assert on_bake[bake] / plain[bake] > on_bake[hike] / plain[hike] > 1.0

@@ -1,0 +1,74 @@
+"""What ``context()`` lists and how much of it (real server, real embedder): every recalled memory, the
+confident ones as relevant and the others as possibly related, within a budget counted in full."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem import GraphMemory
+from graphmem.embedding import Embedder
+
+DEMO_LIKE = [
+    "I finally adopted a dog! He's a beagle named Rex.",
+    "I work as a nurse at St. Mary's hospital, mostly night shifts.",
+    "Because of the night shifts my sister Emma looks after Rex on weekends.",
+    "I love Italian food, especially mushroom risotto.",
+    "I'm planning a trip to Japan in October with my friend Tom.",
+]
+
+
+def _said(mem: GraphMemory, user_id: str, turns: list[str]) -> None:
+    start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    mem.add_messages(
+        [{"role": "user", "content": t, "timestamp": start + timedelta(days=i)} for i, t in enumerate(turns)],
+        user_id=user_id,
+        session_id="s1",
+    )
+
+
+def test_a_memory_recall_is_unsure_of_is_listed_as_possibly_related(mem: GraphMemory, user_id: str) -> None:
+    """The demo's "Where am I travelling later this year?" shares no word with "I'm planning a trip to
+    Japan": recall ranks that memory first, but its confidence stays below 0.5. The context used to answer
+    "nothing relevant" and leave it out."""
+    _said(mem, user_id, DEMO_LIKE)
+    question = "Where am I travelling later this year?"
+    top = mem.recall(question, user_id=user_id, k=3, reinforce=False)[0]
+    assert "Japan" in top.memory.content
+    assert top.confidence < 0.5  # the case this test is about (the embedder is pinned by its sha256)
+    ctx = mem.context(question, user_id=user_id, reinforce=False)
+    assert "- No memory clearly answers this query." in ctx.text
+    possible = [i for i in ctx.kept if i.kind == "possible"]
+    assert possible and "Japan" in possible[0].text
+    assert ctx.text.index("## Relevant memories") < ctx.text.index("## Possibly related memories")
+
+
+def test_confident_memories_come_before_the_possibly_related(mem: GraphMemory, user_id: str) -> None:
+    _said(mem, user_id, DEMO_LIKE)
+    question = "What is the name of my dog?"
+    hits = mem.recall(question, user_id=user_id, k=10, reinforce=False)
+    ctx = mem.context(question, user_id=user_id, reinforce=False)
+    relevant = [i.memory_id for i in ctx.kept if i.kind == "memory"]
+    possible = [i.memory_id for i in ctx.kept if i.kind == "possible"]
+    assert relevant == [h.memory.id for h in hits if h.confidence >= 0.5]
+    assert "Rex" in next(i.text for i in ctx.kept if i.kind == "memory")
+    assert possible == [h.memory.id for h in hits if h.confidence < 0.5]
+    assert not any(i.kind == "notice" for i in ctx.kept)
+    assert [i.rank for i in ctx.items] == sorted(i.rank for i in ctx.items)
+    assert max(i.rank for i in ctx.items if i.kind == "memory") < min(
+        i.rank for i in ctx.items if i.kind == "possible"
+    )
+
+
+def test_the_budget_counts_every_token(mem: GraphMemory, user_id: str, embedder: Embedder) -> None:
+    """The model's tokenizer truncates at 512 tokens; counted with it, a context of any length came to at
+    most 512 and a budget above that was never enforced."""
+    long_turns = [
+        f"Travel diary day {i}: " + "we walked along the river and talked about books. " * 40
+        for i in range(8)
+    ]
+    _said(mem, user_id, long_turns)
+    ctx = mem.context("What did we talk about on the river walk?", user_id=user_id, token_budget=1200)
+    counted = len(embedder.tokenizer.encode(ctx.text, add_special_tokens=False))  # type: ignore[attr-defined]
+    assert ctx.dropped
+    assert ctx.tokens == counted
+    assert 512 < counted <= 1200
