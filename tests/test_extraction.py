@@ -147,6 +147,17 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
             [("employer", "Acme", FactType.PROFILE), ("occupation", "designer", FactType.PROFILE)],
         ),
         ("I started running as a hobby", []),
+        (  # the role and the place of a job; a full stop inside a name does not end it
+            "I work as a nurse at St. Mary's hospital, mostly night shifts.",
+            [
+                ("occupation", "nurse", FactType.PROFILE),
+                ("employer", "St. Mary's hospital", FactType.PROFILE),
+            ],
+        ),
+        ("I work as a tutor for kids", [("occupation", "tutor for kids", FactType.PROFILE)]),
+        ("I moved to St. Louis last year.", [("location", "St. Louis", FactType.PROFILE)]),
+        ("I live in Washington D.C. now", [("location", "Washington D.C.", FactType.PROFILE)]),
+        ("I moved to Leeds. St. Mary's is nearby.", [("location", "Leeds", FactType.PROFILE)]),
         ("I'm allergic to peanuts", [("allergy:peanuts", "yes", FactType.PROFILE)]),
         ("I love hiking!", [("preference:hiking", "love", FactType.PREFERENCE)]),
         ("I can't stand jazz", [("preference:jazz", "hate", FactType.PREFERENCE)]),

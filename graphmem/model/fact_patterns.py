@@ -70,7 +70,16 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         re.compile(rf"{_I} (?:started|got|took|accepted|landed) {_JOB}(?:at|with)\s+{_OBJ}{_END}"),
         "employer",
     ),
-    (FactType.PROFILE, re.compile(rf"\bI (?:now )?work as an?\s+{_OBJ}{_END}"), "occupation"),
+    (  # "I work as a nurse at St. Mary's hospital": the role, then where
+        FactType.PROFILE,
+        re.compile(rf"\bI (?:now |currently )?work as an?\s+{_OBJ}(?=\s+(?:{_STOP}|at)\b|[.,;!?\n]|$)"),
+        "occupation",
+    ),
+    (
+        FactType.PROFILE,
+        re.compile(rf"\bI (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{_OBJ}{_END}"),
+        "employer",
+    ),
     (  # the role of a job taken or joined: "... started a new job at Spotify as a data engineer"
         FactType.PROFILE,
         re.compile(
@@ -124,8 +133,27 @@ def _clean(obj: str) -> str:
     return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()
 
 
+# A full stop inside a name ("St. Mary's", "Washington D.C.", "Dr. Smith") is not the end of a value: such
+# stops are swapped for a character no value pattern stops at while matching, and swapped back in the values.
+_ABBREVIATION = re.compile(
+    r"\b(?:[A-Z]\.){2,}|\b(?:St|Dr|Mr|Mrs|Ms|Mt|Ft|Jr|Sr|Prof|Inc|Ltd|Co|Corp|Ave|Rd)\.(?= [A-Z0-9])"
+)
+_INNER_STOP = "\u2024"  # ONE DOT LEADER
+
+
+def _shield(text: str) -> str:
+    return _ABBREVIATION.sub(lambda m: m.group().replace(".", _INNER_STOP), text) if "." in text else text
+
+
 def extract(text: str) -> list[ExtractedFact]:
     """Facts stated in first person: preferences, profile, rules."""
+    return [
+        replace(f, key=f.key.replace(_INNER_STOP, "."), value=f.value.replace(_INNER_STOP, "."))
+        for f in _extract(_shield(text))
+    ]
+
+
+def _extract(text: str) -> list[ExtractedFact]:
     out: dict[tuple[FactType, str], ExtractedFact] = {}
     for fact_type, pattern, template in _PATTERNS:
         for m in pattern.finditer(text):
