@@ -33,6 +33,8 @@ CHANGES = [
         "Are we still going to Osaka?",
     ),
     ("My manager is Tom.", "Tom left the company; my new manager is Priya.", "Who is my manager?"),
+    # no change verb and no shared word: the diet fact (one at a time) outdates the earlier statement
+    ("I'm vegetarian.", "I started eating fish again, so I'm pescatarian now.", "What is my diet?"),
 ]
 
 

@@ -89,6 +89,15 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         "occupation",
     ),
     (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
+    (  # "I'm vegetarian", "I'm a vegan now", "so I'm pescatarian now": one diet at a time
+        FactType.PROFILE,
+        re.compile(
+            r"\bI(?:'m| am)(?: now| currently| still| mostly| strictly)?(?: an?)? (?P<val>vegetarian|vegan|"
+            r"pescatarian|pescetarian|flexitarian|carnivore|omnivore)\b(?! (?:food|recipes?|restaurants?|options?))",
+            re.IGNORECASE,
+        ),
+        "diet",
+    ),
     (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),
     (
         FactType.PREFERENCE,
