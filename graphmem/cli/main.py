@@ -139,13 +139,15 @@ def _hits_table(hits: list[Hit], title: str) -> Table:
     table = Table(title=escape(title))
     table.add_column("#", justify="right")
     table.add_column("score", justify="right")
+    table.add_column("confidence", justify="right")
     table.add_column("memory")
     table.add_column("how", style="dim")
     for i, hit in enumerate(hits, start=1):
         text = escape(hit.memory.content)
         for detail in hit.details:  # a summary: the sources the query found it by, under it
             text += f"\n[dim]detail:[/] {escape(detail.content)}"
-        table.add_row(str(i), f"{hit.score:.3f}", text, escape(hit.explanation.search_level))
+        sure = f"{hit.confidence:.2f}" if hit.confidence >= 0.5 else f"[dim]{hit.confidence:.2f}[/]"
+        table.add_row(str(i), f"{hit.score:.3f}", sure, text, escape(hit.explanation.search_level))
     return table
 
 
