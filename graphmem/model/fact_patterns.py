@@ -93,7 +93,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         re.compile(
             r"\bI(?:'m| am)(?: now| currently| still| mostly| strictly)?(?: an?)? (?P<val>vegetarian|vegan|"
-            r"pescatarian|pescetarian|flexitarian|carnivore|omnivore)\b(?! (?:food|recipes?|restaurants?|options?))",
+            r"pescatarian|pescetarian|flexitarian|carnivore|omnivore)\b"
+            r"(?! (?:food|recipes?|restaurants?|options?))",
             re.IGNORECASE,
         ),
         "diet",
