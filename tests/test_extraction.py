@@ -363,3 +363,22 @@ def test_client_side_top_k_matches_a_full_sort() -> None:
 )
 def test_a_name_does_not_run_on_into_the_next_sentence(text: str, names: list[str]) -> None:
     assert [m.name for m in entities.extract(text)] == names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Emma lives in Lisbon now, but she is staying with me until June.", [("Emma/location", "Lisbon")]),
+        ("My sister Emma moved to Porto.", [("Emma/location", "Porto")]),
+        ("My brother works at Acme Corp.", [("brother/employer", "Acme Corp")]),
+        ("Tom works as a photographer.", [("Tom/occupation", "photographer")]),
+        ("I live in Leeds and my mom lives in York.", [("location", "Leeds"), ("mom/location", "York")]),
+        ("I've moved to York.", [("location", "York")]),  # "I've" is nobody's name
+        ("She lives in Paris.", []),
+        ("Does Emma live in Lisbon?", []),
+    ],
+)
+def test_facts_about_someone_else_are_keyed_under_them(text: str, expected: list[tuple[str, str]]) -> None:
+    found = [(fact_patterns.with_subject(f, "Maya").key, f.value) for f in fact_patterns.extract(text)]
+    expected = [(k if "/" in k else f"Maya/{k}", v) for k, v in expected]  # the speaker's own: under her
+    assert sorted(found) == sorted(expected)

@@ -74,3 +74,23 @@ def test_an_edited_memory_is_embedded_by_the_same_rule(
     assert math.isclose(
         sum(a * b for a, b in zip(row["embedding"], expected, strict=True)), 1.0, abs_tol=0.003
     )
+
+
+def test_a_fact_about_someone_else_is_theirs_and_not_a_key_of_the_turn(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """ "Emma lives in Lisbon" is Emma's location, superseded by "Emma moved to Porto"; the speaker's own
+    location is untouched, and the turn's vector and full-text key do not gain "location: Lisbon" (it would
+    read as the speaker's)."""
+    mem.remember("I live in Leeds.", user_id=user_id)
+    said = "My sister Emma lives in Lisbon."
+    assert fact_lines(fact_patterns.extract(said)) == []
+    stored = mem.remember(said, user_id=user_id)
+    mem.remember("Emma moved to Porto last month.", user_id=user_id)
+    assert mem.facts.get(user_id, "Emma/location").value == "Porto"  # type: ignore[union-attr]
+    assert [f.value for f in mem.facts.history(user_id, "Emma/location")] == ["Lisbon", "Porto"]
+    assert mem.facts.get(user_id, "location").value == "Leeds"  # type: ignore[union-attr]
+    row = mem.query("MATCH (m:Memory {id: $id}) RETURN m.search_text AS t", {"id": stored.id})[0]
+    assert "location" not in row["t"]
+    ctx = mem.context("Where does Emma live?", user_id=user_id, reinforce=False)
+    assert "- Emma/location: Porto" in ctx.text and "Lisbon\n" not in ctx.text.split("## Relevant")[0]

@@ -125,6 +125,30 @@ _ENDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
     (re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?{_OBJ}{_END}"), "employer"),
 ]
+# Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
+# brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
+_KIN = (
+    r"sister|brother|mom|mum|mother|dad|father|parents|son|daughter|kids|wife|husband|partner|boyfriend|"
+    r"girlfriend|friend|best friend|boss|manager|colleague|cousin|aunt|uncle|grandma|grandmother|grandpa|"
+    r"grandfather|roommate|flatmate|neighbou?r"
+)
+_WHO = (
+    rf"(?:\b[Mm]y (?P<kin>{_KIN})(?: (?P<kin_name>[A-Z][a-z'-]+))?|(?<![\w'])(?!I')(?P<name>[A-Z][a-z'-]+))"
+)
+_NOT_SOMEONE = frozenset(
+    {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One"}
+)
+_THIRD: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"{_WHO} (?:now |still )?(?:lives|is living) in\s+{_PLACE}{_PLACE_END}"), "location"),
+    (
+        re.compile(
+            rf"{_WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{_PLACE}{_PLACE_END}"
+        ),
+        "location",
+    ),
+    (re.compile(rf"{_WHO} (?:now |still )?works (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (re.compile(rf"{_WHO} (?:now |still )?works as an?\s+{_OBJ}{_END}"), "occupation"),
+]
 _ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
@@ -136,6 +160,7 @@ class ExtractedFact:
     value: str
     fact_type: FactType
     ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
+    subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
 
 
 def _clean(obj: str) -> str:
@@ -184,6 +209,14 @@ def _extract(text: str) -> list[ExtractedFact]:
                 key = template.format(obj=normalize_value(obj), what=what)
                 fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type)
             out[(fact.fact_type, fact.key)] = fact
+    for pattern, relation in _THIRD:
+        for m in pattern.finditer(text):
+            who = m.group("kin_name") or m.group("name") or m.group("kin")
+            obj = _clean(m.group("obj"))
+            if who in _NOT_SOMEONE or not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
+                continue
+            fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who)
+            out[(fact.fact_type, f"{who}/{relation}")] = fact
     if _ENDINGS_CHECK.search(text):
         for pattern, key in _ENDINGS:
             for m in pattern.finditer(text):
@@ -206,5 +239,7 @@ def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:
 
 
 def with_subject(fact: ExtractedFact, subject: str | None) -> ExtractedFact:
-    """Key a fact under its speaker (``Caroline/location``) when a conversation names its speakers."""
-    return fact if not subject else replace(fact, key=f"{subject}/{fact.key}")
+    """Key a fact under whom it is about: someone the speaker named (``Emma/location``), else the speaker when
+    a conversation names its speakers (``Caroline/location``)."""
+    who = fact.subject or subject
+    return fact if not who else replace(fact, key=f"{who}/{fact.key}")
