@@ -70,7 +70,7 @@ def turn_line(content: str, speaker: str | None) -> str:
 
 def fact_lines(facts: Sequence[ExtractedFact]) -> list[str]:
     """The profile facts a turn states of its speaker, as lines ``relation: value`` (``allergy peanuts:
-    yes``); an ended value ("I no longer live in Leeds") is not a current relation and is left out, and so is a fact
+    yes``). Left out: an ended value ("I no longer live in Leeds") is not a current relation, and a fact
     about someone else ("Emma lives in Lisbon": "location: Lisbon" would read as the speaker's, and drew
     "Where am I travelling?" to it)."""
     return [
