@@ -3,10 +3,18 @@ confident ones as relevant and the others as possibly related, within a budget c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
 from graphmem.embedding import Embedder
+from graphmem.retrieval.context import ContextItem, _fit_by_renders, _fit_by_sums, fit, render
+
+
+def token_counter_of(embedder: Embedder) -> Callable[[str], int]:
+    tokenizer = embedder.tokenizer  # type: ignore[attr-defined]
+    return lambda text: len(tokenizer.encode(text, add_special_tokens=False))
+
 
 DEMO_LIKE = [
     "I finally adopted a dog! He's a beagle named Rex.",
@@ -72,3 +80,47 @@ def test_the_budget_counts_every_token(mem: GraphMemory, user_id: str, embedder:
     assert ctx.dropped
     assert ctx.tokens == counted
     assert 512 < counted <= 1200
+
+
+def _items(texts: list[tuple[str, str]], count: Callable[[str], int]) -> list[ContextItem]:
+    return [
+        ContextItem(kind=kind, text=text, tokens=count(text), rank=i)  # type: ignore[arg-type]
+        for i, (kind, text) in enumerate(texts)
+    ]
+
+
+TEXTS = [
+    ("fact", "location: St. Louis"),
+    ("memory", "[2026-03-08T09:33+00:00] user: Emma lives in Lisbon now, but she's staying until June."),
+    (
+        "possible",
+        "[2023-05-08T13:56+00:00] Caroline: I went to a LGBTQ support group yesterday — so powerful!",
+    ),
+    ("possible", "Straße, naïve café, 東京, emoji 🎉 and a URL https://example.org/a?b=c"),
+    ("history", "[2026-03-20T20:14+00:00] user: Tom is a photographer, and he wants to see Kyoto in autumn."),
+] * 6
+
+
+def test_fitting_by_sums_keeps_what_fitting_by_renders_keeps(embedder: Embedder) -> None:
+    """The default tokenizer counts a text split at line breaks as the sum of its lines, so the linear fit
+    keeps the same items as counting every trial render (the quadratic one it replaced)."""
+    count = token_counter_of(embedder)
+    items = _items(TEXTS, count)
+    for budget in (1, 20, 57, 150, 400, 10_000):
+        fast = fit(items, budget, count)
+        slow_kept, _ = _fit_by_renders(items, budget, count)
+        assert fast.kept == slow_kept, budget
+        assert fast.tokens == count(fast.text) <= budget
+
+
+def test_a_counter_that_is_not_a_sum_still_keeps_the_budget() -> None:
+    def count(text: str) -> int:  # words, and line breaks cost 5: more than the sum of the lines
+        return len(text.split()) + 5 * text.count("\n")
+
+    items = _items(TEXTS, count)
+    for budget in (10, 100, 333):
+        by_sums, _ = _fit_by_sums(items, budget, count)
+        assert count(render(by_sums)) > budget  # the sums fall short: the fallback decides
+        ctx = fit(items, budget, count)
+        assert ctx.tokens == count(ctx.text) <= budget
+        assert ctx.kept == _fit_by_renders(items, budget, count)[0]

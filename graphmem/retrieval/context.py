@@ -171,19 +171,52 @@ def memory_line(memory: Memory) -> str:
 
 
 def fit(items: list[ContextItem], budget: int, count: Callable[[str], int]) -> Context:
-    """Keep the best-ranked items whose text, with section titles, fits the budget; drop the rest."""
+    """Keep the best-ranked items whose text, with section titles, fits the budget; drop the rest.
+
+    Each line and title is counted once and the sums decide (a WordPiece tokenizer, the default embedder's,
+    counts a text split at line breaks as the sum of its lines). The whole text is counted at the end; a
+    tokenizer for which the sum fell short then decides item by item on the rendered text, as it always did
+    (that is quadratic: 1.5 s of a 1.8 s context of 200 memories)."""
+    kept, dropped = _fit_by_sums(items, budget, count)
+    text = render(kept)
+    tokens = count(text) if text else 0
+    if tokens > budget:
+        kept, dropped = _fit_by_renders(items, budget, count)
+        text = render(kept)
+        tokens = count(text) if text else 0
+    return Context(text=text, items=items, kept=kept, dropped=dropped, tokens=tokens, budget=budget)
+
+
+def _fit_by_sums(
+    items: list[ContextItem], budget: int, count: Callable[[str], int]
+) -> tuple[list[ContextItem], list[ContextItem]]:
+    kept: list[ContextItem] = []
+    dropped: list[ContextItem] = []
+    titled: set[str] = set()
+    used = 0
+    for item in items:
+        title = SECTION_TITLES[item.kind]
+        cost = count(f"- {item.text}") + (0 if title in titled else count(f"## {title}"))
+        if used + cost <= budget:
+            kept.append(item)
+            titled.add(title)
+            used += cost
+        else:
+            dropped.append(item)
+    return kept, dropped
+
+
+def _fit_by_renders(
+    items: list[ContextItem], budget: int, count: Callable[[str], int]
+) -> tuple[list[ContextItem], list[ContextItem]]:
     kept: list[ContextItem] = []
     dropped: list[ContextItem] = []
     for item in items:
-        trial = render([*kept, item])
-        if count(trial) <= budget:
+        if count(render([*kept, item])) <= budget:
             kept.append(item)
         else:
             dropped.append(item)
-    text = render(kept)
-    return Context(
-        text=text, items=items, kept=kept, dropped=dropped, tokens=count(text) if text else 0, budget=budget
-    )
+    return kept, dropped
 
 
 def render(items: list[ContextItem]) -> str:
