@@ -3,12 +3,12 @@ confident ones as relevant and the others as possibly related, within a budget c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
 from graphmem.embedding import Embedder
-from graphmem.retrieval.context import ContextItem, _fit_by_renders, _fit_by_sums, fit, render
+from graphmem.retrieval.context import ContextItem, _fact_vectors, _fit_by_renders, _fit_by_sums, fit, render
 
 
 def token_counter_of(embedder: Embedder) -> Callable[[str], int]:
@@ -124,3 +124,27 @@ def test_a_counter_that_is_not_a_sum_still_keeps_the_budget() -> None:
         ctx = fit(items, budget, count)
         assert ctx.tokens == count(ctx.text) <= budget
         assert ctx.kept == _fit_by_renders(items, budget, count)[0]
+
+
+class _Counting:
+    """A three-dimensional embedder that records what it was asked to embed."""
+
+    dimension = 3
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.asked += texts
+        return [[1.0, float(len(t)), 0.5] for t in texts]
+
+
+def test_fact_texts_are_embedded_once_per_embedder() -> None:
+    first, second = _Counting(), _Counting()
+    texts = ["location Lisbon", "diet vegetarian", "location Lisbon"]
+    assert _fact_vectors(first, texts) == [[1.0, float(len(t)), 0.5] for t in texts]
+    assert first.asked == ["location Lisbon", "diet vegetarian"]
+    _fact_vectors(first, [*texts, "employer Acme"])
+    assert first.asked == ["location Lisbon", "diet vegetarian", "employer Acme"]  # only the new one
+    _fact_vectors(second, texts[:1])
+    assert second.asked == ["location Lisbon"]  # another embedder, another vector space
