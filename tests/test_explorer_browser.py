@@ -124,6 +124,11 @@ def test_recall_explorer_in_chromium(
     assert drawn == len(expected["nodes"])
     stage_cells = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#hits .stages")]
     assert all(stage_cells)
+    confidences = [
+        r.find_elements(By.TAG_NAME, "td")[2].text
+        for r in browser.find_elements(By.CSS_SELECTOR, "#hits tbody tr")
+    ]
+    assert confidences == [f"{h['confidence']:.2f}" for h in expected["hits"]]
 
     # a memory's neighbourhood: the top hit's graph, around it
     browser.find_elements(By.CSS_SELECTOR, "#hits tbody tr")[0].click()

@@ -108,6 +108,7 @@ def explore(
             "id": h.memory.id,
             "content": h.memory.content,
             "score": h.score,
+            "confidence": h.confidence,
             "explanation": h.explanation.model_dump(mode="json"),
         }
         for h in hits
