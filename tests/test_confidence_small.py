@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from graphmem import EmbedderError, GraphMemory
 from graphmem.embedding import Embedder
 from graphmem.retrieval import reference
-from graphmem.retrieval.signals import spread
+from graphmem.retrieval.signals import coverage, spread
 
 FIRST_HOUR = [
     "My dog Rex is a two-year-old beagle",
@@ -91,3 +91,27 @@ def test_recall_goes_on_when_the_reference_cannot_be_embedded(
     [hit] = flaky.recall("What is my dog called?", user_id=user_id, k=1, reinforce=False)
     assert "Rex" in hit.memory.content
     assert hit.explanation.components["standout"] == 0.0  # judged on its own pool of one, as before
+
+
+def test_a_question_by_a_fact_relations_alias_is_covered(mem: GraphMemory, user_id: str) -> None:
+    """ "What is my job?" shares no word with "I work as a nurse", but the turn states an occupation, and the
+    key namespace maps "job" to occupation (as "Where do I live?" reaches location by "lives"): the top hit
+    is recognised, where its coverage of 0 kept it under 0.5."""
+    for text in FIRST_HOUR:
+        mem.remember(text, user_id=user_id)
+    for question, expected in (("What is my job?", "nurse"), ("Where do I live?", "Lisbon")):
+        top = mem.recall(question, user_id=user_id, k=3, reinforce=False)[0]
+        assert expected in top.memory.content
+        assert top.explanation.components["coverage"] == 1.0
+        assert top.confidence > 0.5, (question, top.confidence, top.explanation.components)
+
+
+def test_a_relation_brings_its_one_word_aliases_only() -> None:
+    assert (
+        coverage(["job"], {"content": "I work as a nurse", "text": "I work as a nurse occupation nurse"})
+        == 1.0
+    )
+    assert coverage(["job"], {"content": "I work as a nurse"}) == 0.0  # no fact line, no relation
+    assert (
+        coverage(["first"], {"content": "Call me Bob", "text": "Call me Bob name Bob"}) == 0.0
+    )  # first_name

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from graphmem.model.facts import RELATION_ALIASES
 from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
 from graphmem.retrieval.terms import STOP_WORDS, TOKEN, query_terms
@@ -95,9 +96,25 @@ def spread(
     return lambda mid: (cosine.get(mid, mean) - mean) / sd
 
 
+def _relation_words() -> dict[str, frozenset[str]]:
+    """Each canonical fact relation's name -> its one-word aliases (``occupation`` -> job, profession;
+    ``location`` -> city, home, lives, residence, town). A compound alias's words (``first_name``,
+    ``current_city``) do not name the relation on their own."""
+    words: dict[str, set[str]] = {}
+    for alias, canonical in RELATION_ALIASES.items():
+        if alias.isalpha() and alias != canonical:
+            words.setdefault(canonical, set()).add(alias)
+    return {k: frozenset(v) for k, v in words.items()}
+
+
+RELATION_WORDS = _relation_words()
+
+
 def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     """The share of query content words found in the memory's text, a word matching any text word that
-    starts with its first five letters (plurals and verb forms: "live"/"lives", "practice"/"practised")."""
+    starts with its first five letters (plurals and verb forms: "live"/"lives", "practice"/"practised").
+    A fact relation the text names (a profile fact's line in the search text: "occupation nurse") brings
+    the words of its aliases: "What is my job?" asks by a word the fact key's namespace maps to occupation."""
     if not terms:
         return 0.0
     fields = (
@@ -108,6 +125,8 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     )  # pool rows carry text (search_text), fetched rows search_text
     text = " ".join(str(memory.get(f) or "") for f in fields)
     words = set(TOKEN.findall(text.lower()))
+    for relation in words & RELATION_WORDS.keys():
+        words |= RELATION_WORDS[relation]
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
 
 
