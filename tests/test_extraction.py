@@ -375,6 +375,8 @@ def test_a_name_does_not_run_on_into_the_next_sentence(text: str, names: list[st
         ("I live in Leeds and my mom lives in York.", [("location", "Leeds"), ("mom/location", "York")]),
         ("I've moved to York.", [("location", "York")]),  # "I've" is nobody's name
         ("She lives in Paris.", []),
+        ("Jean-Luc lives in Paris.", [("Jean-Luc/location", "Paris")]),  # not "Luc"
+        ("O'Neil works at Acme.", [("O'Neil/employer", "Acme")]),
         ("Does Emma live in Lisbon?", []),
     ],
 )

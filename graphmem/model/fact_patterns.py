@@ -132,9 +132,9 @@ _KIN = (
     r"girlfriend|friend|best friend|boss|manager|colleague|cousin|aunt|uncle|grandma|grandmother|grandpa|"
     r"grandfather|roommate|flatmate|neighbou?r"
 )
-_WHO = (
-    rf"(?:\b[Mm]y (?P<kin>{_KIN})(?: (?P<kin_name>[A-Z][a-z'-]+))?|(?<![\w'])(?!I')(?P<name>[A-Z][a-z'-]+))"
-)
+# a first name: "Emma", "Jean-Luc", "O'Neil", "McKenzie" (not "I'm", not the tail of a word)
+_NAME = r"(?![IA]\b|I')[A-Z][a-z]*(?:[A-Z][a-z]+)*(?:['-][A-Z]?[a-z]+)*"
+_WHO = rf"(?:\b[Mm]y (?P<kin>{_KIN})(?: (?P<kin_name>{_NAME}))?|(?<![\w'-])(?P<name>{_NAME}))"
 _NOT_SOMEONE = frozenset(
     {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One"}
 )
