@@ -137,10 +137,12 @@ def foreign_queries(
 def metamemory(
     methods: Methods, queries: list[Query], gold: dict[str, Any], foreign: list[Query]
 ) -> dict[str, Any]:
-    """AUROC of the top hit's confidence: own questions (categories 1-4) against another conversation's."""
-    own = [
-        methods.confidence[q.qid] for q in queries if q.qid in methods.confidence and gold[q.qid][0] in MAIN
-    ]
+    """AUROC of the top hit's confidence: own questions (categories 1-4) against another conversation's, and
+    against the own adversarial questions (category 5: a false premise about people the store knows, e.g.
+    one speaker's deed asked of the other), which no name in the question gives away."""
+    asked = [q for q in queries if q.qid in methods.confidence]
+    own = [methods.confidence[q.qid] for q in asked if gold[q.qid][0] in MAIN]
+    adversarial = [methods.confidence[q.qid] for q in asked if gold[q.qid][0] == 5]
     for q in foreign:
         methods.graphmem(q, 1)
     other = [methods.confidence[q.qid] for q in foreign]
@@ -151,6 +153,9 @@ def metamemory(
         "unanswerable": len(other),
         "mean_confidence_answerable": statistics.fmean(own) if own else None,
         "mean_confidence_unanswerable": statistics.fmean(other) if other else None,
+        "auroc_adversarial": auroc(own, adversarial) if own and adversarial else None,
+        "adversarial": len(adversarial),
+        "mean_confidence_adversarial": statistics.fmean(adversarial) if adversarial else None,
     }
 
 
@@ -246,7 +251,13 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(
             f"- metamemory: AUROC {meta['auroc']:.3f} (aim ≥ {meta['target']:.2f}) of the top hit's "
             f"confidence, {meta['answerable']} own questions against {meta['unanswerable']} "
-            "of another conversation."
+            "of another conversation"
+            + (
+                f"; {meta['auroc_adversarial']:.3f} against the {meta['adversarial']} own adversarial ones "
+                "(a false premise about people the store knows)."
+                if meta.get("auroc_adversarial") is not None
+                else "."
+            )
         )
     for name, note in notes.items():
         lines.append(f"- {name}: {note}")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from graphmem import EmbedderError, GraphMemory
 from graphmem.embedding import Embedder
 from graphmem.retrieval import reference
-from graphmem.retrieval.signals import coverage, spread
+from graphmem.retrieval.signals import coverage, names_known, spread
 
 FIRST_HOUR = [
     "My dog Rex is a two-year-old beagle",
@@ -115,3 +115,28 @@ def test_a_relation_brings_its_one_word_aliases_only() -> None:
     assert (
         coverage(["first"], {"content": "Call me Bob", "text": "Call me Bob name Bob"}) == 0.0
     )  # first_name
+
+
+def test_a_query_whose_names_no_memory_mentions_is_about_another_store() -> None:
+    counted = [["caroline's", 0], ["hobbies", 12]]  # the speakers' names are never counted
+    assert names_known("What are Caroline's hobbies?", counted) == 0.0
+    assert names_known("What are Caroline's hobbies?", [["caroline's", 3], ["hobbies", 12]]) == 1.0
+    assert names_known("What did Melanie paint?", [["paint", 40]]) == 1.0  # a speaker: not counted
+    assert names_known("Did Jon meet Gina in Paris?", [["jon", 0], ["meet", 5], ["paris", 0]]) == 1.0  # Gina
+    assert names_known("Did Jon visit Paris?", [["jon", 0], ["visit", 5], ["paris", 0]]) == 0.0
+    assert names_known("Did Jon visit Paris?", [["jon", 0], ["visit", 5], ["paris", 2]]) == 1.0
+    assert names_known("what did i paint?", [["paint", 0]]) == 1.0  # no name asked
+    assert names_known("What are Caroline's hobbies?", None) == 1.0  # nothing counted (full text down)
+
+
+def test_a_question_about_someone_the_user_never_mentioned_is_not_answered(
+    mem: GraphMemory, user_id: str
+) -> None:
+    for text in FIRST_HOUR:
+        mem.remember(text, user_id=user_id)
+    hits = mem.recall("When is Jonathan's sister visiting?", user_id=user_id, k=3, reinforce=False)
+    assert "Ana is visiting" in hits[0].memory.content  # the closest match, but about someone else's sister
+    assert hits[0].explanation.components["names_known"] == 0.0
+    assert all(h.confidence == 0.0 for h in hits)
+    top = mem.recall("When is my sister Ana visiting?", user_id=user_id, k=3, reinforce=False)[0]
+    assert top.explanation.components["names_known"] == 1.0 and top.confidence > 0.5

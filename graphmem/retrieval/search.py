@@ -33,6 +33,7 @@ from graphmem.retrieval.signals import (
     coverage,
     currencies,
     event_of,
+    names_known,
     session_match,
     spread,
     summary_details,
@@ -285,12 +286,14 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     standout = spread(signals.cosine, seeds, row.get("reference", ()), req.preset.pool_k)
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
+    known = names_known(req.query, row.get("frequencies"))  # someone the store never names: it cannot answer
     hits = []
     for mid in order:
         parts[mid]["standout"] = standout(mid)
         parts[mid]["coverage"] = coverage(terms, memories[mid])
+        parts[mid]["names_known"] = known
         path, kinds = paths.get(mid, ((mid,), ()))
-        confidence = answer_confidence(parts[mid]["standout"], parts[mid]["coverage"])
+        confidence = known * answer_confidence(parts[mid]["standout"], parts[mid]["coverage"])
         hits.append(
             RankedHit(
                 mid,

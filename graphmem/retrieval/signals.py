@@ -14,7 +14,7 @@ from typing import Any
 from graphmem.model.facts import RELATION_ALIASES
 from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
-from graphmem.retrieval.terms import STOP_WORDS, TOKEN, query_terms
+from graphmem.retrieval.terms import STOP_WORDS, TOKEN, query_names, query_terms
 
 # A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
 # learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
@@ -128,6 +128,26 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     for relation in words & RELATION_WORDS.keys():
         words |= RELATION_WORDS[relation]
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
+
+
+def names_known(query: str, frequencies: Iterable[Sequence[Any]] | None) -> float:
+    """0 when the query names someone or something and the readable memories mention none of its names, else
+    1: no memory of this store can say what "Caroline" did if it never names her. A name is unmentioned when
+    the full-text index counts it in no memory (``frequencies``: recall_pool's [term, document frequency] of
+    the query's terms; the tenant's speakers are left out of them, so a question naming a speaker is always
+    about this store, as is one naming anything counted, or anything not counted at all)."""
+    names = query_names(query)
+    df: dict[str, int] = {}
+    for term, count in frequencies or ():
+        if isinstance(count, int):
+            base = str(term).removesuffix("'s")
+            df[base] = max(count, df.get(base, 0))
+
+    def unmentioned(name: str) -> bool:
+        counted = [df.get(t) for t in (f.removesuffix("'s") for f in query_terms(name))]
+        return bool(counted) and all(c == 0 for c in counted)
+
+    return 0.0 if names and all(unmentioned(n) for n in names) else 1.0
 
 
 DETAILS_MAX = 3
