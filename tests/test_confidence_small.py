@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from graphmem import EmbedderError, GraphMemory
 from graphmem.embedding import Embedder
+from graphmem.model.scoring import OTHER_VOICE_FACTOR
 from graphmem.retrieval import reference
-from graphmem.retrieval.signals import coverage, names_known, spread
+from graphmem.retrieval.signals import coverage, names_known, other_voice, spread
 
 FIRST_HOUR = [
     "My dog Rex is a two-year-old beagle",
@@ -140,3 +141,15 @@ def test_a_question_about_someone_the_user_never_mentioned_is_not_answered(
     assert all(h.confidence == 0.0 for h in hits)
     top = mem.recall("When is my sister Ana visiting?", user_id=user_id, k=3, reinforce=False)[0]
     assert top.explanation.components["names_known"] == 1.0 and top.confidence > 0.5
+
+
+def test_another_speakers_turn_is_half_as_sure_an_answer() -> None:
+    speakers = frozenset({"caroline", "melanie"})
+    voice = other_voice("What did Caroline realise after her charity race?", speakers)
+    assert voice({"speaker": "Melanie", "content": "I ran a charity race"}) == OTHER_VOICE_FACTOR
+    assert voice({"speaker": "Caroline", "content": "The race made me realise..."}) == 1.0
+    assert voice({"speaker": None, "content": "a note"}) == 1.0  # no speaker: nobody else's voice
+    assert voice({"speaker": "Ana", "content": "a guest"}) == 1.0  # not one of the tenant's speakers
+    both = other_voice("Did Caroline and Melanie run together?", speakers)
+    assert both({"speaker": "Melanie"}) == 1.0  # asks about both: either may answer
+    assert other_voice("What did I paint?", speakers)({"speaker": "Melanie"}) == 1.0

@@ -21,19 +21,18 @@ from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates, query_span
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
-from graphmem.model.scoring import answer_confidence, diversify, linear_fusion, memory_state
+from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, reference
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
 from graphmem.retrieval.rerank import rerank
 from graphmem.retrieval.signals import (
+    answer_judge,
     asking,
     best_cosine,
-    coverage,
     currencies,
     event_of,
-    names_known,
     session_match,
     spread,
     summary_details,
@@ -159,6 +158,7 @@ def fetch_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
         name, params = _pool_query(rt, req, profile)
         row = rt.store.read(name, **(params | {"lucene": None, "df_queries": []}))[0]
     row["documents"] = profile.user_count  # the tenants' memory count: BM25's collection size
+    row["speakers"] = profile.speakers
     return with_scan_cosines(row)
 
 
@@ -282,18 +282,15 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         req.preset.session_penalty,
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
-    terms = keywords(req)  # coverage counts a speaker's name: it says the question is about this store
     standout = spread(signals.cosine, seeds, row.get("reference", ()), req.preset.pool_k)
+    judge = answer_judge(req.query, row, keywords(req), standout)  # keywords: a speaker's name counts
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
-    known = names_known(req.query, row.get("frequencies"))  # someone the store never names: it cannot answer
     hits = []
     for mid in order:
-        parts[mid]["standout"] = standout(mid)
-        parts[mid]["coverage"] = coverage(terms, memories[mid])
-        parts[mid]["names_known"] = known
+        confidence, judged = judge(mid, memories[mid])
+        parts[mid].update(judged)
         path, kinds = paths.get(mid, ((mid,), ()))
-        confidence = known * answer_confidence(parts[mid]["standout"], parts[mid]["coverage"])
         hits.append(
             RankedHit(
                 mid,

@@ -7,14 +7,20 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from graphmem.model.facts import RELATION_ALIASES
-from graphmem.model.scoring import ASKING_FACTOR, asks_only, linear_fusion
+from graphmem.model.scoring import (
+    ASKING_FACTOR,
+    OTHER_VOICE_FACTOR,
+    answer_confidence,
+    asks_only,
+    linear_fusion,
+)
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
-from graphmem.retrieval.terms import STOP_WORDS, TOKEN, query_names, query_terms
+from graphmem.retrieval.terms import STOP_WORDS, TOKEN, query_names, query_terms, spoken_names
 
 # A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
 # learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
@@ -148,6 +154,37 @@ def names_known(query: str, frequencies: Iterable[Sequence[Any]] | None) -> floa
         return bool(counted) and all(c == 0 for c in counted)
 
     return 0.0 if names and all(unmentioned(n) for n in names) else 1.0
+
+
+def other_voice(query: str, speakers: Collection[str]) -> Callable[[Mapping[str, Any]], float]:
+    """voice(memory): :data:`OTHER_VOICE_FACTOR` for a turn of one of the tenant's ``speakers`` (lower-cased)
+    when the query asks about exactly one other of them, else 1."""
+    named = spoken_names(query, speakers)
+    if len(named) != 1:
+        return lambda memory: 1.0
+
+    def voice(memory: Mapping[str, Any]) -> float:
+        speaker = str(memory.get("speaker") or "").lower()
+        return OTHER_VOICE_FACTOR if speaker in speakers and speaker not in named else 1.0
+
+    return voice
+
+
+def answer_judge(
+    query: str, row: Mapping[str, Any], terms: list[str], standout: Callable[[str], float]
+) -> Callable[[str, Mapping[str, Any]], tuple[float, dict[str, float]]]:
+    """judge(id, memory) -> (confidence, its components): graphmem.model.scoring.answer_confidence of the
+    memory's standout and coverage of ``terms``, times :func:`names_known` (0 for a query about someone the
+    store never names) and :func:`other_voice` (half for another speaker's turn than the one asked about)."""
+    known = names_known(query, row.get("frequencies"))
+    voice = other_voice(query, row.get("speakers") or ())
+
+    def judge(mid: str, memory: Mapping[str, Any]) -> tuple[float, dict[str, float]]:
+        parts = {"standout": standout(mid), "coverage": coverage(terms, memory)}
+        parts |= {"names_known": known, "voice": voice(memory)}
+        return known * parts["voice"] * answer_confidence(parts["standout"], parts["coverage"]), parts
+
+    return judge
 
 
 DETAILS_MAX = 3
