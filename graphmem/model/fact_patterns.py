@@ -181,7 +181,8 @@ def _shield(text: str) -> str:
 
 
 def extract(text: str) -> list[ExtractedFact]:
-    """Facts stated in first person: preferences, profile, rules."""
+    """Facts a turn states: the speaker's own preferences, profile and rules (first person), and the place
+    or work of someone they name (``subject``)."""
     return [
         replace(f, key=f.key.replace(_INNER_STOP, "."), value=f.value.replace(_INNER_STOP, "."))
         for f in _extract(_shield(text))
