@@ -215,9 +215,10 @@ def _fit_by_sums(
     dropped: list[ContextItem] = []
     titled: set[str] = set()
     used = 0
+    bullet = count("-")  # an item's line is "- " and its text, already counted in ``item.tokens``
     for item in items:
         title = SECTION_TITLES[item.kind]
-        cost = count(f"- {item.text}") + (0 if title in titled else count(f"## {title}"))
+        cost = item.tokens + bullet + (0 if title in titled else count(f"## {title}"))
         if used + cost <= budget:
             kept.append(item)
             titled.add(title)
