@@ -2,7 +2,7 @@
 // vector index asked for $fetch neighbours: over-fetched and filtered to the tenant after, or (the
 // vector-filter block, Neo4j 2026.01+) the tenant's own $fetch nearest, filtered inside the index. `seen` is
 // how many neighbours the index returned, so the caller knows whether asking for more could find more.
-// Scores are Neo4j's cosine in [0, 1].
+// Scores are Neo4j's cosine in [0, 1]; occurred_at comes as epoch microseconds (`occurred_us`: formation_neighbours).
 // $user_id, $vectors: list of {i, embedding}, $k, $fetch (query(FILTERED + name): the filtered text)
 UNWIND $vectors AS v
 CALL (v) {
@@ -19,8 +19,10 @@ CALL (v) {
   // [end]
   WITH m, score ORDER BY score DESC
   WITH collect(CASE WHEN m.user_id = $user_id AND NOT coalesce(m.status, 'active') IN ['forgotten', 'superseded']
-                    THEN {id: m.id, score: score, content: m.content, occurred_at: m.occurred_at,
-                          session_id: m.session_id} END) AS hits, count(*) AS seen
+                    THEN {id: m.id, score: score, content: m.content, session_id: m.session_id,
+                          occurred_us: CASE WHEN m.occurred_at IS :: ZONED DATETIME
+                                            THEN m.occurred_at.epochSeconds * 1000000 + m.occurred_at.microsecond END}
+               END) AS hits, count(*) AS seen
   RETURN hits[..$k] AS hits, seen
 }
 RETURN v.i AS i, hits, seen

@@ -150,3 +150,41 @@ def test_a_hand_written_occurred_at_of_another_type_reads_as_none(mem: GraphMemo
     when = {h.content: h.occurred_at for h in found}
     assert when[TOPICS[0]] is None and when[TOPICS[1]] is None  # the two rewritten, not a failed read
     assert when[TOPICS[2]] == T0 + timedelta(minutes=2)
+
+
+def test_every_path_reads_the_same_times(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exact scan, the index and the in-process read return occurred_at as epoch microseconds (the driver
+    decodes a datetime in ~35 µs): each gives the stored time back to the microsecond, and none for a value of
+    another type written by hand."""
+    _seed(mem, user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory {user_id: $u, content: $c}) SET m.occurred_at = datetime($t)",
+        {"u": user_id, "c": TOPICS[3], "t": "2024-03-05T06:07:08.123456Z"},
+    )
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory {user_id: $u, content: $c}) SET m.occurred_at = 'last spring'",
+        {"u": user_id, "c": TOPICS[4]},
+    )
+    vectors = mem.runtime.embedder.embed(["my dog Rex"] * nearest.BATCH_SCAN)
+    k = len(TOPICS)
+    scanned = nearest.exact(mem.runtime, user_id, vectors, k)[0]
+    read = nearest.neighbours(mem.runtime, user_id, vectors, k)[0]  # a small tenant: read into process
+    monkeypatch.setattr(nearest, "FILTERED_READ_RATIO", 0)
+    monkeypatch.setattr(nearest, "SMALL_TENANT", 0)
+    monkeypatch.setattr(nearest, "BATCH_SCAN", len(vectors) + 1)
+    indexed = nearest.neighbours(mem.runtime, user_id, vectors, k)[0]
+    payload = [{"i": 0, "embedding": vectors[0]}]
+    filtered = mem.runtime.vector_filter.ready(mem.runtime.store)
+    index = ("filtered:" if filtered else "") + "formation_neighbours_index"
+    for name, extra in (("formation_neighbours", {}), (index, {"fetch": k})):
+        rows = mem.runtime.store.read(name, user_id=user_id, vectors=payload, k=k, **extra)
+        assert all(
+            isinstance(h["occurred_us"], int | None) and "occurred_at" not in h for h in rows[0]["hits"]
+        )
+    for found in (scanned, read, indexed):
+        when = {h.content: h.occurred_at for h in found}
+        assert when[TOPICS[3]] == datetime(2024, 3, 5, 6, 7, 8, 123456, tzinfo=UTC)
+        assert when[TOPICS[4]] is None
+        assert when[TOPICS[0]] == T0

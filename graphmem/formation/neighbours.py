@@ -106,7 +106,8 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _occurred(row: dict[str, Any]) -> datetime | None:
-    """A row's occurred_at: a datetime, or epoch microseconds (``occurred_us``, the tenant read's)."""
+    """A row's occurred_at: epoch microseconds (``occurred_us``: every neighbour read returns them, the driver
+    decodes a datetime in ~35 µs), or a datetime."""
     micros = row.get("occurred_us")
     if isinstance(micros, int):
         return EPOCH + timedelta(microseconds=micros)
