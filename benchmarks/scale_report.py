@@ -81,7 +81,9 @@ def markdown(report: dict[str, Any]) -> str:
         "measured on the slice of users rebuilt every run, while the store already holds the background; "
         "the rest of each store is bare rows, because writing a million memories through formation would "
         "take "
-        "hours here.",
+        "hours here. Calls of 50 messages; each path first writes one untimed batch for a throwaway user "
+        "(from round 32; before it the timed runs also paid the server's first planning of every statement, "
+        "~1-5 s for formation on a fresh server).",
         "",
         "### Recall latency (ms, p50 / p95 / p99)",
         "<!-- headline -->",
