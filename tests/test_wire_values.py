@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from graphmem.store.records import clean_text
 from graphmem.store.values import VECTOR_MIN, FloatList, to_native, wire
 
 
@@ -59,3 +60,19 @@ def test_a_mistyped_number_or_time_in_a_map_reads_as_missing() -> None:
         "content": "kept",
         "status": "zombie",
     }
+
+
+def test_maps_and_lists_are_cleaned_in_place() -> None:
+    """The driver's fresh containers are cleaned where they are, not copied (a recall pool has thousands)."""
+    inner = {"content": "a\ud800b", "strength": math.nan, "recorded_at": "last spring", "ids": ["x", 1]}
+    row = {"memories": [inner], "scores": [[0.5, math.inf]]}
+    out = to_native(row)
+    assert out is row and out["memories"][0] is inner
+    assert inner == {
+        "content": clean_text("a\ud800b"),
+        "strength": None,
+        "recorded_at": None,
+        "ids": ["x", 1],
+    }
+    inner["content"].encode("utf-8")  # the lone surrogate replaced
+    assert row["scores"] == [[0.5, None]]

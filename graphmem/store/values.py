@@ -36,10 +36,13 @@ def to_native(value: Any) -> Any:
     walk): nodes as property maps, relationships as ``(start, type, end)``, paths as node/type lists;
     Neo4j temporal values as Python ones; text made safe to encode (lone surrogates stored by hand become
     U+FFFD) and non-finite numbers None, so stored data cannot make a later read fail. The common types
-    are dispatched on their exact type first: recall reads thousands of values per query."""
+    are dispatched on their exact type first: recall reads ~14,000 values per query. Maps and lists are
+    cleaned **in place** (the driver decodes a fresh object for every value it returns, which nothing else
+    holds): no copy of a recall pool's thousands of containers (3.5 -> 2.4 ms a pool, and half the objects
+    for Python's collector to track)."""
     kind = type(value)
     if kind is str:
-        return clean_text(value)
+        return value if value.isascii() else clean_text(value)
     if kind is int or kind is bool or value is None:
         return value
     if kind is float:
@@ -47,8 +50,21 @@ def to_native(value: Any) -> Any:
     if kind is list:
         if len(value) >= VECTOR_MIN and type(value[0]) is float and _finite_numbers(value):
             return value  # a vector: every element a finite number already (checked in C, not walked)
-        return [to_native(v) for v in value]
-    if kind is dict or isinstance(value, neo4j.graph.Node):
+        for i, v in enumerate(value):
+            clean = to_native(v)
+            if clean is not v:
+                value[i] = clean
+        return value
+    if kind is dict:
+        typed = _TYPED.get
+        for k, v in value.items():  # values replaced, keys untouched: safe while iterating
+            clean = to_native(v)
+            if clean is not None and typed(k) is not None:
+                clean = _typed(k, clean)
+            if clean is not v:
+                value[k] = clean
+        return value
+    if isinstance(value, neo4j.graph.Node):
         return {k: _typed(k, to_native(v)) for k, v in value.items()}
     return _to_native_other(value)
 
