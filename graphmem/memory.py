@@ -17,6 +17,7 @@ from graphmem.dynamics.topics import Topics
 from graphmem.embedding import Embedder, make_embedder
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
 from graphmem.facade._schema import init_schema
+from graphmem.facade._warm import warm
 from graphmem.facade._write import audited_write
 from graphmem.formation import writer as formation
 from graphmem.governance import core_blocks as core_memory
@@ -167,6 +168,12 @@ class GraphMemory:
         """Re-embed every memory and entity with this instance's embedder (after changing the embedding
         model), then record its vector space; ``progress(done, total)`` is called after each page."""
         return embedding_space.reembed(self._rt.store, self._rt.embedder, progress=progress)
+
+    def warm(self, *, plans: bool = True) -> float:
+        """Prepare a long-running process (the REST API and MCP server call it at start-up): load the
+        embedding model, plan recall's and formation's statements (``plans``), freeze what start-up made out
+        of Python's cyclic collector (``gc.freeze``: recall's p95 without its pauses). Returns the seconds."""
+        return warm(self._rt, self._rt.embedder, plans=plans)
 
     # --- write
     def remember(

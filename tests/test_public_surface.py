@@ -109,6 +109,7 @@ def test_the_facade_keeps_the_per_turn_verbs_and_namespaces_the_rest() -> None:
         "scheduler",
         "temporal",
         "users",
+        "warm",
     }
     for name, methods in NAMESPACES.items():
         cls = getattr(facade, name.capitalize())

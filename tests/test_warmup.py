@@ -137,3 +137,31 @@ def test_warm_formation_runs_formations_statements_and_writes_nothing(
         rehearsed[1]
     )  # the batch chains its turns, gives a cause
     assert all(names[-1] == "audit_append" for names in rehearsed)  # the audit step, in the same transaction
+
+
+def test_a_library_process_warms_up_through_the_facade(
+    mem: GraphMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`mem.warm()`: the same preparation the servers make, for a long-running process of the library's own:
+    recall's plans read, formation's rehearsed (rolled back), the start-up frozen out of the collector."""
+    import gc
+
+    reads, rehearsals = recording(mem.runtime.store, monkeypatch)
+    before = mem.query("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    gc.unfreeze()
+    try:
+        seconds = mem.warm()
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
+    assert seconds > 0
+    assert any("recall_pool" in name for name, _ in reads)
+    assert any(any(name == "memory_create" for name, _ in r) for r in rehearsals)
+    assert mem.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == before
+    reads.clear()
+    gc.unfreeze()
+    try:
+        mem.warm(plans=False)  # the worker: the model and the freeze only
+    finally:
+        gc.unfreeze()
+    assert not any("recall_pool" in name for name, _ in reads)

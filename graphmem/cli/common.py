@@ -71,29 +71,9 @@ def ops() -> ModuleType:
 
 
 def warm(mem: GraphMemory, *, recall: bool = False) -> None:
-    """Load the embedding model now, and with ``recall`` plan recall's and formation's statements too, so a
-    long-running server's first request pays for neither (graphmem.retrieval.warmup: a first recall ~1 s of
-    planning on a new server; graphmem.formation.warmup: a first write ~5 s).
-
-    Then everything the start-up made (modules, the model's wrappers, settings; ~78,000 objects) is frozen
-    out of Python's cyclic garbage collector (``gc.freeze``): each full collection no longer walks it, which
-    took ~15 ms off recall's p95 at the development size (docs/recall.md, round 16)."""
-    import gc
-
-    from graphmem.formation.warmup import warm_formation
-    from graphmem.retrieval.warmup import warm_plans
-
-    embedder = mem.embedder
-    eager = getattr(embedder, "warm", None)
-    if callable(eager):
-        eager()
-    else:
-        embedder.embed(["warm-up"])
-    if recall:
-        warm_plans(mem.runtime)
-        warm_formation(mem.runtime)
-    gc.collect()
-    gc.freeze()
+    """Load the embedding model now, and with ``recall`` plan recall's and formation's statements too; then
+    freeze what start-up made out of Python's cyclic collector (:meth:`graphmem.GraphMemory.warm`)."""
+    mem.warm(plans=recall)
 
 
 def fail(exc: GraphMemError) -> typer.Exit:

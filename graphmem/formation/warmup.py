@@ -11,7 +11,7 @@ found), then its write transaction, audit step included, for turns that state a 
 a cause, in a transaction that is rolled back: nothing is written. One turn (a ``remember``) and a small batch
 (an ``add_messages``), the two list-size ranges of a chat; and, where the entity index filters by tenant, the
 entity resolution read of a user with many entities. The REST API and the MCP server call it at start-up
-with recall's warm-up (``graphmem.cli.common.warm``).
+with recall's warm-up (:meth:`graphmem.GraphMemory.warm`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ of competitors, the recall record, the row fetch) is rehearsed for made-up hits 
 is written. Two more things key the server's plan cache and are rehearsed too: the size range of a list
 parameter, and whether the transaction already holds changes (a real recall's reinforcement has written
 before its other statements run). The REST API and the MCP server call it at start-up
-(``graphmem.cli.common.warm``); a library user may call it once after connecting.
+(:meth:`graphmem.GraphMemory.warm`, which a library user may call once after connecting).
 """
 
 from __future__ import annotations
