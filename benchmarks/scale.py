@@ -453,6 +453,7 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
             result["users"] = mem.query("MATCH (m:Memory) RETURN count(DISTINCT m.user_id) AS n")[0]["n"]
             fast = GraphMemory(mem.runtime.store, QueryEmbedder(vectors), settings)  # type: ignore[arg-type]
             live = GraphMemory(mem.runtime.store, OnnxEmbedder(threads=args.embed_threads), settings)
+            live.warm()  # as a serving process starts (graphmem api / mcp): model, plans, gc.freeze
             tenants = {
                 "small": plan["background"][1][0],
                 "formed": plan["formation_users"][0],

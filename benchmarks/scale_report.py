@@ -59,7 +59,9 @@ def markdown(report: dict[str, Any]) -> str:
         'reached the server during one warm recall (graph / no graph). "first pass": the tenant\'s first '
         "recall of each query (with the graph), timed before the four recall variants, which are then timed "
         "interleaved query by query; results from before round 26 have no first pass and timed the variants "
-        "one after another, the first (recall with graph) carrying the cold reads.",
+        "one after another, the first (recall with graph) carrying the cold reads. From round 32 the process "
+        "first calls `GraphMemory.warm()`, as the REST API and the MCP server do at start-up (the model "
+        "loaded, the start-up frozen out of Python's cyclic collector).",
         "",
         "### Ingestion (formation slice, memories/s)",
         "<!-- headline -->",
