@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import time
 
-from graphmem.embedding import Embedder
+from graphmem.embedding import Embedder, embed_checked
 from graphmem.formation.warmup import warm_formation
 from graphmem.retrieval.warmup import warm_plans
 from graphmem.store.runtime import Runtime
@@ -29,7 +29,7 @@ def warm(rt: Runtime, embedder: Embedder, *, plans: bool = True) -> float:
     if callable(eager):
         eager()
     else:
-        embedder.embed(["warm-up"])
+        embed_checked(embedder, ["warm-up"])  # a wrong dimension raises EmbedderError here, not mid-request
     if plans:
         warm_plans(rt)
         warm_formation(rt)
