@@ -38,7 +38,7 @@ def to_native(value: Any) -> Any:
     U+FFFD) and non-finite numbers None, so stored data cannot make a later read fail. The common types
     are dispatched on their exact type first: recall reads ~14,000 values per query. Maps and lists are
     cleaned **in place** (the driver decodes a fresh object for every value it returns, which nothing else
-    holds): no copy of a recall pool's thousands of containers (3.5 -> 2.4 ms a pool, and half the objects
+    holds): no copy of a recall pool's thousands of containers (3.5 -> 2.2 ms a pool, and half the objects
     for Python's collector to track)."""
     kind = type(value)
     if kind is str:
