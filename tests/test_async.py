@@ -230,3 +230,21 @@ def test_a_stored_vector_the_cosine_refuses_does_not_fail_async_recall(server: A
             assert hits and hits[0].memory.id == stored[1].id
 
     asyncio.run(scenario())
+
+
+def test_an_async_process_warms_up(server: Any, embedder: Any, user_id: str) -> None:
+    """`await mem.warm()` runs the synchronous warm-up over the async driver: plans, model, freeze."""
+    import gc
+
+    async def scenario() -> float:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as mem:
+            gc.unfreeze()
+            try:
+                seconds = await mem.warm()
+                assert gc.get_freeze_count() > 10_000
+            finally:
+                gc.unfreeze()
+            assert await mem.recall("anything", user_id=user_id) == []  # nothing was written for anyone
+            return seconds
+
+    assert asyncio.run(scenario()) > 0
