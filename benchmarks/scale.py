@@ -20,8 +20,9 @@ started and stopped by this script), so the shared server on 7687 is never touch
   cache state);
 - ``as_of`` recall and ``get_fact(as_of=...)`` on the fact-history user;
 - decay and forget over all memories and associate over the large tenant (up to --associate-max, else the
-  1,000-memory one), each against one bare ``SET`` over the same nodes (``jobs_throughput``'s code); the
-  store's statuses are reset afterwards so a rerun measures the same thing;
+  1,000-memory one), each against one bare ``SET`` over the same nodes (``jobs_throughput``'s code), on a
+  clock 30 days after the background was written (the same ages on every run of a kept store); everything
+  the jobs wrote is removed afterwards (decay's anchors too) so a rerun measures the same first run;
 - store size on disk, heap (JMX) and server RSS, per million memories.
 
 Vectors are SYNTHESISED: real embeddings by the default embedder (bge-small INT8) of 3,000 template
@@ -90,14 +91,24 @@ ALL_SET = """
 MATCH (m:Memory)
 CALL (m) { SET m.bench_touch = $now } IN TRANSACTIONS OF $batch ROWS
 """
+# back to the rows as written: every property a job writes goes, decay's anchors (decay_due and the four
+# coefficients) included, so the next run's first decay evaluates every memory again, as on a new store
 RESET = """
-MATCH (m:Memory) WHERE m.decayed_at IS NOT NULL OR m.status <> 'active' OR m.bench_touch IS NOT NULL
+MATCH (m:Memory)
+WHERE m.decayed_at IS NOT NULL OR m.status <> 'active' OR m.bench_touch IS NOT NULL OR m.decay_due IS NOT NULL
 CALL (m) {
   SET m.status = 'active', m.retention = 1.0, m.strength = 1.0
   REMOVE m.decayed_at, m.strength_updated_at, m.base_activation, m.status_changed_at, m.forgotten_at,
-         m.forgotten_reason, m.status_before_forgetting, m.bench_touch
+         m.forgotten_reason, m.status_before_forgetting, m.bench_touch, m.decay_due, m.strength_rate,
+         m.strength_floor, m.retention_rate, m.retention_scale, m.layer
 } IN TRANSACTIONS OF 10000 ROWS
 """
+# the background's write instant (the (user_id, created_at) index in descending order: one row read)
+WRITTEN = """
+MATCH (m:Memory) WHERE m.user_id = $u AND m.created_at IS NOT NULL
+RETURN m.created_at AS t ORDER BY m.created_at DESC LIMIT 1
+"""
+JOBS_AGE = timedelta(days=30)  # the jobs' clock: this long after the background was written
 
 
 class SynthEmbedder:
@@ -335,12 +346,22 @@ def timed_job(mem: GraphMemory, name: str, user: str | None, now: datetime) -> t
     return time.perf_counter() - started, counts
 
 
-def jobs(mem: GraphMemory, big: str) -> dict[str, Any]:
-    """Decay and forget over every memory, associate over one tenant, each against a bare SET."""
-    now = datetime.now(UTC) + timedelta(days=30)
+def jobs(mem: GraphMemory, big: str, background: str) -> dict[str, Any]:
+    """Decay and forget over every memory, associate over one tenant, each against a bare SET.
+
+    The jobs' clock is the background's write instant plus ``JOBS_AGE``, not the wall clock: a kept store's
+    memories then have the same age on every run (counted from the wall clock, a store kept for days crosses
+    forget's retention threshold one morning and the job times stop being comparable)."""
+    written = mem.query(WRITTEN, {"u": background})[0]["t"]
+    written = written.to_native() if hasattr(written, "to_native") else written
+    now = written + JOBS_AGE
     batch = mem.automation.get_config().batch_size
     auto = jobs_throughput.auto
-    out: dict[str, Any] = {"now": now.isoformat(timespec="seconds"), "batch_size": batch}
+    out: dict[str, Any] = {
+        "now": now.isoformat(timespec="seconds"),
+        "background_written_at": written.isoformat(timespec="seconds"),
+        "batch_size": batch,
+    }
     with console.status("jobs: bare SET over all memories"):
         out["bare_set_all_s"] = round(auto(mem, ALL_SET, now=now, batch=batch), 2)
     # decay's first run (most memories change status), its next daily run (the scheduled case), then forget
@@ -462,7 +483,7 @@ def measure(size: int, args: argparse.Namespace, texts: list[str], base: np.ndar
             result["recall"] = recall_latency(live, fast, tenants, queries, vectors)
             result["as_of"] = as_of_latency(fast, plan["facts_user"], queries, args)
             big, small = plan["background"][0], plan["background"][1]
-            result["jobs"] = jobs(mem, big[0] if big[1] <= args.associate_max else small[0])
+            result["jobs"] = jobs(mem, big[0] if big[1] <= args.associate_max else small[0], big[0])
             result["footprint"] = footprint(mem, server, result["memories_in_database"])
     finally:
         with console.status("stopping the scale server"):

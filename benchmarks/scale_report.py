@@ -21,6 +21,10 @@ def _ms(p: dict[str, Any]) -> str:
     return f"{p['p50_ms']:.1f} / {p['p95_ms']:.1f} / {p['p99_ms']:.1f}"
 
 
+def _forgotten(jobs: dict[str, Any]) -> int:
+    return int(jobs["forget"]["counts"].get("soft_forgotten", 0))
+
+
 def _next_day(jobs: dict[str, Any]) -> str:
     nd = jobs.get("decay_next_day")  # absent in results from before it was measured
     return f"{nd['seconds']} ({nd['ratio_to_bare']}x)" if nd else "n/a"
@@ -136,8 +140,27 @@ def markdown(report: dict[str, Any]) -> str:
             f"{a['memories']:,} memories, "
             f"{a['counts'].get('method', '?')}) |"
         )
+    clocks = [r["jobs"] for r in rows if "background_written_at" in r["jobs"]]
     out += [
         "",
+        *(
+            [
+                "The jobs run on a clock 30 days after each store's background was written (ages are the "
+                "same on every run of a kept store); decay's first run evaluates every memory (the reset "
+                "after each run removes decay's anchors) and the RELATED_TO edges made since the last run "
+                "(the previous run's associate), which the bare SET does not touch. "
+                + "; ".join(
+                    f"{r['size']:,}: decay evaluated {r['jobs']['decay']['counts'].get('edges', 0):,} edges, "
+                    f"forget soft-forgot {_forgotten(r['jobs']):,}"
+                    for r in rows
+                    if "background_written_at" in r["jobs"]
+                )
+                + ".",
+                "",
+            ]
+            if clocks
+            else []
+        ),
         *(
             [
                 "\\* in these runs the bare SET over the associate tenant rewrote the value the SET over "
