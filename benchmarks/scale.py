@@ -362,6 +362,8 @@ def jobs(mem: GraphMemory, big: str, background: str) -> dict[str, Any]:
         "background_written_at": written.isoformat(timespec="seconds"),
         "batch_size": batch,
     }
+    with console.status("resetting what earlier runs' jobs wrote (an interrupted run's too)"):
+        auto(mem, RESET)
     with console.status("jobs: bare SET over all memories"):
         out["bare_set_all_s"] = round(auto(mem, ALL_SET, now=now, batch=batch), 2)
     # decay's first run (most memories change status), its next daily run (the scheduled case), then forget
@@ -395,7 +397,7 @@ def jobs(mem: GraphMemory, big: str, background: str) -> dict[str, Any]:
         "ratio_to_bare": round(seconds / out["bare_set_big_s"], 2),
         "counts": counts,
     }
-    with console.status("resetting statuses so a rerun measures the same store"):
+    with console.status("resetting what the jobs wrote, so the store is as built"):
         auto(mem, RESET)
     return out
 
