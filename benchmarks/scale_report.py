@@ -146,8 +146,8 @@ def markdown(report: dict[str, Any]) -> str:
         *(
             [
                 "The jobs run on a clock 30 days after each store's background was written (ages are the "
-                "same on every run of a kept store); decay's first run evaluates every memory (a reset before "
-                "the jobs removes what earlier runs' jobs wrote, decay's anchors included) and the "
+                "same on every run of a kept store); decay's first run evaluates every memory (a reset "
+                "before the jobs removes what earlier runs' jobs wrote, decay's anchors included) and the "
                 "RELATED_TO edges made since the last run "
                 "(the previous run's associate), which the bare SET does not touch. "
                 + "; ".join(
