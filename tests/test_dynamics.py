@@ -164,6 +164,33 @@ def test_decay_composes_and_writes_only_what_moved(dyn: GraphMemory, user_id: st
     assert node(dyn, p0.id)["decay_due"] == NEVER  # P0: no status change ahead, never evaluated again
 
 
+def test_a_decay_parameter_change_reaches_memories_not_yet_due(dyn: GraphMemory, user_id: str) -> None:
+    """A memory whose next status change lies weeks ahead is not evaluated before then; a configuration
+    change of a rate the decay job reads makes it due, so the next run gives it the new rate (before, it
+    kept the old coefficients until its old due date: a dormant or P0 memory for ever). A change of nothing
+    decay reads (a job's flag) leaves it alone."""
+    m = dyn.remember("The team standup is at nine thirty", user_id=user_id, priority="P1")
+    assert m.created_at is not None
+    t = m.created_at
+    dyn.jobs.run("decay", user_id=user_id, now=t + timedelta(hours=1))
+    first = node(dyn, m.id)
+    assert first["status"] == "active" and first["decay_due"] > t + timedelta(days=7)
+    cfg = dyn.automation.get_config()
+    dyn.automation.set_config(cfg.with_job("promote", enabled=not cfg.jobs["promote"].enabled))
+    assert node(dyn, m.id)["decay_due"] == first["decay_due"]
+    cfg = dyn.automation.get_config()
+    faster = cfg.dynamics.model_copy(
+        update={"time_decay": {k: 10 * v for k, v in cfg.dynamics.time_decay.items()}}
+    )
+    dyn.automation.set_config(cfg.model_copy(update={"dynamics": faster}))
+    assert node(dyn, m.id)["decay_due"] <= t  # due now
+    run = dyn.jobs.run("decay", user_id=user_id, now=t + timedelta(hours=2))
+    after = node(dyn, m.id)
+    assert run.counts["memories"] == 1
+    assert after["retention_rate"] == pytest.approx(10 * first["retention_rate"])
+    assert after["decay_due"] < first["decay_due"]  # its next status change comes sooner
+
+
 def test_status_moves_active_weak_dormant_forgotten(dyn: GraphMemory, user_id: str) -> None:
     m = dyn.remember("Parked the car on level three", user_id=user_id, priority="P3")
     assert m.created_at is not None
