@@ -532,3 +532,24 @@ def test_review_dates_follow_stability(dyn: GraphMemory, user_id: str) -> None:
     assert days(recalled, second["next_review_at"]) == pytest.approx(d.review_interval(s1, 0.9), abs=1e-4)
     assert dyn.jobs.run("review", user_id=user_id, now=recalled).counts["scheduled"] == 0
     assert math.isfinite(second["stability"])
+
+
+def test_a_review_parameter_change_reschedules_every_memory(dyn: GraphMemory, user_id: str) -> None:
+    """A memory scheduled once and not recalled since is not rescheduled by later review runs; changing the
+    desired retention in the configuration makes the next run schedule it again under the new value, from its
+    stored stability and anchor (before, it kept the old date)."""
+    m = dyn.remember("The spare key is under the blue pot", user_id=user_id, priority="P2")
+    assert m.created_at is not None
+    dyn.jobs.run("review", user_id=user_id, now=m.created_at)
+    first = node(dyn, m.id)
+    cfg = dyn.automation.get_config()
+    dyn.automation.set_config(
+        cfg.model_copy(update={"dynamics": cfg.dynamics.model_copy(update={"desired_retention": 0.8})})
+    )
+    run = dyn.jobs.run("review", user_id=user_id, now=m.created_at + timedelta(hours=1))
+    second = node(dyn, m.id)
+    assert run.counts["scheduled"] >= 1 and second["stability"] == first["stability"]
+    assert days(m.created_at, second["next_review_at"]) == pytest.approx(
+        d.review_interval(first["stability"], 0.8), abs=1e-4
+    )
+    assert second["next_review_at"] > first["next_review_at"]  # a lower retention target: reviewed later

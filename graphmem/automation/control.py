@@ -178,14 +178,22 @@ class Health(BaseModel):
 
 
 # --- the control plane -----------------------------------------------------------------------------
-DECAY_READS = frozenset(re.findall(r"\$p\.(\w+)", query("dynamics_decay")))
-"""The dynamics parameters the decay statement reads (found in its Cypher: one source of truth)."""
+def _reads(name: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\$p\.(\w+)", query(name)))
 
 
-def decay_reads_moved(old: DynamicsParams, new: DynamicsParams) -> bool:
-    """Whether a configuration change moves anything the decay job computes a memory's coefficients, status
-    or next status change from: then every live memory is made due (``cypher/decay_mark_due.cypher``)."""
-    return any(getattr(old, name) != getattr(new, name) for name in DECAY_READS)
+DUE_READS = {"decay_mark_due": _reads("dynamics_decay"), "review_mark_due": _reads("review_schedule")}
+"""For each statement that makes memories due again, the dynamics parameters the job it serves reads (found
+in the job's Cypher: one source of truth): decay computes each memory's coefficients and next status change,
+review its next review time, once, from these values."""
+
+
+def due_marks(old: DynamicsParams, new: DynamicsParams) -> list[str]:
+    """The marking statements a configuration change calls for: those whose job reads a parameter that moved
+    (then every live memory is due again for that job, so its next run applies the new values to all)."""
+    return [
+        mark for mark, reads in DUE_READS.items() if any(getattr(old, n) != getattr(new, n) for n in reads)
+    ]
 
 
 class Automation:
@@ -215,10 +223,9 @@ class Automation:
         """Store a new version. ``expected_version`` defaults to the version ``cfg`` was read at.
 
         Raises :class:`ValidationError` for invalid values and :class:`VersionConflict` when the stored
-        version moved; in both cases nothing is written. A change of a parameter the decay job reads
-        (:data:`DECAY_READS`) then makes every live memory due, so the next decay run applies it to all
-        (a set-based write over the store: 8-19 s at 1M memories).
-        """
+        version moved; in both cases nothing is written. A change of a parameter the decay or review job
+        reads (:data:`DUE_READS`) then makes every live memory due for that job, so its next run applies the
+        change to all (a set-based write over the store: 8-19 s at 1M memories for decay)."""
         checked = validate_config(cfg)
         expected = checked.version if expected_version is None else expected_version
         before = self.get_config()
@@ -243,9 +250,9 @@ class Automation:
 
         version = self._rt.store.unit_of_work(work)
         logger.info("automation config %s stored at version %d", self.config_id, version)
-        if decay_reads_moved(before.dynamics, checked.dynamics):
-            marked = self._rt.store.write_auto("decay_mark_due", batch=checked.batch_size)
-            logger.info("decay parameters changed: %d memories due", marked[0]["marked"] if marked else 0)
+        for mark in due_marks(before.dynamics, checked.dynamics):
+            marked = self._rt.store.write_auto(mark, batch=checked.batch_size)
+            logger.info("%s: %d memories due again", mark, marked[0]["marked"] if marked else 0)
         return checked.model_copy(update={"version": version})
 
     # history
