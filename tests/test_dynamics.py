@@ -12,6 +12,7 @@ import pytest
 from conftest import disposable
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
+from graphmem.errors import StoreError
 from graphmem.model import dynamics as d
 from graphmem.model import knn
 from graphmem.model.anchors import NEVER
@@ -553,3 +554,36 @@ def test_a_review_parameter_change_reschedules_every_memory(dyn: GraphMemory, us
         d.review_interval(first["stability"], 0.8), abs=1e-4
     )
     assert second["next_review_at"] > first["next_review_at"]  # a lower retention target: reviewed later
+
+
+def test_an_interrupted_marking_is_completed_by_the_next_job_run(
+    dyn: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The configuration is stored before its change marks memories due; when the marking fails, the change
+    stays stored (set_config returns), the marking stays pending on the configuration node, and the next
+    job run (any job) runs it first."""
+    m = dyn.remember("The team standup is at nine thirty", user_id=user_id, priority="P1")
+    assert m.created_at is not None
+    dyn.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=1))
+    first = node(dyn, m.id)
+    store, write_auto = dyn.runtime.store, dyn.runtime.store.write_auto
+
+    def failing(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if name == "decay_mark_due":
+            raise StoreError("the server went away")
+        return write_auto(name, **params)
+
+    monkeypatch.setattr(store, "write_auto", failing)
+    cfg = dyn.automation.get_config()
+    faster = cfg.dynamics.model_copy(
+        update={"strength_decay": {k: 2 * v for k, v in cfg.dynamics.strength_decay.items()}}
+    )
+    stored = dyn.automation.set_config(cfg.model_copy(update={"dynamics": faster}))
+    assert stored.version == cfg.version + 1 and dyn.automation.get_config().dynamics == faster
+    assert node(dyn, m.id)["decay_due"] == first["decay_due"]  # not marked
+    monkeypatch.setattr(store, "write_auto", write_auto)
+    dyn.jobs.run("promote", user_id=user_id, now=m.created_at + timedelta(hours=2))  # any job completes it
+    assert node(dyn, m.id)["decay_due"] <= m.created_at
+    assert dyn.runtime.store.read("automation_marks_pending", id=dyn.automation.config_id)[0]["marks"] == []
+    dyn.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=3))
+    assert node(dyn, m.id)["strength_rate"] == pytest.approx(2 * first["strength_rate"])

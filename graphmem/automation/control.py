@@ -17,7 +17,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.automation.scheduler import Planned, canonical, fresh, parse_schedule
-from graphmem.errors import ValidationError, VersionConflict
+from graphmem.errors import GraphMemError, ValidationError, VersionConflict
 from graphmem.model.dynamics import PRESETS, DynamicsParams
 from graphmem.store import audit, lenient, records
 from graphmem.store.driver import Tx
@@ -228,7 +228,7 @@ class Automation:
         change to all (a set-based write over the store: 8-19 s at 1M memories for decay)."""
         checked = validate_config(cfg)
         expected = checked.version if expected_version is None else expected_version
-        before = self.get_config()
+        marks = due_marks(self.get_config().dynamics, checked.dynamics)
         body = json.dumps(checked.model_dump(exclude={"version"}), sort_keys=True)
         now = datetime.now(UTC)
 
@@ -236,7 +236,15 @@ class Automation:
             found = int(tx.run("automation_config_lock", id=self.config_id, now=now)[0]["version"])
             if found != expected:
                 raise VersionConflict(f"automation config {self.config_id!r}", expected, found)
-            tx.run("automation_config_write", id=self.config_id, version=found + 1, body=body, now=now, by=by)
+            tx.run(
+                "automation_config_write",
+                id=self.config_id,
+                version=found + 1,
+                body=body,
+                now=now,
+                by=by,
+                marks=marks,
+            )
             audit.append(
                 tx,
                 "config_change",
@@ -250,10 +258,32 @@ class Automation:
 
         version = self._rt.store.unit_of_work(work)
         logger.info("automation config %s stored at version %d", self.config_id, version)
-        for mark in due_marks(before.dynamics, checked.dynamics):
-            marked = self._rt.store.write_auto(mark, batch=checked.batch_size)
-            logger.info("%s: %d memories due again", mark, marked[0]["marked"] if marked else 0)
+        try:
+            self.apply_due_marks(marks)
+        except GraphMemError as exc:  # stored and pending: the next job run completes the marking
+            logger.warning(
+                "automation config %s: marking memories due deferred to the next job run: %s",
+                self.config_id,
+                exc,
+            )
         return checked.model_copy(update={"version": version})
+
+    def apply_due_marks(self, marks: list[str] | tuple[str, ...] = ()) -> int:
+        """Run ``marks`` and every marking statement an earlier configuration change left pending (it was
+        interrupted after the change was stored); each is no longer pending once it has run. Returns the
+        memories marked. Every job run calls this first."""
+        pending = self._rt.store.read("automation_marks_pending", id=self.config_id)
+        todo = list(dict.fromkeys([*marks, *(pending[0]["marks"] if pending else [])]))
+        total = 0
+        for mark in todo:
+            if mark not in DUE_READS:  # a name written by another version: nothing to run
+                logger.warning("unknown pending mark %r dropped", mark)
+            else:
+                rows = self._rt.store.write_auto(mark, batch=self.get_config().batch_size)
+                total += int(rows[0]["marked"]) if rows else 0
+                logger.info("%s: memories due again", mark)
+            self._rt.store.write("automation_marks_done", id=self.config_id, mark=mark)
+        return total
 
     # history
     def runs(self, limit: int = 20, *, job: str | None = None, user_id: str | None = None) -> list[JobRun]:
