@@ -22,7 +22,7 @@ started and stopped by this script), so the shared server on 7687 is never touch
 - decay and forget over all memories and associate over the large tenant (up to --associate-max, else the
   1,000-memory one), each against one bare ``SET`` over the same nodes (``jobs_throughput``'s code), on a
   clock 30 days after the background was written (the same ages on every run of a kept store); everything
-  the jobs wrote is removed afterwards (decay's anchors too) so a rerun measures the same first run;
+  the jobs write is removed before and after them (decay's anchors too), so every run times a first run;
 - store size on disk, heap (JMX) and server RSS, per million memories.
 
 Vectors are SYNTHESISED: real embeddings by the default embedder (bge-small INT8) of 3,000 template

@@ -6,7 +6,7 @@
 // $marks: list of statement names
 MATCH (c:AutomationConfig {id: $id})
 SET c.version = $version, c.body = $body, c.updated_at = $now, c.updated_by = $by,
-    c.pending_marks = [x IN coalesce(c.pending_marks, []) WHERE NOT x IN $marks] + $marks
+    c.pending_marks = [x IN (CASE WHEN c.pending_marks IS :: LIST<STRING NOT NULL> NOT NULL THEN c.pending_marks ELSE [] END) WHERE NOT x IN $marks] + $marks
 CREATE (h:AutomationConfigVersion {config_id: $id, version: $version})
 SET h.body = $body, h.recorded_at = $now, h.recorded_by = $by
 RETURN c.version AS version

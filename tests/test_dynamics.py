@@ -587,3 +587,21 @@ def test_an_interrupted_marking_is_completed_by_the_next_job_run(
     assert dyn.runtime.store.read("automation_marks_pending", id=dyn.automation.config_id)[0]["marks"] == []
     dyn.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=3))
     assert node(dyn, m.id)["strength_rate"] == pytest.approx(2 * first["strength_rate"])
+
+
+@pytest.mark.parametrize("value", ["'decay_mark_due'", "42", "[1, 2]", "['no_such_mark']"])
+def test_a_mistyped_pending_marking_makes_no_job_fail(dyn: GraphMemory, user_id: str, value: str) -> None:
+    """Whatever the configuration node's pending markings hold (written by hand), job runs and
+    configuration changes still work; a name no version knows is dropped."""
+    cfg = dyn.automation.get_config()
+    dyn.automation.set_config(cfg.with_job("promote", enabled=True))  # the node exists
+    write(
+        dyn,
+        f"MATCH (c:AutomationConfig {{id: $id}}) SET c.pending_marks = {value}",
+        id=dyn.automation.config_id,
+    )
+    assert dyn.jobs.run("promote", user_id=user_id).status == "success"
+    cfg = dyn.automation.get_config()
+    faster = cfg.dynamics.model_copy(update={"desired_retention": 0.85})
+    dyn.automation.set_config(cfg.model_copy(update={"dynamics": faster}))
+    assert dyn.runtime.store.read("automation_marks_pending", id=dyn.automation.config_id)[0]["marks"] == []

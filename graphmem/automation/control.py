@@ -280,8 +280,9 @@ class Automation:
                 logger.warning("unknown pending mark %r dropped", mark)
             else:
                 rows = self._rt.store.write_auto(mark, batch=self.get_config().batch_size)
-                total += int(rows[0]["marked"]) if rows else 0
-                logger.info("%s: memories due again", mark)
+                marked = int(rows[0]["marked"]) if rows else 0
+                logger.info("%s: %d memories due again", mark, marked)
+                total += marked
             self._rt.store.write("automation_marks_done", id=self.config_id, mark=mark)
         return total
 
