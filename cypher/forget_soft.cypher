@@ -9,7 +9,14 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
   UNWIND CASE WHEN $user_id IS NULL THEN [true] ELSE [] END AS all_users
   MATCH (m:Memory) RETURN m
 }
+// Only a dormant memory, or one whose status can have changed since decay evaluated it (decay_due passed,
+// never evaluated, or a decay_due of another type), can be below forget's thresholds: they are at most
+// dormant's (DynamicsParams checks it), decay_due is never late, and a change of the thresholds or rates makes
+// every memory due (decay_mark_due.cypher). Core blocks, which decay never evaluates, are always read. The
+// rest is skipped before its retention and strength are derived (docs/dynamics.md, "Forget reads only what
+// can be forgotten").
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
+  AND (m.status = 'dormant' OR NOT m.decay_due IS :: ZONED DATETIME NOT NULL OR m.decay_due <= $now OR m:CoreBlock)
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
   AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)

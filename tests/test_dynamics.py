@@ -605,3 +605,27 @@ def test_a_mistyped_pending_marking_makes_no_job_fail(dyn: GraphMemory, user_id:
     faster = cfg.dynamics.model_copy(update={"desired_retention": 0.85})
     dyn.automation.set_config(cfg.model_copy(update={"dynamics": faster}))
     assert dyn.runtime.store.read("automation_marks_pending", id=dyn.automation.config_id)[0]["marks"] == []
+
+
+def test_forget_reads_only_the_dormant_and_the_due(dyn: GraphMemory, user_id: str) -> None:
+    """Soft-forgetting derives values only for memories that can be below its thresholds: the dormant and
+    those decay has not settled (due, never evaluated). A memory decay left weak with its next change
+    ahead is skipped whatever its stored values say; made due (as every writer of a decay input does), it is
+    read."""
+    a = dyn.remember("I parked on level three today", user_id=user_id, priority="P3")
+    b = dyn.remember("The printer on floor two jams a lot", user_id=user_id, priority="P3")
+    assert a.created_at is not None
+    later = a.created_at + timedelta(days=200)
+    dyn.jobs.run("decay", user_id=user_id, now=later)
+    assert node(dyn, a.id)["status"] == node(dyn, b.id)["status"] == "dormant"
+    write(
+        dyn,
+        "MATCH (m:Memory {id: $id}) SET m.status = 'weak', m.decay_due = $due",
+        id=b.id,
+        due=later + timedelta(days=400),
+    )
+    assert dyn.jobs.run("forget", user_id=user_id, now=later).counts["soft_forgotten"] == 1
+    assert node(dyn, a.id)["status"] == "forgotten" and node(dyn, b.id)["status"] == "weak"
+    write(dyn, "MATCH (m:Memory {id: $id}) SET m.decay_due = datetime({epochSeconds: 0})", id=b.id)
+    assert dyn.jobs.run("forget", user_id=user_id, now=later).counts["soft_forgotten"] == 1
+    assert node(dyn, b.id)["status"] == "forgotten"

@@ -148,9 +148,18 @@ def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed 
 
 def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
     """Whether the forget job soft-forgets this memory (from its retention and strength derived at ``now``,
-    graphmem.model.anchors, which the caller puts in ``state``)."""
+    graphmem.model.anchors, which the caller puts in ``state``). A memory that is not dormant and not due
+    (``decay_due`` ahead) is above the dormant thresholds until then, which are at least forget's, so it is
+    not read: the job skips it before deriving anything."""
     if state.status not in LIVE_STATUSES:
         return False
+    if (
+        state.status != "dormant"
+        and state.decay_due is not None
+        and state.decay_due > now
+        and not state.core_block
+    ):
+        return False  # core blocks: decay never evaluates them, so their decay_due says nothing
     return should_forget(
         retention_value=state.retention,
         strength=state.strength,
