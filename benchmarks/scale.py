@@ -352,8 +352,7 @@ def jobs(mem: GraphMemory, big: str, background: str) -> dict[str, Any]:
     The jobs' clock is the background's write instant plus ``JOBS_AGE``, not the wall clock: a kept store's
     memories then have the same age on every run (counted from the wall clock, a store kept for days crosses
     forget's retention threshold one morning and the job times stop being comparable)."""
-    written = mem.query(WRITTEN, {"u": background})[0]["t"]
-    written = written.to_native() if hasattr(written, "to_native") else written
+    written: datetime = mem.query(WRITTEN, {"u": background})[0]["t"]  # query() returns native values
     now = written + JOBS_AGE
     batch = mem.automation.get_config().batch_size
     auto = jobs_throughput.auto

@@ -140,7 +140,7 @@ def markdown(report: dict[str, Any]) -> str:
             f"{a['memories']:,} memories, "
             f"{a['counts'].get('method', '?')}) |"
         )
-    clocks = [r["jobs"] for r in rows if "background_written_at" in r["jobs"]]
+    clocked = [r for r in rows if "background_written_at" in r["jobs"]]  # runs since round 33
     out += [
         "",
         *(
@@ -153,13 +153,12 @@ def markdown(report: dict[str, Any]) -> str:
                 + "; ".join(
                     f"{r['size']:,}: decay evaluated {r['jobs']['decay']['counts'].get('edges', 0):,} edges, "
                     f"forget soft-forgot {_forgotten(r['jobs']):,}"
-                    for r in rows
-                    if "background_written_at" in r["jobs"]
+                    for r in clocked
                 )
                 + ".",
                 "",
             ]
-            if clocks
+            if clocked
             else []
         ),
         *(

@@ -14,6 +14,7 @@ from rich.progress import Progress
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import run
 import summary
+from cypher_text import assigned
 
 
 def _progress() -> Progress:
@@ -91,20 +92,6 @@ def test_headline_takes_the_marked_tables_with_their_headings() -> None:
     assert "| b |" in out and "| a |" not in out and "B:" in out
 
 
-_SET_CLAUSE = re.compile(
-    r"\bSET\b(.*?)(?=\b(?:RETURN|WITH|MATCH|CREATE|MERGE|UNWIND|FOREACH|CALL|DELETE|REMOVE)\b|[}|)]\s*$|\Z)",
-    re.DOTALL,
-)
-
-
-def _assigned(cypher: str) -> set[str]:
-    """The properties a statement's SET clauses assign (``x.name = ...``), comments left out."""
-    text = "\n".join(line.split("//")[0] for line in cypher.splitlines())
-    return {
-        prop for clause in _SET_CLAUSE.findall(text) for prop in re.findall(r"\b\w+\.(\w+)\s*=(?!=)", clause)
-    }
-
-
 def test_scale_reset_undoes_every_memory_property_decay_and_forget_write() -> None:
     """scale.py times decay's first run on a kept store, so its RESET must take back every Memory property
     the decay and forget statements write: a property left behind (decay_due once was) makes the next run's
@@ -118,8 +105,8 @@ def test_scale_reset_undoes_every_memory_property_decay_and_forget_write() -> No
         and isinstance(node.value, ast.Constant)
     )
     removed = set(re.findall(r"\bm\.(\w+)", reset[reset.index("REMOVE") :]))
-    restored = _assigned(reset[: reset.index("REMOVE")])
+    restored = assigned(reset[: reset.index("REMOVE")])
     statements = ["dynamics_decay", "forget_soft", "forget_capacity", "forget_hard", "forget_edges"]
-    written = set().union(*(_assigned((run.ROOT / "cypher" / f"{s}.cypher").read_text()) for s in statements))
+    written = set().union(*(assigned((run.ROOT / "cypher" / f"{s}.cypher").read_text()) for s in statements))
     assert {"decay_due", "strength_rate", "forgotten_at", "status"} <= written  # the parse sees the writes
     assert written - removed - restored == set()

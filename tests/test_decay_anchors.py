@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from cypher_text import SET_CLAUSE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,10 +88,6 @@ INPUTS = (
     "strength|access_count|priority|memory_type|emotion|presentation|coherence|serial|depth|rivalry"
     "|last_accessed_at|weight_base"
 )
-_SET = re.compile(
-    r"\bSET\b(.*?)(?=\b(?:RETURN|WITH|MATCH|CREATE|MERGE|UNWIND|FOREACH|CALL|DELETE|REMOVE)\b|[}|)]\s*$|\Z)",
-    re.DOTALL,
-)
 _ASSIGNED = re.compile(rf"\b\w+\.({INPUTS})\s*=(?!=)")
 _EDGES = re.compile(r"(CREATE|MERGE)\s*\([^)]*\)-\[\w*:RELATED_TO|DELETE")
 NOT_INPUTS = {
@@ -111,7 +108,7 @@ def test_every_writer_of_a_decay_input_makes_the_memory_due() -> None:
             continue
         text = query(name)
         edges = "RELATED_TO" in text and _EDGES.search(text)
-        writes = any(_ASSIGNED.search(body) for body in _SET.findall(text)) or edges
+        writes = any(_ASSIGNED.search(body) for body in SET_CLAUSE.findall(text)) or edges
         if writes and "decay_due" not in text:
             offenders.append(name)
     assert offenders == []
