@@ -1,12 +1,13 @@
-// Write a new version of the automation configuration and keep the version in its history. $marks: the
-// marking statements the change calls for (graphmem.automation.control.due_marks), kept on the node as
-// pending until they have run (Automation.apply_due_marks), so a marking interrupted after this commit is
-// completed by the next job run.
+// Write a new version of the automation configuration and keep the version in its history. $basis: the
+// due-date basis of the values before the change (graphmem.automation.control.DUE_MARKS), stored for each
+// marking statement that has none yet, so the change's marking (Automation.apply_due_marks, run after this
+// commit and by every job run) finds the stored dates computed under other values.
 // $id: configuration id; $version: the new version; $body: JSON text; $now: datetime; $by: who wrote it;
-// $marks: list of statement names
+// $basis: list of "statement=fingerprint" entries
 MATCH (c:AutomationConfig {id: $id})
+WITH c, (CASE WHEN c.due_basis IS :: LIST<STRING NOT NULL> NOT NULL THEN c.due_basis ELSE [] END) AS stored
 SET c.version = $version, c.body = $body, c.updated_at = $now, c.updated_by = $by,
-    c.pending_marks = [x IN (CASE WHEN c.pending_marks IS :: LIST<STRING NOT NULL> NOT NULL THEN c.pending_marks ELSE [] END) WHERE NOT x IN $marks] + $marks
+    c.due_basis = stored + [e IN $basis WHERE NOT any(x IN stored WHERE x STARTS WITH split(e, '=')[0] + '=')]
 CREATE (h:AutomationConfigVersion {config_id: $id, version: $version})
 SET h.body = $body, h.recorded_at = $now, h.recorded_by = $by
 RETURN c.version AS version

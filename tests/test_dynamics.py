@@ -12,6 +12,7 @@ import pytest
 from conftest import disposable
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
+from graphmem.automation.control import DUE_MARKS
 from graphmem.errors import StoreError
 from graphmem.model import dynamics as d
 from graphmem.model import knn
@@ -560,8 +561,8 @@ def test_an_interrupted_marking_is_completed_by_the_next_job_run(
     dyn: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The configuration is stored before its change marks memories due; when the marking fails, the change
-    stays stored (set_config returns), the marking stays pending on the configuration node, and the next
-    job run (any job) runs it first."""
+    stays stored (set_config returns), the stored basis still names the old values, and the next job run
+    (any job) marks first."""
     m = dyn.remember("The team standup is at nine thirty", user_id=user_id, priority="P1")
     assert m.created_at is not None
     dyn.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=1))
@@ -584,27 +585,104 @@ def test_an_interrupted_marking_is_completed_by_the_next_job_run(
     monkeypatch.setattr(store, "write_auto", write_auto)
     dyn.jobs.run("promote", user_id=user_id, now=m.created_at + timedelta(hours=2))  # any job completes it
     assert node(dyn, m.id)["decay_due"] <= m.created_at
-    assert dyn.runtime.store.read("automation_marks_pending", id=dyn.automation.config_id)[0]["marks"] == []
     dyn.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=3))
     assert node(dyn, m.id)["strength_rate"] == pytest.approx(2 * first["strength_rate"])
 
 
-@pytest.mark.parametrize("value", ["'decay_mark_due'", "42", "[1, 2]", "['no_such_mark']"])
-def test_a_mistyped_pending_marking_makes_no_job_fail(dyn: GraphMemory, user_id: str, value: str) -> None:
-    """Whatever the configuration node's pending markings hold (written by hand), job runs and
-    configuration changes still work; a name no version knows is dropped."""
+def basis(mem: GraphMemory) -> list[str]:
+    return list(mem.runtime.store.read("automation_due_basis", id=mem.automation.config_id)[0]["basis"])
+
+
+@pytest.mark.parametrize(
+    ("prop", "value"),
+    [
+        ("pending_marks", "'decay_mark_due'"),
+        ("pending_marks", "42"),
+        ("pending_marks", "[1, 2]"),
+        ("pending_marks", "['no_such_mark']"),
+        ("due_basis", "'decay_mark_due=0'"),
+        ("due_basis", "[1, 2]"),
+        ("due_basis", "['decay_mark_due=0', 'decay_mark_due=1', 'x']"),
+    ],
+)
+def test_a_mistyped_due_basis_makes_no_job_fail(
+    dyn: GraphMemory, user_id: str, prop: str, value: str
+) -> None:
+    """Whatever the configuration node's due basis or an older version's pending markings hold (written by
+    hand), job runs and configuration changes still work, and the basis is whole again after one run; a
+    pending name no version knows is dropped."""
     cfg = dyn.automation.get_config()
     dyn.automation.set_config(cfg.with_job("promote", enabled=True))  # the node exists
-    write(
-        dyn,
-        f"MATCH (c:AutomationConfig {{id: $id}}) SET c.pending_marks = {value}",
-        id=dyn.automation.config_id,
-    )
+    write(dyn, f"MATCH (c:AutomationConfig {{id: $id}}) SET c.{prop} = {value}", id=dyn.automation.config_id)
     assert dyn.jobs.run("promote", user_id=user_id).status == "success"
     cfg = dyn.automation.get_config()
     faster = cfg.dynamics.model_copy(update={"desired_retention": 0.85})
     dyn.automation.set_config(cfg.model_copy(update={"dynamics": faster}))
-    assert dyn.runtime.store.read("automation_marks_pending", id=dyn.automation.config_id)[0]["marks"] == []
+    assert sorted(basis(dyn)) == sorted(mark.basis(faster) for mark in DUE_MARKS)
+    rows = dyn.query(
+        "MATCH (c:AutomationConfig {id: $id}) RETURN c.pending_marks AS p", {"id": dyn.automation.config_id}
+    )
+    assert rows[0]["p"] in (None, [])
+
+
+def test_a_preset_changed_in_settings_reaches_every_memory(
+    server: Any, embedder: OnnxEmbedder, user_id: str
+) -> None:
+    """With no stored configuration the preset comes from ``Settings``; a process started with another
+    preset makes every memory due at its first job run, so its decay applies the new rates to memories whose
+    next status change lay weeks ahead (before, only a stored change did)."""
+    config_id = disposable(f"test-{uuid.uuid4()}")
+    settings = Settings(automation_config_id=config_id, dynamics_preset="balanced")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        mem.init()
+        m = mem.remember("The gym closes at ten on Fridays", user_id=user_id, priority="P2")
+        assert m.created_at is not None
+        mem.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=1))
+        first = node(mem, m.id)
+        assert first["decay_due"] > m.created_at + timedelta(days=2)
+        mem.jobs.run("promote", user_id=user_id, now=m.created_at + timedelta(hours=2))
+        assert node(mem, m.id)["decay_due"] == first["decay_due"]  # same values: nothing marked
+    settings = Settings(automation_config_id=config_id, dynamics_preset="aggressive")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        mem.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=3))
+        after = node(mem, m.id)
+    rates = d.PRESETS["aggressive"].strength_decay["P2"] / P.strength_decay["P2"]
+    assert after["strength_rate"] == pytest.approx(rates * first["strength_rate"]) != first["strength_rate"]
+
+
+def test_a_change_during_a_decay_run_is_applied_by_the_next(
+    dyn: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decay run computes with the values it read at its start. When the configuration changes while it
+    runs, after the change's marking and before the run writes, the run's dates are the old values'; the
+    run marks the stored basis stale, so the next job run makes every memory due again and the next decay
+    applies the new values (before, those memories kept the old coefficients until their old due date)."""
+    m = dyn.remember("The bakery on Elm Street opens at seven", user_id=user_id, priority="P2")
+    assert m.created_at is not None
+    t = m.created_at
+    cfg = dyn.automation.get_config()
+    faster = cfg.dynamics.model_copy(
+        update={"strength_decay": {k: 2 * v for k, v in cfg.dynamics.strength_decay.items()}}
+    )
+    store, write_auto = dyn.runtime.store, dyn.runtime.store.write_auto
+
+    def change_first(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if name == "dynamics_decay":
+            monkeypatch.setattr(store, "write_auto", write_auto)
+            dyn.automation.set_config(
+                cfg.model_copy(update={"dynamics": faster})
+            )  # marks, then the run writes
+        return write_auto(name, **params)
+
+    monkeypatch.setattr(store, "write_auto", change_first)
+    dyn.jobs.run("decay", user_id=user_id, now=t + timedelta(hours=1))
+    old = node(dyn, m.id)
+    assert old["decay_due"] > t + timedelta(days=2)  # written under the old values after the marking
+    assert [e for e in basis(dyn) if e.startswith("decay_mark_due=")] == ["decay_mark_due=stale"]
+    dyn.jobs.run("decay", user_id=user_id, now=t + timedelta(hours=2))
+    new = node(dyn, m.id)
+    assert new["strength_rate"] == pytest.approx(2 * old["strength_rate"])
+    assert sorted(basis(dyn)) == sorted(mark.basis(faster) for mark in DUE_MARKS)
 
 
 def test_forget_reads_only_the_dormant_and_the_due(dyn: GraphMemory, user_id: str) -> None:

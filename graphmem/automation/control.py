@@ -7,9 +7,12 @@ the API and any UI only read and write it through :class:`Automation`; scheduler
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
+import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -182,18 +185,37 @@ def _reads(name: str) -> frozenset[str]:
     return frozenset(re.findall(r"\$p\.(\w+)", query(name)))
 
 
-DUE_READS = {"decay_mark_due": _reads("dynamics_decay"), "review_mark_due": _reads("review_schedule")}
-"""For each statement that makes memories due again, the dynamics parameters the job it serves reads (found
-in the job's Cypher: one source of truth): decay computes each memory's coefficients and next status change,
-review its next review time, once, from these values."""
+@dataclass(frozen=True)
+class DueMark:
+    """A job that stores, per memory, when it must look at the memory again, computed from the dynamics
+    parameters it reads; and the statement that makes every live memory due for it again."""
+
+    job: str
+    statement: str
+    reads: frozenset[str]
+
+    def basis(self, params: DynamicsParams) -> str:
+        """The stored-basis entry for ``params``: the statement and a fingerprint of the values it reads."""
+        values = json.dumps(params.model_dump(mode="json", include=set(self.reads)), sort_keys=True)
+        return f"{self.statement}={hashlib.sha256(values.encode()).hexdigest()[:16]}"
+
+    def stale(self) -> str:
+        """An entry no parameters produce: the stored dates are known to mix old values."""
+        return f"{self.statement}=stale"
+
+    def own(self, basis: list[str]) -> list[str]:
+        return [entry for entry in basis if entry.startswith(self.statement + "=")]
 
 
-def due_marks(old: DynamicsParams, new: DynamicsParams) -> list[str]:
-    """The marking statements a configuration change calls for: those whose job reads a parameter that moved
-    (then every live memory is due again for that job, so its next run applies the new values to all)."""
-    return [
-        mark for mark, reads in DUE_READS.items() if any(getattr(old, n) != getattr(new, n) for n in reads)
-    ]
+DUE_MARKS = (
+    DueMark("decay", "decay_mark_due", _reads("dynamics_decay")),
+    DueMark("review", "review_mark_due", _reads("review_schedule")),
+)
+"""The parameters each scheduling job reads are found in its Cypher (one source of truth): decay computes
+each memory's coefficients and next status change, review its next review time, once, from these values.
+The configuration node keeps, per job, the fingerprint of the values the stored dates were computed under
+(``due_basis``); whenever the effective values differ (a stored change, another preset in ``Settings``, a
+run that used values changed while it ran), every live memory is made due again for that job."""
 
 
 class Automation:
@@ -224,11 +246,11 @@ class Automation:
 
         Raises :class:`ValidationError` for invalid values and :class:`VersionConflict` when the stored
         version moved; in both cases nothing is written. A change of a parameter the decay or review job
-        reads (:data:`DUE_READS`) then makes every live memory due for that job, so its next run applies the
+        reads (:data:`DUE_MARKS`) then makes every live memory due for that job, so its next run applies the
         change to all (a set-based write over the store: 8-9 s at 1M memories for decay)."""
         checked = validate_config(cfg)
         expected = checked.version if expected_version is None else expected_version
-        marks = due_marks(self.get_config().dynamics, checked.dynamics)
+        before = self.get_config().dynamics
         body = json.dumps(checked.model_dump(exclude={"version"}), sort_keys=True)
         now = datetime.now(UTC)
 
@@ -243,7 +265,7 @@ class Automation:
                 body=body,
                 now=now,
                 by=by,
-                marks=marks,
+                basis=[mark.basis(before) for mark in DUE_MARKS],
             )
             audit.append(
                 tx,
@@ -259,8 +281,8 @@ class Automation:
         version = self._rt.store.unit_of_work(work)
         logger.info("automation config %s stored at version %d", self.config_id, version)
         try:
-            self.apply_due_marks()  # the change's markings are pending from its own transaction
-        except GraphMemError as exc:  # stored and pending: the next job run completes the marking
+            self.apply_due_marks()  # the stored basis is the values before the change
+        except GraphMemError as exc:  # the basis still differs: the next job run marks
             logger.warning(
                 "automation config %s: marking memories due deferred to the next job run: %s",
                 self.config_id,
@@ -269,23 +291,53 @@ class Automation:
         return checked.model_copy(update={"version": version})
 
     def apply_due_marks(self) -> int:
-        """Run every marking statement a configuration change left pending (``set_config`` runs its own
-        right after the change; a job run completes one that was interrupted); each is no longer pending
-        once it has run. Returns the memories marked. Every job run calls this first."""
-        rows = self._rt.store.read("automation_marks_pending", id=self.config_id)
-        pending = rows[0]["marks"] if rows else []
-        batch = self.get_config().batch_size if pending else 0
+        """Make every live memory due again for each job whose stored dates were computed under other values
+        than the effective configuration's (:data:`DUE_MARKS`), then store the new basis; a configuration id
+        seen for the first time adopts the present values. ``set_config`` calls this right after a change,
+        and every job run first, so a marking that was interrupted, or a preset changed in ``Settings``
+        without a stored configuration, is completed by the next run. Returns the memories marked."""
+        cfg = self.get_config()
+        rows = self._rt.store.read("automation_due_basis", id=self.config_id)
+        basis, pending = (rows[0]["basis"], rows[0]["pending"]) if rows else ([], [])
         total = 0
-        for mark in pending:
-            if mark not in DUE_READS:  # a name written by another version: nothing to run
-                logger.warning("unknown pending mark %r dropped", mark)
-            else:
-                done = self._rt.store.write_auto(mark, batch=batch)
+        for mark in DUE_MARKS:
+            own, entry = mark.own(basis), mark.basis(cfg.dynamics)
+            if own == [entry] and mark.statement not in pending:
+                continue
+            if own or mark.statement in pending:  # computed under other values (a first sight adopts)
+                token = f"{mark.statement}=marking-{uuid.uuid4().hex}"  # a run ending meanwhile replaces it
+                self._store_basis(mark, seen=own, entry=token)
+                done = self._rt.store.write_auto(mark.statement, batch=cfg.batch_size)
                 marked = int(done[0]["marked"]) if done else 0
-                logger.info("%s: %d memories due again", mark, marked)
+                logger.info("%s: %d memories due again", mark.statement, marked)
                 total += marked
-            self._rt.store.write("automation_marks_done", id=self.config_id, mark=mark)
+                own = [token]
+            self._store_basis(mark, seen=own, entry=entry)
         return total
+
+    def note_run(self, job: str, used: DynamicsParams) -> None:
+        """After a run of ``job`` that computed dates under ``used``: if the stored basis is another (the
+        configuration changed while it ran, and its marking came before the run's writes), the stored dates
+        mix old values; the basis is marked stale, so the next job run makes every memory due again."""
+        marks = [mark for mark in DUE_MARKS if mark.job == job]
+        rows = self._rt.store.read("automation_due_basis", id=self.config_id) if marks else []
+        basis = rows[0]["basis"] if rows else []
+        for mark in marks:
+            if mark.own(basis) != [mark.basis(used)]:
+                logger.info("%s ran under changed parameters: every memory due at the next run", job)
+                self._store_basis(mark, seen=None, entry=mark.stale())
+
+    def _store_basis(self, mark: DueMark, *, seen: list[str] | None, entry: str) -> None:
+        """Replace the stored entry of ``mark`` if it is still ``seen`` (``None``: whatever it is)."""
+        self._rt.store.write(
+            "automation_due_basis_set",
+            id=self.config_id,
+            now=datetime.now(UTC),
+            statement=mark.statement,
+            seen=seen,
+            entry=entry,
+            known=[m.statement for m in DUE_MARKS],
+        )
 
     # history
     def runs(self, limit: int = 20, *, job: str | None = None, user_id: str | None = None) -> list[JobRun]:

@@ -117,7 +117,9 @@ class Jobs:
         with _ACTIVE_LOCK:
             _ACTIVE.add(run_id)
         try:
-            return self._begin(name, run_row, config, uid, clock)
+            run = self._begin(name, run_row, config, uid, clock)
+            self._automation.note_run(name, config.dynamics)  # dates written under values since changed?
+            return run
         finally:
             with _ACTIVE_LOCK:
                 _ACTIVE.discard(run_id)
