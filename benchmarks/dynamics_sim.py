@@ -688,6 +688,7 @@ def main() -> None:
             embedder.load(saved["vectors"])
     pre_embed(embedder, args.data, args.users, args.max_turns)
     if args.embedding_cache:
+        args.embedding_cache.parent.mkdir(parents=True, exist_ok=True)
         args.embedding_cache.write_text(json.dumps({"embedder": embedder.name, "vectors": embedder.cache}))
     server = (
         LocalServer(

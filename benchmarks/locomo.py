@@ -354,6 +354,7 @@ def main(argv: list[str] | None = None) -> None:
         plot=args.out.with_suffix(".png").name,
     )
     if args.embedding_cache:
+        args.embedding_cache.parent.mkdir(parents=True, exist_ok=True)
         args.embedding_cache.write_text(json.dumps(cached.cache))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, default=str))
