@@ -1,5 +1,5 @@
 // Write a new version of the automation configuration and keep the version in its history. $basis: the
-// due-date basis of the values before the change (graphmem.automation.control.DUE_MARKS), stored for each
+// due-date basis of the values before the change (graphmem.automation.config.DUE_MARKS), stored for each
 // marking statement that has none yet, so the change's marking (Automation.apply_due_marks, run after this
 // commit and by every job run) finds the stored dates computed under other values.
 // $id: configuration id; $version: the new version; $body: JSON text; $now: datetime; $by: who wrote it;

@@ -1,5 +1,5 @@
 // A change of a parameter the decay job reads (rates, floors, multipliers, factor weights, status thresholds:
-// graphmem.automation.control.DUE_MARKS) makes every live memory due, so the next decay run evaluates it
+// graphmem.automation.config.DUE_MARKS) makes every live memory due, so the next decay run evaluates it
 // under the new configuration. Without it a memory kept the coefficients and next status change computed
 // under the old one until its stored decay_due came (for a dormant or P0 memory: never). Memories already
 // due (decay_due at or before the epoch) or never evaluated (no decay_due) are left as they are; the next run

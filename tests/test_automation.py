@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError, VersionConflict
-from graphmem.automation.control import DEFAULT_SCHEDULES, AutomationConfig
+from graphmem.automation.config import DEFAULT_SCHEDULES, AutomationConfig
 from graphmem.automation.scheduler import Scheduler
 from graphmem.cli.main import app
 from graphmem.store.queries import expand

@@ -12,7 +12,7 @@ import pytest
 from conftest import disposable
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
-from graphmem.automation.control import DUE_MARKS
+from graphmem.automation.config import DUE_MARKS
 from graphmem.errors import StoreError
 from graphmem.model import dynamics as d
 from graphmem.model import knn

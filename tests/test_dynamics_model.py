@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.automation.control import AutomationConfig, validate_config
+from graphmem.automation.config import AutomationConfig, validate_config
 from graphmem.automation.scheduler import Planned, job_states, parse_schedule
 from graphmem.errors import ValidationError
 from graphmem.model import dynamics as d

@@ -11,7 +11,7 @@ import pytest
 from conftest import disposable
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
-from graphmem.automation.control import JOB_NAMES
+from graphmem.automation.config import JOB_NAMES
 from graphmem.store.queries import expand
 
 

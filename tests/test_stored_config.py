@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMemory, ValidationError
 from graphmem.adapters.rest import create_app
-from graphmem.automation.control import DEFAULT_SCHEDULES, JOB_NAMES, AutomationConfig, read_config
+from graphmem.automation.config import DEFAULT_SCHEDULES, JOB_NAMES, AutomationConfig, read_config
 from graphmem.cli.main import app
 from graphmem.model.dynamics import PRESETS
 

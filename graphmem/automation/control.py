@@ -7,130 +7,48 @@ the API and any UI only read and write it through :class:`Automation`; scheduler
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import re
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from graphmem.automation.scheduler import Planned, canonical, fresh, parse_schedule
+from graphmem.automation.config import (
+    DEFAULT_SCHEDULES,
+    DUE_MARKS,
+    JOB_NAMES,
+    AutomationConfig,
+    DueMark,
+    JobConfig,
+    read_config,
+    validate_config,
+)
+from graphmem.automation.scheduler import fresh
 from graphmem.errors import GraphMemError, ValidationError, VersionConflict
-from graphmem.model.dynamics import PRESETS, DynamicsParams
-from graphmem.store import audit, lenient, records
+from graphmem.model.dynamics import DynamicsParams
+from graphmem.store import audit, records
 from graphmem.store.driver import Tx
-from graphmem.store.queries import query
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-JOB_NAMES = ("decay", "forget", "consolidate", "associate", "promote", "review", "topics", "adapt")
-
-DEFAULT_SCHEDULES = {
-    "decay": "every 1h",
-    "forget": "15 3 * * *",
-    "consolidate": "30 3 * * *",
-    "associate": "every 6h",
-    "promote": "45 3 * * *",
-    "review": "every 1h",
-    "topics": "0 3 * * *",  # before consolidate, which summarises per topic (docs/dynamics.md)
-    "adapt": "0 4 * * *",  # after the nightly jobs; only users with new feedback (docs/dynamics.md)
-}
-
-
-class JobConfig(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-    enabled: bool = True
-    schedule: str
-
-    @field_validator("schedule")
-    @classmethod
-    def _valid_schedule(cls, value: str) -> str:
-        parse_schedule(value)
-        return canonical(value)
-
-
-def _default_jobs() -> dict[str, JobConfig]:
-    return {name: JobConfig(schedule=spec) for name, spec in DEFAULT_SCHEDULES.items()}
-
-
-class AutomationConfig(BaseModel):
-    """Everything the automation plane is configured with; ``version`` is the stored one (0: never stored).
-
-    Strict as input (:func:`validate_config`: unknown keys and invalid values are errors); tolerant when read
-    back from storage (:func:`read_config`)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-    version: int = Field(default=0, ge=0)
-    dynamics: DynamicsParams = Field(default_factory=DynamicsParams)
-    jobs: dict[str, JobConfig] = Field(default_factory=_default_jobs)
-    context_budget: int = Field(default=2000, ge=1, description="tokens of memory context per turn")
-    batch_size: int = Field(default=5000, ge=1, le=1_000_000, description="rows per inner transaction")
-
-    @field_validator("jobs")
-    @classmethod
-    def _all_jobs(cls, jobs: dict[str, JobConfig]) -> dict[str, JobConfig]:
-        """Every job, in ``JOB_NAMES`` order: an unknown one is an error, a missing one (a config written
-        before the job existed) gets its default schedule, enabled."""
-        unknown = set(jobs) - set(JOB_NAMES)
-        if unknown:
-            raise ValueError(f"unknown jobs {sorted(unknown)}; known: {', '.join(JOB_NAMES)}")
-        return {name: jobs.get(name) or JobConfig(schedule=DEFAULT_SCHEDULES[name]) for name in JOB_NAMES}
-
-    @classmethod
-    def from_preset(cls, name: str) -> AutomationConfig:
-        if name not in PRESETS:
-            raise ValidationError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
-        return cls(dynamics=PRESETS[name])
-
-    def planned(self) -> dict[str, Planned]:
-        return {name: Planned(job.enabled, job.schedule) for name, job in self.jobs.items()}
-
-    def with_job(self, name: str, **changes: Any) -> AutomationConfig:
-        """A copy with one job's settings changed (validated)."""
-        if name not in self.jobs:
-            raise ValidationError("job", f"unknown job {name!r}; known: {', '.join(JOB_NAMES)}")
-        data = self.model_dump()
-        data["jobs"][name].update(changes)
-        return validate_config(data)
-
-
-def validate_config(data: AutomationConfig | dict[str, Any]) -> AutomationConfig:
-    """Validate (again) a configuration: a copy made with ``model_copy(update=...)`` skips validation."""
-    raw = data.model_dump() if isinstance(data, AutomationConfig) else data
-    try:
-        return AutomationConfig.model_validate(raw)
-    except pydantic.ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "config"
-        raise ValidationError(field, first["msg"]) from exc
-
-
-def read_config(body: object, version: object, *, config_id: str, preset: str) -> AutomationConfig:
-    """The configuration stored as JSON ``body`` at ``version``, never raising: keys this version does not
-    know (written by a newer graphmem) are ignored, values that do not validate take the defaults of the
-    stored preset (else ``preset``), each read with one WARNING naming the keys."""
-    found = lenient.Findings()
-    data = lenient.parse_object(body)
-    dynamics = data.get("dynamics") if data is not None else None
-    stored_preset = dynamics.get("preset") if isinstance(dynamics, dict) else None
-    known = isinstance(stored_preset, str) and stored_preset in PRESETS
-    base = AutomationConfig.from_preset(stored_preset if known else preset)  # type: ignore[arg-type]
-    number = version if isinstance(version, int) and version >= 0 else 0
-    if data is not None:
-        data.pop("version", None)  # the node's, not the body's
-    cfg = lenient.load_stored(AutomationConfig, data, base, found)
-    what = f"automation config {lenient.key_name(config_id)!r} (version {number})"
-    lenient.report(what, found)
-    return cfg.model_copy(update={"version": number})
-
+__all__ = [  # the configuration's names are importable from here too, as before round 34
+    "DEFAULT_SCHEDULES",
+    "DUE_MARKS",
+    "JOB_NAMES",
+    "Automation",
+    "AutomationConfig",
+    "DueMark",
+    "Health",
+    "JobConfig",
+    "JobRun",
+    "JobStatus",
+    "RunStatus",
+    "read_config",
+    "validate_config",
+]
 
 # --- value types of the API ------------------------------------------------------------------------
 RunStatus = Literal["running", "success", "failed", "interrupted", "dry_run"]
@@ -181,43 +99,6 @@ class Health(BaseModel):
 
 
 # --- the control plane -----------------------------------------------------------------------------
-def _reads(name: str) -> frozenset[str]:
-    return frozenset(re.findall(r"\$p\.(\w+)", query(name)))
-
-
-@dataclass(frozen=True)
-class DueMark:
-    """A job that stores, per memory, when it must look at the memory again, computed from the dynamics
-    parameters it reads; and the statement that makes every live memory due for it again."""
-
-    job: str
-    statement: str
-    reads: frozenset[str]
-
-    def basis(self, params: DynamicsParams) -> str:
-        """The stored-basis entry for ``params``: the statement and a fingerprint of the values it reads."""
-        values = json.dumps(params.model_dump(mode="json", include=set(self.reads)), sort_keys=True)
-        return f"{self.statement}={hashlib.sha256(values.encode()).hexdigest()[:16]}"
-
-    def stale(self) -> str:
-        """An entry no parameters produce: the stored dates are known to mix old values."""
-        return f"{self.statement}=stale"
-
-    def own(self, basis: list[str]) -> list[str]:
-        return [entry for entry in basis if entry.startswith(self.statement + "=")]
-
-
-DUE_MARKS = (
-    DueMark("decay", "decay_mark_due", _reads("dynamics_decay")),
-    DueMark("review", "review_mark_due", _reads("review_schedule")),
-)
-"""The parameters each scheduling job reads are found in its Cypher (one source of truth): decay computes
-each memory's coefficients and next status change, review its next review time, once, from these values.
-The configuration node keeps, per job, the fingerprint of the values the stored dates were computed under
-(``due_basis``); whenever the effective values differ (a stored change, another preset in ``Settings``, a
-run that used values changed while it ran), every live memory is made due again for that job."""
-
-
 class Automation:
     """``mem.automation``: the stored configuration, run history and health."""
 

@@ -19,7 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig, JobRun, JobStatus
+from graphmem.automation.config import JOB_NAMES, AutomationConfig
+from graphmem.automation.control import Automation, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states, slot_gate
 from graphmem.dynamics.steps import JOBS, Context
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.automation.control import JOB_NAMES, Automation, AutomationConfig
+from graphmem.automation.config import JOB_NAMES, AutomationConfig
+from graphmem.automation.control import Automation
 from graphmem.dynamics.tenant_jobs import adapt_job, topics_job
 from graphmem.errors import StoreError
 from graphmem.model import factors as factor_model

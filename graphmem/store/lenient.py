@@ -4,7 +4,7 @@ A stored configuration may have been written by a newer graphmem (keys this vers
 downgrade) or edited by hand (values that no longer validate). Reading it never fails: unknown keys are
 ignored and values that do not validate fall back to the defaults, with one WARNING per read naming the keys
 (never their values). Input at the boundary (Python setters, REST, CLI) stays strict: graphmem's
-``ValidationError`` and nothing written (:func:`graphmem.automation.control.validate_config`).
+``ValidationError`` and nothing written (:func:`graphmem.automation.config.validate_config`).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
-from graphmem.automation.control import JOB_NAMES
+from graphmem.automation.config import JOB_NAMES
 from graphmem.server import LocalServer
 
 pytestmark = pytest.mark.reliability

@@ -13,7 +13,7 @@ from graphmem import errors
 from graphmem.adapters.rest.bodies import (
     ConfigBody,
 )
-from graphmem.automation.control import JOB_NAMES
+from graphmem.automation.config import JOB_NAMES
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
 
