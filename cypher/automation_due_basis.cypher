@@ -1,4 +1,4 @@
-// What the stored due dates of the scheduling jobs were computed under (graphmem.automation.control
+// What the stored due dates of the scheduling jobs were computed under (graphmem.automation.config
 // DUE_MARKS): one entry "statement=fingerprint" per marking statement, and the markings an older version left
 // pending (pending_marks, read as a mismatch). A value of another type (written by hand) reads as none stored.
 // $id: configuration id

@@ -642,10 +642,17 @@ def test_a_preset_changed_in_settings_reaches_every_memory(
         assert first["decay_due"] > m.created_at + timedelta(days=2)
         mem.jobs.run("promote", user_id=user_id, now=m.created_at + timedelta(hours=2))
         assert node(mem, m.id)["decay_due"] == first["decay_due"]  # same values: nothing marked
+        assert mem.automation.due_dates() == {"decay": "current", "review": "current"}
     settings = Settings(automation_config_id=config_id, dynamics_preset="aggressive")
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        assert mem.automation.due_dates() == {"decay": "pending", "review": "current"}  # review reads no rate
+        assert mem.automation.health().details["due_dates"]["decay"] == "pending"
+        dry = mem.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=3), dry_run=True)
+        assert dry.counts["due_marking_pending"] is True
+        assert node(mem, m.id)["decay_due"] == first["decay_due"]  # a dry run marks nothing
         mem.jobs.run("decay", user_id=user_id, now=m.created_at + timedelta(hours=3))
         after = node(mem, m.id)
+        assert mem.automation.due_dates() == {"decay": "current", "review": "current"}
     rates = d.PRESETS["aggressive"].strength_decay["P2"] / P.strength_decay["P2"]
     assert after["strength_rate"] == pytest.approx(rates * first["strength_rate"]) != first["strength_rate"]
 

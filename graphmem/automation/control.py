@@ -196,6 +196,20 @@ class Automation:
             self._store_basis(mark, seen=own, entry=entry)
         return total
 
+    def due_dates(self) -> dict[str, str]:
+        """Per scheduling job, whether its stored dates were computed under the effective configuration:
+        ``current``, or ``pending`` (the next job run makes every live memory due for it first; a memory
+        not due yet still carries dates from other values). Read-only."""
+        want = self.get_config().dynamics
+        rows = self._rt.store.read("automation_due_basis", id=self.config_id)
+        basis, pending = (rows[0]["basis"], rows[0]["pending"]) if rows else ([], [])
+        return {
+            mark.job: "current"
+            if mark.own(basis) in ([], [mark.basis(want)]) and mark.statement not in pending
+            else "pending"
+            for mark in DUE_MARKS
+        }
+
     def note_run(self, job: str, used: DynamicsParams) -> None:
         """After a run of ``job`` that computed dates under ``used``: if the stored basis is another (the
         configuration changed while it ran, and its marking came before the run's writes), the stored dates
@@ -270,6 +284,7 @@ class Automation:
             # the full pass: in process, GDS kNN for a tenant above associate_in_process_max if installed
             "associate_method": "knn+gds_knn" if parts["gds"] else "knn",
             "worker": beat,
+            "due_dates": self.due_dates(),  # pending: a parameter change not yet applied to every memory
             "recall_effects": {  # this client's deferred writer (graphmem.store.deferred)
                 "mode": self._rt.settings.recall_effects,
                 "pending": self._rt.deferred.pending,

@@ -175,6 +175,10 @@ class Jobs:
             self._rt.store.unit_of_work(work)
         except _RolledBack as done:
             counts = done.counts
+            if (
+                self._automation.due_dates().get(name) == "pending"
+            ):  # a real run would first mark every memory
+                counts["due_marking_pending"] = True
         except Exception as exc:
             status, error = "failed", f"{type(exc).__name__}: {exc}"
         return JobRun.model_validate(
