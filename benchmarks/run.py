@@ -83,7 +83,15 @@ QUALITY_FULL: list[Step] = [
 # Speed (issue 14): formation cost vs tenant size, bulk ingest (precomputed vs bare, end to end with the
 # default embedder), the REST load. Scale (recall latency, jobs against a bare SET) is the "scale" step.
 SPEED_QUICK: list[Step] = [
-    Step("formation_scaling", ["benchmarks/formation_scaling.py", "--quick"]),
+    Step(  # its own file: the quick sizes (500 to 3,000) must not replace the full run's 1k-100k result
+        "formation_scaling",
+        [
+            "benchmarks/formation_scaling.py",
+            "--quick",
+            "--out",
+            "benchmarks/results/formation_scaling_quick.json",
+        ],
+    ),
     Step(
         "ingest",
         [
@@ -116,7 +124,13 @@ SPEED_FULL: list[Step] = [
 
 STEPS: dict[str, list[Step]] = {
     "quick": [
-        Step("scale", ["benchmarks/scale.py", "--sizes", "10000", "--queries", "50"]),
+        Step(  # its own file: scale.py merges sizes into --out; 50 queries must not replace the full 10k row
+            "scale",
+            [
+                *["benchmarks/scale.py", "--sizes", "10000", "--queries", "50"],
+                *["--out", "benchmarks/results/scale_quick.json"],
+            ],
+        ),
         *SPEED_QUICK,
         *QUALITY_QUICK,
         Step(  # a short simulation into its own file: the full run's results stay as they are

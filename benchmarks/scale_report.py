@@ -48,10 +48,10 @@ def _target_lines(rows: list[dict[str, Any]]) -> list[str]:
     return [*out, ""] if out else []
 
 
-def markdown(report: dict[str, Any]) -> str:
+def markdown(report: dict[str, Any], stem: str = "scale") -> str:
     rows = report["sizes"]
     out = [
-        "## Scale and speed (`benchmarks/scale.py`)",
+        "## Scale and speed (`benchmarks/scale.py`)" + ("" if stem == "scale" else f", `{stem}`"),
         "",
         f"Synthetic workload; vectors are {report['synthetic_vectors']} (not embeddings of the stored "
         "texts). "
@@ -194,12 +194,12 @@ def markdown(report: dict[str, Any]) -> str:
             for r in rows
         ),
         "",
-        "![recall latency](scale_latency.png) ![job time](scale_jobs.png)",
+        f"![recall latency]({stem}_latency.png) ![job time]({stem}_jobs.png)",
     ]
     return "\n".join(out) + "\n"
 
 
-def plot(report: dict[str, Any], out: Path) -> None:
+def plot(report: dict[str, Any], out: Path, stem: str = "scale") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -231,7 +231,7 @@ def plot(report: dict[str, Any], out: Path) -> None:
     )
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out / "scale_latency.png", dpi=110)
+    fig.savefig(out / f"{stem}_latency.png", dpi=110)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for key, label in (
         ("bare_set_all_s", "bare SET, all"),
@@ -254,10 +254,10 @@ def plot(report: dict[str, Any], out: Path) -> None:
     )
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out / "scale_jobs.png", dpi=110)
+    fig.savefig(out / f"{stem}_jobs.png", dpi=110)
     plt.close("all")
 
 
 def write_report(report: dict[str, Any], json_path: Path) -> None:
-    json_path.with_suffix(".md").write_text(markdown(report))
-    plot(report, json_path.parent)
+    json_path.with_suffix(".md").write_text(markdown(report, json_path.stem))
+    plot(report, json_path.parent, json_path.stem)  # scale.json: scale_latency.png, scale_jobs.png

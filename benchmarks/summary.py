@@ -27,6 +27,7 @@ FRONT = {"recall_quality_quick"}  # the README shows the newest LoCoMo run; docs
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 ORDER = [
     "scale",
+    "scale_quick",
     "recall_quality",
     "recall_quality_quick",
     "longmemeval",
@@ -41,6 +42,7 @@ ORDER = [
 ]
 SKIP = {"SUMMARY", "bench_run"}
 SUMMARY_ONLY = {
+    "scale_quick",
     "ingest",
     "jobs_throughput",
     "conversation_ingest",
