@@ -13,6 +13,8 @@ import json
 import os
 import socket
 import stat
+import subprocess
+import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -248,3 +250,21 @@ def test_data_survives_restart(own_server: LocalServer) -> None:
         assert records[0]["c"] == 1
         drv.execute_query("MATCH (n:GraphmemServerTest {id: $id}) DETACH DELETE n", id=marker)
     assert LocalServer().status().pid == shared_pid  # the shared server was never touched
+
+
+def test_a_stale_neo4j_pid_file_does_not_block_a_start(own_server: LocalServer) -> None:
+    """A JVM killed with SIGKILL where nothing reaps it at once (a container whose PID 1 is not an init: the
+    killed server stays a zombie for a while) leaves Neo4j's own pid file naming a process that still exists;
+    Neo4j's launcher then refused every start ("Neo4j is already running"). The start clears a pid file that
+    names no server of this home (gone, a zombie, or another program)."""
+    zombie = subprocess.Popen(["true"])  # exits at once; not waited for: a zombie of this process
+    try:
+        time.sleep(0.3)
+        assert Path(f"/proc/{zombie.pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] == "Z"
+        pid_file = own_server.neo4j_home / "run" / "neo4j.pid"
+        pid_file.parent.mkdir(parents=True, exist_ok=True)
+        pid_file.write_text(f"{zombie.pid}\n")
+        status = own_server.start(timeout=spare.START_TIMEOUT)
+        assert status.running and status.pid != zombie.pid
+    finally:
+        zombie.wait()

@@ -166,6 +166,7 @@ class LocalServer:
             self._assemble(say)
             self._write_config()
             password = self._ensure_password(say)
+            self._clear_stale_pid_file()
             argv = self._server_command()
             versions = assembly.versions()
             say(f"starting Neo4j {versions.neo4j} on bolt://{HOST}:{self.bolt_port}")
@@ -228,10 +229,6 @@ class LocalServer:
                 f"no password file at {self.password_file}: start the server once (LocalServer().start())"
             ) from None
         return USERNAME, password
-
-    # --- prerequisites -------------------------------------------------------------------------
-
-    # --- assembling ----------------------------------------------------------------------------
 
     # --- prerequisites and assembly (graphmem.server.assembly) --------------------------------------
     def _java(self) -> Path:
@@ -321,6 +318,20 @@ class LocalServer:
         ):
             raise ServerError(f"unexpected output of neo4j console --dry-run:\n{result.stdout}")
         return argv
+
+    def _clear_stale_pid_file(self) -> None:
+        """Remove Neo4j's own pid file when it names no server of this home (a process gone, another program,
+        or a zombie: a JVM killed where nothing reaps it at once, as in a container without an init), which
+        Neo4j's launcher counts as running ("Neo4j is already running"). A server of this home that graphmem
+        did not start keeps its file, and the launcher refuses rightly."""
+        path = self.neo4j_home / "run" / "neo4j.pid"
+        try:
+            pid = int(path.read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            return
+        if not self._is_ours(pid):
+            logger.info("removing Neo4j's stale pid file (pid %d is no server of %s)", pid, self.home)
+            path.unlink(missing_ok=True)
 
     def _spawn(self, argv: list[str]) -> int:
         self.home.mkdir(parents=True, exist_ok=True)

@@ -4,9 +4,10 @@ writes nothing new, also when the retries run concurrently.
 The first caller claims the key (``MERGE`` on a unique id, so concurrent claims serialize), performs the
 write and, inside the write's own transaction (:meth:`Claim.finish`, with the audit event, see
 :func:`audited`), stores the ids it produced; a repeat finds the key done and reads those ids back, or waits
-while the first call is still running. A failed write releases its claim, so a retry can run it again; a
-claim left pending by a crashed process is taken over after ``STALE_AFTER``, and the write that lost it
-rolls back instead of committing a second result.
+while the first call is still running. A failed write releases its claim, so a retry can run it again
+(when the server that failed the write cannot take the release either, the process's next call with the
+key releases it first); a claim left pending by a crashed process is taken over after ``STALE_AFTER``, and
+the write that lost it rolls back instead of committing a second result.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from graphmem.errors import FactNotFound, MemoryNotFound, TransientError, ValidationError
+from graphmem.errors import FactNotFound, GraphMemError, MemoryNotFound, TransientError, ValidationError
 from graphmem.models import Fact, Memory
 from graphmem.store import audit
 from graphmem.store.driver import Tx
@@ -59,6 +60,21 @@ class Claim:
         self.finished = True
 
 
+def _release_stranded(rt: Runtime, key_id: str) -> None:
+    """Release the claim an earlier call of this process left on ``key_id`` when its write failed and the
+    server could not be told (a crash, a lost connection): the retry runs at once instead of waiting
+    ``STALE_AFTER`` for the claim to go stale. Only a pending claim with that call's token is released: a
+    write that did commit before the failure keeps its result, and the retry replays it."""
+    token = rt.stranded_claims.pop(key_id, None)
+    if token is None:
+        return
+    try:
+        rt.store.write("idempotency_release", id=key_id, token=token)
+    except GraphMemError:
+        rt.stranded_claims[key_id] = token  # still unreachable: the claim below fails the same way
+        raise
+
+
 def once(
     rt: Runtime,
     *,
@@ -73,20 +89,25 @@ def once(
     if key is None:
         return perform(Claim(None))
     key_id = f"{user_id}\x1f{key}"
+    _release_stranded(rt, key_id)
     token = str(uuid.uuid4())
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         now = datetime.now(UTC)
-        row = rt.store.write(
-            "idempotency_claim",
-            id=key_id,
-            user_id=user_id,
-            key=key,
-            action=action,
-            token=token,
-            now=now,
-            stale_before=now - STALE_AFTER,
-        )[0]
+        try:
+            row = rt.store.write(
+                "idempotency_claim",
+                id=key_id,
+                user_id=user_id,
+                key=key,
+                action=action,
+                token=token,
+                now=now,
+                stale_before=now - STALE_AFTER,
+            )[0]
+        except GraphMemError:  # the claim may have committed with this token and its answer been lost
+            rt.stranded_claims[key_id] = token
+            raise
         if row["action"] != action:
             raise ValidationError("idempotency_key", f"was already used for {row['action']}")
         if row["token"] == token:
@@ -101,7 +122,10 @@ def once(
     try:
         result = perform(claim)
     except BaseException:
-        rt.store.write("idempotency_release", id=key_id, token=token)
+        try:
+            rt.store.write("idempotency_release", id=key_id, token=token)
+        except GraphMemError:  # the server went away (what failed the write): release at the next call
+            rt.stranded_claims[key_id] = token
         raise
     if not claim.finished:  # a write path that forgot to finish its claim: an internal error
         rt.store.write("idempotency_release", id=key_id, token=token)

@@ -190,6 +190,9 @@ class Runtime:
     entity_index: VectorFilter = field(
         default_factory=lambda: VectorFilter(names=ENTITY_INDEXES), compare=False
     )
+    stranded_claims: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Idempotency claims this process could not release after its write failed (the server was gone):
+    key id -> token, released by this process's next call with the key (graphmem.store.idempotency)."""
     deferred: DeferredWriter = field(init=False, compare=False, repr=False)
     """Writes taken off the request path (recall's effects under ``recall_effects="deferred"``)."""
 
