@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
+from conftest import disposable
 from typer.testing import CliRunner
 
+from graphmem import GraphMemory, OnnxEmbedder
 from graphmem.cli import doctor as doctor_module
 from graphmem.cli.main import app
 from graphmem.config import Settings
@@ -32,6 +35,7 @@ def test_doctor_passes_on_the_running_set_up(server: LocalServer, monkeypatch: p
         "ok",
         "warn",
     }  # no worker in the test run is a warning, not a failure
+    assert checks["dynamics"]["status"] in {"ok", "warn"}  # a pending marking is a warning
 
 
 def test_doctor_names_the_fix_for_a_stopped_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,3 +84,20 @@ def test_doctor_catches_a_changed_model_file(tmp_path: Path) -> None:
 
     check = doctor_module.check_model(Mem(), doctor_module.locate_model)  # type: ignore[arg-type]
     assert check.status == "fail" and "hash differs" in check.detail
+
+
+def test_doctor_warns_of_a_parameter_change_not_yet_applied(
+    server: LocalServer, embedder: OnnxEmbedder
+) -> None:
+    """A process started with another dynamics preset (no stored configuration) has not yet made the memories
+    due under it: doctor says so and names the command that applies it."""
+    config_id = disposable(f"test-{uuid.uuid4()}")
+    with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as mem:
+        mem.jobs.run("promote", user_id=disposable(f"doctor-{uuid.uuid4()}"))  # the basis of "balanced"
+        assert _by_name(doctor_module.check_automation(mem, mem.runtime.settings))["dynamics"].status == "ok"
+    settings = Settings(automation_config_id=config_id, dynamics_preset="aggressive")
+    with GraphMemory.connect(settings=settings, embedder=embedder) as mem:
+        dynamics = _by_name(doctor_module.check_automation(mem, settings))["dynamics"]
+    assert (
+        dynamics.status == "warn" and "decay" in dynamics.detail and "graphmem jobs run decay" in dynamics.fix
+    )

@@ -2,7 +2,8 @@
 
 Checks, in order: Java, Maven, the managed server (or the one ``NEO4J_URI`` names), the Bolt port, the
 plugins (APOC, GDS), the embedding model's files and their hashes, the schema (every named constraint and
-index graphmem creates), and the worker heartbeat. Exit status 1 when any check fails; warnings (a missing
+index graphmem creates), the worker heartbeat, and whether a dynamics parameter change is still to be
+applied to every memory. Exit status 1 when any check fails; warnings (a missing
 worker, a missing optional plugin) do not fail it.
 """
 
@@ -181,6 +182,13 @@ def check_automation(mem: GraphMemory, settings: Settings) -> list[Check]:
         out.append(Check("worker", "warn", "no worker heartbeat: scheduled jobs do not run", fix))
     else:
         out.append(Check("worker", "ok", f"heartbeat {health.details.get('worker')}"))
+    pending = sorted(job for job, state in health.details.get("due_dates", {}).items() if state == "pending")
+    if pending:  # a dynamics parameter changed (stored, or the Settings preset): not yet applied to all
+        fix = f"graphmem jobs run {pending[0]}{_home_flag(settings)} (marks every memory due, then runs)"
+        what = f"{', '.join(pending)}: a parameter change is not applied to every memory yet"
+        out.append(Check("dynamics", "warn", what, fix))
+    else:
+        out.append(Check("dynamics", "ok", "decay and review dates computed under the current parameters"))
     return out
 
 
