@@ -32,3 +32,27 @@ def test_last_week_finds_what_was_said_last_week(mem: GraphMemory, user_id: str)
     dated = {h.memory.content.split()[-1]: h.explanation.components["date"] for h in hits}
     assert dated["along."] > 0 and dated["Ben."] == dated["beagle."] == 0  # said last week, and not
     assert "Lena" in hits[0].memory.content
+
+
+def test_a_date_match_covers_the_date_words_of_the_question(mem: GraphMemory, user_id: str) -> None:
+    """The words of a relative date expression are not content words (they name no date alone); the
+    expression is one more term of the question's coverage, covered by a memory whose time overlaps its span,
+    as the date boost rewards it in ranking. "Where am I travelling later this year?" asked in March: the
+    trip in October covers the date, not "travelling" (before, it covered nothing, and the confidence called
+    the right answer doubtful); without a date expression the question has nothing there to cover."""
+    asked = datetime(2026, 3, 21, 9, 0, tzinfo=UTC)
+    for text, days_before in (
+        ("I'm planning a trip to Japan in October with my friend Tom.", 1),
+        ("My sister Emma looks after Rex on weekends.", 13),
+    ):
+        mem.add_messages(
+            [{"role": "user", "content": text, "timestamp": asked - timedelta(days=days_before)}],
+            user_id=user_id,
+            session_id=f"s{days_before}",
+        )
+    dated = mem.recall("Where am I travelling later this year?", user_id=user_id, k=2, as_of=asked)
+    plain = mem.recall("Where am I travelling?", user_id=user_id, k=2, as_of=asked)
+    assert "Japan" in dated[0].memory.content and "Japan" in plain[0].memory.content
+    assert dated[0].explanation.components["coverage"] > 0  # the date; "travelling" and "later" are not in it
+    assert plain[0].explanation.components["coverage"] == 0.0
+    assert dated[0].confidence > plain[0].confidence

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from graphmem.model.dates import overlaps
 from graphmem.model.facts import RELATION_ALIASES
 from graphmem.model.scoring import (
     ASKING_FACTOR,
@@ -171,16 +172,29 @@ def other_voice(query: str, speakers: Collection[str]) -> Callable[[Mapping[str,
 
 
 def answer_judge(
-    query: str, row: Mapping[str, Any], terms: list[str], standout: Callable[[str], float]
+    query: str,
+    row: Mapping[str, Any],
+    terms: list[str],
+    standout: Callable[[str], float],
+    span: tuple[int, int] | None = None,
 ) -> Callable[[str, Mapping[str, Any]], tuple[float, dict[str, float]]]:
     """judge(id, memory) -> (confidence, its components): graphmem.model.scoring.answer_confidence of the
     memory's standout and coverage of ``terms``, times :func:`names_known` (0 for a query about someone the
-    store never names) and :func:`other_voice` (half for another speaker's turn than the one asked about)."""
+    store never names) and :func:`other_voice` (half for another speaker's turn than the one asked about).
+    ``span``: the time the query's relative date expression resolves to (its words are not among ``terms``,
+    as they are not among BM25's); the expression counts as one more term, covered by a memory whose event
+    overlaps it, as the date boost rewards it in ranking ("later this year" by "a trip in October")."""
     known = names_known(query, row.get("frequencies"))
     voice = other_voice(query, row.get("speakers") or ())
 
+    def covered(memory: Mapping[str, Any]) -> float:
+        if span is None:
+            return coverage(terms, memory)
+        dated = 1.0 if overlaps(event_of(memory), span) else 0.0
+        return (coverage(terms, memory) * len(terms) + dated) / (len(terms) + 1)
+
     def judge(mid: str, memory: Mapping[str, Any]) -> tuple[float, dict[str, float]]:
-        parts = {"standout": standout(mid), "coverage": coverage(terms, memory)}
+        parts = {"standout": standout(mid), "coverage": covered(memory)}
         parts |= {"names_known": known, "voice": voice(memory)}
         return known * parts["voice"] * answer_confidence(parts["standout"], parts["coverage"]), parts
 
