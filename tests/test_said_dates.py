@@ -56,3 +56,6 @@ def test_a_date_match_covers_the_date_words_of_the_question(mem: GraphMemory, us
     assert dated[0].explanation.components["coverage"] > 0  # the date; "travelling" and "later" are not in it
     assert plain[0].explanation.components["coverage"] == 0.0
     assert dated[0].confidence > plain[0].confidence
+    # an absolute expression keeps its words as terms and adds none: "october" covered once, "travelling" not
+    named = mem.recall("Where am I travelling in October?", user_id=user_id, k=1, as_of=asked)[0]
+    assert "Japan" in named.memory.content and named.explanation.components["coverage"] == 0.5

@@ -283,7 +283,8 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
     standout = spread(signals.cosine, seeds, row.get("reference", ()), req.preset.pool_k)
-    span = query_span(req.query, req.as_of or datetime.now(UTC))
+    at = req.as_of or datetime.now(UTC)  # a relative expression's words left the keywords: its date stands in
+    span = query_span(req.query, at) if query_dates(req.query, at).relative_words else None
     judge = answer_judge(req.query, row, keywords(req), standout, span)  # keywords: a speaker's name counts
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
