@@ -7,7 +7,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -146,6 +146,17 @@ class DueMark:
 
     def own(self, basis: list[str]) -> list[str]:
         return [entry for entry in basis if entry.startswith(self.statement + "=")]
+
+    def needs(
+        self, basis: list[str], pending: list[str], params: DynamicsParams
+    ) -> Literal["nothing", "adopt", "mark"]:
+        """What the stored ``basis`` (and an older version's ``pending`` markings) call for under ``params``:
+        ``"nothing"`` (the dates are this configuration's), ``"adopt"`` (no entry yet: a configuration id
+        seen first takes the present values) or ``"mark"`` (the dates are other values')."""
+        own = self.own(basis)
+        if self.statement in pending or own not in ([], [self.basis(params)]):
+            return "mark"
+        return "adopt" if not own else "nothing"
 
 
 DUE_MARKS = (

@@ -171,21 +171,21 @@ class Automation:
             )
         return checked.model_copy(update={"version": version})
 
-    def apply_due_marks(self) -> int:
+    def apply_due_marks(self, cfg: AutomationConfig | None = None) -> int:
         """Make every live memory due again for each job whose stored dates were computed under other values
-        than the effective configuration's (:data:`DUE_MARKS`), then store the new basis; a configuration id
-        seen for the first time adopts the present values. ``set_config`` calls this right after a change,
-        and every job run first, so a marking that was interrupted, or a preset changed in ``Settings``
-        without a stored configuration, is completed by the next run. Returns the memories marked."""
-        cfg = self.get_config()
-        rows = self._rt.store.read("automation_due_basis", id=self.config_id)
-        basis, pending = (rows[0]["basis"], rows[0]["pending"]) if rows else ([], [])
+        than the effective configuration's (``cfg``, read if not given; :data:`DUE_MARKS`), then store the
+        new basis; a configuration id seen for the first time adopts the present values. ``set_config`` calls
+        this right after a change, and every job run first, so a marking that was interrupted, or a preset
+        changed in ``Settings`` without a stored configuration, is completed by the next run. Returns the
+        memories marked."""
+        cfg = cfg or self.get_config()
+        basis, pending = self._stored_basis()
         total = 0
         for mark in DUE_MARKS:
-            own, entry = mark.own(basis), mark.basis(cfg.dynamics)
-            if own == [entry] and mark.statement not in pending:
+            own, needs = mark.own(basis), mark.needs(basis, pending, cfg.dynamics)
+            if needs == "nothing":
                 continue
-            if own or mark.statement in pending:  # computed under other values (a first sight adopts)
+            if needs == "mark":
                 token = f"{mark.statement}=marking-{uuid.uuid4().hex}"  # a run ending meanwhile replaces it
                 self._store_basis(mark, seen=own, entry=token)
                 done = self._rt.store.write_auto(mark.statement, batch=cfg.batch_size)
@@ -193,7 +193,7 @@ class Automation:
                 logger.info("%s: %d memories due again", mark.statement, marked)
                 total += marked
                 own = [token]
-            self._store_basis(mark, seen=own, entry=entry)
+            self._store_basis(mark, seen=own, entry=mark.basis(cfg.dynamics))
         return total
 
     def due_dates(self) -> dict[str, str]:
@@ -201,12 +201,9 @@ class Automation:
         ``current``, or ``pending`` (the next job run makes every live memory due for it first; a memory
         not due yet still carries dates from other values). Read-only."""
         want = self.get_config().dynamics
-        rows = self._rt.store.read("automation_due_basis", id=self.config_id)
-        basis, pending = (rows[0]["basis"], rows[0]["pending"]) if rows else ([], [])
+        basis, pending = self._stored_basis()
         return {
-            mark.job: "current"
-            if mark.own(basis) in ([], [mark.basis(want)]) and mark.statement not in pending
-            else "pending"
+            mark.job: "pending" if mark.needs(basis, pending, want) == "mark" else "current"
             for mark in DUE_MARKS
         }
 
@@ -215,12 +212,16 @@ class Automation:
         configuration changed while it ran, and its marking came before the run's writes), the stored dates
         mix old values; the basis is marked stale, so the next job run makes every memory due again."""
         marks = [mark for mark in DUE_MARKS if mark.job == job]
-        rows = self._rt.store.read("automation_due_basis", id=self.config_id) if marks else []
-        basis = rows[0]["basis"] if rows else []
+        basis = self._stored_basis()[0] if marks else []
         for mark in marks:
             if mark.own(basis) != [mark.basis(used)]:
                 logger.info("%s ran under changed parameters: every memory due at the next run", job)
                 self._store_basis(mark, seen=None, entry=mark.stale())
+
+    def _stored_basis(self) -> tuple[list[str], list[str]]:
+        """The stored due-date basis entries and an older version's pending markings."""
+        rows = self._rt.store.read("automation_due_basis", id=self.config_id)
+        return (rows[0]["basis"], rows[0]["pending"]) if rows else ([], [])
 
     def _store_basis(self, mark: DueMark, *, seen: list[str] | None, entry: str) -> None:
         """Replace the stored entry of ``mark`` if it is still ``seen`` (``None``: whatever it is)."""

@@ -100,8 +100,8 @@ class Jobs:
         if dry_run:
             return self._dry_run(name, uid, clock, trigger)
         self._mark_dead_runs(name)
-        self._automation.apply_due_marks()  # a configuration change's marking that did not complete
         config = self._automation.get_config()
+        self._automation.apply_due_marks(config)  # a configuration change's marking that did not complete
         host, pid = identity()
         run_id = str(uuid.uuid4())
         run_row = {

@@ -371,6 +371,12 @@ class QueryDates:
     span: tuple[datetime, datetime] | None
     relative_words: frozenset[str]
 
+    @property
+    def millis(self) -> tuple[int, int] | None:
+        """The span as epoch milliseconds (how memories store their event ranges)."""
+        s = self.span
+        return None if s is None else (int(s[0].timestamp() * 1000), int(s[1].timestamp() * 1000))
+
 
 def query_dates(question: str, reference: datetime) -> QueryDates:
     """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
@@ -384,8 +390,7 @@ def query_dates(question: str, reference: datetime) -> QueryDates:
 def query_span(query: str, at: datetime) -> tuple[int, int] | None:
     """The question's date expressions resolved against the time it asks about (``as_of``, else now), as
     epoch milliseconds (:func:`query_dates`)."""
-    span = query_dates(query, at).span
-    return None if span is None else (int(span[0].timestamp() * 1000), int(span[1].timestamp() * 1000))
+    return query_dates(query, at).millis
 
 
 def overlaps(event: Any, span: tuple[int, int]) -> bool:

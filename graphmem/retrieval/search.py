@@ -18,7 +18,7 @@ from graphmem.config import RetrievalPreset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.dates import overlaps, query_dates, query_span
+from graphmem.model.dates import overlaps, query_dates
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
@@ -37,14 +37,7 @@ from graphmem.retrieval.signals import (
     spread,
     summary_details,
 )
-from graphmem.retrieval.terms import (
-    TOKEN,
-    lucene_query,
-    query_names,
-    query_terms,
-    spoken_names,
-    vector_query,
-)
+from graphmem.retrieval.terms import TOKEN, lucene_query, query_names, query_terms, spoken_names, vector_query
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime, TenantProfile
 
@@ -62,7 +55,7 @@ what recomputing a neighbourhood's cosines does. A speed setting only: the ranki
 
 def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
-    ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_span)
+    ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_dates)
     and less the names of the tenant's speakers: "What did Melanie paint?" is about Melanie's turns, which
     the speaker boost finds, while her name as a word matches every turn that addresses her ("Thanks,
     Melanie!") and none of the turns where she says what she painted."""
@@ -272,7 +265,8 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         names = query_names(req.query)
         ppr, paths = pagerank(row, memories, signals.own, req.views, names, req.preset)
         stages.append("pagerank")
-    scores, parts = _combine(memories, signals, ppr, req)
+    dates = query_dates(req.query, req.as_of or datetime.now(UTC))
+    scores, parts = _combine(memories, signals, ppr, req, dates.millis)
     if req.preset.rerank and rt is not None:
         scores = rerank(req.query, req.preset.rerank_top, memories, scores, parts)
         stages.append("rerank")
@@ -283,8 +277,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
     standout = spread(signals.cosine, seeds, row.get("reference", ()), req.preset.pool_k)
-    at = req.as_of or datetime.now(UTC)  # a relative expression's words left the keywords: its date stands in
-    span = query_span(req.query, at) if query_dates(req.query, at).relative_words else None
+    span = dates.millis if dates.relative_words else None  # those words left the keywords: the date stands in
     judge = answer_judge(req.query, row, keywords(req), standout, span)  # keywords: a speaker's name counts
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
@@ -336,12 +329,16 @@ def _signals(
 
 
 def _combine(
-    memories: Mapping[str, Any], signals: _Signals, ppr: Mapping[str, float], req: SearchRequest
+    memories: Mapping[str, Any],
+    signals: _Signals,
+    ppr: Mapping[str, float],
+    req: SearchRequest,
+    span: tuple[int, int] | None,
 ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     """Each memory's score: relevance (own score blended with PageRank) plus the speaker and date boosts,
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
-    span, now = query_span(req.query, req.as_of or datetime.now(UTC)), req.now or datetime.now(UTC)
+    now = req.now or datetime.now(UTC)  # span: the question's date expressions (model.dates.query_dates)
     asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
     episode = session_match(memories, signals.own, asks)
     scores: dict[str, float] = {}
