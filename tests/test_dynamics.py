@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,7 +17,8 @@ from graphmem.errors import StoreError
 from graphmem.model import dynamics as d
 from graphmem.model import knn
 from graphmem.model.anchors import NEVER
-from graphmem.store.queries import expand
+from graphmem.store.migrations import server_filters_vectors
+from graphmem.store.queries import expand, variant
 from graphmem.temporal import migrate
 
 P = d.DynamicsParams()
@@ -455,6 +456,41 @@ def test_associate_first_pass_links_each_memory_to_its_nearest_in_process(
         "MATCH (m:Memory {user_id: $u}) WHERE m.associated_at IS NULL RETURN count(m) AS n", {"u": user_id}
     )
     assert pending[0]["n"] == 0
+
+
+def test_associate_pairs_never_give_a_pair_two_edges(dyn: GraphMemory, user_id: str) -> None:
+    """Each pair written three times, one row per inner transaction, two transactions at once (the copies
+    of a pair meet while the first is uncommitted, as another writer's MERGE of the same pair would), in
+    both directions and over the edges formation made: one edge per pair, the one that existed first
+    reweighted. The writer's MERGE locks both memories before it looks again; a check-then-CREATE, 30 %
+    faster on a 100,000-memory tenant, doubled pairs here in each of four runs (CREATE takes no such
+    locks)."""
+    _topic_memories(dyn, user_id)
+    rows = dyn.query("MATCH (m:Memory {user_id: $u}) RETURN elementId(m) AS e ORDER BY m.id", {"u": user_id})
+    elements = [r["e"] for r in rows]
+    formed = dyn.query(
+        "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO]->(b:Memory) RETURN elementId(r) AS r", {"u": user_id}
+    )
+    assert formed, "formation linked some of the memories: their edges must be reweighted, not doubled"
+    pairs = [[a, b, 0.9] for i, a in enumerate(elements) for b in elements[i + 1 :]]
+    copies = [p if n % 2 else [p[1], p[0], p[2]] for p in pairs for n in range(3)]
+    dyn.runtime.store.write_auto(
+        variant("associate_write_pairs", filtered=server_filters_vectors(dyn.runtime)),
+        pairs=copies,
+        user_id=user_id,
+        now=datetime.now(UTC),
+        batch=1,
+        concurrency=2,
+    )
+    edges = dyn.query(
+        "MATCH (a:Memory {user_id: $u})-[r:RELATED_TO]-(b:Memory) WHERE elementId(a) < elementId(b) "
+        "RETURN elementId(a) AS a, elementId(b) AS b, collect(elementId(r)) AS rs, collect(r.weight) AS w",
+        {"u": user_id},
+    )
+    assert len(edges) == len(pairs)
+    assert all(len(e["rs"]) == 1 and e["w"] == [0.9] for e in edges)
+    kept = {r for e in edges for r in e["rs"]}
+    assert {f["r"] for f in formed} <= kept  # formation's edges reweighted in place
 
 
 def test_associate_uses_gds_knn_above_the_in_process_budget(dyn: GraphMemory, user_id: str) -> None:
