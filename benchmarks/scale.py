@@ -281,7 +281,8 @@ def recall_latency(
             # warm-up call, on a store larger than its page cache, the unfiltered one met the pages the
             # previous tenant left (round 35: p50 31.8 ms, 3-4 ms warm) and the ratio compared a cold floor
             # with a warm recall; timed among the variants, its walk over the whole index evicted the
-            # recall's pages (the large tenant's recall p50 33 -> 42 ms)
+            # recall's pages (the 1M store's large tenant: recall p50 42.3 ms that way, 32.8 in the run
+            # before)
             row |= scale_recall.bare_vector_queries(
                 store, vectors, user, queries, tenant=mem.runtime.vector_filter.ready(store), warm=True
             )
