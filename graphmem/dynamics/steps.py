@@ -42,7 +42,9 @@ KNN_CONCURRENCY = max(1, min(4, os.cpu_count() or 1))
 
 WRITE_CONCURRENCY = 2
 """Inner transactions writing the full pass's edges at once (Cypher 25): 100,000 memories' 358,000 edges in
-14.5 s against 19.3 s one at a time (docs/dynamics.md); more deadlock on shared memories and retry."""
+14.5 s against 19.3 s one at a time (docs/dynamics.md); more deadlock on shared memories and retry. Round 35
+measured the other way on the same kind of machine (379,143 edges: 16.0-19.9 s at two, 13.1-17.1 s at one,
+five alternated pairs; docs/benchmarks.md): within the machine's swing, so unchanged."""
 
 PAIRS_PER_STATEMENT = 50_000
 """Pairs sent per write statement: bounds the parameter (~5 MB), each statement batched inside."""
