@@ -196,11 +196,11 @@ class Automation:
             self._store_basis(mark, seen=own, entry=mark.basis(cfg.dynamics))
         return total
 
-    def due_dates(self) -> dict[str, str]:
-        """Per scheduling job, whether its stored dates were computed under the effective configuration:
-        ``current``, or ``pending`` (the next job run makes every live memory due for it first; a memory
-        not due yet still carries dates from other values). Read-only."""
-        want = self.get_config().dynamics
+    def due_dates(self, cfg: AutomationConfig | None = None) -> dict[str, str]:
+        """Per scheduling job, whether its stored dates were computed under the effective configuration
+        (``cfg``, read if not given): ``current``, or ``pending`` (the next job run makes every live memory
+        due for it first; a memory not due yet still carries dates from other values). Read-only."""
+        want = (cfg or self.get_config()).dynamics
         basis, pending = self._stored_basis()
         return {
             mark.job: "pending" if mark.needs(basis, pending, want) == "mark" else "current"

@@ -176,8 +176,8 @@ class Jobs:
         except _RolledBack as done:
             counts = done.counts
             if (
-                self._automation.due_dates().get(name) == "pending"
-            ):  # a real run would first mark every memory
+                self._automation.due_dates(config).get(name) == "pending"
+            ):  # a real run marks every memory first
                 counts["due_marking_pending"] = True
         except Exception as exc:
             status, error = "failed", f"{type(exc).__name__}: {exc}"
