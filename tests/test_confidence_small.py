@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from graphmem import EmbedderError, GraphMemory
 from graphmem.embedding import Embedder
-from graphmem.model.scoring import OTHER_VOICE_FACTOR
+from graphmem.model.scoring import ASKING_FACTOR, OTHER_VOICE_FACTOR, answer_confidence
 from graphmem.retrieval import reference
-from graphmem.retrieval.signals import coverage, names_known, other_voice, spread
+from graphmem.retrieval.signals import answer_judge, coverage, names_known, other_voice, spread
 
 FIRST_HOUR = [
     "My dog Rex is a two-year-old beagle",
@@ -153,3 +155,33 @@ def test_another_speakers_turn_is_half_as_sure_an_answer() -> None:
     both = other_voice("Did Caroline and Melanie run together?", speakers)
     assert both({"speaker": "Melanie"}) == 1.0  # asks about both: either may answer
     assert other_voice("What did I paint?", speakers)({"speaker": "Melanie"}) == 1.0
+
+
+def test_a_turn_that_only_asks_is_half_as_sure_an_answer() -> None:
+    """A question states no answer: the same match (standout, coverage) is half as sure on a turn that only
+    asks as on a statement, as it counts half in ranking."""
+    judge = answer_judge("What did the vet say?", {}, ["vet", "say"], lambda mid: 3.0)
+    asked, parts = judge("q", {"content": "Poor Rex! What did the vet say?"})
+    stated, stated_parts = judge("s", {"content": "The vet did say Rex needs two weeks of rest."})
+    assert parts["coverage"] == stated_parts["coverage"] == 1.0
+    assert (parts["asking"], stated_parts["asking"]) == (ASKING_FACTOR, 1.0)
+    assert stated > 0.5 and asked == pytest.approx(ASKING_FACTOR * stated)
+
+
+def test_recall_halves_the_confidence_of_a_turn_that_only_asks(mem: GraphMemory, user_id: str) -> None:
+    mem.remember("Poor Rex! What did the vet say?", user_id=user_id)
+    mem.remember("The vet said it is a small sprain and Rex needs rest", user_id=user_id)
+    hits = mem.recall("What did the vet say?", user_id=user_id, k=2, reinforce=False)
+    by_content = {h.memory.content: h for h in hits}
+    for hit in hits:  # the confidence is the judged parts' product, the asking factor among them
+        parts, meta = hit.explanation.components, hit.explanation.metamemory
+        answer = answer_confidence(parts["standout"], parts["coverage"])
+        answer *= parts["names_known"] * parts["voice"] * parts["asking"]
+        trust = meta["reliability"] * (0.5 + 0.5 * meta["timeliness"])
+        assert hit.confidence == pytest.approx(answer * trust, abs=1e-9)
+    asked = by_content["Poor Rex! What did the vet say?"]
+    assert asked.explanation.components["asking"] == ASKING_FACTOR
+    assert (
+        by_content["The vet said it is a small sprain and Rex needs rest"].explanation.components["asking"]
+        == 1.0
+    )

@@ -68,7 +68,10 @@ that only asks is halved in ranking: its words may still be what the question wa
 ASKING_FACTOR = 0.5
 """A memory that only asks ("What inspired it?") states nothing: as evidence of what the user knows it is
 worth half the same match on a statement. Halved, not dropped (a question can be what is wanted), and only in
-the final score: as a PageRank restart it keeps its full weight, so the reply after it gains."""
+the final score: as a PageRank restart it keeps its full weight, so the reply after it gains. Its confidence
+is halved too (graphmem.retrieval.signals.answer_judge): of the 67 question-only turns among the top 10 of the
+760 answerable LoCoMo development questions (round 36), one was evidence, against 11 % of the statements at
+the same confidence (0.4–0.6)."""
 
 
 @functools.lru_cache(maxsize=65536)

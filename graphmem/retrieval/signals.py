@@ -180,7 +180,8 @@ def answer_judge(
 ) -> Callable[[str, Mapping[str, Any]], tuple[float, dict[str, float]]]:
     """judge(id, memory) -> (confidence, its components): graphmem.model.scoring.answer_confidence of the
     memory's standout and coverage of ``terms``, times :func:`names_known` (0 for a query about someone the
-    store never names) and :func:`other_voice` (half for another speaker's turn than the one asked about).
+    store never names), :func:`other_voice` (half for another speaker's turn than the one asked about) and
+    :func:`asking` (half for a turn that only asks: it states no answer).
     ``span``: the time the query's relative date expression resolves to (its words are not among ``terms``,
     as they are not among BM25's); the expression counts as one more term, covered by a memory whose event
     overlaps it, as the date boost rewards it in ranking ("later this year" by "a trip in October")."""
@@ -195,8 +196,9 @@ def answer_judge(
 
     def judge(mid: str, memory: Mapping[str, Any]) -> tuple[float, dict[str, float]]:
         parts = {"standout": standout(mid), "coverage": covered(memory)}
-        parts |= {"names_known": known, "voice": voice(memory)}
-        return known * parts["voice"] * answer_confidence(parts["standout"], parts["coverage"]), parts
+        parts |= {"names_known": known, "voice": voice(memory), "asking": asking(memory)}
+        factor = known * parts["voice"] * parts["asking"]
+        return factor * answer_confidence(parts["standout"], parts["coverage"]), parts
 
     return judge
 
