@@ -156,6 +156,21 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
         ),
         ("I work as a tutor for kids", [("occupation", "tutor for kids", FactType.PROFILE)]),
         ("I moved to St. Louis last year.", [("location", "St. Louis", FactType.PROFILE)]),
+        # a time after the value is not part of it; a name that starts like a month is not a time
+        (
+            "I moved to Berlin in March and started at Zalando as a data engineer.",
+            [
+                ("location", "Berlin", FactType.PROFILE),
+                ("employer", "Zalando", FactType.PROFILE),
+                ("occupation", "data engineer", FactType.PROFILE),
+            ],
+        ),
+        ("I moved to York two years ago", [("location", "York", FactType.PROFILE)]),
+        ("I moved to Oslo in 2021", [("location", "Oslo", FactType.PROFILE)]),
+        ("I live in Paris on weekdays", [("location", "Paris", FactType.PROFILE)]),
+        ("I moved to Sydney in Nova Scotia", [("location", "Sydney in Nova Scotia", FactType.PROFILE)]),
+        ("I love hiking in autumn", [("preference:hiking", "love", FactType.PREFERENCE)]),
+        ("She moved to Paris and started at Dior as a model", []),
         ("I live in Washington D.C. now", [("location", "Washington D.C.", FactType.PROFILE)]),
         ("I moved to Leeds. St. Mary's is nearby.", [("location", "Leeds", FactType.PROFILE)]),
         ("I'm allergic to peanuts", [("allergy:peanuts", "yes", FactType.PROFILE)]),
@@ -369,6 +384,7 @@ def test_a_name_does_not_run_on_into_the_next_sentence(text: str, names: list[st
     ("text", "expected"),
     [
         ("Emma lives in Lisbon now, but she is staying with me until June.", [("Emma/location", "Lisbon")]),
+        ("Emma moved to Porto a few weeks ago", [("Emma/location", "Porto")]),
         ("My sister Emma moved to Porto.", [("Emma/location", "Porto")]),
         ("My brother works at Acme Corp.", [("brother/employer", "Acme Corp")]),
         ("Tom works as a photographer.", [("Tom/occupation", "photographer")]),

@@ -11,13 +11,25 @@ from graphmem.models import FactType
 
 # --- extraction ------------------------------------------------------------------------------------
 _OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
-_STOP = r"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|in \d"
+# a value ends before a conjunction or a time ("I moved to Berlin in March", "two years ago", "on Mondays")
+_WHEN = (
+    r"in \d+|(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter)|"
+    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
+    r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
+    r"years?) ago)"
+)
+_STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|{_WHEN}"
 _END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 _PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 _PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
 _I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
 _JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
+# the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
+# March and started at Zalando as a data engineer"
+_I_AND = rf"(?:{_I}|\bI\b[^.!?\n]{{0,80}}? and(?: then)?)"
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
@@ -60,14 +72,12 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (FactType.PROFILE, re.compile(rf"\bI (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
     (  # "I joined Acme as a designer", "I started at Acme as an intern"
         FactType.PROFILE,
-        re.compile(
-            rf"\bI(?:'ve| have)? (?:joined|started (?:working )?(?:at|for))\s+(?!{_JOB}){_OBJ} as an? \w+"
-        ),
+        re.compile(rf"{_I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{_JOB}){_OBJ} as an? \w+"),
         "employer",
     ),
     (  # "I started a new job at Spotify last week", "I've got a job with the BBC"
         FactType.PROFILE,
-        re.compile(rf"{_I} (?:started|got|took|accepted|landed) {_JOB}(?:at|with)\s+{_OBJ}{_END}"),
+        re.compile(rf"{_I_AND} (?:started|got|took|accepted|landed) {_JOB}(?:at|with)\s+{_OBJ}{_END}"),
         "employer",
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
@@ -83,7 +93,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (  # the role of a job taken or joined: "... started a new job at Spotify as a data engineer"
         FactType.PROFILE,
         re.compile(
-            rf"{_I} (?:(?:started|got|took|accepted|landed) {_JOB}|joined |started (?:working )?(?:at|for) )"
+            rf"{_I_AND} (?:(?:started|got|took|accepted|landed) {_JOB}|joined |"
+            rf"started (?:working )?(?:at|for) )"
             rf"[^.!?\n]{{0,60}}?\bas an?\s+{_OBJ}{_END}"
         ),
         "occupation",
