@@ -29,7 +29,8 @@ _I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
 _JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
 # the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
 # March and started at Zalando as a data engineer"
-_I_AND = rf"(?:{_I}|\bI\b[^.!?\n]{{0,80}}? and(?: then)?)"
+_AND = r"\bI\b[^.!?\n]{0,80}? and(?: then)?"
+_I_AND = rf"(?:{_I}|{_AND})"
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
@@ -48,7 +49,10 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"\b(?:I live|I'm living|I am living|I now live) in\s+{_PLACE}{_PLACE_END}"),
+        re.compile(
+            rf"(?:\b(?:I live|I'm living|I am living|I now live)|{_AND} (?:now )?live)"
+            rf" in\s+{_PLACE}{_PLACE_END}"
+        ),
         "location",
     ),
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
@@ -69,7 +73,11 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "location",
     ),
-    (FactType.PROFILE, re.compile(rf"\bI (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (
+        FactType.PROFILE,
+        re.compile(rf"(?:\bI|{_AND}) (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"),
+        "employer",
+    ),
     (  # "I joined Acme as a designer", "I started at Acme as an intern"
         FactType.PROFILE,
         re.compile(rf"{_I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{_JOB}){_OBJ} as an? \w+"),
@@ -82,12 +90,14 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
         FactType.PROFILE,
-        re.compile(rf"\bI (?:now |currently )?work as an?\s+{_OBJ}(?=\s+(?:{_STOP}|at)\b|[.,;!?\n]|$)"),
+        re.compile(
+            rf"(?:\bI|{_AND}) (?:now |currently )?work as an?\s+{_OBJ}(?=\s+(?:{_STOP}|at)\b|[.,;!?\n]|$)"
+        ),
         "occupation",
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"\bI (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{_OBJ}{_END}"),
+        re.compile(rf"(?:\bI|{_AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{_OBJ}{_END}"),
         "employer",
     ),
     (  # the role of a job taken or joined: "... started a new job at Spotify as a data engineer"
@@ -134,7 +144,10 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
 _ENDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{_PLACE}{_PLACE_END}"), "location"),
     (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
-    (re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?{_OBJ}{_END}"), "employer"),
+    (
+        re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{_STOP})\b){_OBJ}{_END}"),
+        "employer",
+    ),
 ]
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
