@@ -194,6 +194,7 @@ class AsyncFacts(_Async[Facts]):
     get = _bridged(Facts.get)
     retract = _bridged(Facts.retract)
     history = _bridged(Facts.history)
+    list = _bridged(Facts.list)
 
 
 class AsyncCore(_Async[Core]):

@@ -74,6 +74,12 @@ def test_facts_and_core(client: TestClient, user_id: str) -> None:
     got = client.get(f"/users/{user_id}/facts", params={"key": "favorite:color"})
     assert got.json()["id"] == fact["id"]
     assert client.get(f"/users/{user_id}/facts", params={"key": "nothing"}).status_code == 404
+    client.put(f"/users/{user_id}/facts", json={"key": "city", "value": "Porto"})
+    listed = client.get(f"/users/{user_id}/facts/current").json()
+    assert [(f["key"], f["value"]) for f in listed] == [("favorite:color", "green"), ("location", "Porto")]
+    assert (
+        client.get(f"/users/{user_id}/facts/current", params={"as_of": "2000-01-01T00:00:00Z"}).json() == []
+    )
     client.put(f"/users/{user_id}/core/rules", json={"value": "Be brief.", "read_only": True})
     refused = client.post(f"/users/{user_id}/core/rules/append", json={"text": "x"})
     assert refused.status_code == 403 and refused.json()["error"] == "CoreBlockReadOnly"

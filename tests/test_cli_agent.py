@@ -47,6 +47,11 @@ def test_core_and_facts_commands(server: LocalServer, user_id: str) -> None:
     assert before.exit_code == 4
     table = runner.invoke(app, ["facts", "history", "location", "-u", user_id])
     assert table.exit_code == 0 and "Lisbon" in table.output
+    listed = _json(["facts", "list", "-u", user_id])
+    assert isinstance(listed, list) and [(f["key"], f["value"]) for f in listed] == [("location", "Lisbon")]
+    assert _json(["facts", "list", "-u", user_id, "--as-of", "2000-01-01"]) == []
+    shown = runner.invoke(app, ["facts", "list", "-u", user_id])
+    assert shown.exit_code == 0 and "Lisbon" in shown.output
 
     versions = _json(["core", "history", "human", "-u", user_id])
     assert isinstance(versions, list) and [b["version"] for b in versions] == [1, 2, 3]

@@ -22,6 +22,7 @@ TOOLS = {
     "fact_set",
     "fact_get",
     "fact_history",
+    "fact_list",
     "core_memory_append",
     "core_memory_replace",
     "memory_context",
@@ -61,6 +62,7 @@ async def _session(user_id: str) -> dict[str, Any]:
         out["fact_get"] = _data(await client.call_tool("fact_get", {"key": "favorite:color"}))
         await client.call_tool("fact_set", {"key": "favorite:color", "value": "blue"})
         out["history"] = _data(await client.call_tool("fact_history", {"key": "favorite:color"}))
+        out["facts"] = _data(await client.call_tool("fact_list", {}))
         out["before"] = _data(
             await client.call_tool("fact_get", {"key": "favorite:color", "as_of": "2000-01-01T00:00:00Z"})
         )
@@ -92,6 +94,7 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     assert all(h["memory"]["user_id"] == user_id for h in out["recall"]["hits"])
     assert out["fact"]["value"] == "green" and out["fact_get"]["fact"]["value"] == "green"
     assert [f["value"] for f in out["history"]["versions"]] == ["green", "blue"]
+    assert [(f["key"], f["value"]) for f in out["facts"]["facts"]] == [("favorite:color", "blue")]
     assert out["before"]["fact"] is None
     assert out["feedback"] == {"memory_id": out["rex_id"], "useful": True}
     asked = mem.query("MATCH (m:Memory {id: $id}) RETURN m.asked AS asked", {"id": out["rex_id"]})

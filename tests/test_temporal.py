@@ -109,5 +109,41 @@ def test_reads_match_an_independent_model(
             got = mem.facts.get(user_id, "city", as_of=as_of, known_at=known_at)
             expected = model.answer(as_of, known_at)
             assert (got and (got.value, got.valid_from, got.valid_to)) == expected, (as_of, known_at)
+            listed = mem.facts.list(user_id, as_of=as_of, known_at=known_at)  # the same rule for every key
+            assert [(f.value, f.valid_from, f.valid_to) for f in listed] == ([expected] if expected else [])
     current = mem.facts.get(user_id, "location")
     assert (current and current.value) == model.current(now)
+    assert [f.value for f in mem.facts.list(user_id)] == ([model.current(now)] if model.current(now) else [])
+
+
+def test_list_gives_each_keys_value_then_and_now(mem: GraphMemory, user_id: str) -> None:
+    """One version per key, key order: the current values, or those that held at ``as_of`` as recorded by
+    ``known_at``; retracted values and kept contradictions are not listed, an alias lists under its key."""
+    record(mem, user_id, "Lyon", d(1, 10), now=d(1, 10))
+    record(mem, user_id, "Paris", d(3, 1), now=d(3, 5))
+    for key, value, when in (
+        ("employer", "Acme", d(1, 10)),
+        ("diet", "vegan", d(2, 1)),
+        ("pet", "Rex", d(2, 1)),
+    ):
+        factbase.set_fact(
+            mem.runtime, FactInput(user_id, key, value, FactType.PROFILE, valid_from=when), now=when
+        )
+    mem.facts.retract(user_id, "pet")
+    agent = FactInput(user_id, "diet", "omnivore", FactType.PROFILE, valid_from=d(2, 2), source=Source.AGENT)
+    factbase.set_fact(mem.runtime, agent, now=d(2, 3))  # kept as a contradiction of the user's own value
+
+    def listed(**when: datetime) -> list[tuple[str, str]]:
+        return [(f.key, f.value) for f in mem.facts.list(user_id, **when)]
+
+    assert listed() == [("diet", "vegan"), ("employer", "Acme"), ("location", "Paris")]
+    assert listed(as_of=d(2, 15)) == [("diet", "vegan"), ("employer", "Acme"), ("location", "Lyon")]
+    assert listed(as_of=d(3, 3), known_at=d(3, 4)) == [  # the pet's retraction came later: still known then
+        ("diet", "vegan"),
+        ("employer", "Acme"),
+        ("location", "Lyon"),
+        ("pet", "Rex"),
+    ]
+    assert ("location", "Paris") in listed(as_of=d(3, 3), known_at=d(3, 6))  # recorded on March 5
+    assert listed(as_of=d(1, 5)) == []
+    assert mem.facts.list(user_id, scope="agent", agent_id="helper") == []  # another scope's facts

@@ -29,7 +29,7 @@ R = TypeVar("R")
 INSTRUCTIONS = (
     "Long-term memory for the current user. Call memory_context at the start of a task, memory_recall to "
     "look something up, memory_feedback to say whether a recalled memory helped, memory_remember for "
-    "anything worth keeping, fact_set for stable key/value facts, "
+    "anything worth keeping, fact_set for stable key/value facts (fact_list shows them), "
     "and core_memory_append / core_memory_replace to edit the pinned core memory blocks."
 )
 
@@ -141,6 +141,13 @@ def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
         """A fact's value (null when none): the current one, or the one valid at ``as_of`` as it was known at
         ``known_at`` (ISO 8601 date-times)."""
         return {"fact": ops.fact_json(mem.facts.get(uid, key, as_of=as_of, known_at=known_at))}
+
+    @server.tool()
+    @_tool_errors
+    def fact_list(as_of: datetime | None = None, known_at: datetime | None = None) -> dict[str, Any]:
+        """Every fact's current value (one per key), or the values valid at ``as_of`` as known at
+        ``known_at`` (ISO 8601 date-times)."""
+        return {"facts": [ops.fact_json(f) for f in mem.facts.list(uid, as_of=as_of, known_at=known_at)]}
 
     @server.tool()
     @_tool_errors

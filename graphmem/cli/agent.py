@@ -25,7 +25,7 @@ from graphmem.errors import ConfigurationError
 if TYPE_CHECKING:
     from graphmem.models import CoreBlock
 
-facts_app = App(help="Facts: set, get, retract, history.", no_args_is_help=True)
+facts_app = App(help="Facts: set, get, list, retract, history.", no_args_is_help=True)
 core_app = App(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
@@ -130,6 +130,32 @@ def facts_get(
         if not as_json:
             err_console.print(f"no fact {key!r}")
         raise typer.Exit(code=4)
+
+
+@facts_app.command("list")
+def facts_list(
+    user: UserOption,
+    as_of: Annotated[
+        datetime | None, typer.Option("--as-of", help="valid at (ISO date or date-time)")
+    ] = None,
+    known_at: Annotated[
+        datetime | None, typer.Option("--known-at", help="as recorded by (ISO date or date-time)")
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every fact's value, one per key: now, or at a point in time."""
+    with _connect(home) as mem:
+        facts = mem.facts.list(user, as_of=as_of, known_at=known_at)
+    if as_json:
+        _print_json([_ops().fact_json(f) for f in facts])
+        return
+    table = Table(title=f"facts of {user}")
+    for column in ("key", "value", "valid from", "recorded"):
+        table.add_column(column)
+    for f in facts:
+        table.add_row(escape(f.key), escape(f.value), _when(f.valid_from), _when(f.recorded_at))
+    console.print(table)
 
 
 @facts_app.command("retract")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from datetime import datetime
 
 from graphmem.facade._write import audited_write
@@ -142,6 +143,25 @@ class Facts:
             return factbase.get_fact(self._rt, uid, fact_key, agent_id=aid)
         return temporal.fact_at(self._rt, uid, fact_key, agent_id=aid, as_of=valid_at, known_at=recorded_by)
 
+    def list(
+        self,
+        user_id: str | None,
+        *,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        agent_id: str | None = None,
+        scope: Scope | str = Scope.USER,
+        session_id: str | None = None,
+        org_id: str | None = None,
+    ) -> builtins.list[Fact]:
+        """Every fact of the scope, one version per key in key order: the current values, or with ``as_of``
+        and/or ``known_at`` the versions that held then, as :meth:`get` reads one key. ``scope`` and its ids
+        as for :meth:`set` (one scope's facts; ``context()`` merges the scopes)."""
+        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
+        valid_at = check.aware_datetime(as_of, "as_of")
+        recorded_by = check.aware_datetime(known_at, "known_at")
+        return temporal.fact_list(self._rt, uid, agent_id=aid, as_of=valid_at, known_at=recorded_by)
+
     def history(
         self,
         user_id: str | None,
@@ -151,7 +171,7 @@ class Facts:
         scope: Scope | str = Scope.USER,
         session_id: str | None = None,
         org_id: str | None = None,
-    ) -> list[Fact]:
+    ) -> builtins.list[Fact]:
         """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
         transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``.
         ``scope`` and its ids as for :meth:`set`."""

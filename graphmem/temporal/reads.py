@@ -112,6 +112,25 @@ def fact_at(
     return as_known(fact_from_row(rows[0]["fact"]), known) if rows else None
 
 
+def fact_list(
+    rt: Runtime,
+    user_id: str,
+    *,
+    agent_id: str | None,
+    as_of: datetime | None,
+    known_at: datetime | None,
+) -> list[Fact]:
+    """Every key's current version, key order; with ``as_of`` and/or ``known_at`` (the other defaults to
+    now), each key's version valid at ``as_of`` as it read at ``known_at`` (the rule of :func:`fact_at`)."""
+    if as_of is None and known_at is None:
+        rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=None, known_at=None)
+        return [fact_from_row(r["fact"]) for r in rows]
+    now = datetime.now(UTC)
+    known = known_at or now
+    rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=as_of or now, known_at=known)
+    return [as_known(fact_from_row(r["fact"]), known) for r in rows]
+
+
 def fact_history(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:
     """Every version of ``key`` (kept contradictions included), oldest recorded first."""
     rows = rt.store.read("fact_history", user_id=user_id, key=canonical_key(key, user_id), agent_id=agent_id)

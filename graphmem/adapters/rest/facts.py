@@ -1,4 +1,4 @@
-"""REST routes of bitemporal facts: set, get (as of / known at), history, retract."""
+"""REST routes of bitemporal facts: set, get and list (as of / known at), history, retract."""
 
 from __future__ import annotations
 
@@ -48,6 +48,23 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         if fact is None:
             raise HTTPException(status_code=404, detail=f"no fact {key!r}")
         return ops.fact_json(fact) or {}
+
+    @api.get("/users/{user_id}/facts/current")
+    def list_facts(
+        request: Request,
+        user_id: str,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        agent_id: str | None = None,
+        org_id: str | None = None,
+        session_id: str | None = None,
+        scope: str = "user",
+    ) -> list[dict[str, Any] | None]:
+        """Every fact's current value, key order; or each key's value valid at ``as_of`` as known at
+        ``known_at``."""
+        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
+        reach = scope_args(agent_id, org_id, session_id, scope)
+        return [ops.fact_json(f) for f in mem.facts.list(user_id, as_of=as_of, known_at=known_at, **reach)]
 
     @api.get("/users/{user_id}/facts/history")
     def fact_history(
