@@ -73,7 +73,7 @@ def test_the_async_facade_has_every_public_member_of_the_sync_one() -> None:
 
 
 NAMESPACES = {
-    "facts": {"set", "get", "retract", "history"},
+    "facts": {"set", "get", "list", "retract", "history"},
     "core": {"list", "set", "append", "replace", "history"},
     "memories": {"update", "history", "link", "govern", "feedback", "proactive"},
     "users": {"export", "delete", "anonymize"},

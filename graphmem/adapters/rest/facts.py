@@ -29,6 +29,25 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         fact = mem.facts.set(user_id, **body.model_dump())
         return ops.fact_json(fact) or {}
 
+    @api.post("/users/{user_id}/facts/retract")
+    def retract_fact(user_id: str, body: RetractBody, request: Request) -> dict[str, Any]:
+        """Retract a fact's current version, history kept (404: no current version)."""
+        keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
+        fact = mem.facts.retract(
+            user_id,
+            body.key,
+            valid_to=body.valid_to,
+            **body.model_dump(include={"agent_id", "org_id", "session_id", "scope"}),
+        )
+        return ops.fact_json(fact) or {}
+
+    _reads(api, mem)
+    return api
+
+
+def _reads(api: APIRouter, mem: GraphMemory) -> None:
+    """The read routes: one key (now or then), every key, one key's history."""
+
     @api.get("/users/{user_id}/facts")
     def get_fact(
         request: Request,
@@ -80,17 +99,3 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         keyauth.require_grant(request, *shared(scope, agent_id, org_id))
         versions = mem.facts.history(user_id, key, **scope_args(agent_id, org_id, session_id, scope))
         return [ops.fact_json(f) for f in versions]
-
-    @api.post("/users/{user_id}/facts/retract")
-    def retract_fact(user_id: str, body: RetractBody, request: Request) -> dict[str, Any]:
-        """Retract a fact's current version, history kept (404: no current version)."""
-        keyauth.require_grant(request, *shared(body.scope, body.agent_id, body.org_id))
-        fact = mem.facts.retract(
-            user_id,
-            body.key,
-            valid_to=body.valid_to,
-            **body.model_dump(include={"agent_id", "org_id", "session_id", "scope"}),
-        )
-        return ops.fact_json(fact) or {}
-
-    return api
