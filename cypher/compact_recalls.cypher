@@ -1,7 +1,8 @@
 // Consolidate job (compaction): raw recall events older than $p.recall_rollup_days are folded into one rollup
 // RecallEvent per user and day (rollup: true; entries: the distinct 'session␟context␟memory id' uses that
 // promotion reads, the session being the event's session else its day, the context its context else its
-// intent else 'default'; events: how many; memory_ids: the distinct ids; at: the day's last event), an
+// intent else 'default'; events: how many; memory_ids: the distinct ids; latencies: every event's latency_ms
+// that is a number, for the value panel; at: the day's last event), an
 // existing rollup of the day extended; the memories' recalls_compacted counters add how often each was
 // returned; the raw events are deleted. Promotion reads rollups and raw events alike, so it promotes the same.
 // Specification: graphmem.model.recall_usage.compact. One user-day per transaction. Stored values of the wrong
@@ -18,17 +19,19 @@ WITH e WHERE e.at < $now - duration({days: $p.recall_rollup_days}) AND NOT coale
 WITH e.user_id AS uid, date(e.at) AS day, collect(e) AS events
 CALL (uid, day, events) {
   WITH uid, day, events,
-       reduce(ids = [], ev IN events | ids + CASE WHEN ev.memory_ids IS :: LIST<STRING NOT NULL> THEN ev.memory_ids ELSE [] END) AS all_ids,
-       reduce(acc = [], ev IN events | acc + [mid IN CASE WHEN ev.memory_ids IS :: LIST<STRING NOT NULL> THEN ev.memory_ids ELSE [] END |
+       reduce(ids = [], ev IN events | ids + CASE WHEN ev.memory_ids IS :: LIST<STRING NOT NULL> NOT NULL THEN ev.memory_ids ELSE [] END) AS all_ids,
+       reduce(acc = [], ev IN events | acc + [mid IN CASE WHEN ev.memory_ids IS :: LIST<STRING NOT NULL> NOT NULL THEN ev.memory_ids ELSE [] END |
          coalesce(toStringOrNull(ev.session_id), toString(day)) + '\u001f'
          + coalesce(toStringOrNull(ev.context), toStringOrNull(ev.intent), 'default') + '\u001f' + mid]) AS used,
-       reduce(last = null, ev IN events | CASE WHEN last IS NULL OR ev.at > last THEN ev.at ELSE last END) AS last
+       reduce(last = null, ev IN events | CASE WHEN last IS NULL OR ev.at > last THEN ev.at ELSE last END) AS last,
+       [ev IN events WHERE ev.latency_ms IS :: INTEGER NOT NULL | FLOAT NOT NULL | toFloat(ev.latency_ms)] AS latencies
   MERGE (r:RecallEvent {user_id: uid, rollup: true, day: day})
   ON CREATE SET r.id = randomUUID()
   SET r.events = coalesce(r.events, 0) + size(events),
       r.at = CASE WHEN r.at IS NULL OR last > r.at THEN last ELSE r.at END,
       r.memory_ids = reduce(acc = coalesce(r.memory_ids, []), x IN all_ids | CASE WHEN x IN acc THEN acc ELSE acc + x END),
-      r.entries = reduce(acc = coalesce(r.entries, []), x IN used | CASE WHEN x IN acc THEN acc ELSE acc + x END)
+      r.entries = reduce(acc = coalesce(r.entries, []), x IN used | CASE WHEN x IN acc THEN acc ELSE acc + x END),
+      r.latencies = CASE WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END + latencies
   WITH uid, events, all_ids
   CALL (uid, all_ids) {
     UNWIND all_ids AS mid

@@ -1,6 +1,6 @@
 // Value panel: recalls per week, how many got useful feedback on a returned memory afterwards, and their
-// recorded latency and context budget where the recall event carries them (null otherwise); a daily rollup of
-// older events counts its events. Stored values of the wrong type (written by hand) count as missing.
+// recorded latency (a raw event's latency_ms, a rollup's latencies) and context budget where the events carry
+// them (null otherwise); a daily rollup of older events counts its events. Stored values of the wrong type (written by hand) count as missing.
 // $user_id: tenant or null for all, $since: datetime
 MATCH (r:RecallEvent) WHERE ($user_id IS NULL OR r.user_id = $user_id) AND r.at >= $since
 WITH r, date(datetime.truncate('week', r.at)) AS week,
@@ -8,11 +8,18 @@ WITH r, date(datetime.truncate('week', r.at)) AS week,
        MATCH (f:Feedback)-[:ABOUT]->(m:Memory)
        WHERE f.user_id = r.user_id AND f.useful = true AND f.at >= r.at AND m.id IN r.memory_ids
      } AS useful,
-     CASE WHEN r.latency_ms IS :: INTEGER | FLOAT THEN r.latency_ms END AS latency,
+     CASE WHEN r.latency_ms IS :: INTEGER NOT NULL | FLOAT NOT NULL THEN [r.latency_ms]
+          WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END AS latency,
      CASE WHEN r.context_tokens_used IS :: INTEGER | FLOAT THEN r.context_tokens_used END AS used,
      CASE WHEN r.context_tokens_dropped IS :: INTEGER | FLOAT THEN r.context_tokens_dropped END AS dropped,
      CASE WHEN r.events IS :: INTEGER NOT NULL THEN r.events ELSE 1 END AS events
-RETURN toString(week) AS week, sum(events) AS recalls, sum(CASE WHEN useful THEN 1 ELSE 0 END) AS useful,
-       avg(latency) AS latency_ms_mean, percentileCont(latency, 0.95) AS latency_ms_p95,
-       sum(used) AS context_tokens_used, sum(dropped) AS context_tokens_dropped
+WITH week, sum(events) AS recalls, sum(CASE WHEN useful THEN 1 ELSE 0 END) AS useful,
+     reduce(all = [], l IN collect(latency) | all + l) AS latencies,
+     sum(used) AS context_tokens_used, sum(dropped) AS context_tokens_dropped
+CALL (latencies) {
+  UNWIND latencies AS latency
+  RETURN avg(latency) AS latency_ms_mean, percentileCont(latency, 0.95) AS latency_ms_p95
+}
+RETURN toString(week) AS week, recalls, useful, latency_ms_mean, latency_ms_p95, context_tokens_used,
+       context_tokens_dropped
 ORDER BY week

@@ -40,10 +40,14 @@ def event(draw: st.DrawFn) -> dict[str, Any]:
     at = NOW - timedelta(days=draw(st.integers(1, 100))) - timedelta(hours=draw(st.integers(12, 23)))
     return {
         "at": at.replace(minute=draw(st.integers(0, 59))),
-        "memory_ids": draw(st.lists(st.sampled_from(MEMORIES), min_size=1, max_size=3, unique=True)),
+        # none: an event written without ids (by hand), which must not cost the day's other events theirs
+        "memory_ids": draw(st.lists(st.sampled_from(MEMORIES), min_size=0, max_size=3, unique=True)),
         "session_id": draw(st.sampled_from([None, None, "s1", "s2"])),
         "context": draw(st.sampled_from([None, None, "chat"])),
         "intent": draw(st.sampled_from([None, "entity", "temporal", "default"])),
+        "latency_ms": draw(
+            st.sampled_from([None, 12.5, 40, "slow"])
+        ),  # a text written by hand: not a latency
     }
 
 
@@ -58,7 +62,7 @@ def _tenant(mem: GraphMemory, user: str, events: list[dict[str, Any]]) -> None:
             **e,
             "id": str(uuid.uuid4()),
             "user_id": user,
-            "memory_ids": [f"{user}-{m}" for m in e["memory_ids"]],
+            "memory_ids": [f"{user}-{m}" for m in e["memory_ids"]] or None,  # None: the property is not set
         }
         for e in events
     ]
@@ -78,13 +82,22 @@ def _records(mem: GraphMemory, user: str) -> list[spec.RecallRecord]:
             rollup=bool(r["r"].get("rollup")),
             entries=frozenset(r["r"].get("entries") or ()),
             events=int(r["r"].get("events") or 1),
+            latencies=_latencies(r["r"]),
         )
         for r in rows
     ]
 
 
+def _latencies(row: dict[str, Any]) -> tuple[float, ...]:
+    """A rollup's latencies, or a raw event's latency_ms when it is a number."""
+    if row.get("rollup"):
+        return tuple(sorted(row.get("latencies") or ()))
+    value = row.get("latency_ms")
+    return (float(value),) if isinstance(value, int | float) and not isinstance(value, bool) else ()
+
+
 def _shape(records: list[spec.RecallRecord]) -> set[tuple[Any, ...]]:
-    return {(r.rollup, r.at, tuple(sorted(r.memory_ids)), r.entries, r.events) for r in records}
+    return {(r.rollup, r.at, tuple(sorted(r.memory_ids)), r.entries, r.events, r.latencies) for r in records}
 
 
 def _common(mem: GraphMemory, user: str) -> set[str]:

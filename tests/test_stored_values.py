@@ -220,6 +220,22 @@ def test_stats_with_odd_stored_values_read(mem: GraphMemory, client: TestClient,
     assert result.exit_code == 0, result.output
 
 
+def test_a_recall_records_its_latency_for_the_value_panel(mem: GraphMemory, user_id: str) -> None:
+    """Each recall event carries the search's latency; the weekly figures read it, skipping a value of
+    another type written by hand."""
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    for query in ("dog", "what is my dog called?", "Rex"):
+        mem.recall(query, user_id=user_id)
+    rows = mem.query("MATCH (r:RecallEvent) WHERE r.user_id = $u RETURN r.latency_ms AS ms", {"u": user_id})
+    assert len(rows) == 3 and all(isinstance(r["ms"], float) and r["ms"] > 0 for r in rows)
+    week = dashboard.value_stats(mem.runtime, user_id).recalls[-1]
+    assert week.latency_ms_mean == pytest.approx(sum(r["ms"] for r in rows) / 3)
+    assert week.latency_ms_p95 is not None and week.latency_ms_p95 <= max(r["ms"] for r in rows)
+    cypher(mem, "MATCH (r:RecallEvent {latency_ms: $ms}) SET r.latency_ms = 'slow'", ms=rows[0]["ms"])
+    kept = dashboard.value_stats(mem.runtime, user_id).recalls[-1]
+    assert kept.recalls == 3 and kept.latency_ms_mean == pytest.approx((rows[1]["ms"] + rows[2]["ms"]) / 2)
+
+
 def test_stats_read_recall_events_and_feedback_of_odd_types(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
     mem.recall("dog", user_id=user_id)

@@ -9,7 +9,8 @@ value panel read). Promotion only needs, per returned memory, the *session* it w
 session, else its day) and the *context* (the event's context, else its intent, else ``default``): a set of
 ``(session, context, memory id)`` uses. Raw events older than ``recall_rollup_days`` are therefore folded into
 one rollup per user and day that stores exactly that set (``entries``, each ``session␟context␟id``), the
-number of events (``events``) and the distinct ids (``memory_ids``); the memories' ``recalls_compacted``
+number of events (``events``), the distinct ids (``memory_ids``) and every event's latency (``latencies``, for
+the value panel's weekly mean and p95); the memories' ``recalls_compacted``
 counters add up how often each was returned. Promotion reads rollups and raw events alike, so compaction
 does not change what it promotes (a rollup is dated by the day's last event, so at the window's start a
 day counts while its last event does). The store keeps about one node per user and day of recalls instead
@@ -41,6 +42,7 @@ class RecallRecord:
     rollup: bool = False
     entries: frozenset[str] = frozenset()
     events: int = 1
+    latencies: tuple[float, ...] = ()  # a raw event's latency_ms (none when not recorded); a rollup's events'
 
 
 def entry(session: str, context: str, memory_id: str) -> str:
@@ -84,6 +86,7 @@ def compact(
                 rollup=True,
                 entries=frozenset(entry(*u) for r in members for u in uses(r)),
                 events=sum(r.events for r in members),
+                latencies=tuple(sorted(x for r in members for x in r.latencies)),
             )
         )
     return out, counters

@@ -55,11 +55,14 @@ def effects_of(
     now: datetime,
     *,
     changes: bool,
+    latency_ms: float | None = None,
 ) -> RecallEffects:
     """What returning ``returned`` for ``req`` writes. When ``changes``: reinforce it (spacing and testing,
     graphmem.model.heuristics), strengthen the links between the memories returned together (synergy) and,
     if the settings allow it, inhibit the competitors the cue activated but recall did not return
-    (retrieval-induced forgetting, graphmem.model.metamemory). Record the recall if the settings say so."""
+    (retrieval-induced forgetting, graphmem.model.metamemory). Record the recall if the settings say so, with
+    ``latency_ms``: the search's time (query embedding, pool read, ranking; not this write), for the value
+    panel."""
     ids = [h.id for h in returned]
     rif = changes and rt.settings.retrieval_induced_forgetting
     down = [
@@ -77,6 +80,7 @@ def effects_of(
         "as_of": req.as_of,
         "known_at": req.known_at,
         "k": req.k,
+        "latency_ms": latency_ms,
     }
     return RecallEffects(
         tenants=req.readable,

@@ -60,14 +60,17 @@ def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> l
     one write transaction that reads the hits back (``recall_effects="inline"``), or a plain read of the
     hits while those effects wait for the runtime's background writer (``"deferred"``,
     graphmem.store.deferred)."""
-    now = now or datetime.now(UTC)
+    started, now = time.perf_counter(), now or datetime.now(UTC)
     ranked, intent = run_search(rt, req, now)
+    latency_ms = round((time.perf_counter() - started) * 1000, 1)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
         return []
     changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
     effects = None  # nothing to write: neither a change nor a record
     if changes or rt.settings.record_recalls:
-        effects = effects_of(rt, req, ranked, ranked.hits, intent, now, changes=changes)
+        effects = effects_of(
+            rt, req, ranked, ranked.hits, intent, now, changes=changes, latency_ms=latency_ms
+        )
     if effects is not None and rt.settings.recall_effects == "inline":
         rows = rt.store.unit_of_work(with_rows(effects, ranked.hits, req.readable, now))
     else:  # deferred: the rows are read first, so hits show the state before this recall's effects
