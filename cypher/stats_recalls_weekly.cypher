@@ -1,6 +1,7 @@
 // Value panel: recalls per week, how many got useful feedback on a returned memory afterwards, and their
 // recorded latency (a raw event's latency_ms, a rollup's latencies) and context budget where the events carry
-// them (null otherwise); a daily rollup of older events counts its events. Stored values of the wrong type (written by hand) count as missing.
+// them (null otherwise); a daily rollup of older events counts its events. Stored values of the wrong type
+// (written by hand) count as missing.
 // $user_id: tenant or null for all, $since: datetime
 MATCH (r:RecallEvent) WHERE ($user_id IS NULL OR r.user_id = $user_id) AND r.at >= $since
 WITH r, date(datetime.truncate('week', r.at)) AS week,
@@ -14,7 +15,7 @@ WITH r, date(datetime.truncate('week', r.at)) AS week,
      CASE WHEN r.context_tokens_dropped IS :: INTEGER | FLOAT THEN r.context_tokens_dropped END AS dropped,
      CASE WHEN r.events IS :: INTEGER NOT NULL THEN r.events ELSE 1 END AS events
 WITH week, sum(events) AS recalls, sum(CASE WHEN useful THEN 1 ELSE 0 END) AS useful,
-     reduce(all = [], l IN collect(latency) | all + l) AS latencies,
+     reduce(flat = [], l IN collect(latency) | flat + l) AS latencies,
      sum(used) AS context_tokens_used, sum(dropped) AS context_tokens_dropped
 CALL (latencies) {
   UNWIND latencies AS latency
