@@ -148,3 +148,30 @@ def test_memory_update_forget_history_context(mem: GraphMemory, user_id: str) ->
     assert mem.recall("dog", user_id=user_id, reinforce=False) == []
     other = runner.invoke(app, ["memory", "forget", rex.id, "-u", f"{user_id}-other"])
     assert other.exit_code == 1 and "not found" in other.output.lower()
+
+
+def test_recall_and_context_as_of_a_past_time(mem: GraphMemory, user_id: str) -> None:
+    """--as-of reads as it was then (valid time: the messages' times), --known-at as recorded by then."""
+    mem.add_messages(
+        [
+            {"role": "user", "content": "I live in Leeds near the park", "timestamp": "2026-01-05T09:00:00Z"},
+            {
+                "role": "user",
+                "content": "I moved to Manchester last week",
+                "timestamp": "2026-02-10T09:00:00Z",
+            },
+        ],
+        user_id=user_id,
+        session_id="chat",
+    )
+    then = _json(["recall", "where do I live?", "-u", user_id, "--as-of", "2026-01-20", "--json"])
+    assert isinstance(then, list) and [h["memory"]["content"] for h in then] == [
+        "I live in Leeds near the park"
+    ]
+    now = _json(["recall", "where do I live?", "-u", user_id, "--json"])
+    assert isinstance(now, list) and "Manchester" in now[0]["memory"]["content"]
+    assert _json(["recall", "where do I live?", "-u", user_id, "--known-at", "2000-01-01", "--json"]) == []
+    ctx = _json(["context", "where do I live?", "-u", user_id, "--as-of", "2026-01-20", "--json"])
+    assert isinstance(ctx, dict) and "location: Leeds" in ctx["text"] and "Manchester" not in ctx["text"]
+    bad = runner.invoke(app, ["recall", "where?", "-u", user_id, "--as-of", "yesterday"])
+    assert bad.exit_code == 2 and "--as-of" in bad.output

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
+from graphmem.cli.common import App, AsOfOption, HomeOption, JsonOption, KnownAtOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import connect_with as _connect_with
 from graphmem.cli.common import ops as _ops
@@ -108,12 +108,8 @@ def facts_set(
 def facts_get(
     key: str,
     user: UserOption,
-    as_of: Annotated[
-        datetime | None, typer.Option("--as-of", help="valid at (ISO date or date-time)")
-    ] = None,
-    known_at: Annotated[
-        datetime | None, typer.Option("--known-at", help="as recorded by (ISO date or date-time)")
-    ] = None,
+    as_of: AsOfOption = None,
+    known_at: KnownAtOption = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -135,12 +131,8 @@ def facts_get(
 @facts_app.command("list")
 def facts_list(
     user: UserOption,
-    as_of: Annotated[
-        datetime | None, typer.Option("--as-of", help="valid at (ISO date or date-time)")
-    ] = None,
-    known_at: Annotated[
-        datetime | None, typer.Option("--known-at", help="as recorded by (ISO date or date-time)")
-    ] = None,
+    as_of: AsOfOption = None,
+    known_at: KnownAtOption = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
@@ -35,6 +36,13 @@ ScopeUserOption = Annotated[
 AgentOption = Annotated[str | None, typer.Option("--agent", help="the agent (its shared scope)")]
 OrgOption = Annotated[str | None, typer.Option("--org", help="the organisation (its shared scope)")]
 ScopeOption = Annotated[str, typer.Option("--scope", help="whose memory: session, user, agent or org")]
+AsOfOption = Annotated[
+    datetime | None, typer.Option("--as-of", help="valid time: as it was then (ISO date or date-time)")
+]
+KnownAtOption = Annotated[
+    datetime | None,
+    typer.Option("--known-at", help="transaction time: as recorded by then (ISO date or date-time)"),
+]
 
 
 def settings_for(home: Path | None) -> Settings:

@@ -17,7 +17,9 @@ from graphmem.cli.agent import register as register_agent
 from graphmem.cli.common import (
     AgentOption,
     App,
+    AsOfOption,
     HomeOption,
+    KnownAtOption,
     OrgOption,
     ScopeOption,
     ScopeUserOption,
@@ -159,12 +161,24 @@ def recall(
     session: Annotated[str | None, typer.Option("--session", "-s", help="also this session's scope")] = None,
     agent: AgentOption = None,
     org: OrgOption = None,
+    as_of: AsOfOption = None,
+    known_at: KnownAtOption = None,
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Recall a user's memories for a query, with those of its session, agent and organisation if named."""
+    """Recall a user's memories for a query, with those of its session, agent and organisation if named;
+    with --as-of / --known-at, as it was then (read-only; docs/temporal.md)."""
     with _connect(home) as mem:
-        hits = mem.recall(query, user_id=user, k=k, session_id=session, agent_id=agent, org_id=org)
+        hits = mem.recall(
+            query,
+            user_id=user,
+            k=k,
+            session_id=session,
+            agent_id=agent,
+            org_id=org,
+            as_of=as_of,
+            known_at=known_at,
+        )
     if as_json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
     else:

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
+from graphmem.cli.common import App, AsOfOption, HomeOption, JsonOption, KnownAtOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
@@ -116,12 +116,15 @@ def context(
     user: UserOption,
     budget: Annotated[int, typer.Option("--budget", help="token budget")] = 2000,
     k: Annotated[int, typer.Option("-k", help="memories to recall")] = 10,
+    as_of: AsOfOption = None,
+    known_at: KnownAtOption = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The prompt-ready memory context for a query: core memory, facts, recalled memories, recent history."""
+    """The prompt-ready memory context for a query: core memory, facts, recalled memories, recent history;
+    with --as-of / --known-at, as it was then."""
     with _connect(home) as mem:
-        ctx = mem.context(query, user_id=user, token_budget=budget, k=k)
+        ctx = mem.context(query, user_id=user, token_budget=budget, k=k, as_of=as_of, known_at=known_at)
     if as_json:
         _print_json(_ops().context_json(ctx))
         return
