@@ -174,6 +174,11 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
         ("Actually I left Zalando and now work at N26", [("employer", "N26", FactType.PROFILE)]),
         ("I sold the flat and now live in Leeds", [("location", "Leeds", FactType.PROFILE)]),
         ("I met her and she works at Acme", []),
+        (
+            "I just moved to Leeds for a new job at the BBC.",
+            [("location", "Leeds", FactType.PROFILE), ("employer", "BBC", FactType.PROFILE)],
+        ),
+        ("I applied for a job at Google", []),
         ("I quit and work as a barista now", [("occupation", "barista", FactType.PROFILE)]),
         ("I live in Washington D.C. now", [("location", "Washington D.C.", FactType.PROFILE)]),
         ("I moved to Leeds. St. Mary's is nearby.", [("location", "Leeds", FactType.PROFILE)]),

@@ -83,6 +83,15 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         re.compile(rf"{_I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{_JOB}){_OBJ} as an? \w+"),
         "employer",
     ),
+    (  # "I moved to Leeds for a new job at the BBC", "I'm relocating for a job with Google" (not "I applied
+        # for a job at ...": only a move or a leave is for a job taken)
+        FactType.PROFILE,
+        re.compile(
+            rf"{_I} (?:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for {_JOB}"
+            rf"(?:at|with)\s+{_OBJ}{_END}"
+        ),
+        "employer",
+    ),
     (  # "I started a new job at Spotify last week", "I've got a job with the BBC"
         FactType.PROFILE,
         re.compile(rf"{_I_AND} (?:started|got|took|accepted|landed) {_JOB}(?:at|with)\s+{_OBJ}{_END}"),
