@@ -175,3 +175,21 @@ def test_recall_and_context_as_of_a_past_time(mem: GraphMemory, user_id: str) ->
     assert isinstance(ctx, dict) and "location: Leeds" in ctx["text"] and "Manchester" not in ctx["text"]
     bad = runner.invoke(app, ["recall", "where?", "-u", user_id, "--as-of", "yesterday"])
     assert bad.exit_code == 2 and "--as-of" in bad.output
+
+
+def test_the_demo_ingests_the_sample_and_answers_its_questions(mem: GraphMemory) -> None:
+    """`make demo`'s command on the test server: the sample's facts, then each question's table with the
+    expected memory first (what a new user sees first)."""
+    result = runner.invoke(app, ["demo", "--k", "1"], env={"COLUMNS": "300"})  # one line a row
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "ingested 16 messages for user demo-alice" in out
+    assert "occupation = nurse" in out and "Emma/location = Lisbon" in out
+    for first in (
+        "beagle named Rex",
+        "hurt his paw",
+        "Emma looks after Rex",
+        "trip to Japan",
+        "Italian food",
+    ):
+        assert first in out, first

@@ -200,6 +200,10 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
         console.print(f"ingested {count} messages for user [bold]{user}[/]")
         # asked the morning after the conversation (valid time), so "later this year" means what it meant then
         asked = datetime.fromisoformat(sample["asked_at"])
+        facts = mem.facts.list(user, as_of=asked)
+        console.print(
+            "facts it extracted (mem.facts.list): " + escape("; ".join(f"{f.key} = {f.value}" for f in facts))
+        )
         console.print(f"questions asked as of {asked:%Y-%m-%d %H:%M} UTC (recall(..., as_of=...))")
         for q in sample["queries"]:
             console.print(_hits_table(mem.recall(q, user_id=user, k=k, as_of=asked), q))
