@@ -105,6 +105,14 @@ def test_recall_explorer_in_chromium(
     wait.until(lambda d: d.find_element(By.ID, "loaded").text or d.find_element(By.ID, "error").text)
     assert browser.find_element(By.ID, "error").text == ""
 
+    # the user's facts, from /facts/current
+    listed = httpx.get(f"{api_url}/users/{user_id}/facts/current", headers={"X-API-Key": KEY}).json()
+    shown_facts = {
+        r.get_attribute("data-key"): r.find_element(By.CLASS_NAME, "v").text
+        for r in browser.find_elements(By.CSS_SELECTOR, "#facts tbody tr")
+    }
+    assert shown_facts == {f["key"]: f["value"] for f in listed} and shown_facts["occupation"] == "nurse"
+
     # the value panel: this user's memories by week, from /stats
     weeks = browser.find_elements(By.CSS_SELECTOR, "#value-memories tbody tr")
     assert weeks, "the value panel shows no memories"
@@ -143,6 +151,8 @@ def test_recall_explorer_in_chromium(
     )
     assert browser.find_element(By.ID, "as-of-label").text != "now"
     wait.until(lambda d: "as of" in d.find_element(By.ID, "explore-summary").text)
+    wait.until(lambda d: "as of" in d.find_element(By.ID, "facts-scope").text)
+    assert browser.find_elements(By.CSS_SELECTOR, "#facts tbody tr") == []  # none held yet at the first event
     _no_script_errors(browser)
 
     # back to now for the screenshot
