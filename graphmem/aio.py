@@ -4,10 +4,11 @@ There is no second copy of the business logic. An ``AsyncGraphMemory`` holds a p
 built on :class:`graphmem.store.driver.AsyncStore`; each public method runs the synchronous method in a
 greenlet (``graphmem.store._bridge.greenlet_spawn``), and every round trip to Neo4j inside it is awaited on
 the event loop.
-Embedding runs in the loop's thread pool, so a recall never stalls the loop. Many calls may run at once on
-one instance (``asyncio.gather``), each in its own greenlet, sharing the driver's connection pool.
+Embedding runs in the loop's thread pool (graphmem.store.executor_embedder), so a recall never stalls the
+loop. Many calls may run at once on one instance (``asyncio.gather``), each in its own greenlet, sharing
+the driver's connection pool.
 
->>> async with await AsyncGraphMemory.connect() as mem:
+>>> async with AsyncGraphMemory.connect() as mem:
 ...     await mem.remember("I adopted a dog named Rex", user_id="alice")
 ...     hits = await mem.recall("what is my pet called?", user_id="alice")
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Generator, Sequence
 from types import TracebackType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
@@ -28,14 +29,15 @@ from graphmem.config import Settings
 from graphmem.dynamics.evolution import Evolution
 from graphmem.dynamics.jobs import Jobs
 from graphmem.dynamics.topics import Topics
-from graphmem.embedding import Embedder, embed_query_checked, embedder_name
+from graphmem.embedding import Embedder
 from graphmem.errors import ConfigurationError
 from graphmem.facade import Core, Facts, Memories, Temporal, Users
 from graphmem.memory import GraphMemory, default_embedder
 from graphmem.model.extraction import Extractor
-from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
+from graphmem.store._bridge import greenlet_spawn
 from graphmem.store.connection import resolve_connection
 from graphmem.store.driver import AsyncStore, driver_options, translate_errors
+from graphmem.store.executor_embedder import ExecutorEmbedder
 from graphmem.store.runtime import Runtime
 
 __all__ = [
@@ -90,49 +92,6 @@ def _bridge_missing(async_cls: type, sync_cls: type, *, skip: Sequence[str] = ()
     for name, method in _public_methods(sync_cls).items():
         if name not in vars(async_cls) and name not in skip:
             setattr(async_cls, name, _bridged(method))
-
-
-class _ExecutorEmbedder:
-    """Runs the wrapped embedder in the event loop's thread pool when called under the bridge: the CPU work
-    of embedding never blocks the loop. Elsewhere (a scheduler thread) it calls the embedder directly."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self._dimension: int | None = None
-
-    @staticmethod
-    def _off_loop(fn: Callable[[], R]) -> R:
-        if not in_bridge():
-            return fn()
-        return await_only(asyncio.get_running_loop().run_in_executor(None, fn))
-
-    @property
-    def dimension(self) -> int:
-        if self._dimension is None:  # the first read may load the model
-            inner = self.inner
-            self._dimension = self._off_loop(lambda: inner.dimension)
-        return self._dimension
-
-    @property
-    def tokenizer(self) -> Any:
-        inner = self.inner
-        return self._off_loop(lambda: getattr(inner, "tokenizer", None))
-
-    @property
-    def name(self) -> str:
-        return embedder_name(self.inner)
-
-    def warm(self) -> None:
-        inner = self.inner
-        self._off_loop(lambda: getattr(inner, "warm", lambda: None)())
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        inner, batch = self.inner, list(texts)
-        return self._off_loop(lambda: inner.embed(batch))
-
-    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        inner, batch = self.inner, list(texts)
-        return self._off_loop(lambda: embed_query_checked(inner, batch))
 
 
 class AsyncJobs(_Async[Jobs]):
@@ -264,7 +223,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         self.topics = AsyncTopics(memory.topics)
 
     @classmethod
-    async def connect(
+    def connect(
         cls,
         uri: str | None = None,
         auth: tuple[str, str] | None = None,
@@ -273,8 +232,22 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
+    ) -> _Connecting:
+        """Connect like :meth:`GraphMemory.connect`, with the async driver, bound to the running loop:
+        ``mem = await AsyncGraphMemory.connect()``, or ``async with AsyncGraphMemory.connect() as mem:``
+        (``async with await ...`` works too)."""
+        return _Connecting(cls._open(uri, auth, database, settings, embedder, extractor))
+
+    @classmethod
+    async def _open(
+        cls,
+        uri: str | None,
+        auth: tuple[str, str] | None,
+        database: str | None,
+        settings: Settings | None,
+        embedder: Embedder | None,
+        extractor: Extractor | None,
     ) -> AsyncGraphMemory:
-        """Connect like :meth:`GraphMemory.connect`, with the async driver, bound to the running loop."""
         settings = settings or Settings()
         target, credentials = await asyncio.to_thread(resolve_connection, uri, auth, settings)
         driver = neo4j.AsyncGraphDatabase.driver(target, auth=credentials, **driver_options(settings))
@@ -292,7 +265,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
             query_timeout=settings.query_timeout,
         )
         chosen = embedder or default_embedder(settings)
-        return cls(GraphMemory(store, _ExecutorEmbedder(chosen), settings, extractor))
+        return cls(GraphMemory(store, ExecutorEmbedder(chosen), settings, extractor))
 
     async def __aenter__(self) -> AsyncGraphMemory:
         return self
@@ -305,7 +278,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     @property
     def embedder(self) -> Embedder:
         embedder = self._sync.embedder
-        return embedder.inner if isinstance(embedder, _ExecutorEmbedder) else embedder
+        return embedder.inner if isinstance(embedder, ExecutorEmbedder) else embedder
 
     @property
     def jobs(self) -> AsyncJobs:
@@ -368,3 +341,23 @@ _bridge_missing(AsyncJobs, Jobs, skip=("work",))
 _bridge_missing(AsyncAutomation, Automation)
 _bridge_missing(AsyncEvolution, Evolution)
 _bridge_missing(AsyncTopics, Topics)
+
+
+class _Connecting:
+    """What :meth:`AsyncGraphMemory.connect` returns: awaited, the connected memory; as an async context
+    manager, the same memory, closed on exit."""
+
+    def __init__(self, opening: Coroutine[Any, Any, AsyncGraphMemory]) -> None:
+        self._opening = opening
+        self._memory: AsyncGraphMemory | None = None
+
+    def __await__(self) -> Generator[Any, None, AsyncGraphMemory]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> AsyncGraphMemory:
+        self._memory = await self._opening
+        return self._memory
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._memory is not None:
+            await self._memory.close()

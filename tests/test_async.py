@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 from conftest import disposable
 
-from graphmem import AsyncGraphMemory, ConfigurationError, GraphMemory, OnnxEmbedder, VersionConflict
+from graphmem import (
+    AsyncGraphMemory,
+    ConfigurationError,
+    GraphMemory,
+    OnnxEmbedder,
+    StoreError,
+    VersionConflict,
+)
 from graphmem.automation.scheduler import Scheduler
 
 TOPICS = [
@@ -248,3 +255,20 @@ def test_an_async_process_warms_up(server: Any, embedder: Any, user_id: str) -> 
             return seconds
 
     assert asyncio.run(scenario()) > 0
+
+
+def test_connect_is_awaitable_and_an_async_context_manager(server: Any, embedder: Any) -> None:
+    """``async with AsyncGraphMemory.connect()`` (what a new user writes first) and ``mem = await ...`` both
+    work; the context manager closes the memory it opened."""
+
+    async def run() -> None:
+        async with AsyncGraphMemory.connect(embedder=embedder) as mem:
+            assert isinstance(mem, AsyncGraphMemory)
+            assert await mem.facts.list("nobody-" + uuid.uuid4().hex) == []
+        with pytest.raises(StoreError):  # closed on exit: its driver no longer runs queries
+            await mem.facts.list("nobody")
+        opened = await AsyncGraphMemory.connect(embedder=embedder)
+        assert isinstance(opened, AsyncGraphMemory)
+        await opened.close()
+
+    asyncio.run(run())
