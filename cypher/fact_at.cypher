@@ -6,10 +6,7 @@
 MATCH (f:Fact)
 WHERE f.user_id = $user_id AND f.key = $key AND ($agent_id IS NULL OR f.agent_id = $agent_id)
   AND f.status <> 'conflicted' AND f.recorded_at <= $known_at AND f.valid_from <= $as_of
-WITH f, CASE WHEN f.expired_at IS NULL THEN f.valid_to
-             WHEN $known_at < f.expired_at THEN null
-             ELSE coalesce(f.valid_to, f.valid_from) END AS valid_to
-WHERE valid_to IS NULL OR $as_of < valid_to
+  AND coalesce($as_of < {{fact_valid_to(f, $known_at)}}, true)
 RETURN f {.*} AS fact
 ORDER BY f.recorded_at DESC
 LIMIT 1

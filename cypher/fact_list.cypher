@@ -6,12 +6,8 @@
 MATCH (f:Fact)
 WHERE f.user_id = $user_id AND ($agent_id IS NULL OR f.agent_id = $agent_id) AND f.status <> 'conflicted'
   AND CASE WHEN $as_of IS NULL AND $known_at IS NULL THEN f.status = 'current' AND f.expired_at IS NULL
-           ELSE f.recorded_at <= $known_at AND f.valid_from <= $as_of END
-WITH f, CASE WHEN $as_of IS NULL AND $known_at IS NULL THEN null
-             WHEN f.expired_at IS NULL THEN f.valid_to
-             WHEN $known_at < f.expired_at THEN null
-             ELSE coalesce(f.valid_to, f.valid_from) END AS valid_to
-WHERE valid_to IS NULL OR $as_of < valid_to
+           ELSE f.recorded_at <= $known_at AND f.valid_from <= $as_of
+                AND coalesce($as_of < {{fact_valid_to(f, $known_at)}}, true) END
 WITH f ORDER BY f.recorded_at DESC
 WITH f.key AS key, collect(f)[0] AS f
 RETURN f {.*} AS fact

@@ -99,14 +99,13 @@ def fact_at(
     known_at: datetime | None,
 ) -> Fact | None:
     """The version of ``key`` valid at ``as_of`` as known at ``known_at`` (both default to now)."""
-    now = datetime.now(UTC)
-    known = known_at or now
+    valid, known = _times(as_of, known_at)
     rows = rt.store.read(
         "fact_at",
         user_id=user_id,
         key=canonical_key(key, user_id),
         agent_id=agent_id,
-        as_of=as_of or now,
+        as_of=valid,
         known_at=known,
     )
     return as_known(fact_from_row(rows[0]["fact"]), known) if rows else None
@@ -125,10 +124,15 @@ def fact_list(
     if as_of is None and known_at is None:
         rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=None, known_at=None)
         return [fact_from_row(r["fact"]) for r in rows]
-    now = datetime.now(UTC)
-    known = known_at or now
-    rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=as_of or now, known_at=known)
+    valid, known = _times(as_of, known_at)
+    rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=valid, known_at=known)
     return [as_known(fact_from_row(r["fact"]), known) for r in rows]
+
+
+def _times(as_of: datetime | None, known_at: datetime | None) -> tuple[datetime, datetime]:
+    """A point-in-time read's valid and transaction times, the unset one now."""
+    now = datetime.now(UTC)
+    return as_of or now, known_at or now
 
 
 def fact_history(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
+import fastapi
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.params import Depends
 
@@ -45,45 +47,44 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     return api
 
 
+@dataclass
+class FactRead:
+    """The query parameters of a point-in-time fact read: the times and the scope."""
+
+    as_of: datetime | None = None
+    known_at: datetime | None = None
+    agent_id: str | None = None
+    org_id: str | None = None
+    session_id: str | None = None
+    scope: str = "user"
+
+    def arguments(self, request: Request) -> dict[str, Any]:
+        """The ``mem.facts`` keyword arguments, once the key may read the scope."""
+        keyauth.require_grant(request, *shared(self.scope, self.agent_id, self.org_id))
+        reach = scope_args(self.agent_id, self.org_id, self.session_id, self.scope)
+        return {"as_of": self.as_of, "known_at": self.known_at, **reach}
+
+
 def _reads(api: APIRouter, mem: GraphMemory) -> None:
     """The read routes: one key (now or then), every key, one key's history."""
 
     @api.get("/users/{user_id}/facts")
     def get_fact(
-        request: Request,
-        user_id: str,
-        key: str,
-        as_of: datetime | None = None,
-        known_at: datetime | None = None,
-        agent_id: str | None = None,
-        org_id: str | None = None,
-        session_id: str | None = None,
-        scope: str = "user",
+        request: Request, user_id: str, key: str, read: Annotated[FactRead, fastapi.Depends()]
     ) -> dict[str, Any]:
         """A fact's current value, or the one valid at ``as_of`` as known at ``known_at`` (404: none)."""
-        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
-        reach = scope_args(agent_id, org_id, session_id, scope)
-        fact = mem.facts.get(user_id, key, as_of=as_of, known_at=known_at, **reach)
+        fact = mem.facts.get(user_id, key, **read.arguments(request))
         if fact is None:
             raise HTTPException(status_code=404, detail=f"no fact {key!r}")
         return ops.fact_json(fact) or {}
 
     @api.get("/users/{user_id}/facts/current")
     def list_facts(
-        request: Request,
-        user_id: str,
-        as_of: datetime | None = None,
-        known_at: datetime | None = None,
-        agent_id: str | None = None,
-        org_id: str | None = None,
-        session_id: str | None = None,
-        scope: str = "user",
+        request: Request, user_id: str, read: Annotated[FactRead, fastapi.Depends()]
     ) -> list[dict[str, Any] | None]:
         """Every fact's current value, key order; or each key's value valid at ``as_of`` as known at
         ``known_at``."""
-        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
-        reach = scope_args(agent_id, org_id, session_id, scope)
-        return [ops.fact_json(f) for f in mem.facts.list(user_id, as_of=as_of, known_at=known_at, **reach)]
+        return [ops.fact_json(f) for f in mem.facts.list(user_id, **read.arguments(request))]
 
     @api.get("/users/{user_id}/facts/history")
     def fact_history(
