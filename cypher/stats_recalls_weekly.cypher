@@ -1,7 +1,7 @@
 // Value panel: recalls per week, how many got useful feedback on a returned memory afterwards, and their
-// recorded latency (a raw event's latency_ms, a rollup's latencies) and context budget where the events carry
-// them (null otherwise); a daily rollup of older events counts its events. Stored values of the wrong type
-// (written by hand) count as missing.
+// recorded latency (a raw event's latency_ms, a rollup's latencies) and the tokens context() used and dropped
+// (summed over the events that record them; null when none does); a daily rollup of older events counts its
+// events. Stored values of the wrong type (written by hand) count as missing.
 // $user_id: tenant or null for all, $since: datetime
 MATCH (r:RecallEvent) WHERE ($user_id IS NULL OR r.user_id = $user_id) AND r.at >= $since
 WITH r, date(datetime.truncate('week', r.at)) AS week,
@@ -11,12 +11,13 @@ WITH r, date(datetime.truncate('week', r.at)) AS week,
      } AS useful,
      CASE WHEN r.latency_ms IS :: INTEGER NOT NULL | FLOAT NOT NULL THEN [r.latency_ms]
           WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END AS latency,
-     CASE WHEN r.context_tokens_used IS :: INTEGER | FLOAT THEN r.context_tokens_used END AS used,
-     CASE WHEN r.context_tokens_dropped IS :: INTEGER | FLOAT THEN r.context_tokens_dropped END AS dropped,
+     CASE WHEN r.context_tokens_used IS :: INTEGER THEN r.context_tokens_used END AS used,
+     CASE WHEN r.context_tokens_dropped IS :: INTEGER THEN r.context_tokens_dropped END AS dropped,
      CASE WHEN r.events IS :: INTEGER NOT NULL THEN r.events ELSE 1 END AS events
 WITH week, sum(events) AS recalls, sum(CASE WHEN useful THEN 1 ELSE 0 END) AS useful,
      reduce(flat = [], l IN collect(latency) | flat + l) AS latencies,
-     sum(used) AS context_tokens_used, sum(dropped) AS context_tokens_dropped
+     CASE WHEN count(used) > 0 THEN sum(used) END AS context_tokens_used,
+     CASE WHEN count(dropped) > 0 THEN sum(dropped) END AS context_tokens_dropped
 CALL (latencies) {
   UNWIND latencies AS latency
   RETURN avg(latency) AS latency_ms_mean, percentileCont(latency, 0.95) AS latency_ms_p95

@@ -10,7 +10,7 @@ from typing import Any
 
 from graphmem.automation.control import Automation
 from graphmem.automation.scheduler import Scheduler
-from graphmem.config import MAX_BATCH, RetrievalPreset, Settings, resolve_preset
+from graphmem.config import MAX_BATCH, RetrievalPreset, Settings
 from graphmem.dynamics import forgetting
 from graphmem.dynamics.jobs import ControlPlane, Jobs
 from graphmem.dynamics.topics import Topics
@@ -20,7 +20,6 @@ from graphmem.facade._schema import init_schema
 from graphmem.facade._warm import warm
 from graphmem.facade._write import audited_write
 from graphmem.formation import writer as formation
-from graphmem.governance import core_blocks as core_memory
 from graphmem.model import messages as inbound
 from graphmem.model import validation as check
 from graphmem.model.extraction import Extractor
@@ -38,9 +37,7 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-MAX_HOPS = 5
 MAX_TOKEN_BUDGET = 200_000
-RECENT_HISTORY = 10
 
 
 def default_embedder(settings: Settings) -> Embedder:
@@ -324,24 +321,21 @@ class GraphMemory:
         ``conversation``: the turns the question comes from (oldest first; the latest two count): memories
         whose context resembles them rank up to 10 % higher (context-dependent recall, docs/dynamics.md)."""
         who = check.caller(user_id, session_id, agent_id, org_id)
-        request = recall_use_case.RecallRequest(
-            query=check.text(query, "query", max_chars=self._rt.settings.max_content_chars),
-            user_id=who.principal,
-            tenants=tuple(t for _, t in who.readable()),
-            k=check.k(k),
-            as_of=check.aware_datetime(as_of, "as_of"),
-            hops=check.bounded_int(hops, "hops", 0, MAX_HOPS),
-            views=check.views(views),
-            reinforce=check.boolean(reinforce, "reinforce"),
-            known_at=check.aware_datetime(known_at, "known_at"),
-            preset=None if preset is None else resolve_preset(preset),
-            reconstruct=check.boolean(reconstruct, "reconstruct"),
-            conversation=check.conversation(conversation, max_chars=self._rt.settings.max_content_chars),
+        request = recall_use_case.checked_request(
+            self._rt.settings,
+            query,
+            who,
+            k=k,
+            reinforce=reinforce,
+            conversation=conversation,
+            as_of=as_of,
+            known_at=known_at,
+            hops=hops,
+            views=views,
+            preset=preset,
+            reconstruct=reconstruct,
         )
-        hits = recall_use_case.recall(self._rt, request)
-        if request.reinforce and request.as_of is None and request.known_at is None:
-            self._rt.changes.touch(request.user_id)
-        return hits
+        return recall_use_case.recall(self._rt, request)
 
     def context(
         self,
@@ -369,29 +363,17 @@ class GraphMemory:
         who = check.caller(user_id, session_id, agent_id, org_id)
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
-        hits = self.recall(
+        request = recall_use_case.checked_request(
+            self._rt.settings,
             query,
-            user_id=who.user_id,
-            session_id=who.session_id,
-            agent_id=who.agent_id,
-            org_id=who.org_id,
+            who,
             k=k,
             reinforce=reinforce,
+            conversation=conversation,
             as_of=when.as_of,
             known_at=when.known_at,
-            conversation=conversation,
         )
-        facts = context_use_case.rank_facts(
-            self._rt, query, context_use_case.scoped_facts(self._rt, who, when)
-        )
-        recent = self._rt.store.read(
-            "context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params()
-        )
-        core = [] if who.user_id is None else core_memory.list_blocks(self._rt, who.user_id)
-        count = context_use_case.token_counter(self._rt)
-        return context_use_case.fit(
-            context_use_case.candidate_items(facts, hits, recent, count, core=core), budget, count
-        )
+        return context_use_case.assemble(self._rt, request, who, when, budget)
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run your own Cypher in a read transaction (writes are refused by the server)."""

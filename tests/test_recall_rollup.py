@@ -48,6 +48,9 @@ def event(draw: st.DrawFn) -> dict[str, Any]:
         "latency_ms": draw(
             st.sampled_from([None, 12.5, 40, "slow"])
         ),  # a text written by hand: not a latency
+        # context() records its tokens; a float or a text written by hand is not a count
+        "context_tokens_used": draw(st.sampled_from([None, None, 0, 180, 1200, 3.5, "many"])),
+        "context_tokens_dropped": draw(st.sampled_from([None, None, 0, 40, "none"])),
     }
 
 
@@ -83,6 +86,8 @@ def _records(mem: GraphMemory, user: str) -> list[spec.RecallRecord]:
             entries=frozenset(r["r"].get("entries") or ()),
             events=int(r["r"].get("events") or 1),
             latencies=_latencies(r["r"]),
+            context_tokens_used=_count(r["r"].get("context_tokens_used")),
+            context_tokens_dropped=_count(r["r"].get("context_tokens_dropped")),
         )
         for r in rows
     ]
@@ -96,8 +101,24 @@ def _latencies(row: dict[str, Any]) -> tuple[float, ...]:
     return (float(value),) if isinstance(value, int | float) and not isinstance(value, bool) else ()
 
 
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _shape(records: list[spec.RecallRecord]) -> set[tuple[Any, ...]]:
-    return {(r.rollup, r.at, tuple(sorted(r.memory_ids)), r.entries, r.events, r.latencies) for r in records}
+    return {
+        (
+            r.rollup,
+            r.at,
+            tuple(sorted(r.memory_ids)),
+            r.entries,
+            r.events,
+            r.latencies,
+            r.context_tokens_used,
+            r.context_tokens_dropped,
+        )
+        for r in records
+    }
 
 
 def _common(mem: GraphMemory, user: str) -> set[str]:
@@ -150,8 +171,9 @@ def test_an_existing_rollup_of_the_day_is_extended(dyn: GraphMemory, user_id: st
         "session_id": None,
         "context": None,
         "intent": "entity",
+        "context_tokens_used": 100,
     }
-    later = {**first, "at": day.replace(hour=2), "memory_ids": ["m1"]}
+    later = {**first, "at": day.replace(hour=2), "memory_ids": ["m1"], "context_tokens_dropped": 7}
     _tenant(dyn, user_id, [first])
     dyn.jobs.run("consolidate", user_id=user_id, now=NOW)
     _tenant_events = [{**later, "id": "x", "user_id": user_id, "memory_ids": [f"{user_id}-m1"]}]
@@ -162,3 +184,4 @@ def test_an_existing_rollup_of_the_day_is_extended(dyn: GraphMemory, user_id: st
     got = _records(dyn, user_id)
     assert len(got) == 1 and got[0].rollup and got[0].events == 2
     assert got[0].memory_ids == (f"{user_id}-m0", f"{user_id}-m1") and got[0].at == day.replace(hour=2)
+    assert (got[0].context_tokens_used, got[0].context_tokens_dropped) == (200, 7)

@@ -236,6 +236,35 @@ def test_a_recall_records_its_latency_for_the_value_panel(mem: GraphMemory, user
     assert kept.recalls == 3 and kept.latency_ms_mean == pytest.approx((rows[1]["ms"] + rows[2]["ms"]) / 2)
 
 
+@pytest.mark.parametrize("effects", ["inline", "deferred"])
+def test_context_records_the_tokens_it_used_and_dropped(
+    mem: GraphMemory, embedder: Any, user_id: str, effects: str
+) -> None:
+    """context() writes its recall's effects after the assembly, so the recall event carries the tokens the
+    context used and dropped; the value panel sums them, and a week of plain recalls says "not recorded"."""
+    settings = mem.runtime.settings.model_copy(update={"recall_effects": effects})
+    with GraphMemory.connect(settings=settings, embedder=embedder) as other:
+        for text in ("I adopted a dog named Rex", "Rex is a beagle and loves the park", "Rex is two"):
+            other.remember(text, user_id=user_id)
+        other.recall("dog", user_id=user_id)
+        other.flush()
+        assert dashboard.value_stats(mem.runtime, user_id).recalls[-1].context_tokens_used is None
+        ctx = other.context("what is my dog called?", user_id=user_id, token_budget=45)
+    dropped = sum(item.tokens for item in ctx.dropped)
+    assert ctx.dropped and 0 < ctx.tokens <= 45, ctx.text
+    rows = cypher(
+        mem,
+        "MATCH (r:RecallEvent) WHERE r.user_id = $u AND r.context_tokens_used IS NOT NULL"
+        " RETURN r.context_tokens_used AS used, r.context_tokens_dropped AS dropped, r.memory_ids AS ids",
+        u=user_id,
+    )
+    assert [(r["used"], r["dropped"]) for r in rows] == [(ctx.tokens, dropped)] and rows[0]["ids"]
+    week = dashboard.value_stats(mem.runtime, user_id).recalls[-1]
+    assert (week.recalls, week.context_tokens_used, week.context_tokens_dropped) == (2, ctx.tokens, dropped)
+    shown = CliRunner().invoke(app, ["stats", "--user", user_id], env={"COLUMNS": "300"})
+    assert shown.exit_code == 0 and f"{ctx.tokens} / {dropped}" in shown.output, shown.output
+
+
 def test_stats_read_recall_events_and_feedback_of_odd_types(mem: GraphMemory, user_id: str) -> None:
     m = mem.remember("I adopted a dog named Rex", user_id=user_id)
     mem.recall("dog", user_id=user_id)

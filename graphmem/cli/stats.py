@@ -38,11 +38,16 @@ def stats(
     if value is None:
         return
     table = Table(title=f"recalls per week since {value.since:%Y-%m-%d}")
-    for column in ("week", "recalls", "useful feedback", "latency ms p95"):
+    for column in ("week", "recalls", "useful feedback", "latency ms p95", "context tokens used / dropped"):
         table.add_column(column)
     for w in value.recalls:
         p95 = "not recorded" if w.latency_ms_p95 is None else f"{w.latency_ms_p95:.0f}"
-        table.add_row(w.week, str(w.recalls), f"{w.useful} ({w.useful_share:.0%})", p95)
+        tokens = (
+            "not recorded"
+            if w.context_tokens_used is None
+            else f"{w.context_tokens_used} / {w.context_tokens_dropped or 0}"
+        )
+        table.add_row(w.week, str(w.recalls), f"{w.useful} ({w.useful_share:.0%})", p95, tokens)
     console.print(table)
     jobs = Table(title="job outcomes")
     jobs.add_column("job")

@@ -9,8 +9,9 @@ value panel read). Promotion only needs, per returned memory, the *session* it w
 session, else its day) and the *context* (the event's context, else its intent, else ``default``): a set of
 ``(session, context, memory id)`` uses. Raw events older than ``recall_rollup_days`` are therefore folded into
 one rollup per user and day that stores exactly that set (``entries``, each ``session␟context␟id``), the
-number of events (``events``), the distinct ids (``memory_ids``) and every event's latency (``latencies``, for
-the value panel's weekly mean and p95); the memories' ``recalls_compacted``
+number of events (``events``), the distinct ids (``memory_ids``), every event's latency (``latencies``, for
+the value panel's weekly mean and p95) and the context tokens used and dropped, summed over the events that
+record them (``context_tokens_used``, ``context_tokens_dropped``); the memories' ``recalls_compacted``
 counters add up how often each was returned. Promotion reads rollups and raw events alike, so compaction
 does not change what it promotes (a rollup is dated by the day's last event, so at the window's start a
 day counts while its last event does). The store keeps about one node per user and day of recalls instead
@@ -20,6 +21,7 @@ of one per recall.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -43,6 +45,8 @@ class RecallRecord:
     entries: frozenset[str] = frozenset()
     events: int = 1
     latencies: tuple[float, ...] = ()  # a raw event's latency_ms (none when not recorded); a rollup's events'
+    context_tokens_used: int | None = None  # a context() recall's tokens (None: not recorded); a rollup's sum
+    context_tokens_dropped: int | None = None
 
 
 def entry(session: str, context: str, memory_id: str) -> str:
@@ -87,9 +91,17 @@ def compact(
                 entries=frozenset(entry(*u) for r in members for u in uses(r)),
                 events=sum(r.events for r in members),
                 latencies=tuple(sorted(x for r in members for x in r.latencies)),
+                context_tokens_used=_total(r.context_tokens_used for r in members),
+                context_tokens_dropped=_total(r.context_tokens_dropped for r in members),
             )
         )
     return out, counters
+
+
+def _total(values: Iterable[int | None]) -> int | None:
+    """The sum of the recorded values; None when none is recorded (the panel says "not recorded")."""
+    recorded = [v for v in values if v is not None]
+    return sum(recorded) if recorded else None
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,12 @@ from pydantic import BaseModel, ConfigDict
 
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
+from graphmem.governance import core_blocks
 from graphmem.model.keys import turn_line
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
+from graphmem.retrieval import recall as recall_use_case
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
@@ -36,6 +38,8 @@ RELEVANT = 0.5
 the query); the other recalled memories follow as possibly related, so the agent is told how far to trust
 each without losing the ones the estimate misjudges (on the LoCoMo development split, 37 % of the evidence
 turns recall ranks among its best 10 have a confidence below 0.5; ``benchmarks/context_quality.py``)."""
+RECENT_HISTORY = 10
+"""The user's latest turns listed as recent history."""
 NOTHING_RELEVANT = "Nothing relevant to this query is known."
 NOTHING_CLEAR = "No memory clearly answers this query."
 """The notice when memories were recalled but none reaches :data:`RELEVANT`."""
@@ -63,6 +67,25 @@ class Context(BaseModel):
     dropped: list[ContextItem]
     tokens: int
     budget: int
+
+
+def assemble(
+    rt: Runtime, req: recall_use_case.RecallRequest, who: Caller, when: TimeScope, budget: int
+) -> Context:
+    """``GraphMemory.context``: recall, the scoped facts ranked by the query, recent history and core memory,
+    fitted to ``budget``. The recall's effects are written after the assembly, so its RecallEvent records
+    the tokens the context used and dropped (the dashboard's value panel)."""
+    held = recall_use_case.recall_held(rt, req)
+    facts = rank_facts(rt, req.query, scoped_facts(rt, who, when))
+    recent = rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
+    core = [] if who.user_id is None else core_blocks.list_blocks(rt, who.user_id)
+    count = token_counter(rt)
+    context = fit(candidate_items(facts, held.hits, recent, count, core=core), budget, count)
+    dropped = sum(item.tokens for item in context.dropped)
+    recall_use_case.commit(
+        rt, req.user_id, held.effects, context_tokens_used=context.tokens, context_tokens_dropped=dropped
+    )
+    return context
 
 
 def token_counter(rt: Runtime) -> Callable[[str], int]:

@@ -12,14 +12,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.config import RetrievalPreset, resolve_preset
+from graphmem.config import RetrievalPreset, Settings, resolve_preset
 from graphmem.dynamics.evolution import tuned_preset
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError, MemoryNotFound
 from graphmem.formation.writer import user_key
 from graphmem.model import metamemory
+from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
 from graphmem.model.keys import asked_key
+from graphmem.model.scopes import Caller
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval.effects import RecallEffects, effects_of
@@ -55,34 +57,112 @@ class RecallRequest:
         return list(self.tenants) or [self.user_id]
 
 
+MAX_HOPS = 5
+
+
+def checked_request(
+    settings: Settings,
+    query: str,
+    who: Caller,
+    *,
+    k: int,
+    reinforce: bool,
+    conversation: str | list[str] | None,
+    as_of: datetime | None,
+    known_at: datetime | None,
+    hops: int = 3,
+    views: dict[str, float] | None = None,
+    preset: str | RetrievalPreset | None = None,
+    reconstruct: bool = False,
+) -> RecallRequest:
+    """A recall's arguments as the public API takes them, validated (graphmem.model.validation)."""
+    return RecallRequest(
+        query=check.text(query, "query", max_chars=settings.max_content_chars),
+        user_id=who.principal,
+        tenants=tuple(t for _, t in who.readable()),
+        k=check.k(k),
+        as_of=check.aware_datetime(as_of, "as_of"),
+        hops=check.bounded_int(hops, "hops", 0, MAX_HOPS),
+        views=check.views(views),
+        reinforce=check.boolean(reinforce, "reinforce"),
+        known_at=check.aware_datetime(known_at, "known_at"),
+        preset=None if preset is None else resolve_preset(preset),
+        reconstruct=check.boolean(reconstruct, "reconstruct"),
+        conversation=check.conversation(conversation, max_chars=settings.max_content_chars),
+    )
+
+
 def recall(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> list[Hit]:
     """search (one read) → hits; then reinforcement, retrieval-induced forgetting and the recall record in
     one write transaction that reads the hits back (``recall_effects="inline"``), or a plain read of the
     hits while those effects wait for the runtime's background writer (``"deferred"``,
     graphmem.store.deferred)."""
-    started, now = time.perf_counter(), now or datetime.now(UTC)
+    inline = rt.settings.recall_effects == "inline"
+    held = _recall(rt, req, now or datetime.now(UTC), write_inline=inline)
+    if not inline:
+        commit(rt, req.user_id, held.effects)
+    elif _changes(rt, req):
+        rt.changes.touch(req.user_id)
+    return held.hits
+
+
+@dataclass(frozen=True)
+class Held:
+    """A recall whose effects are not written yet (:func:`recall_held`)."""
+
+    hits: list[Hit]
+    effects: RecallEffects | None  # None: nothing to write (nothing found, or neither a change nor a record)
+
+
+def recall_held(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> Held:
+    """A recall that leaves its effects to the caller, who may add to the record before :func:`commit`
+    (``context()`` adds the tokens its assembly used and dropped). The hits are read before the effects are
+    written, as in the deferred mode."""
+    return _recall(rt, req, now or datetime.now(UTC), write_inline=False)
+
+
+def commit(rt: Runtime, user_id: str, effects: RecallEffects | None, **record: Any) -> None:
+    """Write a held recall's effects as the settings say (inline: now; deferred: by the background writer),
+    ``record`` added to its RecallEvent."""
+    if effects is None:
+        return
+    if record and effects.event is not None:
+        effects.event.update(record)
+    if rt.settings.recall_effects == "inline":
+        rt.store.unit_of_work(effects.apply)
+        if effects.reinforced:
+            rt.changes.touch(user_id)
+    else:
+        _defer(rt, user_id, effects)
+
+
+def _changes(rt: Runtime, req: RecallRequest) -> bool:
+    return req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
+
+
+def _recall(rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: bool) -> Held:
+    started = time.perf_counter()
     ranked, intent = run_search(rt, req, now)
     latency_ms = round((time.perf_counter() - started) * 1000, 1)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
-        return []
-    changes = req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
+        return Held([], None)
+    changes = _changes(rt, req)
     effects = None  # nothing to write: neither a change nor a record
     if changes or rt.settings.record_recalls:
         effects = effects_of(
             rt, req, ranked, ranked.hits, intent, now, changes=changes, latency_ms=latency_ms
         )
-    if effects is not None and rt.settings.recall_effects == "inline":
+    if effects is not None and write_inline:
         rows = rt.store.unit_of_work(with_rows(effects, ranked.hits, req.readable, now))
-    else:  # deferred: the rows are read first, so hits show the state before this recall's effects
+        effects = None  # written
+    else:  # the rows are read first, so hits show the state before this recall's effects
         ids = fetched(ranked.hits)
         rows = rt.store.read("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now)
-        if effects is not None:
-            _defer(rt, req.user_id, effects)
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     hits = [to_hit(h, full, ranked, now) for h in ranked.hits if h.id in full]
     if req.reconstruct:
         hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
-    return hits
+    return Held(hits, effects)
 
 
 def _defer(rt: Runtime, user_id: str, effects: RecallEffects) -> None:
