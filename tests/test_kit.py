@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from graphmem import GraphMemory
+from graphmem.cli.main import app
 from graphmem.store.queries import query, query_names
 
 KIT = Path(__file__).parents[1] / "cypher" / "kit"
@@ -43,6 +45,19 @@ def test_kit_query_declares_every_parameter(name: str) -> None:
     assert text.startswith("//"), name
     used = set(re.findall(r"\$(\w+)", query(name)))
     assert used == params_of(name), name
+
+
+@pytest.mark.parametrize("name", KIT_QUERIES)
+def test_graphmem_kit_prints_a_query_the_browser_runs(mem: GraphMemory, name: str) -> None:
+    """The files themselves may hold ``{{fragment(...)}}`` includes, which are not Cypher: what the docs
+    tell a user to paste is `graphmem kit NAME`, its header and the statement with the fragments expanded."""
+    printed = CliRunner().invoke(app, ["kit", name.split("/")[1]])
+    assert printed.exit_code == 0, printed.output
+    assert "{{" not in printed.output and printed.output.startswith("// ")
+    assert set(PARAM.findall(printed.output)) == params_of(name)
+    mem.runtime.store.run_statement("EXPLAIN " + printed.output, {})
+    listed = CliRunner().invoke(app, ["kit"])
+    assert name.split("/")[1] in listed.output
 
 
 @pytest.mark.parametrize("name", KIT_QUERIES)

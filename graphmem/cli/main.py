@@ -30,6 +30,7 @@ from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.evolve import register as register_evolve
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.keys import register as register_keys
+from graphmem.cli.kit import register as register_kit
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.stats import register as register_stats
 from graphmem.cli.users import register as register_users
@@ -49,6 +50,7 @@ register_embeddings(app)  # graphmem reembed
 register_keys(app)  # graphmem keys create | list | revoke
 register_doctor(app)  # graphmem doctor
 register_stats(app)  # graphmem stats
+register_kit(app)  # graphmem kit [NAME]
 register_evolve(app)  # graphmem topics list|show|rebuild, graphmem tuning show|adapt|rollback
 
 console = Console()
