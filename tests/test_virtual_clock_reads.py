@@ -51,3 +51,17 @@ def test_reads_at_a_jobs_virtual_clock_derive_retention_at_it(mem: GraphMemory, 
     # no clock given: the server's, as before
     [wall] = mem.query(query("kit/weakest_memories"), {"user_id": user_id, "limit": 5, "now": None})
     assert wall["retention"] == pytest.approx(at_wall, abs=1e-3)
+
+
+def test_graphmem_stats_reads_as_text(mem: GraphMemory, user_id: str) -> None:
+    """The table output names the counts by status and by type, not a Python dict, and says when nothing
+    was recorded instead of drawing an empty table."""
+    mem.remember("I went to the cinema yesterday", user_id=user_id)
+    mem.remember("I prefer window seats", user_id=user_id, memory_type="preference")
+    shown = CliRunner().invoke(app, ["stats", "--user", user_id])
+    assert shown.exit_code == 0, shown.output
+    assert f"2 memories of {user_id}" in shown.output
+    assert "by status: active 2" in shown.output
+    assert "episodic 1" in shown.output and "preference 1" in shown.output
+    assert "{" not in shown.output
+    assert "no job runs since" in shown.output
