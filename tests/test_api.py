@@ -187,6 +187,9 @@ def test_fact_time_travel_history_export_delete(client: TestClient, user_id: str
     then = client.get(facts, params={"key": "location", "as_of": "2024-06-01T00:00:00Z"})
     assert then.json()["value"] == "Paris"
     assert client.get(facts, params={"key": "location", "as_of": "yesterday"}).status_code == 422
+    before = client.get(facts, params={"key": "location", "as_of": "2023-06-01T00:00:00Z"})
+    assert before.status_code == 404  # the key has a value now: the answer says "not then", not "no fact"
+    assert before.json()["detail"] == "no value of 'location' as of 2023-06-01 00:00 UTC"
     history = client.get(f"{facts}/history", params={"key": "location"}).json()
     assert [f["value"] for f in history] == ["Paris", "Lisbon"]
     exported = client.get(f"/users/{user_id}/export")
@@ -199,7 +202,10 @@ def test_fact_time_travel_history_export_delete(client: TestClient, user_id: str
     report = client.delete(f"/users/{user_id}").json()
     assert report["user_id"] == user_id and sum(report["nodes"].values()) > 0
     gone = client.get(facts, params={"key": "location"})
-    assert gone.status_code == 404 and gone.json() == {"error": "NotFound", "detail": "no fact 'location'"}
+    assert gone.status_code == 404 and gone.json() == {
+        "error": "NotFound",
+        "detail": "no current value of 'location'",
+    }
     assert client.get(f"/users/{user_id}/export").json()["memories"] == []
 
 

@@ -45,6 +45,7 @@ def test_core_and_facts_commands(server: LocalServer, user_id: str) -> None:
     assert isinstance(history, list) and [f["value"] for f in history] == ["Paris", "Lisbon"]
     before = runner.invoke(app, ["facts", "get", "location", "-u", user_id, "--as-of", "2000-01-01"])
     assert before.exit_code == 4
+    assert "no value of 'location' as of 2000-01-01 00:00 UTC" in before.output  # not "no fact": it has one
     table = runner.invoke(app, ["facts", "history", "location", "-u", user_id])
     assert table.exit_code == 0 and "Lisbon" in table.output
     listed = _json(["facts", "list", "-u", user_id])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.memory import GraphMemory
@@ -26,6 +27,20 @@ def hit_json(hit: Hit, *, explain: bool = False) -> dict[str, Any]:
 
 def fact_json(fact: Fact | None) -> dict[str, Any] | None:
     return None if fact is None else fact.model_dump(mode="json")
+
+
+def no_value(key: str, as_of: datetime | None = None, known_at: datetime | None = None) -> str:
+    """What a fact read that found nothing says, in the read's terms: ``no current value of 'location'``, or
+    ``no value of 'location' as of 2000-01-01 00:00 UTC`` (the key may well have a value now)."""
+    if as_of is None and known_at is None:
+        return f"no current value of {key!r}"
+    when = [f"{label} {_utc(t)}" for label, t in (("as of", as_of), ("as known at", known_at)) if t]
+    return f"no value of {key!r} " + " ".join(when)
+
+
+def _utc(t: datetime) -> str:
+    """A read's time in UTC, naive read as UTC (as the facade reads it)."""
+    return f"{(t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)):%Y-%m-%d %H:%M} UTC"
 
 
 def block_json(block: CoreBlock) -> dict[str, Any]:

@@ -124,7 +124,7 @@ def facts_get(
         )
     if fact is None:
         if not as_json:
-            err_console.print(f"no fact {key!r}")
+            err_console.print(escape(_ops().no_value(key, as_of, known_at)), highlight=False)
         raise typer.Exit(code=4)
 
 

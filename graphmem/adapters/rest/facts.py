@@ -75,7 +75,7 @@ def _reads(api: APIRouter, mem: GraphMemory) -> None:
         """A fact's current value, or the one valid at ``as_of`` as known at ``known_at`` (404: none)."""
         fact = mem.facts.get(user_id, key, **read.arguments(request))
         if fact is None:
-            raise HTTPException(status_code=404, detail=f"no fact {key!r}")
+            raise HTTPException(status_code=404, detail=ops.no_value(key, read.as_of, read.known_at))
         return ops.fact_json(fact) or {}
 
     @api.get("/users/{user_id}/facts/current")

@@ -58,7 +58,7 @@ def _set_fact(mem: GraphMemory, owner: _Owner, body: SharedFactBody) -> dict[str
 def _get_fact(mem: GraphMemory, owner: _Owner, key: str) -> dict[str, Any]:
     fact = mem.facts.get(None, key, scope=owner.scope, agent_id=owner.agent_id, org_id=owner.org_id)
     if fact is None:
-        raise HTTPException(status_code=404, detail=f"no fact {key!r}")
+        raise HTTPException(status_code=404, detail=ops.no_value(key))
     return ops.fact_json(fact) or {}
 
 
