@@ -102,6 +102,7 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     for name in ("append_missing", "bad_k", "bad_args", "forget_other", "feedback_other"):
         assert out[name].is_error, name
     assert "CoreBlockNotFound" in out["append_missing"].content[0].text
+    assert "this user's blocks: 'persona'" in out["append_missing"].content[0].text  # what the model may edit
     assert "MemoryNotFound" in out["forget_other"].content[0].text
     assert out["updated"]["id"] == out["rex_id"] and out["updated"]["version"] == 2
     assert out["stale"].is_error and "VersionConflict" in out["stale"].content[0].text

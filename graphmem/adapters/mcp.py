@@ -17,9 +17,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from graphmem.adapters import ops
-from graphmem.errors import GraphMemError
+from graphmem.errors import CoreBlockNotFound, GraphMemError
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
+from graphmem.models import CoreBlock
 
 logger = logging.getLogger(__name__)
 
@@ -164,17 +165,29 @@ def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
 
 
 def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
+    def edited(edit: Callable[[], CoreBlock]) -> dict[str, Any]:
+        """A block edit's result; a missing block's error names the user's blocks, since the model cannot
+        create one (the operator does: `graphmem core set`, ``mem.core.set``)."""
+        try:
+            return ops.block_json(edit())
+        except CoreBlockNotFound as exc:
+            labels = ", ".join(repr(b.label) for b in mem.core.list(uid)) or "none"
+            raise ToolError(
+                f"CoreBlockNotFound: {exc}; this user's blocks: {labels} (a block is created outside the "
+                "model, e.g. `graphmem core set LABEL TEXT --user USER`)"
+            ) from exc
+
     @server.tool()
     @_tool_errors
     def core_memory_append(label: str, text: str) -> dict[str, Any]:
-        """Append a line to a core memory block (e.g. 'human', 'persona')."""
-        return ops.block_json(mem.core.append(uid, label, text))
+        """Append a line to an existing core memory block (e.g. 'human', 'persona')."""
+        return edited(lambda: mem.core.append(uid, label, text))
 
     @server.tool()
     @_tool_errors
     def core_memory_replace(label: str, old: str, new: str) -> dict[str, Any]:
-        """Replace text in a core memory block (old must occur in the block; new may be empty)."""
-        return ops.block_json(mem.core.replace(uid, label, old, new))
+        """Replace text in an existing core memory block (old must occur in the block; new may be empty)."""
+        return edited(lambda: mem.core.replace(uid, label, old, new))
 
     @server.tool()
     @_tool_errors
