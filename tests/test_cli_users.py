@@ -78,10 +78,12 @@ def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path
         "batches": 4,
         "sessions": ["chat", "walks"],
         "memories": 8,
+        "new": 8,
     }
     assert _count(mem, user_id) == 8
     again = runner.invoke(app, ["import", str(file), "-u", user_id, "--batch", "3"])
     assert again.exit_code == 0 and "8 messages in 4 batches" in again.stdout
+    assert "0 new (all were already stored)" in again.stdout  # says so, rather than "8 memories" alone
     assert _count(mem, user_id) == 8  # re-running the same file stores nothing twice
 
     out = runner.invoke(app, ["export", user_id])
@@ -92,6 +94,7 @@ def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path
     target = tmp_path / "export.json"
     to_file = runner.invoke(app, ["export", user_id, "--out", str(target)])
     assert to_file.exit_code == 0 and "memories" in to_file.output
+    assert f"exported {user_id} to {target}" in to_file.output  # one line, not a table title wrapped mid-path
     assert len(json.loads(target.read_text())["memories"]) == 8
 
     anonymized = _json(["anonymize-user", user_id, "--yes"])

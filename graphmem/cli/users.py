@@ -10,10 +10,11 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -29,6 +30,9 @@ from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
 from graphmem.errors import GraphMemError, ValidationError
+
+if TYPE_CHECKING:
+    from graphmem.memory import GraphMemory
 
 console = Console()
 err_console = Console(stderr=True)
@@ -70,7 +74,8 @@ def export(
         _print_json(data)
         return
     out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    table = Table(title=f"exported {user} to {out}")
+    err_console.print(escape(f"exported {user} to {out}"), highlight=False, soft_wrap=True)
+    table = Table()
     table.add_column("collection")
     table.add_column("items", justify="right")
     for name, items in data.items():
@@ -211,6 +216,7 @@ def import_messages(
     stored: list[str] = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with _connect(home) as mem, Progress(*columns, console=err_console) as progress:
+        held = _memory_count(mem, user)
         task = progress.add_task(f"importing {file.name}", total=total)
         for i, b in enumerate(batches):
             memories = mem.add_messages(
@@ -221,23 +227,29 @@ def import_messages(
             )
             stored.extend(m.id for m in memories)
             progress.advance(task, len(b.messages))
+        new = _memory_count(mem, user) - held
     sessions = sorted({b.session_id for b in batches})
     distinct = len(set(stored))  # a near-duplicate message reinforces a memory instead of adding one
+    summary = {"user_id": user, "messages": total, "batches": len(batches), "sessions": sessions}
+    _import_summary({**summary, "memories": distinct, "new": new}, as_json)
+
+
+def _import_summary(summary: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        _print_json(
-            {
-                "user_id": user,
-                "messages": total,
-                "batches": len(batches),
-                "sessions": sessions,
-                "memories": distinct,
-            }
-        )
-    else:
-        console.print(
-            f"imported {total} messages in {len(batches)} batches into {len(sessions)} sessions: "
-            f"[bold]{distinct}[/] memories for {user}"
-        )
+        _print_json(summary)
+        return
+    distinct, new, user = summary["memories"], summary["new"], escape(summary["user_id"])
+    console.print(
+        f"imported {summary['messages']} messages in {summary['batches']} batches into "
+        f"{len(summary['sessions'])} sessions: [bold]{distinct}[/] memories for {user}, {new} new"
+        + ("" if new or not distinct else " (all were already stored)"),
+        highlight=False,
+    )
+
+
+def _memory_count(mem: GraphMemory, user: str) -> int:
+    rows = mem.query("MATCH (m:Memory) WHERE m.user_id = $user RETURN count(m) AS n", {"user": user})
+    return int(rows[0]["n"])
 
 
 def register(app: typer.Typer) -> None:
