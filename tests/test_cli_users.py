@@ -178,6 +178,16 @@ def test_recall_and_context_as_of_a_past_time(mem: GraphMemory, user_id: str) ->
     assert isinstance(ctx, dict) and "location: Leeds" in ctx["text"] and "Manchester" not in ctx["text"]
     bad = runner.invoke(app, ["recall", "where?", "-u", user_id, "--as-of", "yesterday"])
     assert bad.exit_code == 2 and "--as-of" in bad.output
+    # graphmem timeline: the same history as mem.temporal.timeline, bounded by --start/--end, --known-at
+    events = _json(["timeline", "-u", user_id, "--json"])
+    assert isinstance(events, list) and events == [
+        e.model_dump(mode="json") for e in mem.temporal.timeline(user_id)
+    ]
+    january = _json(["timeline", "-u", user_id, "--start", "2026-01-01", "--end", "2026-01-31", "--json"])
+    assert isinstance(january, list) and [e["text"] for e in january] == ["I live in Leeds near the park"]
+    assert _json(["timeline", "-u", user_id, "--known-at", "2000-01-01", "--json"]) == []
+    table = runner.invoke(app, ["timeline", "-u", user_id])
+    assert table.exit_code == 0 and "2026-02-10 09:00" in table.stdout and "Manchester" in table.stdout
 
 
 def test_the_demo_ingests_the_sample_and_answers_its_questions(mem: GraphMemory) -> None:

@@ -44,7 +44,7 @@ server_app = App(help="Manage the local Neo4j server (assembled from Maven Centr
 app.add_typer(server_app, name="server")
 register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
-register_memory(app)  # graphmem memory update|forget|history, graphmem context
+register_memory(app)  # graphmem memory update|forget|history, graphmem context, graphmem timeline
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
 register_embeddings(app)  # graphmem reembed
 register_keys(app)  # graphmem keys create | list | revoke
@@ -227,3 +227,7 @@ def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
         ]
         count += len(mem.add_messages(messages, user_id=user, session_id=session["session_id"]))
     return count
+
+
+if __name__ == "__main__":  # python -m graphmem.cli.main, as the `graphmem` script
+    app()

@@ -3,6 +3,7 @@ cli.py)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -134,6 +135,34 @@ def context(
     )
 
 
+def timeline(
+    user: UserOption,
+    start: Annotated[
+        datetime | None, typer.Option("--start", help="from then on, inclusive (ISO date or date-time)")
+    ] = None,
+    end: Annotated[
+        datetime | None, typer.Option("--end", help="up to then, inclusive (ISO date or date-time)")
+    ] = None,
+    known_at: KnownAtOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A user's dated events, oldest first: memories at their valid time, updates, forgetting, fact versions
+    recorded and closed; with --known-at, only what had been recorded by then."""
+    with _connect(home) as mem:
+        events = mem.temporal.timeline(user, start=start, end=end, known_at=known_at)
+    if as_json:
+        _print_json([e.model_dump(mode="json") for e in events])
+        return
+    table = Table(title=f"timeline of {escape(user)}")
+    for column in ("at (UTC)", "event", "text", "session"):
+        table.add_column(column)
+    for e in events:
+        table.add_row(f"{e.at:%Y-%m-%d %H:%M}", e.kind, escape(e.text or ""), escape(e.session_id or ""))
+    console.print(table)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(memory_app, name="memory")
     app.command("context")(context)
+    app.command("timeline")(timeline)
