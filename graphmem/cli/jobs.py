@@ -65,7 +65,7 @@ def jobs_run(
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Run one job now (``--dry-run``: count what it would change, write nothing)."""
+    """Run one job now (`--dry-run`: count what it would change, write nothing)."""
     try:
         clock = datetime.fromisoformat(now) if now else None
         with _connect(home) as mem:

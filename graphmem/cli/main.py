@@ -122,7 +122,7 @@ def remember(
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Store one memory (``--scope agent --agent A``: shared by every user of agent A; docs/scopes.md)."""
+    """Store one memory (`--scope agent --agent A`: shared by every user of agent A; docs/scopes.md)."""
     with _connect(home) as mem:
         memory = mem.remember(
             text,
