@@ -14,7 +14,8 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 }
 MATCH (fn)-[e:SUPERSEDES|CONFLICTS_WITH]->(fo:Fact)
 WHERE fo.user_id = fn.user_id
-MATCH (fn)-[:DERIVED_FROM]->(mn:Memory), (fo)-[:DERIVED_FROM]->(mo:Memory)
+MATCH (fn)-[:DERIVED_FROM]->(mn:Memory)
+MATCH (fo)-[:DERIVED_FROM]->(mo:Memory) // two clauses: each fact's memories (the planner warned of a product)
 WHERE mn <> mo AND mn.user_id = fn.user_id AND mo.user_id = fn.user_id
   AND mn.status IN ['active', 'weak', 'dormant'] AND mo.status IN ['active', 'weak', 'dormant']
   AND NOT EXISTS { (mo)-[:CONFLICTS_WITH]-(mn) }

@@ -67,7 +67,7 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
     RETURN s.m AS m, s.score AS score, 'vector' AS source, s.via AS via, null AS via_text, null AS via_asked,
            s.vias AS vias
     UNION ALL
-    WITH $method AS method WHERE method IN ['index', 'filtered']
+    WITH $method AS ann_method WHERE ann_method IN ['index', 'filtered'] // not 'method': the branches below bind it
     CALL () { // both keys, as the exact scan compares both: a memory scores the better of the two
       WITH $method AS method WHERE method = 'index' // over-fetched: every tenant's neighbours, filtered below
       CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node AS m, score
