@@ -73,6 +73,8 @@ class Memory(BaseModel):
     last_accessed_at: datetime | None = None
     role: str | None = None
     speaker: str | None = None
+    recorded_at: datetime | None = None  # transaction time: when graphmem first recorded the memory
+    updated_at: datetime | None = None  # when this version was written by an update (None: version 1)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -78,6 +78,10 @@ def test_update_memory_checks_the_version_and_keeps_history(mem: GraphMemory, us
         (2, "I adopted a cat named Rex"),
     ]
     assert history[0].metadata == {"mood": "happy"}
+    # each version says when it was written: the first when recorded, the second by the update
+    assert history[0].updated_at is None and history[0].recorded_at == m.recorded_at is not None
+    assert history[1].updated_at is not None and history[1].updated_at > history[1].recorded_at
+    assert history[1].updated_at == updated.updated_at
 
     with pytest.raises(MemoryNotFound):
         mem.memories.update(m.id, user_id=f"{user_id}-other", expected_version=2, content="x")

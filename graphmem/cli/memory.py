@@ -29,11 +29,13 @@ MemoryArgument = Annotated[str, typer.Argument(help="the memory id")]
 
 def _versions_table(memories: list[Memory], title: str) -> Table:
     table = Table(title=title)
-    for column in ("version", "content", "status", "created"):
+    for column in ("version", "content", "status", "written"):
         table.add_column(column)
     for m in memories:
-        created = f"{m.created_at:%Y-%m-%d %H:%M}" if m.created_at else "-"
-        table.add_row(str(m.version), escape(m.content), m.status, created)
+        written = m.updated_at or m.recorded_at or m.created_at  # when this version was recorded
+        table.add_row(
+            str(m.version), escape(m.content), m.status, f"{written:%Y-%m-%d %H:%M:%S}" if written else "-"
+        )
     return table
 
 

@@ -82,7 +82,13 @@ def form(
     existing = {r["i"]: memory_from_row(r["memory"]) for r in merged}
     created = {
         r["id"]: memory_from_row(
-            {"id": r["id"], "user_id": r["user_id"], "content": r["content"], **r["props"]}
+            {
+                "id": r["id"],
+                "user_id": r["user_id"],
+                "content": r["content"],
+                "recorded_at": plan.now,
+                **r["props"],
+            }
         )
         for r in plan.rows
     }

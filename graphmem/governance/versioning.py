@@ -98,13 +98,21 @@ def _embedding(rt: Runtime, memory_id: str, user_id: str, content: str) -> list[
 
 
 def history(rt: Runtime, memory_id: str, *, user_id: str) -> list[Memory]:
-    """Every version of a memory, oldest first (earlier versions carry content, metadata and priority)."""
+    """Every version of a memory, oldest first (earlier versions carry content, metadata and priority, and
+    when each was written: ``updated_at``, None for the first)."""
     rows = rt.store.read("memory_versions", user_id=user_id, id=memory_id)
     if not rows:
         raise MemoryNotFound(memory_id)
     current = rows[0]["current"]
     previous = [
-        memory_from_row({**current, **{k: v for k, v in p.items() if k not in ("id", "recorded_at")}})
+        memory_from_row(
+            {
+                **current,
+                **{k: v for k, v in p.items() if k not in ("id", "recorded_at")},
+                # a kept version's recorded_at is when it was written: the memory's recording for version 1
+                "updated_at": p.get("recorded_at") if p.get("version") != 1 else None,
+            }
+        )
         for p in rows[0]["previous"]
     ]
     return [*previous, memory_from_row(current)]
