@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
@@ -222,6 +223,7 @@ def test_dashboard_routes(client: TestClient, user_id: str) -> None:
     ):
         assert element in page.text
     client.post(f"/users/{user_id}/memories", json={"content": "I adopted a dog named Rex"})
+    between = datetime.now(UTC).isoformat()
     client.post(
         f"/users/{user_id}/memories", json={"content": "How to bake bread", "memory_type": "procedural"}
     )
@@ -232,6 +234,8 @@ def test_dashboard_routes(client: TestClient, user_id: str) -> None:
     events = client.get(f"/users/{user_id}/timeline").json()
     assert [e["kind"] for e in events] == ["memory", "memory"]
     assert events[0]["text"] == "I adopted a dog named Rex"
+    known = client.get(f"/users/{user_id}/timeline", params={"known_at": between}).json()
+    assert [e["text"] for e in known] == ["I adopted a dog named Rex"]  # the second was recorded later
 
 
 def test_stats_fold() -> None:

@@ -32,8 +32,15 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         return dashboard.memory_stats(mem.runtime, uid, now=clock).model_dump(mode="json")
 
     @api.get("/users/{user_id}/timeline", dependencies=list(auth))
-    def timeline(user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[Any]:
-        """The user's dated events, oldest first."""
-        return [e.model_dump(mode="json") for e in mem.temporal.timeline(user_id, start=start, end=end)]
+    def timeline(
+        user_id: str,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        known_at: datetime | None = None,
+    ) -> list[Any]:
+        """The user's dated events, oldest first, between ``start`` and ``end``; ``known_at``: only what the
+        engine had recorded by then (docs/temporal.md)."""
+        events = mem.temporal.timeline(user_id, start=start, end=end, known_at=known_at)
+        return [e.model_dump(mode="json") for e in events]
 
     return api
