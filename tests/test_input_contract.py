@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi.testclient import TestClient
@@ -72,6 +73,27 @@ def test_each_defect_is_a_validation_error_and_writes_nothing(
 def test_text_is_nfc_normalised(mem: GraphMemory, user_id: str) -> None:
     stored = mem.remember("Cafe\u0301 au lait", user_id=user_id, metadata={"k": "e\u0301"}, tags=[" t "])
     assert stored.content == "Café au lait" and stored.metadata == {"k": "é"} and stored.tags == ("t",)
+
+
+@pytest.mark.parametrize(
+    "zone",
+    [
+        ZoneInfo("Europe/Paris"),  # the driver handed zoneinfo its own datetime type: a random offset
+        ZoneInfo("Asia/Kolkata"),  # 1900: local mean time, +05:53:28
+        timezone(timedelta(seconds=3723)),  # Bolt takes whole minutes: a ValueError
+        timezone(timedelta(hours=20)),  # Neo4j takes at most 18 hours: a StoreError
+    ],
+    ids=["zoneinfo", "lmt", "seconds", "20h"],
+)
+def test_any_time_zone_is_stored_as_the_same_instant(mem: GraphMemory, user_id: str, zone: Any) -> None:
+    for year in (1900, 2024):
+        when = datetime(year, 6, 1, 12, tzinfo=zone)
+        for i in range(3):  # zoneinfo misread at random
+            stored = mem.remember(f"note {i} of {year} about {zone}", user_id=user_id, occurred_at=when)
+            assert stored.occurred_at == when
+        assert mem.facts.set(user_id, f"k{year}", "v", valid_from=when).valid_from == when
+        mem.recall("note", user_id=user_id, as_of=when, known_at=datetime.now(zone))
+    assert len(mem.temporal.timeline(user_id)) >= 6  # and the facts
 
 
 # --- property: hostile values at every public entry point

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
 from graphmem.config import MAX_K
@@ -20,6 +20,7 @@ MAX_METADATA_DEPTH = 16
 MAX_TAGS = 64
 MAX_TAG_CHARS = 100
 MIN_YEAR, MAX_YEAR = 1900, 2200
+MAX_UTC_OFFSET = timedelta(hours=18)  # Neo4j's limit; Bolt also takes whole minutes only
 _ALLOWED_CONTROLS = frozenset("\n\t\r")
 
 
@@ -113,7 +114,9 @@ def unit_interval(value: object, field: str) -> float:
 
 
 def aware_datetime(value: object, field: str) -> datetime | None:
-    """Datetimes must carry a time zone; naive ones are read as UTC (documented in the README)."""
+    """Datetimes must carry a time zone; naive ones are read as UTC (documented in the README). A zone is
+    kept as its fixed UTC offset at that time, or as UTC when Neo4j cannot store the offset (not whole
+    minutes, or beyond 18 hours): the same instant either way."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -126,10 +129,15 @@ def aware_datetime(value: object, field: str) -> datetime | None:
     if not MIN_YEAR <= value.year <= MAX_YEAR:
         raise ValidationError(field, f"must fall within the years {MIN_YEAR}-{MAX_YEAR}, got {value.year}")
     if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    elif value.utcoffset() is None:
+        return value.replace(tzinfo=UTC)
+    offset = value.utcoffset()
+    if offset is None:
         raise ValidationError(field, "has a time zone without a UTC offset")
-    return value
+    if offset % timedelta(minutes=1) or abs(offset) > MAX_UTC_OFFSET:
+        return value.astimezone(UTC)
+    # a fixed offset: the driver calls other zones (zoneinfo, pytz) with its own datetime type, which
+    # zoneinfo misreads (a random offset, or a crash of the process)
+    return value if type(value.tzinfo) is timezone else value.replace(tzinfo=timezone(offset))
 
 
 def epoch_seconds(value: float, field: str) -> datetime:
