@@ -57,6 +57,12 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         "occurred_at",
     ),
     ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
+    (
+        "block description surrogate",
+        lambda m, u: m.core.set(u, "human", "x", description="\ud800"),
+        "description",
+    ),
+    ("block description NUL", lambda m, u: m.core.set(u, "human", "x", description="a\x00b"), "description"),
 ]
 
 
@@ -243,13 +249,14 @@ def _json_text(s: str) -> str:
         ("recall", '{"query": %s}'),
         ("memories/m1/feedback", '{"useful": true, "query": %s}'),
         ("facts", '{"key": "k", "value": %s}'),
+        ("core/human", '{"value": "ok", "description": %s}'),
         ("messages", '{"session_id": "s", "messages": [{"role": "user", "content": %s}]}'),
     ],
 )
 def test_rest_answers_422_to_hostile_text(
     client: TestClient, mem: GraphMemory, user_id: str, path: str, body: str
 ) -> None:
-    method = "PUT" if path == "facts" else "POST"
+    method = "PUT" if path in ("facts", "core/human") else "POST"
 
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(value=hostile_text)

@@ -53,7 +53,7 @@ def check_spec(
     return BlockSpec(
         label=check.identifier(label, "label") or "",
         limit=check.bounded_int(limit, "limit", 1, rt.settings.max_content_chars),
-        description=description or "",
+        description=check.clean_string(description or "", "description"),
         read_only=check.boolean(read_only, "read_only"),
     )
 
