@@ -51,6 +51,29 @@ def test_plan_import_batches_by_session() -> None:
         plan_import([], session_id="s", batch=0)
 
 
+def test_import_refuses_odd_json_lines_and_keeps_a_line_separator_in_text(
+    mem: GraphMemory, user_id: str, tmp_path: Path
+) -> None:
+    """A line nested deeper than the JSON decoder recurses or holding an integer of more digits than Python
+    converts is a refusal naming the line (they were tracebacks); a U+2028 inside a message is text, not a
+    line break (JSONL separates lines by newlines only; str.splitlines split the message)."""
+    for n, odd in enumerate(["[" * 100_000 + "]" * 100_000, "9" * 5000]):
+        bad = tmp_path / f"bad{n}.jsonl"
+        bad.write_text('{"role": "user", "content": "fine", "session_id": "s"}\n' + odd + "\n")
+        refused = runner.invoke(app, ["import", str(bad), "-u", user_id])
+        assert isinstance(refused.exception, SystemExit), repr(refused.exception)
+        assert refused.exit_code == 1 and "line 2" in refused.output
+    assert _count(mem, user_id) == 0
+    text = "first line\u2028second line"
+    file = tmp_path / "separator.jsonl"
+    file.write_text(
+        json.dumps({"role": "user", "content": text, "session_id": "s"}, ensure_ascii=False) + "\r\n"
+    )
+    assert _json(["import", str(file), "-u", user_id])["memories"] == 1  # type: ignore[index]
+    stored = mem.query("MATCH (m:Memory {user_id: $u}) RETURN m.content AS c", {"u": user_id})
+    assert [r["c"] for r in stored] == [text]
+
+
 def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path: Path) -> None:
     messages = [
         {

@@ -157,6 +157,8 @@ def plan_import(lines: Iterable[str], *, session_id: str | None, batch: int) -> 
             message = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValidationError(f"line {number}", f"is not JSON ({exc.msg})") from exc
+        except (ValueError, RecursionError) as exc:  # nested too deep, an integer of too many digits
+            raise ValidationError(f"line {number}", f"is not JSON graphmem can read ({exc})") from exc
         session = session_id
         if isinstance(message, dict) and "session_id" in message:
             message = dict(message)
@@ -174,7 +176,9 @@ def _checked_batches(raw: bytes, session: str | None, batch: int, max_chars: int
     """The file's batches, every line checked as add_messages would check it (line numbers in errors)."""
     from graphmem.model.messages import normalize
 
-    batches = plan_import(raw.decode("utf-8").splitlines(), session_id=session, batch=batch)
+    # JSONL lines end at a newline only: splitlines() would also split text at U+2028, U+0085, ...
+    lines = raw.decode("utf-8").split("\n")
+    batches = plan_import(lines, session_id=session, batch=batch)
     for b in batches:
         for line, message in zip(b.lines, b.messages, strict=True):
             try:
