@@ -57,6 +57,22 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         "occurred_at",
     ),
     ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
+    (  # the text of an ADK-shaped message was not checked: stored with its NUL
+        "parts NUL",
+        lambda m, u: m.add_messages(
+            [{"role": "user", "parts": [{"text": "a\x00b"}]}], user_id=u, session_id="s"
+        ),
+        "messages[0].content",
+    ),
+    (  # a TypeError from the tokenizer
+        "parts surrogate",
+        lambda m, u: m.add_messages(
+            [{"author": "user", "content": {"role": "user", "parts": [{"text": "a\ud800"}]}}],
+            user_id=u,
+            session_id="s",
+        ),
+        "messages[0].content",
+    ),
     (
         "block description surrogate",
         lambda m, u: m.core.set(u, "human", "x", description="\ud800"),

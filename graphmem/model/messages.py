@@ -77,16 +77,11 @@ def normalize(message: object, index: int, *, max_chars: int) -> Turn:
     content: object = _get(message, "content")
     role: object = _get(message, "role")
     if content is None and _get(message, "parts") is not None:
-        text = _parts_text(_get(message, "parts"), where)  # an ADK Content (object or dict)
+        content = _parts_text(_get(message, "parts"), where)  # an ADK Content (object or dict)
     elif content is not None and not isinstance(content, str):
-        text = _parts_text(_get(content, "parts"), where)  # an ADK Event: content is a Content
         role = _get(content, "role") or role or ("user" if _get(message, "author") == "user" else "model")
-    else:
-        text = check.text(content, f"{where}.content", max_chars=max_chars)
-    if len(text) > max_chars:
-        raise ValidationError(
-            f"{where}.content", f"is {len(text)} characters long; the maximum is {max_chars}"
-        )
+        content = _parts_text(_get(content, "parts"), where)  # an ADK Event: content is a Content
+    text = check.text(content, f"{where}.content", max_chars=max_chars)  # the parts' text checked too
     if role is None:
         raise ValidationError(f"{where}.role", "is required")
     if not isinstance(role, str) or role.lower() not in ROLE_SOURCE:
