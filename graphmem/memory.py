@@ -378,4 +378,4 @@ class GraphMemory:
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run your own Cypher in a read transaction (writes are refused by the server)."""
         check.text(cypher, "cypher", max_chars=100_000)
-        return self._rt.store.run_readonly(cypher, params)
+        return self._rt.store.run_readonly(cypher, check.cypher_params(params))

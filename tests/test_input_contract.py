@@ -57,6 +57,12 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         "occurred_at",
     ),
     ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
+    # query()'s own parameters went to the driver unchecked: a UnicodeEncodeError, OverflowError, ValueError
+    ("params surrogate", lambda m, u: m.query("RETURN $x AS x", {"x": ["\ud800"]}), "params.x[0]"),
+    ("params int", lambda m, u: m.query("RETURN $x AS x", {"x": 2**70}), "params.x"),
+    ("params set", lambda m, u: m.query("RETURN $x AS x", {"x": {1, 2}}), "params.x"),
+    ("params keys", lambda m, u: m.query("RETURN $x AS x", {"x": {1: 2}}), "params.x"),  # TypeError
+    ("params list", lambda m, u: m.query("RETURN 1 AS x", [("x", 1)]), "params"),  # type: ignore[arg-type]
     (  # the text of an ADK-shaped message was not checked: stored with its NUL
         "parts NUL",
         lambda m, u: m.add_messages(
@@ -116,6 +122,13 @@ def test_any_time_zone_is_stored_as_the_same_instant(mem: GraphMemory, user_id: 
         assert mem.facts.set(user_id, f"k{year}", "v", valid_from=when).valid_from == when
         mem.recall("note", user_id=user_id, as_of=when, known_at=datetime.now(zone))
     assert len(mem.temporal.timeline(user_id)) >= 6  # and the facts
+
+
+def test_query_takes_datetimes_of_any_zone(mem: GraphMemory) -> None:
+    for zone in (ZoneInfo("Europe/Paris"), timezone(timedelta(seconds=3723)), timezone(timedelta(hours=20))):
+        when = datetime(2024, 6, 1, 12, tzinfo=zone)
+        for _ in range(3):  # zoneinfo misread at random
+            assert mem.query("RETURN $t AS t", {"t": when}) == [{"t": when}]
 
 
 # --- property: hostile values at every public entry point

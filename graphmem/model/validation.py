@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from typing import Any, TypeVar
+from uuid import UUID
 
 from graphmem.config import MAX_K
 from graphmem.errors import ValidationError
@@ -114,9 +115,8 @@ def unit_interval(value: object, field: str) -> float:
 
 
 def aware_datetime(value: object, field: str) -> datetime | None:
-    """Datetimes must carry a time zone; naive ones are read as UTC (documented in the README). A zone is
-    kept as its fixed UTC offset at that time, or as UTC when Neo4j cannot store the offset (not whole
-    minutes, or beyond 18 hours): the same instant either way."""
+    """Datetimes must carry a time zone; naive ones are read as UTC (documented in the README); a zone is
+    kept as its fixed offset (:func:`fixed_offset`), the same instant."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -130,13 +130,18 @@ def aware_datetime(value: object, field: str) -> datetime | None:
         raise ValidationError(field, f"must fall within the years {MIN_YEAR}-{MAX_YEAR}, got {value.year}")
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
+    return fixed_offset(value, field)
+
+
+def fixed_offset(value: datetime, field: str) -> datetime:
+    """An aware ``value`` at its fixed UTC offset, or in UTC when Neo4j cannot store the offset (not whole
+    minutes, or beyond 18 hours): the driver calls other zones (zoneinfo, pytz) with its own datetime type,
+    which zoneinfo misreads (a random offset, or a crash of the process)."""
     offset = value.utcoffset()
     if offset is None:
         raise ValidationError(field, "has a time zone without a UTC offset")
     if offset % timedelta(minutes=1) or abs(offset) > MAX_UTC_OFFSET:
         return value.astimezone(UTC)
-    # a fixed offset: the driver calls other zones (zoneinfo, pytz) with its own datetime type, which
-    # zoneinfo misreads (a random offset, or a crash of the process)
     return value if type(value.tzinfo) is timezone else value.replace(tzinfo=timezone(offset))
 
 
@@ -264,3 +269,40 @@ def views(value: object) -> dict[str, float] | None:
 
     resolve_views("", value)  # raises ValidationError naming an unknown view or a bad weight
     return dict(value)
+
+
+_PARAM_LEAVES = (type(None), bool, int, float, str, bytes, bytearray, date, time, timedelta, UUID)
+_DRIVER_MODULES = ("neo4j", "numpy", "pandas")  # types the driver packs itself (times, points, arrays)
+INT64 = 2**63
+MAX_PARAM_DEPTH = 100
+
+
+def _cypher_value(value: object, field: str, depth: int = 0) -> Any:
+    if depth > MAX_PARAM_DEPTH:
+        raise ValidationError(field, f"is nested deeper than {MAX_PARAM_DEPTH} levels")
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            raise ValidationError(field, "must have string keys")
+        return {k: _cypher_value(v, f"{field}.{k}", depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_cypher_value(v, f"{field}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, datetime):
+        return value if value.tzinfo is None else fixed_offset(value, field)
+    if isinstance(value, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise ValidationError(field, "contains a lone surrogate, which is not valid text")
+    if isinstance(value, int) and not isinstance(value, bool) and not -INT64 <= value < INT64:
+        raise ValidationError(field, "is an integer beyond 64 bits")
+    if isinstance(value, _PARAM_LEAVES) or type(value).__module__.partition(".")[0] in _DRIVER_MODULES:
+        return value
+    raise ValidationError(field, f"is a {type(value).__name__}, which Neo4j does not take")
+
+
+def cypher_params(value: object) -> dict[str, Any]:
+    """The parameters of the caller's own Cypher (``query()``): a dict with string keys of values the driver
+    sends (checked as far as graphmem can: text, 64-bit integers; datetimes at a fixed offset)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValidationError("params", f"must be a dict, not {type(value).__name__}")
+    checked: dict[str, Any] = _cypher_value(value, "params")
+    return checked
