@@ -125,6 +125,12 @@ LANGGRAPH_CALLS: dict[str, tuple[st.SearchStrategy[Any], Callable[[GraphMemStore
     "put.key": (hostile_text, lambda s, v: s.put(("memories",), v, {"text": "ok"})),
     "put.namespace": (hostile_text, lambda s, v: s.put(("memories", v), "k", {"text": "ok"})),
     "search.query": (bad_text, lambda s, v: s.search(("memories",), query=v)),
+    "search.limit": (  # a float or None was a TypeError
+        st.sampled_from([2.5, None, -1, math.nan]),
+        lambda s, v: s.search(("memories",), query="ok", limit=v),
+    ),
+    "search.offset": (st.sampled_from([2.5, None, -5]), lambda s, v: s.search(("memories",), offset=v)),
+    "list_namespaces.limit": (st.sampled_from([2.5, None, -1]), lambda s, v: s.list_namespaces(limit=v)),
 }
 
 

@@ -158,16 +158,17 @@ class GraphMemStore(BaseStore):
         rows = self._rows(user_id, op.namespace_prefix, None)
         by_id = {r["id"]: r for r in rows if matches(_value(r), op.filter)}
         ranked: list[tuple[dict[str, Any], float | None]]
+        offset, limit = _page(op.offset, op.limit)
         if op.query:
-            k = min(MAX_SEARCH, max(50, 4 * (op.offset + op.limit)))
+            k = min(MAX_SEARCH, max(50, 4 * (offset + limit)))
             hits = self._mem.recall(op.query, user_id=user_id, k=k, reinforce=False)
             ranked = [(by_id[h.memory.id], h.score) for h in hits if h.memory.id in by_id]
         else:
             ranked = [(r, None) for r in by_id.values()]
-        page = ranked[op.offset : op.offset + op.limit]
-        return [_search_item(row, score) for row, score in page]
+        return [_search_item(row, score) for row, score in ranked[offset : offset + limit]]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        offset, limit = _page(op.offset, op.limit)
         prefix = next((c.path for c in op.match_conditions or () if c.match_type == "prefix"), ())
         concrete = tuple(p for p in prefix if p != "*")
         if len(concrete) != len(prefix):
@@ -182,7 +183,13 @@ class GraphMemStore(BaseStore):
             namespace = namespace[: op.max_depth] if op.max_depth is not None else namespace
             if namespace not in found:
                 found.append(namespace)
-        return found[op.offset : op.offset + op.limit]
+        return found[offset : offset + limit]
+
+
+def _page(offset: object, limit: object) -> tuple[int, int]:
+    """A search's or listing's ``offset`` and ``limit``: whole numbers from 0 (a float or None was a
+    TypeError, a negative number a slice from the end)."""
+    return check.bounded_int(offset, "offset", 0, 2**62), check.bounded_int(limit, "limit", 0, 2**62)
 
 
 def _labels(namespace: tuple[str, ...]) -> list[str]:
