@@ -131,6 +131,24 @@ def test_query_takes_datetimes_of_any_zone(mem: GraphMemory) -> None:
             assert mem.query("RETURN $t AS t", {"t": when}) == [{"t": when}]
 
 
+def test_the_memory_graph_checks_its_id_and_time(mem: GraphMemory, user_id: str) -> None:
+    """The explorer's neighbourhood took its memory id and ``as_of`` unchecked: a lone surrogate was a
+    UnicodeEncodeError, year 1 or a naive time went to Cypher as a local time, a zoneinfo zone was misread."""
+    from graphmem.adapters.explorer import neighbourhood
+
+    m = mem.remember("I adopted a dog named Rex", user_id=user_id)
+    with pytest.raises(ValidationError):
+        neighbourhood(mem, "m\ud800", user_id=user_id)
+    with pytest.raises(ValidationError):
+        neighbourhood(mem, m.id, user_id=user_id, as_of=datetime(1, 1, 1))
+    later = datetime.now(ZoneInfo("Europe/Paris")) + timedelta(minutes=1)
+    for _ in range(3):
+        assert neighbourhood(mem, m.id, user_id=user_id, as_of=later)["nodes"]
+    with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        response = c.get(f"/users/{user_id}/memories/{m.id}/graph", params={"as_of": "0001-01-01T00:00:00"})
+    assert response.status_code == 422, response.text
+
+
 # --- property: hostile values at every public entry point
 _bad_char = st.one_of(
     st.integers(0xD800, 0xDFFF).map(chr),

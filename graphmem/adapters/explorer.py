@@ -121,6 +121,8 @@ def neighbourhood(
 ) -> dict[str, Any]:
     """The memory's graph one hop around it (valid at ``as_of`` when given); raises MemoryNotFound."""
     uid = check.user_id(user_id)
+    memory_id = check.identifier(memory_id, "memory_id") or ""
+    as_of = check.aware_datetime(as_of, "as_of")
     center = mem.runtime.store.read("explore_nodes", user_id=uid, ids=[memory_id])
     if not center:
         from graphmem.errors import MemoryNotFound
