@@ -57,6 +57,9 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         "occurred_at",
     ),
     ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
+    ("runs limit text", lambda m, u: m.automation.runs("5", user_id=u), "limit"),  # TypeError
+    ("runs user surrogate", lambda m, u: m.automation.runs(5, user_id=u + "\ud800"), "user_id"),
+    ("health now text", lambda m, u: m.automation.health(now="soon"), "now"),  # was ignored (or a TypeError)
     # query()'s own parameters went to the driver unchecked: a UnicodeEncodeError, OverflowError, ValueError
     ("params surrogate", lambda m, u: m.query("RETURN $x AS x", {"x": ["\ud800"]}), "params.x[0]"),
     ("params int", lambda m, u: m.query("RETURN $x AS x", {"x": 2**70}), "params.x"),

@@ -26,7 +26,8 @@ from graphmem.automation.config import (
     validate_config,
 )
 from graphmem.automation.scheduler import fresh
-from graphmem.errors import GraphMemError, ValidationError, VersionConflict
+from graphmem.errors import GraphMemError, VersionConflict
+from graphmem.model import validation as check
 from graphmem.model.dynamics import DynamicsParams
 from graphmem.store import audit, records
 from graphmem.store.driver import Tx
@@ -237,9 +238,12 @@ class Automation:
 
     # history
     def runs(self, limit: int = 20, *, job: str | None = None, user_id: str | None = None) -> list[JobRun]:
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit", "must be between 1 and 10000")
-        rows = self._rt.store.read("jobrun_list", job=job, user_id=user_id, limit=limit)
+        rows = self._rt.store.read(
+            "jobrun_list",
+            job=check.identifier(job, "job", required=False),
+            user_id=check.identifier(user_id, "user_id", required=False),
+            limit=check.bounded_int(limit, "limit", 1, 10_000),
+        )
         return [JobRun.from_row(r["run"]) for r in rows]
 
     # health
@@ -265,7 +269,7 @@ class Automation:
         graphmem's own queries use neither APOC (offered to ``query()`` and the Browser) nor, below
         ``associate_in_process_max`` memories a tenant, GDS (associate's full pass runs in process
         without it)."""
-        now = now or datetime.now(UTC)
+        now = check.aware_datetime(now, "now") or datetime.now(UTC)
         parts = self.probe()
         reasons = []
         if not parts["vector_index"]:
