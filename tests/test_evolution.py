@@ -69,6 +69,25 @@ def evo(server: Any, embedder: Any) -> Iterator[GraphMemory]:
         yield memory
 
 
+@pytest.mark.parametrize(
+    ("params", "by"),
+    [
+        ([("vector_weight", 0.5)], "api"),  # AttributeError
+        ({"vector_weight": 0.5}, "\ud800"),  # UnicodeEncodeError
+        ({"vector_weight": 0.5}, 5),  # written, then a pydantic error building the answer
+        ({"vector_weight": 0.5}, "a\x00b"),  # stored
+        ({"speaker_boost": False}, "api"),  # read as 0.0
+    ],
+)
+def test_set_refuses_odd_params_and_actors_and_writes_nothing(
+    evo: GraphMemory, user_id: str, params: Any, by: Any
+) -> None:
+    ev = evo.automation.evolution
+    with pytest.raises(ValidationError):
+        ev.set(user_id, params, by=by)
+    assert ev.history(user_id) == []
+
+
 def test_versions_keep_evidence_rollback_restores_and_recall_uses_the_tuning(
     evo: GraphMemory, user_id: str
 ) -> None:

@@ -264,19 +264,25 @@ class Evolution:
     ) -> Tuning:
         """Pin a user's parameters by hand (names in ``graphmem.model.adaptation.TUNABLE``, within bounds),
         as a new version; the next adaptation starts from them."""
-        uid = check.user_id(user_id)
+        uid, actor = check.user_id(user_id), check.identifier(by, "by")
+        if not isinstance(params, dict):
+            raise ValidationError("params", f"must be a dict of name to value, not {type(params).__name__}")
         for name, value in params.items():
             if name not in adaptation.TUNABLE:
                 raise ValidationError(
                     "params", f"{name!r} is not tunable; tunable: {', '.join(adaptation.TUNABLE)}"
                 )
             low, high = adaptation.TUNABLE[name]
-            if not isinstance(value, int | float) or not low <= float(value) <= high:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not low <= float(value) <= high
+            ):
                 raise ValidationError(f"params.{name}", f"must be a number between {low} and {high}")
         current = read_tuning(self._rt, uid)
         evidence = {"reason": check.text(reason, "reason", max_chars=500), "previous": current.params}
         clean = {k: float(v) for k, v in params.items()}
-        return self._write(uid, clean, evidence, current.version, datetime.now(UTC), by)
+        return self._write(uid, clean, evidence, current.version, datetime.now(UTC), actor or "api")
 
     def rollback(self, user_id: str, *, to_version: int, now: datetime | None = None) -> Tuning:
         """Put an earlier version's parameters back in force, as a new version (0: the preset's values)."""
