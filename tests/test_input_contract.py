@@ -57,6 +57,9 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         "occurred_at",
     ),
     ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
+    ("run trigger surrogate", lambda m, u: m.jobs.run("decay", user_id=u, trigger="\ud800"), "trigger"),
+    ("run trigger number", lambda m, u: m.jobs.run("decay", user_id=u, trigger=5, dry_run=True), "trigger"),
+    ("run trigger NUL", lambda m, u: m.jobs.run("decay", user_id=u, trigger="a\x00"), "trigger"),  # stored
     ("runs limit text", lambda m, u: m.automation.runs("5", user_id=u), "limit"),  # TypeError
     ("runs user surrogate", lambda m, u: m.automation.runs(5, user_id=u + "\ud800"), "user_id"),
     ("health now text", lambda m, u: m.automation.health(now="soon"), "now"),  # was ignored (or a TypeError)

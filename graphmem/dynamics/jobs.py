@@ -94,10 +94,10 @@ class Jobs:
         ``dry_run``: run every step in one transaction and roll it back; the returned run (status
         ``dry_run``, not recorded) counts what the job would change. Nothing is written.
         """
-        name = self._name(name)
+        name, trigger = self._name(name), check.identifier(trigger, "trigger") or ""
         uid = None if user_id is None else check.user_id(user_id)
         clock = check.aware_datetime(now, "now") or datetime.now(UTC)
-        if dry_run:
+        if check.boolean(dry_run, "dry_run"):
             return self._dry_run(name, uid, clock, trigger)
         self._mark_dead_runs(name)
         config = self._automation.get_config()
