@@ -179,6 +179,22 @@ def test_deleting_a_user_keeps_shared_scopes_and_covers_its_sessions(mem: GraphM
     assert left == {shared.id, company.id}
 
 
+def test_a_recall_in_a_session_without_memories_is_exported_and_deleted(mem: GraphMemory) -> None:
+    """A recall names its session: its RecallEvent (the question's text) is filed under the session scope's
+    key. With nothing else stored in that session, export left it out and deletion left it behind."""
+    user = ids("u")
+    mem.remember("I adopted a dog named Rex", user_id=user)
+    mem.recall("what is my dog called? my PIN is 4411", user_id=user, session_id="s1")
+    mem.flush()
+    assert "4411" in json.dumps(mem.users.export(user)["session_scopes"])
+    mem.users.delete(user)
+    left = mem.query(
+        "MATCH (n) WHERE n.user_id STARTS WITH $p RETURN count(n) AS n",
+        {"p": f"session::{len(user)}:{user}/"},
+    )
+    assert left == [{"n": 0}]
+
+
 def test_without_a_user_only_shared_scopes_are_in_reach(mem: GraphMemory) -> None:
     agent, user = ids("agent"), ids("u")
     mem.remember("The user's own kettle is blue", user_id=user)
