@@ -72,6 +72,13 @@ def test_import_refuses_odd_json_lines_and_keeps_a_line_separator_in_text(
     assert _json(["import", str(file), "-u", user_id])["memories"] == 1  # type: ignore[index]
     stored = mem.query("MATCH (m:Memory {user_id: $u}) RETURN m.content AS c", {"u": user_id})
     assert [r["c"] for r in stored] == [text]
+    bom = tmp_path / "bom.jsonl"  # as a Windows editor saves it
+    bom.write_bytes(
+        b"\xef\xbb\xbf"
+        + json.dumps({"role": "user", "content": "with a BOM", "session_id": "s"}).encode()
+        + b"\n"
+    )
+    assert _json(["import", str(bom), "-u", user_id])["memories"] == 1  # type: ignore[index]
 
 
 def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path: Path) -> None:

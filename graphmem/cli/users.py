@@ -176,8 +176,9 @@ def _checked_batches(raw: bytes, session: str | None, batch: int, max_chars: int
     """The file's batches, every line checked as add_messages would check it (line numbers in errors)."""
     from graphmem.model.messages import normalize
 
-    # JSONL lines end at a newline only: splitlines() would also split text at U+2028, U+0085, ...
-    lines = raw.decode("utf-8").split("\n")
+    # JSONL lines end at a newline only: splitlines() would also split text at U+2028, U+0085, ...; a byte
+    # order mark (Windows editors write one) is not part of the first line
+    lines = raw.decode("utf-8-sig").split("\n")
     batches = plan_import(lines, session_id=session, batch=batch)
     for b in batches:
         for line, message in zip(b.lines, b.messages, strict=True):
