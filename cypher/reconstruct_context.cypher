@@ -1,10 +1,10 @@
 // Neighbours of memories that cannot stand alone: the turn each follows (FOLLOWS, current edge), the
 // entities it and that turn mention, and the current facts drawn from either.
-// $ids: memory ids; $user_id: tenant
+// $ids: memory ids; $tenants: the tenant keys the recall read (the previous turn is the memory's own tenant's)
 UNWIND $ids AS id
-MATCH (m:Memory {id: id}) WHERE m.user_id = $user_id
+MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
 OPTIONAL CALL (m) {
-  MATCH (p:Memory)-[f:FOLLOWS]->(m) WHERE p.user_id = $user_id AND f.expired_at IS NULL
+  MATCH (p:Memory)-[f:FOLLOWS]->(m) WHERE p.user_id = m.user_id AND f.expired_at IS NULL
   RETURN p ORDER BY f.recorded_at DESC LIMIT 1
 }
 WITH m, p, [x IN [m, p] WHERE x IS NOT NULL] AS around

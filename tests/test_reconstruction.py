@@ -98,3 +98,37 @@ def test_recall_reconstructs_on_request_records_it_and_never_rewrites(mem: Graph
     )
     assert len(stored) == 1 and stored[0]["text"] == rec.text and stored[0]["q"].startswith("how was")
     assert (stored[0]["content"], stored[0]["version"]) == ("Yes, it was amazing! I made a bowl.", 1)
+
+
+def test_a_recall_in_a_session_reconstructs_the_users_memories_and_delete_removes_the_record(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """With a session named, the recall reads the session's and the user's tenants and files its records
+    under the session's key: the user's own memories are reconstructed all the same (they were not: the
+    neighbours were read in the session's tenant only), and deleting the user removes the record."""
+    start = datetime(2026, 5, 2, 18, 0, tzinfo=UTC)
+    turns = [
+        ("Caroline", "Did you enjoy the pottery workshop in Portland?"),
+        ("Melanie", "Yes, it was amazing!"),
+    ]
+    made = mem.add_messages(
+        [
+            {"role": "user", "name": who, "content": said, "timestamp": start + timedelta(minutes=i)}
+            for i, (who, said) in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id="s1",
+    )
+    hits = mem.recall(
+        "how was the pottery workshop?",
+        user_id=user_id,
+        session_id="chat-1",
+        reinforce=False,
+        reconstruct=True,
+    )
+    rec = {h.memory.id: h.reconstruction for h in hits}.get(made[1].id)
+    assert rec is not None and "pottery workshop in Portland" in rec.text
+    count = "MATCH (x:Reconstruction)-[:RECONSTRUCTS]->(:Memory {id: $id}) RETURN count(x) AS n"
+    assert mem.query(count, {"id": made[1].id})[0]["n"] == 1
+    mem.users.delete(user_id)
+    assert mem.query("MATCH (x:Reconstruction {id: $id}) RETURN count(x) AS n", {"id": rec.id})[0]["n"] == 0

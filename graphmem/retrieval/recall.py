@@ -161,7 +161,7 @@ def _recall(rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: boo
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     hits = [to_hit(h, full, ranked, now) for h in ranked.hits if h.id in full]
     if req.reconstruct:
-        hits = reconstruct(rt, hits, user_id=req.user_id, query=req.query, now=now)
+        hits = reconstruct(rt, hits, user_id=req.user_id, tenants=req.readable, query=req.query, now=now)
     return Held(hits, effects)
 
 

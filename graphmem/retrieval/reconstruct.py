@@ -14,12 +14,16 @@ from graphmem.models import Hit, Reconstruction
 from graphmem.store.runtime import Runtime
 
 
-def reconstruct(rt: Runtime, hits: list[Hit], *, user_id: str, query: str, now: datetime) -> list[Hit]:
-    """``hits`` with a ``reconstruction`` on each memory that cannot stand alone (others unchanged)."""
+def reconstruct(
+    rt: Runtime, hits: list[Hit], *, user_id: str, tenants: list[str], query: str, now: datetime
+) -> list[Hit]:
+    """``hits`` with a ``reconstruction`` on each memory that cannot stand alone (others unchanged); the
+    memories may be of any of ``tenants`` (the scopes the recall read), the records are filed under
+    ``user_id`` (the caller's principal, as its recall event)."""
     needing = [h.memory.id for h in hits if not rule.stands_alone(h.memory.content)]
     if not needing:
         return hits
-    rows = {r["id"]: r for r in rt.store.read("reconstruct_context", ids=needing, user_id=user_id)}
+    rows = {r["id"]: r for r in rt.store.read("reconstruct_context", ids=needing, tenants=tenants)}
     made: dict[str, Reconstruction] = {}
     for h in hits:
         row = rows.get(h.memory.id)
@@ -45,7 +49,9 @@ def reconstruct(rt: Runtime, hits: list[Hit], *, user_id: str, query: str, now: 
             {"memory_id": mid, **r.model_dump(include={"id", "text", "sources", "confidence"})}
             for mid, r in made.items()
         ]
-        rt.store.write("reconstruction_record", rows=records, user_id=user_id, query=query, now=now)
+        rt.store.write(
+            "reconstruction_record", rows=records, user_id=user_id, tenants=tenants, query=query, now=now
+        )
     return [
         h.model_copy(update={"reconstruction": made[h.memory.id]}) if h.memory.id in made else h for h in hits
     ]
