@@ -102,3 +102,44 @@ def test_example_script_runs(mem: GraphMemory, user_id: str) -> None:
     done = subprocess.run([sys.executable, str(script), user_id], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().endswith("my bike is a red Cannondale")
+
+
+ITEMS = {
+    "a": {"text": "one", "n": 3, "kind": "pet", "meta": {"age": 2, "tags": ["x", "y"]}},
+    "b": {"text": "two", "n": 5.5, "kind": "job", "meta": {"age": 7, "tags": ["x"]}},
+    "c": {"text": "three", "n": -1, "kind": "pet", "meta": {"age": 2}},
+    "d": {"text": "four", "n": 10, "kind": "habit", "meta": {"age": 10, "tags": ["x", "y"]}},
+}
+FILTERS = [
+    {"kind": "pet"},
+    {"kind": {"$eq": "pet"}},
+    {"kind": {"$ne": "pet"}},
+    {"n": {"$gt": 3}},
+    {"n": {"$gte": 3}},
+    {"n": {"$lt": 3, "$gte": -1}},
+    {"n": {"$lte": 5.5}, "kind": "job"},
+    {"meta": {"age": 2}},
+    {"meta": {"age": {"$gte": 7}}},
+    {"meta": {"tags": ["x", "y"]}},
+    {"kind": "pet", "meta": {"age": {"$ne": 2}}},
+]
+
+
+def test_search_filters_match_langgraphs_own_store(mem: GraphMemory, user_id: str) -> None:
+    """Every filter selects the same items as LangGraph's InMemoryStore (its operators and nested fields);
+    they used to be read as equality only, so an operator matched nothing."""
+    from langgraph.store.memory import InMemoryStore
+
+    ours, theirs = GraphMemStore(mem, user_id=user_id), InMemoryStore()
+    for key, value in ITEMS.items():
+        ours.put(("items",), key, value)
+        theirs.put(("items",), key, value)
+    for wanted in FILTERS:
+        expected = {i.key for i in theirs.search(("items",), filter=wanted)}
+        assert {i.key for i in ours.search(("items",), filter=wanted)} == expected, wanted
+    # where LangGraph's own store raises (float("one"), float(None)), a field that is not a number or is
+    # missing simply does not match
+    assert ours.search(("items",), filter={"text": {"$gt": 1}}) == []
+    assert ours.search(("items",), filter={"absent": {"$lte": 1}}) == []
+    with pytest.raises(ValidationError):
+        ours.search(("items",), filter={"n": {"$regex": "3"}})

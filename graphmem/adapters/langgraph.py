@@ -2,9 +2,10 @@
 
 Items are Memory nodes labelled ``StoreItem`` (priority P0: never forgotten by the jobs) carrying their
 namespace, key and JSON value; their text is embedded, so a ``search`` with a ``query`` goes through
-graphmem's recall (read-only: it reinforces nothing). ``filter`` matches top-level value fields by
-equality. Deleting is a soft forget. The tenant of an operation comes from its namespace through
-``user_from_namespace`` (default: every operation acts for the one ``user_id`` given).
+graphmem's recall (read-only: it reinforces nothing). ``filter`` matches value fields as LangGraph's
+own stores do: equality, nested fields, and the operators ``$eq $ne $gt $gte $lt $lte``. Deleting is a
+soft forget. The tenant of an operation comes from its namespace through ``user_from_namespace``
+(default: every operation acts for the one ``user_id`` given).
 
 Install with ``pip install 'graphmem[langgraph]'``.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import operator
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -46,8 +49,70 @@ def item_text(key: str, value: dict[str, Any]) -> str:
     return f"{key}: {body}"
 
 
+_ORDERS: dict[str, Callable[[float, float], bool]] = {
+    "$gt": operator.gt,
+    "$gte": operator.ge,
+    "$lt": operator.lt,
+    "$lte": operator.le,
+}
+OPERATORS = frozenset({"$eq", "$ne", *_ORDERS})
+"""The comparison operators of LangGraph's store filters (its InMemoryStore and PostgresStore take these)."""
+
+
 def matches(value: dict[str, Any], conditions: dict[str, Any] | None) -> bool:
-    return not conditions or all(value.get(k) == v for k, v in conditions.items())
+    """Whether an item's value meets a search ``filter`` as LangGraph's own stores read it (pure): a field
+    equals a value, or meets ``{"$gt": 3, "$ne": 5, ...}``; a dict without operators matches nested fields,
+    a list element by element. A field that is missing or not a number never meets an order."""
+    return not conditions or all(_meets(value.get(k), v) for k, v in conditions.items())
+
+
+def _meets(item: Any, wanted: Any) -> bool:
+    if isinstance(wanted, dict):
+        if any(str(k).startswith("$") for k in wanted):
+            return all(_compare(item, op, v) for op, v in wanted.items())
+        return isinstance(item, dict) and all(_meets(item.get(k), v) for k, v in wanted.items())
+    if isinstance(wanted, list | tuple):
+        return (
+            isinstance(item, list | tuple)
+            and len(item) == len(wanted)
+            and all(_meets(i, w) for i, w in zip(item, wanted, strict=True))
+        )
+    return bool(item == wanted)
+
+
+def _compare(item: Any, op: str, wanted: Any) -> bool:
+    if op == "$eq":
+        return bool(item == wanted)
+    if op == "$ne":
+        return bool(item != wanted)
+    a, b = _number(item), _number(wanted)
+    return a is not None and b is not None and _ORDERS[op](a, b)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return None if math.isnan(number) else number
+
+
+def check_filter(conditions: object, field: str = "filter") -> dict[str, Any] | None:
+    """A search filter as LangGraph gives it: a dict of fields, whose ``$`` keys are known operators."""
+    if conditions is None:
+        return None
+    if not isinstance(conditions, dict):
+        raise ValidationError(field, f"must be a dict, not {type(conditions).__name__}")
+    for key, wanted in conditions.items():
+        if str(key).startswith("$") and key not in OPERATORS:
+            raise ValidationError(
+                field, f"has an unknown operator {key!r} (known: {', '.join(sorted(OPERATORS))})"
+            )
+        if isinstance(wanted, dict):
+            check_filter(wanted, f"{field}.{key}")
+    return conditions
 
 
 def namespace_matches(namespace: tuple[str, ...], op: ListNamespacesOp) -> bool:
@@ -156,7 +221,8 @@ class GraphMemStore(BaseStore):
     def _search(self, op: SearchOp) -> list[SearchItem]:
         user_id = self._user(op.namespace_prefix)
         rows = self._rows(user_id, op.namespace_prefix, None)
-        by_id = {r["id"]: r for r in rows if matches(_value(r), op.filter)}
+        wanted = check_filter(op.filter)
+        by_id = {r["id"]: r for r in rows if matches(_value(r), wanted)}
         ranked: list[tuple[dict[str, Any], float | None]]
         offset, limit = _page(op.offset, op.limit)
         if op.query:
