@@ -170,6 +170,8 @@ class AsyncMemories(_Async[Memories]):
     """``await mem.memories.update(...)`` etc.: :class:`graphmem.facade.Memories`, awaited."""
 
     update = _bridged(Memories.update)
+    get = _bridged(Memories.get)
+    list = _bridged(Memories.list)
     history = _bridged(Memories.history)
     link = _bridged(Memories.link)
     govern = _bridged(Memories.govern)

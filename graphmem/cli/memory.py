@@ -1,5 +1,5 @@
-"""`graphmem memory update|forget|feedback|history` and `graphmem context` (registered on the main app by
-cli.py)."""
+"""`graphmem memory get|list|update|forget|feedback|history` and `graphmem context` (registered on the main
+app by cli.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from graphmem.models import Memory
 
 memory_app = App(
-    help="One memory: update its text, forget it, rate it, show its versions.", no_args_is_help=True
+    help="Memories: list them, show one, update its text, forget it, rate it, show its versions.",
+    no_args_is_help=True,
 )
 console = Console()
 
@@ -112,6 +113,65 @@ def history(
         _print_json([_ops().memory_json(m) for m in versions])
     else:
         console.print(_versions_table(versions, memory_id))
+
+
+@memory_app.command("get")
+def get(
+    memory_id: MemoryArgument, user: UserOption, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
+    """One memory, current version, with its status, priority and retention."""
+    with _connect(home) as mem:
+        m = mem.memories.get(memory_id, user_id=user)
+    if as_json:
+        _print_json(_ops().memory_json(m))
+        return
+    console.print(f"[bold]{escape(m.content)}[/]")
+    when = m.occurred_at or m.created_at
+    console.print(
+        f"{m.id}  version {m.version}  {m.status}  {m.priority}  {m.memory_type}  retention {m.retention:.2f}"
+        + (f"  {when:%Y-%m-%d %H:%M}" if when else "")
+    )
+
+
+@memory_app.command("list")
+def list_memories(
+    user: UserOption,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="memories per page (at most 1,000)")] = 20,
+    offset: Annotated[int, typer.Option("--offset", help="skip this many (newest first)")] = 0,
+    status: Annotated[
+        list[str] | None, typer.Option("--status", help="repeat for several (default: active, weak, dormant)")
+    ] = None,
+    memory_type: Annotated[str | None, typer.Option("--type", help="episodic, semantic, ...")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="one session's memories")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="repeat: a memory must carry every one")
+    ] = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The user's memories, newest first, a page at a time."""
+    with _connect(home) as mem:
+        memories = mem.memories.list(
+            user,
+            limit=limit,
+            offset=offset,
+            status=status,
+            memory_type=memory_type,
+            session_id=session,
+            tags=tag,
+        )
+    if as_json:
+        _print_json([_ops().memory_json(m) for m in memories])
+        return
+    table = Table(title=f"{len(memories)} memories of {escape(user)}" + (f" from {offset}" if offset else ""))
+    for column in ("when", "content", "status", "type", "id"):
+        table.add_column(column)
+    for m in memories:
+        when = m.occurred_at or m.created_at
+        table.add_row(
+            f"{when:%Y-%m-%d %H:%M}" if when else "-", escape(m.content), m.status, m.memory_type, m.id
+        )
+    console.print(table)
 
 
 def context(

@@ -3,20 +3,27 @@ the proactive preload of a session's first memories."""
 
 from __future__ import annotations
 
+import builtins
 from datetime import datetime
 from typing import Any
 
+from graphmem.errors import MemoryNotFound, ValidationError
 from graphmem.facade._write import audited_write
 from graphmem.formation import edges
 from graphmem.governance import users as governance
 from graphmem.governance import versioning
 from graphmem.model import validation as check
-from graphmem.models import Hit, Memory, Priority
+from graphmem.model.dynamics import LIVE_STATUSES
+from graphmem.models import Hit, Memory, MemoryStatus, MemoryType, Priority
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.store.idempotency import Step
+from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
 __all__ = ["Memories"]
+
+MAX_PAGE = 1000
+"""Most memories :meth:`Memories.list` returns at a time (page with ``offset``)."""
 
 FLUSH_SECONDS = 2.0
 """Feedback without a query judges the latest recall that returned the memory; under deferred recall effects
@@ -86,7 +93,50 @@ class Memories:
     def _max_metadata(self) -> int:
         return self._rt.settings.max_metadata_bytes
 
-    def history(self, memory_id: str, *, user_id: str) -> list[Memory]:
+    def get(self, memory_id: str, *, user_id: str) -> Memory:
+        """One of the user's memories, current version, whatever its status (``MemoryNotFound`` if the user
+        has no memory of that id)."""
+        uid = check.user_id(user_id)
+        mid = check.identifier(memory_id, "memory_id") or ""
+        rows = self._rt.store.read("memory_fetch", ids=[mid], tenants=[uid], embedding=None, now=None)
+        if not rows:
+            raise MemoryNotFound(mid)
+        return memory_from_row(rows[0]["memory"])
+
+    def list(
+        self,
+        user_id: str,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        status: list[MemoryStatus | str] | MemoryStatus | str | None = None,
+        memory_type: MemoryType | str | None = None,
+        session_id: str | None = None,
+        tags: builtins.list[str] | None = None,
+    ) -> builtins.list[Memory]:
+        """The user's memories, the latest first by when they happened (``occurred_at``, as the timeline
+        orders them), ``limit`` (at most 1,000) from ``offset``;
+        only those in ``status`` (default: the live ones, active, weak and dormant), of ``memory_type``, of
+        ``session_id`` and carrying every one of ``tags``. Read-only: listing reinforces nothing."""
+        wanted = [status] if isinstance(status, str) else status
+        if wanted is not None and not isinstance(wanted, list | tuple):
+            raise ValidationError("status", f"must be a list of statuses, not {type(wanted).__name__}")
+        statuses = [check.enum(s, MemoryStatus, "status").value for s in wanted or LIVE_STATUSES]
+        kind = None if memory_type is None else check.enum(memory_type, MemoryType, "memory_type").value
+        rows = self._rt.store.read(
+            "memory_list",
+            user_id=check.user_id(user_id),
+            statuses=statuses,
+            memory_type=kind,
+            session_id=check.identifier(session_id, "session_id", required=False),
+            tags=list(check.tags(tags)),
+            offset=check.bounded_int(offset, "offset", 0, 10**9),
+            limit=check.bounded_int(limit, "limit", 1, MAX_PAGE),
+            now=None,
+        )
+        return [memory_from_row(r["memory"]) for r in rows]
+
+    def history(self, memory_id: str, *, user_id: str) -> builtins.list[Memory]:
         """Every version of a memory, oldest first."""
         return versioning.history(
             self._rt, check.identifier(memory_id, "memory_id") or "", user_id=check.user_id(user_id)
@@ -136,7 +186,7 @@ class Memories:
         recall_use_case.feedback(self._rt, memory_id=mid, user_id=uid, useful=useful_, query=asked)
         self._rt.changes.touch(uid)
 
-    def proactive(self, user_id: str, *, k: int = 10) -> list[Hit]:
+    def proactive(self, user_id: str, *, k: int = 10) -> builtins.list[Hit]:
         """Memories to preload at session start, ranked by importance, recency and frequency (cached per user,
         invalidated by this client's writes, refreshed after ``proactive_ttl`` seconds)."""
         return self._preload.get(check.user_id(user_id), check.k(k))

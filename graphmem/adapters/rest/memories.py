@@ -1,12 +1,12 @@
 """REST routes of the verbs agents call every turn: remember, messages, recall, context, update, feedback,
-forget."""
+forget; and reading one memory or a page of them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.params import Depends
 
 from graphmem.adapters import auth as keyauth
@@ -25,6 +25,7 @@ from graphmem.memory import GraphMemory
 
 def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     api = APIRouter(tags=["memories"], dependencies=list(auth))
+    _reads(api, mem)
 
     @api.post("/users/{user_id}/memories", status_code=201)
     def remember(user_id: str, body: RememberBody, request: Request) -> dict[str, Any]:
@@ -58,11 +59,6 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         )
         return ops.memory_json(memory)
 
-    @api.get("/users/{user_id}/memories/{memory_id}/history")
-    def memory_history(user_id: str, memory_id: str) -> list[dict[str, Any]]:
-        """Every version of a memory, oldest first."""
-        return [ops.memory_json(m) for m in mem.memories.history(memory_id, user_id=user_id)]
-
     @api.post("/users/{user_id}/memories/{memory_id}/feedback")
     def feedback(user_id: str, memory_id: str, body: FeedbackBody) -> dict[str, Any]:
         """Say whether a recalled memory helped: its strength moves, the question becomes (or stops being) a
@@ -77,3 +73,40 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         return {"forgotten": memory_id}
 
     return api
+
+
+def _reads(api: APIRouter, mem: GraphMemory) -> None:
+    """Reading memories without a query: a page of them, one, its versions."""
+
+    @api.get("/users/{user_id}/memories")
+    def memory_list(
+        user_id: str,
+        limit: int = 100,
+        offset: int = 0,
+        status: Annotated[list[str] | None, Query()] = None,
+        memory_type: str | None = None,
+        session_id: str | None = None,
+        tag: Annotated[list[str] | None, Query()] = None,
+    ) -> list[dict[str, Any]]:
+        """The user's memories, newest first, a page at a time (``limit`` at most 1,000); repeat ``status``
+        (default: active, weak, dormant) or ``tag`` (a memory must carry every one) to give several."""
+        memories = mem.memories.list(
+            user_id,
+            limit=limit,
+            offset=offset,
+            status=status,
+            memory_type=memory_type,
+            session_id=session_id,
+            tags=tag,
+        )
+        return [ops.memory_json(m) for m in memories]
+
+    @api.get("/users/{user_id}/memories/{memory_id}")
+    def memory_get(user_id: str, memory_id: str) -> dict[str, Any]:
+        """One memory, current version (404 when the user has none of that id)."""
+        return ops.memory_json(mem.memories.get(memory_id, user_id=user_id))
+
+    @api.get("/users/{user_id}/memories/{memory_id}/history")
+    def memory_history(user_id: str, memory_id: str) -> list[dict[str, Any]]:
+        """Every version of a memory, oldest first."""
+        return [ops.memory_json(m) for m in mem.memories.history(memory_id, user_id=user_id)]
