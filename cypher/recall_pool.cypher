@@ -25,6 +25,8 @@
 // come back as `scores` [id, own, context], and the projection computes none again)
 // $situation: the vector of the conversation the question comes from, or null (context-dependent recall: each
 // row's `situation` is its context key's cosine with it)
+// $filtering: whether a recall filter reads the memories' type and tags; $with_metadata: their metadata (JSON
+// text) too (each left out otherwise)
 // $now: the recall's clock for derived retention, strength and RELATED_TO weights (null: the server's)
 // $as_of: datetime or null (valid time: memories that had happened by then, by occurred_at)
 // $known_at: datetime or null (transaction time: recorded by then)
@@ -216,6 +218,8 @@ CALL (pool, near, members, covered) {
                     strength: {{strength_now(n, coalesce($now, datetime()))}}, .importance, .confidence,
            .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
            text: n.search_text, .asked, // asked: the questions feedback marked it useful for (full text)
+           memory_type: CASE WHEN $filtering THEN n.memory_type END, // recall filters: read only for one
+           tags: CASE WHEN $filtering THEN n.tags END, metadata: CASE WHEN $with_metadata THEN n.metadata END,
            event: CASE WHEN NOT n.event_start IS :: ZONED DATETIME NOT NULL OR NOT n.event_end IS :: ZONED DATETIME NOT NULL THEN null
                        ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
            said: CASE WHEN n.occurred_at IS :: ZONED DATETIME NOT NULL THEN n.occurred_at.epochMillis END,

@@ -302,6 +302,7 @@ class GraphMemory:
         org_id: str | None = None,
         reconstruct: bool = False,
         conversation: str | list[str] | None = None,
+        filters: dict[str, Any] | None = None,
     ) -> list[Hit]:
         """The user's k most relevant memories: a wide pool from vector and full-text search with its graph
         neighbourhood, ranked by fusion and personalized PageRank (docs/recall.md); each hit has a
@@ -319,7 +320,9 @@ class GraphMemory:
         ``reconstruct=True``: a hit that cannot stand alone ("Yes, it was amazing!") carries a recorded
         ``reconstruction`` read from its neighbours, with a lower confidence (docs/dynamics.md).
         ``conversation``: the turns the question comes from (oldest first; the latest two count): memories
-        whose context resembles them rank up to 10 % higher (context-dependent recall, docs/dynamics.md)."""
+        whose context resembles them rank up to 10 % higher (context-dependent recall, docs/dynamics.md).
+        ``filters``: ``{"memory_type": ..., "tags": [...], "metadata": {...}}``, which memories it may return
+        (graphmem.model.recall_filter)."""
         who = check.caller(user_id, session_id, agent_id, org_id)
         request = recall_use_case.checked_request(
             self._rt.settings,
@@ -334,6 +337,7 @@ class GraphMemory:
             views=views,
             preset=preset,
             reconstruct=reconstruct,
+            filters=filters,
         )
         return recall_use_case.recall(self._rt, request)
 
@@ -351,15 +355,15 @@ class GraphMemory:
         agent_id: str | None = None,
         org_id: str | None = None,
         conversation: str | list[str] | None = None,
+        filters: dict[str, Any] | None = None,
     ) -> Context:
         """A prompt-ready context within ``token_budget`` tokens: current facts (most relevant first), then
         the recalled memories whose confidence reaches 0.5 as relevant (or a notice that none does), the
         other recalled memories as possibly related, then recent history; lowest-ranked items are dropped
         first and reported in ``dropped``. ``as_of``/``known_at``: the context as it would have been
         assembled then (the facts valid at ``as_of`` as recorded by ``known_at``; recall and history at the
-        same times). The scopes
-        and ``conversation`` are those of :meth:`recall`; a fact key set in several scopes reads from the
-        narrowest."""
+        same times). The scopes, ``conversation`` and ``filters`` are those of :meth:`recall` (the filters
+        choose the recalled memories); a fact key set in several scopes reads from the narrowest."""
         who = check.caller(user_id, session_id, agent_id, org_id)
         budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
@@ -372,6 +376,7 @@ class GraphMemory:
             conversation=conversation,
             as_of=when.as_of,
             known_at=when.known_at,
+            filters=filters,
         )
         return context_use_case.assemble(self._rt, request, who, when, budget)
 

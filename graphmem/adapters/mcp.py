@@ -69,11 +69,14 @@ def build_server(
 def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
-    def memory_recall(query: str, k: int = 5, conversation: list[str] | None = None) -> dict[str, Any]:
-        """Recall the user's memories most relevant to a query (best first, with scores). ``conversation``:
-        the latest turns of the current conversation, oldest first; memories from a similar context rank
-        higher."""
-        hits = mem.recall(query, user_id=uid, k=k, agent_id=aid, org_id=oid, conversation=conversation)
+    def memory_recall(
+        query: str, k: int = 5, conversation: list[str] | None = None, filters: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The user's memories most relevant to a query, best first. ``conversation``: the latest turns,
+        oldest first (a similar context ranks higher); ``filters``: {memory_type, tags, metadata}."""
+        hits = mem.recall(
+            query, user_id=uid, k=k, agent_id=aid, org_id=oid, conversation=conversation, filters=filters
+        )
         return {"hits": [ops.hit_json(h) for h in hits]}
 
     @server.tool()

@@ -165,11 +165,16 @@ def recall(
     org: OrgOption = None,
     as_of: AsOfOption = None,
     known_at: KnownAtOption = None,
+    memory_type: Annotated[list[str] | None, typer.Option("--type", help="only these types (repeat)")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="only memories with every one (repeat)")
+    ] = None,
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recall a user's memories for a query, with those of its session, agent and organisation if named;
-    with --as-of / --known-at, as it was then (read-only; docs/temporal.md)."""
+    with --as-of / --known-at, as it was then (read-only; docs/temporal.md); --type / --tag filter them."""
+    filters = {"memory_type": memory_type, "tags": tag} if memory_type or tag else None
     with _connect(home) as mem:
         hits = mem.recall(
             query,
@@ -180,6 +185,7 @@ def recall(
             org_id=org,
             as_of=as_of,
             known_at=known_at,
+            filters=filters,
         )
     if as_json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))

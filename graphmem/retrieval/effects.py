@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphmem.model import heuristics, metamemory
-from graphmem.retrieval.search import Ranked, RankedHit
+from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
 

@@ -21,12 +21,14 @@ from graphmem.model import metamemory
 from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
 from graphmem.model.keys import asked_key
+from graphmem.model.recall_filter import RecallFilter, check_filters
 from graphmem.model.scopes import Caller
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval.effects import RecallEffects, effects_of
+from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.reconstruct import reconstruct
-from graphmem.retrieval.search import Ranked, RankedHit, SearchRequest, embed_queries, search
+from graphmem.retrieval.search import SearchRequest, embed_queries, search
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -51,6 +53,7 @@ class RecallRequest:
     reconstruct: bool = False  # readings of hits that cannot stand alone (graphmem.retrieval.reconstruct)
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
     conversation: tuple[str, ...] = ()  # the turns the question comes from (context-dependent recall)
+    filters: RecallFilter | None = None  # which memories it may return (graphmem.model.recall_filter)
 
     @property
     def readable(self) -> list[str]:
@@ -74,6 +77,7 @@ def checked_request(
     views: dict[str, float] | None = None,
     preset: str | RetrievalPreset | None = None,
     reconstruct: bool = False,
+    filters: object = None,
 ) -> RecallRequest:
     """A recall's arguments as the public API takes them, validated (graphmem.model.validation)."""
     return RecallRequest(
@@ -89,6 +93,7 @@ def checked_request(
         preset=None if preset is None else resolve_preset(preset),
         reconstruct=check.boolean(reconstruct, "reconstruct"),
         conversation=check.conversation(conversation, max_chars=settings.max_content_chars),
+        filters=check_filters(filters, max_metadata_bytes=settings.max_metadata_bytes),
     )
 
 
@@ -215,6 +220,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
             views=decision.views,
             now=now,
             situation=situation,
+            filters=req.filters,
         ),
     )
     return ranked, decision.intent.value

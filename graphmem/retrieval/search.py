@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,11 +21,13 @@ from graphmem.model import metamemory
 from graphmem.model.dates import overlaps, query_dates
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
+from graphmem.model.recall_filter import RecallFilter
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, reference
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
+from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.rerank import rerank
 from graphmem.retrieval.signals import (
     answer_judge,
@@ -64,37 +66,6 @@ def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     return [t for t in query_terms(req.query) if t not in relative and t not in spoken]
 
 
-# --- the result -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RankedHit:
-    """One ranked memory: its row, final score, confidence, and why (sources, path, stage scores)."""
-
-    id: str
-    memory: dict[str, Any]
-    score: float
-    confidence: float
-    sources: dict[str, int]
-    path: tuple[str, ...]
-    edge_types: tuple[str, ...]
-    components: dict[str, float]
-    # a summary: the replaced sources it was found by, the one with the larger share of its score first
-    details: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """What :func:`search` found: the top ``k`` hits, the next ``k`` (recall's competitors), and how."""
-
-    hits: list[RankedHit]
-    competitors: list[RankedHit]
-    level: str  # "hybrid" | "vector" | "fulltext" | "substring" | "none"
-    fusion: str  # the score the pool was ranked by: "linear" (fusion of both) or the one source's
-    pool_size: int
-    graph_size: int
-    stages: list[str] = field(default_factory=list)
-    relevance: dict[str, float] = field(default_factory=dict)  # each candidate's own relevance (the cue's)
-
-
 @dataclass(frozen=True)
 class SearchRequest:
     query: str
@@ -110,6 +81,7 @@ class SearchRequest:
     now: datetime | None = None  # the recall's clock, for the metamemory hook (default: the wall clock)
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
     situation: list[float] | None = None  # the vector of the conversation the question comes from
+    filters: RecallFilter | None = None  # which memories it may return (graphmem.model.recall_filter)
 
     @property
     def readable(self) -> list[str]:
@@ -189,6 +161,8 @@ def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tupl
         "max_links": req.preset.max_links,
         "now": req.now,
         "situation": req.situation,
+        "filtering": req.filters is not None,
+        "with_metadata": req.filters is not None and req.filters.reads_metadata,
         **TimeScope(req.as_of, req.known_at).params(),
     }
     return variant("recall_pool", filtered=plan.method == "filtered"), params
@@ -227,7 +201,12 @@ def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     if not found:
         return {"seeds": [], "links": [], "mentions": [], "memories": []}
     rows = rt.store.read(
-        "candidate_fetch", ids=[r["id"] for r in found], tenants=req.readable, embedding=None, now=req.now
+        "candidate_fetch",
+        ids=[r["id"] for r in found],
+        tenants=req.readable,
+        embedding=None,
+        now=req.now,
+        with_metadata=req.filters is not None and req.filters.reads_metadata,
     )
     return {
         "seeds": [{"id": r["id"], "found": [{"source": "substring", "score": r["score"]}]} for r in found],
@@ -267,6 +246,8 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         stages.append("pagerank")
     dates = query_dates(req.query, req.as_of or datetime.now(UTC))
     scores, parts = _combine(memories, signals, ppr, req, dates.millis)
+    if req.filters is not None:  # activation spread through every memory; only those it admits are returned
+        scores = {mid: s for mid, s in scores.items() if req.filters.admits(memories[mid])}
     if req.preset.rerank and rt is not None:
         scores = rerank(req.query, req.preset.rerank_top, memories, scores, parts)
         stages.append("rerank")
@@ -301,7 +282,10 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         )
     graph_size = len(memories) - len(seeds)
     fusion = SCORE_TYPES[level]
-    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, signals.own)
+    # retrieval-induced forgetting weakens competitors among what the recall could return (graphmem.model.
+    # metamemory): a memory a filter left out did not compete
+    relevance = signals.own if req.filters is None else {m: v for m, v in signals.own.items() if m in scores}
+    return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, relevance)
 
 
 def _signals(

@@ -30,8 +30,8 @@ from graphmem.errors import GraphMemError
 from graphmem.model.metamemory import MAX_COMPETITORS
 from graphmem.retrieval import reference
 from graphmem.retrieval.effects import effects_of
+from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.recall import RecallRequest, recall, with_rows
-from graphmem.retrieval.search import Ranked, RankedHit
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime, TenantProfile
 

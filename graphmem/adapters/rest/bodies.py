@@ -43,6 +43,12 @@ class _Reader(_Body):
     org_id: str | None = None
 
 
+FILTERS = (
+    'which memories it may return: {"memory_type": a type or a list, "tags": [...] (all of them), '
+    '"metadata": {key: value} (equal)}'
+)
+
+
 class RecallBody(_Reader):
     query: str
     k: int = 10
@@ -55,6 +61,7 @@ class RecallBody(_Reader):
     conversation: list[str] | None = Field(
         default=None, description="the turns the question comes from, oldest first (context-dependent recall)"
     )
+    filters: dict[str, Any] | None = Field(default=None, description=FILTERS)
 
 
 class ContextBody(_Reader):
@@ -65,6 +72,7 @@ class ContextBody(_Reader):
     conversation: list[str] | None = Field(
         default=None, description="the turns the question comes from, oldest first (context-dependent recall)"
     )
+    filters: dict[str, Any] | None = Field(default=None, description=FILTERS)
 
 
 class UpdateBody(_Body):

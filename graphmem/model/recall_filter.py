@@ -1,0 +1,79 @@
+"""Recall filters: which memories a recall may return, by their type, tags and metadata (pure).
+
+``recall(..., filters={"memory_type": ..., "tags": [...], "metadata": {...}})``: a memory is returned only if
+its type is one of ``memory_type``, it carries every one of ``tags`` and its metadata holds each key of
+``metadata`` with that value (equality of JSON values). The filter applies to the ranked pool, after the
+graph has spread activation through every memory (a memory the filter leaves out can still lead to one it
+keeps); retrieval-induced forgetting spares what it leaves out. The pool holds the best few hundred
+candidates, so a filter that keeps a small share of a large tenant may return fewer than ``k``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from graphmem.errors import ValidationError
+from graphmem.model import validation as check
+from graphmem.models import MemoryType
+
+KEYS = ("memory_type", "tags", "metadata")
+
+
+@dataclass(frozen=True)
+class RecallFilter:
+    memory_types: frozenset[str] = frozenset()  # empty: any type
+    tags: tuple[str, ...] = ()  # every one must be present
+    metadata: tuple[tuple[str, Any], ...] = ()  # top-level key, JSON value
+
+    @property
+    def reads_metadata(self) -> bool:
+        return bool(self.metadata)
+
+    def admits(self, memory: Mapping[str, Any]) -> bool:
+        """Whether a stored memory row (its ``memory_type``, ``tags`` and ``metadata`` JSON text) passes; a
+        stored value of another shape than graphmem writes passes nothing it is asked about."""
+        if self.memory_types and memory.get("memory_type") not in self.memory_types:
+            return False
+        stored_tags = memory.get("tags")
+        if self.tags and not (isinstance(stored_tags, list) and all(t in stored_tags for t in self.tags)):
+            return False
+        if not self.metadata:
+            return True
+        found = _metadata(memory.get("metadata"))
+        return all(key in found and found[key] == value for key, value in self.metadata)
+
+
+def _metadata(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, str):
+        return {}
+    try:
+        loaded = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def check_filters(value: object, *, max_metadata_bytes: int) -> RecallFilter | None:
+    """``filters`` as the public API takes it, validated; None for no filter (None or an empty dict)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ValidationError("filters", f"must be a dict, not {type(value).__name__}")
+    unknown = [str(k) for k in value if k not in KEYS]
+    if unknown:
+        raise ValidationError("filters", f"has unknown keys {unknown}; known: {', '.join(KEYS)}")
+    kinds = value.get("memory_type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds or []
+    if not isinstance(kinds, list | tuple):
+        raise ValidationError("filters.memory_type", "must be a type or a list of types")
+    types = frozenset(check.enum(k, MemoryType, "filters.memory_type").value for k in kinds)
+    tags = tuple(check.tags(value.get("tags")))
+    metadata = check.metadata(value.get("metadata"), "filters.metadata", max_bytes=max_metadata_bytes)
+    # equality of JSON values: the filter's values compared with the stored JSON as loaded
+    pairs = tuple((k, json.loads(json.dumps(v))) for k, v in sorted(metadata.items()))
+    if not (types or tags or pairs):
+        return None
+    return RecallFilter(types, tags, pairs)
