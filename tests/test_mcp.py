@@ -19,6 +19,7 @@ TOOLS = {
     "memory_update",
     "memory_forget",
     "memory_feedback",
+    "memory_list",
     "fact_set",
     "fact_get",
     "fact_history",
@@ -51,6 +52,7 @@ async def _session(user_id: str) -> dict[str, Any]:
         out["recall"] = _data(
             await client.call_tool("memory_recall", {"query": "what is my dog called?", "k": 3})
         )
+        out["list"] = _data(await client.call_tool("memory_list", {"limit": 1}))
         # no query: it judges the recall above (whose record the server writes off the call: deferred)
         out["feedback"] = _data(
             await client.call_tool("memory_feedback", {"memory_id": rex["id"], "useful": True})
@@ -92,6 +94,7 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     contents = [h["memory"]["content"] for h in out["recall"]["hits"]]
     assert contents[0] == "I adopted a dog named Rex"
     assert all(h["memory"]["user_id"] == user_id for h in out["recall"]["hits"])
+    assert [m["content"] for m in out["list"]["memories"]] == ["My sister lives in Lisbon"]  # the latest
     assert out["fact"]["value"] == "green" and out["fact_get"]["fact"]["value"] == "green"
     assert [f["value"] for f in out["history"]["versions"]] == ["green", "blue"]
     assert [(f["key"], f["value"]) for f in out["facts"]["facts"]] == [("favorite:color", "blue")]

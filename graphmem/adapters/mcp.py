@@ -61,6 +61,7 @@ def build_server(
     aid, oid = who.agent_id, who.org_id
     server = MCPServer("graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, mem, uid, aid, oid)
+    _listing_tools(server, mem, uid)
     _fact_tools(server, mem, uid, aid, oid)
     _core_tools(server, mem, uid, aid, oid)
     return server
@@ -126,6 +127,18 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         """Forget one memory (soft: it leaves recall but can be restored)."""
         mem.forget(memory_id, user_id=uid)
         return {"forgotten": memory_id}
+
+
+def _listing_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
+    @server.tool()
+    @_tool_errors
+    def memory_list(
+        limit: int = 20, offset: int = 0, memory_type: str | None = None, tags: list[str] | None = None
+    ) -> dict[str, Any]:
+        """The user's memories without a query, the latest first (for "what do you remember about me?"),
+        ``limit`` from ``offset``; ``memory_type`` and ``tags`` (all of them) narrow it."""
+        found = mem.memories.list(uid, limit=limit, offset=offset, memory_type=memory_type, tags=tags)
+        return {"memories": [ops.memory_json(m) for m in found]}
 
 
 def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
