@@ -509,3 +509,21 @@ def test_a_core_block_version_overwritten_by_hand_still_reads_and_edits(
     mem.core.set(user_id, "human", "likes cats")
     assert [b.value for b in mem.core.list(user_id)] == ["likes cats"]
     assert len(mem.core.history(user_id, "human")) == 5
+
+
+def test_listing_and_filtered_recall_read_odd_stored_values(mem: GraphMemory, user_id: str) -> None:
+    """Tags, metadata, type and times of another shape than graphmem writes (by hand) never fail a listing
+    or a filtered recall: such a memory is listed, and passes no filter on the odd field."""
+    odd = mem.remember("My bike is a red Cannondale", user_id=user_id, tags=["bike"], metadata={"k": 1})
+    mem.remember("My car is a blue Corolla", user_id=user_id, tags=["car"], metadata={"k": 1})
+    cypher(
+        mem,
+        "MATCH (m:Memory {id: $id}) SET m.tags = 'bike', m.metadata = '{not json', m.memory_type = 7,"
+        " m.occurred_at = 'yesterday'",
+        id=odd.id,
+    )
+    assert {m.id for m in mem.memories.list(user_id)} >= {odd.id}
+    assert mem.memories.get(odd.id, user_id=user_id).tags == ()
+    for filters in ({"tags": ["bike"]}, {"metadata": {"k": 1}}, {"memory_type": "episodic"}):
+        hits = mem.recall("what bike do I ride?", user_id=user_id, reinforce=False, filters=filters)
+        assert odd.id not in {h.memory.id for h in hits}, filters
