@@ -100,5 +100,7 @@ def test_rest_and_cli_read_memories(mem: GraphMemory, client: TestClient, user_i
     listed = runner.invoke(app, ["memory", "list", "-u", user_id, "--session", "trip", "--json"])
     assert listed.exit_code == 0, listed.output
     assert [m["id"] for m in json.loads(listed.output)] == [ids["summit"], ids["hike"]]
+    none = runner.invoke(app, ["memory", "list", "-u", user_id, "--tag", "nothing"])
+    assert none.exit_code == 0 and "no memories of" in none.output, none.output
     shown = runner.invoke(app, ["memory", "get", ids["hike"], "-u", user_id], env={"COLUMNS": "200"})
     assert shown.exit_code == 0 and "We hiked up Ben Nevis today" in shown.output, shown.output

@@ -163,6 +163,9 @@ def list_memories(
     if as_json:
         _print_json([_ops().memory_json(m) for m in memories])
         return
+    if not memories:
+        console.print(f"no memories of {escape(user)} match" + (f" from {offset}" if offset else ""))
+        return
     table = Table(title=f"{len(memories)} memories of {escape(user)}" + (f" from {offset}" if offset else ""))
     for column in ("when", "content", "status", "type", "id"):
         table.add_column(column)
