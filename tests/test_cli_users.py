@@ -236,3 +236,5 @@ def test_the_demo_ingests_the_sample_and_answers_its_questions(mem: GraphMemory)
         "Italian food",
     ):
         assert first in out, first
+    assert 'graphmem recall "where does Emma live?" -u demo-alice' in out  # what to try next
+    assert "graphmem memory list -u demo-alice" in out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
@@ -218,6 +220,25 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
     console.print(f"\nExplore the graph in the Neo4j Browser: [bold]{status.browser_url}[/]")
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
     console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))
+    _next_steps(user)
+
+
+def _next_steps(user: str) -> None:
+    """What to try after the demo, with the command as this shell reaches it (``.venv/bin/graphmem`` when the
+    virtualenv is not on the PATH, as after ``make demo``)."""
+    invoked = sys.argv[0] if sys.argv and sys.argv[0].endswith("graphmem") else "graphmem"
+    on_path = shutil.which("graphmem")
+    cli = "graphmem" if on_path and Path(on_path).resolve() == Path(invoked).resolve() else invoked
+    steps = [
+        (f'{cli} recall "where does Emma live?" -u {user}', "your own questions"),
+        (f'{cli} context "plan the weekend" -u {user}', "what an agent gets in its prompt"),
+        (f"{cli} memory list -u {user} -n 5", "the latest memories (memory get ID: one)"),
+        (f"GRAPHMEM_API_KEY=secret {cli} api", "the REST API, and its dashboard at /dashboard"),
+    ]
+    width = max(len(command) for command, _ in steps)
+    console.print("\nNext, from this shell:")
+    for command, what in steps:
+        console.print(escape(f"  {command.ljust(width)}  # {what}"), highlight=False)
 
 
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
