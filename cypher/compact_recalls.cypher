@@ -2,8 +2,9 @@
 // RecallEvent per user and day (rollup: true; entries: the distinct 'session␟context␟memory id' uses that
 // promotion reads, the session being the event's session else its day, the context its context else its
 // intent else 'default'; events: how many; memory_ids: the distinct ids; latencies: every event's latency_ms
-// that is a number, for the value panel; context_tokens_used / _dropped: the sums of the events' integer
-// values, kept null when no event has one; at: the day's last event), an
+// that is a number, for the value panel; context_tokens_used / _dropped: the sums of the events' counts
+// (integers from 0 below 2^40: a larger one was written by hand and could overflow the sum), kept null when
+// no event has one; at: the day's last event), an
 // existing rollup of the day extended; the memories' recalls_compacted counters add how often each was
 // returned; the raw events are deleted. Promotion reads rollups and raw events alike, so it promotes the same.
 // Specification: graphmem.model.recall_usage.compact. One user-day per transaction. Stored values of the wrong
@@ -26,8 +27,10 @@ CALL (uid, day, events) {
          + coalesce(toStringOrNull(ev.context), toStringOrNull(ev.intent), 'default') + '\u001f' + mid]) AS used,
        reduce(last = null, ev IN events | CASE WHEN last IS NULL OR ev.at > last THEN ev.at ELSE last END) AS last,
        [ev IN events WHERE ev.latency_ms IS :: INTEGER NOT NULL | FLOAT NOT NULL | toFloat(ev.latency_ms)] AS latencies,
-       [ev IN events WHERE ev.context_tokens_used IS :: INTEGER NOT NULL | ev.context_tokens_used] AS used_tokens,
-       [ev IN events WHERE ev.context_tokens_dropped IS :: INTEGER NOT NULL | ev.context_tokens_dropped] AS dropped_tokens
+       [ev IN events WHERE ev.context_tokens_used IS :: INTEGER NOT NULL
+          AND 0 <= ev.context_tokens_used < 1099511627776 | ev.context_tokens_used] AS used_tokens,
+       [ev IN events WHERE ev.context_tokens_dropped IS :: INTEGER NOT NULL
+          AND 0 <= ev.context_tokens_dropped < 1099511627776 | ev.context_tokens_dropped] AS dropped_tokens
   MERGE (r:RecallEvent {user_id: uid, rollup: true, day: day})
   ON CREATE SET r.id = randomUUID()
   SET r.events = coalesce(r.events, 0) + size(events),
@@ -36,10 +39,12 @@ CALL (uid, day, events) {
       r.entries = reduce(acc = coalesce(r.entries, []), x IN used | CASE WHEN x IN acc THEN acc ELSE acc + x END),
       r.latencies = CASE WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END + latencies,
       r.context_tokens_used = CASE WHEN used_tokens = [] THEN r.context_tokens_used
-        ELSE reduce(t = CASE WHEN r.context_tokens_used IS :: INTEGER NOT NULL THEN r.context_tokens_used ELSE 0 END,
+        ELSE reduce(t = CASE WHEN r.context_tokens_used IS :: INTEGER NOT NULL AND 0 <= r.context_tokens_used < 1099511627776
+                             THEN r.context_tokens_used ELSE 0 END,
                     x IN used_tokens | t + x) END,
       r.context_tokens_dropped = CASE WHEN dropped_tokens = [] THEN r.context_tokens_dropped
-        ELSE reduce(t = CASE WHEN r.context_tokens_dropped IS :: INTEGER NOT NULL THEN r.context_tokens_dropped ELSE 0 END,
+        ELSE reduce(t = CASE WHEN r.context_tokens_dropped IS :: INTEGER NOT NULL AND 0 <= r.context_tokens_dropped < 1099511627776
+                             THEN r.context_tokens_dropped ELSE 0 END,
                     x IN dropped_tokens | t + x) END
   WITH uid, events, all_ids
   CALL (uid, all_ids) {

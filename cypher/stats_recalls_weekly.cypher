@@ -11,8 +11,10 @@ WITH r, date(datetime.truncate('week', r.at)) AS week,
      } AS useful,
      CASE WHEN r.latency_ms IS :: INTEGER NOT NULL | FLOAT NOT NULL THEN [r.latency_ms]
           WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END AS latency,
-     CASE WHEN r.context_tokens_used IS :: INTEGER THEN r.context_tokens_used END AS used,
-     CASE WHEN r.context_tokens_dropped IS :: INTEGER THEN r.context_tokens_dropped END AS dropped,
+     CASE WHEN r.context_tokens_used IS :: INTEGER AND 0 <= r.context_tokens_used < 1099511627776
+          THEN r.context_tokens_used END AS used, // a count (below 2^40: a larger one was written by hand)
+     CASE WHEN r.context_tokens_dropped IS :: INTEGER AND 0 <= r.context_tokens_dropped < 1099511627776
+          THEN r.context_tokens_dropped END AS dropped,
      CASE WHEN r.events IS :: INTEGER NOT NULL THEN r.events ELSE 1 END AS events
 WITH week, sum(events) AS recalls, sum(CASE WHEN useful THEN 1 ELSE 0 END) AS useful,
      reduce(flat = [], l IN collect(latency) | flat + l) AS latencies,

@@ -74,7 +74,7 @@ class Memory(BaseModel):
     role: str | None = None
     speaker: str | None = None
     recorded_at: datetime | None = None  # transaction time: when graphmem first recorded the memory
-    updated_at: datetime | None = None  # when this version was written by an update (None: version 1)
+    updated_at: datetime | None = None  # when the current version was written (None: a memory never updated)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -69,6 +69,14 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
     ("params set", lambda m, u: m.query("RETURN $x AS x", {"x": {1, 2}}), "params.x"),
     ("params keys", lambda m, u: m.query("RETURN $x AS x", {"x": {1: 2}}), "params.x"),  # TypeError
     ("params list", lambda m, u: m.query("RETURN 1 AS x", [("x", 1)]), "params"),  # type: ignore[arg-type]
+    ("params key surrogate", lambda m, u: m.query("RETURN 1 AS x", {"x": {"\ud800": 1}}), "params.x"),
+    (
+        "params datetime at the calendar's edge",  # OverflowError moving it to UTC
+        lambda m, u: m.query(
+            "RETURN $x AS x", {"x": datetime(1, 1, 1, tzinfo=timezone(timedelta(seconds=30)))}
+        ),
+        "params.x",
+    ),
     (  # the text of an ADK-shaped message was not checked: stored with its NUL
         "parts NUL",
         lambda m, u: m.add_messages(

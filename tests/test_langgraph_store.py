@@ -141,5 +141,6 @@ def test_search_filters_match_langgraphs_own_store(mem: GraphMemory, user_id: st
     # missing simply does not match
     assert ours.search(("items",), filter={"text": {"$gt": 1}}) == []
     assert ours.search(("items",), filter={"absent": {"$lte": 1}}) == []
-    with pytest.raises(ValidationError):
-        ours.search(("items",), filter={"n": {"$regex": "3"}})
+    for bad in ({"n": {"$regex": "3"}}, {"n": {"$gt": 3, "x": 1}}):  # the second was a KeyError
+        with pytest.raises(ValidationError):
+            ours.search(("items",), filter=bad)

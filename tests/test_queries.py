@@ -36,9 +36,6 @@ def test_query_passes_explain(mem: GraphMemory, name: str) -> None:
 MISSING_PARAMETER = "01N60"  # an EXPLAIN without parameters: expected
 
 
-MISSING_PARAMETER = "01N60"  # an EXPLAIN without parameters: expected
-
-
 def test_queries_plan_without_notifications(mem: GraphMemory) -> None:
     """The server plans every query without a notice (a shadowed subquery variable, a cartesian product, a
     deprecation), besides the parameters an EXPLAIN leaves out; the filter and strict variants too where the

@@ -354,3 +354,41 @@ def test_feedback_without_a_query_judges_a_recall_still_queued(mem: GraphMemory,
     finally:
         store.gate.set()
         client.runtime.deferred.close()
+
+
+def test_effects_written_in_place_of_a_full_queue_mark_the_user_changed(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recall whose effects the writer could not take writes them itself, and then marks the user changed
+    (the preload cache reads it), as the writer does after its own writes."""
+    _ingest(mem, user_id, FACTS[:3])
+    client = _client(mem, recall_effects="deferred")
+    monkeypatch.setattr(client.runtime.deferred, "submit", lambda *args, **kwargs: False)
+    try:
+        before = client.runtime.changes.version(user_id)
+        assert recall(client.runtime, _request(QUERIES[0], user_id), now=NOW)
+        assert client.runtime.changes.version(user_id) > before
+    finally:
+        client.runtime.deferred.close()
+    assert len(_state(mem, user_id)["events"]) == 1
+
+
+def test_a_context_that_fails_after_its_recall_still_writes_the_recalls_effects(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """context() writes its recall's effects after the assembly; when the assembly fails, the recall (which
+    happened) is still recorded and reinforced, without the token counts."""
+    from graphmem.retrieval import context as assembly
+
+    _ingest(mem, user_id, FACTS[:3])
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("core blocks unreadable")
+
+    monkeypatch.setattr(assembly.core_blocks, "list_blocks", broken)
+    with pytest.raises(RuntimeError, match="core blocks unreadable"):
+        mem.context(QUERIES[0], user_id=user_id)
+    events = mem.query(
+        "MATCH (r:RecallEvent) WHERE r.user_id = $u RETURN r.context_tokens_used AS used", {"u": user_id}
+    )
+    assert events == [{"used": None}]

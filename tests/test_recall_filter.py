@@ -29,7 +29,8 @@ def test_filters_admit_by_type_tags_and_metadata() -> None:
     assert not f.admits(row | {"tags": ["x"]})
     assert not f.admits(row | {"metadata": '{"team": "red", "n": 2}'})
     # stored values of another shape (written by hand) pass nothing they are asked about, and never raise
-    for odd in ({"tags": "work"}, {"metadata": "{not json"}, {"metadata": "[1]"}, {"metadata": None}):
+    odd_values = ({"tags": "work"}, {"metadata": "{not json"}, {"metadata": "[1]"}, {"metadata": None})
+    for odd in (*odd_values, {"memory_type": ["episodic"]}, {"memory_type": 7}):
         assert not f.admits(row | odd)
     assert (
         check_filters(None, max_metadata_bytes=10) is None
@@ -89,6 +90,18 @@ def test_a_filtered_recall_does_not_weaken_what_it_left_out(mem: GraphMemory, us
     )
     inhibited = {r["id"] for r in rows if r["inhibition"]}
     assert not inhibited & {ids["standup"], ids["deploy"], ids["review"]}
+    # the same recall without the filter does weaken them (so the assertion above can fail)
+    other = f"{user_id}-unfiltered"
+    try:
+        ids = _store(mem, other)
+        mem.recall("what happens on Monday at work?", user_id=other, k=1)
+        rows = mem.query(
+            "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.id AS id, m.inhibition AS inhibition",
+            {"u": other},
+        )
+        assert {r["id"] for r in rows if r["inhibition"]} & {ids["standup"], ids["deploy"], ids["review"]}
+    finally:
+        mem.users.delete(other)
 
 
 def test_rest_and_cli_take_filters(mem: GraphMemory, user_id: str) -> None:

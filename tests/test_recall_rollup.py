@@ -49,7 +49,7 @@ def event(draw: st.DrawFn) -> dict[str, Any]:
             st.sampled_from([None, 12.5, 40, "slow"])
         ),  # a text written by hand: not a latency
         # context() records its tokens; a float or a text written by hand is not a count
-        "context_tokens_used": draw(st.sampled_from([None, None, 0, 180, 1200, 3.5, "many"])),
+        "context_tokens_used": draw(st.sampled_from([None, None, 0, 180, 1200, 3.5, "many", 2**63 - 1, -5])),
         "context_tokens_dropped": draw(st.sampled_from([None, None, 0, 40, "none"])),
     }
 
@@ -86,8 +86,8 @@ def _records(mem: GraphMemory, user: str) -> list[spec.RecallRecord]:
             entries=frozenset(r["r"].get("entries") or ()),
             events=int(r["r"].get("events") or 1),
             latencies=_latencies(r["r"]),
-            context_tokens_used=_count(r["r"].get("context_tokens_used")),
-            context_tokens_dropped=_count(r["r"].get("context_tokens_dropped")),
+            context_tokens_used=spec.token_count(r["r"].get("context_tokens_used")),
+            context_tokens_dropped=spec.token_count(r["r"].get("context_tokens_dropped")),
         )
         for r in rows
     ]
@@ -99,10 +99,6 @@ def _latencies(row: dict[str, Any]) -> tuple[float, ...]:
         return tuple(sorted(row.get("latencies") or ()))
     value = row.get("latency_ms")
     return (float(value),) if isinstance(value, int | float) and not isinstance(value, bool) else ()
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _shape(records: list[spec.RecallRecord]) -> set[tuple[Any, ...]]:

@@ -518,8 +518,8 @@ def test_listing_and_filtered_recall_read_odd_stored_values(mem: GraphMemory, us
     mem.remember("My car is a blue Corolla", user_id=user_id, tags=["car"], metadata={"k": 1})
     cypher(
         mem,
-        "MATCH (m:Memory {id: $id}) SET m.tags = 'bike', m.metadata = '{not json', m.memory_type = 7,"
-        " m.occurred_at = 'yesterday'",
+        "MATCH (m:Memory {id: $id}) SET m.tags = 'bike', m.metadata = '{not json',"
+        " m.memory_type = ['episodic'], m.occurred_at = 'yesterday'",
         id=odd.id,
     )
     assert {m.id for m in mem.memories.list(user_id)} >= {odd.id}

@@ -105,6 +105,9 @@ def check_filter(conditions: object, field: str = "filter") -> dict[str, Any] | 
         return None
     if not isinstance(conditions, dict):
         raise ValidationError(field, f"must be a dict, not {type(conditions).__name__}")
+    operators = [k for k in conditions if str(k).startswith("$")]
+    if operators and len(operators) != len(conditions):
+        raise ValidationError(field, "mixes operators with fields; put fields one level up")
     for key, wanted in conditions.items():
         if str(key).startswith("$") and key not in OPERATORS:
             raise ValidationError(

@@ -56,7 +56,7 @@ def stats(
     jobs.add_column("job")
     jobs.add_column("outcomes")
     for job, outcomes in value.jobs.items():
-        jobs.add_row(escape(job), escape(_counts(outcomes)))
+        jobs.add_row(escape(job), _counts(outcomes))
     console.print(jobs)
 
 

@@ -35,7 +35,8 @@ class RecallFilter:
     def admits(self, memory: Mapping[str, Any]) -> bool:
         """Whether a stored memory row (its ``memory_type``, ``tags`` and ``metadata`` JSON text) passes; a
         stored value of another shape than graphmem writes passes nothing it is asked about."""
-        if self.memory_types and memory.get("memory_type") not in self.memory_types:
+        kind = memory.get("memory_type")
+        if self.memory_types and not (isinstance(kind, str) and kind in self.memory_types):
             return False
         stored_tags = memory.get("tags")
         if self.tags and not (isinstance(stored_tags, list) and all(t in stored_tags for t in self.tags)):
@@ -43,7 +44,20 @@ class RecallFilter:
         if not self.metadata:
             return True
         found = _metadata(memory.get("metadata"))
-        return all(key in found and found[key] == value for key, value in self.metadata)
+        return all(key in found and json_equal(found[key], value) for key, value in self.metadata)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of JSON values: true is not 1 (as Python has it), 1 is 1.0; lists and objects member-wise."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
 
 
 def _metadata(raw: Any) -> dict[str, Any]:

@@ -98,6 +98,17 @@ def compact(
     return out, counters
 
 
+TOKENS_MAX = 2**40
+"""A stored token count is an integer from 0 below this; a larger one was written by hand (and could overflow
+the server's 64-bit sums), so it counts as not recorded."""
+
+
+def token_count(value: object) -> int | None:
+    """A stored ``context_tokens_*`` value as a count, or None (not recorded)."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < TOKENS_MAX
+    return value if ok else None  # type: ignore[return-value]
+
+
 def _total(values: Iterable[int | None]) -> int | None:
     """The sum of the recorded values; None when none is recorded (the panel says "not recorded")."""
     recorded = [v for v in values if v is not None]

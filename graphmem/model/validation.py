@@ -141,7 +141,10 @@ def fixed_offset(value: datetime, field: str) -> datetime:
     if offset is None:
         raise ValidationError(field, "has a time zone without a UTC offset")
     if offset % timedelta(minutes=1) or abs(offset) > MAX_UTC_OFFSET:
-        return value.astimezone(UTC)
+        try:
+            return value.astimezone(UTC)
+        except OverflowError:  # year 1 or 9999 moved past the calendar's end by its offset
+            raise ValidationError(field, "is too close to the calendar's first or last day") from None
     return value if type(value.tzinfo) is timezone else value.replace(tzinfo=timezone(offset))
 
 
@@ -283,18 +286,24 @@ def _cypher_value(value: object, field: str, depth: int = 0) -> Any:
     if isinstance(value, dict):
         if not all(isinstance(key, str) for key in value):
             raise ValidationError(field, "must have string keys")
+        if any(_has_surrogate(key) for key in value):
+            raise ValidationError(field, "has a key with a lone surrogate, which is not valid text")
         return {k: _cypher_value(v, f"{field}.{k}", depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_cypher_value(v, f"{field}[{i}]", depth + 1) for i, v in enumerate(value)]
     if isinstance(value, datetime):
         return value if value.tzinfo is None else fixed_offset(value, field)
-    if isinstance(value, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+    if isinstance(value, str) and _has_surrogate(value):
         raise ValidationError(field, "contains a lone surrogate, which is not valid text")
     if isinstance(value, int) and not isinstance(value, bool) and not -INT64 <= value < INT64:
         raise ValidationError(field, "is an integer beyond 64 bits")
     if isinstance(value, _PARAM_LEAVES) or type(value).__module__.partition(".")[0] in _DRIVER_MODULES:
         return value
     raise ValidationError(field, f"is a {type(value).__name__}, which Neo4j does not take")
+
+
+def _has_surrogate(text: str) -> bool:
+    return not text.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in text)
 
 
 def cypher_params(value: object) -> dict[str, Any]:

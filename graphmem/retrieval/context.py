@@ -76,11 +76,18 @@ def assemble(
     fitted to ``budget``. The recall's effects are written after the assembly, so its RecallEvent records
     the tokens the context used and dropped (the dashboard's value panel)."""
     held = recall_use_case.recall_held(rt, req)
-    facts = rank_facts(rt, req.query, scoped_facts(rt, who, when))
-    recent = rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
-    core = [] if who.user_id is None else core_blocks.list_blocks(rt, who.user_id)
-    count = token_counter(rt)
-    context = fit(candidate_items(facts, held.hits, recent, count, core=core), budget, count)
+    try:
+        facts = rank_facts(rt, req.query, scoped_facts(rt, who, when))
+        recent = rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
+        core = [] if who.user_id is None else core_blocks.list_blocks(rt, who.user_id)
+        count = token_counter(rt)
+        context = fit(candidate_items(facts, held.hits, recent, count, core=core), budget, count)
+    except Exception:  # the recall happened: its effects are written all the same, without the tokens
+        try:
+            recall_use_case.commit(rt, req.user_id, held.effects)
+        except Exception:  # the assembly's error is the one to raise
+            logger.warning("context(): writing its recall's effects failed too", exc_info=True)
+        raise
     dropped = sum(item.tokens for item in context.dropped)
     recall_use_case.commit(
         rt, req.user_id, held.effects, context_tokens_used=context.tokens, context_tokens_dropped=dropped

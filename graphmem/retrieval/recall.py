@@ -175,6 +175,7 @@ def _defer(rt: Runtime, user_id: str, effects: RecallEffects) -> None:
     write them here at once (back-pressure: nothing is dropped)."""
     if not rt.deferred.submit(effects, on_written=lambda: rt.changes.touch(user_id)):
         rt.store.unit_of_work(effects.apply)
+        rt.changes.touch(user_id)
 
 
 AUDIT = {"asked_keys": False, "state_weight": 0.0}
