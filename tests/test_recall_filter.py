@@ -126,3 +126,8 @@ def test_rest_and_cli_take_filters(mem: GraphMemory, user_id: str) -> None:
     )
     assert out.exit_code == 0, out.output
     assert [h["memory"]["id"] for h in json.loads(out.output)] == [ids["deploy"]]
+    red = CliRunner().invoke(app, ["recall", "Monday", "-u", user_id, "--meta", "team=red", "--json"])
+    assert red.exit_code == 0, red.output
+    assert {h["memory"]["id"] for h in json.loads(red.output)} == {ids["deploy"], ids["review"]}
+    bad = CliRunner().invoke(app, ["recall", "Monday", "-u", user_id, "--meta", "team"])
+    assert bad.exit_code != 0 and "KEY=VALUE" in bad.output

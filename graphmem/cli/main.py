@@ -171,12 +171,22 @@ def recall(
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="only memories with every one (repeat)")
     ] = None,
+    meta: Annotated[
+        list[str] | None,
+        typer.Option("--meta", help="KEY=VALUE: only memories whose metadata has it (repeat)"),
+    ] = None,
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recall a user's memories for a query, with those of its session, agent and organisation if named;
-    with --as-of / --known-at, as it was then (read-only; docs/temporal.md); --type / --tag filter them."""
-    filters = {"memory_type": memory_type, "tags": tag} if memory_type or tag else None
+    with --as-of / --known-at, as it was then (read-only; docs/temporal.md); --type / --tag / --meta filter
+    them (a --meta value is read as JSON when it parses: 3, true, "x"; else as text)."""
+    metadata = dict(_key_value(m) for m in meta or [])
+    filters = (
+        {"memory_type": memory_type, "tags": tag, "metadata": metadata}
+        if memory_type or tag or meta
+        else None
+    )
     with _connect(home) as mem:
         hits = mem.recall(
             query,
@@ -221,6 +231,16 @@ def demo(home: HomeOption = None, k: int = 3) -> None:
     console.print(f"  user [bold]{status.username}[/], password in {status.password_file}")
     console.print(escape(f"  MATCH p=(m:Memory {{user_id: '{user}'}})-[r]-() RETURN p LIMIT 200"))
     _next_steps(user)
+
+
+def _key_value(pair: str) -> tuple[str, Any]:
+    key, sep, raw = pair.partition("=")
+    if not sep or not key:
+        raise typer.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--meta")
+    try:
+        return key, json.loads(raw)
+    except ValueError:
+        return key, raw
 
 
 def _next_steps(user: str) -> None:
