@@ -181,3 +181,11 @@ def test_an_existing_rollup_of_the_day_is_extended(dyn: GraphMemory, user_id: st
     assert len(got) == 1 and got[0].rollup and got[0].events == 2
     assert got[0].memory_ids == (f"{user_id}-m0", f"{user_id}-m1") and got[0].at == day.replace(hour=2)
     assert (got[0].context_tokens_used, got[0].context_tokens_dropped) == (200, 7)
+
+
+def test_the_queries_bound_token_counts_as_the_specification_does() -> None:
+    """compact_recalls and the value panel's weekly query carry the count bound as a literal (2^40)."""
+    from graphmem.store.queries import query
+
+    for name in ("compact_recalls", "stats_recalls_weekly"):
+        assert f"< {spec.TOKENS_MAX}" in query(name), name

@@ -86,8 +86,7 @@ def check_filters(value: object, *, max_metadata_bytes: int) -> RecallFilter | N
     types = frozenset(check.enum(k, MemoryType, "filters.memory_type").value for k in kinds)
     tags = tuple(check.tags(value.get("tags")))
     metadata = check.metadata(value.get("metadata"), "filters.metadata", max_bytes=max_metadata_bytes)
-    # equality of JSON values: the filter's values compared with the stored JSON as loaded
-    pairs = tuple((k, json.loads(json.dumps(v))) for k, v in sorted(metadata.items()))
+    pairs = tuple(sorted(metadata.items()))  # JSON values already (lists, not tuples; NFC text, as stored)
     if not (types or tags or pairs):
         return None
     return RecallFilter(types, tags, pairs)
