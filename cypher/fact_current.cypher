@@ -1,15 +1,21 @@
 // The state of each (user_id, agent_id, key), read inside the writing transaction: its current version
 // (id null: none), the end of its last known valid interval (floor: the latest coalesce(valid_to, valid_from)
 // of its non-conflicted versions) and its highest version number. The fact type is not part of the key:
-// a key has one current value whatever type each version was written with.
+// a key has one current value whatever type each version was written with. A current version that is a plan
+// (planned_at set) names the version it superseded (replaced), whose statement a settled plan outdates.
 // $keys: list of {user_id, agent_id, key}
 UNWIND $keys AS k
 OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
   AND coalesce(f.agent_id, '') = coalesce(k.agent_id, '')
 WITH k, collect(f) AS versions
 WITH k, versions, [v IN versions WHERE v.status = 'current' AND v.expired_at IS NULL][0] AS f
+OPTIONAL CALL (f) {
+  MATCH (f)-[:SUPERSEDES]->(p:Fact) WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
+  RETURN p.id AS replaced LIMIT 1
+}
 RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        f.id AS id, f.value AS value, f.valid_from AS valid_from, f.source AS source, f.version AS version,
+       f.planned_at AS planned_at, replaced,
        reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted'] |
          CASE WHEN m IS NULL OR coalesce(v.valid_to, v.valid_from) > m THEN coalesce(v.valid_to, v.valid_from)
               ELSE m END) AS floor,

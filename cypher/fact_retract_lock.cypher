@@ -1,5 +1,5 @@
-// Lock the current version of a user's fact key for a retraction (the most recently recorded one, as
-// fact_get reads it); the filter after the lock sees a concurrent retraction that committed first.
+// Lock the current version of a user's fact key for a retraction (the most recently recorded one; a plan
+// not started yet is the current version here: retracting it withdraws the plan); the filter after the lock sees a concurrent retraction that committed first.
 // No row: nothing to retract.
 // $user_id, $key, $agent_id (null: any agent), $now
 MATCH (f:Fact) WHERE f.user_id = $user_id AND f.key = $key AND f.status = 'current' AND f.expired_at IS NULL

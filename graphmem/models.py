@@ -110,6 +110,7 @@ class Fact(BaseModel):
     recorded_at: datetime | None = None
     expired_at: datetime | None = None
     memory_id: str | None = None
+    planned_at: datetime | None = None  # set on a plan: when a change that starts at valid_from was stated
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -8,6 +8,10 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   source, or a valid_from before the current one's, is kept aside (never read); otherwise the current
   value's interval ends at valid_from and the new value is current. Without a current value: a valid_from
   before the end of the key's last interval is kept aside; otherwise the value is current.
+  A set whose valid_from is later than its transaction time is a plan. A value set, by a source at least as
+  trusted, after a current plan was made and starting before the plan starts replaces the plan (the plan
+  held nowhere; the value is current from its own start; the interval the plan had ended keeps its end and,
+  where the two overlap, the later operation's value holds).
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
   its start) it held over [valid_from, valid_to). Either way the key has no current value.
 
@@ -30,6 +34,7 @@ class Interval:
     end: datetime | None = None  # None: open
     withdrawn: bool = False
     order: int = 0
+    planned_at: datetime | None = None  # a plan: set at this transaction time, starting later
 
 
 @dataclass
@@ -61,16 +66,20 @@ class KeyModel:
                 start = op.when or op.at
                 if current is not None:
                     cur, source = current
-                    if cur.value == op.value:
+                    trusted = TRUST[op.source] >= TRUST[source]
+                    if trusted and cur.planned_at is not None and cur.planned_at <= start < cur.start:
+                        cur.withdrawn = True  # the plan is replaced before it started
+                    elif cur.value == op.value:
                         continue
-                    if TRUST[op.source] < TRUST[source] or start < cur.start:
+                    elif not trusted or start < cur.start:
                         continue  # kept aside
-                    cur.end = start
+                    else:
+                        cur.end = start
                 else:
                     ends = [iv.end if iv.end is not None else iv.start for iv in intervals]
                     if ends and start < max(ends):
                         continue  # kept aside
-                new = Interval(op.value, start, order=n)
+                new = Interval(op.value, start, order=n, planned_at=op.at if start > op.at else None)
                 intervals.append(new)
                 current = (new, op.source)
             elif current is not None:
@@ -98,9 +107,9 @@ class KeyModel:
         return (best.value, best.start, best.end)
 
     def current(self, now: datetime) -> str | None:
-        """The current value: the open interval after the last operation."""
-        open_ = [iv for iv in self.replay(now) if not iv.withdrawn and iv.end is None]
-        return max(open_, key=lambda iv: iv.order).value if open_ else None
+        """The current value: the one that holds at ``now`` as known at ``now``."""
+        found = self.answer(now, now)
+        return found[0] if found else None
 
     def times(self) -> list[datetime]:
         """Every transaction and valid time the operations mention."""

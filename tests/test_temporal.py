@@ -112,8 +112,10 @@ def test_reads_match_an_independent_model(
             listed = mem.facts.list(user_id, as_of=as_of, known_at=known_at)  # the same rule for every key
             assert [(f.value, f.valid_from, f.valid_to) for f in listed] == ([expected] if expected else [])
     current = mem.facts.get(user_id, "location")
-    assert (current and current.value) == model.current(now)
-    assert [f.value for f in mem.facts.list(user_id)] == ([model.current(now)] if model.current(now) else [])
+    assert (current and current.value) == model.current(datetime.now(UTC))
+    assert [f.value for f in mem.facts.list(user_id)] == (
+        [model.current(datetime.now(UTC))] if model.current(datetime.now(UTC)) else []
+    )
 
 
 def test_list_gives_each_keys_value_then_and_now(mem: GraphMemory, user_id: str) -> None:

@@ -12,6 +12,7 @@ from graphmem import GraphMemory
 from graphmem.temporal import migrate
 
 DAY1 = datetime(2026, 3, 2, 9, tzinfo=UTC)
+APRIL = datetime(2026, 4, 1, tzinfo=UTC)  # "next month" said on day 8
 
 
 def day(n: int, hour: int = 0) -> datetime:
@@ -48,11 +49,20 @@ def test_a_move_supersedes_the_old_place(mem: GraphMemory, user_id: str) -> None
         "Manchester",
         "Ancoats, Manchester",
     ]
-    was = mem.facts.get(user_id, "location", as_of=day(5))
-    assert was is not None and was.value == "Leeds" and was.valid_to == day(8)
+    # "moving ... next month" (day 8) was a plan from April 1; day 15's statement replaced it before then.
+    plan = mem.facts.history(user_id, "location")[1]
+    assert (plan.valid_from, plan.planned_at, plan.valid_to, plan.status) == (
+        APRIL,
+        day(8),
+        APRIL,
+        "superseded",
+    )
+    was = mem.facts.get(user_id, "location", as_of=day(10))
+    assert was is not None and was.value == "Leeds" and was.valid_to == APRIL  # the plan's end, as recorded
+    assert mem.facts.get(user_id, "location", as_of=day(16)).value == "Ancoats, Manchester"  # type: ignore[union-attr]
     # The memories that stated the old values are marked, bi-temporally, and linked from their successors.
     old = _node(mem, leeds)
-    assert old["outdated_from"] == day(8) and old["outdated_keys"] == ["location"]
+    assert old["outdated_from"] == day(15) and old["outdated_keys"] == ["location"]
     assert old["content"] == "I live in Leeds, near the university." and old["status"] == "active"
     assert _node(mem, moving)["outdated_from"] == day(15)
     assert "outdated_from" not in _node(mem, settled) or _node(mem, settled)["outdated_from"] is None
@@ -61,7 +71,10 @@ def test_a_move_supersedes_the_old_place(mem: GraphMemory, user_id: str) -> None
         "RETURN a.id AS a, b.id AS b, s.key AS k",
         {"u": user_id},
     )
-    assert sorted((e["a"], e["b"]) for e in edges) == sorted([(moving, leeds), (settled, moving)])
+    # the plan had superseded Leeds from April; what replaced the plan supersedes both
+    assert sorted((e["a"], e["b"]) for e in edges) == sorted(
+        [(moving, leeds), (settled, moving), (settled, leeds)]
+    )
 
 
 def test_where_do_i_live_now_ranks_manchester_first(mem: GraphMemory, user_id: str) -> None:

@@ -25,6 +25,7 @@ from graphmem.model.fact_patterns import memory_type_hint, with_subject
 from graphmem.model.facts import FactInput
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import search_text
+from graphmem.model.planned import fact_start
 from graphmem.models import FactType, MemoryType, Source
 from graphmem.store.records import dump_metadata
 
@@ -341,21 +342,28 @@ def _merges(ctx: FormationContext, links: linking.LinkPlan, new_id: Callable[[],
 
 
 def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> list[FactInput]:
-    """Fact inputs of what user drafts state, each tied to the memory its draft became."""
-    return [
-        FactInput(
-            user_id=ctx.user_id,
-            key=with_subject(f, d.subject).key,
-            value=f.value,
-            fact_type=FactType(f.fact_type),
-            agent_id=d.agent_id,
-            valid_from=_at(ctx, i),
-            source=d.source,
-            confidence=d.confidence,
-            ends=f.ends,
-            memory_id=memory_ids[i],
-        )
-        for i, (d, ex) in enumerate(zip(ctx.drafts, ctx.extracted, strict=True))
-        if extract and d.source is Source.USER
-        for f in ex.facts
-    ]
+    """Fact inputs of what user drafts state, each tied to the memory its draft became: valid from when it
+    was said, or a plan from the date its clause names (graphmem.model.planned)."""
+    out: list[FactInput] = []
+    for i, (d, ex) in enumerate(zip(ctx.drafts, ctx.extracted, strict=True)):
+        if not extract or d.source is not Source.USER:
+            continue
+        said = _at(ctx, i)
+        for f in ex.facts:
+            start = None if f.ends else fact_start(d.content, f.span, said)
+            out.append(
+                FactInput(
+                    user_id=ctx.user_id,
+                    key=with_subject(f, d.subject).key,
+                    value=f.value,
+                    fact_type=FactType(f.fact_type),
+                    agent_id=d.agent_id,
+                    valid_from=start or said,
+                    source=d.source,
+                    confidence=d.confidence,
+                    ends=f.ends,
+                    memory_id=memory_ids[i],
+                    planned_at=None if start is None else said,
+                )
+            )
+    return out

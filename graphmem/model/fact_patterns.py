@@ -4,7 +4,7 @@ and what they give (pure). Planning their versions is :mod:`graphmem.model.facts
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from graphmem.model.facts import normalize_value
 from graphmem.models import FactType
@@ -194,6 +194,8 @@ class ExtractedFact:
     fact_type: FactType
     ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
+    # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
+    span: tuple[int, int] | None = field(default=None, compare=False)
 
 
 def _clean(obj: str) -> str:
@@ -233,7 +235,9 @@ def _extract(text: str) -> list[ExtractedFact]:
                 if not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
                     continue
                 kind = "rule" if fact_type is FactType.RULE else "preference"
-                fact = ExtractedFact(f"{kind}:{normalize_value(obj)}", _VERB_VALUE.get(verb, verb), fact_type)
+                fact = ExtractedFact(
+                    f"{kind}:{normalize_value(obj)}", _VERB_VALUE.get(verb, verb), fact_type, span=m.span()
+                )
             else:
                 obj = _clean(groups.get("obj") or "")
                 what = normalize_value(groups.get("what") or "")
@@ -241,7 +245,7 @@ def _extract(text: str) -> list[ExtractedFact]:
                 if not value or value.lower() in _VAGUE or len(value.split()) > 6:
                     continue
                 key = template.format(obj=normalize_value(obj), what=what)
-                fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type)
+                fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type, span=m.span())
             out[(fact.fact_type, fact.key)] = fact
     for pattern, relation in _THIRD:
         for m in pattern.finditer(text):
@@ -249,14 +253,16 @@ def _extract(text: str) -> list[ExtractedFact]:
             obj = _clean(m.group("obj"))
             if who in _NOT_SOMEONE or not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
                 continue
-            fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who)
+            fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who, span=m.span())
             out[(fact.fact_type, f"{who}/{relation}")] = fact
     if _ENDINGS_CHECK.search(text):
         for pattern, key in _ENDINGS:
             for m in pattern.finditer(text):
                 obj = _clean(m.group("obj"))
                 if obj and obj.lower() not in _VAGUE and (FactType.PROFILE, key) not in out:
-                    out[(FactType.PROFILE, key)] = ExtractedFact(key, obj, FactType.PROFILE, ends=True)
+                    out[(FactType.PROFILE, key)] = ExtractedFact(
+                        key, obj, FactType.PROFILE, ends=True, span=m.span()
+                    )
     return list(out.values())
 
 

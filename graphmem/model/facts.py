@@ -10,6 +10,12 @@ is classified against the current one:
 - ``supersede``: the new value replaces the old: the old version's ``valid_to`` closes at the new
   ``valid_from``, its ``expired_at`` at now, its status becomes ``superseded`` and ``SUPERSEDES`` links them.
 
+A *plan* is a version stated before it starts (``planned_at`` earlier than ``valid_from``: "I'm moving to
+Manchester next month", :mod:`graphmem.model.planned`, or a ``set_fact`` with a future ``valid_from``). It
+supersedes the current value from its start, so reads at a valid time before then still find the old value.
+A value stated after the plan but starting before it (the move happened early, or went elsewhere) replaces
+the plan, which closes as never valid (:func:`settles_plan`).
+
 Without a current version (never set, or retracted), a value is ``new``, unless its ``valid_from`` precedes
 the end of the key's last known valid interval (the *floor*): then it is kept as a contradiction too, so
 valid intervals never overlap. A retraction (:func:`plan_retraction`) closes the current version's
@@ -59,6 +65,9 @@ class FactInput:
     confidence: float = 1.0
     memory_id: str | None = None
     ends: bool = False  # "I no longer ...": close the current version if it has this value; create nothing
+    # when the change was stated, for a value stated before it starts (a plan: "I'm moving to Manchester next
+    # month"; graphmem.model.planned); a set_fact whose valid_from is later than now is planned now
+    planned_at: datetime | None = None
 
     @property
     def identity(self) -> tuple[str, str | None, str]:
@@ -75,6 +84,8 @@ class CurrentFact:
     valid_from: datetime
     source: Source
     version: int
+    planned_at: datetime | None = None  # a plan (see FactInput.planned_at)
+    replaced: str | None = None  # the version a plan superseded (its statement is outdated with the plan's)
 
 
 @dataclass(frozen=True)
@@ -127,13 +138,28 @@ def classify(
         if floor is not None and valid_from < floor:
             return Resolution.KEEP_BOTH, "the new value's valid_from precedes the end of the key's last value"
         return Resolution.NEW, "no current value"
+    trusted = SOURCE_TRUST[new.source] >= SOURCE_TRUST[current.source]
+    if trusted and settles_plan(current, valid_from):  # also the planned value itself, only earlier
+        return (
+            Resolution.SUPERSEDE,
+            "stated after a planned change and before its start: it replaces the plan",
+        )
     if normalize_value(current.value) == normalize_value(new.value):
         return Resolution.MERGE, "same value"
-    if SOURCE_TRUST[new.source] < SOURCE_TRUST[current.source]:
+    if not trusted:
         return Resolution.KEEP_BOTH, f"source {new.source.value} ranks below {current.source.value}"
     if valid_from < current.valid_from:
         return Resolution.KEEP_BOTH, "the new value's valid_from precedes the current value's"
     return Resolution.SUPERSEDE, "a newer value from a source at least as trusted"
+
+
+def settles_plan(current: CurrentFact, valid_from: datetime) -> bool:
+    """Whether a value from ``valid_from`` replaces ``current`` as a plan not yet started: stated after the
+    plan (planned_at) and starting before it ("I've settled in Ancoats" a week before the planned move).
+    The plan is closed as never valid and the new value holds from ``valid_from``; the version the plan had
+    superseded keeps its recorded end, and reads resolve the overlap to the later record
+    (``fact_at.cypher``: recorded_at, then valid_from, latest first)."""
+    return current.planned_at is not None and current.planned_at <= valid_from < current.valid_from
 
 
 Identity = tuple[str, str | None, str]
@@ -152,6 +178,8 @@ def plan(
     history = keys or {}
     for new in inputs:
         valid_from = new.valid_from or now
+        if new.planned_at is None and valid_from > now:  # set_fact with a future valid_from: planned now
+            new = replace(new, planned_at=now)
         current = state.get(new.identity)
         past = history.get(new.identity, KeyState())
         if new.ends:
@@ -182,17 +210,36 @@ def plan(
         out.results.append((new_id, resolution))
         if current is not None and resolution is Resolution.KEEP_BOTH:
             out.conflicts_with.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
+        replaced = None
         if current is not None and resolution is Resolution.SUPERSEDE:
-            out.close.append({"id": current.id, "valid_to": valid_from, "status": "superseded"})
-            out.supersedes.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
-            out.outdated.append({"old": current.id, "new": row["id"], "key": new.key, "at": valid_from})
+            replaced = _plan_supersede(out, new.key, new_id, current, valid_from)
         if resolution is not Resolution.KEEP_BOTH:
-            state[new.identity] = CurrentFact(new_id, new.value, valid_from, new.source, version)
+            state[new.identity] = CurrentFact(
+                new_id, new.value, valid_from, new.source, version, new.planned_at, replaced
+            )
         else:
             history[new.identity] = replace(past, last_version=max(past.last_version, version))
         out.audit.append({**audit, "new_id": row["id"]})
     _write_closed_in_batch(out)
     return out
+
+
+def _plan_supersede(
+    out: FactPlan, key: str, new_id: str, current: CurrentFact, valid_from: datetime
+) -> str | None:
+    """Close ``current`` for the new version ``new_id`` valid from ``valid_from``; returns the version the
+    new one replaces (a plan's predecessor when it settles the plan). A settled plan closes as never valid
+    (its valid_to at its own valid_from), and the statement its plan had outdated from the planned date is
+    outdated from ``valid_from``."""
+    early = settles_plan(current, valid_from)
+    out.close.append(
+        {"id": current.id, "valid_to": current.valid_from if early else valid_from, "status": "superseded"}
+    )
+    out.supersedes.append({"src": new_id, "dst": current.id, "valid_from": valid_from})
+    out.outdated.append({"old": current.id, "new": new_id, "key": key, "at": valid_from})
+    if early and current.replaced is not None:
+        out.outdated.append({"old": current.replaced, "new": new_id, "key": key, "at": valid_from})
+    return current.replaced if early else current.id
 
 
 def _version_row(
@@ -212,6 +259,7 @@ def _version_row(
         "memory_id": new.memory_id,
         "status": "conflicted" if resolution is Resolution.KEEP_BOTH else "current",
         "version": version,
+        "planned_at": new.planned_at,
     }
 
 

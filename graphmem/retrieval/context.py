@@ -7,6 +7,7 @@ import logging
 import math
 import weakref
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -116,7 +117,10 @@ def scoped_facts(rt: Runtime, who: Caller, when: TimeScope) -> list[dict[str, An
     """The current facts of every scope ``who`` may read; a key set in several scopes keeps only its
     narrowest scope's value (a user's fact overrides its organisation's; docs/scopes.md)."""
     order = [t for _, t in who.readable()]
-    rows = rt.store.read("context_facts", tenants=order, as_of=when.as_of, known_at=when.known_at)
+    now = datetime.now(UTC)
+    rows = rt.store.read(
+        "context_facts", tenants=order, as_of=when.as_of or now, known_at=when.known_at or now
+    )
     narrowest: dict[str, int] = {}
     for r in rows:
         rank = order.index(r["tenant"])

@@ -44,6 +44,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             valid_from=records.moment(r["valid_from"]),
             source=facts.stored_source(r["source"]),
             version=facts.stored_version(r["version"]),
+            planned_at=r["planned_at"] if isinstance(r["planned_at"], datetime) else None,
+            replaced=records.optional_text(r["replaced"]),
         )
         for r in rows
         if r["id"] is not None
@@ -131,7 +133,15 @@ def retract_fact(
 
 
 def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
+    """The current version of ``key``: the one valid now as recorded now (``fact_at.cypher``), so a plan
+    that has not started leaves the value it will replace."""
+    now = datetime.now(UTC)
     rows = rt.store.read(
-        "fact_get", user_id=user_id, key=facts.canonical_key(key, user_id), agent_id=agent_id
+        "fact_at",
+        user_id=user_id,
+        key=facts.canonical_key(key, user_id),
+        agent_id=agent_id,
+        as_of=now,
+        known_at=now,
     )
     return fact_from_row(rows[0]["fact"]) if rows else None

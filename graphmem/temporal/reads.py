@@ -119,11 +119,8 @@ def fact_list(
     as_of: datetime | None,
     known_at: datetime | None,
 ) -> list[Fact]:
-    """Every key's current version, key order; with ``as_of`` and/or ``known_at`` (the other defaults to
-    now), each key's version valid at ``as_of`` as it read at ``known_at`` (the rule of :func:`fact_at`)."""
-    if as_of is None and known_at is None:
-        rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=None, known_at=None)
-        return [fact_from_row(r["fact"]) for r in rows]
+    """Every key's version valid at ``as_of`` as it read at ``known_at`` (the rule of :func:`fact_at`; each
+    defaults to now: the current versions)."""
     valid, known = _times(as_of, known_at)
     rows = rt.store.read("fact_list", user_id=user_id, agent_id=agent_id, as_of=valid, known_at=known)
     return [as_known(fact_from_row(r["fact"]), known) for r in rows]

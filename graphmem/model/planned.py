@@ -1,0 +1,50 @@
+"""When a stated fact starts (pure): "I'm moving to Manchester next month" is a plan, valid from the first of
+next month, not from the moment it was said.
+
+A fact a turn states holds from when it was said. It is a *plan* when the clause stating it names a date that
+begins after the day it was said ("next month", "tomorrow", "on Monday" in a sentence about the future, "in
+two weeks"): then it holds from that date's start, and :mod:`graphmem.model.facts` records when it was
+planned (``planned_at``), so a later statement made before that date replaces the plan instead of being kept
+as a contradiction. A date that bounds the statement ("until next month", "by Friday", "before June") does
+not start it, and a date in another clause of the sentence ("I moved to Leeds, and next week I start at the
+BBC") is not the fact's.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from graphmem.model.dates import resolve_dates
+
+__all__ = ["fact_start"]
+
+# where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
+_CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
+# a date read as a bound of the statement, not its start
+_BOUND = re.compile(r"\b(?:until|till|til|before|by|since|through|up to)\s*$", re.I)
+
+
+def _clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """The clause of ``text`` holding ``span``: from the last clause end before it to the first after it
+    (a conjunction inside the span itself, as in "I moved to Berlin and started at Zalando", stays)."""
+    start = 0
+    for m in _CLAUSE_END.finditer(text, 0, span[0]):
+        start = m.end()
+    end_match = _CLAUSE_END.search(text, span[1])
+    return start, end_match.start() if end_match else len(text)
+
+
+def fact_start(text: str, span: tuple[int, int] | None, said: datetime) -> datetime | None:
+    """The start of the change the clause at ``span`` of ``text`` plans, or None when it plans none: the
+    earliest date the clause names that begins after the day ``said`` falls on and is not a bound of it."""
+    if span is None:
+        return None
+    start, end = _clause(text, span)
+    clause = text[start:end]
+    starts = [
+        r.start
+        for r in resolve_dates(clause, said)
+        if r.start > said and not _BOUND.search(clause[: max(0, clause.find(r.phrase))])
+    ]
+    return min(starts) if starts else None

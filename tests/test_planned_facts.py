@@ -1,0 +1,151 @@
+"""Plans: a fact stated before it starts ("I'm moving to Manchester next month") holds from that date, the
+value it will replace stays current until then, and a statement made before the date replaces the plan.
+Pure rules first, then the real server."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.model import facts
+from graphmem.model.fact_patterns import extract
+from graphmem.model.facts import CurrentFact, FactInput, Resolution
+from graphmem.model.planned import fact_start
+from graphmem.models import FactType, Source
+
+SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
+
+
+def _start(text: str, said: datetime = SAID) -> datetime | None:
+    (fact,) = [f for f in extract(text) if f.key.endswith("location") or f.key == "employer"]
+    return fact_start(text, fact.span, said)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm moving to Manchester next month.", datetime(2026, 4, 1, tzinfo=UTC)),
+        ("Next week I'm moving to Oslo!", datetime(2026, 3, 16, tzinfo=UTC)),
+        ("I'm relocating to Bristol in two weeks, so busy.", datetime(2026, 3, 23, tzinfo=UTC)),  # its week
+        ("I'm moving to York tomorrow", datetime(2026, 3, 11, tzinfo=UTC)),
+        ("I live in Leeds.", None),  # no date: from when it was said
+        ("I moved to York last month.", None),  # a past date is not a plan
+        ("I'm moving to York today.", None),  # today began before it was said
+        ("I live in Leeds until next month.", None),  # a bound, not a start
+        ("I moved to Leeds, and next week I start at the BBC.", None),  # another clause's date
+    ],
+)
+def test_a_plan_starts_at_the_date_its_clause_names(text: str, expected: datetime | None) -> None:
+    assert _start(text) == expected
+
+
+def test_a_fact_without_a_place_in_the_text_is_no_plan() -> None:
+    assert fact_start("I'm moving to Oslo next week", None, SAID) is None
+
+
+def _input(value: str, valid_from: datetime, planned_at: datetime | None = None, **kw: object) -> FactInput:
+    return FactInput(
+        "u", "location", value, FactType.PROFILE, valid_from=valid_from, planned_at=planned_at, **kw
+    )  # type: ignore[arg-type]
+
+
+LEEDS = CurrentFact("leeds", "Leeds", datetime(2026, 1, 1, tzinfo=UTC), Source.USER, 1)
+APRIL = datetime(2026, 4, 1, tzinfo=UTC)
+
+
+def test_a_plan_supersedes_from_its_start_and_an_earlier_statement_replaces_it() -> None:
+    moving, settled = (
+        _input("Manchester", APRIL, SAID),
+        _input("Ancoats, Manchester", SAID + timedelta(days=5)),
+    )
+    out = facts.plan([moving, settled], {moving.identity: LEEDS}, SAID + timedelta(days=6))
+    plan_id, settled_id = (r["id"] for r in out.create)
+    assert [r["planned_at"] for r in out.create] == [SAID, None]
+    assert [res for _, res in out.results] == [Resolution.SUPERSEDE, Resolution.SUPERSEDE]
+    # the plan ends Leeds at its start; written closed as never valid (its valid_to its own start)
+    assert out.close == [{"id": "leeds", "valid_to": APRIL, "status": "superseded"}]
+    (plan_row,) = [r for r in out.create if r["id"] == plan_id]
+    assert (plan_row["status"], plan_row["valid_to"]) == ("superseded", APRIL)
+    # both statements the new value replaces are outdated from its start
+    assert {(o["old"], o["at"]) for o in out.outdated if o["new"] == settled_id} == {
+        (plan_id, SAID + timedelta(days=5)),
+        ("leeds", SAID + timedelta(days=5)),
+    }
+
+
+def test_the_planned_value_stated_early_replaces_the_plan_too() -> None:
+    plan = CurrentFact("plan", "Manchester", APRIL, Source.USER, 2, planned_at=SAID, replaced="leeds")
+    early = _input("Manchester", SAID + timedelta(days=3))
+    out = facts.plan([early], {early.identity: plan}, SAID + timedelta(days=3))
+    assert out.results[0][1] is Resolution.SUPERSEDE  # not merged: it holds from day 3, not from April
+    assert out.close == [{"id": "plan", "valid_to": APRIL, "status": "superseded"}]
+
+
+def test_only_a_statement_made_after_the_plan_and_trusted_as_much_replaces_it() -> None:
+    plan = CurrentFact("plan", "Manchester", APRIL, Source.USER, 2, planned_at=SAID, replaced="leeds")
+    before = _input("Leeds", SAID - timedelta(days=1))  # said before the plan was made: kept aside
+    agent = _input("Liverpool", SAID + timedelta(days=1), source=Source.AGENT)
+    after = _input("Liverpool", APRIL + timedelta(days=9))  # after the plan started: an ordinary change
+    for new, expected in ((before, Resolution.KEEP_BOTH), (agent, Resolution.KEEP_BOTH)):
+        assert facts.plan([new], {new.identity: plan}, SAID).results[0][1] is expected
+    out = facts.plan([after], {after.identity: plan}, APRIL + timedelta(days=9))
+    assert out.close == [{"id": "plan", "valid_to": APRIL + timedelta(days=9), "status": "superseded"}]
+
+
+def test_a_set_fact_starting_later_is_planned_when_it_is_set() -> None:
+    out = facts.plan([_input("Oslo", APRIL)], {}, SAID)
+    assert out.create[0]["planned_at"] == SAID
+    assert facts.plan([_input("Oslo", SAID)], {}, SAID).create[0]["planned_at"] is None
+
+
+# --- the real server ---------------------------------------------------------------------------------
+
+
+def _say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
+    turn = {"role": "user", "content": text, "timestamp": when}
+    return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
+
+
+def test_a_move_planned_for_next_year_leaves_the_current_place_current(
+    mem: GraphMemory, user_id: str
+) -> None:
+    now = datetime.now(UTC)
+    _say(mem, user_id, now - timedelta(days=30), "I live in Leeds, near the university.")
+    planning = _say(mem, user_id, now - timedelta(minutes=5), "I'm moving to Manchester next year.")
+    jan = datetime(now.year + 1, 1, 1, tzinfo=UTC)
+    current = mem.facts.get(user_id, "location")
+    assert current is not None and current.value == "Leeds" and current.valid_to == jan
+    assert [f.value for f in mem.facts.list(user_id)] == ["Leeds"]
+    later = mem.facts.get(user_id, "location", as_of=jan + timedelta(days=1))
+    assert (
+        later is not None and later.value == "Manchester" and later.planned_at == now - timedelta(minutes=5)
+    )
+    ctx = mem.context("Where do I live?", user_id=user_id, reinforce=False)
+    assert [i.text for i in ctx.items if i.kind == "fact"] == ["location: Leeds"]
+    # the statement of the current place is not outdated yet: a present-tense question still finds it
+    hits = mem.recall("Where do I live?", user_id=user_id, k=2, reinforce=False)
+    leeds = next(h for h in hits if "Leeds" in h.memory.content and h.memory.id != planning)
+    assert leeds.explanation.components.get("currency", 1.0) == 1.0
+
+
+def test_a_plan_replaced_before_it_starts_keeps_what_was_known_then(mem: GraphMemory, user_id: str) -> None:
+    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    time.sleep(0.02)
+    checkpoint = datetime.now(UTC)
+    time.sleep(0.02)
+    settled = _say(mem, user_id, SAID + timedelta(days=5), "I've settled in Salford, Manchester.")
+    as_known_then = mem.facts.get(user_id, "location", as_of=APRIL + timedelta(days=2), known_at=checkpoint)
+    assert as_known_then is not None and as_known_then.value == "Manchester"  # the plan, as it stood
+    assert (
+        mem.facts.get(user_id, "location", as_of=SAID + timedelta(days=6), known_at=checkpoint).value
+        == "Leeds"
+    )  # type: ignore[union-attr]
+    for at in (SAID + timedelta(days=6), APRIL + timedelta(days=2)):
+        assert mem.facts.get(user_id, "location", as_of=at).value == "Salford, Manchester"  # type: ignore[union-attr]
+    assert mem.facts.get(user_id, "location").value == "Salford, Manchester"  # type: ignore[union-attr]
+    hits = mem.recall("Where do I live now?", user_id=user_id, k=3, reinforce=False)
+    assert hits[0].memory.id == settled, [h.memory.content for h in hits]
