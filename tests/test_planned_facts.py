@@ -46,6 +46,18 @@ def test_a_fact_without_a_place_in_the_text_is_no_plan() -> None:
     assert fact_start("I'm moving to Oslo next week", None, SAID) is None
 
 
+def test_a_match_that_begins_with_a_stop_reads_its_own_clause() -> None:
+    # a LoCoMo turn: the rule's match begins at the "!" ending the sentence before, whose "in a few days" is
+    # not the rule's
+    text = (
+        "Haven't talked in a few days, wanted to say I joined a club! "
+        "Always been interested in cultures and food."
+    )
+    (rule,) = extract(text)
+    assert rule.span is not None and text[rule.span[0]] == "!"
+    assert fact_start(text, rule.span, SAID) is None
+
+
 def _input(value: str, valid_from: datetime, planned_at: datetime | None = None, **kw: object) -> FactInput:
     return FactInput(
         "u", "location", value, FactType.PROFILE, valid_from=valid_from, planned_at=planned_at, **kw

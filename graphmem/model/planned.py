@@ -28,8 +28,11 @@ _BOUND = re.compile(r"\b(?:until|till|til|before|by|since|through|up to)\s*$", r
 def _clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
     """The clause of ``text`` holding ``span``: from the last clause end before it to the first after it
     (a conjunction inside the span itself, as in "I moved to Berlin and started at Zalando", stays)."""
+    first = span[0]  # a match may begin with the stop before its first word ("! Always ...")
+    while first < span[1] and not text[first].isalnum():
+        first += 1
     start = 0
-    for m in _CLAUSE_END.finditer(text, 0, span[0]):
+    for m in _CLAUSE_END.finditer(text, 0, first):
         start = m.end()
     end_match = _CLAUSE_END.search(text, span[1])
     return start, end_match.start() if end_match else len(text)
