@@ -429,7 +429,14 @@ def test_mistyped_times_counts_and_weights_fail_no_read_and_no_job(mem: GraphMem
 
 @pytest.mark.parametrize(
     "expression",
-    ["f.version = 'v2'", "f.value = [1, 2]", "f.valid_from = 'last spring'", "f.source = 'oracle'"],
+    [
+        "f.version = 'v2'",
+        "f.value = [1, 2]",
+        "f.valid_from = 'last spring'",
+        "f.source = 'oracle'",
+        "f.planned_at = 'soon'",
+        "f.planned_at = f.valid_from",  # a plan made as it started: nothing is early for it
+    ],
 )
 def test_a_mistyped_current_fact_is_still_read_superseded_and_retracted(
     mem: GraphMemory, user_id: str, expression: str
