@@ -172,6 +172,7 @@ class AsyncMemories(_Async[Memories]):
     update = _bridged(Memories.update)
     get = _bridged(Memories.get)
     list = _bridged(Memories.list)
+    count = _bridged(Memories.count)
     history = _bridged(Memories.history)
     link = _bridged(Memories.link)
     govern = _bridged(Memories.govern)

@@ -95,6 +95,7 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     assert contents[0] == "I adopted a dog named Rex"
     assert all(h["memory"]["user_id"] == user_id for h in out["recall"]["hits"])
     assert [m["content"] for m in out["list"]["memories"]] == ["My sister lives in Lisbon"]  # the latest
+    assert out["list"]["total"] == 3  # the two remembered and the persona block (a P0 memory)
     assert out["fact"]["value"] == "green" and out["fact_get"]["fact"]["value"] == "green"
     assert [f["value"] for f in out["history"]["versions"]] == ["green", "blue"]
     assert [(f["key"], f["value"]) for f in out["facts"]["facts"]] == [("favorite:color", "blue")]

@@ -61,7 +61,7 @@ def build_server(
     aid, oid = who.agent_id, who.org_id
     server = MCPServer("graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, mem, uid, aid, oid)
-    _listing_tools(server, mem, uid)
+    _listing_tools(server, mem, uid, aid, oid)
     _fact_tools(server, mem, uid, aid, oid)
     _core_tools(server, mem, uid, aid, oid)
     return server
@@ -129,16 +129,24 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         return {"forgotten": memory_id}
 
 
-def _listing_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
+def _listing_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
     def memory_list(
-        limit: int = 20, offset: int = 0, memory_type: str | None = None, tags: list[str] | None = None
+        limit: int = 20,
+        offset: int = 0,
+        memory_type: str | None = None,
+        tags: list[str] | None = None,
+        scope: str = "user",
     ) -> dict[str, Any]:
         """The user's memories without a query, the latest first (for "what do you remember about me?"),
-        ``limit`` from ``offset``; ``memory_type`` and ``tags`` (all of them) narrow it."""
-        found = mem.memories.list(uid, limit=limit, offset=offset, memory_type=memory_type, tags=tags)
-        return {"memories": [ops.memory_json(m) for m in found]}
+        ``limit`` from ``offset``, and ``total``: how many match; ``memory_type`` and ``tags`` (all of them)
+        narrow it. scope: user (default), agent (this agent's shared memories) or org (the organisation's)."""
+        reach: dict[str, Any] = {"user_id": uid, "scope": scope, "agent_id": aid, "org_id": oid}
+        narrow: dict[str, Any] = {"memory_type": memory_type, "tags": tags}
+        found = mem.memories.list(limit=limit, offset=offset, **narrow, **reach)
+        total = mem.memories.count(**narrow, **reach)
+        return {"memories": [ops.memory_json(m) for m in found], "total": total}
 
 
 def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:

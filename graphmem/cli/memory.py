@@ -4,14 +4,25 @@ app by cli.py)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, AsOfOption, HomeOption, JsonOption, KnownAtOption, UserOption
+from graphmem.cli.common import (
+    AgentOption,
+    App,
+    AsOfOption,
+    HomeOption,
+    JsonOption,
+    KnownAtOption,
+    OrgOption,
+    ScopeOption,
+    ScopeUserOption,
+    UserOption,
+)
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
@@ -133,9 +144,27 @@ def get(
     )
 
 
+def _whose(scope: str, user: str | None, session: str | None, agent: str | None, org: str | None) -> str:
+    """Whose memories a listing shows, for its title."""
+    named = {"session": f"session {session} of {user}", "agent": f"agent {agent}", "org": f"org {org}"}
+    return escape(named.get(scope, str(user)))
+
+
+def _page_table(memories: list[Memory], title: str) -> Table:
+    table = Table(title=title)
+    for column in ("when", "content", "status", "type", "id"):
+        table.add_column(column)
+    for m in memories:
+        when = m.occurred_at or m.created_at
+        table.add_row(
+            f"{when:%Y-%m-%d %H:%M}" if when else "-", escape(m.content), m.status, m.memory_type, m.id
+        )
+    return table
+
+
 @memory_app.command("list")
 def list_memories(
-    user: UserOption,
+    user: ScopeUserOption = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="memories per page (at most 1,000)")] = 20,
     offset: Annotated[int, typer.Option("--offset", help="skip this many (newest first)")] = 0,
     status: Annotated[
@@ -146,35 +175,36 @@ def list_memories(
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="repeat: a memory must carry every one")
     ] = None,
+    agent: AgentOption = None,
+    org: OrgOption = None,
+    scope: ScopeOption = "user",
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The user's memories, newest first, a page at a time."""
+    """The user's memories (`--scope agent --agent A`: the agent's shared ones; session, org likewise),
+    newest first, a page at a time, and how many match (`--json`: the page alone)."""
+    filters: dict[str, Any] = {
+        "status": status,
+        "memory_type": memory_type,
+        "session_id": session,
+        "tags": tag,
+    }
+    reach: dict[str, Any] = {"user_id": user, "scope": scope, "agent_id": agent, "org_id": org}
     with _connect(home) as mem:
-        memories = mem.memories.list(
-            user,
-            limit=limit,
-            offset=offset,
-            status=status,
-            memory_type=memory_type,
-            session_id=session,
-            tags=tag,
-        )
+        memories = mem.memories.list(limit=limit, offset=offset, **filters, **reach)
+        total = None if as_json else mem.memories.count(**filters, **reach)
     if as_json:
         _print_json([_ops().memory_json(m) for m in memories])
         return
+    whose = _whose(scope, user, session, agent, org)
     if not memories:
-        console.print(f"no memories of {escape(user)} match" + (f" from {offset}" if offset else ""))
-        return
-    table = Table(title=f"{len(memories)} memories of {escape(user)}" + (f" from {offset}" if offset else ""))
-    for column in ("when", "content", "status", "type", "id"):
-        table.add_column(column)
-    for m in memories:
-        when = m.occurred_at or m.created_at
-        table.add_row(
-            f"{when:%Y-%m-%d %H:%M}" if when else "-", escape(m.content), m.status, m.memory_type, m.id
+        console.print(
+            f"no memories of {whose} match" if not total else f"{total} match, none from {offset + 1}"
         )
-    console.print(table)
+        return
+    shown = f"showing {offset + 1}–{offset + len(memories)} of {total}"
+    console.print(_page_table(memories, f"memories of {whose}"))
+    console.print(shown)
 
 
 def context(

@@ -18,14 +18,6 @@ from graphmem.temporal import reads as temporal
 __all__ = ["Facts"]
 
 
-def _owner(
-    user_id: object, scope: object, session_id: object, agent_id: object, org_id: object
-) -> tuple[str, str | None]:
-    """The tenant key of the fact's scope (docs/scopes.md) and the validated agent id."""
-    who = check.caller(user_id, session_id, agent_id, org_id)
-    return who.tenant(check.scope(scope)), who.agent_id
-
-
 class Facts:
     """Set, read, retract and trace a user's facts (``mem.facts``)."""
 
@@ -51,7 +43,7 @@ class Facts:
         A repeat with the same ``idempotency_key`` returns the first result and writes nothing.
         ``scope`` (``user``, ``session``, ``agent``, ``org``; docs/scopes.md) says whose fact it is; the
         other scopes need their id (``session_id``, ``agent_id``, ``org_id``)."""
-        owner, aid = _owner(user_id, scope, session_id, agent_id, org_id)
+        owner, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         new = factbase.FactInput(
             user_id=owner,
             key=check.text(key, "key", max_chars=check.MAX_ID_CHARS),
@@ -95,7 +87,7 @@ class Facts:
         Raises ``FactNotFound`` when the key has no current version, ``ValidationError`` when ``valid_to``
         does not follow its ``valid_from``. A repeat with the same ``idempotency_key`` returns the first
         result and writes nothing. ``scope`` and its ids as for :meth:`set`."""
-        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
+        uid, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
         end = check.aware_datetime(valid_to, "valid_to")
 
@@ -135,7 +127,7 @@ class Facts:
         ``known_at`` (transaction time: what had been recorded by then), the version that held then, as it
         read at ``known_at``; the other defaults to now. Naive datetimes are read as UTC. ``scope`` and its
         ids as for :meth:`set` (one scope's fact; ``context()`` merges the scopes)."""
-        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
+        uid, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
         valid_at = check.aware_datetime(as_of, "as_of")
         recorded_by = check.aware_datetime(known_at, "known_at")
@@ -157,7 +149,7 @@ class Facts:
         """Every fact of the scope, one version per key in key order: the current values, or with ``as_of``
         and/or ``known_at`` the versions that held then, as :meth:`get` reads one key. ``scope`` and its ids
         as for :meth:`set` (one scope's facts; ``context()`` merges the scopes)."""
-        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
+        uid, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         valid_at = check.aware_datetime(as_of, "as_of")
         recorded_by = check.aware_datetime(known_at, "known_at")
         return temporal.fact_list(self._rt, uid, agent_id=aid, as_of=valid_at, known_at=recorded_by)
@@ -175,7 +167,7 @@ class Facts:
         """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
         transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``.
         ``scope`` and its ids as for :meth:`set`."""
-        uid, aid = _owner(user_id, scope, session_id, agent_id, org_id)
+        uid, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         return temporal.fact_history(
             self._rt, uid, check.text(key, "key", max_chars=check.MAX_ID_CHARS), agent_id=aid
         )

@@ -1,5 +1,6 @@
-"""``mem.memories``: one memory at a time: versioned updates, links, governance decisions, feedback, and
-the proactive preload of a session's first memories."""
+"""``mem.memories``: reading a scope's memories (one, a page, how many), and one memory at a time:
+versioned updates, links, governance decisions, feedback, and the proactive preload of a session's first
+memories."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from graphmem.governance import users as governance
 from graphmem.governance import versioning
 from graphmem.model import validation as check
 from graphmem.model.dynamics import LIVE_STATUSES
+from graphmem.model.scopes import Scope
 from graphmem.models import Hit, Memory, MemoryStatus, MemoryType, Priority
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.store.idempotency import Step
@@ -39,8 +41,24 @@ def _unchanged(current: Memory, change: versioning.MemoryUpdate) -> bool:
     )
 
 
+def _filters(status: object, memory_type: object, session_id: object, tags: object) -> dict[str, Any]:
+    """The validated filters of :meth:`Memories.list` and :meth:`Memories.count` as query parameters
+    (``cypher/fragments/memory_listed``)."""
+    wanted = [status] if isinstance(status, str) else status
+    if wanted is not None and not isinstance(wanted, list | tuple):
+        raise ValidationError("status", f"must be a list of statuses, not {type(wanted).__name__}")
+    kind = None if memory_type is None else check.enum(memory_type, MemoryType, "memory_type").value
+    return {
+        "statuses": [check.enum(s, MemoryStatus, "status").value for s in wanted or LIVE_STATUSES],
+        "memory_type": kind,
+        "session_id": check.identifier(session_id, "session_id", required=False),
+        "tags": list(check.tags(tags)),
+    }
+
+
 class Memories:
-    """Update, trace, link, govern and rate single memories (``mem.memories``)."""
+    """Read a scope's memories (one, a page, how many); update, trace, link, govern and rate single
+    memories (``mem.memories``)."""
 
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
@@ -93,48 +111,78 @@ class Memories:
     def _max_metadata(self) -> int:
         return self._rt.settings.max_metadata_bytes
 
-    def get(self, memory_id: str, *, user_id: str) -> Memory:
-        """One of the user's memories, current version, whatever its status (``MemoryNotFound`` if the user
-        has no memory of that id)."""
-        uid = check.user_id(user_id)
+    def get(
+        self,
+        memory_id: str,
+        *,
+        user_id: str | None = None,
+        scope: Scope | str = Scope.USER,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        org_id: str | None = None,
+    ) -> Memory:
+        """One memory of the scope, current version, whatever its status (``MemoryNotFound`` if the scope
+        has no memory of that id). ``scope`` (``user``, ``session``, ``agent``, ``org``; docs/scopes.md)
+        says whose memory it is; the other scopes need their id (``session_id``, ``agent_id``, ``org_id``),
+        as in ``mem.facts``."""
+        tenant, _ = check.owner(user_id, scope, session_id, agent_id, org_id)
         mid = check.identifier(memory_id, "memory_id") or ""
-        rows = self._rt.store.read("memory_fetch", ids=[mid], tenants=[uid], embedding=None, now=None)
+        rows = self._rt.store.read("memory_fetch", ids=[mid], tenants=[tenant], embedding=None, now=None)
         if not rows:
             raise MemoryNotFound(mid)
         return memory_from_row(rows[0]["memory"])
 
     def list(
         self,
-        user_id: str,
+        user_id: str | None,
         *,
         limit: int = 100,
         offset: int = 0,
-        status: list[MemoryStatus | str] | MemoryStatus | str | None = None,
+        status: builtins.list[MemoryStatus | str] | MemoryStatus | str | None = None,
         memory_type: MemoryType | str | None = None,
         session_id: str | None = None,
         tags: builtins.list[str] | None = None,
+        scope: Scope | str = Scope.USER,
+        agent_id: str | None = None,
+        org_id: str | None = None,
     ) -> builtins.list[Memory]:
-        """The user's memories, the latest first by when they happened (``occurred_at``, as the timeline
+        """The scope's memories, the latest first by when they happened (``occurred_at``, as the timeline
         orders them), ``limit`` (at most 1,000) from ``offset``;
         only those in ``status`` (default: the live ones, active, weak and dormant), of ``memory_type``, of
-        ``session_id`` and carrying every one of ``tags``. Read-only: listing reinforces nothing."""
-        wanted = [status] if isinstance(status, str) else status
-        if wanted is not None and not isinstance(wanted, list | tuple):
-            raise ValidationError("status", f"must be a list of statuses, not {type(wanted).__name__}")
-        statuses = [check.enum(s, MemoryStatus, "status").value for s in wanted or LIVE_STATUSES]
-        kind = None if memory_type is None else check.enum(memory_type, MemoryType, "memory_type").value
+        ``session_id`` and carrying every one of ``tags``. ``scope`` and its ids as for :meth:`get`
+        (``user_id`` may be None for an agent's or an organisation's; their memories carry no session, so a
+        ``session_id`` filter finds none of them). :meth:`count` says how many match. Read-only: listing
+        reinforces nothing."""
+        tenant, _ = check.owner(user_id, scope, session_id, agent_id, org_id)
         rows = self._rt.store.read(
             "memory_list",
-            user_id=check.user_id(user_id),
-            statuses=statuses,
-            memory_type=kind,
-            session_id=check.identifier(session_id, "session_id", required=False),
-            tags=list(check.tags(tags)),
+            user_id=tenant,
+            **_filters(status, memory_type, session_id, tags),
             offset=check.bounded_int(offset, "offset", 0, 10**9),
             limit=check.bounded_int(limit, "limit", 1, MAX_PAGE),
             now=None,
         )
         return [memory_from_row(r["memory"]) for r in rows]
+
+    def count(
+        self,
+        user_id: str | None,
+        *,
+        status: builtins.list[MemoryStatus | str] | MemoryStatus | str | None = None,
+        memory_type: MemoryType | str | None = None,
+        session_id: str | None = None,
+        tags: builtins.list[str] | None = None,
+        scope: Scope | str = Scope.USER,
+        agent_id: str | None = None,
+        org_id: str | None = None,
+    ) -> int:
+        """How many memories :meth:`list` pages through with the same filters and scope (one read of the
+        scope's memories, made only when asked: a page does not count; docs/interfaces.md has its cost)."""
+        tenant, _ = check.owner(user_id, scope, session_id, agent_id, org_id)
+        rows = self._rt.store.read(
+            "memory_count", user_id=tenant, **_filters(status, memory_type, session_id, tags)
+        )
+        return int(rows[0]["total"])
 
     def history(self, memory_id: str, *, user_id: str) -> builtins.list[Memory]:
         """Every version of a memory, oldest first."""

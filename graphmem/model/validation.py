@@ -90,6 +90,16 @@ def scope(value: object) -> scopes.Scope:
     return enum(value, scopes.Scope, "scope")
 
 
+def owner(
+    user: object, scope_name: object, session_id: object, agent_id: object, org_id: object
+) -> tuple[str, str | None]:
+    """The tenant key of the one scope a call names (``scope_name`` and the id it needs; docs/scopes.md)
+    and the validated agent id: whose facts ``mem.facts`` reads or writes, whose memories ``mem.memories``
+    lists."""
+    who = caller(user, session_id, agent_id, org_id)
+    return who.tenant(scope(scope_name)), who.agent_id
+
+
 def k(value: object, *, maximum: int = MAX_K) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError("k", f"must be an integer, not {type(value).__name__}")

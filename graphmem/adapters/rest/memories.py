@@ -1,12 +1,14 @@
 """REST routes of the verbs agents call every turn: remember, messages, recall, context, update, feedback,
-forget; and reading one memory or a page of them."""
+forget; and reading one memory or a page of them (of any scope, with its total)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+import fastapi
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.params import Depends
 
 from graphmem.adapters import auth as keyauth
@@ -18,6 +20,7 @@ from graphmem.adapters.rest.bodies import (
     RecallBody,
     RememberBody,
     UpdateBody,
+    scope_args,
     shared,
 )
 from graphmem.memory import GraphMemory
@@ -75,36 +78,74 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     return api
 
 
+TOTAL_COUNT = "X-Total-Count"
+"""The response header of a memory listing giving how many memories match its filters (the body stays the
+page: a JSON array, as before the header)."""
+
+
+@dataclass
+class MemoryPage:
+    """The query parameters of a memory listing: the page (``limit`` at most 1,000) and the filters; repeat
+    ``status`` (default: active, weak, dormant) or ``tag`` (a memory must carry every one) to give several."""
+
+    limit: int = 100
+    offset: int = 0
+    status: Annotated[list[str] | None, Query()] = None
+    memory_type: str | None = None
+    session_id: str | None = None
+    tag: Annotated[list[str] | None, Query()] = None
+
+    def listed(self, mem: GraphMemory, response: Response, **scope: Any) -> list[dict[str, Any]]:
+        """The page of the scope's memories (``mem.memories.list``), its total in ``X-Total-Count``."""
+        filters: dict[str, Any] = {
+            "status": self.status,
+            "memory_type": self.memory_type,
+            "session_id": self.session_id,
+            "tags": self.tag,
+        }
+        memories = mem.memories.list(limit=self.limit, offset=self.offset, **filters, **scope)
+        response.headers[TOTAL_COUNT] = str(mem.memories.count(**filters, **scope))
+        return [ops.memory_json(m) for m in memories]
+
+
+PageQuery = Annotated[MemoryPage, fastapi.Depends()]
+"""A route parameter taking a :class:`MemoryPage` from the query string."""
+
+
 def _reads(api: APIRouter, mem: GraphMemory) -> None:
-    """Reading memories without a query: a page of them, one, its versions."""
+    """Reading memories without a query: a page of them, one, its versions. ``scope=session|agent|org``
+    (with ``session_id``, ``agent_id``, ``org_id``) reads that scope instead of the user's own, with a key
+    granted it (docs/scopes.md)."""
 
     @api.get("/users/{user_id}/memories")
     def memory_list(
         user_id: str,
-        limit: int = 100,
-        offset: int = 0,
-        status: Annotated[list[str] | None, Query()] = None,
-        memory_type: str | None = None,
-        session_id: str | None = None,
-        tag: Annotated[list[str] | None, Query()] = None,
+        request: Request,
+        response: Response,
+        page: PageQuery,
+        agent_id: str | None = None,
+        org_id: str | None = None,
+        scope: str = "user",
     ) -> list[dict[str, Any]]:
-        """The user's memories, newest first, a page at a time (``limit`` at most 1,000); repeat ``status``
-        (default: active, weak, dormant) or ``tag`` (a memory must carry every one) to give several."""
-        memories = mem.memories.list(
-            user_id,
-            limit=limit,
-            offset=offset,
-            status=status,
-            memory_type=memory_type,
-            session_id=session_id,
-            tags=tag,
-        )
-        return [ops.memory_json(m) for m in memories]
+        """The user's memories (or those of ``scope``), newest first, a page at a time; the header
+        ``X-Total-Count`` says how many match the filters."""
+        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
+        return page.listed(mem, response, user_id=user_id, scope=scope, agent_id=agent_id, org_id=org_id)
 
     @api.get("/users/{user_id}/memories/{memory_id}")
-    def memory_get(user_id: str, memory_id: str) -> dict[str, Any]:
-        """One memory, current version (404 when the user has none of that id)."""
-        return ops.memory_json(mem.memories.get(memory_id, user_id=user_id))
+    def memory_get(
+        user_id: str,
+        memory_id: str,
+        request: Request,
+        agent_id: str | None = None,
+        org_id: str | None = None,
+        session_id: str | None = None,
+        scope: str = "user",
+    ) -> dict[str, Any]:
+        """One memory, current version (404 when the scope has none of that id)."""
+        keyauth.require_grant(request, *shared(scope, agent_id, org_id))
+        reach = scope_args(agent_id, org_id, session_id, scope)
+        return ops.memory_json(mem.memories.get(memory_id, user_id=user_id, **reach))
 
     @api.get("/users/{user_id}/memories/{memory_id}/history")
     def memory_history(user_id: str, memory_id: str) -> list[dict[str, Any]]:

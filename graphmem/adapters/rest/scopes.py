@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Response
 from fastapi.params import Depends
 
 from graphmem.adapters import ops
 from graphmem.adapters.rest.bodies import SharedFactBody, SharedMemoryBody, SharedRecallBody
+from graphmem.adapters.rest.memories import PageQuery
 from graphmem.memory import GraphMemory
 from graphmem.model.scopes import Scope
 
@@ -26,6 +27,10 @@ class _Owner:
     scope: Scope
     agent_id: str | None = None
     org_id: str | None = None
+
+    def reach(self) -> dict[str, Any]:
+        """The facade's scope arguments for this owner."""
+        return {"scope": self.scope, "agent_id": self.agent_id, "org_id": self.org_id}
 
 
 def _remember(mem: GraphMemory, owner: _Owner, body: SharedMemoryBody) -> dict[str, Any]:
@@ -65,6 +70,7 @@ def _get_fact(mem: GraphMemory, owner: _Owner, key: str) -> dict[str, Any]:
 def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     """The agent and organisation routes (each shared scope read and written on its own)."""
     api = APIRouter(tags=["scopes"], dependencies=list(auth))
+    _reads(api, mem)
 
     @api.post("/agents/{agent_id}/memories", status_code=201)
     def agent_remember(agent_id: str, body: SharedMemoryBody) -> dict[str, Any]:
@@ -103,3 +109,27 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         return _get_fact(mem, _Owner(Scope.ORG, org_id=org_id), key)
 
     return api
+
+
+def _reads(api: APIRouter, mem: GraphMemory) -> None:
+    """A shared scope's memories without a query: a page (its total in ``X-Total-Count``), one by id."""
+
+    @api.get("/agents/{agent_id}/memories")
+    def agent_memories(agent_id: str, page: PageQuery, response: Response) -> list[dict[str, Any]]:
+        """This agent's shared memories, newest first, a page at a time (filters as for a user's)."""
+        return page.listed(mem, response, user_id=None, **_Owner(Scope.AGENT, agent_id=agent_id).reach())
+
+    @api.get("/agents/{agent_id}/memories/{memory_id}")
+    def agent_memory(agent_id: str, memory_id: str) -> dict[str, Any]:
+        """One of this agent's shared memories (404 when it has none of that id)."""
+        return ops.memory_json(mem.memories.get(memory_id, **_Owner(Scope.AGENT, agent_id=agent_id).reach()))
+
+    @api.get("/orgs/{org_id}/memories")
+    def org_memories(org_id: str, page: PageQuery, response: Response) -> list[dict[str, Any]]:
+        """This organisation's shared memories, newest first, a page at a time (filters as for a user's)."""
+        return page.listed(mem, response, user_id=None, **_Owner(Scope.ORG, org_id=org_id).reach())
+
+    @api.get("/orgs/{org_id}/memories/{memory_id}")
+    def org_memory(org_id: str, memory_id: str) -> dict[str, Any]:
+        """One of this organisation's shared memories (404 when it has none of that id)."""
+        return ops.memory_json(mem.memories.get(memory_id, **_Owner(Scope.ORG, org_id=org_id).reach()))
