@@ -13,7 +13,9 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   held nowhere; the value is current from its own start; the interval the plan had ended keeps its end and,
   where the two overlap, the later operation's value holds).
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
-  its start) it held over [valid_from, valid_to). Either way the key has no current value.
+  its start) it held over [valid_from, valid_to). Either way the key has no current value, except that
+  withdrawing a plan which had ended an interval at its start continues that interval's value from there
+  (the ended interval keeps its end; the continuation is current, as trusted as the value it continues).
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -35,6 +37,7 @@ class Interval:
     withdrawn: bool = False
     order: int = 0
     planned_at: datetime | None = None  # a plan: set at this transaction time, starting later
+    ended: tuple[Interval, str] | None = None  # a plan's: the interval it ended at its start, and its source
 
 
 @dataclass
@@ -63,7 +66,7 @@ class KeyModel:
         for n, op in enumerate(o for o in self.ops if o.at <= known_at):
             if op.kind == "set":
                 assert op.value is not None
-                start = op.when or op.at
+                start, ended = op.when or op.at, None
                 if current is not None:
                     cur, source = current
                     trusted = TRUST[op.source] >= TRUST[source]
@@ -74,24 +77,27 @@ class KeyModel:
                     elif not trusted or start < cur.start:
                         continue  # kept aside
                     else:
-                        cur.end = start
+                        cur.end, ended = start, current
                 else:
                     ends = [iv.end if iv.end is not None else iv.start for iv in intervals]
                     if ends and start < max(ends):
                         continue  # kept aside
-                new = Interval(op.value, start, order=n, planned_at=op.at if start > op.at else None)
+                planned = op.at if start > op.at else None
+                new = Interval(op.value, start, order=n, planned_at=planned, ended=ended if planned else None)
                 intervals.append(new)
                 current = (new, op.source)
             elif current is not None:
                 cur, _ = current
                 if op.when is not None and op.when <= cur.start:
                     continue  # refused
-                if op.when is None:
-                    cur.withdrawn = True
-                else:
-                    cur.withdrawn = True
-                    intervals.append(Interval(cur.value, cur.start, op.when, order=n))
+                cur.withdrawn = True
                 current = None
+                if op.when is not None:
+                    intervals.append(Interval(cur.value, cur.start, op.when, order=n))
+                elif cur.ended is not None:  # a withdrawn plan: the value it ended goes on
+                    resumed = Interval(cur.ended[0].value, cur.start, order=n)
+                    intervals.append(resumed)
+                    current = (resumed, cur.ended[1])
         return intervals
 
     def answer(self, as_of: datetime, known_at: datetime) -> tuple[str, datetime, datetime | None] | None:

@@ -161,3 +161,32 @@ def test_a_plan_replaced_before_it_starts_keeps_what_was_known_then(mem: GraphMe
     assert mem.facts.get(user_id, "location").value == "Salford, Manchester"  # type: ignore[union-attr]
     hits = mem.recall("Where do I live now?", user_id=user_id, k=3, reinforce=False)
     assert hits[0].memory.id == settled, [h.memory.content for h in hits]
+
+
+def test_withdrawing_a_plan_resumes_the_value_it_would_have_ended(mem: GraphMemory, user_id: str) -> None:
+    now = datetime.now(UTC)
+    mem.facts.set(user_id, "location", "Leeds", valid_from=now - timedelta(days=90))
+    mem.facts.set(user_id, "location", "Berlin", valid_from=now + timedelta(days=30))  # a plan made now
+    withdrawn = mem.facts.retract(user_id, "location")  # the move is off
+    assert (withdrawn.value, withdrawn.status) == ("Berlin", "retracted")
+    for at in (now, now + timedelta(days=60)):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == "Leeds", at
+    history = [(f.value, f.status) for f in mem.facts.history(user_id, "location")]
+    assert history == [("Leeds", "superseded"), ("Berlin", "retracted"), ("Leeds", "current")]
+    mem.facts.retract(user_id, "location")  # a value that is not a plan is withdrawn as before
+    assert mem.facts.get(user_id, "location", as_of=now + timedelta(days=60)) is None
+
+
+def test_only_a_withdrawn_plan_resumes_a_value() -> None:
+    plan = {"id": "p", "version": 2, "valid_from": APRIL, "planned_at": SAID}
+    leeds = {"id": "l", "user_id": "u", "key": "location", "value": "Leeds", "source": "user", "version": 1}
+    resumed = facts.plan_retraction(plan, valid_to=None, resumed=leeds).create
+    assert resumed is not None and (resumed["value"], resumed["valid_from"], resumed["status"]) == (
+        "Leeds",
+        APRIL,
+        "current",
+    )
+    assert facts.plan_retraction({**plan, "planned_at": None}, valid_to=None, resumed=leeds).create is None
+    ended = facts.plan_retraction(plan, valid_to=APRIL + timedelta(days=3), resumed=leeds).create
+    assert ended is not None and ended["status"] == facts.ENDED  # "it held until then": nothing resumes

@@ -315,32 +315,51 @@ def _plan_end(
 
 @dataclass(frozen=True)
 class Retraction:
-    """The writes of one retraction: close ``close_id``; ``create`` (or None) the ended version."""
+    """The writes of one retraction: close ``close_id``; ``create`` (or None) the ended version, or the
+    version that resumes the value a withdrawn plan had closed."""
 
     close_id: str
     create: dict[str, Any] | None
     version: int  # the version the audit reports: the ended one, else the closed one
 
 
-def plan_retraction(current: dict[str, Any], *, valid_to: datetime | None) -> Retraction:
+_COPIED = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence", "memory_id")
+
+
+def plan_retraction(
+    current: dict[str, Any], *, valid_to: datetime | None, resumed: dict[str, Any] | None = None
+) -> Retraction:
     """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
     recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
     (its transaction time closes and a new version, valid over ``[valid_from, valid_to)``, is recorded).
     ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``); the caller reads a stored
-    ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`)."""
+    ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`).
+    Withdrawing a plan (no ``valid_to``) that had closed a version at its start (``resumed``: "I'm moving
+    to Manchester next month", then the move is off) records that version's value again from the plan's
+    start, so the key keeps its value after the planned date; the closed version keeps its recorded end."""
     if valid_to is None:
-        return Retraction(current["id"], None, stored_version(current["version"]))
+        if resumed is None or not isinstance(current.get("planned_at"), datetime):
+            return Retraction(current["id"], None, stored_version(current["version"]))
+        version = stored_version(current["version"]) + 1
+        row = {
+            **{f: resumed.get(f) for f in _COPIED},
+            "valid_from": current["valid_from"].astimezone(UTC),
+            "id": str(uuid.uuid4()),
+            "valid_to": None,
+            "status": "current",
+            "version": version,
+            "expire": False,
+        }
+        return Retraction(current["id"], row, version)
     if valid_to <= current["valid_from"]:
         raise ValueError("valid_to must be later than the current version's valid_from")
-    fields = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence")
     version = stored_version(current["version"]) + 1
     row = {
-        **{f: current.get(f) for f in fields},
+        **{f: current.get(f) for f in _COPIED},
         # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
         # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
         "valid_from": current["valid_from"].astimezone(UTC),
         "id": str(uuid.uuid4()),
-        "memory_id": current.get("memory_id"),
         "valid_to": valid_to,
         "status": ENDED,
         "version": version,

@@ -103,8 +103,8 @@ def retract_fact(
     on_commit: Commit | None = None,
 ) -> Fact:
     """Retract the current version of ``key`` (see :func:`graphmem.model.facts.plan_retraction`); returns the
-    ended version (with ``valid_to``) or the retracted one. :class:`FactNotFound` when there is no current
-    version; ``on_commit`` runs inside the same transaction."""
+    ended version (with ``valid_to``) or the retracted one (a withdrawn plan resumes the value it closed).
+    :class:`FactNotFound` when there is no current version; ``on_commit`` runs inside the same transaction."""
     when = now or datetime.now(UTC)
     key = facts.canonical_key(key, user_id)
 
@@ -114,14 +114,17 @@ def retract_fact(
             raise FactNotFound(key)
         try:
             current = {**rows[0]["fact"], "valid_from": records.moment(rows[0]["fact"]["valid_from"])}
-            retraction = facts.plan_retraction(current, valid_to=valid_to)
+            retraction = facts.plan_retraction(
+                current, valid_to=valid_to, resumed=_resumed(rows[0]["resumed"])
+            )
         except ValueError as exc:
             raise ValidationError("valid_to", str(exc)) from exc
         if retraction.create is not None:
             tx.run("fact_create", rows=[retraction.create], now=when)
         ended_id = retraction.create["id"] if retraction.create is not None else None
         tx.run("fact_retract", user_id=user_id, id=retraction.close_id, ended_id=ended_id, now=when)
-        fact_id = ended_id or retraction.close_id
+        ended = retraction.create is not None and retraction.create["status"] == facts.ENDED
+        fact_id = ended_id if ended and ended_id else retraction.close_id
         fact = fact_from_row(tx.run("fact_by_id", user_id=user_id, id=fact_id)[0]["fact"])
         if on_commit is not None:
             on_commit(tx, fact)
@@ -130,6 +133,17 @@ def retract_fact(
     fact = rt.store.unit_of_work(work)
     logger.debug("facts: retracted a version (%s)", fact.status)
     return fact
+
+
+def _resumed(row: Any) -> dict[str, Any] | None:
+    """The version a plan being retracted had closed, as its values are copied (text value and source)."""
+    if not isinstance(row, dict):
+        return None
+    return {
+        **row,
+        "value": records.text(row.get("value")),
+        "source": facts.stored_source(row.get("source")).value,
+    }
 
 
 def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
