@@ -190,3 +190,36 @@ def test_only_a_withdrawn_plan_resumes_a_value() -> None:
     assert facts.plan_retraction({**plan, "planned_at": None}, valid_to=None, resumed=leeds).create is None
     ended = facts.plan_retraction(plan, valid_to=APRIL + timedelta(days=3), resumed=leeds).create
     assert ended is not None and ended["status"] == facts.ENDED  # "it held until then": nothing resumes
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'll be moving to Oslo next month.", "location", "Oslo"),
+        ("I'm going to start my new job at Spotify on Monday.", "employer", "Spotify"),
+        ("I start work at the BBC next week", "employer", "BBC"),
+        ("I will start working for Google in two weeks", "employer", "Google"),
+    ],
+)
+def test_a_change_stated_in_the_future_tense_is_a_plan(text: str, key: str, value: str) -> None:
+    (fact,) = extract(text)
+    assert (fact.key, fact.value, fact.planned) == (key, value, True)
+    assert fact_start(text, fact.span, SAID) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm starting to learn guitar next month", "I'm joining a gym next month", "I'll start at 9 tomorrow"],
+)
+def test_future_tense_without_a_job_or_a_move_is_no_fact(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_a_future_change_without_a_date_is_no_fact_yet(mem: GraphMemory, user_id: str) -> None:
+    _say(mem, user_id, SAID, "I live in Leeds but I'll move to York one day.")
+    _say(mem, user_id, SAID + timedelta(days=1), "I live in Leeds, and I'll be moving to Bristol next month.")
+    assert [(f.value, f.valid_from) for f in mem.facts.history(user_id, "location")] == [
+        ("Leeds", SAID),
+        ("Bristol", APRIL),
+    ]
+    assert mem.facts.get(user_id, "location", as_of=SAID + timedelta(days=2)).value == "Leeds"  # type: ignore[union-attr]

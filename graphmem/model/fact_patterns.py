@@ -18,7 +18,8 @@ _WHEN = (
     r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
     r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
-    r"years?) ago)"
+    r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
+    r"(?:days?|weeks?|months?|years?))"
 )
 _STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|{_WHEN}"
 _END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
@@ -182,6 +183,27 @@ _THIRD: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"{_WHO} (?:now |still )?works (?:at|for)\s+{_OBJ}{_END}"), "employer"),
     (re.compile(rf"{_WHO} (?:now |still )?works as an?\s+{_OBJ}{_END}"), "occupation"),
 ]
+# A change stated in the future tense ("I'll be moving to Oslo next month", "I'm starting my new job at
+# Spotify on Monday", "I start work at the BBC next week"): a fact only as a plan with a date
+# (graphmem.model.planned); without one ("I'll move to Oslo one day") it is not a fact yet. As for a job
+# started, only a job or work names an employer ("I'll start at the gym", "I'm joining Tom" do not).
+_WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
+_PLANNED: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            rf"{_WILL} (?:moving|relocating|move|relocate)(?: house| back)?"
+            rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"(?:{_WILL}|\bI(?:'m| am)|\bI) start(?:ing)? (?:(?:a |my |the )?(?:new )?job|work(?:ing)?) "
+            rf"(?:at|with|for)\s+(?!(?:{_STOP})\b){_OBJ}{_END}"
+        ),
+        "employer",
+    ),
+]
 _ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
@@ -193,6 +215,7 @@ class ExtractedFact:
     value: str
     fact_type: FactType
     ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
+    planned: bool = field(default=False, compare=False)  # stated in the future tense: a fact only with a date
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)
@@ -255,6 +278,12 @@ def _extract(text: str) -> list[ExtractedFact]:
                 continue
             fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who, span=m.span())
             out[(fact.fact_type, f"{who}/{relation}")] = fact
+    for pattern, key in _PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
+        for m in pattern.finditer(text):
+            obj = _clean(m.group("obj"))
+            if obj and obj.lower() not in _VAGUE and len(obj.split()) <= 6:
+                plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
+                out[(FactType.PROFILE, f"{key}@planned")] = plan
     if _ENDINGS_CHECK.search(text):
         for pattern, key in _ENDINGS:
             for m in pattern.finditer(text):
