@@ -214,22 +214,7 @@ CALL (pool) {
 CALL (pool, near, members, covered) {
   UNWIND pool + near + members AS n
   WITH DISTINCT n
-  RETURN collect(n {.id, .content, .speaker, .session_id, retention: {{retention_now(n, coalesce($now, datetime()))}},
-                    strength: {{strength_now(n, coalesce($now, datetime()))}}, .importance, .confidence,
-           .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
-           text: n.search_text, .asked, // asked: the questions feedback marked it useful for (full text)
-           memory_type: CASE WHEN $filtering THEN n.memory_type END, // recall filters: read only for one
-           tags: CASE WHEN $filtering THEN n.tags END, metadata: CASE WHEN $with_metadata THEN n.metadata END,
-           event: CASE WHEN NOT n.event_start IS :: ZONED DATETIME NOT NULL OR NOT n.event_end IS :: ZONED DATETIME NOT NULL THEN null
-                       ELSE [n.event_start.epochMillis, n.event_end.epochMillis] END,
-           said: CASE WHEN n.occurred_at IS :: ZONED DATETIME NOT NULL THEN n.occurred_at.epochMillis END,
-           cosine: CASE WHEN $embedding IS NULL OR covered THEN null
-                        ELSE {{typed_cosine(n.embedding, $embedding)}} END,
-           context_cosine: CASE WHEN $embedding IS NULL OR covered OR n.context_embedding IS NULL THEN null
-                        ELSE {{typed_cosine(n.context_embedding, $embedding)}} END,
-           situation: CASE WHEN $situation IS NULL THEN null
-                        ELSE coalesce({{typed_cosine(n.context_embedding, $situation)}}, {{typed_cosine(n.embedding, $situation)}}) END})
-         AS memories
+  RETURN collect({{pool_memory(n, covered)}}) AS memories // the rows ranking reads: fragments/pool_memory
 }
 CALL () { // each query term's document frequency in the readable tenants, for BM25 with the tenants' own
   // statistics (graphmem.retrieval.bm25): the index's hits of '+user_key:… +(term)', counted up to $df_cap

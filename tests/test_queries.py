@@ -94,6 +94,7 @@ def test_every_stored_vector_cosine_has_a_strict_variant() -> None:
         "entity_similar_index",
         "formation_neighbours",
         "memory_fetch",
+        "recall_filtered",
         "recall_pool",
     }
     for name in STRICT_VARIANTS:

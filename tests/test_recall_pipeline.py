@@ -84,6 +84,30 @@ def test_recall_takes_at_most_two_round_trips(
     assert len(store.calls) <= 2, store.calls
 
 
+def test_a_short_filtered_recall_takes_one_more_read(mem: GraphMemory, user_id: str) -> None:
+    """A filter that admits fewer than k of the pool, on a tenant the pool does not hold whole, adds one read
+    (recall_filtered: graphmem.retrieval.filtered) between the pool and the write: three round trips. A pool
+    that holds the tenant whole (the exact scan made every memory a seed) needs none: two."""
+    _conversation(mem, user_id)
+    laptop = mem.remember("My work laptop is a ThinkPad with a cracked hinge", user_id=user_id, tags=["work"])
+    counted, store = _counting(mem)
+    narrow = RetrievalPreset(name="narrow", pool_k=2)  # 5 memories, 2 + 2 in the pool: not the whole tenant
+
+    def ask(preset: RetrievalPreset | None) -> list[str]:
+        hits = counted.recall(
+            "what is my dog called?", user_id=user_id, k=3, filters={"tags": ["work"]}, preset=preset
+        )
+        return [h.memory.id for h in hits]
+
+    ask(narrow), ask(None)  # warm the size cache and the user's tuned weights
+    store.calls.clear()
+    assert ask(narrow) == [laptop.id]
+    assert store.calls == ["read:recall_pool", "read:recall_filtered", "transaction"], store.calls
+    store.calls.clear()
+    assert ask(None) == [laptop.id]
+    assert store.calls == ["read:recall_pool", "transaction"], store.calls
+
+
 class _ThreadCounting(CountingStore):
     """Counts calls, those of the background writer's thread apart (``worker:...``)."""
 

@@ -68,6 +68,7 @@ def test_warm_plans_runs_recalls_statements_and_writes_nothing(
     assert {params["method"] for params in pools} == {"exact", "filtered" if filtering else "index"}
     assert mem.runtime.tenant_profiles.get(WARM_TENANT) is None  # the made-up profile is not left behind
     assert all(params["tenants"] == [WARM_TENANT] for params in pools)
+    assert [params["tenants"] for name, params in reads if name == "recall_filtered"] == [[WARM_TENANT]]
     assert {"memory_reinforce", "memory_co_recalled", "recall_record", "memory_fetch"} <= set(rehearsed)
     # the later statements are also planned for a transaction that holds a change, as in a real recall
     assert rehearsed.index("warmup_pending_change") < rehearsed.index("memory_co_recalled", 1)

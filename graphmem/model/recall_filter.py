@@ -4,8 +4,9 @@
 its type is one of ``memory_type``, it carries every one of ``tags`` and its metadata holds each key of
 ``metadata`` with that value (equality of JSON values). The filter applies to the ranked pool, after the
 graph has spread activation through every memory (a memory the filter leaves out can still lead to one it
-keeps); retrieval-induced forgetting spares what it leaves out. The pool holds the best few hundred
-candidates, so a filter that keeps a small share of a large tenant may return fewer than ``k``.
+keeps); retrieval-induced forgetting spares what it leaves out. When the pool holds fewer than ``k`` memories
+the filter admits, a second read fetches the tenant's best by cosine among those it admits
+(graphmem.retrieval.filtered), so a recall returns ``k`` whenever ``k`` memories match.
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ class RecallFilter:
     @property
     def reads_metadata(self) -> bool:
         return bool(self.metadata)
+
+    @property
+    def needles(self) -> list[str]:
+        """Substrings of the stored metadata JSON text of every memory whose metadata passes, as graphmem
+        writes that text (``json.dumps(metadata, sort_keys=True)``, graphmem.store.records.dump_metadata):
+        each key with its value where the value's text is certain (a string, true, false, null), the key
+        alone otherwise (a number may be stored as 1.0 and asked for as 1). A read narrows by them;
+        :meth:`admits` decides."""
+        out = []
+        for key, value in self.metadata:
+            head = json.dumps(key) + ": "
+            out.append(head + json.dumps(value) if value is None or isinstance(value, str | bool) else head)
+        return out
 
     def admits(self, memory: Mapping[str, Any]) -> bool:
         """Whether a stored memory row (its ``memory_type``, ``tags`` and ``metadata`` JSON text) passes; a

@@ -24,7 +24,7 @@ from graphmem.model.intent import View
 from graphmem.model.recall_filter import RecallFilter
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
-from graphmem.retrieval import bm25, reference
+from graphmem.retrieval import bm25, filtered, reference
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
 from graphmem.retrieval.ranked import Ranked, RankedHit
@@ -181,11 +181,12 @@ def with_scan_cosines(row: dict[str, Any]) -> dict[str, Any]:
 # --- ranking ----------------------------------------------------------------------------------------
 def search(rt: Runtime, req: SearchRequest) -> Ranked:
     """The tenant's best ``k`` memories for the query, ranked; reads only. One round trip, unless neither
-    index finds anything (then a substring scan is the last resort)."""
+    index finds anything (then a substring scan is the last resort) or a filter admits fewer than ``k`` of
+    the pool (then a filtered read adds what it admits: graphmem.retrieval.filtered)."""
     row = fetch_pool(rt, req)
     row = row if row["seeds"] else substring_pool(rt, req)
     row["reference"] = reference.for_pool(rt.embedder, req.embedding, row["seeds"], req.preset.pool_k)
-    return rank(row, req, rt)
+    return rank(filtered.widen(rt, req, row) if filtered.short(row, req) else row, req, rt)
 
 
 def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
@@ -257,7 +258,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         req.preset.session_penalty,
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
-    standout = spread(signals.cosine, seeds, row.get("reference", ()), req.preset.pool_k)
+    standout = spread(signals.cosine, row.get("baseline", seeds), row.get("reference", ()), req.preset.pool_k)
     span = dates.millis if dates.relative_words else None  # those words left the keywords: the date stands in
     judge = answer_judge(req.query, row, keywords(req), standout, span)  # keywords: a speaker's name counts
     ranks = _source_ranks(seeds)

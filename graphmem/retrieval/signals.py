@@ -90,9 +90,10 @@ def best_cosine(memory: Mapping[str, Any]) -> float:
 
 
 def spread(
-    cosine: Mapping[str, float], seeds: Mapping[str, Any], reference: Sequence[float] = (), size: int = 0
+    cosine: Mapping[str, float], seeds: Iterable[str], reference: Sequence[float] = (), size: int = 0
 ) -> Any:
-    """standout(mid): the memory's cosine in standard deviations above the pool's mean cosine. A pool of
+    """standout(mid): the memory's cosine in standard deviations above the pool's mean cosine (``seeds``: the
+    pool's ids; a filtered recall's second read adds none: graphmem.retrieval.filtered). A pool of
     fewer than ``size`` is filled up with the best of ``reference`` (the query's cosines with the reference
     sentences, best first; graphmem.retrieval.reference)."""
     pool = [cosine[m] for m in seeds if m in cosine]

@@ -28,6 +28,7 @@ from typing import Any
 
 from graphmem.errors import GraphMemError
 from graphmem.model.metamemory import MAX_COMPETITORS
+from graphmem.model.recall_filter import RecallFilter
 from graphmem.retrieval import reference
 from graphmem.retrieval.effects import effects_of
 from graphmem.retrieval.ranked import Ranked, RankedHit
@@ -52,6 +53,10 @@ WARM_INDEXED = TenantProfile(user_count=100_000, total=100_000)
 vector indexes (``filtered:recall_pool`` where they filter by tenant, the over-fetching text otherwise), a
 statement of its own; the empty tenant's real profile plans the exact scan."""
 
+WARM_FILTER = RecallFilter(tags=("warm-up",))
+"""A filter the warm-up tenant's empty pool leaves short: its recall plans the filtered read
+(graphmem.retrieval.filtered), ~0.2 s cold."""
+
 WARM_K = 10
 """Hits a warm-up recall returns: the default ``k`` of recall, the REST API and the MCP tool."""
 
@@ -68,6 +73,7 @@ def warm_plans(rt: Runtime) -> float:
                 rt.tenant_profiles.put(WARM_TENANT, profile)
             for query in WARM_QUERIES:
                 recall(rt, _request(query), now=now)
+        recall(rt, replace(_request(WARM_QUERIES[0]), filters=WARM_FILTER), now=now)  # recall_filtered
         rt.store.rehearse(_effects(rt, now, 0, changes=False))  # record and fetch: reinforce=False
         for competitors in (WARM_K, MAX_COMPETITORS):  # both list-size ranges of a recall's competitors
             rt.store.rehearse(_changed(_effects(rt, now, competitors, changes=True)))

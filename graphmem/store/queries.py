@@ -13,16 +13,17 @@ from importlib import resources
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/")
 
 
-def _read(package: str, name: str, *, filtered: bool = False, strict: bool = False) -> str:
+def _source(package: str, name: str) -> str:
     if not name or not set(name) <= _NAME_CHARS or ".." in name:
         raise KeyError(f"bad query name {name!r}")
     resource = resources.files(package).joinpath(f"{name}.cypher")
     if not resource.is_file():
         raise KeyError(f"no query named {name!r} in {package}")
-    text = resource.read_text(encoding="utf-8")
-    if strict:
-        text = text.replace("{{typed_cosine(", "{{strict_cosine(")
-    return expand(strip_comments(dialect(text, filtered=filtered)))
+    return resource.read_text(encoding="utf-8")
+
+
+def _read(package: str, name: str, *, filtered: bool = False, strict: bool = False) -> str:
+    return expand(strip_comments(dialect(_source(package, name), filtered=filtered)), strict=strict)
 
 
 FILTER_BLOCK = re.compile(r"^[ \t]*// \[vector filter\][^\n]*\n(.*?)^[ \t]*// \[end\][^\n]*\n", re.M | re.S)
@@ -51,9 +52,20 @@ def variant(name: str, *, filtered: bool) -> str:
     return FILTERED + name if filtered else name
 
 
-def expand(text: str) -> str:
-    """``text`` with every ``{{fragment(variable, clock)}}`` replaced by that fragment's expression."""
-    return _INCLUDE.sub(_expand, text)
+FRAGMENT_DEPTH = 3
+"""Levels of fragments within fragments (``fragments/pool_memory`` includes ``typed_cosine``)."""
+
+
+def expand(text: str, *, strict: bool = False) -> str:
+    """``text`` with every ``{{fragment(variable, clock)}}`` replaced by that fragment's expression, and the
+    fragments those include, level by level (``strict``: every ``typed_cosine`` as ``strict_cosine``)."""
+    for _ in range(FRAGMENT_DEPTH + 1):
+        if strict:
+            text = text.replace("{{typed_cosine(", "{{strict_cosine(")
+        if not _INCLUDE.search(text):
+            return text
+        text = _INCLUDE.sub(_expand, text)
+    raise ValueError(f"fragments nest deeper than {FRAGMENT_DEPTH} levels")
 
 
 _INCLUDE = re.compile(r"\{\{(\w+)\(([\w.]+),\s*(.*?)\)\}\}")
@@ -64,8 +76,9 @@ parenthesised."""
 
 @functools.cache
 def fragment(name: str) -> str:
-    """The expression of ``cypher/fragments/<name>.cypher`` (``__m__`` and ``__now__`` placeholders)."""
-    return _read("graphmem.cypher", f"fragments/{name}")
+    """The expression of ``cypher/fragments/<name>.cypher`` (``__m__`` and ``__now__`` placeholders), the
+    fragments it includes left to :func:`expand`."""
+    return strip_comments(_source("graphmem.cypher", f"fragments/{name}"))
 
 
 def _expand(match: re.Match[str]) -> str:

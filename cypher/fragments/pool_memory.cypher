@@ -1,0 +1,24 @@
+// Fragment (an expression, included as {{pool_memory(n, covered)}}): what recall's ranking reads of memory
+// __m__, one compact row (recall_pool's memories, and recall_filtered's: one shape for both). No times, which
+// are slow to decode: the event range and when the memory was said (`said`, its occurred_at) come as epoch
+// milliseconds. __now__ here is a boolean: whether the caller has the memory's query cosines already (the exact
+// scan's), so that none is computed again (`cosine` and `context_cosine` null).
+// Reads the parameters $embedding, $now (the recall's clock for derived retention and strength; null: the
+// server's), $situation (the conversation's vector or null: `situation` is its cosine with the context key),
+// $filtering (a recall filter reads the type and tags) and $with_metadata (and the metadata JSON text).
+// `text` is the search text; `asked` the questions feedback marked the memory useful for (full text).
+__m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
+       strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
+       .access_count, .outdated_from, .outdated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
+       text: __m__.search_text, .asked,
+       memory_type: CASE WHEN $filtering THEN __m__.memory_type END,
+       tags: CASE WHEN $filtering THEN __m__.tags END, metadata: CASE WHEN $with_metadata THEN __m__.metadata END,
+       event: CASE WHEN NOT __m__.event_start IS :: ZONED DATETIME NOT NULL OR NOT __m__.event_end IS :: ZONED DATETIME NOT NULL THEN null
+                   ELSE [__m__.event_start.epochMillis, __m__.event_end.epochMillis] END,
+       said: CASE WHEN __m__.occurred_at IS :: ZONED DATETIME NOT NULL THEN __m__.occurred_at.epochMillis END,
+       cosine: CASE WHEN $embedding IS NULL OR __now__ THEN null
+                    ELSE {{typed_cosine(__m__.embedding, $embedding)}} END,
+       context_cosine: CASE WHEN $embedding IS NULL OR __now__ OR __m__.context_embedding IS NULL THEN null
+                    ELSE {{typed_cosine(__m__.context_embedding, $embedding)}} END,
+       situation: CASE WHEN $situation IS NULL THEN null
+                    ELSE coalesce({{typed_cosine(__m__.context_embedding, $situation)}}, {{typed_cosine(__m__.embedding, $situation)}}) END}
