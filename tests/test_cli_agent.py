@@ -53,6 +53,18 @@ def test_core_and_facts_commands(server: LocalServer, user_id: str) -> None:
     assert _json(["facts", "list", "-u", user_id, "--as-of", "2000-01-01"]) == []
     shown = runner.invoke(app, ["facts", "list", "-u", user_id])
     assert shown.exit_code == 0 and "Lisbon" in shown.output
+    # a value set to start later is a plan: the current value shows until when it holds
+    planned = runner.invoke(
+        app, ["facts", "set", "location", "Oslo", "-u", user_id, "--valid-from", "2199-01-01"]
+    )
+    assert planned.exit_code == 0 and "(planned from 2199-01-01 00:00, version 3)" in planned.output, (
+        planned.output
+    )
+    now = runner.invoke(app, ["facts", "get", "location", "-u", user_id])
+    assert now.exit_code == 0 and "Lisbon" in now.output and "until 2199-01-01 00:00" in now.output, (
+        now.output
+    )
+    assert "2199-01-01" in runner.invoke(app, ["facts", "list", "-u", user_id]).output
 
     versions = _json(["core", "history", "human", "-u", user_id])
     assert isinstance(versions, list) and [b["version"] for b in versions] == [1, 2, 3]

@@ -23,7 +23,7 @@ from graphmem.cli.common import warm as _warm
 from graphmem.errors import ConfigurationError
 
 if TYPE_CHECKING:
-    from graphmem.models import CoreBlock
+    from graphmem.models import CoreBlock, Fact
 
 facts_app = App(help="Facts: set, get, list, retract, history.", no_args_is_help=True)
 core_app = App(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
@@ -99,9 +99,8 @@ def facts_set(
     if as_json:
         _print_json(_ops().fact_json(fact))
     else:
-        console.print(
-            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] ({fact.status}, version {fact.version})"
-        )
+        state = f"planned from {_when(fact.valid_from)}" if fact.planned_at is not None else fact.status
+        console.print(f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] ({state}, version {fact.version})")
 
 
 @facts_app.command("get")
@@ -119,9 +118,7 @@ def facts_get(
     if as_json:
         _print_json(_ops().fact_json(fact))
     elif fact is not None:
-        console.print(
-            f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] (valid from {_when(fact.valid_from)})"
-        )
+        console.print(f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] ({_valid(fact)})")
     if fact is None:
         if not as_json:
             err_console.print(escape(_ops().no_value(key, as_of, known_at)), highlight=False)
@@ -143,11 +140,18 @@ def facts_list(
         _print_json([_ops().fact_json(f) for f in facts])
         return
     table = Table(title=f"facts of {user}")
-    for column in ("key", "value", "valid from", "recorded"):
+    for column in ("key", "value", "valid from", "valid to", "recorded"):
         table.add_column(column)
-    for f in facts:
-        table.add_row(escape(f.key), escape(f.value), _when(f.valid_from), _when(f.recorded_at))
+    for f in facts:  # "valid to" of a current value: a plan replaces it then
+        valid_to = _when(f.valid_to) if f.valid_to is not None else ""
+        table.add_row(escape(f.key), escape(f.value), _when(f.valid_from), valid_to, _when(f.recorded_at))
     console.print(table)
+
+
+def _valid(fact: Fact) -> str:
+    """A version's valid interval in words: "valid from A" or "valid from A until B"."""
+    until = f" until {_when(fact.valid_to)}" if fact.valid_to is not None else ""
+    return f"valid from {_when(fact.valid_from)}{until}"
 
 
 @facts_app.command("retract")
