@@ -15,7 +15,8 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
   its start) it held over [valid_from, valid_to). Either way the key has no current value, except that
   withdrawing a plan which had ended an interval at its start continues that interval's value from there
-  (the ended interval keeps its end; the continuation is current, as trusted as the value it continues).
+  (the ended interval keeps its end; the continuation is current, as trusted as the value it continues, and
+  a plan made at the retraction when it starts later).
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -95,7 +96,8 @@ class KeyModel:
                 if op.when is not None:
                     intervals.append(Interval(cur.value, cur.start, op.when, order=n))
                 elif cur.ended is not None:  # a withdrawn plan: the value it ended goes on
-                    resumed = Interval(cur.ended[0].value, cur.start, order=n)
+                    planned = op.at if cur.start > op.at else None  # from a later start: a plan made now
+                    resumed = Interval(cur.ended[0].value, cur.start, order=n, planned_at=planned)
                     intervals.append(resumed)
                     current = (resumed, cur.ended[1])
         return intervals

@@ -178,6 +178,25 @@ def test_withdrawing_a_plan_resumes_the_value_it_would_have_ended(mem: GraphMemo
     assert mem.facts.get(user_id, "location", as_of=now + timedelta(days=60)) is None
 
 
+def test_a_value_stated_after_a_withdrawn_plan_and_before_its_date_is_current(
+    mem: GraphMemory, user_id: str
+) -> None:
+    # the resumed value starts at the withdrawn plan's date: a plan made at the retraction, not an older
+    # value that a statement starting before it would contradict (kept aside, the statement lost)
+    now = datetime.now(UTC)
+    mem.facts.set(user_id, "location", "Leeds", valid_from=now - timedelta(days=90))
+    mem.facts.set(user_id, "location", "Berlin", valid_from=now + timedelta(days=30))
+    mem.facts.retract(user_id, "location")  # the move is off: Leeds goes on from the plan's date
+    paris = mem.facts.set(user_id, "location", "Paris")  # then a move elsewhere, before that date
+    assert paris.status == "current"
+    for at in (None, now + timedelta(days=1), now + timedelta(days=60)):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == "Paris", at
+    before = mem.facts.get(user_id, "location", as_of=now - timedelta(days=1))
+    assert before is not None and before.value == "Leeds"
+    assert [f.value for f in mem.facts.list(user_id)] == ["Paris"]
+
+
 def test_only_a_withdrawn_plan_resumes_a_value() -> None:
     plan = {"id": "p", "version": 2, "valid_from": APRIL, "planned_at": SAID}
     leeds = {"id": "l", "user_id": "u", "key": "location", "value": "Leeds", "source": "user", "version": 1}

@@ -327,7 +327,11 @@ _COPIED = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confid
 
 
 def plan_retraction(
-    current: dict[str, Any], *, valid_to: datetime | None, resumed: dict[str, Any] | None = None
+    current: dict[str, Any],
+    *,
+    valid_to: datetime | None,
+    resumed: dict[str, Any] | None = None,
+    now: datetime | None = None,
 ) -> Retraction:
     """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
     recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
@@ -336,36 +340,31 @@ def plan_retraction(
     ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`).
     Withdrawing a plan (no ``valid_to``) that had closed a version at its start (``resumed``: "I'm moving
     to Manchester next month", then the move is off) records that version's value again from the plan's
-    start, so the key keeps its value after the planned date; the closed version keeps its recorded end."""
-    if valid_to is None:
-        if resumed is None or not isinstance(current.get("planned_at"), datetime):
-            return Retraction(current["id"], None, stored_version(current["version"]))
-        version = stored_version(current["version"]) + 1
-        row = {
-            **{f: resumed.get(f) for f in _COPIED},
-            "valid_from": current["valid_from"].astimezone(UTC),
-            "id": str(uuid.uuid4()),
-            "valid_to": None,
-            "status": "current",
-            "version": version,
-            "expire": False,
-        }
-        return Retraction(current["id"], row, version)
-    if valid_to <= current["valid_from"]:
+    start, so the key keeps its value after the planned date; the closed version keeps its recorded end.
+    When that start is later than ``now`` (the retraction's time), the continuation is a plan made ``now``,
+    as a ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)
+    instead of being kept aside as older than the current value."""
+    version = stored_version(current["version"])
+    if valid_to is None and (resumed is None or not isinstance(current.get("planned_at"), datetime)):
+        return Retraction(current["id"], None, version)
+    if valid_to is not None and valid_to <= current["valid_from"]:
         raise ValueError("valid_to must be later than the current version's valid_from")
-    version = stored_version(current["version"]) + 1
+    copied = current if valid_to is not None else resumed
+    assert copied is not None
+    # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
+    # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
+    start = current["valid_from"].astimezone(UTC)
     row = {
-        **{f: current.get(f) for f in _COPIED},
-        # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
-        # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
-        "valid_from": current["valid_from"].astimezone(UTC),
+        **{f: copied.get(f) for f in _COPIED},
+        "valid_from": start,
         "id": str(uuid.uuid4()),
         "valid_to": valid_to,
-        "status": ENDED,
-        "version": version,
+        "status": "current" if valid_to is None else ENDED,
+        "version": version + 1,
         "expire": False,
+        "planned_at": now if valid_to is None and now is not None and start > now else None,
     }
-    return Retraction(current["id"], row, version)
+    return Retraction(current["id"], row, version + 1)
 
 
 # --- the key scheme --------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def retract_fact(
         try:
             current = {**rows[0]["fact"], "valid_from": records.moment(rows[0]["fact"]["valid_from"])}
             retraction = facts.plan_retraction(
-                current, valid_to=valid_to, resumed=_resumed(rows[0]["resumed"])
+                current, valid_to=valid_to, resumed=_resumed(rows[0]["resumed"]), now=when
             )
         except ValueError as exc:
             raise ValidationError("valid_to", str(exc)) from exc
