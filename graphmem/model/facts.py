@@ -232,9 +232,10 @@ def _plan_supersede(
     (its valid_to at its own valid_from), and the statement its plan had outdated from the planned date is
     outdated from ``valid_from``."""
     early = settles_plan(current, valid_from)
-    out.close.append(
-        {"id": current.id, "valid_to": current.valid_from if early else valid_from, "status": "superseded"}
-    )
+    # a stored time read back carries its zone's name, which Neo4j orders apart from the same instant at an
+    # offset (see plan_retraction): written back, it goes as UTC
+    never = current.valid_from.astimezone(UTC)
+    out.close.append({"id": current.id, "valid_to": never if early else valid_from, "status": "superseded"})
     out.supersedes.append({"src": new_id, "dst": current.id, "valid_from": valid_from})
     out.outdated.append({"old": current.id, "new": new_id, "key": key, "at": valid_from})
     if early and current.replaced is not None:
