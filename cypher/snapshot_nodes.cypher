@@ -1,5 +1,6 @@
 // A user's nodes valid at $as_of as recorded by $known_at: memories said by then, not forgotten by then,
-// not expired by $known_at; fact versions by the graphmem.temporal.reads rule; entities those memories mention.
+// not expired by $known_at; per fact key (and agent) the version fact_at.cypher reads (the latest recorded of
+// those valid then, as recorded then: fragments/fact_valid_to); entities those memories mention.
 // $user_id, $as_of, $known_at
 CALL () {
   MATCH (m:Memory)
@@ -15,10 +16,9 @@ CALL () {
   UNION
   MATCH (n:Fact)
   WHERE n.user_id = $user_id AND n.status <> 'conflicted' AND n.recorded_at <= $known_at
-    AND n.valid_from <= $as_of
-    AND CASE WHEN n.expired_at IS NULL THEN n.valid_to IS NULL OR $as_of < n.valid_to
-             WHEN $known_at < n.expired_at THEN true
-             ELSE $as_of < coalesce(n.valid_to, n.valid_from) END
+    AND n.valid_from <= $as_of AND coalesce($as_of < {{fact_valid_to(n, $known_at)}}, true)
+  WITH n ORDER BY n.recorded_at DESC, n.valid_from DESC // two hold where a value replaced a plan early
+  WITH n.key AS key, coalesce(n.agent_id, '') AS agent, collect(n)[0] AS n
   RETURN n
 }
 RETURN coalesce(n.id, n.uid) AS id, labels(n)[0] AS label, n {.*, embedding: null, context_embedding: null} AS props

@@ -163,6 +163,22 @@ def test_a_plan_replaced_before_it_starts_keeps_what_was_known_then(mem: GraphMe
     assert hits[0].memory.id == settled, [h.memory.content for h in hits]
 
 
+def test_a_snapshot_shows_one_version_of_a_key_where_a_settled_plan_overlaps(
+    mem: GraphMemory, user_id: str
+) -> None:
+    # Leeds keeps its recorded end (the plan's start) and Salford holds from before it: both are valid on
+    # 16 March as recorded; the snapshot and the diff read the key's version as facts.get does
+    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    _say(mem, user_id, SAID + timedelta(days=5), "I've settled in Salford, Manchester.")
+    at = SAID + timedelta(days=6)
+    snap = mem.temporal.snapshot(user_id, as_of=at)
+    facts_then = [n.properties["value"] for n in snap.nodes if n.label == "Fact"]
+    assert facts_then == ["Salford, Manchester"]
+    change = mem.temporal.diff(user_id, datetime(2026, 3, 5, tzinfo=UTC), at).changed_facts
+    assert [(c.key, c.before, c.after) for c in change] == [("location", "Leeds", "Salford, Manchester")]
+
+
 def test_withdrawing_a_plan_resumes_the_value_it_would_have_ended(mem: GraphMemory, user_id: str) -> None:
     now = datetime.now(UTC)
     mem.facts.set(user_id, "location", "Leeds", valid_from=now - timedelta(days=90))
