@@ -106,8 +106,16 @@ def texts(value: Any) -> list[str]:
 
 
 def moment(value: Any) -> datetime:
-    """A stored time (anything else: :data:`EPOCH`)."""
-    return value if isinstance(value, datetime) else EPOCH
+    """A stored time (anything else: :data:`EPOCH`), as :func:`optional_moment` reads it."""
+    return optional_moment(value) or EPOCH
+
+
+def optional_moment(value: Any) -> datetime | None:
+    """A stored time, one without a zone (a local date-time written by hand) read as UTC, as input is
+    (graphmem.model.validation.aware_datetime), so it compares with the others; anything else None."""
+    if not isinstance(value, datetime):
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def model_from_row(

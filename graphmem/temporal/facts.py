@@ -44,7 +44,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             valid_from=records.moment(r["valid_from"]),
             source=facts.stored_source(r["source"]),
             version=facts.stored_version(r["version"]),
-            planned_at=r["planned_at"] if isinstance(r["planned_at"], datetime) else None,
+            planned_at=records.optional_moment(r["planned_at"]),
             replaced=records.optional_text(r["replaced"]),
         )
         for r in rows
