@@ -136,7 +136,9 @@ def test_a_move_planned_for_next_year_leaves_the_current_place_current(
         later is not None and later.value == "Manchester" and later.planned_at == now - timedelta(minutes=5)
     )
     ctx = mem.context("Where do I live?", user_id=user_id, reinforce=False)
-    assert [i.text for i in ctx.items if i.kind == "fact"] == ["location: Leeds"]
+    assert [i.text for i in ctx.items if i.kind == "fact"] == [
+        f"location: Leeds (from {jan.date()}: Manchester)"
+    ]
     # the statement of the current place is not outdated yet: a present-tense question still finds it
     hits = mem.recall("Where do I live?", user_id=user_id, k=2, reinforce=False)
     leeds = next(h for h in hits if "Leeds" in h.memory.content and h.memory.id != planning)

@@ -220,3 +220,24 @@ def test_every_memory_graphmem_writes_has_a_valid_time(mem: GraphMemory, user_id
     assert rows and all(r["occurred"] is not None and r["recorded"] is not None for r in rows), rows
     now = datetime.now(UTC)
     assert len(mem.recall("Alice", user_id=user_id, k=5, as_of=now)) >= 1
+
+
+def test_context_names_a_plan_beside_the_value_it_will_replace(mem: GraphMemory, user_id: str) -> None:
+    """An agent told "I start my new job at Spotify on Monday" sees it in the facts before Monday; an as_of
+    read after the date lists it as the value, and a settled plan is never shown."""
+    _say(mem, user_id, 1, "I live in Leeds, near the university.")
+    _say(mem, user_id, 8, "Big news: I'm moving from Leeds to Manchester next month.")
+    _say(mem, user_id, 9, "I start work at the BBC next week.")
+
+    def facts(**when: datetime) -> list[str]:
+        ctx = mem.context("Where do I live and work?", user_id=user_id, reinforce=False, **when)
+        return sorted(i.text for i in ctx.items if i.kind == "fact")
+
+    assert facts(as_of=day(10)) == [
+        "employer: BBC (from 2026-03-16)",
+        "location: Leeds (from 2026-04-01: Manchester)",
+    ]
+    assert facts(as_of=APRIL) == ["employer: BBC", "location: Manchester"]
+    _say(mem, user_id, 12, "I've settled into my flat in Ancoats, Manchester.")  # the move came early
+    assert facts(as_of=day(13)) == ["employer: BBC (from 2026-03-16)", "location: Ancoats, Manchester"]
+    assert facts(as_of=day(10)) == ["employer: BBC (from 2026-03-16)", "location: Leeds"]  # known now

@@ -109,8 +109,16 @@ def token_counter(rt: Runtime) -> Callable[[str], int]:
 
 
 def fact_text(fact: dict[str, Any]) -> str:
-    """How a fact reads in a context: ``key: value`` (``preference:tea: love``)."""
-    return f"{fact['key']}: {fact['value']}"
+    """How a fact reads in a context: ``key: value`` (``preference:tea: love``); with a plan not started yet,
+    its date and value too (``location: Leeds (from 2026-04-01: Manchester)``, or ``employer: Spotify (from
+    2026-03-16)`` for a key that holds no value before it)."""
+    nxt = fact.get("next_from")
+    if not isinstance(nxt, datetime):
+        return f"{fact['key']}: {fact['value']}"
+    day = nxt.astimezone(UTC).date().isoformat()
+    if fact.get("value") is None:
+        return f"{fact['key']}: {fact.get('next_value')} (from {day})"
+    return f"{fact['key']}: {fact['value']} (from {day}: {fact.get('next_value')})"
 
 
 def scoped_facts(rt: Runtime, who: Caller, when: TimeScope) -> list[dict[str, Any]]:
