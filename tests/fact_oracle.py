@@ -7,7 +7,8 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
 - set(value, valid_from, source): with a current value: the same value changes nothing; a less trusted
   source, or a valid_from before the current one's, is kept aside (never read); otherwise the current
   value's interval ends at valid_from and the new value is current. Without a current value: a valid_from
-  before the end of the key's last interval is kept aside; otherwise the value is current.
+  before the end of the key's last interval (of those valid somewhere) is kept aside; otherwise the value
+  is current.
   A set whose valid_from is later than its transaction time is a plan. A value set, by a source at least as
   trusted, after a current plan was made and starting before the plan starts replaces the plan (the plan
   held nowhere; the value is current from its own start; the interval the plan had ended keeps its end and,
@@ -80,7 +81,7 @@ class KeyModel:
                     else:
                         cur.end, ended = start, current
                 else:
-                    ends = [iv.end if iv.end is not None else iv.start for iv in intervals]
+                    ends = [iv.end for iv in intervals if not iv.withdrawn and iv.end and iv.end > iv.start]
                     if ends and start < max(ends):
                         continue  # kept aside
                 planned = op.at if start > op.at else None

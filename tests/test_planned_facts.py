@@ -215,6 +215,22 @@ def test_a_value_stated_after_a_withdrawn_plan_and_before_its_date_is_current(
     assert [f.value for f in mem.facts.list(user_id)] == ["Paris"]
 
 
+def test_a_withdrawn_plan_without_a_predecessor_holds_back_no_later_value(
+    mem: GraphMemory, user_id: str
+) -> None:
+    # the withdrawn plan held nowhere: its start is no end of a valid interval that a value stated now
+    # would contradict
+    now = datetime.now(UTC)
+    mem.facts.set(
+        user_id, "location", "Berlin", valid_from=now + timedelta(days=30)
+    )  # a plan, nothing before
+    mem.facts.retract(user_id, "location")  # the move is off
+    paris = mem.facts.set(user_id, "location", "Paris")
+    assert paris.status == "current"
+    got = mem.facts.get(user_id, "location")
+    assert got is not None and got.value == "Paris"
+
+
 def test_only_a_withdrawn_plan_resumes_a_value() -> None:
     plan = {"id": "p", "version": 2, "valid_from": APRIL, "planned_at": SAID}
     leeds = {"id": "l", "user_id": "u", "key": "location", "value": "Leeds", "source": "user", "version": 1}

@@ -17,10 +17,10 @@ A value stated after the plan but starting before it (the move happened early, o
 the plan, which closes as never valid (:func:`settles_plan`).
 
 Without a current version (never set, or retracted), a value is ``new``, unless its ``valid_from`` precedes
-the end of the key's last known valid interval (the *floor*): then it is kept as a contradiction too, so
-valid intervals never overlap. A retraction (:func:`plan_retraction`) closes the current version's
-transaction time; with a ``valid_to`` it also records an ``ended`` version valid over
-``[valid_from, valid_to)``.
+the end of the key's last known valid interval (the *floor*; a version valid nowhere, such as a withdrawn
+plan, ends none): then it is kept as a contradiction too, so valid intervals never overlap. A retraction
+(:func:`plan_retraction`) closes the current version's transaction time; with a ``valid_to`` it also
+records an ``ended`` version valid over ``[valid_from, valid_to)``.
 
 Every classification is recorded as a ``Conflict`` row, so an audit can see why.
 """
