@@ -1,7 +1,8 @@
 // The state of each (user_id, agent_id, key), read inside the writing transaction: its current version
 // (id null: none), the end of its last known valid interval (floor: the latest valid_to of its non-conflicted
-// versions valid somewhere; one valid nowhere, retracted or a plan replaced before its start, has no
-// interval to end) and its highest version number. The fact type is not part of the key:
+// versions valid somewhere, but for those the current version continues, back along SUPERSEDES: with a
+// current version, the floor its line began over; one valid nowhere, retracted or a plan replaced before its
+// start, has no interval to end) and its highest version number. The fact type is not part of the key:
 // a key has one current value whatever type each version was written with. A current version that is a plan
 // (planned_at set) names the version it superseded (replaced), whose statement a settled plan outdates.
 // $keys: list of {user_id, agent_id, key}
@@ -14,9 +15,14 @@ OPTIONAL CALL (f) {
   MATCH (f)-[:SUPERSEDES]->(p:Fact) WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
   RETURN p.id AS replaced LIMIT 1
 }
+CALL (f) {
+  OPTIONAL MATCH (f)-[:SUPERSEDES*0..]->(v:Fact) WHERE v.user_id = f.user_id
+  RETURN collect(DISTINCT v) AS line
+}
 RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        f.id AS id, f.value AS value, f.valid_from AS valid_from, f.source AS source, f.version AS version,
        f.planned_at AS planned_at, replaced,
-       reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from] |
+       reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from
+                                AND NOT x IN line] |
          CASE WHEN m IS NULL OR v.valid_to > m THEN v.valid_to ELSE m END) AS floor,
        reduce(m = 0, v IN versions | CASE WHEN v.version > m THEN v.version ELSE m END) AS last_version

@@ -10,7 +10,8 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   before the end of the key's last interval (of those valid somewhere) is kept aside; otherwise the value
   is current.
   A set whose valid_from is later than its transaction time is a plan. A value set, by a source at least as
-  trusted, after a current plan was made and starting before the plan starts replaces the plan (the plan
+  trusted, after a current plan was made and starting before the plan starts (but not before the end of
+  the last interval before the plan's line of values began) replaces the plan (the plan
   held nowhere; the value is current from its own start; the interval the plan had ended keeps its end and,
   where the two overlap, the later operation's value holds).
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
@@ -40,6 +41,7 @@ class Interval:
     order: int = 0
     planned_at: datetime | None = None  # a plan: set at this transaction time, starting later
     ended: tuple[Interval, str] | None = None  # a plan's: the interval it ended at its start, and its source
+    floor: datetime | None = None  # the end of the last interval before its line of values began
 
 
 @dataclass
@@ -68,11 +70,12 @@ class KeyModel:
         for n, op in enumerate(o for o in self.ops if o.at <= known_at):
             if op.kind == "set":
                 assert op.value is not None
-                start, ended = op.when or op.at, None
+                start, ended, floor = op.when or op.at, None, None
                 if current is not None:
                     cur, source = current
                     trusted = TRUST[op.source] >= TRUST[source]
-                    if trusted and cur.planned_at is not None and cur.planned_at <= start < cur.start:
+                    early = cur.planned_at is not None and cur.planned_at <= start < cur.start
+                    if trusted and early and (cur.floor is None or cur.floor <= start):
                         cur.withdrawn = True  # the plan is replaced before it started
                     elif cur.value == op.value:
                         continue
@@ -84,8 +87,12 @@ class KeyModel:
                     ends = [iv.end for iv in intervals if not iv.withdrawn and iv.end and iv.end > iv.start]
                     if ends and start < max(ends):
                         continue  # kept aside
+                    floor = max(ends, default=None)
                 planned = op.at if start > op.at else None
+                if current is not None:
+                    floor = current[0].floor  # a line of values keeps the floor it began over
                 new = Interval(op.value, start, order=n, planned_at=planned, ended=ended if planned else None)
+                new.floor = floor
                 intervals.append(new)
                 current = (new, op.source)
             elif current is not None:
@@ -99,6 +106,7 @@ class KeyModel:
                 elif cur.ended is not None:  # a withdrawn plan: the value it ended goes on
                     planned = op.at if cur.start > op.at else None  # from a later start: a plan made now
                     resumed = Interval(cur.ended[0].value, cur.start, order=n, planned_at=planned)
+                    resumed.floor = cur.floor
                     intervals.append(resumed)
                     current = (resumed, cur.ended[1])
         return intervals

@@ -231,6 +231,22 @@ def test_a_withdrawn_plan_without_a_predecessor_holds_back_no_later_value(
     assert got is not None and got.value == "Paris"
 
 
+def test_a_value_replacing_a_plan_may_not_start_inside_an_ended_interval(
+    mem: GraphMemory, user_id: str
+) -> None:
+    # a plan made over a key with no current value but an interval ending ahead (Rome, recorded as held until
+    # +6 days): a value starting inside that interval is kept aside, with the plan as without it, so valid
+    # intervals overlap only where a plan's predecessor keeps its end (the property tests found it)
+    now = datetime.now(UTC)
+    mem.facts.set(user_id, "location", "Rome", valid_from=now - timedelta(days=10))
+    mem.facts.retract(user_id, "location", valid_to=now + timedelta(days=6))
+    mem.facts.set(user_id, "location", "Paris", valid_from=now + timedelta(days=9))  # a plan
+    assert mem.facts.set(user_id, "location", "Berlin").status == "conflicted"
+    for at, value in ((now + timedelta(days=1), "Rome"), (now + timedelta(days=10), "Paris")):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == value, at
+
+
 def test_only_a_withdrawn_plan_resumes_a_value() -> None:
     plan = {"id": "p", "version": 2, "valid_from": APRIL, "planned_at": SAID}
     leeds = {"id": "l", "user_id": "u", "key": "location", "value": "Leeds", "source": "user", "version": 1}

@@ -86,6 +86,7 @@ class CurrentFact:
     version: int
     planned_at: datetime | None = None  # a plan (see FactInput.planned_at)
     replaced: str | None = None  # the version a plan superseded (its statement is outdated with the plan's)
+    floor: datetime | None = None  # the floor (KeyState) its line of versions began over
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,6 @@ class FactPlan:
     close: list[dict[str, Any]] = field(default_factory=list)
     supersedes: list[dict[str, Any]] = field(default_factory=list)
     conflicts_with: list[dict[str, Any]] = field(default_factory=list)
-    confirm: list[dict[str, Any]] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
     results: list[tuple[str, Resolution]] = field(default_factory=list)  # (fact id, resolution) per input
     # memories whose stated value was superseded or ended: {old (fact id), new (fact id or None), key, at}
@@ -155,11 +155,12 @@ def classify(
 
 def settles_plan(current: CurrentFact, valid_from: datetime) -> bool:
     """Whether a value from ``valid_from`` replaces ``current`` as a plan not yet started: stated after the
-    plan (planned_at) and starting before it ("I've settled in Ancoats" a week before the planned move).
-    The plan is closed as never valid and the new value holds from ``valid_from``; the version the plan had
-    superseded keeps its recorded end, and reads resolve the overlap to the later record
-    (``fact_at.cypher``: recorded_at, then valid_from, latest first)."""
-    return current.planned_at is not None and current.planned_at <= valid_from < current.valid_from
+    plan (planned_at) and starting before it ("I've settled in Ancoats" a week before the planned move), not
+    before the floor its line began over. The plan closes as never valid and the new value holds from
+    ``valid_from``; the version the plan had superseded keeps its recorded end, and reads resolve the overlap
+    to the later record (``fact_at.cypher``: recorded_at, then valid_from, latest first)."""
+    early = current.planned_at is not None and current.planned_at <= valid_from < current.valid_from
+    return early and (current.floor is None or current.floor <= valid_from)
 
 
 Identity = tuple[str, str | None, str]
@@ -199,7 +200,6 @@ def plan(
         }
         if resolution is Resolution.MERGE:
             assert current is not None
-            out.confirm.append({"id": current.id})
             out.audit.append({**audit, "new_id": current.id})
             out.results.append((current.id, resolution))
             continue
@@ -214,8 +214,9 @@ def plan(
         if current is not None and resolution is Resolution.SUPERSEDE:
             replaced = _plan_supersede(out, new.key, new_id, current, valid_from)
         if resolution is not Resolution.KEEP_BOTH:
+            floor = current.floor if current is not None else past.floor
             state[new.identity] = CurrentFact(
-                new_id, new.value, valid_from, new.source, version, new.planned_at, replaced
+                new_id, new.value, valid_from, new.source, version, new.planned_at, replaced, floor
             )
         else:
             history[new.identity] = replace(past, last_version=max(past.last_version, version))

@@ -46,6 +46,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             version=facts.stored_version(r["version"]),
             planned_at=records.optional_moment(r["planned_at"]),
             replaced=records.optional_text(r["replaced"]),
+            floor=records.optional_moment(r["floor"]),
         )
         for r in rows
         if r["id"] is not None
