@@ -276,6 +276,15 @@ def test_a_change_stated_in_the_future_tense_is_a_plan(text: str, key: str, valu
     assert fact_start(text, fact.span, SAID) is not None
 
 
+def test_a_weekday_in_a_job_started_ahead_is_the_coming_one(mem: GraphMemory, user_id: str) -> None:
+    # "I'm starting ... on Monday" has no future word ("will", "next"), but its rule is one of the future
+    # tense: said on a Tuesday, Monday is the coming one (a bare weekday otherwise reads backwards)
+    _say(mem, user_id, SAID, "I'm starting my new job at Spotify on Monday.")
+    assert [(f.value, f.valid_from) for f in mem.facts.history(user_id, "employer")] == [
+        ("Spotify", datetime(2026, 3, 16, tzinfo=UTC))
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     ["I'm starting to learn guitar next month", "I'm joining a gym next month", "I'll start at 9 tomorrow"],

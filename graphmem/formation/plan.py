@@ -350,7 +350,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
             continue
         said = _at(ctx, i)
         for f in ex.facts:
-            start = None if f.ends else fact_start(d.content, f.span, said)
+            start = None if f.ends else fact_start(d.content, f.span, said, future=f.planned)
             if f.planned and start is None:  # "I'll move to Oslo one day": not a fact until it has a date
                 continue
             out.append(

@@ -265,23 +265,24 @@ def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tu
     return None  # pragma: no cover - every pattern kind is handled above
 
 
-def resolve_dates(text: str, reference: datetime) -> list[DateRange]:
+def resolve_dates(text: str, reference: datetime, *, future: bool = False) -> list[DateRange]:
     """Every date expression of ``text`` resolved against ``reference`` (the message's time), in text order.
 
     Ranges are half-open and in ``reference``'s time zone (UTC when it is naive). Overlapping matches keep
     the first pattern that matched (more specific patterns come first). A sentence that speaks of the future
-    ("will", "going to", "next") resolves bare month and weekday names forwards, otherwise backwards.
+    ("will", "going to", "next"; or ``future``: the caller knows it does) resolves bare month and weekday
+    names forwards, otherwise backwards.
     """
     if not _may_hold_date(text):
         return []
-    return _resolve(text, reference)
+    return _resolve(text, reference, future)
 
 
-def _resolve(text: str, reference: datetime) -> list[DateRange]:
+def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateRange]:
     """:func:`resolve_dates` without the first test: every pattern is searched."""
     tz = reference.tzinfo or UTC
     today = reference.astimezone(tz).date() if reference.tzinfo else reference.date()
-    future = bool(_FUTURE.search(text))
+    future = future or bool(_FUTURE.search(text))
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, DateRange]] = []
     for kind, pattern in _PATTERNS:

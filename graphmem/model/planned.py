@@ -38,16 +38,20 @@ def _clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return start, end_match.start() if end_match else len(text)
 
 
-def fact_start(text: str, span: tuple[int, int] | None, said: datetime) -> datetime | None:
+def fact_start(
+    text: str, span: tuple[int, int] | None, said: datetime, *, future: bool = False
+) -> datetime | None:
     """The start of the change the clause at ``span`` of ``text`` plans, or None when it plans none: the
-    earliest date the clause names that begins after the day ``said`` falls on and is not a bound of it."""
+    earliest date the clause names that begins after the day ``said`` falls on and is not a bound of it.
+    ``future``: the fact was stated in the future tense ("I'm starting my new job on Monday"), so a bare
+    weekday or month is the coming one, as in a sentence with "will" or "next"."""
     if span is None:
         return None
     start, end = _clause(text, span)
     clause = text[start:end]
     starts = [
         r.start
-        for r in resolve_dates(clause, said)
+        for r in resolve_dates(clause, said, future=future)
         if r.start > said and not _BOUND.search(clause[: max(0, clause.find(r.phrase))])
     ]
     return min(starts) if starts else None
