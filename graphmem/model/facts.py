@@ -367,33 +367,3 @@ def plan_retraction(
         "planned_at": now if valid_to is None and now is not None and start > now else None,
     }
     return Retraction(current["id"], row, version + 1)
-
-
-# --- the key scheme --------------------------------------------------------------------------------
-# One namespace for extracted and set_fact facts: a key is ``[subject/]relation``. The subject is omitted
-# for the user (``location``), and is a speaker's name for facts a named speaker states about themselves
-# in a multi-party conversation (``Caroline/location``); a subject equal to the user id is the user.
-# Relations have one canonical name; common aliases map onto it (``city``, ``lives_in`` → ``location``).
-RELATION_ALIASES: dict[str, str] = {
-    alias: canonical
-    for canonical, aliases in {
-        "location": ("city", "home", "home_city", "current_city", "lives_in", "residence", "lives", "town"),
-        "employer": ("company", "works_at", "workplace", "work_place", "job_company"),
-        "occupation": ("job", "job_title", "profession", "work_as", "role_at_work"),
-        "name": ("full_name", "first_name"),
-        "age": ("years_old",),
-        "partner": ("spouse", "husband", "wife", "boyfriend", "girlfriend"),
-    }.items()
-    for alias in (canonical, *aliases)
-}
-
-
-def canonical_key(key: str, user_id: str | None = None) -> str:
-    """The canonical form of a fact key: an alias relation is renamed (``city`` → ``location``), a subject
-    naming the user (``me``, ``user`` or the user id) is dropped; any other key is returned unchanged."""
-    subject, sep, relation = key.rpartition("/") if "/" in key else ("", "", key)
-    norm = re.sub(r"[\s-]+", "_", relation.strip().lower())
-    relation = RELATION_ALIASES.get(norm, relation)
-    if sep and subject.strip().lower() in {"me", "user", "i", (user_id or "").lower()}:
-        return relation
-    return f"{subject}{sep}{relation}"

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.model.dates import overlaps
-from graphmem.model.facts import RELATION_ALIASES
+from graphmem.model.fact_keys import RELATION_ALIASES
 from graphmem.model.scoring import (
     ASKING_FACTOR,
     OTHER_VOICE_FACTOR,

@@ -10,6 +10,7 @@ from typing import Any
 
 from graphmem.errors import FactNotFound, ValidationError
 from graphmem.model import facts
+from graphmem.model.fact_keys import canonical_key
 from graphmem.model.facts import CurrentFact, FactInput, KeyState, Resolution
 from graphmem.models import Fact
 from graphmem.store import records
@@ -34,7 +35,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     """Write ``inputs`` inside ``tx``: read current versions, plan, write; (id, resolution) per input."""
     if not inputs:
         return []
-    inputs = [replace(i, key=facts.canonical_key(i.key, i.user_id)) for i in inputs]
+    inputs = [replace(i, key=canonical_key(i.key, i.user_id)) for i in inputs]
     keys = {i.identity: i for i in inputs}
     rows = tx.run("fact_current", keys=[{"user_id": u, "agent_id": a, "key": k} for (u, a, k) in keys])
     currents = {
@@ -107,7 +108,7 @@ def retract_fact(
     ended version (with ``valid_to``) or the retracted one (a withdrawn plan resumes the value it closed).
     :class:`FactNotFound` when there is no current version; ``on_commit`` runs inside the same transaction."""
     when = now or datetime.now(UTC)
-    key = facts.canonical_key(key, user_id)
+    key = canonical_key(key, user_id)
 
     def work(tx: Tx) -> Fact:
         rows = tx.run("fact_retract_lock", user_id=user_id, key=key, agent_id=agent_id, now=when)
@@ -154,7 +155,7 @@ def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None
     rows = rt.store.read(
         "fact_at",
         user_id=user_id,
-        key=facts.canonical_key(key, user_id),
+        key=canonical_key(key, user_id),
         agent_id=agent_id,
         as_of=now,
         known_at=now,

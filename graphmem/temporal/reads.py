@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
-from graphmem.model.facts import canonical_key
+from graphmem.model.fact_keys import canonical_key
 from graphmem.models import Fact
 from graphmem.store.runtime import Runtime
 from graphmem.temporal.facts import fact_from_row
