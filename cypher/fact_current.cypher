@@ -4,7 +4,9 @@
 // current version, the floor its line began over; one valid nowhere, retracted or a plan replaced before its
 // start, has no interval to end) and its highest version number. The fact type is not part of the key:
 // a key has one current value whatever type each version was written with. A current version that is a plan
-// (planned_at set) names the version it superseded (replaced), whose statement a settled plan outdates.
+// (planned_at set) names the version it superseded (replaced), whose statement a settled plan outdates, and
+// that version's value when it held from when the plan was made until the plan's start (replaced_value:
+// stated again before then, it leaves the plan; graphmem.model.facts.restates).
 // $keys: list of {user_id, agent_id, key}
 UNWIND $keys AS k
 OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
@@ -13,7 +15,10 @@ WITH k, collect(f) AS versions
 WITH k, versions, [v IN versions WHERE v.status = 'current' AND v.expired_at IS NULL][0] AS f
 OPTIONAL CALL (f) {
   MATCH (f)-[:SUPERSEDES]->(p:Fact) WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
-  RETURN p.id AS replaced LIMIT 1
+  RETURN p.id AS replaced,
+         CASE WHEN p.status = 'superseded' AND p.valid_to = f.valid_from AND p.valid_from <= f.planned_at
+              THEN p.value END AS replaced_value
+  LIMIT 1
 }
 CALL (f) {
   OPTIONAL MATCH (f)-[:SUPERSEDES*0..]->(v:Fact) WHERE v.user_id = f.user_id
@@ -21,7 +26,7 @@ CALL (f) {
 }
 RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        f.id AS id, f.value AS value, f.valid_from AS valid_from, f.source AS source, f.version AS version,
-       f.planned_at AS planned_at, replaced,
+       f.planned_at AS planned_at, replaced, replaced_value,
        reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from
                                 AND NOT x IN line] |
          CASE WHEN m IS NULL OR v.valid_to > m THEN v.valid_to ELSE m END) AS floor,

@@ -11,9 +11,10 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   is current.
   A set whose valid_from is later than its transaction time is a plan. A value set, by a source at least as
   trusted, after a current plan was made and starting before the plan starts (but not before the end of
-  the last interval before the plan's line of values began) replaces the plan (the plan
-  held nowhere; the value is current from its own start; the interval the plan had ended keeps its end and,
-  where the two overlap, the later operation's value holds).
+  the last interval before the plan's line of values began) replaces the plan (the plan held nowhere; the
+  value is current from its own start; the interval the plan had ended keeps its end and, where the two
+  overlap, the later operation's value holds), unless it is the value that held when the plan was made,
+  which holds until the plan's start anyway: then the plan stands.
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
   its start) it held over [valid_from, valid_to). Either way the key has no current value, except that
   withdrawing a plan which had ended an interval at its start continues that interval's value from there
@@ -76,6 +77,10 @@ class KeyModel:
                     trusted = TRUST[op.source] >= TRUST[source]
                     early = cur.planned_at is not None and cur.planned_at <= start < cur.start
                     if trusted and early and (cur.floor is None or cur.floor <= start):
+                        held = cur.ended[0] if cur.ended is not None else None
+                        assert cur.planned_at is not None
+                        if held is not None and held.start <= cur.planned_at and held.value == op.value:
+                            continue  # the value holding when the plan was made, stated again: it stands
                         cur.withdrawn = True  # the plan is replaced before it started
                     elif cur.value == op.value:
                         continue

@@ -181,6 +181,23 @@ def test_a_snapshot_shows_one_version_of_a_key_where_a_settled_plan_overlaps(
     assert [(c.key, c.before, c.after) for c in change] == [("location", "Leeds", "Salford, Manchester")]
 
 
+def test_restating_the_value_a_plan_will_replace_leaves_the_plan(mem: GraphMemory, user_id: str) -> None:
+    # still in Leeds a few days after planning the move: a statement of the value that holds until the plan's
+    # date, not a value replacing the plan (which would have kept Leeds current after 1 April)
+    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    _say(mem, user_id, SAID + timedelta(days=2), "I live in Leeds, so the commute is long.")
+    for at, value in ((SAID + timedelta(days=3), "Leeds"), (APRIL + timedelta(days=2), "Manchester")):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == value, at
+    assert [(f.value, f.status) for f in mem.facts.history(user_id, "location")] == [
+        ("Leeds", "superseded"),
+        ("Manchester", "current"),
+    ]
+    restated = mem.facts.set(user_id, "location", "leeds", valid_from=SAID + timedelta(days=4))
+    assert (restated.value, restated.valid_to) == ("Leeds", APRIL)  # the version that holds until the plan
+
+
 def test_withdrawing_a_plan_resumes_the_value_it_would_have_ended(mem: GraphMemory, user_id: str) -> None:
     now = datetime.now(UTC)
     mem.facts.set(user_id, "location", "Leeds", valid_from=now - timedelta(days=90))

@@ -14,7 +14,8 @@ A *plan* is a version stated before it starts (``planned_at`` earlier than ``val
 Manchester next month", :mod:`graphmem.model.planned`, or a ``set_fact`` with a future ``valid_from``). It
 supersedes the current value from its start, so reads at a valid time before then still find the old value.
 A value stated after the plan but starting before it (the move happened early, or went elsewhere) replaces
-the plan, which closes as never valid (:func:`settles_plan`).
+the plan, which closes as never valid (:func:`settles_plan`); the value it replaces, stated again, confirms
+that value and leaves the plan (:func:`restates`).
 
 Without a current version (never set, or retracted), a value is ``new``, unless its ``valid_from`` precedes
 the end of the key's last known valid interval (the *floor*; a version valid nowhere, such as a withdrawn
@@ -87,6 +88,7 @@ class CurrentFact:
     planned_at: datetime | None = None  # a plan (see FactInput.planned_at)
     replaced: str | None = None  # the version a plan superseded (its statement is outdated with the plan's)
     floor: datetime | None = None  # the floor (KeyState) its line of versions began over
+    replaced_value: str | None = None  # a plan's: the value that held when it was made (see restates)
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,11 @@ def classify(
         return Resolution.NEW, "no current value"
     trusted = SOURCE_TRUST[new.source] >= SOURCE_TRUST[current.source]
     if trusted and settles_plan(current, valid_from):  # also the planned value itself, only earlier
+        if restates(current, new):
+            return (
+                Resolution.MERGE,
+                "the value that holds until a planned change, stated again: the plan stands",
+            )
         return (
             Resolution.SUPERSEDE,
             "stated after a planned change and before its start: it replaces the plan",
@@ -161,6 +168,21 @@ def settles_plan(current: CurrentFact, valid_from: datetime) -> bool:
     to the later record (``fact_at.cypher``: recorded_at, then valid_from, latest first)."""
     early = current.planned_at is not None and current.planned_at <= valid_from < current.valid_from
     return early and (current.floor is None or current.floor <= valid_from)
+
+
+def restates(current: CurrentFact, new: FactInput) -> bool:
+    """Whether ``new`` is the value that held when plan ``current`` was made and that it replaces from its
+    start ("I live in Leeds" after "I'm moving to Manchester next month"): before the plan starts it
+    confirms that value, which holds until then, and leaves the plan (:func:`settles_plan` decides the
+    time)."""
+    return current.replaced_value is not None and (
+        normalize_value(current.replaced_value) == normalize_value(new.value)
+    )
+
+
+def _holds(current: CurrentFact, planned_at: datetime | None) -> bool:
+    """Whether ``current`` held when a plan superseding it was made (its value, stated again, restates)."""
+    return planned_at is not None and current.valid_from <= planned_at
 
 
 Identity = tuple[str, str | None, str]
@@ -200,8 +222,9 @@ def plan(
         }
         if resolution is Resolution.MERGE:
             assert current is not None
-            out.audit.append({**audit, "new_id": current.id})
-            out.results.append((current.id, resolution))
+            kept = current.replaced if current.replaced and restates(current, new) else current.id
+            out.audit.append({**audit, "new_id": kept})
+            out.results.append((kept, resolution))
             continue
         version = (current.version if current else past.last_version) + 1
         row = _version_row(new, valid_from, resolution, version)
@@ -210,13 +233,14 @@ def plan(
         out.results.append((new_id, resolution))
         if current is not None and resolution is Resolution.KEEP_BOTH:
             out.conflicts_with.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
-        replaced = None
+        replaced, held = None, None
         if current is not None and resolution is Resolution.SUPERSEDE:
             replaced = _plan_supersede(out, new.key, new_id, current, valid_from)
+            held = current.value if replaced == current.id and _holds(current, new.planned_at) else None
         if resolution is not Resolution.KEEP_BOTH:
             floor = current.floor if current is not None else past.floor
             state[new.identity] = CurrentFact(
-                new_id, new.value, valid_from, new.source, version, new.planned_at, replaced, floor
+                new_id, new.value, valid_from, new.source, version, new.planned_at, replaced, floor, held
             )
         else:
             history[new.identity] = replace(past, last_version=max(past.last_version, version))

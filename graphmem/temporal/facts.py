@@ -47,6 +47,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             version=facts.stored_version(r["version"]),
             planned_at=records.optional_moment(r["planned_at"]),
             replaced=records.optional_text(r["replaced"]),
+            replaced_value=records.optional_text(r["replaced_value"]),
             floor=records.optional_moment(r["floor"]),
         )
         for r in rows
