@@ -1,6 +1,8 @@
 // Neighbours of memories that cannot stand alone: the turn each follows (FOLLOWS, current edge), the
-// entities it and that turn mention, and the current facts drawn from either.
+// entities it and that turn mention, and the facts drawn from either that hold at $now as recorded by then
+// (the rule of fact_at.cypher: a plan not started yet is not a fact now, the value it will replace is).
 // $ids: memory ids; $tenants: the tenant keys the recall read (the previous turn is the memory's own tenant's)
+// $now: the recall's clock
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
 OPTIONAL CALL (m) {
@@ -15,7 +17,9 @@ CALL (around) {
 }
 CALL (around) {
   UNWIND around AS x
-  OPTIONAL MATCH (fa:Fact)-[:DERIVED_FROM]->(x) WHERE fa.status = 'current' AND fa.expired_at IS NULL
+  OPTIONAL MATCH (fa:Fact)-[:DERIVED_FROM]->(x)
+  WHERE fa.status <> 'conflicted' AND fa.recorded_at <= $now AND fa.valid_from <= $now
+    AND coalesce($now < {{fact_valid_to(fa, $now)}}, true)
   RETURN collect(DISTINCT [fa.key, fa.value])[..5] AS facts
 }
 RETURN m.id AS id, p.id AS previous_id, p.content AS previous, p.speaker AS previous_speaker, entities,

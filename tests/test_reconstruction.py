@@ -132,3 +132,22 @@ def test_a_recall_in_a_session_reconstructs_the_users_memories_and_delete_remove
     assert mem.query(count, {"id": made[1].id})[0]["n"] == 1
     mem.users.delete(user_id)
     assert mem.query("MATCH (x:Reconstruction {id: $id}) RETURN count(x) AS n", {"id": rec.id})[0]["n"] == 0
+
+
+def test_a_reconstruction_reads_the_facts_that_hold_now_not_a_plan(mem: GraphMemory, user_id: str) -> None:
+    """The facts a reading gives as "now" are those valid now, as facts.get reads them: a move planned for
+    next month is not where the user lives now (docs/temporal.md, Plans)."""
+    now = datetime.now(UTC)
+    turns = ["I'm moving to Manchester next month.", "Yes, that one."]
+    made = mem.add_messages(
+        [
+            {"role": "user", "content": said, "timestamp": now - timedelta(minutes=3 - i)}
+            for i, said in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id="s1",
+    )
+    hits = mem.recall("where am I moving?", user_id=user_id, k=2, reinforce=False, reconstruct=True)
+    rec = next(h.reconstruction for h in hits if h.memory.id == made[1].id)
+    assert rec is not None and "Manchester next month" in rec.text
+    assert "now: location = Manchester" not in rec.text, rec.text

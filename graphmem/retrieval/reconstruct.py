@@ -23,7 +23,8 @@ def reconstruct(
     needing = [h.memory.id for h in hits if not rule.stands_alone(h.memory.content)]
     if not needing:
         return hits
-    rows = {r["id"]: r for r in rt.store.read("reconstruct_context", ids=needing, tenants=tenants)}
+    found = rt.store.read("reconstruct_context", ids=needing, tenants=tenants, now=now)
+    rows = {r["id"]: r for r in found}
     made: dict[str, Reconstruction] = {}
     for h in hits:
         row = rows.get(h.memory.id)
