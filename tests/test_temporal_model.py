@@ -45,7 +45,10 @@ def apply(rows: list[Row], new: FactInput, now: datetime) -> None:
     }
     known = [r for r in rows if r.status != "conflicted"]
     state = KeyState(
-        floor=max((r.valid_to or r.valid_from for r in known if r.valid_from), default=None),
+        floor=max(
+            (r.valid_to for r in known if r.valid_from and r.valid_to and r.valid_to > r.valid_from),
+            default=None,
+        ),
         last_version=max((r.version for r in rows), default=0),
     )
     plan = facts.plan([new], currents, now, {} if current else {new.identity: state})
@@ -204,3 +207,15 @@ def test_overlapping() -> None:
     assert not temporal.overlapping([(a, b), (b, None)])
     assert temporal.overlapping([(a, c), (b, None)])
     assert temporal.overlapping([(a, None), (b, c)])
+
+
+def test_of_two_versions_recorded_together_the_later_started_holds() -> None:
+    """One batch stated Leeds, a move planned for April and, before it, Ancoats: Leeds keeps its end (the
+    plan's start), so on 20 March both hold as recorded, and the read picks Ancoats, as fact_at.cypher
+    orders them (recorded_at, then valid_from), whatever order the versions come in."""
+    d = lambda month, day: datetime(2026, month, day, tzinfo=UTC)  # noqa: E731
+    t = d(3, 20)
+    leeds = Row("l", "Leeds", d(1, 1), d(4, 1), t, t, "superseded", "user", 1)
+    ancoats = Row("a", "Ancoats", d(3, 16), None, t, None, "current", "user", 3)
+    for rows in ([leeds, ancoats], [ancoats, leeds]):
+        assert (v := temporal.pick(rows, d(3, 20), d(3, 21))) is not None and v.value == "Ancoats"

@@ -75,11 +75,14 @@ def holds_at(v: Versioned, as_of: datetime, known_at: datetime) -> bool:
 
 
 def pick(versions: Iterable[V], as_of: datetime, known_at: datetime) -> V | None:
-    """The version valid at ``as_of`` as known at ``known_at`` (the latest recorded one if several)."""
+    """The version valid at ``as_of`` as known at ``known_at``: the latest recorded one if several, and of
+    those recorded together the latest started (``fact_at.cypher``'s order: a value that replaced a plan
+    early overlaps the plan's predecessor, which keeps its end)."""
     holding = [v for v in versions if holds_at(v, as_of, known_at)]
     if not holding:
         return None
-    return max(holding, key=lambda v: v.recorded_at or datetime.min.replace(tzinfo=UTC))
+    never = datetime.min.replace(tzinfo=UTC)
+    return max(holding, key=lambda v: (v.recorded_at or never, v.valid_from or never))
 
 
 def as_known(fact: Fact, known_at: datetime) -> Fact:
