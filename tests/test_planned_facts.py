@@ -264,6 +264,16 @@ def test_a_value_replacing_a_plan_may_not_start_inside_an_ended_interval(
         assert got is not None and got.value == value, at
 
 
+def test_a_withdrawn_plan_leaves_the_context_its_value_alone(mem: GraphMemory, user_id: str) -> None:
+    # the value a withdrawn plan resumes from its date is recorded ahead too, but it changes nothing to name
+    now = datetime.now(UTC)
+    mem.facts.set(user_id, "location", "Leeds", valid_from=now - timedelta(days=90))
+    mem.facts.set(user_id, "location", "Berlin", valid_from=now + timedelta(days=30))
+    mem.facts.retract(user_id, "location")
+    ctx = mem.context("Where do I live?", user_id=user_id, reinforce=False)
+    assert [i.text for i in ctx.items if i.kind == "fact"] == ["location: Leeds"]
+
+
 def test_only_a_withdrawn_plan_resumes_a_value() -> None:
     plan = {"id": "p", "version": 2, "valid_from": APRIL, "planned_at": SAID}
     leeds = {"id": "l", "user_id": "u", "key": "location", "value": "Leeds", "source": "user", "version": 1}
