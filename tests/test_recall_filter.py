@@ -276,6 +276,26 @@ def test_a_selective_filter_returns_k_memories_it_admits(mem: GraphMemory, offic
     assert len(recall({"tags": ["work"]}, k=20)) == 12  # every match, and only matches
 
 
+def test_a_number_asked_of_metadata_narrows_the_filtered_read(mem: GraphMemory, user_id: str) -> None:
+    """Every memory carries the metadata key ``n``; the 12 office notes, far from the query, have ``n = 7``
+    and the 388 meetings other numbers: the second read narrows by the number too (its text, a prefix of
+    both ``7`` and ``7.0`` as stored), else its 3k best by cosine were meetings and none passed."""
+    combos = list(itertools.product(OPENINGS, TOPICS, SETTINGS))
+    random.Random(7).shuffle(combos)
+    start = datetime(2026, 1, 5, 9, tzinfo=UTC)
+    turns = [
+        {"role": "user", "content": " ".join(c), "timestamp": start + timedelta(minutes=i)}
+        | {"metadata": {"n": 10 + i % 30}}
+        for i, c in enumerate(combos[:388])
+    ]
+    for i in range(0, len(turns), 50):
+        mem.add_messages(turns[i : i + 50], user_id=user_id, session_id=f"s{i // 50}")
+    notes = {mem.remember(text, user_id=user_id, metadata={"n": 7}).id for text in TAGGED}
+    for asked in (7, 7.0):
+        hits = mem.recall(QUERY, user_id=user_id, k=10, reinforce=False, filters={"metadata": {"n": asked}})
+        assert len(hits) == 10 and set(_ids(hits)) <= notes, asked
+
+
 def test_the_filtered_read_reads_only_the_callers_tenants(mem: GraphMemory, office: Office) -> None:
     """The second read is scoped as the pool is (graphmem.model.scopes): another user's notes never come back;
     an agent's shared note does when the recall names the agent."""

@@ -6,7 +6,8 @@ its type is one of ``memory_type``, it carries every one of ``tags`` and its met
 graph has spread activation through every memory (a memory the filter leaves out can still lead to one it
 keeps); retrieval-induced forgetting spares what it leaves out. When the pool holds fewer than ``k`` memories
 the filter admits, a second read fetches the tenant's best by cosine among those it admits
-(graphmem.retrieval.filtered), so a recall returns ``k`` whenever ``k`` memories match.
+(graphmem.retrieval.filtered), so a recall returns ``k`` whenever ``k`` memories match (with a vector; a
+metadata value that is a list or an object narrows that read by its key only: docs/recall.md, Filters).
 """
 
 from __future__ import annotations
@@ -37,14 +38,9 @@ class RecallFilter:
     def needles(self) -> list[str]:
         """Substrings of the stored metadata JSON text of every memory whose metadata passes, as graphmem
         writes that text (``json.dumps(metadata, sort_keys=True)``, graphmem.store.records.dump_metadata):
-        each key with its value where the value's text is certain (a string, true, false, null), the key
-        alone otherwise (a number may be stored as 1.0 and asked for as 1). A read narrows by them;
-        :meth:`admits` decides."""
-        out = []
-        for key, value in self.metadata:
-            head = json.dumps(key) + ": "
-            out.append(head + json.dumps(value) if value is None or isinstance(value, str | bool) else head)
-        return out
+        each key with the start of its value's text (:func:`_value_text`), or the key alone for a value
+        whose text varies (a list, an object). A read narrows by them; :meth:`admits` decides."""
+        return [json.dumps(key) + ": " + (_value_text(value) or "") for key, value in self.metadata]
 
     def admits(self, memory: Mapping[str, Any]) -> bool:
         """Whether a stored memory row (its ``memory_type``, ``tags`` and ``metadata`` JSON text) passes; a
@@ -59,6 +55,20 @@ class RecallFilter:
             return True
         found = _metadata(memory.get("metadata"))
         return all(key in found and json_equal(found[key], value) for key, value in self.metadata)
+
+
+def _value_text(value: Any) -> str | None:
+    """How the JSON text of every stored value equal to ``value`` (:func:`json_equal`) starts, or None when
+    that varies: text, true, false and null as they are; a number that is not whole as its own text (a
+    float's shortest repr: a stored one equal to it is the same float); a whole one as an integer's, which
+    both ``7`` and ``7.0`` start with (not 0, stored as ``-0.0`` too, nor past 1e16, written ``1e+16``)."""
+    if value is None or isinstance(value, str | bool):
+        return json.dumps(value)
+    if isinstance(value, float) and not value.is_integer():
+        return json.dumps(value)
+    if isinstance(value, int | float) and 0 < abs(value) < 1e16:
+        return str(int(value))
+    return None
 
 
 def json_equal(a: Any, b: Any) -> bool:
