@@ -131,8 +131,6 @@ class Facts:
         fact_key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
         valid_at = check.aware_datetime(as_of, "as_of")
         recorded_by = check.aware_datetime(known_at, "known_at")
-        if valid_at is None and recorded_by is None:
-            return factbase.get_fact(self._rt, uid, fact_key, agent_id=aid)
         return temporal.fact_at(self._rt, uid, fact_key, agent_id=aid, as_of=valid_at, known_at=recorded_by)
 
     def list(

@@ -1,4 +1,5 @@
-"""Fact versions in the graph: set (classify, supersede, keep both or merge, all audited), retract and get."""
+"""Fact versions in the graph: set (classify, supersede, keep both or merge, all audited) and retract (reads:
+:mod:`graphmem.temporal.reads`)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ Commit = Callable[[Tx, Fact], None]
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "get_fact", "retract_fact", "set_fact"]
+__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "retract_fact", "set_fact"]
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:
@@ -147,18 +148,3 @@ def _resumed(row: Any) -> dict[str, Any] | None:
         "value": records.text(row.get("value")),
         "source": facts.stored_source(row.get("source")).value,
     }
-
-
-def get_fact(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> Fact | None:
-    """The current version of ``key``: the one valid now as recorded now (``fact_at.cypher``), so a plan
-    that has not started leaves the value it will replace."""
-    now = datetime.now(UTC)
-    rows = rt.store.read(
-        "fact_at",
-        user_id=user_id,
-        key=canonical_key(key, user_id),
-        agent_id=agent_id,
-        as_of=now,
-        known_at=now,
-    )
-    return fact_from_row(rows[0]["fact"]) if rows else None
