@@ -65,3 +65,18 @@ def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:
     assert any(e.type == "FOLLOWS" for e in change.added_edges)
     assert change.to_networkx().nodes[b.id]["change"] == "added"
     assert json.loads(change.to_json())["changed_facts"][0]["after"] == "Paris"
+
+
+def test_a_diff_of_a_key_two_agents_hold_reads_the_latest_recorded(mem: GraphMemory, user_id: str) -> None:
+    """`facts.get` without an agent reads the latest recorded of several agents' versions; the diff too (it
+    took whichever version the snapshot listed last)."""
+    t0 = datetime.now(UTC) - timedelta(days=30)
+    for day, agent, value in ((0, "a", "Lyon"), (1, "b", "Nice"), (10, "b", "Paris"), (11, "a", "Rome")):
+        fact = FactInput(
+            user_id, "base", value, FactType.PROFILE, agent_id=agent, valid_from=t0 + timedelta(days=day)
+        )
+        factbase.set_fact(mem.runtime, fact, now=t0 + timedelta(days=day))
+    for _ in range(3):  # the snapshot's order of the two agents' versions is not fixed
+        changed = mem.temporal.diff(user_id, t0 + timedelta(days=5), t0 + timedelta(days=20)).changed_facts
+        assert [(c.key, c.before, c.after) for c in changed] == [("base", "Nice", "Rome")]
+    assert mem.facts.get(user_id, "base", as_of=t0 + timedelta(days=20)).value == "Rome"  # type: ignore[union-attr]

@@ -171,9 +171,24 @@ def _as_known(props: dict[str, Any], known_at: datetime) -> dict[str, Any]:
 
 
 def _facts(s: GraphSnapshot) -> dict[str, str]:
-    return {
-        str(n.properties.get("key")): str(n.properties.get("value")) for n in s.nodes if n.label == "Fact"
-    }
+    """Each key's value in the snapshot; of a key several agents hold, the latest recorded (then the latest
+    started), as ``facts.get`` without an agent reads it (the snapshot lists one version per agent)."""
+    versions = sorted((n.properties for n in s.nodes if n.label == "Fact"), key=_recorded_order)
+    return {str(p.get("key")): str(p.get("value")) for p in versions}  # the last of a key wins
+
+
+def _recorded_order(props: dict[str, Any]) -> tuple[float, float]:
+    """A fact version's (recorded_at, valid_from) as epoch seconds (a snapshot holds them as ISO text); a
+    missing or odd time sorts first."""
+
+    def seconds(value: Any) -> float:
+        try:
+            moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+            return moment.timestamp() if moment.tzinfo else moment.replace(tzinfo=UTC).timestamp()
+        except (ValueError, OverflowError, OSError):
+            return float("-inf")
+
+    return seconds(props.get("recorded_at")), seconds(props.get("valid_from"))
 
 
 def compare(before: GraphSnapshot, after: GraphSnapshot) -> GraphDiff:
