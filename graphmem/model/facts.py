@@ -32,7 +32,7 @@ import math
 import re
 import uuid
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -257,10 +257,9 @@ def _plan_supersede(
     (its valid_to at its own valid_from), and the statement its plan had outdated from the planned date is
     outdated from ``valid_from``."""
     early = settles_plan(current, valid_from)
-    # a stored time read back carries its zone's name, which Neo4j orders apart from the same instant at an
-    # offset (see plan_retraction): written back, it goes as UTC
-    never = current.valid_from.astimezone(UTC)
-    out.close.append({"id": current.id, "valid_to": never if early else valid_from, "status": "superseded"})
+    out.close.append(
+        {"id": current.id, "valid_to": current.valid_from if early else valid_from, "status": "superseded"}
+    )
     out.supersedes.append({"src": new_id, "dst": current.id, "valid_from": valid_from})
     out.outdated.append({"old": current.id, "new": new_id, "key": key, "at": valid_from})
     if early and current.replaced is not None:
@@ -377,9 +376,7 @@ def plan_retraction(
         raise ValueError("valid_to must be later than the current version's valid_from")
     copied = current if valid_to is not None else resumed
     assert copied is not None
-    # as an offset datetime: a value read back carries the zone *name* (pytz UTC), and Neo4j orders
-    # "…Z[UTC]" and "…Z" of the same instant apart, so reads comparing it would miss the version
-    start = current["valid_from"].astimezone(UTC)
+    start = current["valid_from"]  # read by graphmem.store.records.moment: at UTC, as it is written back
     row = {
         **{f: copied.get(f) for f in _COPIED},
         "valid_from": start,

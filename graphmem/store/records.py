@@ -111,11 +111,14 @@ def moment(value: Any) -> datetime:
 
 
 def optional_moment(value: Any) -> datetime | None:
-    """A stored time, one without a zone (a local date-time written by hand) read as UTC, as input is
-    (graphmem.model.validation.aware_datetime), so it compares with the others; anything else None."""
+    """A stored time at UTC; one without a zone (a local date-time written by hand) read as UTC, as input is
+    (graphmem.model.validation.aware_datetime), so it compares with the others; anything else None. A time
+    read back carries its zone's *name*, and Neo4j orders "…Z[UTC]" and "…Z" of one instant apart: a time
+    the planners write back (a plan's start as its valid_to, a resumed value's start) must go as an offset,
+    or reads comparing it miss the version."""
     if not isinstance(value, datetime):
         return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def model_from_row(
