@@ -26,6 +26,8 @@ _END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 _PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 _PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
+# where a move goes, after its verb: "(house|back) (from Leeds) to Manchester"
+_MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
 _I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
 _JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
 # the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
@@ -59,10 +61,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
     (
         FactType.PROFILE,
-        re.compile(
-            rf"{_I} (?:moved|moving|relocated|relocating|relocate|move)(?: house| back)?"
-            rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
-        ),
+        re.compile(rf"{_I} (?:moved|moving|relocated|relocating|relocate|move){_MOVE_TO}"),
         "location",
     ),
     # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
@@ -190,10 +189,7 @@ _THIRD: list[tuple[re.Pattern[str], str]] = [
 _WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
 _PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(
-            rf"{_WILL} (?:moving|relocating|move|relocate)(?: house| back)?"
-            rf"(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
-        ),
+        re.compile(rf"{_WILL} (?:moving|relocating|move|relocate){_MOVE_TO}"),
         "location",
     ),
     (
