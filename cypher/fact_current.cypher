@@ -6,7 +6,9 @@
 // a key has one current value whatever type each version was written with. A current version that is a plan
 // (planned_at set) names the version it superseded (replaced), whose statement a settled plan outdates, and
 // that version's value when it held from when the plan was made until the plan's start (replaced_value:
-// stated again before then, it leaves the plan; graphmem.model.facts.restates).
+// stated again before then, it leaves the plan; graphmem.model.facts.restates), and, when the plan closed it
+// at its start, its fields (resumes: a plan called off continues it, graphmem.model.fact_endings). fields:
+// the current version's own (graphmem.model.facts.COPIED).
 // $keys: list of {user_id, agent_id, key}
 UNWIND $keys AS k
 OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
@@ -15,9 +17,10 @@ WITH k, collect(f) AS versions
 WITH k, versions, [v IN versions WHERE v.status = 'current' AND v.expired_at IS NULL][0] AS f
 OPTIONAL CALL (f) {
   MATCH (f)-[:SUPERSEDES]->(p:Fact) WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
-  RETURN p.id AS replaced,
-         CASE WHEN p.status = 'superseded' AND p.valid_to = f.valid_from AND p.valid_from <= f.planned_at
-              THEN p.value END AS replaced_value
+  WITH f, p, p.status = 'superseded' AND p.valid_to = f.valid_from AS closed
+  RETURN p.id AS replaced, CASE WHEN closed AND p.valid_from <= f.planned_at THEN p.value END AS replaced_value,
+         CASE WHEN closed THEN p {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id}
+         END AS resumes
   LIMIT 1
 }
 CALL (f) {
@@ -26,7 +29,8 @@ CALL (f) {
 }
 RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        f.id AS id, f.value AS value, f.valid_from AS valid_from, f.source AS source, f.version AS version,
-       f.planned_at AS planned_at, replaced, replaced_value,
+       f.planned_at AS planned_at, replaced, replaced_value, resumes,
+       f {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id} AS fields,
        reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from
                                 AND NOT x IN line] |
          CASE WHEN m IS NULL OR v.valid_to > m THEN v.valid_to ELSE m END) AS floor,

@@ -20,6 +20,10 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   withdrawing a plan which had ended an interval at its start continues that interval's value from there
   (the ended interval keeps its end; the continuation is current, as trusted as the value it continues, and
   a plan made at the retraction when it starts later).
+- withdraw(value, said): "I'm not moving to Paris after all", said at ``said`` (default its transaction
+  time): when the current value is a plan made by then and starting later, naming ``value`` (or any when
+  it is empty), it is withdrawn as a retraction withdraws it (a plan made at ``said`` continues the value
+  it ended); otherwise nothing changes.
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -48,7 +52,7 @@ class Interval:
 @dataclass
 class Op:
     at: datetime  # transaction time
-    kind: str  # "set" | "retract"
+    kind: str  # "set" | "retract" | "withdraw"
     value: str | None = None
     when: datetime | None = None  # valid_from (set) or valid_to (retract); None: the transaction time / none
     source: str = "user"
@@ -63,6 +67,9 @@ class KeyModel:
 
     def retract(self, at: datetime, valid_to: datetime | None) -> None:
         self.ops.append(Op(at, "retract", None, valid_to))
+
+    def withdraw(self, at: datetime, value: str, said: datetime | None) -> None:
+        self.ops.append(Op(at, "withdraw", value, said))
 
     def replay(self, known_at: datetime) -> list[Interval]:
         """The intervals known at ``known_at`` (withdrawn ones included, flagged)."""
@@ -102,14 +109,20 @@ class KeyModel:
                 current = (new, op.source)
             elif current is not None:
                 cur, _ = current
-                if op.when is not None and op.when <= cur.start:
+                said = op.when or op.at
+                if op.kind == "withdraw":
+                    pending = cur.planned_at is not None and cur.planned_at <= said < cur.start
+                    if not pending or (op.value and op.value != cur.value):
+                        continue  # no pending plan of that value
+                elif op.when is not None and op.when <= cur.start:
                     continue  # refused
                 cur.withdrawn = True
                 current = None
-                if op.when is not None:
+                if op.kind == "retract" and op.when is not None:
                     intervals.append(Interval(cur.value, cur.start, op.when, order=n))
                 elif cur.ended is not None:  # a withdrawn plan: the value it ended goes on
-                    planned = op.at if cur.start > op.at else None  # from a later start: a plan made now
+                    # from a later start: a plan made when it was withdrawn
+                    planned = (said if op.kind == "withdraw" else op.at) if cur.start > said else None
                     resumed = Interval(cur.ended[0].value, cur.start, order=n, planned_at=planned)
                     resumed.floor = cur.floor
                     intervals.append(resumed)

@@ -107,7 +107,7 @@ def test_cli_retract(server: LocalServer, user_id: str) -> None:
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 op = st.tuples(
-    st.sampled_from(["Paris", "Berlin", "Rome", "RETRACT"]),
+    st.sampled_from(["Paris", "Berlin", "Rome", "RETRACT", "OFF", "OFF Paris"]),  # OFF: a plan called off
     st.integers(min_value=-20, max_value=20),  # valid_from / valid_to offset in days from the write
     st.booleans(),  # dated (else None)
     st.sampled_from([Source.USER, Source.AGENT]),
@@ -124,6 +124,17 @@ op = st.tuples(
         ("Paris", 18, True, Source.USER, 0),
         ("Paris", 6, True, Source.USER, 0),
         ("Paris", -13, False, Source.USER, 0),
+    ]
+)
+# a plan called off: the value it would have ended goes on from its date (a plan made when it was called off,
+# which a value stated next, starting before that date, replaces); a call naming another value changes nothing
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 10, True, Source.USER, 0),
+        ("OFF Paris", 0, False, Source.USER, 1),
+        ("OFF", 0, False, Source.USER, 1),
+        ("Rome", 3, True, Source.USER, 0),
     ]
 )
 def test_writes_and_retractions_match_an_independent_model(
@@ -144,6 +155,11 @@ def test_writes_and_retractions_match_an_independent_model(
             with contextlib.suppress(FactNotFound, ValidationError):  # nothing current, or a bad valid_to
                 factbase.retract_fact(mem.runtime, user_id, "city", valid_to=when, now=now)
             model.retract(now, when)
+        elif value.startswith("OFF"):  # "I'm not moving (to Paris) after all", said at `when`
+            named = value.removeprefix("OFF").strip()
+            off = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, withdraws=True)
+            mem.runtime.store.unit_of_work(lambda tx, off=off, now=now: factbase.apply(tx, [off], now))
+            model.withdraw(now, named, when)
         else:
             new = FactInput(user_id, "city", value, FactType.PROFILE, valid_from=when, source=source)
             factbase.set_fact(mem.runtime, new, now=now)

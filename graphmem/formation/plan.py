@@ -350,7 +350,8 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
             continue
         said = _at(ctx, i)
         for f in ex.facts:
-            start = None if f.ends else fact_start(d.content, f.span, said, future=f.planned)
+            timed = not (f.ends or f.withdraws)
+            start = fact_start(d.content, f.span, said, future=f.planned or f.ahead) if timed else None
             if f.planned and start is None:  # "I'll move to Oslo one day": not a fact until it has a date
                 continue
             out.append(
@@ -364,6 +365,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     source=d.source,
                     confidence=d.confidence,
                     ends=f.ends,
+                    withdraws=f.withdraws,
                     memory_id=memory_ids[i],
                     planned_at=None if start is None else said,
                 )

@@ -200,6 +200,53 @@ _PLANNED: list[tuple[re.Pattern[str], str]] = [
         "employer",
     ),
 ]
+# A plan called off: "I'm not moving to Manchester after all", "I won't be moving", "I've decided not to move
+# to Oslo", "the move to Oslo is off", "I turned down the job at Spotify", "I'm not starting at Spotify after
+# all". The key's plan not started yet (the one naming the value, or any when none is named) is withdrawn
+# (graphmem.model.fact_endings.plan_withdraw); without one nothing changes.
+_NOT_WILL = (
+    r"\bI(?:'m not| am not|'m no longer| am no longer| won't| will not| wo not)(?: be)?(?: going to)?|"
+    r"\bI(?:'ve| have)? decided not to"
+)
+_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            rf"(?:{_NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?"
+            rf"(?: to\s+{_PLACE}{_PLACE_END})?"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{_PLACE})? (?:is|'s) "
+            rf"(?:off|cancel+ed|not happening)"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"\bI(?:'ve| have)? (?:called off|cancel+ed) (?:the|my|our) (?:move|relocation)"
+            rf"(?: to\s+{_PLACE}{_PLACE_END})?"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"(?:{_NOT_WILL}) (?:start(?:ing)?|tak(?:e|ing)|join(?:ing)?) (?:(?:a |my |the )?(?:new )?"
+            rf"(?:job|position|role|work(?:ing)?) )?(?:at|with|for)\s+{_OBJ}{_END}"
+        ),
+        "employer",
+    ),
+    (
+        re.compile(
+            rf"\bI(?:'ve| have)? (?:turned down|declined|rejected) (?:the |their |a )?(?:job |work )?"
+            rf"(?:offer|job|position|role)(?: (?:at|with|from)\s+{_OBJ}{_END})?"
+        ),
+        "employer",
+    ),
+]
+_PROGRESSIVE = re.compile(r"\b(?:moving|relocating|starting)\b")
+_AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)
 _ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
@@ -212,6 +259,10 @@ class ExtractedFact:
     fact_type: FactType
     ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
     planned: bool = field(default=False, compare=False)  # stated in the future tense: a fact only with a date
+    # stated in the progressive ("I'm moving to York in March"): a bare month or weekday of its clause is the
+    # coming one (graphmem.model.planned); without a date it holds from when it was said
+    ahead: bool = field(default=False, compare=False)
+    withdraws: bool = False  # "I'm not moving to Oslo after all": the key's pending plan is off (FactInput)
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)
@@ -264,7 +315,10 @@ def _extract(text: str) -> list[ExtractedFact]:
                 if not value or value.lower() in _VAGUE or len(value.split()) > 6:
                     continue
                 key = template.format(obj=normalize_value(obj), what=what)
-                fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type, span=m.span())
+                ahead = _PROGRESSIVE.search(m.group()) is not None
+                fact = ExtractedFact(
+                    key, "yes" if "{obj}" in template else value, fact_type, ahead=ahead, span=m.span()
+                )
             out[(fact.fact_type, fact.key)] = fact
     for pattern, relation in _THIRD:
         for m in pattern.finditer(text):
@@ -272,7 +326,8 @@ def _extract(text: str) -> list[ExtractedFact]:
             obj = _clean(m.group("obj"))
             if who in _NOT_SOMEONE or not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
                 continue
-            fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who, span=m.span())
+            ahead = _PROGRESSIVE.search(m.group()) is not None
+            fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who, ahead=ahead, span=m.span())
             out[(fact.fact_type, f"{who}/{relation}")] = fact
     for pattern, key in _PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
         for m in pattern.finditer(text):
@@ -280,6 +335,13 @@ def _extract(text: str) -> list[ExtractedFact]:
             if obj and obj.lower() not in _VAGUE and len(obj.split()) <= 6:
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
+    for pattern, key in _WITHDRAWN:
+        for m in pattern.finditer(text):
+            obj = _AFTER_ALL.sub("", _clean(m.group("obj") or ""))
+            named = obj if obj.lower() not in _VAGUE and len(obj.split()) <= 6 else ""
+            out[(FactType.PROFILE, f"{key}@withdrawn")] = ExtractedFact(
+                key, named, FactType.PROFILE, withdraws=True, span=m.span()
+            )
     if _ENDINGS_CHECK.search(text):
         for pattern, key in _ENDINGS:
             for m in pattern.finditer(text):

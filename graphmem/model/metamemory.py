@@ -172,7 +172,8 @@ def of(memory: Mapping[str, Any], now: datetime, params: RifParams = RIF) -> Met
             int(memory.get("open_conflicts") or 0),
         ),
         timeliness=timeliness(
-            0.0 if last is None else _days(last, now), memory.get("outdated_from") is not None
+            0.0 if last is None else _days(last, now),
+            memory.get("outdated_from") is not None and memory.get("reinstated_at") is None,
         ),
     )
 

@@ -10,7 +10,8 @@ statements for present-tense questions.
 
 A memory whose stated fact was later superseded or ended (``graphmem.model.facts``) carries
 ``outdated_from`` (valid time the statement stopped holding) and ``outdated_at`` (when the engine learnt
-it). :func:`currency` scores it down for a question about the present, at the read's times.
+it), and ``reinstated_at`` when that was withdrawn (a plan called off: the value it would have replaced holds
+again). :func:`currency` scores it down for a question about the present, at the read's times.
 """
 
 from __future__ import annotations
@@ -65,11 +66,15 @@ def asks_about_the_past(query: str) -> bool:
 
 def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> bool:
     """Whether the memory's statement had stopped holding at ``scope.as_of`` (default now), as known at
-    ``scope.known_at`` (default now)."""
+    ``scope.known_at`` (default now): the mark held in transaction time from ``outdated_at`` until
+    ``reinstated_at``."""
     since, learnt = memory.get("outdated_from"), memory.get("outdated_at")
     if since is None or learnt is None:
         return False
-    return bool(since <= (scope.as_of or now) and learnt <= (scope.known_at or now))
+    known, withdrawn = scope.known_at or now, memory.get("reinstated_at")
+    return bool(
+        since <= (scope.as_of or now) and learnt <= known and (withdrawn is None or known < withdrawn)
+    )
 
 
 def currency(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> float:

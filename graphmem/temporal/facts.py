@@ -49,6 +49,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             planned_at=records.optional_moment(r["planned_at"]),
             replaced=records.optional_text(r["replaced"]),
             replaced_value=records.optional_text(r["replaced_value"]),
+            resumes=_resumed(r["resumes"]),
+            fields=_resumed(r["fields"]),
             floor=records.optional_moment(r["floor"]),
         )
         for r in rows
@@ -73,6 +75,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         )
     if plan.outdated:
         tx.run("fact_outdate_memories", outdated=plan.outdated, user_id=user_id, now=now)
+    if plan.reinstated:
+        tx.run("fact_reinstate_memories", reinstated=plan.reinstated, user_id=user_id, now=now)
     tx.run("fact_audit", audit=plan.audit, now=now)
     logger.debug(
         "facts: %d inputs, %d new versions, %d closed", len(inputs), len(plan.create), len(plan.close)
@@ -127,6 +131,8 @@ def retract_fact(
             tx.run("fact_create", rows=[retraction.create], now=when)
         ended_id = retraction.create["id"] if retraction.create is not None else None
         tx.run("fact_retract", user_id=user_id, id=retraction.close_id, ended_id=ended_id, now=when)
+        if valid_to is None and current.get("planned_at") is not None:
+            _withdrawn_statements(tx, user_id, key, retraction, when)
         ended = retraction.create is not None and retraction.create["status"] == facts.ENDED
         fact_id = ended_id if ended and ended_id else retraction.close_id
         fact = fact_from_row(tx.run("fact_by_id", user_id=user_id, id=fact_id)[0]["fact"])
@@ -137,6 +143,18 @@ def retract_fact(
     fact = rt.store.unit_of_work(work)
     logger.debug("facts: retracted a version (%s)", fact.status)
     return fact
+
+
+def _withdrawn_statements(
+    tx: Tx, user_id: str, key: str, retraction: facts.Retraction, when: datetime
+) -> None:
+    """A plan retracted: its statement stops holding now, and the statement of the value it had closed (the
+    resumed version's memory) is current again, as for a plan called off in conversation."""
+    outdated = [{"old": retraction.close_id, "new": None, "key": key, "at": when}]
+    tx.run("fact_outdate_memories", outdated=outdated, user_id=user_id, now=when)
+    if retraction.create is not None:
+        reinstated = [{"fact": retraction.create["id"], "key": key}]
+        tx.run("fact_reinstate_memories", reinstated=reinstated, user_id=user_id, now=when)
 
 
 def _resumed(row: Any) -> dict[str, Any] | None:

@@ -1,0 +1,161 @@
+"""Ending, withdrawing and retracting a fact key's current value (pure; planned with the rest of a batch by
+:func:`graphmem.model.facts.plan`, or on their own by a retraction)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graphmem.model.fact_versions import (
+    COPIED,
+    ENDED,
+    RETRACTED,
+    CurrentFact,
+    FactInput,
+    FactPlan,
+    Identity,
+    KeyState,
+    Resolution,
+    audit_row,
+    normalize_value,
+    stored_source,
+    stored_version,
+)
+
+__all__ = ["Retraction", "plan_end", "plan_retraction", "plan_withdraw"]
+
+
+def plan_end(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    valid_from: datetime,
+) -> None:
+    """ "I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
+    (an empty value names any) and ``valid_from`` follows its start; otherwise nothing changes."""
+    named = not new.value or (
+        current is not None and normalize_value(current.value) == normalize_value(new.value)
+    )
+    audit = {**audit_row(new, current), "new_value": None}
+    if current is None or not named or valid_from <= current.valid_from:
+        out.audit.append(
+            {**audit, "resolution": "end_ignored", "reason": "no matching current value", "new_id": None}
+        )
+        out.results.append(("", Resolution.MERGE))
+        return
+    out.close.append({"id": current.id, "valid_to": valid_from, "status": ENDED})
+    out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": valid_from})
+    out.audit.append({**audit, "resolution": "end", "reason": "stated as no longer true", "new_id": None})
+    out.results.append((current.id, Resolution.SUPERSEDE))
+    del state[new.identity]
+    past = history.get(new.identity, KeyState())
+    history[new.identity] = KeyState(floor=valid_from, last_version=max(past.last_version, current.version))
+
+
+def plan_withdraw(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    said: datetime,
+) -> None:
+    """ "I'm not moving to Manchester after all": the key's plan not started at ``said`` (the one naming
+    ``new.value``, or any) is withdrawn as :func:`plan_retraction` withdraws one: its transaction time closes,
+    the version it had closed at its start continues from that start (a plan made ``said``), the plan's
+    statement is outdated from ``said`` and the continued value's statement is current again. Without a
+    pending plan nothing changes (a plan already started is changed by stating the new value)."""
+    pending = current is not None and current.planned_at is not None
+    pending = pending and current.planned_at <= said < current.valid_from  # type: ignore[union-attr,operator]
+    named = current is not None and (not new.value or _names(current.value, new.value))
+    audit = {**audit_row(new, current), "new_value": None}
+    if current is None or not (pending and named):
+        reason = "no pending plan of this value" if current is not None and pending else "no pending plan"
+        out.audit.append({**audit, "resolution": "withdraw_ignored", "reason": reason, "new_id": None})
+        out.results.append(("", Resolution.MERGE))
+        return
+    out.close.append({"id": current.id, "valid_to": None, "status": RETRACTED})
+    out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": said, "memory": new.memory_id})
+    resumed_id = None
+    if current.resumes is not None:  # the value the plan would have ended goes on from its date
+        resumed_id, version = str(uuid.uuid4()), current.version + 1
+        copied = {f: current.resumes.get(f) for f in COPIED}
+        out.create.append(
+            {**copied, "id": resumed_id, "valid_from": current.valid_from, "status": "current",
+             "version": version, "planned_at": said}
+        )  # fmt: skip
+        out.supersedes.append({"src": resumed_id, "dst": current.id, "valid_from": current.valid_from})
+        if current.replaced is not None:
+            out.reinstated.append({"fact": current.replaced, "key": new.key})
+        value, source = str(current.resumes["value"]), stored_source(current.resumes["source"])
+        state[new.identity] = CurrentFact(
+            resumed_id, value, current.valid_from, source, version, said, current.id, current.floor,
+            fields=current.resumes,
+        )  # fmt: skip
+    else:
+        del state[new.identity]
+        past = history.get(new.identity, KeyState())
+        history[new.identity] = KeyState(current.floor, max(past.last_version, current.version))
+    reason = "a plan called off before its start"
+    out.audit.append({**audit, "resolution": "withdraw", "reason": reason, "new_id": resumed_id})
+    out.results.append((current.id, Resolution.SUPERSEDE))
+
+
+def _names(value: str, named: str) -> bool:
+    """Whether ``named`` names ``value``: the same words, or some of them in order ("Manchester" names
+    "Ancoats, Manchester")."""
+    have, asked = normalize_value(value), normalize_value(named)
+    return bool(asked) and f" {asked} " in f" {have} "
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """The writes of one retraction: close ``close_id``; ``create`` (or None) the ended version, or the
+    version that resumes the value a withdrawn plan had closed."""
+
+    close_id: str
+    create: dict[str, Any] | None
+    version: int  # the version the audit reports: the ended one, else the closed one
+
+
+def plan_retraction(
+    current: dict[str, Any],
+    *,
+    valid_to: datetime | None,
+    resumed: dict[str, Any] | None = None,
+    now: datetime | None = None,
+) -> Retraction:
+    """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
+    recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
+    (its transaction time closes and a new version, valid over ``[valid_from, valid_to)``, is recorded).
+    ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``); the caller reads a stored
+    ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`).
+    Withdrawing a plan (no ``valid_to``) that had closed a version at its start (``resumed``: "I'm moving
+    to Manchester next month", then the move is off) records that version's value again from the plan's
+    start, so the key keeps its value after the planned date; the closed version keeps its recorded end.
+    When that start is later than ``now`` (the retraction's time), the continuation is a plan made ``now``,
+    as a ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)
+    instead of being kept aside as older than the current value."""
+    version = stored_version(current["version"])
+    if valid_to is None and (resumed is None or not isinstance(current.get("planned_at"), datetime)):
+        return Retraction(current["id"], None, version)
+    if valid_to is not None and valid_to <= current["valid_from"]:
+        raise ValueError("valid_to must be later than the current version's valid_from")
+    copied = current if valid_to is not None else resumed
+    assert copied is not None
+    start = current["valid_from"]  # read by graphmem.store.records.moment: at UTC, as it is written back
+    row = {
+        **{f: copied.get(f) for f in COPIED},
+        "valid_from": start,
+        "id": str(uuid.uuid4()),
+        "valid_to": valid_to,
+        "status": "current" if valid_to is None else ENDED,
+        "version": version + 1,
+        "expire": False,
+        "planned_at": now if valid_to is None and now is not None and start > now else None,
+    }
+    return Retraction(current["id"], row, version + 1)

@@ -1,0 +1,153 @@
+"""What the fact planner (:mod:`graphmem.model.facts`) reads and writes (pure): a value to set, a key's
+stored state, the writes of a batch, and how stored values are read back."""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from graphmem.models import FactType, Source
+
+__all__ = [
+    "COPIED",
+    "ENDED",
+    "RETRACTED",
+    "SOURCE_TRUST",
+    "CurrentFact",
+    "FactInput",
+    "FactPlan",
+    "Identity",
+    "KeyState",
+    "Resolution",
+    "audit_row",
+    "normalize_value",
+    "stored_source",
+    "stored_version",
+]
+
+SOURCE_TRUST: dict[Source, int] = {Source.USER: 3, Source.TOOL: 2, Source.AGENT: 1, Source.INFERENCE: 0}
+
+
+RETRACTED = "retracted"  # the status of a current version closed by a retraction
+ENDED = "ended"  # the status of the version a retraction records with a valid_to
+COPIED = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence", "memory_id")
+"""The fields a version resumed after a withdrawn plan takes from the version the plan had closed."""
+
+
+class Resolution(StrEnum):
+    NEW = "new"
+    MERGE = "merge"
+    KEEP_BOTH = "keep_both"
+    SUPERSEDE = "supersede"
+
+
+@dataclass(frozen=True)
+class FactInput:
+    """A value to set, from ``set_fact`` or from the extractor."""
+
+    user_id: str
+    key: str
+    value: str
+    fact_type: FactType = FactType.CUSTOM
+    agent_id: str | None = None
+    valid_from: datetime | None = None
+    source: Source = Source.USER
+    confidence: float = 1.0
+    memory_id: str | None = None
+    ends: bool = False  # "I no longer ...": close the current version if it has this value; create nothing
+    # when the change was stated, for a value stated before it starts (a plan: "I'm moving to Manchester next
+    # month"; graphmem.model.planned); a set_fact whose valid_from is later than now is planned now
+    planned_at: datetime | None = None
+    # "I'm not moving to Manchester after all": the key's plan not started by valid_from (naming this value,
+    # or any when the value is empty) is withdrawn; nothing else changes (graphmem.model.fact_endings)
+    withdraws: bool = False
+
+    @property
+    def identity(self) -> tuple[str, str | None, str]:
+        """A key has one current value whatever the fact type: the type is a label, not part of the key."""
+        return (self.user_id, self.agent_id, self.key)
+
+
+@dataclass(frozen=True)
+class CurrentFact:
+    """What the planner needs to know about a stored current version."""
+
+    id: str
+    value: str
+    valid_from: datetime
+    source: Source
+    version: int
+    planned_at: datetime | None = None  # a plan (see FactInput.planned_at)
+    replaced: str | None = None  # the version a plan superseded (its statement is outdated with the plan's)
+    floor: datetime | None = None  # the floor (KeyState) its line of versions began over
+    replaced_value: str | None = None  # a plan's: the value that held when it was made (see restates)
+    # a plan's: the version it closed at its start, as a resumed copy takes its fields (COPIED): withdrawing
+    # the plan continues it (graphmem.model.fact_endings.plan_withdraw)
+    resumes: Mapping[str, Any] | None = None
+    fields: Mapping[str, Any] | None = None  # its own fields as a resumed copy takes them (COPIED)
+
+
+@dataclass(frozen=True)
+class KeyState:
+    """A key's stored history as the planner sees it when it has no current version: the end of its last
+    known valid interval (None: no versions) and its highest version number."""
+
+    floor: datetime | None = None
+    last_version: int = 0
+
+
+@dataclass
+class FactPlan:
+    """Everything one batch of fact inputs writes: new versions, closed ones, edges and audit rows."""
+
+    create: list[dict[str, Any]] = field(default_factory=list)
+    close: list[dict[str, Any]] = field(default_factory=list)
+    supersedes: list[dict[str, Any]] = field(default_factory=list)
+    conflicts_with: list[dict[str, Any]] = field(default_factory=list)
+    audit: list[dict[str, Any]] = field(default_factory=list)
+    results: list[tuple[str, Resolution]] = field(default_factory=list)  # (fact id, resolution) per input
+    # memories whose stated value was superseded or ended: {old (fact id), new (fact id or None), key, at,
+    # memory (the memory stating the change when no new version does: a plan called off)}
+    outdated: list[dict[str, Any]] = field(default_factory=list)
+    # memories whose stated value holds again (a withdrawn plan's predecessor): {fact (its id), key}
+    reinstated: list[dict[str, Any]] = field(default_factory=list)
+
+
+def stored_version(value: Any) -> int:
+    """A stored version number; one of another type (written by hand) reads as 0, so the next is 1."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return int(value) if ok else 0
+
+
+def stored_source(value: Any) -> Source:
+    """A stored source; an unknown one (written by hand) reads as the least trusted, so any new value wins."""
+    try:
+        return Source(value)
+    except ValueError:
+        return min(Source, key=SOURCE_TRUST.__getitem__)
+
+
+def normalize_value(value: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", value.lower()).split())
+
+
+Identity = tuple[str, str | None, str]
+
+
+def audit_row(new: FactInput, current: CurrentFact | None) -> dict[str, Any]:
+    """The audit row of ``new`` against ``current``, without its resolution, reason and new id."""
+    return {
+        "id": str(uuid.uuid4()),
+        "user_id": new.user_id,
+        "key": new.key,
+        "fact_type": new.fact_type.value,
+        "old_id": current.id if current else None,
+        "new_value": new.value,
+        "old_value": current.value if current else None,
+    }

@@ -1,0 +1,204 @@
+"""Plans called off, and plans stated in the progressive: "I'm not moving to Manchester after all" withdraws
+the pending move (the value it would have replaced goes on, its statement current again), and "I'm moving to
+York in March" is a plan for March. Pure rules first, then the real server."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem import GraphMemory
+from graphmem.model import facts
+from graphmem.model.fact_patterns import extract
+from graphmem.model.facts import FactInput
+from graphmem.model.timescope import STALE_FACTOR, TimeScope, is_outdated
+from graphmem.models import FactType
+
+SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
+APRIL = datetime(2026, 4, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm not moving to Manchester after all.", "location", "Manchester"),
+        ("I won't be moving to Oslo, the job fell through.", "location", "Oslo"),
+        ("I've decided not to move.", "location", ""),
+        ("The move to Oslo is off!", "location", "Oslo"),
+        ("Bad news: the move is off.", "location", ""),
+        ("We talked it over and I've called off the move.", "location", ""),
+        ("I turned down the job at Spotify.", "employer", "Spotify"),
+        ("I'm not starting at Spotify after all.", "employer", "Spotify"),
+        ("I'm not taking the job at the BBC", "employer", "BBC"),
+    ],
+)
+def test_a_plan_called_off_is_extracted_as_a_withdrawal(text: str, key: str, value: str) -> None:
+    (fact,) = extract(text)
+    assert (fact.key, fact.value, fact.withdraws, fact.ends) == (key, value, True, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "ahead"),
+    [
+        ("I'm moving to York in March.", True),
+        ("My sister Emma is moving to Porto in May", True),
+        ("I'm relocating to Bristol on Friday", True),
+        ("I moved to York in March.", False),
+        ("I live in York.", False),
+    ],
+)
+def test_a_move_in_the_progressive_reads_its_bare_dates_ahead(text: str, ahead: bool) -> None:
+    (fact,) = extract(text)
+    assert (fact.withdraws, fact.ahead) == (False, ahead)
+
+
+def _in(value: str, valid_from: datetime, **kw: object) -> FactInput:
+    return FactInput("u", "location", value, FactType.PROFILE, valid_from=valid_from, **kw)  # type: ignore[arg-type]
+
+
+def _batch() -> list[FactInput]:
+    return [
+        _in("Leeds", datetime(2026, 3, 2, tzinfo=UTC), memory_id="m-leeds"),
+        _in("Manchester", APRIL, planned_at=SAID, memory_id="m-plan"),
+    ]
+
+
+def test_calling_off_a_plan_resumes_the_value_it_would_have_replaced() -> None:
+    off = SAID + timedelta(days=5)
+    out = facts.plan([*_batch(), _in("Manchester", off, withdraws=True, memory_id="m-off")], {}, SAID)
+    leeds, plan, resumed = out.create
+    assert (plan["value"], plan["status"], plan["valid_to"], plan["expire"]) == (
+        "Manchester",
+        facts.RETRACTED,
+        None,
+        True,
+    )  # recorded and withdrawn in one batch: valid nowhere as recorded now
+    assert (resumed["value"], resumed["valid_from"], resumed["planned_at"], resumed["memory_id"]) == (
+        "Leeds",
+        APRIL,
+        off,
+        "m-leeds",
+    )  # Leeds goes on from the plan's date, a plan made when the move was called off
+    assert {"src": resumed["id"], "dst": plan["id"], "valid_from": APRIL} in out.supersedes
+    assert out.reinstated == [{"fact": leeds["id"], "key": "location"}]
+    assert {"old": plan["id"], "new": None, "key": "location", "at": off, "memory": "m-off"} in out.outdated
+    assert out.audit[-1]["resolution"] == "withdraw"
+
+
+@pytest.mark.parametrize(
+    ("value", "when"),
+    [
+        ("Oslo", SAID + timedelta(days=5)),  # names another plan
+        ("", APRIL + timedelta(days=3)),  # the plan had started: the move happened
+        ("", SAID - timedelta(days=1)),  # said before the plan was made
+    ],
+)
+def test_only_a_pending_plan_it_names_is_withdrawn(value: str, when: datetime) -> None:
+    batch = [*_batch(), _in(value, when, withdraws=True)]
+    out = facts.plan(batch, {}, SAID + timedelta(days=30))
+    assert [r["status"] for r in out.create] == ["superseded", "current"]
+    assert out.audit[-1]["resolution"] == "withdraw_ignored" and not out.reinstated
+
+
+def test_a_withdrawal_names_a_plan_by_part_of_its_value() -> None:
+    batch = [_in("Ancoats, Manchester", APRIL, planned_at=SAID)]
+    out = facts.plan([*batch, _in("Manchester", SAID + timedelta(days=1), withdraws=True)], {}, SAID)
+    assert out.create[0]["status"] == facts.RETRACTED
+
+
+def test_a_reinstated_statement_was_outdated_only_while_the_mark_held() -> None:
+    marked, withdrawn = SAID, SAID + timedelta(days=5)
+    memory = {"outdated_from": APRIL, "outdated_at": marked, "reinstated_at": withdrawn}
+    may = APRIL + timedelta(days=30)
+    assert is_outdated(memory, TimeScope(as_of=may, known_at=withdrawn - timedelta(days=1)), may)
+    assert not is_outdated(memory, TimeScope(as_of=may), may)
+    assert is_outdated({**memory, "reinstated_at": None}, TimeScope(as_of=may), may)
+
+
+def _say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
+    turn = {"role": "user", "content": text, "timestamp": when}
+    return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
+
+
+def _currency(mem: GraphMemory, user_id: str, **times: datetime) -> dict[str, float]:
+    hits = mem.recall("Where do I live?", user_id=user_id, k=5, reinforce=False, **times)  # type: ignore[arg-type]
+    return {h.memory.id: h.explanation.components.get("currency", 1.0) for h in hits}
+
+
+def test_a_move_called_off_leaves_the_old_place_current(mem: GraphMemory, user_id: str) -> None:
+    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    plan = _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    time.sleep(0.02)
+    checkpoint = datetime.now(UTC)
+    time.sleep(0.02)
+    off = _say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
+    for at in (SAID + timedelta(days=6), APRIL + timedelta(days=2), None):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == "Leeds", at
+    then = mem.facts.get(user_id, "location", as_of=APRIL + timedelta(days=2), known_at=checkpoint)
+    assert then is not None and then.value == "Manchester"  # the plan, as it was known before it was off
+    assert [(f.value, f.status) for f in mem.facts.history(user_id, "location")] == [
+        ("Leeds", "superseded"),
+        ("Manchester", "retracted"),
+        ("Leeds", "current"),
+    ]
+    now = _currency(mem, user_id)
+    assert now[leeds] == 1.0 and now[plan] == STALE_FACTOR  # Leeds is current again; the plan is not
+    assert _currency(mem, user_id, known_at=checkpoint)[leeds] == STALE_FACTOR  # as the engine knew then
+    edge = mem.query(
+        "MATCH (a:Memory {id: $a})-[s:SUPERSEDES]->(b:Memory {id: $b}) RETURN s.key AS key",
+        {"a": off, "b": plan},
+    )
+    assert [r["key"] for r in edge] == ["location"]
+    ctx = mem.context("Where do I live?", user_id=user_id, reinforce=False)
+    assert [i.text for i in ctx.items if i.kind == "fact"] == ["location: Leeds"]
+
+
+def test_a_retracted_plan_marks_the_statements_as_a_called_off_one(mem: GraphMemory, user_id: str) -> None:
+    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    plan = _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    mem.facts.retract(user_id, "location")  # the plan: the current version as recorded
+    currency = _currency(mem, user_id)
+    assert currency[leeds] == 1.0 and currency[plan] == STALE_FACTOR
+
+
+def test_calling_off_without_a_pending_plan_changes_nothing(mem: GraphMemory, user_id: str) -> None:
+    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    _say(mem, user_id, SAID, "I'm not moving to Manchester, I love it here.")
+    assert [(f.value, f.status) for f in mem.facts.history(user_id, "location")] == [("Leeds", "current")]
+
+
+def test_a_bare_month_in_a_move_stated_in_the_progressive_is_the_coming_one(
+    mem: GraphMemory, user_id: str
+) -> None:
+    said = datetime(2026, 1, 10, 12, tzinfo=UTC)
+    _say(mem, user_id, said, "I'm moving to York in March.")
+    (york,) = mem.facts.history(user_id, "location")
+    assert (york.value, york.valid_from, york.planned_at) == ("York", datetime(2026, 3, 1, tzinfo=UTC), said)
+
+
+def test_consolidation_leaves_the_statement_a_pending_plan_will_replace(
+    dyn: GraphMemory, user_id: str
+) -> None:
+    now = datetime.now(UTC)
+    leeds = _say(dyn, user_id, now - timedelta(days=30), "I live in Leeds, near the university.")
+    _say(dyn, user_id, now - timedelta(minutes=5), "I'm moving to Manchester next year.")
+    assert dyn.jobs.run("consolidate", user_id=user_id).status == "success"
+    assert dyn.memories.get(leeds, user_id=user_id).status == "active"  # type: ignore[union-attr]
+
+
+def test_a_statement_reinstated_and_then_replaced_is_outdated_from_the_new_change(
+    mem: GraphMemory, user_id: str
+) -> None:
+    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    _say(mem, user_id, SAID + timedelta(days=5), "The move is off.")
+    moved = SAID + timedelta(days=60)
+    _say(mem, user_id, moved, "I moved to Bristol.")
+    (row,) = mem.query(
+        "MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS since, m.reinstated_at AS back", {"id": leeds}
+    )
+    assert (row["since"], row["back"]) == (moved, None)  # a new mark, not the withdrawn plan's date
+    assert _currency(mem, user_id)[leeds] == STALE_FACTOR
