@@ -12,9 +12,9 @@ import pytest
 from graphmem import GraphMemory
 from graphmem.model import facts
 from graphmem.model.fact_patterns import extract
-from graphmem.model.facts import FactInput
+from graphmem.model.facts import CurrentFact, FactInput
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, is_outdated
-from graphmem.models import FactType
+from graphmem.models import FactType, Source
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
 APRIL = datetime(2026, 4, 1, tzinfo=UTC)
@@ -82,9 +82,38 @@ def test_calling_off_a_plan_resumes_the_value_it_would_have_replaced() -> None:
         "m-leeds",
     )  # Leeds goes on from the plan's date, a plan made when the move was called off
     assert {"src": resumed["id"], "dst": plan["id"], "valid_from": APRIL} in out.supersedes
-    assert out.reinstated == [{"fact": leeds["id"], "key": "location"}]
+    # the mark the plan put on Leeds's statement in this batch is not written at all
+    assert not out.reinstated and leeds["id"] not in {o["old"] for o in out.outdated}
     assert {"old": plan["id"], "new": None, "key": "location", "at": off, "memory": "m-off"} in out.outdated
     assert out.audit[-1]["resolution"] == "withdraw"
+
+
+def test_a_stored_plan_called_off_reinstates_the_statement_it_outdated() -> None:
+    leeds = {"user_id": "u", "agent_id": None, "key": "location", "value": "Leeds", "fact_type": "profile",
+             "source": "user", "confidence": 1.0, "memory_id": "m-leeds"}  # fmt: skip
+    plan = CurrentFact(
+        "plan", "Manchester", APRIL, Source.USER, 2, planned_at=SAID, replaced="v1", resumes=leeds
+    )
+    off = SAID + timedelta(days=5)
+    out = facts.plan([_in("", off, withdraws=True)], {("u", None, "location"): plan}, off)
+    assert out.reinstated == [{"fact": "v1", "key": "location"}]
+    (resumed,) = out.create
+    assert (resumed["value"], resumed["memory_id"], resumed["version"]) == ("Leeds", "m-leeds", 3)
+
+
+def test_a_new_plan_stated_instead_replaces_the_pending_one() -> None:
+    (off, oslo) = extract("Change of plans: I'm moving to Oslo in May instead.")
+    assert (off.withdraws, off.value, oslo.value, oslo.ahead) == (True, "", "Oslo", True)
+    may, said = datetime(2026, 5, 1, tzinfo=UTC), SAID + timedelta(days=5)
+    batch = [*_batch(), _in("", said, withdraws=True), _in("Oslo", may, planned_at=said)]
+    out = facts.plan(batch, {}, said)
+    held = [(r["value"], r["valid_from"], r.get("valid_to"), r["status"]) for r in out.create]
+    assert held == [
+        ("Leeds", datetime(2026, 3, 2, tzinfo=UTC), APRIL, "superseded"),
+        ("Manchester", APRIL, None, facts.RETRACTED),  # valid nowhere
+        ("Leeds", APRIL, may, "superseded"),
+        ("Oslo", may, None, "current"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -202,3 +231,15 @@ def test_a_statement_reinstated_and_then_replaced_is_outdated_from_the_new_chang
     )
     assert (row["since"], row["back"]) == (moved, None)  # a new mark, not the withdrawn plan's date
     assert _currency(mem, user_id)[leeds] == STALE_FACTOR
+
+
+def test_a_move_elsewhere_instead_replaces_the_plan_from_its_own_date(mem: GraphMemory, user_id: str) -> None:
+    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    _say(mem, user_id, SAID + timedelta(days=5), "Change of plans: I'm moving to Oslo in May instead.")
+    may = datetime(2026, 5, 1, tzinfo=UTC)
+    for at, value in ((APRIL + timedelta(days=14), "Leeds"), (may + timedelta(days=1), "Oslo")):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == value, at
+    (row,) = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS since", {"id": leeds})
+    assert row["since"] == may  # Leeds's statement holds until the move that happens

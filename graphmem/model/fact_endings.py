@@ -90,7 +90,7 @@ def plan_withdraw(
         )  # fmt: skip
         out.supersedes.append({"src": resumed_id, "dst": current.id, "valid_from": current.valid_from})
         if current.replaced is not None:
-            out.reinstated.append({"fact": current.replaced, "key": new.key})
+            _reinstate(out, current.replaced, new.key)
         value, source = str(current.resumes["value"]), stored_source(current.resumes["source"])
         state[new.identity] = CurrentFact(
             resumed_id, value, current.valid_from, source, version, said, current.id, current.floor,
@@ -103,6 +103,16 @@ def plan_withdraw(
     reason = "a plan called off before its start"
     out.audit.append({**audit, "resolution": "withdraw", "reason": reason, "new_id": resumed_id})
     out.results.append((current.id, Resolution.SUPERSEDE))
+
+
+def _reinstate(out: FactPlan, fact_id: str, key: str) -> None:
+    """The statement of ``fact_id`` holds again for ``key``: a mark this batch made is not written, an older
+    one ends (reinstatements are written before this batch's marks, so a later change marks it afresh)."""
+    made_here = [o for o in out.outdated if o["old"] == fact_id and o["key"] == key]
+    if made_here:
+        out.outdated = [o for o in out.outdated if o not in made_here]
+    else:
+        out.reinstated.append({"fact": fact_id, "key": key})
 
 
 def _names(value: str, named: str) -> bool:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from graphmem.model.facts import normalize_value
+from graphmem.model.planned import clause
 from graphmem.models import FactType
 
 # --- extraction ------------------------------------------------------------------------------------
@@ -21,7 +22,7 @@ _WHEN = (
     r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
     r"(?:days?|weeks?|months?|years?))"
 )
-_STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|{_WHEN}"
+_STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|{_WHEN}"
 _END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 _PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
@@ -246,6 +247,8 @@ _WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     ),
 ]
 _PROGRESSIVE = re.compile(r"\b(?:moving|relocating|starting)\b")
+_INSTEAD = re.compile(r"\binstead\b", re.I)  # a new value of a key whose plan it replaces
+_PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (_PLANNED)
 _AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)
 _ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
@@ -335,13 +338,6 @@ def _extract(text: str) -> list[ExtractedFact]:
             if obj and obj.lower() not in _VAGUE and len(obj.split()) <= 6:
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
-    for pattern, key in _WITHDRAWN:
-        for m in pattern.finditer(text):
-            obj = _AFTER_ALL.sub("", _clean(m.group("obj") or ""))
-            named = obj if obj.lower() not in _VAGUE and len(obj.split()) <= 6 else ""
-            out[(FactType.PROFILE, f"{key}@withdrawn")] = ExtractedFact(
-                key, named, FactType.PROFILE, withdraws=True, span=m.span()
-            )
     if _ENDINGS_CHECK.search(text):
         for pattern, key in _ENDINGS:
             for m in pattern.finditer(text):
@@ -350,7 +346,28 @@ def _extract(text: str) -> list[ExtractedFact]:
                     out[(FactType.PROFILE, key)] = ExtractedFact(
                         key, obj, FactType.PROFILE, ends=True, span=m.span()
                     )
-    return list(out.values())
+    _withdrawals(text, out)
+    return sorted(out.values(), key=lambda f: not f.withdraws)  # withdrawals first: a new value follows
+
+
+def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
+    """Plans called off (``_WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
+    for pattern, key in _WITHDRAWN:
+        for m in pattern.finditer(text):
+            obj = _AFTER_ALL.sub("", _clean(m.group("obj") or ""))
+            named = obj if obj.lower() not in _VAGUE and len(obj.split()) <= 6 else ""
+            out[(FactType.PROFILE, f"{key}@withdrawn")] = ExtractedFact(
+                key, named, FactType.PROFILE, withdraws=True, span=m.span()
+            )
+    for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
+        if f.key in _PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
+            start, end = clause(text, f.span)
+            if _INSTEAD.search(text, start, end):
+                key = f"{f.subject}/{f.key}" if f.subject else f.key
+                off = ExtractedFact(
+                    f.key, "", FactType.PROFILE, withdraws=True, subject=f.subject, span=f.span
+                )
+                out.setdefault((FactType.PROFILE, f"{key}@withdrawn"), off)
 
 
 def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from graphmem.model.dates import resolve_dates
 
-__all__ = ["fact_start"]
+__all__ = ["clause", "fact_start"]
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
 _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
@@ -25,7 +25,7 @@ _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|th
 _BOUND = re.compile(r"\b(?:until|till|til|before|by|since|through|up to)\s*$", re.I)
 
 
-def _clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
+def clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
     """The clause of ``text`` holding ``span``: from the last clause end before it to the first after it
     (a conjunction inside the span itself, as in "I moved to Berlin and started at Zalando", stays)."""
     first = span[0]  # a match may begin with the stop before its first word ("! Always ...")
@@ -47,11 +47,11 @@ def fact_start(
     weekday or month is the coming one, as in a sentence with "will" or "next"."""
     if span is None:
         return None
-    start, end = _clause(text, span)
-    clause = text[start:end]
+    start, end = clause(text, span)
+    own = text[start:end]
     starts = [
         r.start
-        for r in resolve_dates(clause, said, future=future)
-        if r.start > said and not _BOUND.search(clause[: max(0, clause.find(r.phrase))])
+        for r in resolve_dates(own, said, future=future)
+        if r.start > said and not _BOUND.search(own[: max(0, own.find(r.phrase))])
     ]
     return min(starts) if starts else None

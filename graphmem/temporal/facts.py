@@ -73,10 +73,10 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         tx.run(
             "fact_edges", supersedes=plan.supersedes, conflicts=plan.conflicts_with, user_id=user_id, now=now
         )
+    if plan.reinstated:  # first: the batch's own marks come after (graphmem.model.fact_endings)
+        tx.run("fact_reinstate_memories", reinstated=plan.reinstated, user_id=user_id, now=now)
     if plan.outdated:
         tx.run("fact_outdate_memories", outdated=plan.outdated, user_id=user_id, now=now)
-    if plan.reinstated:
-        tx.run("fact_reinstate_memories", reinstated=plan.reinstated, user_id=user_id, now=now)
     tx.run("fact_audit", audit=plan.audit, now=now)
     logger.debug(
         "facts: %d inputs, %d new versions, %d closed", len(inputs), len(plan.create), len(plan.close)
@@ -150,11 +150,11 @@ def _withdrawn_statements(
 ) -> None:
     """A plan retracted: its statement stops holding now, and the statement of the value it had closed (the
     resumed version's memory) is current again, as for a plan called off in conversation."""
-    outdated = [{"old": retraction.close_id, "new": None, "key": key, "at": when}]
-    tx.run("fact_outdate_memories", outdated=outdated, user_id=user_id, now=when)
-    if retraction.create is not None:
+    if retraction.create is not None:  # first, as a batch's (graphmem.temporal.facts.apply)
         reinstated = [{"fact": retraction.create["id"], "key": key}]
         tx.run("fact_reinstate_memories", reinstated=reinstated, user_id=user_id, now=when)
+    outdated = [{"old": retraction.close_id, "new": None, "key": key, "at": when}]
+    tx.run("fact_outdate_memories", outdated=outdated, user_id=user_id, now=when)
 
 
 def _resumed(row: Any) -> dict[str, Any] | None:
