@@ -40,6 +40,22 @@ def test_a_plan_called_off_is_extracted_as_a_withdrawal(text: str, key: str, val
 
 
 @pytest.mark.parametrize(
+    ("text", "who", "value", "planned", "withdraws"),
+    [
+        ("Emma will be moving to Porto next month.", "Emma", "Porto", True, False),
+        ("Emma isn't moving to Porto after all.", "Emma", "Porto", False, True),
+        ("My brother has decided not to move.", "brother", "", False, True),
+        ("She isn't moving after all.", None, None, None, None),  # whose plan: not known without coreference
+    ],
+)
+def test_someone_elses_plan_and_its_calling_off_are_keyed_under_them(
+    text: str, who: str | None, value: str | None, planned: bool | None, withdraws: bool | None
+) -> None:
+    found = [(f.subject, f.value, f.planned, f.withdraws) for f in extract(text)]
+    assert found == ([] if who is None else [(who, value, planned, withdraws)])
+
+
+@pytest.mark.parametrize(
     ("text", "ahead"),
     [
         ("I'm moving to York in March.", True),
@@ -243,3 +259,14 @@ def test_a_move_elsewhere_instead_replaces_the_plan_from_its_own_date(mem: Graph
         assert got is not None and got.value == value, at
     (row,) = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS since", {"id": leeds})
     assert row["since"] == may  # Leeds's statement holds until the move that happens
+
+
+def test_someone_elses_move_called_off_leaves_their_place(mem: GraphMemory, user_id: str) -> None:
+    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "My sister Emma lives in Lisbon.")
+    _say(mem, user_id, SAID, "Emma will be moving to Porto next month.")
+    before = mem.facts.get(user_id, "Emma/location", as_of=APRIL + timedelta(days=2))
+    assert before is not None and before.value == "Porto"
+    _say(mem, user_id, SAID + timedelta(days=3), "Emma isn't moving to Porto after all.")
+    for at in (None, APRIL + timedelta(days=2)):
+        got = mem.facts.get(user_id, "Emma/location", as_of=at)
+        assert got is not None and got.value == "Lisbon", at

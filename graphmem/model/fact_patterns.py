@@ -7,34 +7,34 @@ import re
 from dataclasses import dataclass, field, replace
 
 from graphmem.model.facts import normalize_value
+from graphmem.model.pattern_pieces import (
+    AND,
+    END,
+    I_AND,
+    JOB,
+    MOVE_TO,
+    NOT_SOMEONE,
+    OBJ,
+    PLACE,
+    PLACE_END,
+    SPEAKER,
+    STOP,
+    WHO,
+)
+from graphmem.model.plan_patterns import (
+    AFTER_ALL,
+    INSTEAD,
+    PLANNABLE,
+    PLANNED,
+    PROGRESSIVE,
+    THIRD_PLANNED,
+    THIRD_WITHDRAWN,
+    WITHDRAWN,
+)
 from graphmem.model.planned import clause
 from graphmem.models import FactType
 
 # --- extraction ------------------------------------------------------------------------------------
-_OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
-# a value ends before a conjunction or a time ("I moved to Berlin in March", "two years ago", "on Mondays")
-_WHEN = (
-    r"in \d+|(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter)|"
-    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
-    r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
-    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
-    r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
-    r"(?:days?|weeks?|months?|years?))"
-)
-_STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|{_WHEN}"
-_END = rf"(?=\s+(?:{_STOP})\b|[.,;!?\n]|$)"
-# a place: words, optionally ", Town" ("Ancoats, Manchester")
-_PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
-_PLACE_END = rf"(?=\s+(?:{_STOP}|for|with)\b|[.,;!?\n]|$)"
-# where a move goes, after its verb: "(house|back) (from Leeds) to Manchester"
-_MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{_PLACE}{_PLACE_END}"
-_I = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
-_JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
-# the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
-# March and started at Zalando as a data engineer"
-_AND = r"\bI\b[^.!?\n]{0,80}? and(?: then)?"
-_I_AND = rf"(?:{_I}|{_AND})"
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
@@ -54,15 +54,15 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:\b(?:I live|I'm living|I am living|I now live)|{_AND} (?:now )?live)"
-            rf" in\s+{_PLACE}{_PLACE_END}"
+            rf"(?:\b(?:I live|I'm living|I am living|I now live)|{AND} (?:now )?live)"
+            rf" in\s+{PLACE}{PLACE_END}"
         ),
         "location",
     ),
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
     (
         FactType.PROFILE,
-        re.compile(rf"{_I} (?:moved|moving|relocated|relocating|relocate|move){_MOVE_TO}"),
+        re.compile(rf"{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move){MOVE_TO}"),
         "location",
     ),
     # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
@@ -70,52 +70,52 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         re.compile(
             rf"\b(?:I|we)(?:'ve| have)?(?: just| finally| now)? settled (?:in|into)"
-            rf"(?: [^.,;!?\n]{{2,40}}? in)?\s+{_PLACE}{_PLACE_END}"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?\s+{PLACE}{PLACE_END}"
         ),
         "location",
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"(?:\bI|{_AND}) (?:now |currently )?work (?:at|for)\s+{_OBJ}{_END}"),
+        re.compile(rf"(?:\bI|{AND}) (?:now |currently )?work (?:at|for)\s+{OBJ}{END}"),
         "employer",
     ),
     (  # "I joined Acme as a designer", "I started at Acme as an intern"
         FactType.PROFILE,
-        re.compile(rf"{_I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{_JOB}){_OBJ} as an? \w+"),
+        re.compile(rf"{I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{JOB}){OBJ} as an? \w+"),
         "employer",
     ),
     (  # "I moved to Leeds for a new job at the BBC", "I'm relocating for a job with Google" (not "I applied
         # for a job at ...": only a move or a leave is for a job taken)
         FactType.PROFILE,
         re.compile(
-            rf"{_I} (?:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for {_JOB}"
-            rf"(?:at|with)\s+{_OBJ}{_END}"
+            rf"{SPEAKER} (?:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for {JOB}"
+            rf"(?:at|with)\s+{OBJ}{END}"
         ),
         "employer",
     ),
     (  # "I started a new job at Spotify last week", "I've got a job with the BBC"
         FactType.PROFILE,
-        re.compile(rf"{_I_AND} (?:started|got|took|accepted|landed) {_JOB}(?:at|with)\s+{_OBJ}{_END}"),
+        re.compile(rf"{I_AND} (?:started|got|took|accepted|landed) {JOB}(?:at|with)\s+{OBJ}{END}"),
         "employer",
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
         FactType.PROFILE,
         re.compile(
-            rf"(?:\bI|{_AND}) (?:now |currently )?work as an?\s+{_OBJ}(?=\s+(?:{_STOP}|at)\b|[.,;!?\n]|$)"
+            rf"(?:\bI|{AND}) (?:now |currently )?work as an?\s+{OBJ}(?=\s+(?:{STOP}|at)\b|[.,;!?\n]|$)"
         ),
         "occupation",
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"(?:\bI|{_AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{_OBJ}{_END}"),
+        re.compile(rf"(?:\bI|{AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{OBJ}{END}"),
         "employer",
     ),
     (  # the role of a job taken or joined: "... started a new job at Spotify as a data engineer"
         FactType.PROFILE,
         re.compile(
-            rf"{_I_AND} (?:(?:started|got|took|accepted|landed) {_JOB}|joined |"
+            rf"{I_AND} (?:(?:started|got|took|accepted|landed) {JOB}|joined |"
             rf"started (?:working )?(?:at|for) )"
-            rf"[^.!?\n]{{0,60}}?\bas an?\s+{_OBJ}{_END}"
+            rf"[^.!?\n]{{0,60}}?\bas an?\s+{OBJ}{END}"
         ),
         "occupation",
     ),
@@ -130,126 +130,46 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "diet",
     ),
-    (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{_OBJ}{_END}"), "allergy:{obj}"),
+    (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{OBJ}{END}"), "allergy:{obj}"),
     (
         FactType.PREFERENCE,
-        re.compile(rf"\b[Mm]y fav(?:ou?rite) (?P<what>[a-z ]{{2,30}}?) is\s+{_OBJ}{_END}"),
+        re.compile(rf"\b[Mm]y fav(?:ou?rite) (?P<what>[a-z ]{{2,30}}?) is\s+{OBJ}{END}"),
         "favorite:{what}",
     ),
     (
         FactType.PREFERENCE,
         re.compile(
             rf"\bI (?:really |absolutely |just |also )?(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|"
-            rf"can't stand|don't like|do not like)\s+{_OBJ}{_END}"
+            rf"can't stand|don't like|do not like)\s+{OBJ}{END}"
         ),
         None,
     ),
     (
         FactType.RULE,
-        re.compile(rf"(?:^|[.!?]\s+|\bplease\s+)(?P<verb>[Aa]lways|[Nn]ever)\s+{_OBJ}{_END}"),
+        re.compile(rf"(?:^|[.!?]\s+|\bplease\s+)(?P<verb>[Aa]lways|[Nn]ever)\s+{OBJ}{END}"),
         None,
     ),
 ]
 # "I no longer live in Leeds", "I don't work at Acme any more": the relation's current value ends
 _ENDINGS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{_PLACE}{_PLACE_END}"), "location"),
-    (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{_OBJ}{_END}"), "employer"),
+    (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{PLACE}{PLACE_END}"), "location"),
+    (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{OBJ}{END}"), "employer"),
     (
-        re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{_STOP})\b){_OBJ}{_END}"),
+        re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{STOP})\b){OBJ}{END}"),
         "employer",
     ),
 ]
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
-_KIN = (
-    r"sister|brother|mom|mum|mother|dad|father|parents|son|daughter|kids|wife|husband|partner|boyfriend|"
-    r"girlfriend|friend|best friend|boss|manager|colleague|cousin|aunt|uncle|grandma|grandmother|grandpa|"
-    r"grandfather|roommate|flatmate|neighbou?r"
-)
-# a first name: "Emma", "Jean-Luc", "O'Neil", "McKenzie" (not "I'm", not the tail of a word)
-_NAME = r"(?![IA]\b|I')[A-Z][a-z]*(?:[A-Z][a-z]+)*(?:['-][A-Z]?[a-z]+)*"
-_WHO = rf"(?:\b[Mm]y (?P<kin>{_KIN})(?: (?P<kin_name>{_NAME}))?|(?<![\w'-])(?P<name>{_NAME}))"
-_NOT_SOMEONE = frozenset(
-    {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One"}
-)
 _THIRD: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"{_WHO} (?:now |still )?(?:lives|is living) in\s+{_PLACE}{_PLACE_END}"), "location"),
+    (re.compile(rf"{WHO} (?:now |still )?(?:lives|is living) in\s+{PLACE}{PLACE_END}"), "location"),
     (
-        re.compile(
-            rf"{_WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{_PLACE}{_PLACE_END}"
-        ),
+        re.compile(rf"{WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{PLACE}{PLACE_END}"),
         "location",
     ),
-    (re.compile(rf"{_WHO} (?:now |still )?works (?:at|for)\s+{_OBJ}{_END}"), "employer"),
-    (re.compile(rf"{_WHO} (?:now |still )?works as an?\s+{_OBJ}{_END}"), "occupation"),
+    (re.compile(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
+    (re.compile(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
 ]
-# A change stated in the future tense ("I'll be moving to Oslo next month", "I'm starting my new job at
-# Spotify on Monday", "I start work at the BBC next week"): a fact only as a plan with a date
-# (graphmem.model.planned); without one ("I'll move to Oslo one day") it is not a fact yet. As for a job
-# started, only a job or work names an employer ("I'll start at the gym", "I'm joining Tom" do not).
-_WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
-_PLANNED: list[tuple[re.Pattern[str], str]] = [
-    (
-        re.compile(rf"{_WILL} (?:moving|relocating|move|relocate){_MOVE_TO}"),
-        "location",
-    ),
-    (
-        re.compile(
-            rf"(?:{_WILL}|\bI(?:'m| am)|\bI) start(?:ing)? (?:(?:a |my |the )?(?:new )?job|work(?:ing)?) "
-            rf"(?:at|with|for)\s+(?!(?:{_STOP})\b){_OBJ}{_END}"
-        ),
-        "employer",
-    ),
-]
-# A plan called off: "I'm not moving to Manchester after all", "I won't be moving", "I've decided not to move
-# to Oslo", "the move to Oslo is off", "I turned down the job at Spotify", "I'm not starting at Spotify after
-# all". The key's plan not started yet (the one naming the value, or any when none is named) is withdrawn
-# (graphmem.model.fact_endings.plan_withdraw); without one nothing changes.
-_NOT_WILL = (
-    r"\bI(?:'m not| am not|'m no longer| am no longer| won't| will not| wo not)(?: be)?(?: going to)?|"
-    r"\bI(?:'ve| have)? decided not to"
-)
-_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
-    (
-        re.compile(
-            rf"(?:{_NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?"
-            rf"(?: to\s+{_PLACE}{_PLACE_END})?"
-        ),
-        "location",
-    ),
-    (
-        re.compile(
-            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{_PLACE})? (?:is|'s) "
-            rf"(?:off|cancel+ed|not happening)"
-        ),
-        "location",
-    ),
-    (
-        re.compile(
-            rf"\bI(?:'ve| have)? (?:called off|cancel+ed) (?:the|my|our) (?:move|relocation)"
-            rf"(?: to\s+{_PLACE}{_PLACE_END})?"
-        ),
-        "location",
-    ),
-    (
-        re.compile(
-            rf"(?:{_NOT_WILL}) (?:start(?:ing)?|tak(?:e|ing)|join(?:ing)?) (?:(?:a |my |the )?(?:new )?"
-            rf"(?:job|position|role|work(?:ing)?) )?(?:at|with|for)\s+{_OBJ}{_END}"
-        ),
-        "employer",
-    ),
-    (
-        re.compile(
-            rf"\bI(?:'ve| have)? (?:turned down|declined|rejected) (?:the |their |a )?(?:job |work )?"
-            rf"(?:offer|job|position|role)(?: (?:at|with|from)\s+{_OBJ}{_END})?"
-        ),
-        "employer",
-    ),
-]
-_PROGRESSIVE = re.compile(r"\b(?:moving|relocating|starting)\b")
-_INSTEAD = re.compile(r"\binstead\b", re.I)  # a new value of a key whose plan it replaces
-_PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (_PLANNED)
-_AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)
 _ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
@@ -318,21 +238,13 @@ def _extract(text: str) -> list[ExtractedFact]:
                 if not value or value.lower() in _VAGUE or len(value.split()) > 6:
                     continue
                 key = template.format(obj=normalize_value(obj), what=what)
-                ahead = _PROGRESSIVE.search(m.group()) is not None
+                ahead = PROGRESSIVE.search(m.group()) is not None
                 fact = ExtractedFact(
                     key, "yes" if "{obj}" in template else value, fact_type, ahead=ahead, span=m.span()
                 )
             out[(fact.fact_type, fact.key)] = fact
-    for pattern, relation in _THIRD:
-        for m in pattern.finditer(text):
-            who = m.group("kin_name") or m.group("name") or m.group("kin")
-            obj = _clean(m.group("obj"))
-            if who in _NOT_SOMEONE or not obj or obj.lower() in _VAGUE or len(obj.split()) > 6:
-                continue
-            ahead = _PROGRESSIVE.search(m.group()) is not None
-            fact = ExtractedFact(relation, obj, FactType.PROFILE, subject=who, ahead=ahead, span=m.span())
-            out[(fact.fact_type, f"{who}/{relation}")] = fact
-    for pattern, key in _PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
+    _about_others(text, out)
+    for pattern, key in PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
         for m in pattern.finditer(text):
             obj = _clean(m.group("obj"))
             if obj and obj.lower() not in _VAGUE and len(obj.split()) <= 6:
@@ -350,19 +262,38 @@ def _extract(text: str) -> list[ExtractedFact]:
     return sorted(out.values(), key=lambda f: not f.withdraws)  # withdrawals first: a new value follows
 
 
+def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
+    """The place or work of someone the speaker names, keyed under them: stated (``_THIRD``), planned
+    (``THIRD_PLANNED``: a fact only with a date) or called off (``THIRD_WITHDRAWN``: no value needed)."""
+    for patterns, kind in ((_THIRD, ""), (THIRD_PLANNED, "@planned"), (THIRD_WITHDRAWN, "@withdrawn")):
+        for pattern, relation in patterns:
+            for m in pattern.finditer(text):
+                who = m.group("kin_name") or m.group("name") or m.group("kin")
+                obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
+                fits = bool(obj) and obj.lower() not in _VAGUE and len(obj.split()) <= 6
+                if who in NOT_SOMEONE or not (fits or kind == "@withdrawn"):
+                    continue
+                fact = ExtractedFact(
+                    relation, obj if fits else "", FactType.PROFILE, subject=who, span=m.span(),
+                    ahead=PROGRESSIVE.search(m.group()) is not None, planned=kind == "@planned",
+                    withdraws=kind == "@withdrawn",
+                )  # fmt: skip
+                out[(fact.fact_type, f"{who}/{relation}{kind}")] = fact
+
+
 def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
-    """Plans called off (``_WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
-    for pattern, key in _WITHDRAWN:
+    """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
+    for pattern, key in WITHDRAWN:
         for m in pattern.finditer(text):
-            obj = _AFTER_ALL.sub("", _clean(m.group("obj") or ""))
+            obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
             named = obj if obj.lower() not in _VAGUE and len(obj.split()) <= 6 else ""
             out[(FactType.PROFILE, f"{key}@withdrawn")] = ExtractedFact(
                 key, named, FactType.PROFILE, withdraws=True, span=m.span()
             )
     for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
-        if f.key in _PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
+        if f.key in PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
             start, end = clause(text, f.span)
-            if _INSTEAD.search(text, start, end):
+            if INSTEAD.search(text, start, end):
                 key = f"{f.subject}/{f.key}" if f.subject else f.key
                 off = ExtractedFact(
                     f.key, "", FactType.PROFILE, withdraws=True, subject=f.subject, span=f.span

@@ -1,0 +1,58 @@
+"""The pieces the fact patterns are built from (:mod:`graphmem.model.fact_patterns`,
+:mod:`graphmem.model.plan_patterns`): what a value, a place and a person look like, and where a value ends."""
+
+from __future__ import annotations
+
+__all__ = [
+    "AND",
+    "END",
+    "I_AND",
+    "JOB",
+    "KIN",
+    "MOVE_TO",
+    "NAME",
+    "NOT_SOMEONE",
+    "OBJ",
+    "PLACE",
+    "PLACE_END",
+    "SPEAKER",
+    "STOP",
+    "WHEN",
+    "WHO",
+]
+
+OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
+# a value ends before a conjunction or a time ("I moved to Berlin in March", "two years ago", "on Mondays")
+WHEN = (
+    r"in \d+|(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter)|"
+    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
+    r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
+    r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
+    r"(?:days?|weeks?|months?|years?))"
+)
+STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|{WHEN}"
+END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
+# a place: words, optionally ", Town" ("Ancoats, Manchester")
+PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
+PLACE_END = rf"(?=\s+(?:{STOP}|for|with)\b|[.,;!?\n]|$)"
+# where a move goes, after its verb: "(house|back) (from Leeds) to Manchester"
+MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{PLACE}{PLACE_END}"
+SPEAKER = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
+JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
+# the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
+# March and started at Zalando as a data engineer"
+AND = r"\bI\b[^.!?\n]{0,80}? and(?: then)?"
+I_AND = rf"(?:{SPEAKER}|{AND})"
+KIN = (
+    r"sister|brother|mom|mum|mother|dad|father|parents|son|daughter|kids|wife|husband|partner|boyfriend|"
+    r"girlfriend|friend|best friend|boss|manager|colleague|cousin|aunt|uncle|grandma|grandmother|grandpa|"
+    r"grandfather|roommate|flatmate|neighbou?r"
+)
+# a first name: "Emma", "Jean-Luc", "O'Neil", "McKenzie" (not "I'm", not the tail of a word)
+NAME = r"(?![IA]\b|I')[A-Z][a-z]*(?:[A-Z][a-z]+)*(?:['-][A-Z]?[a-z]+)*"
+WHO = rf"(?:\b[Mm]y (?P<kin>{KIN})(?: (?P<kin_name>{NAME}))?|(?<![\w'-])(?P<name>{NAME}))"
+NOT_SOMEONE = frozenset(
+    {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One"}
+)
