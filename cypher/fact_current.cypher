@@ -4,24 +4,32 @@
 // current version, the floor its line began over; one valid nowhere, retracted or a plan replaced before its
 // start, has no interval to end) and its highest version number. The fact type is not part of the key:
 // a key has one current value whatever type each version was written with. A current version that is a plan
-// (planned_at set) names the version it superseded (replaced), whose statement a settled plan outdates, and
-// that version's value when it held from when the plan was made until the plan's start (replaced_value:
-// stated again before then, it leaves the plan; graphmem.model.facts.restates), and, when the plan closed it
-// at its start, its fields (resumes: a plan called off continues it, graphmem.model.fact_endings). fields:
-// the current version's own (graphmem.model.facts.COPIED).
+// (planned_at set) names the version it replaces (replaced: the one it superseded, or, back through plans
+// that held nowhere, withdrawn or replaced before their start, the one that held before them), whose
+// statement a settled plan outdates, and that version's value when it held from when the plan was made until
+// the plan's start (replaced_value: stated again before then, it leaves the plan; graphmem.model.facts.
+// restates), and, when it was closed at the start of the plan that replaced it, its fields (resumes: a plan
+// called off continues it, graphmem.model.fact_endings). fields: the current version's own (COPIED).
 // $keys: list of {user_id, agent_id, key}
 UNWIND $keys AS k
 OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
   AND coalesce(f.agent_id, '') = coalesce(k.agent_id, '')
 WITH k, collect(f) AS versions
 WITH k, versions, [v IN versions WHERE v.status = 'current' AND v.expired_at IS NULL][0] AS f
-OPTIONAL CALL (f) {
-  MATCH (f)-[:SUPERSEDES]->(p:Fact) WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
-  WITH f, p, p.status = 'superseded' AND p.valid_to = f.valid_from AS closed
-  RETURN p.id AS replaced, CASE WHEN closed AND p.valid_from <= f.planned_at THEN p.value END AS replaced_value,
-         CASE WHEN closed THEN p {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id}
-         END AS resumes
-  LIMIT 1
+OPTIONAL CALL (f) { // back through plans that held nowhere (withdrawn, or replaced before their start)
+  MATCH path = (f)-[:SUPERSEDES*1..]->(p:Fact)
+  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
+    AND all(x IN nodes(path)[1..-1] WHERE coalesce(x.planned_at IS NOT NULL
+            AND (x.status = 'retracted' OR (x.status = 'superseded' AND x.valid_to = x.valid_from)), false))
+    AND NOT coalesce(p.planned_at IS NOT NULL AND (p.status = 'retracted'
+                     OR (p.status = 'superseded' AND p.valid_to = p.valid_from)), false)
+  WITH f, p, length(path) AS hops,
+       coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from, false) AS closed
+  RETURN p.id AS replaced,
+         CASE WHEN closed AND p.valid_from <= f.planned_at THEN p.value END AS replaced_value,
+         CASE WHEN closed THEN p {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence,
+                                   .memory_id, .valid_from} END AS resumes
+  ORDER BY hops LIMIT 1
 }
 CALL (f) {
   OPTIONAL MATCH (f)-[:SUPERSEDES*0..]->(v:Fact) WHERE v.user_id = f.user_id
@@ -30,7 +38,8 @@ CALL (f) {
 RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        f.id AS id, f.value AS value, f.valid_from AS valid_from, f.source AS source, f.version AS version,
        f.planned_at AS planned_at, replaced, replaced_value, resumes,
-       f {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id} AS fields,
+       f {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id, .valid_from}
+         AS fields,
        reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from
                                 AND NOT x IN line] |
          CASE WHEN m IS NULL OR v.valid_to > m THEN v.valid_to ELSE m END) AS floor,

@@ -1,7 +1,8 @@
 // Lock the current version of a user's fact key for a retraction (the most recently recorded one; a plan
 // is the current version here, started or not); the filter after the lock sees a concurrent retraction that
-// committed first. For a plan, also the version it closed at its start (resumed: a plain retraction of the
-// plan continues that value from the plan's start, graphmem.model.facts.plan_retraction).
+// committed first. For a plan, also the version it replaces when closed at the start of the plan that
+// replaced it (resumed, back through plans that held nowhere as fact_current.cypher reads it: a plain
+// retraction of the plan continues that value from the plan's start, graphmem.model.facts.plan_retraction).
 // No row: nothing to retract.
 // $user_id, $key, $agent_id (null: any agent), $now
 MATCH (f:Fact) WHERE f.user_id = $user_id AND f.key = $key AND f.status = 'current' AND f.expired_at IS NULL
@@ -9,9 +10,15 @@ MATCH (f:Fact) WHERE f.user_id = $user_id AND f.key = $key AND f.status = 'curre
 WITH f ORDER BY f.recorded_at DESC LIMIT 1
 SET f.locked_at = $now
 WITH f WHERE f.status = 'current' AND f.expired_at IS NULL
-OPTIONAL CALL (f) {
-  MATCH (f)-[:SUPERSEDES]->(p:Fact)
-  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id AND p.status = 'superseded' AND p.valid_to = f.valid_from
-  RETURN p {.*} AS resumed LIMIT 1
+OPTIONAL CALL (f) { // back through plans that held nowhere, as fact_current.cypher reads `resumes`
+  MATCH path = (f)-[:SUPERSEDES*1..]->(p:Fact)
+  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
+    AND all(x IN nodes(path)[1..-1] WHERE coalesce(x.planned_at IS NOT NULL
+            AND (x.status = 'retracted' OR (x.status = 'superseded' AND x.valid_to = x.valid_from)), false))
+    AND NOT coalesce(p.planned_at IS NOT NULL AND (p.status = 'retracted'
+                     OR (p.status = 'superseded' AND p.valid_to = p.valid_from)), false)
+  WITH p, length(path) AS hops
+  WHERE coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from, false)
+  RETURN p {.*} AS resumed ORDER BY hops LIMIT 1
 }
 RETURN f {.*} AS fact, resumed

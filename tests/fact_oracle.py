@@ -12,18 +12,19 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   A set whose valid_from is later than its transaction time is a plan. A value set, by a source at least as
   trusted, after a current plan was made and starting before the plan starts (but not before the end of
   the last interval before the plan's line of values began) replaces the plan (the plan held nowhere; the
-  value is current from its own start; the interval the plan had ended keeps its end and, where the two
-  overlap, the later operation's value holds), unless it is the value that held when the plan was made,
-  which holds until the plan's start anyway: then the plan stands.
+  value is current from its own start, and, a plan itself, takes over the interval the plan had ended; that
+  interval keeps its end and, where the two overlap, the later operation's value holds), unless it is the
+  value that held when the plan was made, which holds until the plan's start anyway: then the plan stands.
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
   its start) it held over [valid_from, valid_to). Either way the key has no current value, except that
   withdrawing a plan which had ended an interval at its start continues that interval's value from there
   (the ended interval keeps its end; the continuation is current, as trusted as the value it continues, and
-  a plan made at the retraction when it starts later).
+  a plan made at the retraction when it starts later, which ended that interval in turn); a continuation
+  withdrawn continues nothing again.
 - withdraw(value, said): "I'm not moving to Paris after all", said at ``said`` (default its transaction
   time): when the current value is a plan made by then and starting later, naming ``value`` (or any when
-  it is empty), it is withdrawn as a retraction withdraws it (a plan made at ``said`` continues the value
-  it ended); otherwise nothing changes.
+  it is empty), and not a continuation (no change), it is withdrawn as a retraction withdraws it (a plan
+  made at ``said`` continues the value it ended); otherwise nothing changes.
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -89,6 +90,7 @@ class KeyModel:
                         if held is not None and held.start <= cur.planned_at and held.value == op.value:
                             continue  # the value holding when the plan was made, stated again: it stands
                         cur.withdrawn = True  # the plan is replaced before it started
+                        ended = cur.ended  # and hands over the interval it had ended
                     elif cur.value == op.value:
                         continue
                     elif not trusted or start < cur.start:
@@ -110,8 +112,11 @@ class KeyModel:
             elif current is not None:
                 cur, _ = current
                 said = op.when or op.at
+                continues = cur.ended is not None and cur.ended[0].value == cur.value  # a plan called off
                 if op.kind == "withdraw":
-                    pending = cur.planned_at is not None and cur.planned_at <= said < cur.start
+                    pending = (
+                        cur.planned_at is not None and cur.planned_at <= said < cur.start and not continues
+                    )
                     if not pending or (op.value and op.value != cur.value):
                         continue  # no pending plan of that value
                 elif op.when is not None and op.when <= cur.start:
@@ -120,11 +125,11 @@ class KeyModel:
                 current = None
                 if op.kind == "retract" and op.when is not None:
                     intervals.append(Interval(cur.value, cur.start, op.when, order=n))
-                elif cur.ended is not None:  # a withdrawn plan: the value it ended goes on
+                elif cur.ended is not None and not continues:  # a withdrawn plan: the value it ended goes on
                     # from a later start: a plan made when it was withdrawn
                     planned = (said if op.kind == "withdraw" else op.at) if cur.start > said else None
                     resumed = Interval(cur.ended[0].value, cur.start, order=n, planned_at=planned)
-                    resumed.floor = cur.floor
+                    resumed.floor, resumed.ended = cur.floor, cur.ended if planned else None
                     intervals.append(resumed)
                     current = (resumed, cur.ended[1])
         return intervals

@@ -137,6 +137,27 @@ op = st.tuples(
         ("Rome", 3, True, Source.USER, 0),
     ]
 )
+# the value a called-off plan continues is no change: called off again, or stated again, it stays
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 10, True, Source.USER, 0),
+        ("OFF", 0, False, Source.USER, 1),
+        ("OFF", 0, False, Source.USER, 1),
+        ("Paris", 0, False, Source.USER, 1),
+        ("RETRACT", 0, False, Source.USER, 1),
+    ]
+)
+# a plan that replaced an earlier-stated plan before its start, called off: the value both would have ended
+# goes on (also after the first plan's date)
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 10, True, Source.USER, 0),
+        ("Rome", 5, True, Source.USER, 1),
+        ("OFF", 0, False, Source.USER, 1),
+    ]
+)
 def test_writes_and_retractions_match_an_independent_model(
     mem: GraphMemory, ops: list[tuple[str, int, bool, Source, int]]
 ) -> None:

@@ -98,8 +98,10 @@ def test_calling_off_a_plan_resumes_the_value_it_would_have_replaced() -> None:
         "m-leeds",
     )  # Leeds goes on from the plan's date, a plan made when the move was called off
     assert {"src": resumed["id"], "dst": plan["id"], "valid_from": APRIL} in out.supersedes
-    # the mark the plan put on Leeds's statement in this batch is not written at all
-    assert not out.reinstated and leeds["id"] not in {o["old"] for o in out.outdated}
+    # the mark the plan put on Leeds's statement in this batch is not written at all (the reinstatement,
+    # written first, ends a stored one: here none)
+    assert leeds["id"] not in {o["old"] for o in out.outdated}
+    assert out.reinstated == [{"fact": leeds["id"], "key": "location"}]
     assert {"old": plan["id"], "new": None, "key": "location", "at": off, "memory": "m-off"} in out.outdated
     assert out.audit[-1]["resolution"] == "withdraw"
 
@@ -270,3 +272,36 @@ def test_someone_elses_move_called_off_leaves_their_place(mem: GraphMemory, user
     for at in (None, APRIL + timedelta(days=2)):
         got = mem.facts.get(user_id, "Emma/location", as_of=at)
         assert got is not None and got.value == "Lisbon", at
+
+
+TURN = "I'm moving to Oslo next month. Actually no, I'm not moving to Oslo after all."
+
+
+def test_a_plan_called_off_later_in_the_turn_comes_after_it() -> None:
+    # facts apply in the order said; a withdrawal before the value stated "instead"
+    assert [(f.value, f.withdraws) for f in extract(TURN)] == [("Oslo", False), ("Oslo", True)]
+    (off, oslo) = extract("Change of plans: I'm moving to Oslo in May instead.")
+    assert (off.withdraws, oslo.withdraws) == (True, False)
+
+
+def test_a_plan_stated_and_called_off_in_one_turn_leaves_the_old_place(
+    mem: GraphMemory, user_id: str
+) -> None:
+    _say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
+    _say(mem, user_id, SAID, TURN)
+    got = mem.facts.get(user_id, "location", as_of=datetime(2026, 4, 5, tzinfo=UTC))
+    assert got is not None and got.value == "Leeds"
+
+
+def test_a_called_off_plan_conflicts_with_nothing_after_its_date(dyn: GraphMemory, user_id: str) -> None:
+    # the plan never superseded the statement of the value that goes on: consolidation (after the plan's
+    # date) records no conflict between the two statements, nor outdates the old one
+    _say(dyn, user_id, SAID - timedelta(days=8), "I live in Leeds, near the university.")
+    _say(dyn, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    _say(dyn, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
+    assert dyn.jobs.run("consolidate", user_id=user_id).status == "success"
+    rows = dyn.query(
+        "MATCH (a:Memory)-[c:CONFLICTS_WITH]-(b:Memory) WHERE a.user_id = $u RETURN count(c) AS n",
+        {"u": user_id},
+    )
+    assert rows == [{"n": 0}]

@@ -9,7 +9,8 @@
 // `text` is the search text; `asked` the questions feedback marked the memory useful for (full text).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
        strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
-       .access_count, .outdated_from, .outdated_at, .reinstated_at, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
+       .access_count, .outdated_from, .outdated_at, .reinstated_at,
+       .withdrawn_from, .withdrawn_at, .withdrawn_until, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
        text: __m__.search_text, .asked,
        memory_type: CASE WHEN $filtering THEN __m__.memory_type END,
        tags: CASE WHEN $filtering THEN __m__.tags END, metadata: CASE WHEN $with_metadata THEN __m__.metadata END,

@@ -351,7 +351,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
         said = _at(ctx, i)
         for f in ex.facts:
             timed = not (f.ends or f.withdraws)
-            start = fact_start(d.content, f.span, said, future=f.planned or f.ahead) if timed else None
+            start = fact_start(d.content, f.span, said, future=f.planned, ahead=f.ahead) if timed else None
             if f.planned and start is None:  # "I'll move to Oslo one day": not a fact until it has a date
                 continue
             out.append(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,7 @@ from graphmem.model.fact_versions import (
     KeyState,
     Resolution,
     audit_row,
+    held_value,
     normalize_value,
     stored_source,
     stored_version,
@@ -68,9 +70,15 @@ def plan_withdraw(
     ``new.value``, or any) is withdrawn as :func:`plan_retraction` withdraws one: its transaction time closes,
     the version it had closed at its start continues from that start (a plan made ``said``), the plan's
     statement is outdated from ``said`` and the continued value's statement is current again. Without a
-    pending plan nothing changes (a plan already started is changed by stating the new value)."""
-    pending = current is not None and current.planned_at is not None
-    pending = pending and current.planned_at <= said < current.valid_from  # type: ignore[union-attr,operator]
+    pending plan nothing changes (a plan already started is changed by stating the new value; a continued
+    value is no change: "the move is off" said again leaves it)."""
+    planned = None if current is None else current.planned_at
+    pending = (
+        current is not None
+        and planned is not None
+        and planned <= said < current.valid_from
+        and not _continues(current)
+    )
     named = current is not None and (not new.value or _names(current.value, new.value))
     audit = {**audit_row(new, current), "new_value": None}
     if current is None or not (pending and named):
@@ -90,11 +98,11 @@ def plan_withdraw(
         )  # fmt: skip
         out.supersedes.append({"src": resumed_id, "dst": current.id, "valid_from": current.valid_from})
         if current.replaced is not None:
-            _reinstate(out, current.replaced, new.key)
+            _reinstate(out, current.replaced, current.resumes.get("memory_id"), new.key)
         value, source = str(current.resumes["value"]), stored_source(current.resumes["source"])
-        state[new.identity] = CurrentFact(
-            resumed_id, value, current.valid_from, source, version, said, current.id, current.floor,
-            fields=current.resumes,
+        state[new.identity] = CurrentFact(  # it replaces what the plan replaced, as fact_current reads it
+            resumed_id, value, current.valid_from, source, version, said, current.replaced, current.floor,
+            held_value(current.resumes, said), current.resumes, {**copied, "valid_from": current.valid_from},
         )  # fmt: skip
     else:
         del state[new.identity]
@@ -105,14 +113,26 @@ def plan_withdraw(
     out.results.append((current.id, Resolution.SUPERSEDE))
 
 
-def _reinstate(out: FactPlan, fact_id: str, key: str) -> None:
-    """The statement of ``fact_id`` holds again for ``key``: a mark this batch made is not written, an older
-    one ends (reinstatements are written before this batch's marks, so a later change marks it afresh)."""
-    made_here = [o for o in out.outdated if o["old"] == fact_id and o["key"] == key]
-    if made_here:
-        out.outdated = [o for o in out.outdated if o not in made_here]
-    else:
-        out.reinstated.append({"fact": fact_id, "key": key})
+def _reinstate(out: FactPlan, fact_id: str, memory_id: str | None, key: str) -> None:
+    """The statement of ``fact_id`` (memory ``memory_id``) holds again for ``key``: a mark this batch made on
+    it (through that version, or another stating it: a continued copy) is not written, an older one ends
+    (reinstatements are written before this batch's marks, so a later change marks it afresh)."""
+    out.outdated = [
+        o
+        for o in out.outdated
+        if o["key"] != key or (o["old"] != fact_id and (memory_id is None or o.get("stated") != memory_id))
+    ]
+    out.reinstated.append({"fact": fact_id, "key": key})
+
+
+def _continues(current: CurrentFact) -> bool:
+    """Whether plan ``current`` continues the value of the version it replaces (a plan called off goes on as
+    one): no change to call off or to continue again."""
+    return current.resumes is not None and _same_value(current.resumes, {"value": current.value})
+
+
+def _same_value(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return normalize_value(str(a.get("value"))) == normalize_value(str(b.get("value")))
 
 
 def _names(value: str, named: str) -> bool:
@@ -151,7 +171,8 @@ def plan_retraction(
     as a ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)
     instead of being kept aside as older than the current value."""
     version = stored_version(current["version"])
-    if valid_to is None and (resumed is None or not isinstance(current.get("planned_at"), datetime)):
+    planned = isinstance(current.get("planned_at"), datetime)
+    if valid_to is None and (resumed is None or not planned or _same_value(resumed, current)):
         return Retraction(current["id"], None, version)
     if valid_to is not None and valid_to <= current["valid_from"]:
         raise ValueError("valid_to must be later than the current version's valid_from")

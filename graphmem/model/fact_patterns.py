@@ -259,7 +259,8 @@ def _extract(text: str) -> list[ExtractedFact]:
                         key, obj, FactType.PROFILE, ends=True, span=m.span()
                     )
     _withdrawals(text, out)
-    return sorted(out.values(), key=lambda f: not f.withdraws)  # withdrawals first: a new value follows
+    # in the order said (a plan called off after it is stated is off); a withdrawal before the value "instead"
+    return sorted(out.values(), key=lambda f: ((f.span or (0, 0))[0], not f.withdraws))
 
 
 def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
@@ -271,8 +272,8 @@ def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> 
                 who = m.group("kin_name") or m.group("name") or m.group("kin")
                 obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
                 fits = bool(obj) and obj.lower() not in _VAGUE and len(obj.split()) <= 6
-                if who in NOT_SOMEONE or not (fits or kind == "@withdrawn"):
-                    continue
+                if who in NOT_SOMEONE or not (fits or (kind == "@withdrawn" and not obj)):
+                    continue  # a withdrawal names a place, or none
                 fact = ExtractedFact(
                     relation, obj if fits else "", FactType.PROFILE, subject=who, span=m.span(),
                     ahead=PROGRESSIVE.search(m.group()) is not None, planned=kind == "@planned",
@@ -285,8 +286,9 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
     for pattern, key in WITHDRAWN:
         for m in pattern.finditer(text):
-            obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
-            named = obj if obj.lower() not in _VAGUE and len(obj.split()) <= 6 else ""
+            named = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
+            if named.lower() in _VAGUE or len(named.split()) > 6:  # not a place or employer: "with that"
+                continue
             out[(FactType.PROFILE, f"{key}@withdrawn")] = ExtractedFact(
                 key, named, FactType.PROFILE, withdraws=True, span=m.span()
             )

@@ -26,6 +26,7 @@ __all__ = [
     "KeyState",
     "Resolution",
     "audit_row",
+    "held_value",
     "normalize_value",
     "stored_source",
     "stored_version",
@@ -87,10 +88,11 @@ class CurrentFact:
     replaced: str | None = None  # the version a plan superseded (its statement is outdated with the plan's)
     floor: datetime | None = None  # the floor (KeyState) its line of versions began over
     replaced_value: str | None = None  # a plan's: the value that held when it was made (see restates)
-    # a plan's: the version it closed at its start, as a resumed copy takes its fields (COPIED): withdrawing
-    # the plan continues it (graphmem.model.fact_endings.plan_withdraw)
+    # a plan's: the version it replaces (back through plans that held nowhere: withdrawn, or replaced before
+    # their start), when closed at their start, as a resumed copy takes its fields (COPIED, and valid_from):
+    # withdrawing the plan continues it (graphmem.model.fact_endings.plan_withdraw)
     resumes: Mapping[str, Any] | None = None
-    fields: Mapping[str, Any] | None = None  # its own fields as a resumed copy takes them (COPIED)
+    fields: Mapping[str, Any] | None = None  # its own, as a resumed copy takes them (COPIED, valid_from)
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,8 @@ class FactPlan:
     audit: list[dict[str, Any]] = field(default_factory=list)
     results: list[tuple[str, Resolution]] = field(default_factory=list)  # (fact id, resolution) per input
     # memories whose stated value was superseded or ended: {old (fact id), new (fact id or None), key, at,
-    # memory (the memory stating the change when no new version does: a plan called off)}
+    # memory (the memory stating the change when no new version does: a plan called off), stated (the memory
+    # of old, when known: a withdrawal in the batch drops the marks on a statement it reinstates)}
     outdated: list[dict[str, Any]] = field(default_factory=list)
     # memories whose stated value holds again (a withdrawn plan's predecessor): {fact (its id), key}
     reinstated: list[dict[str, Any]] = field(default_factory=list)
@@ -138,6 +141,15 @@ def normalize_value(value: str) -> str:
 
 
 Identity = tuple[str, str | None, str]
+
+
+def held_value(resumes: Mapping[str, Any] | None, planned_at: datetime | None) -> str | None:
+    """The value of ``resumes`` (the version a plan replaces) when it had started by ``planned_at`` (when the
+    plan was made): the value that holds until the plan's start (:func:`graphmem.model.facts.restates`)."""
+    since = None if resumes is None else resumes.get("valid_from")
+    if planned_at is None or not isinstance(since, datetime) or since > planned_at:
+        return None
+    return str(resumes["value"])  # type: ignore[index]
 
 
 def audit_row(new: FactInput, current: CurrentFact | None) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from graphmem.model.fact_versions import (
     KeyState,
     Resolution,
     audit_row,
+    held_value,
     normalize_value,
     stored_source,
     stored_version,
@@ -123,11 +124,6 @@ def restates(current: CurrentFact, new: FactInput) -> bool:
     )
 
 
-def _holds(current: CurrentFact, planned_at: datetime | None) -> bool:
-    """Whether ``current`` held when a plan superseding it was made (its value, stated again, restates)."""
-    return planned_at is not None and current.valid_from <= planned_at
-
-
 def plan(
     inputs: list[FactInput],
     currents: dict[Identity, CurrentFact],
@@ -166,13 +162,15 @@ def plan(
         replaced, held, resumes = None, None, None
         if current is not None and resolution is Resolution.SUPERSEDE:
             replaced = _plan_supersede(out, new.key, new_id, current, valid_from)
-            held = current.value if replaced == current.id and _holds(current, new.planned_at) else None
-            resumes = current.fields if replaced == current.id else None
+            # a plan settled early hands over the version it replaced
+            resumes = current.fields if replaced == current.id else current.resumes
+            held = held_value(resumes, new.planned_at)
         if resolution is not Resolution.KEEP_BOTH:
             floor = current.floor if current is not None else past.floor
             state[new.identity] = CurrentFact(
                 new_id, new.value, valid_from, new.source, version, new.planned_at, replaced, floor, held,
-                resumes if new.planned_at is not None else None, fields={f: row[f] for f in COPIED},
+                resumes if new.planned_at is not None else None,
+                fields={**{f: row[f] for f in COPIED}, "valid_from": valid_from},
             )  # fmt: skip
         else:
             history[new.identity] = replace(past, last_version=max(past.last_version, version))
@@ -193,9 +191,13 @@ def _plan_supersede(
         {"id": current.id, "valid_to": current.valid_from if early else valid_from, "status": "superseded"}
     )
     out.supersedes.append({"src": new_id, "dst": current.id, "valid_from": valid_from})
-    out.outdated.append({"old": current.id, "new": new_id, "key": key, "at": valid_from})
+    stated = current.fields and current.fields.get("memory_id")  # its statement's memory (for a withdrawal)
+    out.outdated.append({"old": current.id, "new": new_id, "key": key, "at": valid_from, "stated": stated})
     if early and current.replaced is not None:
-        out.outdated.append({"old": current.replaced, "new": new_id, "key": key, "at": valid_from})
+        stated = current.resumes and current.resumes.get("memory_id")
+        out.outdated.append(
+            {"old": current.replaced, "new": new_id, "key": key, "at": valid_from, "stated": stated}
+        )
     return current.replaced if early else current.id
 
 

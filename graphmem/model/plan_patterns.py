@@ -31,11 +31,15 @@ THIRD_PLANNED: list[tuple[re.Pattern[str], str]] = [
         "location",
     ),
 ]
+# where a plan called off without its place or job ends: the clause ("I've decided not to move.", "the move is
+# off, sadly"), not an object or a time ("I'm not moving the couch", "the move is off to a good start")
+OFF_END = r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now))?\s*(?:[.,;!?\n]|$))"
+_PUT_OFF = r"(?!\s+(?:until|till|before)\b)"  # "not moving to Leeds until June" is put off, not off
 THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"{WHO}(?:'s not| isn't| is not| won't be| will not be| is no longer|(?: has)? decided not to)"
-            rf" (?:moving|relocating|move|relocate)(?: to\s+{PLACE}{PLACE_END})?"
+            rf" (?:moving|relocating|move|relocate)(?: to\s+{PLACE}{PLACE_END}{_PUT_OFF}|{OFF_END})"
         ),
         "location",
     ),
@@ -63,47 +67,49 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
 # all". The key's plan not started yet (the one naming the value, or any when none is named) is withdrawn
 # (graphmem.model.fact_endings.plan_withdraw); without one nothing changes.
 NOT_WILL = (
-    r"\bI(?:'m not| am not|'m no longer| am no longer| won't| will not| wo not)(?: be)?(?: going to)?|"
+    r"\bI(?:'m not| am not|'m no longer| am no longer| won't| will not)(?: be)?(?: going to)?|"
     r"\bI(?:'ve| have)? decided not to"
 )
 WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?"
-            rf"(?: to\s+{PLACE}{PLACE_END})?"
+            rf"(?: to\s+{PLACE}{PLACE_END}{_PUT_OFF}|{OFF_END})"
         ),
         "location",
     ),
     (
         re.compile(
             rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? (?:is|'s) "
-            rf"(?:off|cancel+ed|not happening)"
+            rf"(?:off|cancel+ed|not happening){OFF_END}"
         ),
         "location",
     ),
     (
         re.compile(
             rf"\bI(?:'ve| have)? (?:called off|cancel+ed) (?:the|my|our) (?:move|relocation)"
-            rf"(?: to\s+{PLACE}{PLACE_END})?"
+            rf"(?: to\s+{PLACE}{PLACE_END}|{OFF_END})"
         ),
         "location",
     ),
     (
         re.compile(
             rf"(?:{NOT_WILL}) (?:start(?:ing)?|tak(?:e|ing)|join(?:ing)?) (?:(?:a |my |the )?(?:new )?"
-            rf"(?:job|position|role|work(?:ing)?) )?(?:at|with|for)\s+{OBJ}{END}"
+            rf"(?:job|position|role|work(?:ing)?) )?(?:at|with|for)\s+{OBJ}{END}{_PUT_OFF}"
         ),
         "employer",
     ),
-    (
+    (  # unnamed, only a job's own words: "I declined the position." (not "the offer", "the role of best man")
         re.compile(
-            rf"\bI(?:'ve| have)? (?:turned down|declined|rejected) (?:the |their |a )?(?:job |work )?"
-            rf"(?:offer|job|position|role)(?: (?:at|with|from)\s+{OBJ}{END})?"
+            rf"\bI(?:'ve| have)? (?:turned down|declined|rejected) (?:the |their |a )?(?:(?:job |work )?"
+            rf"(?:offer|job|position|role) (?:at|with|from)\s+{OBJ}{END}|(?:(?:job |work )offer|job|"
+            rf"position|role){OFF_END})"
         ),
         "employer",
     ),
 ]
-PROGRESSIVE = re.compile(r"\b(?:moving|relocating|starting)\b")
+# stated in the present progressive ("I'm moving", "Emma is relocating"; not "I was moving boxes")
+PROGRESSIVE = re.compile(r"(?:'m|\b(?:am|is|are)|'re)(?: \w+ly| now| just)? (?:moving|relocating|starting)\b")
 INSTEAD = re.compile(r"\binstead\b", re.I)  # a new value of a key whose plan it replaces
 PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (PLANNED)
 AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)

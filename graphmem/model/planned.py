@@ -39,19 +39,23 @@ def clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
 
 
 def fact_start(
-    text: str, span: tuple[int, int] | None, said: datetime, *, future: bool = False
+    text: str, span: tuple[int, int] | None, said: datetime, *, future: bool = False, ahead: bool = False
 ) -> datetime | None:
     """The start of the change the clause at ``span`` of ``text`` plans, or None when it plans none: the
     earliest date the clause names that begins after the day ``said`` falls on and is not a bound of it.
     ``future``: the fact was stated in the future tense ("I'm starting my new job on Monday"), so a bare
-    weekday or month is the coming one, as in a sentence with "will" or "next"."""
+    weekday or month is the coming one, as in a sentence with "will" or "next". ``ahead``: stated in the
+    progressive ("I'm moving to York in March"), so the same holds for its own phrase, up to the next comma,
+    and not for the rest of the clause ("I'm moving to Leeds, I got the offer in May" names a past May)."""
     if span is None:
         return None
     start, end = clause(text, span)
     own = text[start:end]
+    found = resolve_dates(own, said, future=future)
+    if ahead and not future:
+        comma = own.find(",", span[1] - start)
+        found += resolve_dates(own[: comma if comma >= 0 else len(own)], said, future=True)
     starts = [
-        r.start
-        for r in resolve_dates(own, said, future=future)
-        if r.start > said and not _BOUND.search(own[: max(0, own.find(r.phrase))])
+        r.start for r in found if r.start > said and not _BOUND.search(own[: max(0, own.find(r.phrase))])
     ]
     return min(starts) if starts else None

@@ -66,15 +66,23 @@ def asks_about_the_past(query: str) -> bool:
 
 def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> bool:
     """Whether the memory's statement had stopped holding at ``scope.as_of`` (default now), as known at
-    ``scope.known_at`` (default now): the mark held in transaction time from ``outdated_at`` until
-    ``reinstated_at``."""
-    since, learnt = memory.get("outdated_from"), memory.get("outdated_at")
-    if since is None or learnt is None:
-        return False
-    known, withdrawn = scope.known_at or now, memory.get("reinstated_at")
-    return bool(
-        since <= (scope.as_of or now) and learnt <= known and (withdrawn is None or known < withdrawn)
-    )
+    ``scope.known_at`` (default now): a mark held in transaction time from ``outdated_at`` until
+    ``reinstated_at``; marks withdrawn before the current one are kept in the lists ``withdrawn_from``,
+    ``withdrawn_at`` and ``withdrawn_until`` (cypher/fact_outdate_memories.cypher)."""
+    as_of, known = scope.as_of or now, scope.known_at or now
+    marks = [(memory.get("outdated_from"), memory.get("outdated_at"), memory.get("reinstated_at"))]
+    marks += zip(*(_times(memory.get(f"withdrawn_{part}")) for part in ("from", "at", "until")), strict=False)
+    return any(
+        since is not None and learnt is not None and since <= as_of and learnt <= known
+        and (withdrawn is None or known < withdrawn)
+        for since, learnt, withdrawn in marks
+    )  # fmt: skip
+
+
+def _times(value: Any) -> list[datetime]:
+    """A stored list of times; anything else (written by hand) reads as none."""
+    ok = isinstance(value, list) and all(isinstance(t, datetime) for t in value)
+    return value if ok else []
 
 
 def currency(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> float:
