@@ -11,7 +11,8 @@ is BEGIN, COMMIT and the Python between the statements).
 
 ``paths``: one tenant grown to each of ``--sizes`` memories (bare writes of real vectors); at each size, the
 same ``--batch`` probe vectors through each plan ``graphmem.formation.neighbours`` can take: the in-process
-read of the tenant, the database's exact scan and the index (filtered by tenant where the server can).
+read of the tenant (its vectors as lists, and as packed Cypher 25 vectors where the server has them), the
+database's exact scan and the index (filtered by tenant where the server can).
 
 ``entities``: one user's entities grown to each of ``--sizes`` (bare writes of real name embeddings); at each
 size, the closest stored entities of ``--batch`` new names by the scan (``entity_similar``) and through the
@@ -171,6 +172,9 @@ def profile_paths(args: argparse.Namespace) -> dict[str, Any]:
                 row = {
                     "tenant": size,
                     "in_process_ms": ms(lambda: nearest._in_process(rt, user, probes, k, 10**6)),
+                    "in_process_packed_ms": ms(
+                        lambda: nearest._in_process(rt, user, probes, k, 10**6, packed=filtered)
+                    ),
                     "exact_scan_ms": ms(lambda: nearest.exact(rt, user, probes, k)),
                     "index_ms": ms(
                         lambda: rt.store.read(name, user_id=user, vectors=payload, k=k, fetch=fetch)

@@ -69,6 +69,7 @@ def test_the_vector_searches_have_filter_variants() -> None:
         "associate_vector",
         "associate_read_vectors",
         "associate_write_pairs",
+        "formation_tenant_vectors",
     }
     for name in FILTER_VARIANTS:
         assert re.search(rf'variant\(\s*["\']{name}["\']', SOURCE), f"{name}'s filter variant is not used"

@@ -29,7 +29,7 @@ from graphmem.store.driver import Tx
 from graphmem.store.migrations import server_filters_vectors
 from graphmem.store.queries import STRICT, UNBATCHED, variant
 from graphmem.store.runtime import Runtime
-from graphmem.store.values import PackedVector
+from graphmem.store.values import INVALID_VECTOR, PackedVector
 
 logger = logging.getLogger(__name__)
 
@@ -171,10 +171,6 @@ def _associate_knn(ctx: Context, tenant: dict[str, Any], cypher25: bool) -> int:
         )
         edges += int(written[0]["edges"]) if written else 0
     return edges
-
-
-INVALID_VECTOR = "22NBG"
-"""GQL status of Cypher 25's ``vector()`` refusing a non-finite coordinate or one beyond float32's range."""
 
 
 def _read_vectors(ctx: Context, user_id: str, *, packed: bool) -> tuple[list[str], knn.Matrix]:

@@ -21,6 +21,9 @@ whatever the tenant's size, the database's exact scan costs ~20 µs per (vector,
 the cheaper plan, and no count is needed unless the batch is large enough (``BATCH_SCAN``) that reading a
 small tenant once could be cheaper (``FILTERED_READ_RATIO``).
 
+The in-process read takes the vectors as packed Cypher 25 ``VECTOR`` values where the server has them
+(2026.01+): numpy arrays, no float objects decoded per coordinate (formation 5-9 % faster, round 39).
+
 Before this, tenants up to 50,000 memories had every live embedding read into Python on every call: O(n) per
 call, O(n²) per tenant.
 """
@@ -30,10 +33,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from graphmem.errors import GraphMemError
+import numpy as np
+
+from graphmem.errors import GraphMemError, StoreError
 from graphmem.model import linking
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
+from graphmem.store.values import INVALID_VECTOR, PackedVector
 
 __all__ = [
     "BATCH_SCAN",
@@ -133,15 +139,32 @@ def exact(rt: Runtime, user_id: str, vectors: list[list[float]], k: int) -> list
 
 
 def _in_process(
-    rt: Runtime, user_id: str, vectors: list[list[float]], k: int, cap: int
+    rt: Runtime, user_id: str, vectors: list[list[float]], k: int, cap: int, *, packed: bool = False
 ) -> list[list[linking.Neighbour]]:
-    """The exact top ``k`` of every vector among the tenant's live memories (at most ``cap``), in process."""
-    rows = rt.store.read("formation_tenant_vectors", user_id=user_id, cap=cap)
-    width = len(vectors[0])  # an embedding replaced by hand with another shape is left out
-    rows = [r for r in rows if isinstance(r["embedding"], list) and len(r["embedding"]) == width]
+    """The exact top ``k`` of every vector among the tenant's live memories (at most ``cap``), in process.
+    ``packed``: read them as Cypher 25 ``VECTOR`` values (numpy arrays: no float objects decoded and
+    converted), or as lists when a stored vector is not finite in float32."""
+    params = {"user_id": user_id, "cap": cap, "dimension": len(vectors[0])}
+    rows = None
+    if packed and PackedVector is not None:
+        try:
+            rows = rt.store.read(variant("formation_tenant_vectors", filtered=True), **params)
+        except StoreError as exc:
+            if INVALID_VECTOR not in str(exc):
+                raise
+    if rows is None:
+        rows = rt.store.read("formation_tenant_vectors", **params)
     if not rows:
         return [[] for _ in vectors]
-    cosines = linking.cross_cosines(vectors, [r["embedding"] for r in rows])
+    with np.errstate(over="ignore"):  # a coordinate beyond float32's range becomes inf, left out below
+        stored = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+    finite = np.isfinite(stored).all(axis=1)  # a coordinate stored by hand as NaN or inf reads as None: NaN
+    if not finite.all():
+        keep = np.flatnonzero(finite)
+        rows, stored = [rows[i] for i in keep.tolist()], stored[keep]
+        if not rows:
+            return [[] for _ in vectors]
+    cosines = linking.cross_cosines(vectors, stored)
     return [
         [_neighbour(rows[j], float(cosines[i, j])) for j in linking.top_k(cosines[i], k)]
         for i in range(len(vectors))
@@ -194,7 +217,7 @@ def _planned(
         n = _count(rt, user_id, cap)
     if filtered:  # the index answers, unless the batch is large and the tenant small enough to read
         if cap and n <= cap:
-            return _in_process(rt, user_id, vectors, k, cap)
+            return _in_process(rt, user_id, vectors, k, cap, packed=True)
         name = variant("formation_neighbours_index", filtered=True)
         return _indexed(rt, user_id, vectors, k, name, FILTERED_FETCH * k)
     if len(vectors) >= BATCH_SCAN and n <= cap:  # one read, then exact in process

@@ -108,7 +108,9 @@ def batch_cosines(vectors: Sequence[Sequence[float]]) -> np.ndarray:
     return out
 
 
-def cross_cosines(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> np.ndarray:
+def cross_cosines(
+    a: Sequence[Sequence[float]] | np.ndarray, b: Sequence[Sequence[float]] | np.ndarray
+) -> np.ndarray:
     """Cosine of every row of ``a`` against every row of ``b``."""
     x = np.asarray(a, dtype=np.float32)
     y = np.asarray(b, dtype=np.float32)

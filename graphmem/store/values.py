@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - an older driver never receives one (gr
     PackedVector = None  # type: ignore[assignment,misc]
 
 __all__ = [
+    "INVALID_VECTOR",
     "NUMERIC_PROPERTIES",
     "TEXT_PROPERTIES",
     "TIME_PROPERTIES",
@@ -29,6 +30,11 @@ __all__ = [
     "to_native",
     "wire",
 ]
+
+
+INVALID_VECTOR = "22NBG"
+"""GQL status of Cypher 25's ``vector()`` refusing a non-finite coordinate or one beyond float32's range (a
+read asking for packed vectors fails with it, and reads the same rows as lists instead)."""
 
 
 def to_native(value: Any) -> Any:
