@@ -8,7 +8,7 @@
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
 RETURN m {.id, .content, .search_text, .session_id, .speaker, retention: {{retention_now(m, coalesce($now, datetime()))}}, strength: {{strength_now(m, coalesce($now, datetime()))}}, .importance, .confidence,
-          .access_count, .outdated_from, .outdated_at, .reinstated_at, .withdrawn_from,
-          .withdrawn_at, .withdrawn_until, cosine: null, .memory_type, .tags,
+          .access_count, .outdated_from, .outdated_at, .reinstated_at,
+          withdrawn: [m.withdrawn_from, m.withdrawn_at, m.withdrawn_until], cosine: null, .memory_type, .tags,
           metadata: CASE WHEN $with_metadata THEN m.metadata END} AS memory,
        CASE WHEN $embedding IS NULL THEN null ELSE {{typed_cosine(m.embedding, $embedding)}} END AS cosine

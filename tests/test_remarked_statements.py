@@ -53,12 +53,13 @@ def test_each_kept_mark_holds_over_its_own_times() -> None:
     april, may, june = (datetime(2026, m, 1, tzinfo=UTC) for m in (4, 5, 6))
     memory = {
         "outdated_from": june, "outdated_at": SAID + timedelta(days=60), "reinstated_at": None,
-        "withdrawn_from": [april], "withdrawn_at": [SAID], "withdrawn_until": [SAID + timedelta(days=5)],
+        "withdrawn": [[april], [SAID], [SAID + timedelta(days=5)]],  # from, at, until
     }  # fmt: skip
     audit = TimeScope(as_of=may, known_at=SAID + timedelta(days=1))
     assert is_outdated(memory, audit, june)  # the withdrawn mark, as known while it held
     assert not is_outdated(memory, TimeScope(as_of=may, known_at=SAID + timedelta(days=10)), june)
-    assert not is_outdated({**memory, "withdrawn_at": "junk"}, audit, june)  # a hand-written list: none
+    junk = {**memory, "withdrawn": [[april], "junk", [SAID + timedelta(days=5)]]}
+    assert not is_outdated(junk, audit, june)  # a hand-written list: none
 
 
 def _currency(mem: GraphMemory, user_id: str, memory_id: str, **times: datetime) -> float:

@@ -3,14 +3,18 @@
 // are slow to decode: the event range and when the memory was said (`said`, its occurred_at) come as epoch
 // milliseconds. __now__ here is a boolean: whether the caller has the memory's query cosines already (the exact
 // scan's), so that none is computed again (`cosine` and `context_cosine` null).
-// Reads the parameters $embedding, $now (the recall's clock for derived retention and strength; null: the
+// Reads the parameters $embedding, $known_at, $now (the recall's clock for derived retention and strength; null: the
 // server's), $situation (the conversation's vector or null: `situation` is its cosine with the context key),
 // $filtering (a recall filter reads the type and tags) and $with_metadata (and the metadata JSON text).
 // `text` is the search text; `asked` the questions feedback marked the memory useful for (full text).
+// `withdrawn`: the outdated marks withdrawn before the current one, [from, at, until] lists, read only by an
+// audit ($known_at: graphmem.model.timescope.is_outdated; at now none of them holds).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
        strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
        .access_count, .outdated_from, .outdated_at, .reinstated_at,
-       .withdrawn_from, .withdrawn_at, .withdrawn_until, .inhibition, .inhibited_at, .confirmed, .open_conflicts,
+       withdrawn: CASE WHEN $known_at IS NOT NULL AND __m__.withdrawn_from IS NOT NULL
+                       THEN [__m__.withdrawn_from, __m__.withdrawn_at, __m__.withdrawn_until] END,
+       .inhibition, .inhibited_at, .confirmed, .open_conflicts,
        text: __m__.search_text, .asked,
        memory_type: CASE WHEN $filtering THEN __m__.memory_type END,
        tags: CASE WHEN $filtering THEN __m__.tags END, metadata: CASE WHEN $with_metadata THEN __m__.metadata END,

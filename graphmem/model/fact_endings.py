@@ -101,8 +101,10 @@ def plan_withdraw(
             _reinstate(out, current.replaced, current.resumes.get("memory_id"), new.key)
         value, source = str(current.resumes["value"]), stored_source(current.resumes["source"])
         state[new.identity] = CurrentFact(  # it replaces what the plan replaced, as fact_current reads it
-            resumed_id, value, current.valid_from, source, version, said, current.replaced, current.floor,
-            held_value(current.resumes, said), current.resumes, {**copied, "valid_from": current.valid_from},
+            id=resumed_id, value=value, valid_from=current.valid_from, source=source, version=version,
+            planned_at=said, replaced=current.replaced, floor=current.floor,
+            replaced_value=held_value(current.resumes, said), resumes=current.resumes,
+            fields={**copied, "valid_from": current.valid_from},
         )  # fmt: skip
     else:
         del state[new.identity]

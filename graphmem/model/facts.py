@@ -168,8 +168,9 @@ def plan(
         if resolution is not Resolution.KEEP_BOTH:
             floor = current.floor if current is not None else past.floor
             state[new.identity] = CurrentFact(
-                new_id, new.value, valid_from, new.source, version, new.planned_at, replaced, floor, held,
-                resumes if new.planned_at is not None else None,
+                id=new_id, value=new.value, valid_from=valid_from, source=new.source, version=version,
+                planned_at=new.planned_at, replaced=replaced, floor=floor, replaced_value=held,
+                resumes=resumes if new.planned_at is not None else None,
                 fields={**{f: row[f] for f in COPIED}, "valid_from": valid_from},
             )  # fmt: skip
         else:

@@ -68,10 +68,15 @@ def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> b
     """Whether the memory's statement had stopped holding at ``scope.as_of`` (default now), as known at
     ``scope.known_at`` (default now): a mark held in transaction time from ``outdated_at`` until
     ``reinstated_at``; marks withdrawn before the current one are kept in the lists ``withdrawn_from``,
-    ``withdrawn_at`` and ``withdrawn_until`` (cypher/fact_outdate_memories.cypher)."""
+    ``withdrawn_at`` and ``withdrawn_until`` (cypher/fact_outdate_memories.cypher), which recall reads as one
+    value, ``withdrawn`` (the three lists), and only for a ``known_at`` read: at now none of them holds."""
+    since, withdrawn = memory.get("outdated_from"), memory.get("withdrawn")
+    if since is None and withdrawn is None:  # most memories: never outdated (recall asks for every candidate)
+        return False
     as_of, known = scope.as_of or now, scope.known_at or now
-    marks = [(memory.get("outdated_from"), memory.get("outdated_at"), memory.get("reinstated_at"))]
-    marks += zip(*(_times(memory.get(f"withdrawn_{part}")) for part in ("from", "at", "until")), strict=False)
+    marks = [(since, memory.get("outdated_at"), memory.get("reinstated_at"))]
+    lists = withdrawn if isinstance(withdrawn, list) and len(withdrawn) == 3 else [None, None, None]
+    marks += zip(*(_times(times) for times in lists), strict=False)
     return any(
         since is not None and learnt is not None and since <= as_of and learnt <= known
         and (withdrawn is None or known < withdrawn)
