@@ -8,6 +8,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conversation import say
 
 from graphmem import GraphMemory
 from graphmem.model import facts
@@ -116,17 +117,12 @@ def test_a_set_fact_starting_later_is_planned_when_it_is_set() -> None:
 # --- the real server ---------------------------------------------------------------------------------
 
 
-def _say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
-    turn = {"role": "user", "content": text, "timestamp": when}
-    return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
-
-
 def test_a_move_planned_for_next_year_leaves_the_current_place_current(
     mem: GraphMemory, user_id: str
 ) -> None:
     now = datetime.now(UTC)
-    _say(mem, user_id, now - timedelta(days=30), "I live in Leeds, near the university.")
-    planning = _say(mem, user_id, now - timedelta(minutes=5), "I'm moving to Manchester next year.")
+    say(mem, user_id, now - timedelta(days=30), "I live in Leeds, near the university.")
+    planning = say(mem, user_id, now - timedelta(minutes=5), "I'm moving to Manchester next year.")
     jan = datetime(now.year + 1, 1, 1, tzinfo=UTC)
     current = mem.facts.get(user_id, "location")
     assert current is not None and current.value == "Leeds" and current.valid_to == jan
@@ -146,12 +142,12 @@ def test_a_move_planned_for_next_year_leaves_the_current_place_current(
 
 
 def test_a_plan_replaced_before_it_starts_keeps_what_was_known_then(mem: GraphMemory, user_id: str) -> None:
-    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
     time.sleep(0.02)
     checkpoint = datetime.now(UTC)
     time.sleep(0.02)
-    settled = _say(mem, user_id, SAID + timedelta(days=5), "I've settled in Salford, Manchester.")
+    settled = say(mem, user_id, SAID + timedelta(days=5), "I've settled in Salford, Manchester.")
     as_known_then = mem.facts.get(user_id, "location", as_of=APRIL + timedelta(days=2), known_at=checkpoint)
     assert as_known_then is not None and as_known_then.value == "Manchester"  # the plan, as it stood
     assert (
@@ -170,9 +166,9 @@ def test_a_snapshot_shows_one_version_of_a_key_where_a_settled_plan_overlaps(
 ) -> None:
     # Leeds keeps its recorded end (the plan's start) and Salford holds from before it: both are valid on
     # 16 March as recorded; the snapshot and the diff read the key's version as facts.get does
-    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
-    _say(mem, user_id, SAID + timedelta(days=5), "I've settled in Salford, Manchester.")
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(mem, user_id, SAID + timedelta(days=5), "I've settled in Salford, Manchester.")
     at = SAID + timedelta(days=6)
     snap = mem.temporal.snapshot(user_id, as_of=at)
     facts_then = [n.properties["value"] for n in snap.nodes if n.label == "Fact"]
@@ -184,9 +180,9 @@ def test_a_snapshot_shows_one_version_of_a_key_where_a_settled_plan_overlaps(
 def test_restating_the_value_a_plan_will_replace_leaves_the_plan(mem: GraphMemory, user_id: str) -> None:
     # still in Leeds a few days after planning the move: a statement of the value that holds until the plan's
     # date, not a value replacing the plan (which would have kept Leeds current after 1 April)
-    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
-    _say(mem, user_id, SAID + timedelta(days=2), "I live in Leeds, so the commute is long.")
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(mem, user_id, SAID + timedelta(days=2), "I live in Leeds, so the commute is long.")
     for at, value in ((SAID + timedelta(days=3), "Leeds"), (APRIL + timedelta(days=2), "Manchester")):
         got = mem.facts.get(user_id, "location", as_of=at)
         assert got is not None and got.value == value, at
@@ -306,7 +302,7 @@ def test_a_change_stated_in_the_future_tense_is_a_plan(text: str, key: str, valu
 def test_a_weekday_in_a_job_started_ahead_is_the_coming_one(mem: GraphMemory, user_id: str) -> None:
     # "I'm starting ... on Monday" has no future word ("will", "next"), but its rule is one of the future
     # tense: said on a Tuesday, Monday is the coming one (a bare weekday otherwise reads backwards)
-    _say(mem, user_id, SAID, "I'm starting my new job at Spotify on Monday.")
+    say(mem, user_id, SAID, "I'm starting my new job at Spotify on Monday.")
     assert [(f.value, f.valid_from) for f in mem.facts.history(user_id, "employer")] == [
         ("Spotify", datetime(2026, 3, 16, tzinfo=UTC))
     ]
@@ -321,8 +317,8 @@ def test_future_tense_without_a_job_or_a_move_is_no_fact(text: str) -> None:
 
 
 def test_a_future_change_without_a_date_is_no_fact_yet(mem: GraphMemory, user_id: str) -> None:
-    _say(mem, user_id, SAID, "I live in Leeds but I'll move to York one day.")
-    _say(mem, user_id, SAID + timedelta(days=1), "I live in Leeds, and I'll be moving to Bristol next month.")
+    say(mem, user_id, SAID, "I live in Leeds but I'll move to York one day.")
+    say(mem, user_id, SAID + timedelta(days=1), "I live in Leeds, and I'll be moving to Bristol next month.")
     assert [(f.value, f.valid_from) for f in mem.facts.history(user_id, "location")] == [
         ("Leeds", SAID),
         ("Bristol", APRIL),

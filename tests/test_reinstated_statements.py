@@ -7,15 +7,12 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime, timedelta
 
+from conversation import say
+
 from graphmem import GraphMemory
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)
 MAY = datetime(2026, 5, 5, tzinfo=UTC)
-
-
-def _say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
-    turn = {"role": "user", "content": text, "timestamp": when}
-    return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
 
 
 def _mark(mem: GraphMemory, memory_id: str) -> tuple[object, bool]:
@@ -27,23 +24,23 @@ def _mark(mem: GraphMemory, memory_id: str) -> tuple[object, bool]:
 
 
 def test_two_plans_called_off_in_one_turn_reinstate_both_keys(mem: GraphMemory, user_id: str) -> None:
-    both = _say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds and work at Acme.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month.")
-    _say(mem, user_id, SAID + timedelta(hours=1), "I'm starting my new job at Spotify next month.")
+    both = say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds and work at Acme.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month.")
+    say(mem, user_id, SAID + timedelta(hours=1), "I'm starting my new job at Spotify next month.")
     off = "I'm not moving to Manchester after all, and I turned down the job at Spotify."
-    _say(mem, user_id, SAID + timedelta(days=5), off)
+    say(mem, user_id, SAID + timedelta(days=5), off)
     assert mem.facts.get(user_id, "location", as_of=MAY).value == "Leeds"  # type: ignore[union-attr]
     assert mem.facts.get(user_id, "employer", as_of=MAY).value == "Acme"  # type: ignore[union-attr]
     assert _mark(mem, both) == ([], True)  # both keys hold again: the statement is current
 
 
 def test_the_edge_of_a_withdrawn_mark_ends_with_it(mem: GraphMemory, user_id: str) -> None:
-    leeds = _say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
-    plan = _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    leeds = say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
+    plan = say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
     time.sleep(0.02)
     checkpoint = datetime.now(UTC)
     time.sleep(0.02)
-    _say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
+    say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
     edge = (plan, "SUPERSEDES", leeds)
     assert edge not in {(e.src, e.type, e.dst) for e in mem.temporal.snapshot(user_id, as_of=MAY).edges}
     then = mem.temporal.snapshot(user_id, as_of=MAY, known_at=checkpoint)

@@ -7,25 +7,22 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime, timedelta
 
+from conversation import say
+
 from graphmem import GraphMemory
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, is_outdated
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)
 
 
-def _say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
-    turn = {"role": "user", "content": text, "timestamp": when}
-    return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
-
-
 def test_a_reinstated_statement_outdated_for_two_keys_at_once_lists_both(
     mem: GraphMemory, user_id: str
 ) -> None:
-    both = _say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds and work at Acme.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month.")
-    _say(mem, user_id, SAID + timedelta(days=5), "The move is off.")
+    both = say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds and work at Acme.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month.")
+    say(mem, user_id, SAID + timedelta(days=5), "The move is off.")
     moved = SAID + timedelta(days=60)
-    _say(mem, user_id, moved, "I moved to Bristol and started at Zalando as a data engineer.")
+    say(mem, user_id, moved, "I moved to Bristol and started at Zalando as a data engineer.")
     (row,) = mem.query(
         "MATCH (m:Memory {id: $id}) RETURN m.outdated_keys AS keys, m.outdated_from AS since, "
         "m.reinstated_at AS back",
@@ -37,14 +34,14 @@ def test_a_reinstated_statement_outdated_for_two_keys_at_once_lists_both(
 def test_a_withdrawn_mark_still_holds_for_an_audit_known_while_it_held(
     mem: GraphMemory, user_id: str
 ) -> None:
-    leeds = _say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    leeds = say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
     time.sleep(0.02)
     checkpoint = datetime.now(UTC)  # the plan known, not yet called off
     time.sleep(0.02)
-    _say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
+    say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
     assert _currency(mem, user_id, leeds, known_at=checkpoint) == STALE_FACTOR
-    _say(mem, user_id, SAID + timedelta(days=60), "I moved to Bristol.")  # a fresh mark, later
+    say(mem, user_id, SAID + timedelta(days=60), "I moved to Bristol.")  # a fresh mark, later
     assert _currency(mem, user_id, leeds, known_at=checkpoint) == STALE_FACTOR  # what was known then
     assert _currency(mem, user_id, leeds) == STALE_FACTOR
 

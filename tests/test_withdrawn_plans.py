@@ -8,6 +8,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conversation import say
 
 from graphmem import GraphMemory
 from graphmem.model import facts
@@ -164,23 +165,18 @@ def test_a_reinstated_statement_was_outdated_only_while_the_mark_held() -> None:
     assert is_outdated({**memory, "reinstated_at": None}, TimeScope(as_of=may), may)
 
 
-def _say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
-    turn = {"role": "user", "content": text, "timestamp": when}
-    return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
-
-
 def _currency(mem: GraphMemory, user_id: str, **times: datetime) -> dict[str, float]:
     hits = mem.recall("Where do I live?", user_id=user_id, k=5, reinforce=False, **times)  # type: ignore[arg-type]
     return {h.memory.id: h.explanation.components.get("currency", 1.0) for h in hits}
 
 
 def test_a_move_called_off_leaves_the_old_place_current(mem: GraphMemory, user_id: str) -> None:
-    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    plan = _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    leeds = say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    plan = say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
     time.sleep(0.02)
     checkpoint = datetime.now(UTC)
     time.sleep(0.02)
-    off = _say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
+    off = say(mem, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
     for at in (SAID + timedelta(days=6), APRIL + timedelta(days=2), None):
         got = mem.facts.get(user_id, "location", as_of=at)
         assert got is not None and got.value == "Leeds", at
@@ -204,16 +200,16 @@ def test_a_move_called_off_leaves_the_old_place_current(mem: GraphMemory, user_i
 
 
 def test_a_retracted_plan_marks_the_statements_as_a_called_off_one(mem: GraphMemory, user_id: str) -> None:
-    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    plan = _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    leeds = say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    plan = say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
     mem.facts.retract(user_id, "location")  # the plan: the current version as recorded
     currency = _currency(mem, user_id)
     assert currency[leeds] == 1.0 and currency[plan] == STALE_FACTOR
 
 
 def test_calling_off_without_a_pending_plan_changes_nothing(mem: GraphMemory, user_id: str) -> None:
-    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm not moving to Manchester, I love it here.")
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm not moving to Manchester, I love it here.")
     assert [(f.value, f.status) for f in mem.facts.history(user_id, "location")] == [("Leeds", "current")]
 
 
@@ -221,7 +217,7 @@ def test_a_bare_month_in_a_move_stated_in_the_progressive_is_the_coming_one(
     mem: GraphMemory, user_id: str
 ) -> None:
     said = datetime(2026, 1, 10, 12, tzinfo=UTC)
-    _say(mem, user_id, said, "I'm moving to York in March.")
+    say(mem, user_id, said, "I'm moving to York in March.")
     (york,) = mem.facts.history(user_id, "location")
     assert (york.value, york.valid_from, york.planned_at) == ("York", datetime(2026, 3, 1, tzinfo=UTC), said)
 
@@ -230,8 +226,8 @@ def test_consolidation_leaves_the_statement_a_pending_plan_will_replace(
     dyn: GraphMemory, user_id: str
 ) -> None:
     now = datetime.now(UTC)
-    leeds = _say(dyn, user_id, now - timedelta(days=30), "I live in Leeds, near the university.")
-    _say(dyn, user_id, now - timedelta(minutes=5), "I'm moving to Manchester next year.")
+    leeds = say(dyn, user_id, now - timedelta(days=30), "I live in Leeds, near the university.")
+    say(dyn, user_id, now - timedelta(minutes=5), "I'm moving to Manchester next year.")
     assert dyn.jobs.run("consolidate", user_id=user_id).status == "success"
     assert dyn.memories.get(leeds, user_id=user_id).status == "active"  # type: ignore[union-attr]
 
@@ -239,11 +235,11 @@ def test_consolidation_leaves_the_statement_a_pending_plan_will_replace(
 def test_a_statement_reinstated_and_then_replaced_is_outdated_from_the_new_change(
     mem: GraphMemory, user_id: str
 ) -> None:
-    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
-    _say(mem, user_id, SAID + timedelta(days=5), "The move is off.")
+    leeds = say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(mem, user_id, SAID + timedelta(days=5), "The move is off.")
     moved = SAID + timedelta(days=60)
-    _say(mem, user_id, moved, "I moved to Bristol.")
+    say(mem, user_id, moved, "I moved to Bristol.")
     (row,) = mem.query(
         "MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS since, m.reinstated_at AS back", {"id": leeds}
     )
@@ -252,9 +248,9 @@ def test_a_statement_reinstated_and_then_replaced_is_outdated_from_the_new_chang
 
 
 def test_a_move_elsewhere_instead_replaces_the_plan_from_its_own_date(mem: GraphMemory, user_id: str) -> None:
-    leeds = _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
-    _say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
-    _say(mem, user_id, SAID + timedelta(days=5), "Change of plans: I'm moving to Oslo in May instead.")
+    leeds = say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(mem, user_id, SAID + timedelta(days=5), "Change of plans: I'm moving to Oslo in May instead.")
     may = datetime(2026, 5, 1, tzinfo=UTC)
     for at, value in ((APRIL + timedelta(days=14), "Leeds"), (may + timedelta(days=1), "Oslo")):
         got = mem.facts.get(user_id, "location", as_of=at)
@@ -264,11 +260,11 @@ def test_a_move_elsewhere_instead_replaces_the_plan_from_its_own_date(mem: Graph
 
 
 def test_someone_elses_move_called_off_leaves_their_place(mem: GraphMemory, user_id: str) -> None:
-    _say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "My sister Emma lives in Lisbon.")
-    _say(mem, user_id, SAID, "Emma will be moving to Porto next month.")
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "My sister Emma lives in Lisbon.")
+    say(mem, user_id, SAID, "Emma will be moving to Porto next month.")
     before = mem.facts.get(user_id, "Emma/location", as_of=APRIL + timedelta(days=2))
     assert before is not None and before.value == "Porto"
-    _say(mem, user_id, SAID + timedelta(days=3), "Emma isn't moving to Porto after all.")
+    say(mem, user_id, SAID + timedelta(days=3), "Emma isn't moving to Porto after all.")
     for at in (None, APRIL + timedelta(days=2)):
         got = mem.facts.get(user_id, "Emma/location", as_of=at)
         assert got is not None and got.value == "Lisbon", at
@@ -287,8 +283,8 @@ def test_a_plan_called_off_later_in_the_turn_comes_after_it() -> None:
 def test_a_plan_stated_and_called_off_in_one_turn_leaves_the_old_place(
     mem: GraphMemory, user_id: str
 ) -> None:
-    _say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
-    _say(mem, user_id, SAID, TURN)
+    say(mem, user_id, SAID - timedelta(days=8), "I live in Leeds.")
+    say(mem, user_id, SAID, TURN)
     got = mem.facts.get(user_id, "location", as_of=datetime(2026, 4, 5, tzinfo=UTC))
     assert got is not None and got.value == "Leeds"
 
@@ -296,9 +292,9 @@ def test_a_plan_stated_and_called_off_in_one_turn_leaves_the_old_place(
 def test_a_called_off_plan_conflicts_with_nothing_after_its_date(dyn: GraphMemory, user_id: str) -> None:
     # the plan never superseded the statement of the value that goes on: consolidation (after the plan's
     # date) records no conflict between the two statements, nor outdates the old one
-    _say(dyn, user_id, SAID - timedelta(days=8), "I live in Leeds, near the university.")
-    _say(dyn, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
-    _say(dyn, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
+    say(dyn, user_id, SAID - timedelta(days=8), "I live in Leeds, near the university.")
+    say(dyn, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(dyn, user_id, SAID + timedelta(days=5), "I'm not moving to Manchester after all, sadly.")
     assert dyn.jobs.run("consolidate", user_id=user_id).status == "success"
     rows = dyn.query(
         "MATCH (a:Memory)-[c:CONFLICTS_WITH]-(b:Memory) WHERE a.user_id = $u RETURN count(c) AS n",
