@@ -17,9 +17,10 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   value that held when the plan was made, which holds until the plan's start anyway: then the plan stands.
 - retract(valid_to): without valid_to, the current value is withdrawn (held nowhere); with valid_to (after
   its start) it held over [valid_from, valid_to). Either way the key has no current value, except that
-  withdrawing a plan which had ended an interval at its start continues that interval's value from there
-  (the ended interval keeps its end; the continuation is current, as trusted as the value it continues, and
-  a plan made at the retraction when it starts later, which ended that interval in turn); a continuation
+  withdrawing a plan which had ended an interval at its start continues that interval's value from that
+  interval's own start (the ended interval keeps its end, and the continuation, a later operation, holds
+  where they overlap; it is current, as trusted as the value it continues, and a plan made at the
+  retraction when it starts later, which ended that interval in turn); a continuation
   withdrawn continues nothing again.
 - withdraw(value, said): "I'm not moving to Paris after all", said at ``said`` (default its transaction
   time): when the current value is a plan made by then and starting later, naming ``value`` (or any when
@@ -126,9 +127,11 @@ class KeyModel:
                 if op.kind == "retract" and op.when is not None:
                     intervals.append(Interval(cur.value, cur.start, op.when, order=n))
                 elif cur.ended is not None and not continues:  # a withdrawn plan: the value it ended goes on
-                    # from a later start: a plan made when it was withdrawn
-                    planned = (said if op.kind == "withdraw" else op.at) if cur.start > said else None
-                    resumed = Interval(cur.ended[0].value, cur.start, order=n, planned_at=planned)
+                    # from its own start (the later record holds where it overlaps what was recorded); from a
+                    # later start: a plan made when it was withdrawn
+                    start = cur.ended[0].start
+                    planned = (said if op.kind == "withdraw" else op.at) if start > said else None
+                    resumed = Interval(cur.ended[0].value, start, order=n, planned_at=planned)
                     resumed.floor, resumed.ended = cur.floor, cur.ended if planned else None
                     intervals.append(resumed)
                     current = (resumed, cur.ended[1])

@@ -94,10 +94,10 @@ def test_calling_off_a_plan_resumes_the_value_it_would_have_replaced() -> None:
     )  # recorded and withdrawn in one batch: valid nowhere as recorded now
     assert (resumed["value"], resumed["valid_from"], resumed["planned_at"], resumed["memory_id"]) == (
         "Leeds",
-        APRIL,
-        off,
+        datetime(2026, 3, 2, tzinfo=UTC),
+        None,
         "m-leeds",
-    )  # Leeds goes on from the plan's date, a plan made when the move was called off
+    )  # Leeds goes on as one value from its own start (recorded later, it holds where the two overlap)
     assert {"src": resumed["id"], "dst": plan["id"], "valid_from": APRIL} in out.supersedes
     # the mark the plan put on Leeds's statement in this batch is not written at all (the reinstatement,
     # written first, ends a stored one: here none)
@@ -130,7 +130,7 @@ def test_a_new_plan_stated_instead_replaces_the_pending_one() -> None:
     assert held == [
         ("Leeds", datetime(2026, 3, 2, tzinfo=UTC), APRIL, "superseded"),
         ("Manchester", APRIL, None, facts.RETRACTED),  # valid nowhere
-        ("Leeds", APRIL, may, "superseded"),
+        ("Leeds", datetime(2026, 3, 2, tzinfo=UTC), may, "superseded"),  # the value that goes on, to May
         ("Oslo", may, None, "current"),
     ]
 
@@ -187,6 +187,16 @@ def test_a_move_called_off_leaves_the_old_place_current(mem: GraphMemory, user_i
         ("Manchester", "retracted"),
         ("Leeds", "current"),
     ]
+    # the current value reads as one that never stopped: from its own start, with no end
+    current = mem.facts.get(user_id, "location")
+    assert current is not None and (current.value, current.status, current.valid_from, current.valid_to) == (
+        "Leeds",
+        "current",
+        datetime(2026, 3, 2, 9, tzinfo=UTC),
+        None,
+    )
+    change = mem.temporal.diff(user_id, SAID + timedelta(days=6), APRIL + timedelta(days=2)).changed_facts
+    assert change == []  # nothing changes at the withdrawn plan's date
     now = _currency(mem, user_id)
     assert now[leeds] == 1.0 and now[plan] == STALE_FACTOR  # Leeds is current again; the plan is not
     assert _currency(mem, user_id, known_at=checkpoint)[leeds] == STALE_FACTOR  # as the engine knew then

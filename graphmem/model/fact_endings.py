@@ -26,7 +26,7 @@ from graphmem.model.fact_versions import (
     stored_version,
 )
 
-__all__ = ["Retraction", "plan_end", "plan_retraction", "plan_withdraw"]
+__all__ = ["Retraction", "plan_end", "plan_retraction", "plan_withdraw", "resumed_start"]
 
 
 def plan_end(
@@ -68,8 +68,9 @@ def plan_withdraw(
 ) -> None:
     """ "I'm not moving to Manchester after all": the key's plan not started at ``said`` (the one naming
     ``new.value``, or any) is withdrawn as :func:`plan_retraction` withdraws one: its transaction time closes,
-    the version it had closed at its start continues from that start (a plan made ``said``), the plan's
-    statement is outdated from ``said`` and the continued value's statement is current again. Without a
+    the version it had closed at its start goes on from its own start (a plan made ``said`` if that is
+    later), the plan's statement is outdated from ``said`` and the continued value's statement is current
+    again. Without a
     pending plan nothing changes (a plan already started is changed by stating the new value; a continued
     value is no change: "the move is off" said again leaves it)."""
     planned = None if current is None else current.planned_at
@@ -89,22 +90,24 @@ def plan_withdraw(
     out.close.append({"id": current.id, "valid_to": None, "status": RETRACTED})
     out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": said, "memory": new.memory_id})
     resumed_id = None
-    if current.resumes is not None:  # the value the plan would have ended goes on from its date
+    if current.resumes is not None:  # the value the plan would have ended goes on, from its own start
         resumed_id, version = str(uuid.uuid4()), current.version + 1
         copied = {f: current.resumes.get(f) for f in COPIED}
+        start = resumed_start(current.resumes, current.valid_from)
+        planned = said if start > said else None
         out.create.append(
-            {**copied, "id": resumed_id, "valid_from": current.valid_from, "status": "current",
-             "version": version, "planned_at": said}
+            {**copied, "id": resumed_id, "valid_from": start, "status": "current", "version": version,
+             "planned_at": planned}
         )  # fmt: skip
         out.supersedes.append({"src": resumed_id, "dst": current.id, "valid_from": current.valid_from})
         if current.replaced is not None:
             _reinstate(out, current.replaced, current.resumes.get("memory_id"), new.key)
         value, source = str(current.resumes["value"]), stored_source(current.resumes["source"])
         state[new.identity] = CurrentFact(  # it replaces what the plan replaced, as fact_current reads it
-            id=resumed_id, value=value, valid_from=current.valid_from, source=source, version=version,
-            planned_at=said, replaced=current.replaced, floor=current.floor,
-            replaced_value=held_value(current.resumes, said), resumes=current.resumes,
-            fields={**copied, "valid_from": current.valid_from},
+            id=resumed_id, value=value, valid_from=start, source=source, version=version, planned_at=planned,
+            replaced=current.replaced, floor=current.floor,
+            replaced_value=held_value(current.resumes, planned), resumes=current.resumes if planned else None,
+            fields={**copied, "valid_from": start},
         )  # fmt: skip
     else:
         del state[new.identity]
@@ -113,6 +116,14 @@ def plan_withdraw(
     reason = "a plan called off before its start"
     out.audit.append({**audit, "resolution": "withdraw", "reason": reason, "new_id": resumed_id})
     out.results.append((current.id, Resolution.SUPERSEDE))
+
+
+def resumed_start(resumed: Mapping[str, Any], plan_start: datetime) -> datetime:
+    """Where the value a withdrawn plan had ended goes on: from its own start, so that it reads as one value
+    that never stopped (the later record holds where it overlaps the version the plan had closed); the plan's
+    start when the stored start is not a time (written by hand)."""
+    start = resumed.get("valid_from")
+    return start if isinstance(start, datetime) else plan_start
 
 
 def _reinstate(out: FactPlan, fact_id: str, memory_id: str | None, key: str) -> None:
@@ -167,11 +178,11 @@ def plan_retraction(
     ``valid_to`` must follow the version's ``valid_from`` (else ``ValueError``); the caller reads a stored
     ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`).
     Withdrawing a plan (no ``valid_to``) that had closed a version at its start (``resumed``: "I'm moving
-    to Manchester next month", then the move is off) records that version's value again from the plan's
-    start, so the key keeps its value after the planned date; the closed version keeps its recorded end.
-    When that start is later than ``now`` (the retraction's time), the continuation is a plan made ``now``,
-    as a ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)
-    instead of being kept aside as older than the current value."""
+    to Manchester next month", then the move is off) records that version's value again from its own start
+    (:func:`resumed_start`), so the key keeps its value, as one that never stopped; the closed version keeps
+    its recorded end, and the continuation, recorded later, holds where the two overlap. When that start is
+    later than ``now`` (the retraction's time), the continuation is a plan made ``now``, as a ``set_fact``
+    starting later is: a value stated before its start replaces it (:func:`settles_plan`)."""
     version = stored_version(current["version"])
     planned = isinstance(current.get("planned_at"), datetime)
     if valid_to is None and (resumed is None or not planned or _same_value(resumed, current)):
@@ -181,6 +192,8 @@ def plan_retraction(
     copied = current if valid_to is not None else resumed
     assert copied is not None
     start = current["valid_from"]  # read by graphmem.store.records.moment: at UTC, as it is written back
+    if valid_to is None:  # the value goes on from its own start (resumed's, read likewise)
+        start = resumed_start(copied, start)
     row = {
         **{f: copied.get(f) for f in COPIED},
         "valid_from": start,

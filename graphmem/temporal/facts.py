@@ -158,11 +158,13 @@ def _withdrawn_statements(
 
 
 def _resumed(row: Any) -> dict[str, Any] | None:
-    """The version a plan being retracted had closed, as its values are copied (text value and source)."""
+    """A version's fields as a continuation copies them (the version a plan replaces, or the current one's
+    own): text value, a known source, and its start at UTC as it is written back (None if not a time)."""
     if not isinstance(row, dict):
         return None
     return {
         **row,
         "value": records.text(row.get("value")),
         "source": facts.stored_source(row.get("source")).value,
+        "valid_from": records.optional_moment(row.get("valid_from")),
     }
