@@ -23,9 +23,9 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   retraction when it starts later, which ended that interval in turn); a continuation
   withdrawn continues nothing again.
 - withdraw(value, said): "I'm not moving to Paris after all", said at ``said`` (default its transaction
-  time): when the current value is a plan made by then and starting later, naming ``value`` (or any when
-  it is empty), and not a continuation (no change), it is withdrawn as a retraction withdraws it (a plan
-  made at ``said`` continues the value it ended); otherwise nothing changes.
+  time): when the current value is a plan made by then (started or not), naming ``value`` (or any when
+  it is empty), and not a continuation (no change), it is withdrawn as a retraction withdraws it (the value
+  it ended goes on; a plan made at ``said`` if it starts later); otherwise nothing changes.
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -115,9 +115,7 @@ class KeyModel:
                 said = op.when or op.at
                 continues = cur.ended is not None and cur.ended[0].value == cur.value  # a plan called off
                 if op.kind == "withdraw":
-                    pending = (
-                        cur.planned_at is not None and cur.planned_at <= said < cur.start and not continues
-                    )
+                    pending = cur.planned_at is not None and cur.planned_at <= said and not continues
                     if not pending or (op.value and op.value != cur.value):
                         continue  # no pending plan of that value
                 elif op.when is not None and op.when <= cur.start:

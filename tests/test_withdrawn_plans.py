@@ -139,7 +139,6 @@ def test_a_new_plan_stated_instead_replaces_the_pending_one() -> None:
     ("value", "when"),
     [
         ("Oslo", SAID + timedelta(days=5)),  # names another plan
-        ("", APRIL + timedelta(days=3)),  # the plan had started: the move happened
         ("", SAID - timedelta(days=1)),  # said before the plan was made
     ],
 )
@@ -148,6 +147,20 @@ def test_only_a_pending_plan_it_names_is_withdrawn(value: str, when: datetime) -
     out = facts.plan(batch, {}, SAID + timedelta(days=30))
     assert [r["status"] for r in out.create] == ["superseded", "current"]
     assert out.audit[-1]["resolution"] == "withdraw_ignored" and not out.reinstated
+
+
+def test_a_plan_whose_date_has_passed_is_called_off_too() -> None:
+    # "next month" said on 30 November reads as 1 December; "the move is off" on 4 December means it never
+    # happened
+    off = APRIL + timedelta(days=3)
+    out = facts.plan([*_batch(), _in("", off, withdraws=True)], {}, off)
+    leeds, plan, resumed = out.create
+    assert (plan["status"], resumed["value"], resumed["valid_from"], resumed["planned_at"]) == (
+        facts.RETRACTED,
+        "Leeds",
+        leeds["valid_from"],
+        None,
+    )
 
 
 def test_a_withdrawal_names_a_plan_by_part_of_its_value() -> None:

@@ -66,20 +66,15 @@ def plan_withdraw(
     current: CurrentFact | None,
     said: datetime,
 ) -> None:
-    """ "I'm not moving to Manchester after all": the key's plan not started at ``said`` (the one naming
+    """ "I'm not moving to Manchester after all": the key's plan made by ``said`` (the one naming
     ``new.value``, or any) is withdrawn as :func:`plan_retraction` withdraws one: its transaction time closes,
     the version it had closed at its start goes on from its own start (a plan made ``said`` if that is
     later), the plan's statement is outdated from ``said`` and the continued value's statement is current
-    again. Without a
-    pending plan nothing changes (a plan already started is changed by stating the new value; a continued
-    value is no change: "the move is off" said again leaves it)."""
+    again. A plan whose date has passed is called off too: a move said to be off never happened, whatever
+    day "next month" was read as. Without a current plan nothing changes (a continued value is no change:
+    "the move is off" said again leaves it)."""
     planned = None if current is None else current.planned_at
-    pending = (
-        current is not None
-        and planned is not None
-        and planned <= said < current.valid_from
-        and not _continues(current)
-    )
+    pending = current is not None and planned is not None and planned <= said and not _continues(current)
     named = current is not None and (not new.value or _names(current.value, new.value))
     audit = {**audit_row(new, current), "new_value": None}
     if current is None or not (pending and named):
