@@ -19,10 +19,8 @@ WITH k, versions, [v IN versions WHERE v.status = 'current' AND v.expired_at IS 
 OPTIONAL CALL (f) { // back through plans that held nowhere (withdrawn, or replaced before their start)
   MATCH path = (f)-[:SUPERSEDES*1..]->(p:Fact)
   WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
-    AND all(x IN nodes(path)[1..-1] WHERE coalesce(x.planned_at IS NOT NULL
-            AND (x.status = 'retracted' OR (x.status = 'superseded' AND x.valid_to = x.valid_from)), false))
-    AND NOT coalesce(p.planned_at IS NOT NULL AND (p.status = 'retracted'
-                     OR (p.status = 'superseded' AND p.valid_to = p.valid_from)), false)
+    AND all(x IN nodes(path)[1..-1] WHERE {{plan_held_nowhere(x, false)}})
+    AND NOT {{plan_held_nowhere(p, false)}}
   WITH f, p, length(path) AS hops,
        coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from, false) AS closed
   RETURN p.id AS replaced,

@@ -16,12 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
 from graphmem.automation.config import JOB_NAMES, AutomationConfig
 from graphmem.automation.control import Automation
 from graphmem.dynamics.tenant_jobs import adapt_job, topics_job
-from graphmem.errors import StoreError
 from graphmem.model import factors as factor_model
 from graphmem.model import heuristics, knn
 from graphmem.model.lifecycle import PRIORITY_WEIGHT
@@ -29,7 +26,7 @@ from graphmem.store.driver import Tx
 from graphmem.store.migrations import server_filters_vectors
 from graphmem.store.queries import STRICT, UNBATCHED, variant
 from graphmem.store.runtime import Runtime
-from graphmem.store.values import INVALID_VECTOR, PackedVector
+from graphmem.store.values import PackedVector, finite_vectors, read_packed
 
 logger = logging.getLogger(__name__)
 
@@ -178,20 +175,12 @@ def _read_vectors(ctx: Context, user_id: str, *, packed: bool) -> tuple[list[str
     ``packed``: as Cypher 25 ``VECTOR`` values (~60 % of the time); a stored vector that ``vector()`` refuses
     fails that statement, and the rows are read again as lists (a dry run's transaction would not survive
     the failure, so it reads lists)."""
-    params = {"user_id": user_id, "dimension": ctx.rt.embedder.dimension}
-    try:
-        rows = ctx.run_write(variant("associate_read_vectors", filtered=packed), **params)
-    except StoreError as exc:
-        if not packed or INVALID_VECTOR not in str(exc):
-            raise
-        logger.warning("associate: a stored vector of %s is not finite in float32; reading lists", user_id)
-        rows = ctx.run_write("associate_read_vectors", **params)
-    if not rows:
-        return [], np.empty((0, ctx.rt.embedder.dimension), dtype=np.float32)
-    with np.errstate(over="ignore"):  # a coordinate beyond float32's range becomes inf, dropped below
-        vectors = np.stack([np.asarray(r["embedding"], dtype=np.float32) for r in rows])
-    finite = np.flatnonzero(np.isfinite(vectors).all(axis=1))
-    return [rows[i]["id"] for i in finite.tolist()], vectors[finite]
+    dimension = ctx.rt.embedder.dimension
+    rows = read_packed(
+        ctx.run_write, "associate_read_vectors", packed=packed, user_id=user_id, dimension=dimension
+    )
+    rows, vectors = finite_vectors(rows, dimension)
+    return [r["id"] for r in rows], vectors
 
 
 def _associate_gds(ctx: Context, tenant: dict[str, Any]) -> int:

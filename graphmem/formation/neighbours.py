@@ -33,13 +33,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import numpy as np
-
-from graphmem.errors import GraphMemError, StoreError
+from graphmem.errors import GraphMemError
 from graphmem.model import linking
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime
-from graphmem.store.values import INVALID_VECTOR, PackedVector
+from graphmem.store.values import finite_vectors, read_packed
 
 __all__ = [
     "BATCH_SCAN",
@@ -144,26 +142,12 @@ def _in_process(
     """The exact top ``k`` of every vector among the tenant's live memories (at most ``cap``), in process.
     ``packed``: read them as Cypher 25 ``VECTOR`` values (numpy arrays: no float objects decoded and
     converted), or as lists when a stored vector is not finite in float32."""
-    params = {"user_id": user_id, "cap": cap, "dimension": len(vectors[0])}
-    rows = None
-    if packed and PackedVector is not None:
-        try:
-            rows = rt.store.read(variant("formation_tenant_vectors", filtered=True), **params)
-        except StoreError as exc:
-            if INVALID_VECTOR not in str(exc):
-                raise
-    if rows is None:
-        rows = rt.store.read("formation_tenant_vectors", **params)
+    width = len(vectors[0])
+    rows = read_packed(rt.store.read, "formation_tenant_vectors", packed=packed, user_id=user_id, cap=cap,
+                       dimension=width)  # fmt: skip
+    rows, stored = finite_vectors(rows, width)
     if not rows:
         return [[] for _ in vectors]
-    with np.errstate(over="ignore"):  # a coordinate beyond float32's range becomes inf, left out below
-        stored = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
-    finite = np.isfinite(stored).all(axis=1)  # a coordinate stored by hand as NaN or inf reads as None: NaN
-    if not finite.all():
-        keep = np.flatnonzero(finite)
-        rows, stored = [rows[i] for i in keep.tolist()], stored[keep]
-        if not rows:
-            return [[] for _ in vectors]
     cosines = linking.cross_cosines(vectors, stored)
     return [
         [_neighbour(rows[j], float(cosines[i, j])) for j in linking.top_k(cosines[i], k)]

@@ -4,14 +4,18 @@ later read fail."""
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 import neo4j
+import numpy as np
 from neo4j.time import Date, DateTime
 
+from graphmem.errors import StoreError
+from graphmem.store.queries import variant
 from graphmem.store.records import clean_text, text
 
 try:  # the driver's VECTOR value (neo4j 6+, Bolt 6)
@@ -26,6 +30,8 @@ __all__ = [
     "TIME_PROPERTIES",
     "FloatList",
     "PackedVector",
+    "finite_vectors",
+    "read_packed",
     "record_values",
     "to_native",
     "wire",
@@ -35,6 +41,41 @@ __all__ = [
 INVALID_VECTOR = "22NBG"
 """GQL status of Cypher 25's ``vector()`` refusing a non-finite coordinate or one beyond float32's range (a
 read asking for packed vectors fails with it, and reads the same rows as lists instead)."""
+
+
+logger = logging.getLogger(__name__)
+
+Rows = list[dict[str, Any]]
+
+
+def read_packed(read: Callable[..., Rows], name: str, *, packed: bool, **params: Any) -> Rows:
+    """The rows of ``name`` (run by ``read``) with their vectors as packed Cypher 25 ``VECTOR`` values where
+    ``packed`` (its ``[vector filter]`` variant: numpy arrays, no float objects decoded per coordinate),
+    else as lists. A stored vector that ``vector()`` refuses (a non-finite coordinate, written by hand)
+    fails the packed statement, and the same rows are read as lists."""
+    if packed and PackedVector is not None:
+        try:
+            return read(variant(name, filtered=True), **params)
+        except StoreError as exc:
+            if INVALID_VECTOR not in str(exc):
+                raise
+            logger.warning("%s: a stored vector is not finite in float32; reading lists", name)
+    return read(name, **params)
+
+
+def finite_vectors(rows: Rows, dimension: int, key: str = "embedding") -> tuple[Rows, np.ndarray]:
+    """``rows`` whose vector (``key``: a list or a packed one) is finite in float32, and those vectors as one
+    float32 matrix (a coordinate stored by hand as NaN or infinity reads as None or NaN: that row is left
+    out; so is one beyond float32's range)."""
+    if not rows:
+        return [], np.empty((0, dimension), dtype=np.float32)
+    with np.errstate(over="ignore"):
+        matrix = np.asarray([r[key] for r in rows], dtype=np.float32)
+    finite = np.isfinite(matrix).all(axis=1)
+    if finite.all():
+        return rows, matrix
+    keep = np.flatnonzero(finite)
+    return [rows[i] for i in keep.tolist()], matrix[keep]
 
 
 def to_native(value: Any) -> Any:
