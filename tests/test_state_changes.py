@@ -86,3 +86,31 @@ def test_the_past_and_as_of_still_reach_the_earlier_statement(mem: GraphMemory, 
 )
 def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None:
     assert (CHANGE.search(text) is not None) is changes
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "question"),
+    [
+        ("I live in London.", "I moved to Glasgow.", "Where do I live now?"),  # a fact marks the first
+        CHANGES[0],  # the change rule marks it
+    ],
+)
+def test_the_change_said_right_after_the_statement_it_outdates_stays_current(
+    mem: GraphMemory, user_id: str, old: str, new: str, question: str
+) -> None:
+    """Two turns of one session, one after the other: the second is matched through its context key (the
+    first turn with it), yet it is the current statement, not one borrowing the first's staleness."""
+    turns = [
+        {"role": "user", "content": t, "timestamp": START + timedelta(minutes=i)}
+        for i, t in enumerate(OTHERS)
+    ]
+    turns += [
+        {"role": "user", "content": old, "timestamp": START + timedelta(days=1)},
+        {"role": "user", "content": new, "timestamp": START + timedelta(days=1, minutes=1)},
+    ]
+    mem.add_messages(turns, user_id=user_id, session_id="s1")
+    hits = mem.recall(question, user_id=user_id, k=len(turns), reinforce=False)
+    texts = [h.memory.content for h in hits]
+    assert texts.index(new) < texts.index(old)
+    currency = {h.memory.content: h.explanation.components["currency"] for h in hits}
+    assert currency[new] == 1.0 and currency[old] < 1.0

@@ -271,16 +271,31 @@ def currencies(
 ) -> dict[str, float]:
     """Each memory's currency factor (graphmem.model.timescope.currency: :data:`STALE_FACTOR` for a
     statement outdated by a later fact), also :data:`STALE_FACTOR` for one :func:`changed_later` finds, and a
-    turn matched through its context key no more current than the previous turn it borrows from."""
+    turn matched through its context key no more current than the previous turn it borrows from, unless it
+    is what outdated that turn ("I live in London." / "I moved to Glasgow.": the second is the current
+    statement, matched through the first's words)."""
     current = {mid: currency(m, query, scope, now) for mid, m in memories.items()}
-    for mid in changed_later(memories, own, query, k, links):
+    changers = changed_later(memories, own, query, k, links)
+    for mid in changers:
         current[mid] = min(current[mid], STALE_FACTOR)
     before = {link[1]: link[0] for link in links if link[2] == "FOLLOWS"}
     for mid, memory in memories.items():
         prev = before.get(mid)
-        if prev in current and via_context(memory):
+        if prev in current and via_context(memory) and not _outdated_by(prev, memories, mid, changers):
             current[mid] = min(current[mid], current[prev])
     return current
+
+
+def _outdated_by(
+    old: str, memories: Mapping[str, Mapping[str, Any]], mid: str, changers: Mapping[str, set[str]]
+) -> bool:
+    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` says so, or ``old``'s
+    mark starts no later than ``mid`` was said (a fact ``mid`` stated marked it; a turn said after the change
+    borrows nothing stale)."""
+    if mid in changers.get(old, ()):
+        return True
+    since, said = (memories.get(old) or {}).get("outdated_from"), memories[mid].get("said")
+    return isinstance(since, datetime) and isinstance(said, int) and since.timestamp() * 1000 <= said
 
 
 def changed_later(
@@ -289,8 +304,9 @@ def changed_later(
     query: str,
     k: int,
     links: Sequence[Sequence[Any]],
-) -> set[str]:
-    """The best ``k`` candidates (by ``own``) that a later one of them says has changed, for a question about
+) -> dict[str, set[str]]:
+    """The best ``k`` candidates (by ``own``) that a later one of them says has changed (each with those later
+    ones), for a question about
     the present: the later one, said by the same speaker, states a change (:data:`CHANGE`; not a question),
     names something the earlier one said (a content word both hold, speakers' names aside: "I drive a Toyota
     Corolla" / "I sold the Corolla and bought a Tesla"), and formation linked the two as related (RELATED_TO,
@@ -298,7 +314,7 @@ def changed_later(
     the closer match to the question's words, ranked first. Only among the best k: both must answer the
     question well enough to be shown. On the LoCoMo development split it marks nothing (762 questions)."""
     if asks_about_the_past(query):
-        return set()
+        return {}
     top = sorted(own, key=lambda mid: -own[mid])[:k]
     said: dict[str, int] = {  # epoch ms; a memory without it is not compared
         mid: t for mid in top if mid in memories and isinstance(t := memories[mid].get("said"), int)
@@ -306,7 +322,7 @@ def changed_later(
     speakers = {str(m.get("speaker") or "").lower() for m in memories.values()}  # who, not what
     words = {mid: _content_words(str(memories[mid].get("content") or "")) - speakers for mid in said}
     related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
-    changed: set[str] = set()
+    changed: dict[str, set[str]] = {}
     for new in words:
         content = str(memories[new].get("content") or "")
         if asks_only(content) or not CHANGE.search(content):
@@ -319,7 +335,7 @@ def changed_later(
                 and memories[old].get("speaker") == memories[new].get("speaker")  # one's own state
                 and frozenset((old, new)) in related
             ):
-                changed.add(old)
+                changed.setdefault(old, set()).add(new)
     return changed
 
 
