@@ -27,6 +27,12 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   it is empty), and not a continuation (no change), it is withdrawn as a retraction withdraws it (the value
   it ended goes on; a plan made at ``said`` if it starts later); otherwise nothing changes.
 
+  A plan (by a source at least as trusted) of the value of a current plan made by then, not a continuation,
+  from another date puts that plan off to its date (put_off below).
+- put_off(value, to): "the move got pushed back to June", said at its transaction time: when withdraw(value)
+  would withdraw the current plan, it does, and the plan's value is then set from ``to`` (a plan made then);
+  with no plan pending and a value named, that value is set from ``to``; otherwise nothing changes.
+
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
 """
@@ -54,7 +60,7 @@ class Interval:
 @dataclass
 class Op:
     at: datetime  # transaction time
-    kind: str  # "set" | "retract" | "withdraw"
+    kind: str  # "set" | "retract" | "withdraw" | "put_off"
     value: str | None = None
     when: datetime | None = None  # valid_from (set) or valid_to (retract); None: the transaction time / none
     source: str = "user"
@@ -73,11 +79,42 @@ class KeyModel:
     def withdraw(self, at: datetime, value: str, said: datetime | None) -> None:
         self.ops.append(Op(at, "withdraw", value, said))
 
+    def put_off(self, at: datetime, value: str, to: datetime) -> None:
+        self.ops.append(Op(at, "put_off", value, to))
+
     def replay(self, known_at: datetime) -> list[Interval]:
         """The intervals known at ``known_at`` (withdrawn ones included, flagged)."""
         intervals: list[Interval] = []
         current: tuple[Interval, str] | None = None  # (interval, source)
-        for n, op in enumerate(o for o in self.ops if o.at <= known_at):
+        queue = [o for o in reversed(self.ops) if o.at <= known_at]
+        n = 0
+        while queue:
+            op, n = queue.pop(), n + 1
+            if op.kind == "put_off":  # a withdrawal, then a plan of the withdrawn (or named) value
+                assert op.when is not None and op.value is not None
+                cur = current[0] if current is not None else None
+                continues = cur is not None and cur.ended is not None and cur.ended[0].value == cur.value
+                pending = cur is not None and cur.planned_at is not None and cur.planned_at <= op.at
+                pending = pending and not continues
+                if cur is not None and pending and op.value in ("", cur.value):
+                    queue += [
+                        Op(op.at, "set", cur.value, op.when, op.source),
+                        Op(op.at, "withdraw", op.value),
+                    ]
+                elif not pending and op.value:
+                    queue.append(Op(op.at, "set", op.value, op.when, op.source))
+                continue
+            if op.kind == "set" and current is not None and (op.when or op.at) > op.at:  # a plan ...
+                cur = current[0]
+                continues = cur.ended is not None and cur.ended[0].value == cur.value
+                pending = cur.planned_at is not None and cur.planned_at <= op.at and not continues
+                trusted = TRUST[op.source] >= TRUST[current[1]]
+                if pending and trusted and cur.value == op.value and cur.start != op.when:  # ... of its value
+                    assert op.when is not None
+                    queue.append(
+                        Op(op.at, "put_off", op.value, op.when, op.source)
+                    )  # put off (or forward) to its date
+                    continue
             if op.kind == "set":
                 assert op.value is not None
                 start, ended, floor = op.when or op.at, None, None

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.model.dates import _may_hold_date, _resolve, date_words, event_range, query_dates, resolve_dates
+from graphmem.model.date_queries import date_words, query_dates
+from graphmem.model.dates import _may_hold_date, _resolve, event_range, resolve_dates
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 

@@ -107,7 +107,8 @@ def test_cli_retract(server: LocalServer, user_id: str) -> None:
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 op = st.tuples(
-    st.sampled_from(["Paris", "Berlin", "Rome", "RETRACT", "OFF", "OFF Paris"]),  # OFF: a plan called off
+    # OFF: a plan called off; LATER: one put off to `offset` days later (at least one)
+    st.sampled_from(["Paris", "Berlin", "Rome", "RETRACT", "OFF", "OFF Paris", "LATER", "LATER Rome"]),
     st.integers(min_value=-20, max_value=20),  # valid_from / valid_to offset in days from the write
     st.booleans(),  # dated (else None)
     st.sampled_from([Source.USER, Source.AGENT]),
@@ -135,6 +136,18 @@ op = st.tuples(
         ("OFF Paris", 0, False, Source.USER, 1),
         ("OFF", 0, False, Source.USER, 1),
         ("Rome", 3, True, Source.USER, 0),
+    ]
+)
+# a plan put off: the value it would have ended holds until the new date; naming another value changes
+# nothing; with nothing pending, the value named is planned from the new date
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 10, True, Source.USER, 0),
+        ("LATER Rome", 5, False, Source.USER, 1),
+        ("LATER", 20, False, Source.USER, 1),
+        ("OFF", 0, False, Source.USER, 1),
+        ("LATER Rome", 5, False, Source.USER, 1),
     ]
 )
 # the value a called-off plan continues is no change: called off again, or stated again, it stays
@@ -181,6 +194,11 @@ def test_writes_and_retractions_match_an_independent_model(
             off = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, withdraws=True)
             mem.runtime.store.unit_of_work(lambda tx, off=off, now=now: factbase.apply(tx, [off], now))
             model.withdraw(now, named, when)
+        elif value.startswith("LATER"):  # "the move (to Rome) got pushed back", said now, to `offset` days on
+            named, to = value.removeprefix("LATER").strip(), now + timedelta(days=abs(offset) + 1)
+            moved = FactInput(user_id, "city", named, FactType.PROFILE, withdraws=True, put_off_to=to)
+            mem.runtime.store.unit_of_work(lambda tx, moved=moved, now=now: factbase.apply(tx, [moved], now))
+            model.put_off(now, named, to)
         else:
             new = FactInput(user_id, "city", value, FactType.PROFILE, valid_from=when, source=source)
             factbase.set_fact(mem.runtime, new, now=now)

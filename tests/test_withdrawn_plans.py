@@ -36,7 +36,7 @@ APRIL = datetime(2026, 4, 1, tzinfo=UTC)
     ],
 )
 def test_a_plan_called_off_is_extracted_as_a_withdrawal(text: str, key: str, value: str) -> None:
-    (fact,) = extract(text)
+    (fact,) = [f for f in extract(text) if f.key == key]  # "the job fell through" calls off a job too
     assert (fact.key, fact.value, fact.withdraws, fact.ends) == (key, value, True, False)
 
 

@@ -25,7 +25,7 @@ from graphmem.model.fact_patterns import memory_type_hint, with_subject
 from graphmem.model.facts import FactInput
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import search_text
-from graphmem.model.planned import fact_start
+from graphmem.model.planned import fact_start, later_unnamed, moved_start
 from graphmem.models import FactType, MemoryType, Source
 from graphmem.store.records import dump_metadata
 
@@ -352,8 +352,9 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
         for f in ex.facts:
             timed = not (f.ends or f.withdraws)
             start = fact_start(d.content, f.span, said, future=f.planned, ahead=f.ahead) if timed else None
-            if f.planned and start is None:  # "I'll move to Oslo one day": not a fact until it has a date
-                continue
+            moved = moved_start(d.content, f.span, said) if f.put_off and f.span is not None else None
+            if start is None and (f.planned or (f.ahead and later_unnamed(d.content, f.span or (0, 0)))):
+                continue  # "I'll move to Oslo one day", "I'm moving after Christmas": not a fact until dated
             out.append(
                 FactInput(
                     user_id=ctx.user_id,
@@ -366,6 +367,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     confidence=d.confidence,
                     ends=f.ends,
                     withdraws=f.withdraws,
+                    put_off_to=moved,
                     memory_id=memory_ids[i],
                     planned_at=None if start is None else said,
                 )

@@ -15,21 +15,12 @@ understood yields nothing rather than a guess.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 
-__all__ = [
-    "DateRange",
-    "QueryDates",
-    "date_words",
-    "event_range",
-    "overlaps",
-    "query_dates",
-    "query_span",
-    "resolve_dates",
-]
+__all__ = ["MONTHS", "WEEKDAYS", "DateRange", "add_months", "event_range", "resolve_dates"]
 
 MONTHS = [
     "january", "february", "march", "april", "may", "june",
@@ -76,6 +67,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("month_day", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b", re.I)),
     ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
     ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),
+    (
+        "ordinal_day",
+        re.compile(r"\b(?:on|from|until|till|by) the (\d{1,2})(?:st|nd|rd|th)\b(?! (?:century|floor))", re.I),
+    ),
     (
         "mod_month",
         re.compile(
@@ -125,13 +120,13 @@ def _at(d: date, tz: object) -> datetime:
     return datetime.combine(d, time(), tzinfo=tz)  # type: ignore[arg-type]
 
 
-def _add_months(year: int, month: int, n: int) -> tuple[int, int]:
+def add_months(year: int, month: int, n: int) -> tuple[int, int]:
     index = year * 12 + (month - 1) + n
     return index // 12, index % 12 + 1
 
 
 def _month(year: int, month: int) -> tuple[date, date]:
-    ny, nm = _add_months(year, month, 1)
+    ny, nm = add_months(year, month, 1)
     return date(year, month, 1), date(ny, nm, 1)
 
 
@@ -153,7 +148,7 @@ def _shift(unit: str, day: date, n: int) -> date:
     if unit == "week":
         return day + timedelta(weeks=n)
     months = n if unit == "month" else 12 * n
-    y, m = _add_months(day.year, day.month, months)
+    y, m = add_months(day.year, day.month, months)
     return date(y, m, min(day.day, 28))
 
 
@@ -183,7 +178,7 @@ def _season(first: int, mod: str, year: str | None, today: date, future: bool) -
     if year:
         return date(int(year), first, 1)
     starts = [date(y, first, 1) for y in range(today.year - 2, today.year + 2)]
-    ends = [date(*_add_months(s.year, s.month, 3), 1) for s in starts]
+    ends = [date(*add_months(s.year, s.month, 3), 1) for s in starts]
     over = [s for s, e in zip(starts, ends, strict=True) if e <= today]
     begun = [s for s in starts if s <= today]
     unfinished = [s for s, e in zip(starts, ends, strict=True) if e > today]
@@ -239,7 +234,7 @@ def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tu
     """The kinds that name a season, a month (with a day or a year) or a year."""
     if kind == "season":
         start = _season(SEASONS[g[1].lower()], (g[0] or "").lower(), g[2], today, future)
-        y, m = _add_months(start.year, start.month, 3)
+        y, m = add_months(start.year, start.month, 3)
         return start, date(y, m, 1), "season"
     if kind in ("month_day", "day_month"):
         mon, day_s, year_s = (g[0], g[1], g[2]) if kind == "month_day" else (g[1], g[0], g[2])
@@ -253,7 +248,11 @@ def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tu
             return None
         if not year_s and not future and day > today:
             day = date(year - 1, month, min(day_n, 28) if month == 2 else day_n)
+        elif not year_s and future and day < today:  # "on January 15th" said in December: the coming one
+            day = date(year + 1, month, min(day_n, 28) if month == 2 else day_n)
         return day, day + timedelta(days=1), "day"
+    if kind == "ordinal_day":  # "on the 15th": this month's, or the nearest one that way
+        return _ordinal_day(int(g[0]), today, future)
     if kind == "month_year":
         a, b = _month(int(g[1]), _month_number(g[0]))
         return a, b, "month"
@@ -263,6 +262,21 @@ def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tu
     if kind == "year":
         return date(int(g[0]), 1, 1), date(int(g[0]) + 1, 1, 1), "year"
     return None  # pragma: no cover - every pattern kind is handled above
+
+
+def _ordinal_day(day_n: int, today: date, future: bool) -> tuple[date, date, str] | None:
+    """The day ``day_n`` of this month, or of the next (``future``) or the previous month when this month's
+    lies the other way of ``today``; None for a day no month has."""
+    if not 1 <= day_n <= 31:
+        return None
+    year, month = today.year, today.month
+    for _ in range(3):  # a 31st may skip a month
+        with contextlib.suppress(ValueError):
+            day = date(year, month, day_n)
+            if (day >= today) if future else (day <= today):
+                return day, day + timedelta(days=1), "day"
+        year, month = add_months(year, month, 1 if future else -1)
+    return None
 
 
 def resolve_dates(text: str, reference: datetime, *, future: bool = False) -> list[DateRange]:
@@ -306,94 +320,3 @@ def event_range(ranges: list[DateRange]) -> tuple[datetime, datetime] | None:
     if not ranges:
         return None
     return min(r.start for r in ranges), max(r.end for r in ranges)
-
-
-def date_words(r: DateRange) -> list[str]:
-    """Searchable words for a range: ISO dates, weekday (a day), month names and years it covers.
-
-    A day gives ``2023-05-07 Sunday May 2023``; a week its first and last ISO dates and month(s); a month
-    ``May 2023``; a year ``2022``. At most twelve months are spelled out.
-    """
-    start, last = r.start.date(), (r.end - timedelta(days=1)).date()
-    words: list[str] = [start.isoformat()]
-    if r.granularity == "day":
-        words.append(WEEKDAYS[start.weekday()].capitalize())
-    elif r.granularity == "week":
-        words.append(last.isoformat())
-    if r.granularity != "year":
-        y, m = start.year, start.month
-        for _ in range(12):
-            if (y, m) > (last.year, last.month):
-                break
-            words.append(MONTHS[m - 1].capitalize())
-            y, m = _add_months(y, m, 1)
-    years = range(start.year, last.year + 1)
-    words.extend(str(y) for y in years)
-    if r.granularity == "year":
-        words.remove(start.isoformat())
-    return list(dict.fromkeys(words))
-
-
-_DEICTIC = frozenset(
-    {
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "weekend",
-        "weekends",
-        "yesterday",
-        "today",
-        "tonight",
-        "tomorrow",
-        "ago",
-        "last",
-        "next",
-        "past",
-        "coming",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-    }
-)
-"""Words of a relative date expression that name no date by themselves: asked on another day they mean
-another time, so a memory containing them is not a match for the question's date."""
-
-
-@dataclass(frozen=True)
-class QueryDates:
-    """A question's date expressions: the span they cover and the relative words to drop from its keywords."""
-
-    span: tuple[datetime, datetime] | None
-    relative_words: frozenset[str]
-
-    @property
-    def millis(self) -> tuple[int, int] | None:
-        """The span as epoch milliseconds (how memories store their event ranges)."""
-        s = self.span
-        return None if s is None else (int(s[0].timestamp() * 1000), int(s[1].timestamp() * 1000))
-
-
-def query_dates(question: str, reference: datetime) -> QueryDates:
-    """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
-    later this year?" asked in 2026 covers 2026). Absolute words (month names, years, ISO dates) stay
-    keywords; the relative ones ("this year", "last week") are replaced by the resolved span."""
-    ranges = resolve_dates(question, reference)
-    words = {w for r in ranges for w in re.findall(r"[a-z]+", r.phrase.lower()) if w in _DEICTIC}
-    return QueryDates(event_range(ranges), frozenset(words))
-
-
-def query_span(query: str, at: datetime) -> tuple[int, int] | None:
-    """The question's date expressions resolved against the time it asks about (``as_of``, else now), as
-    epoch milliseconds (:func:`query_dates`)."""
-    return query_dates(query, at).millis
-
-
-def overlaps(event: Any, span: tuple[int, int]) -> bool:
-    """Whether a memory's stored event range ``[start, end)`` (epoch ms) overlaps the question's span."""
-    return bool(event) and event[0] is not None and event[0] < span[1] and (event[1] or event[0]) > span[0]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from graphmem.model.fact_versions import (
     stored_version,
 )
 
-__all__ = ["Retraction", "plan_end", "plan_retraction", "plan_withdraw", "resumed_start"]
+__all__ = ["Retraction", "plan_end", "plan_retraction", "plan_withdraw", "resumed_start", "withdrawable"]
 
 
 def plan_end(
@@ -73,12 +74,10 @@ def plan_withdraw(
     again. A plan whose date has passed is called off too: a move said to be off never happened, whatever
     day "next month" was read as. Without a current plan nothing changes (a continued value is no change:
     "the move is off" said again leaves it)."""
-    planned = None if current is None else current.planned_at
-    pending = current is not None and planned is not None and planned <= said and not _continues(current)
-    named = current is not None and (not new.value or _names(current.value, new.value))
     audit = {**audit_row(new, current), "new_value": None}
-    if current is None or not (pending and named):
-        reason = "no pending plan of this value" if current is not None and pending else "no pending plan"
+    if current is None or not withdrawable(current, new.value, said):
+        pending = withdrawable(current, "", said)
+        reason = "no pending plan of this value" if pending else "no pending plan"
         out.audit.append({**audit, "resolution": "withdraw_ignored", "reason": reason, "new_id": None})
         out.results.append(("", Resolution.MERGE))
         return
@@ -113,6 +112,14 @@ def plan_withdraw(
     out.results.append((current.id, Resolution.SUPERSEDE))
 
 
+def withdrawable(current: CurrentFact | None, named: str, said: datetime) -> bool:
+    """Whether ``current`` is a plan made by ``said`` that a withdrawal naming ``named`` (or nothing) calls
+    off: not a continuation (:func:`_continues`)."""
+    if current is None or current.planned_at is None or current.planned_at > said or _continues(current):
+        return False
+    return not named or _names(current.value, named)
+
+
 def resumed_start(resumed: Mapping[str, Any], plan_start: datetime) -> datetime:
     """Where the value a withdrawn plan had ended goes on: from its own start, so that it reads as one value
     that never stopped (the later record holds where it overlaps the version the plan had closed); the plan's
@@ -144,10 +151,15 @@ def _same_value(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def _names(value: str, named: str) -> bool:
-    """Whether ``named`` names ``value``: the same words, or some of them in order ("Manchester" names
-    "Ancoats, Manchester")."""
-    have, asked = normalize_value(value), normalize_value(named)
-    return bool(asked) and f" {asked} " in f" {have} "
+    """Whether ``named`` names ``value``: the same words, or the first words of the value or of one of its
+    comma-separated parts ("Manchester" names "Ancoats, Manchester" and "Manchester, UK", "Spotify" names
+    "Spotify London"; "York" does not name "New York")."""
+    asked = _ARTICLE.sub("", normalize_value(named))
+    parts = [_ARTICLE.sub("", normalize_value(p)) for p in (value, *value.split(","))]
+    return bool(asked) and any(f"{p} ".startswith(f"{asked} ") for p in parts)
+
+
+_ARTICLE = re.compile(r"^(?:the|a|an) ")
 
 
 @dataclass(frozen=True)

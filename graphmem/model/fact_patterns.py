@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
 from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
     AND,
@@ -13,12 +14,14 @@ from graphmem.model.pattern_pieces import (
     I_AND,
     JOB,
     MOVE_TO,
+    NAMED,
     NOT_SOMEONE,
     OBJ,
     PLACE,
     PLACE_END,
     SPEAKER,
     STOP,
+    US,
     WHO,
 )
 from graphmem.model.plan_patterns import (
@@ -27,11 +30,13 @@ from graphmem.model.plan_patterns import (
     PLANNABLE,
     PLANNED,
     PROGRESSIVE,
+    PUT_OFF,
     THIRD_PLANNED,
+    THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
     WITHDRAWN,
 )
-from graphmem.model.planned import clause
+from graphmem.model.planned import clause, supposed
 from graphmem.models import FactType
 
 # --- extraction ------------------------------------------------------------------------------------
@@ -54,29 +59,36 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:\b(?:I live|I'm living|I am living|I now live)|{AND} (?:now )?live)"
-            rf" in\s+{PLACE}{PLACE_END}"
+            rf"(?:\b(?:I live|I'm living|I am living|I now live)|{AND} (?:now )?live|{US} (?:live|living))"
+            rf" in\s+{NAMED}{PLACE}{PLACE_END}"
         ),
         "location",
     ),
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
     (
         FactType.PROFILE,
-        re.compile(rf"{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move){MOVE_TO}"),
+        re.compile(rf"(?:{SPEAKER}|{US}) (?:moved|moving|relocated|relocating|relocate|move){MOVE_TO}"),
         "location",
     ),
     # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
     (
         FactType.PROFILE,
         re.compile(
-            rf"\b(?:I|we)(?:'ve| have)?(?: just| finally| now)? settled (?:in|into)"
-            rf"(?: [^.,;!?\n]{{2,40}}? in)?\s+{PLACE}{PLACE_END}"
+            rf"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? (?:settled (?:in|into)"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in)\s+{NAMED}{PLACE}{PLACE_END}"
         ),
         "location",
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"(?:\bI|{AND}) (?:now |currently )?work (?:at|for)\s+{OBJ}{END}"),
+        re.compile(rf"(?:\bI|{AND})(?:'m| am)? (?:now |currently )?work(?:ing)? (?:at|for)\s+{OBJ}{END}"),
+        "employer",
+    ),
+    (  # "I left Acme last week to join Spotify", "I left Acme and joined Google"
+        FactType.PROFILE,
+        re.compile(
+            rf"\bI(?:'ve| have)? (?:just )?left [^.,;!?\n]{{2,60}}? (?:to join|and joined)\s+{OBJ}{END}"
+        ),
         "employer",
     ),
     (  # "I joined Acme as a designer", "I started at Acme as an intern"
@@ -101,7 +113,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
         FactType.PROFILE,
         re.compile(
-            rf"(?:\bI|{AND}) (?:now |currently )?work as an?\s+{OBJ}(?=\s+(?:{STOP}|at)\b|[.,;!?\n]|$)"
+            rf"(?:\bI|{AND})(?:'m| am)? (?:now |currently )?work(?:ing)? as an?\s+{OBJ}"
+            rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
         ),
         "occupation",
     ),
@@ -150,15 +163,6 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         None,
     ),
 ]
-# "I no longer live in Leeds", "I don't work at Acme any more": the relation's current value ends
-_ENDINGS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{PLACE}{PLACE_END}"), "location"),
-    (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{OBJ}{END}"), "employer"),
-    (
-        re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{STOP})\b){OBJ}{END}"),
-        "employer",
-    ),
-]
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
 _THIRD: list[tuple[re.Pattern[str], str]] = [
@@ -170,9 +174,12 @@ _THIRD: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
     (re.compile(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
 ]
-_ENDINGS_CHECK = re.compile(r"\b(?:no longer|any ?more|left|quit)\b")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
+# where one works that is no employer: "I work at home on Fridays", "I work at weekends"
+_NO_EMPLOYER = frozenset(
+    {"home", "weekends", "the weekend", "weekend", "night", "nights", "the moment", "my desk", "a desk", "it"}
+)
 
 
 @dataclass(frozen=True)
@@ -186,6 +193,9 @@ class ExtractedFact:
     # coming one (graphmem.model.planned); without a date it holds from when it was said
     ahead: bool = field(default=False, compare=False)
     withdraws: bool = False  # "I'm not moving to Oslo after all": the key's pending plan is off (FactInput)
+    # "the move got pushed back to June" (with ``withdraws``): planned again from the date said after the verb
+    # (graphmem.model.planned.moved_start; called off when none is said)
+    put_off: bool = False
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)
@@ -237,6 +247,8 @@ def _extract(text: str) -> list[ExtractedFact]:
                 value = groups.get("val") or obj
                 if not value or value.lower() in _VAGUE or len(value.split()) > 6:
                     continue
+                if template == "employer" and value.lower() in _NO_EMPLOYER:
+                    continue
                 key = template.format(obj=normalize_value(obj), what=what)
                 ahead = PROGRESSIVE.search(m.group()) is not None
                 fact = ExtractedFact(
@@ -250,15 +262,18 @@ def _extract(text: str) -> list[ExtractedFact]:
             if obj and obj.lower() not in _VAGUE and len(obj.split()) <= 6:
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
-    if _ENDINGS_CHECK.search(text):
-        for pattern, key in _ENDINGS:
+    if ENDINGS_CHECK.search(text):
+        for pattern, key in ENDINGS:
             for m in pattern.finditer(text):
-                obj = _clean(m.group("obj"))
-                if obj and obj.lower() not in _VAGUE and (FactType.PROFILE, key) not in out:
+                obj = _clean(m.groupdict().get("obj") or "")  # none: the current value, whatever it is
+                if obj.lower() not in _VAGUE and (FactType.PROFILE, key) not in out:
                     out[(FactType.PROFILE, key)] = ExtractedFact(
                         key, obj, FactType.PROFILE, ends=True, span=m.span()
                     )
     _withdrawals(text, out)
+    for kept, f in list(out.items()):  # "Should I move to Berlin?", "If I moved to Berlin, ...": no state
+        if f.fact_type is FactType.PROFILE and f.span is not None and supposed(text, f.span):
+            del out[kept]
     # in the order said (a plan called off after it is stated is off); a withdrawal before the value "instead"
     return sorted(out.values(), key=lambda f: ((f.span or (0, 0))[0], not f.withdraws))
 
@@ -266,39 +281,49 @@ def _extract(text: str) -> list[ExtractedFact]:
 def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
     """The place or work of someone the speaker names, keyed under them: stated (``_THIRD``), planned
     (``THIRD_PLANNED``: a fact only with a date) or called off (``THIRD_WITHDRAWN``: no value needed)."""
-    for patterns, kind in ((_THIRD, ""), (THIRD_PLANNED, "@planned"), (THIRD_WITHDRAWN, "@withdrawn")):
+    kinds = (
+        (_THIRD, ""),
+        (THIRD_PLANNED, "@planned"),
+        (THIRD_WITHDRAWN, "@withdrawn"),
+        (THIRD_PUT_OFF, "@put_off"),
+    )
+    for patterns, kind in kinds:
         for pattern, relation in patterns:
             for m in pattern.finditer(text):
                 who = m.group("kin_name") or m.group("name") or m.group("kin")
                 obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
                 fits = bool(obj) and obj.lower() not in _VAGUE and len(obj.split()) <= 6
-                if who in NOT_SOMEONE or not (fits or (kind == "@withdrawn" and not obj)):
+                withdraws = kind in ("@withdrawn", "@put_off")
+                if who in NOT_SOMEONE or not (fits or (withdraws and not obj)):
                     continue  # a withdrawal names a place, or none
                 fact = ExtractedFact(
                     relation, obj if fits else "", FactType.PROFILE, subject=who, span=m.span(),
                     ahead=PROGRESSIVE.search(m.group()) is not None, planned=kind == "@planned",
-                    withdraws=kind == "@withdrawn",
+                    withdraws=withdraws, put_off=kind == "@put_off",
                 )  # fmt: skip
                 out[(fact.fact_type, f"{who}/{relation}{kind}")] = fact
 
 
 def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
-    for pattern, key in WITHDRAWN:
-        for m in pattern.finditer(text):
-            named = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
-            if named.lower() in _VAGUE or len(named.split()) > 6:  # not a place or employer: "with that"
-                continue
-            out[(FactType.PROFILE, f"{key}@withdrawn")] = ExtractedFact(
-                key, named, FactType.PROFILE, withdraws=True, span=m.span()
-            )
+    for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off")):
+        for pattern, key in patterns:
+            for m in pattern.finditer(text):
+                named = AFTER_ALL.sub("", _clean(m.groupdict().get("obj") or ""))
+                if named.lower() in _VAGUE or len(named.split()) > 6:  # not a place or employer: "with that"
+                    continue
+                out[(FactType.PROFILE, f"{key}{kind}")] = ExtractedFact(
+                    key, named, FactType.PROFILE, withdraws=True, put_off=kind == "@put_off", span=m.span()
+                )
     for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
         if f.key in PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
             start, end = clause(text, f.span)
-            if INSTEAD.search(text, start, end):
+            instead = INSTEAD.search(text, start, end)
+            if instead is not None:  # "instead of Manchester": only a plan it names
                 key = f"{f.subject}/{f.key}" if f.subject else f.key
+                named = _clean(instead.group("obj") or "")
                 off = ExtractedFact(
-                    f.key, "", FactType.PROFILE, withdraws=True, subject=f.subject, span=f.span
+                    f.key, named, FactType.PROFILE, withdraws=True, subject=f.subject, span=f.span
                 )
                 out.setdefault((FactType.PROFILE, f"{key}@withdrawn"), off)
 

@@ -68,6 +68,9 @@ class FactInput:
     # "I'm not moving to Manchester after all": the key's plan not started by valid_from (naming this value,
     # or any when the value is empty) is withdrawn; nothing else changes (graphmem.model.fact_endings)
     withdraws: bool = False
+    # "the move got pushed back to June": with ``withdraws``, the withdrawn plan's value is planned again from
+    # this date (or, with no plan pending, ``value`` is planned from it)
+    put_off_to: datetime | None = None
 
     @property
     def identity(self) -> tuple[str, str | None, str]:

@@ -35,7 +35,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from graphmem.model.fact_endings import Retraction, plan_end, plan_retraction, plan_withdraw
+from graphmem.model.fact_endings import Retraction, plan_end, plan_retraction, plan_withdraw, withdrawable
 from graphmem.model.fact_versions import (
     COPIED,
     ENDED,
@@ -135,14 +135,19 @@ def plan(
     out = FactPlan()
     state = dict(currents)
     history = keys or {}
-    for new in inputs:
+    queue = list(reversed(inputs))
+    while queue:
+        new = queue.pop()
         valid_from = new.valid_from or now
         if new.planned_at is None and valid_from > now:  # set_fact with a future valid_from: planned now
             new = replace(new, planned_at=now)
         current = state.get(new.identity)
         past = history.get(new.identity, KeyState())
+        new = _redated(new, current, valid_from)
+        valid_from = new.valid_from or now
         if new.ends or new.withdraws:  # "I no longer ...", "I'm not moving ... after all"
-            (plan_end if new.ends else plan_withdraw)(out, state, history, new, current, valid_from)
+            again = _end_or_withdraw(out, state, history, new, current, valid_from)
+            queue.extend([again] if again is not None else [])
             continue
         resolution, reason = classify(current, new, valid_from, past.floor)
         audit = {**audit_row(new, current), "resolution": resolution.value, "reason": reason}
@@ -178,6 +183,49 @@ def plan(
         out.audit.append({**audit, "new_id": row["id"]})
     _write_closed_in_batch(out)
     return out
+
+
+def _redated(new: FactInput, current: CurrentFact | None, valid_from: datetime) -> FactInput:
+    """A pending plan's value planned again for another date ("I'm moving to Manchester next month", then
+    "I'm moving to Manchester on the 20th"), by a source at least as trusted, puts the plan off (or forward)
+    to that date: as a put-off withdrawal said when the new plan was made (:func:`_end_or_withdraw`);
+    anything else is returned unchanged."""
+    said = new.planned_at
+    if said is None or new.ends or new.withdraws or current is None or current.valid_from == valid_from:
+        return new
+    if normalize_value(current.value) != normalize_value(new.value) or not withdrawable(current, "", said):
+        return new
+    if SOURCE_TRUST[new.source] < SOURCE_TRUST[current.source]:  # an agent does not re-date the user's plan
+        return new
+    return replace(new, withdraws=True, put_off_to=valid_from, valid_from=said)
+
+
+def _end_or_withdraw(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    said: datetime,
+) -> FactInput | None:
+    """Plan an ending or a withdrawal (:mod:`graphmem.model.fact_endings`). For a plan put off to a new date
+    ("the move got pushed back to June": ``new.put_off_to``) returns the input that plans its value from that
+    date: the withdrawn plan's, or the value named when no plan is pending ("I'm not moving to Leeds until
+    June"); its result stands for ``new``'s. A put-off naming another value than the pending plan's changes
+    nothing."""
+    if new.ends:
+        plan_end(out, state, history, new, current, said)
+        return None
+    pending = withdrawable(current, "", said)
+    moved = new.put_off_to
+    if moved is None or not (withdrawable(current, new.value, said) or (not pending and new.value)):
+        plan_withdraw(out, state, history, new, current, said)
+        return None
+    value = current.value if current is not None and pending else new.value
+    if pending:
+        plan_withdraw(out, state, history, new, current, said)
+        out.results.pop()
+    return replace(new, value=value, withdraws=False, put_off_to=None, valid_from=moved, planned_at=said)
 
 
 def _plan_supersede(

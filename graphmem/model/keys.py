@@ -33,7 +33,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graphmem.model.dates import DateRange, date_words
+from graphmem.model.date_queries import date_words
+from graphmem.model.dates import DateRange
 from graphmem.model.fact_patterns import ExtractedFact
 from graphmem.models import FactType
 

@@ -6,17 +6,20 @@ from __future__ import annotations
 __all__ = [
     "AND",
     "END",
+    "HOUSEHOLD",
     "I_AND",
     "JOB",
     "KIN",
     "MOVE_TO",
     "NAME",
+    "NAMED",
     "NOT_SOMEONE",
     "OBJ",
     "PLACE",
     "PLACE_END",
     "SPEAKER",
     "STOP",
+    "US",
     "WHEN",
     "WHO",
 ]
@@ -27,6 +30,11 @@ WHEN = (
     r"in \d+|(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
     r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter)|"
     r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
+    r"on (?:the )?\d+(?:st|nd|rd|th)?|(?i:on (?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b|"
+    r"in (?:early|mid|late)\b|in mid-)|"
+    r"(?:at|by|before|towards?|around) the (?:end|start|beginning|middle) of|after|before|"
+    r"soon|later|eventually|one day|some ?day|"
     r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
     r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
@@ -37,9 +45,18 @@ END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 PLACE_END = rf"(?=\s+(?:{STOP}|for|with)\b|[.,;!?\n]|$)"
+# a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
+NAMED = r"(?=(?:the |a |an )?[A-Z0-9])"
 # where a move goes, after its verb: "(house|back) (from Leeds) to Manchester"
-MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{PLACE}{PLACE_END}"
-SPEAKER = r"\bI(?:'ve|'m| have| am)?(?: just| finally| recently| now| already)?"
+MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{NAMED}{PLACE}{PLACE_END}"
+_ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"
+SPEAKER = rf"\bI(?:'ve|'m| have| am)?{_ADVERB}"
+# the speaker's household, for where they live: "we moved to Leeds", "Emma and I are moving to Bath"
+HOUSEHOLD = (
+    r"(?:\b[Ww]e|\b(?:[Mm]y (?:wife|husband|partner|family|fianc[ée]e?|girlfriend|boyfriend)|[A-Z][a-z]+) "
+    r"and I)"
+)
+US = rf"{HOUSEHOLD}(?:'ve|'re| have| are)?{_ADVERB}"
 JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
 # the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
 # March and started at Zalando as a data engineer"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.model.pattern_pieces import END, MOVE_TO, OBJ, PLACE, PLACE_END, STOP, WHO
+from graphmem.model.pattern_pieces import END, HOUSEHOLD, MOVE_TO, OBJ, PLACE, PLACE_END, STOP, WHO
 
 __all__ = [
     "AFTER_ALL",
@@ -15,7 +15,9 @@ __all__ = [
     "PLANNABLE",
     "PLANNED",
     "PROGRESSIVE",
+    "PUT_OFF",
     "THIRD_PLANNED",
+    "THIRD_PUT_OFF",
     "THIRD_WITHDRAWN",
     "WITHDRAWN",
 ]
@@ -39,7 +41,17 @@ THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"{WHO}(?:'s not| isn't| is not| won't be| will not be| is no longer|(?: has)? decided not to)"
-            rf" (?:moving|relocating|move|relocate)(?: to\s+{PLACE}{PLACE_END}{_PUT_OFF}|{OFF_END})"
+            rf" (?:moving|relocating|move|relocate)(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{OFF_END})"
+        ),
+        "location",
+    ),
+]
+# someone else's plan put off to a new date ("Emma isn't moving to Porto until June"): see PUT_OFF
+THIRD_PUT_OFF: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            rf"{WHO}(?:'s not| isn't| is not| won't be| will not be)"
+            rf" (?:moving|relocating|move|relocate)(?: to\s+{PLACE})?(?=\s+(?:until|till|before)\b)"
         ),
         "location",
     ),
@@ -49,9 +61,10 @@ THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
 # (graphmem.model.planned); without one ("I'll move to Oslo one day") it is not a fact yet. As for a job
 # started, only a job or work names an employer ("I'll start at the gym", "I'm joining Tom" do not).
 WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
+_WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: be)?"
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(rf"{WILL} (?:moving|relocating|move|relocate){MOVE_TO}"),
+        re.compile(rf"(?:{WILL}|{_WE_WILL}) (?:moving|relocating|move|relocate){MOVE_TO}"),
         "location",
     ),
     (
@@ -66,23 +79,52 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
 # to Oslo", "the move to Oslo is off", "I turned down the job at Spotify", "I'm not starting at Spotify after
 # all". The key's plan not started yet (the one naming the value, or any when none is named) is withdrawn
 # (graphmem.model.fact_endings.plan_withdraw); without one nothing changes.
+_FELL_THROUGH = (
+    r"(?:(?:has |had )?(?:fell|fallen) through|(?:was|has been|got|is) (?:withdrawn|rescinded|pulled))"
+)
+_IS_OFF = r"(?:is|'s|was|got|has been) (?:off|cancel+ed|called off|not happening)"
+# a name as one writes it: "Manchester", "New York", "Monzo" (not "They", "the")
+_PROPER = r"(?!(?:They|He|She|It|We|You|The|This|That)\b)(?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3})"
 NOT_WILL = (
-    r"\bI(?:'m not| am not|'m no longer| am no longer| won't| will not)(?: be)?(?: going to)?|"
+    r"\b(?:I(?:'m not| am not|'m no longer| am no longer)|(?:I|[Ww]e)(?: won't| will not)|"
+    r"[Ww]e(?:'re not| aren't| are not))(?: be)?(?: going to)?|"
     r"\bI(?:'ve| have)? decided not to"
 )
 WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?"
-            rf"(?: to\s+{PLACE}{PLACE_END}{_PUT_OFF}|{OFF_END})"
+            rf"(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{OFF_END})"
         ),
         "location",
     ),
     (
+        re.compile(rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? {_IS_OFF}{OFF_END}"),
+        "location",
+    ),
+    (  # the place before the move: "The Manchester move is off", "the Manchester flat fell through"
         re.compile(
-            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? (?:is|'s) "
-            rf"(?:off|cancel+ed|not happening){OFF_END}"
+            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) {_PROPER} (?:move|relocation|flat|house|apartment) "
+            rf"(?:{_IS_OFF}{OFF_END}|{_FELL_THROUGH}{END})"
         ),
+        "location",
+    ),
+    (  # "I didn't end up moving to Sheffield", "we never moved"
+        re.compile(
+            rf"\b(?:I|[Ww]e) (?:didn't|did not|never) (?:end up |actually |get to )?(?:mov(?:e|ing)|"
+            rf"relocat(?:e|ing))(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{OFF_END})"
+        ),
+        "location",
+    ),
+    (  # staying where one is: "We've decided to stay in Glasgow after all", "I ended up staying"
+        re.compile(
+            rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)? (?:ended up staying|decided to stay|staying put|"
+            rf"stayed put)(?: (?:in|here)(?:\s+(?=[A-Z])[^.,;!?\n]{{2,40}}?)?)?{OFF_END}"
+        ),
+        "location",
+    ),
+    (
+        re.compile(rf"\bI(?:'ve| have)? changed my mind about (?:moving to |the move to )?{_PROPER}{END}"),
         "location",
     ),
     (
@@ -95,7 +137,43 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"(?:{NOT_WILL}) (?:start(?:ing)?|tak(?:e|ing)|join(?:ing)?) (?:(?:a |my |the )?(?:new )?"
-            rf"(?:job|position|role|work(?:ing)?) )?(?:at|with|for)\s+{OBJ}{END}{_PUT_OFF}"
+            rf"(?:job|position|role|work(?:ing)?) )?(?>(?:at|with|for)\s+{OBJ}{END}){_PUT_OFF}"
+        ),
+        "employer",
+    ),
+    (  # "I'm not taking the job after all" (not "I'm not taking the offer", which may be anything's)
+        re.compile(
+            rf"(?:{NOT_WILL}) (?:tak(?:e|ing)|accept(?:ing)?|start(?:ing)?) (?:the|that|this) (?:new )?"
+            rf"(?:job(?: offer)?|position|role){OFF_END}"
+        ),
+        "employer",
+    ),
+    (  # "The move to Oslo fell through", "the job offer at Spotify was withdrawn because of the visa"
+        re.compile(rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? {_FELL_THROUGH}{END}"),
+        "location",
+    ),
+    (  # a job, a role or an offer from an employer: not "our offer on the house fell through"
+        re.compile(
+            rf"\b(?:[Tt]he|[Mm]y) (?:new )?(?:job(?: offer)?|position|role|offer(?= (?:at|with|from)\s))"
+            rf"(?: (?:at|with|from)\s+{OBJ})? {_FELL_THROUGH}{END}"
+        ),
+        "employer",
+    ),
+    (
+        re.compile(
+            rf"\bI(?:'ve| have)? changed my mind about (?:the job at |working at |joining )?{_PROPER}{END}"
+        ),
+        "employer",
+    ),
+    (  # "Monzo withdrew the offer"
+        re.compile(
+            rf"\b{_PROPER} (?:withdrew|rescinded|pulled|cancel+ed) (?:the|my|their|its) (?:job )?offer"
+        ),
+        "employer",
+    ),
+    (  # "I turned the Monzo offer down"
+        re.compile(
+            rf"\bI(?:'ve| have)? (?:turned down|declined|rejected|turned) (?:the|their) {_PROPER} offer"
         ),
         "employer",
     ),
@@ -108,8 +186,60 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
         "employer",
     ),
 ]
+# A plan put off to a new date ("the move got pushed back to June", "I'm not moving to Leeds until March", "my
+# start date at Spotify was moved to May"): the key's pending plan (naming the value, or any) is withdrawn and
+# its value planned again from the date the clause names after the verb (graphmem.model.planned.moved_start),
+# or, said of a value with no plan pending, planned from it; put off with no date ("the move has been
+# postponed") it is called off. A shift relative to the old date ("pushed back a month") is not read.
+_DELAYED = r"(?:pushed back|pushed|postponed|delayed|put off|moved|rescheduled|bumped(?: back)?)"
+_WAS = r"(?:has been|had been|was|got|is|'s been|'s)(?: now| just)?"
+_JOB_WORDS = r"(?:a |my |the )?(?:new )?(?:job|position|role|work(?:ing)?)"
+_DELAYED_TO = rf"(?:(?=(?: back)? (?:to|until|till)\b)|{OFF_END})"
+_NOT_A_DATE = (
+    r"(?!(?i:january|february|march|april|may|june|july|august|september|october|november|december|next|"
+    r"the (?:end|start|beginning|\d)|\d|early|mid|late|spring|summer|autumn|fall|winter|later|after)\b)"
+)
+PUT_OFF: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?(?: to\s+{PLACE})?"
+            rf"(?=\s+(?:until|till|before)\b)"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? {_WAS} {_DELAYED}{_DELAYED_TO}"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"\b(?:I|[Ww]e)(?:'ve| have| had)? (?:postponed|delayed|pushed back|put off|rescheduled) "
+            rf"(?:the|my|our) (?:move|relocation)(?: to\s+{_NOT_A_DATE}{PLACE})?{_DELAYED_TO}"
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            rf"(?:{NOT_WILL}) (?:start(?:ing)?|join(?:ing)?) (?:{_JOB_WORDS} )?(?:at|with|for)\s+{OBJ}"
+            rf"(?=\s+(?:until|till|before)\b)"
+        ),
+        "employer",
+    ),
+    (
+        re.compile(
+            rf"\b(?:[Mm]y|[Tt]he) start(?:ing)? date(?: (?:at|with|for)\s+{OBJ})? "
+            rf"{_WAS} {_DELAYED}{_DELAYED_TO}"
+        ),
+        "employer",
+    ),
+]
 # stated in the present progressive ("I'm moving", "Emma is relocating"; not "I was moving boxes")
 PROGRESSIVE = re.compile(r"(?:'m|\b(?:am|is|are)|'re)(?: \w+ly| now| just)? (?:moving|relocating|starting)\b")
-INSTEAD = re.compile(r"\binstead\b", re.I)  # a new value of a key whose plan it replaces
+# a new value of a key whose plan it replaces: "instead", or "instead of" what the plan names ("I'm moving to
+# Oslo instead of Manchester"; "I work at Acme instead of freelancing" names no plan; "instead of February"
+# names a date, not a value)
+INSTEAD = re.compile(rf"\binstead\b(?: of\s+{_NOT_A_DATE}{OBJ}{END})?", re.I)  # "of February": a date
 PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (PLANNED)
 AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from graphmem.model.dates import resolve_dates
 
-__all__ = ["clause", "fact_start"]
+__all__ = ["clause", "fact_start", "later_unnamed", "moved_start", "supposed"]
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
 _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
@@ -59,3 +59,56 @@ def fact_start(
         r.start for r in found if r.start > said and not _BOUND.search(own[: max(0, own.find(r.phrase))])
     ]
     return min(starts) if starts else None
+
+
+# the new date of a plan put off, after its verb: "pushed back to June", "not moving until March", "moved till
+# Monday" (read as "in June", "on Monday", in the future)
+_MOVED_TO = re.compile(r"\b(?:to|until|till|til)\s+(?=\S)", re.I)
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+
+
+def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
+    """The new start of a plan put off (:data:`graphmem.model.plan_patterns.PUT_OFF`): the earliest date after
+    the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until" or
+    "till" included; None when it names none ("the move has been postponed")."""
+    tail = text[span[1] : clause(text, span)[1]]
+    tail = _MOVED_TO.sub(lambda m: "on " if _WEEKDAY.match(tail, m.end()) else "in ", tail)
+    starts = [r.start for r in resolve_dates(tail, said, future=True) if r.start > said]
+    return min(starts) if starts else None
+
+
+# a time ahead that no date rule reads ("after Christmas", "at the end of the month", "soon")
+_LATER = re.compile(
+    r"\b(?:after|(?:at|by|towards?|around) the (?:end|start|beginning|middle) of|later|soon|eventually|"
+    r"one day|some ?day|in the new year)\b",
+    re.I,
+)
+
+
+def later_unnamed(text: str, span: tuple[int, int]) -> bool:
+    """Whether the clause at ``span`` says its change comes later without a date the rules read ("I'm moving
+    to Cardiff after Christmas"; read up to the next comma): a change in the progressive is then a plan
+    without a date, not a fact yet, rather than one that holds from when it was said."""
+    end = clause(text, span)[1]
+    comma = text.find(",", span[1], end)  # its own phrase: "..., I got the job after a long search" is not
+    return _LATER.search(text, span[1], comma if comma >= 0 else end) is not None
+
+
+# a clause that supposes rather than states: "if I moved to Berlin", "once I move", "until I move"
+_SUPPOSING = re.compile(
+    r"\b(?:if|once|when|whenever|until|till|unless|whether|in case|before|after|as soon as|imagine|"
+    r"what if)\s+(?:\w+\s+){0,2}$",
+    re.I,
+)
+_PHRASE_STOP = re.compile(r"[.!?\n,;]")
+
+
+def supposed(text: str, span: tuple[int, int]) -> bool:
+    """Whether the statement at ``span`` is asked or supposed, not stated: its phrase ends with a question
+    mark ("Should I move to Berlin?"; not "I live in Leeds, what about you?") or a subordinating word leads
+    it ("If I moved to Berlin, ...", "Nine more days until I move to Manchester!", "When I moved to London
+    ten years ago, ...")."""
+    stop = _PHRASE_STOP.search(text, span[1])
+    if stop is not None and stop.group() == "?":
+        return True
+    return _SUPPOSING.search(text, clause(text, span)[0], span[0]) is not None

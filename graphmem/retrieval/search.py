@@ -18,7 +18,7 @@ from graphmem.config import RetrievalPreset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.dates import overlaps, query_dates
+from graphmem.model.date_queries import overlaps, query_dates
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.recall_filter import RecallFilter
@@ -57,10 +57,10 @@ what recomputing a neighbourhood's cosines does. A speed setting only: the ranki
 
 def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
-    ("year" in "later this year" names no date; its resolved span boosts instead: model.dates.query_dates)
-    and less the names of the tenant's speakers: "What did Melanie paint?" is about Melanie's turns, which
-    the speaker boost finds, while her name as a word matches every turn that addresses her ("Thanks,
-    Melanie!") and none of the turns where she says what she painted."""
+    ("year" in "later this year" names no date; its resolved span boosts instead:
+    model.date_queries.query_dates) and less the names of the tenant's speakers: "What did Melanie paint?"
+    is about Melanie's turns, which the speaker boost finds, while her name as a word matches every turn
+    that addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
     relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
     spoken = {word for name in spoken_names(req.query, speakers) for word in query_terms(name)}
     return [t for t in query_terms(req.query) if t not in relative and t not in spoken]
@@ -323,7 +323,9 @@ def _combine(
     """Each memory's score: relevance (own score blended with PageRank) plus the speaker and date boosts,
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
-    now = req.now or datetime.now(UTC)  # span: the question's date expressions (model.dates.query_dates)
+    now = req.now or datetime.now(
+        UTC
+    )  # span: the question's date expressions (model.date_queries.query_dates)
     asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
     episode = session_match(memories, signals.own, asks)
     scores: dict[str, float] = {}

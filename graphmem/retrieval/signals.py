@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from graphmem.model.dates import overlaps
+from graphmem.model.date_queries import overlaps
 from graphmem.model.fact_keys import RELATION_ALIASES
 from graphmem.model.scoring import (
     ASKING_FACTOR,

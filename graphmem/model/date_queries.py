@@ -1,0 +1,104 @@
+"""Dates as keys and as questions (pure): the words a resolved range is searchable by, and the span a
+question's date expressions cover (:mod:`graphmem.model.dates` resolves them)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from graphmem.model.dates import MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
+
+__all__ = ["QueryDates", "date_words", "overlaps", "query_dates", "query_span"]
+
+
+def date_words(r: DateRange) -> list[str]:
+    """Searchable words for a range: ISO dates, weekday (a day), month names and years it covers.
+
+    A day gives ``2023-05-07 Sunday May 2023``; a week its first and last ISO dates and month(s); a month
+    ``May 2023``; a year ``2022``. At most twelve months are spelled out.
+    """
+    start, last = r.start.date(), (r.end - timedelta(days=1)).date()
+    words: list[str] = [start.isoformat()]
+    if r.granularity == "day":
+        words.append(WEEKDAYS[start.weekday()].capitalize())
+    elif r.granularity == "week":
+        words.append(last.isoformat())
+    if r.granularity != "year":
+        y, m = start.year, start.month
+        for _ in range(12):
+            if (y, m) > (last.year, last.month):
+                break
+            words.append(MONTHS[m - 1].capitalize())
+            y, m = add_months(y, m, 1)
+    years = range(start.year, last.year + 1)
+    words.extend(str(y) for y in years)
+    if r.granularity == "year":
+        words.remove(start.isoformat())
+    return list(dict.fromkeys(words))
+
+
+_DEICTIC = frozenset(
+    {
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "weekend",
+        "weekends",
+        "yesterday",
+        "today",
+        "tonight",
+        "tomorrow",
+        "ago",
+        "last",
+        "next",
+        "past",
+        "coming",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+    }
+)
+"""Words of a relative date expression that name no date by themselves: asked on another day they mean
+another time, so a memory containing them is not a match for the question's date."""
+
+
+@dataclass(frozen=True)
+class QueryDates:
+    """A question's date expressions: the span they cover and the relative words to drop from its keywords."""
+
+    span: tuple[datetime, datetime] | None
+    relative_words: frozenset[str]
+
+    @property
+    def millis(self) -> tuple[int, int] | None:
+        """The span as epoch milliseconds (how memories store their event ranges)."""
+        s = self.span
+        return None if s is None else (int(s[0].timestamp() * 1000), int(s[1].timestamp() * 1000))
+
+
+def query_dates(question: str, reference: datetime) -> QueryDates:
+    """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
+    later this year?" asked in 2026 covers 2026). Absolute words (month names, years, ISO dates) stay
+    keywords; the relative ones ("this year", "last week") are replaced by the resolved span."""
+    ranges = resolve_dates(question, reference)
+    words = {w for r in ranges for w in re.findall(r"[a-z]+", r.phrase.lower()) if w in _DEICTIC}
+    return QueryDates(event_range(ranges), frozenset(words))
+
+
+def query_span(query: str, at: datetime) -> tuple[int, int] | None:
+    """The question's date expressions resolved against the time it asks about (``as_of``, else now), as
+    epoch milliseconds (:func:`query_dates`)."""
+    return query_dates(query, at).millis
+
+
+def overlaps(event: Any, span: tuple[int, int]) -> bool:
+    """Whether a memory's stored event range ``[start, end)`` (epoch ms) overlaps the question's span."""
+    return bool(event) and event[0] is not None and event[0] < span[1] and (event[1] or event[0]) > span[0]

@@ -1,0 +1,41 @@
+"""States that end, without an LLM (pure): "I no longer live in Leeds", "I quit my job", "I got laid off from
+Acme". The value named ends (:func:`graphmem.model.fact_endings.plan_end`); a pattern without a value
+("I quit my job", "I don't work there any more") ends the current one, whatever it is. What they give is
+:func:`graphmem.model.fact_patterns.extract`'s."""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.model.pattern_pieces import END, OBJ, PLACE, PLACE_END, STOP
+
+__all__ = ["ENDINGS", "ENDINGS_CHECK"]
+
+ENDINGS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{PLACE}{PLACE_END}"), "location"),
+    (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{OBJ}{END}"), "employer"),
+    (re.compile(rf"\bI(?:'m| am) no longer (?:at|with|working (?:at|for))\s+{OBJ}{END}"), "employer"),
+    (
+        re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{STOP}|my job)\b){OBJ}{END}"),
+        "employer",
+    ),
+    (  # "I got laid off from Acme", "I was fired last week"
+        re.compile(
+            rf"\bI (?:got|was|have been|'ve been) (?:laid off|fired|let go|made redundant)"
+            rf"(?: (?:from|by|at)\s+(?!(?:{STOP})\b){OBJ}{END}|(?=\s+(?:{STOP})\b|[.,;!?\n]|$))"
+        ),
+        "employer",
+    ),
+    (  # the job, unnamed: "I quit my job yesterday", "I don't work there any more", "I've retired"
+        re.compile(
+            r"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job\b|"
+            r"\bI (?:don't|do not) work there any ?more\b|"
+            r"\bI(?:'ve| have)? (?:just )?retired\b(?! from (?!work\b))"
+        ),
+        "employer",
+    ),
+]
+# every pattern above holds one of these: a turn without any is not searched
+ENDINGS_CHECK = re.compile(
+    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|retired)\b"
+)

@@ -1,0 +1,155 @@
+"""Where the user lives and works now, after conversations a user would have: plans with calendar dates,
+plans called off or put off in everyday words, moves said as "we", questions and suppositions that state
+nothing, and jobs that end. Each scenario: turns (day of December 2026, text), then the value ``facts.get``
+gives on 20 December and on 1 March 2027 (real server)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from conversation import say
+
+from graphmem import GraphMemory
+
+NOW = datetime(2026, 12, 20, 12, tzinfo=UTC)
+MARCH = datetime(2027, 3, 1, 12, tzinfo=UTC)
+
+
+def _on(day: int, month: int = 12) -> datetime:
+    return datetime(2026, month, day, 10, tzinfo=UTC)
+
+
+SCENARIOS = [
+    # a calendar date ends the value and is the coming one
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "I'm moving to Manchester on January 15th.")],
+        "Leeds",
+        "Manchester",
+    ),
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "I'll be moving to Cardiff on the 28th.")],
+        "Leeds",
+        "Cardiff",
+    ),
+    (
+        "employer",
+        [(1, "I work at Acme."), (2, "I'm starting a new job at Monzo on January 11th.")],
+        "Acme",
+        "Monzo",
+    ),
+    # a move said to come later without a date is no fact yet
+    ("location", [(1, "I live in Leeds."), (2, "I'm moving to Cardiff after Christmas.")], "Leeds", "Leeds"),
+    # questions and suppositions state nothing
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "Should I move to Berlin? The salaries are better.")],
+        "Leeds",
+        "Leeds",
+    ),
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "If I moved to Berlin, would I need a visa?")],
+        "Leeds",
+        "Leeds",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Leeds."),
+            (2, "I'm moving to Manchester in February."),
+            (3, "Once I move to Manchester I'll get a dog."),
+        ],
+        "Leeds",
+        "Manchester",
+    ),
+    # the household moves
+    (
+        "location",
+        [(1, "I live in York."), (12, "We moved to Harrogate last weekend, it's so much quieter.")],
+        "Harrogate",
+        "Harrogate",
+    ),
+    # plans called off in everyday words
+    (
+        "location",
+        [
+            (1, "I live in Leeds."),
+            (2, "We're moving to Swansea in February!"),
+            (9, "Our move to Swansea got cancelled."),
+        ],
+        "Leeds",
+        "Leeds",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Glasgow."),
+            (2, "I'm moving to Edinburgh in January."),
+            (9, "We've decided to stay in Glasgow after all."),
+        ],
+        "Glasgow",
+        "Glasgow",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Leeds."),
+            (2, "I'm moving to New York in February."),
+            (9, "I'm not moving to York after all."),
+        ],
+        "Leeds",
+        "New York",  # York is another city
+    ),
+    (
+        "employer",
+        [
+            (1, "I work at Acme."),
+            (2, "I'm starting a new job at Monzo in January."),
+            (9, "Monzo withdrew the offer, so I'm staying."),
+        ],
+        "Acme",
+        "Acme",
+    ),
+    # a plan moved to another date, by saying it again
+    (
+        "location",
+        [
+            (1, "I live in Leeds."),
+            (2, "I'm moving to Bath in January."),
+            (9, "I'm moving to Bath in April instead of January."),
+        ],
+        "Leeds",
+        "Leeds",
+    ),
+    # jobs that end, and a job left for another
+    ("employer", [(1, "I work at Acme."), (9, "I got laid off from Acme last week.")], None, None),
+    (
+        "employer",
+        [(1, "I work at Acme."), (9, "I quit my job yesterday, I couldn't take it any more.")],
+        None,
+        None,
+    ),
+    (
+        "employer",
+        [(1, "I work at Acme."), (9, "I left Acme last week to join Spotify.")],
+        "Spotify",
+        "Spotify",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "turns", "now", "march"), SCENARIOS)
+def test_the_current_value_after_a_conversation(
+    mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str | None, march: str | None
+) -> None:
+    for day, text in turns:
+        say(mem, user_id, _on(day), text)
+    for at, value in ((NOW, now), (MARCH, march)):
+        got = mem.facts.get(user_id, key, as_of=at)
+        assert (got and got.value) == value, (
+            at,
+            [(f.value, f.valid_from, f.status) for f in mem.facts.history(user_id, key)],
+        )

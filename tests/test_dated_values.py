@@ -1,0 +1,73 @@
+"""Dates said with a change: a calendar date ends the value before it ("I'm moving to Manchester on January
+15th" names Manchester), a day of the year already past is the coming one in a sentence about the future,
+"on the 15th" is a day of this or the next month, and a change said to come later without a date the rules
+read ("after Christmas") is no fact yet. Pure rules."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from graphmem.model.dates import resolve_dates
+from graphmem.model.fact_patterns import extract
+from graphmem.model.planned import fact_start, later_unnamed
+
+DECEMBER = datetime(2026, 12, 1, 10, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "start"),
+    [
+        ("I'm moving to Manchester on January 15th.", "Manchester", date(2027, 1, 15)),
+        ("I'll be moving to Manchester on 15 January.", "Manchester", date(2027, 1, 15)),
+        ("I'm moving to Cardiff on the 15th.", "Cardiff", date(2026, 12, 15)),
+        ("I'm starting my new job at Google on the 15th.", "Google", date(2026, 12, 15)),
+        ("I'm starting a new job at Monzo on January 11th.", "Monzo", date(2027, 1, 11)),
+        ("I'm moving to Manchester on December 20th.", "Manchester", date(2026, 12, 20)),
+        ("I'm moving to Cardiff in early January.", "Cardiff", date(2027, 1, 1)),
+    ],
+)
+def test_a_dated_change_names_its_value_and_its_coming_date(text: str, value: str, start: date) -> None:
+    (fact,) = extract(text)
+    assert fact.value == value
+    got = fact_start(text, fact.span, DECEMBER, future=fact.planned, ahead=fact.ahead)
+    assert got is not None and got.date() == start
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "day"),
+    [
+        ("on January 15th", True, date(2027, 1, 15)),
+        ("on January 15th", False, date(2026, 1, 15)),
+        ("on December 1st", True, date(2026, 12, 1)),  # today is not past
+        ("on the 15th", True, date(2026, 12, 15)),
+        ("on the 15th", False, date(2026, 11, 15)),
+        ("by the 1st", True, date(2026, 12, 1)),
+        ("on the 31st", True, date(2026, 12, 31)),
+        ("on the 31st", False, date(2026, 10, 31)),  # November has none
+    ],
+)
+def test_a_day_without_a_year_is_the_nearest_one_that_way(text: str, future: bool, day: date) -> None:
+    (found,) = resolve_dates(text, DECEMBER, future=future)
+    assert found.start.date() == day
+
+
+@pytest.mark.parametrize("text", ["the 15th century", "on the 3rd floor", "my 15th birthday", "the 40th"])
+def test_an_ordinal_that_is_not_a_day_of_the_month_is_no_date(text: str) -> None:
+    assert resolve_dates(text, DECEMBER) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "later"),
+    [
+        ("I'm moving to Cardiff after Christmas.", True),
+        ("I'm moving to Cardiff at the end of the month.", True),
+        ("I'm moving to Cardiff soon.", True),
+        ("I'm moving to Leeds, I got the job after a long search.", False),  # another phrase's "after"
+        ("I'm moving to Leeds.", False),
+    ],
+)
+def test_a_change_said_to_come_later_without_a_date(text: str, later: bool) -> None:
+    (fact,) = extract(text)
+    assert fact.span is not None and later_unnamed(text, fact.span) == later
