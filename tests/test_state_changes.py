@@ -92,6 +92,11 @@ def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None
     ("old", "new", "question"),
     [
         ("I live in London.", "I moved to Glasgow.", "Where do I live now?"),  # a fact marks the first
+        (
+            "I live in London.",
+            "I'm moving to Glasgow next week.",
+            "Where do I live now?",
+        ),  # a plan: marked later
         CHANGES[0],  # the change rule marks it
     ],
 )

@@ -7,11 +7,13 @@
 // server's), $situation (the conversation's vector or null: `situation` is its cosine with the context key),
 // $filtering (a recall filter reads the type and tags) and $with_metadata (and the metadata JSON text).
 // `text` is the search text; `asked` the questions feedback marked the memory useful for (full text).
+// `outdated_by`: for an outdated memory, the memories whose statements outdated it (SUPERSEDES).
 // `withdrawn`: the outdated marks withdrawn before the current one, [from, at, until] lists, read only by an
 // audit ($known_at: graphmem.model.timescope.is_outdated; at now none of them holds).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
        strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
        .access_count, .outdated_from, .outdated_at, .reinstated_at,
+       outdated_by: CASE WHEN __m__.outdated_from IS NOT NULL THEN [(__m__)<-[:SUPERSEDES]-(later:Memory) | later.id] END,
        withdrawn: CASE WHEN $known_at IS NOT NULL AND __m__.withdrawn_from IS NOT NULL
                        THEN [__m__.withdrawn_from, __m__.withdrawn_at, __m__.withdrawn_until] END,
        .inhibition, .inhibited_at, .confirmed, .open_conflicts,

@@ -289,13 +289,11 @@ def currencies(
 def _outdated_by(
     old: str, memories: Mapping[str, Mapping[str, Any]], mid: str, changers: Mapping[str, set[str]]
 ) -> bool:
-    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` says so, or ``old``'s
-    mark starts no later than ``mid`` was said (a fact ``mid`` stated marked it; a turn said after the change
-    borrows nothing stale)."""
-    if mid in changers.get(old, ()):
-        return True
-    since, said = (memories.get(old) or {}).get("outdated_from"), memories[mid].get("said")
-    return isinstance(since, datetime) and isinstance(said, int) and since.timestamp() * 1000 <= said
+    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` says so, or a fact
+    ``mid`` stated marked it (``old``'s ``outdated_by``: the memories that SUPERSEDE it; "I'm moving to
+    Glasgow next month" after "I live in London" too, whose mark starts at the plan's date)."""
+    by = (memories.get(old) or {}).get("outdated_by")
+    return mid in changers.get(old, ()) or (isinstance(by, list) and mid in by)
 
 
 def changed_later(
