@@ -57,9 +57,9 @@ def test_someone_elses_plan_put_off_is_keyed_under_them() -> None:
         ("The move to Oslo fell through.", "location", "Oslo"),
         ("Our move fell through because of the mortgage.", "location", ""),
         ("The job offer at Spotify was withdrawn, sadly.", "employer", "Spotify"),
-        ("The job fell through.", "employer", ""),
+        ("The job offer fell through.", "employer", ""),
         ("I'm not taking the job after all.", "employer", ""),
-        ("I won't accept the position.", "employer", ""),
+        ("I won't accept the position any more.", "employer", ""),
     ],
 )
 def test_a_plan_that_fell_through_is_called_off(text: str, key: str, value: str) -> None:

@@ -25,7 +25,7 @@ from graphmem.model.fact_patterns import memory_type_hint, with_subject
 from graphmem.model.facts import FactInput
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import search_text
-from graphmem.model.planned import fact_start, later_unnamed, moved_start
+from graphmem.model.planned import ended_by, fact_start, later_unnamed, moved_start
 from graphmem.models import FactType, MemoryType, Source
 from graphmem.store.records import dump_metadata
 
@@ -353,7 +353,9 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
             timed = not (f.ends or f.withdraws)
             start = fact_start(d.content, f.span, said, future=f.planned, ahead=f.ahead) if timed else None
             moved = moved_start(d.content, f.span, said) if f.put_off and f.span is not None else None
-            if start is None and (f.planned or (f.ahead and later_unnamed(d.content, f.span or (0, 0)))):
+            if (start if timed else moved) is None and (
+                f.planned or (f.ahead and later_unnamed(d.content, f.span or (0, 0)))
+            ):
                 continue  # "I'll move to Oslo one day", "I'm moving after Christmas": not a fact until dated
             out.append(
                 FactInput(
@@ -362,7 +364,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     value=f.value,
                     fact_type=FactType(f.fact_type),
                     agent_id=d.agent_id,
-                    valid_from=start or said,
+                    valid_from=start or (ended_by(d.content, f.span, said) if f.ends and f.span else said),
                     source=d.source,
                     confidence=d.confidence,
                     ends=f.ends,

@@ -11,6 +11,9 @@ from graphmem.model.pattern_pieces import END, OBJ, PLACE, PLACE_END, STOP
 
 __all__ = ["ENDINGS", "ENDINGS_CHECK"]
 
+# where an unnamed ending ends: the clause or a time ("I quit my job yesterday"; not "I lost my job interview
+# notes", "I retired my old laptop", "I've retired for the night")
+_SAID_END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 ENDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{PLACE}{PLACE_END}"), "location"),
     (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{OBJ}{END}"), "employer"),
@@ -28,9 +31,9 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
     ),
     (  # the job, unnamed: "I quit my job yesterday", "I don't work there any more", "I've retired"
         re.compile(
-            r"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job\b|"
+            rf"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job{_SAID_END}|"
             r"\bI (?:don't|do not) work there any ?more\b|"
-            r"\bI(?:'ve| have)? (?:just )?retired\b(?! from (?!work\b))"
+            rf"\bI(?:'ve| have)? (?:just )?retired(?: from work)?{_SAID_END}"
         ),
         "employer",
     ),

@@ -31,6 +31,7 @@ from graphmem.model.plan_patterns import (
     PLANNED,
     PROGRESSIVE,
     PUT_OFF,
+    PUT_OFF_UNTIL,
     THIRD_PLANNED,
     THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
@@ -40,6 +41,9 @@ from graphmem.model.planned import clause, supposed
 from graphmem.models import FactType
 
 # --- extraction ------------------------------------------------------------------------------------
+# the household ("we") moves only in a home's words: "we moved house to Harrogate", "we're moving home"; "we
+# moved to Slack", "we're moving to Python 3.12" are a team's
+_MOVED_HOME = r"(?:moved|moving|move) (?:house|home)"
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
@@ -67,7 +71,9 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
     (
         FactType.PROFILE,
-        re.compile(rf"(?:{SPEAKER}|{US}) (?:moved|moving|relocated|relocating|relocate|move){MOVE_TO}"),
+        re.compile(
+            rf"(?:{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move)|{US} {_MOVED_HOME}){MOVE_TO}"
+        ),
         "location",
     ),
     # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
@@ -81,13 +87,17 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"(?:\bI|{AND})(?:'m| am)? (?:now |currently )?work(?:ing)? (?:at|for)\s+{OBJ}{END}"),
+        re.compile(
+            rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
+            rf"(?= (?:at|for)\s+{NAMED})) (?:at|for)\s+{OBJ}{END}"
+        ),
         "employer",
     ),
     (  # "I left Acme last week to join Spotify", "I left Acme and joined Google"
         FactType.PROFILE,
         re.compile(
-            rf"\bI(?:'ve| have)? (?:just )?left [^.,;!?\n]{{2,60}}? (?:to join|and joined)\s+{OBJ}{END}"
+            rf"\bI(?:'ve| have)? (?:just )?left (?=[A-Z])[^.,;!?\n]{{2,60}}? (?:to join|and joined)\s+"
+            rf"{NAMED}{OBJ}{END}"
         ),
         "employer",
     ),
@@ -113,7 +123,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
         FactType.PROFILE,
         re.compile(
-            rf"(?:\bI|{AND})(?:'m| am)? (?:now |currently )?work(?:ing)? as an?\s+{OBJ}"
+            rf"(?:\bI|{AND}) (?:now |currently )?work as an?\s+{OBJ}"
             rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
         ),
         "occupation",
@@ -182,6 +192,17 @@ _NO_EMPLOYER = frozenset(
 )
 
 
+def _fits(key: str, value: str) -> bool:
+    """Whether ``value`` can be a value of ``key``: not a vague word ("it", "that"), at most six words, a
+    place without digits ("Python 3", "Table 5" are none), an employer not a time or a where ("9 tomorrow",
+    "home")."""
+    if value.lower() in _VAGUE or len(value.split()) > 6:
+        return False
+    if key == "location":
+        return not any(c.isdigit() for c in value)
+    return key != "employer" or not (value.lower() in _NO_EMPLOYER or value[0].isdigit())
+
+
 @dataclass(frozen=True)
 class ExtractedFact:
     key: str
@@ -245,9 +266,7 @@ def _extract(text: str) -> list[ExtractedFact]:
                 obj = _clean(groups.get("obj") or "")
                 what = normalize_value(groups.get("what") or "")
                 value = groups.get("val") or obj
-                if not value or value.lower() in _VAGUE or len(value.split()) > 6:
-                    continue
-                if template == "employer" and value.lower() in _NO_EMPLOYER:
+                if not value or not _fits(template, value):
                     continue
                 key = template.format(obj=normalize_value(obj), what=what)
                 ahead = PROGRESSIVE.search(m.group()) is not None
@@ -259,7 +278,7 @@ def _extract(text: str) -> list[ExtractedFact]:
     for pattern, key in PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
         for m in pattern.finditer(text):
             obj = _clean(m.group("obj"))
-            if obj and obj.lower() not in _VAGUE and len(obj.split()) <= 6:
+            if obj and _fits(key, obj):
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
     if ENDINGS_CHECK.search(text):
@@ -292,29 +311,30 @@ def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> 
             for m in pattern.finditer(text):
                 who = m.group("kin_name") or m.group("name") or m.group("kin")
                 obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
-                fits = bool(obj) and obj.lower() not in _VAGUE and len(obj.split()) <= 6
+                fits = bool(obj) and _fits(relation, obj)
                 withdraws = kind in ("@withdrawn", "@put_off")
                 if who in NOT_SOMEONE or not (fits or (withdraws and not obj)):
                     continue  # a withdrawal names a place, or none
                 fact = ExtractedFact(
                     relation, obj if fits else "", FactType.PROFILE, subject=who, span=m.span(),
-                    ahead=PROGRESSIVE.search(m.group()) is not None, planned=kind == "@planned",
-                    withdraws=withdraws, put_off=kind == "@put_off",
+                    ahead=PROGRESSIVE.search(m.group()) is not None,
+                    withdraws=withdraws, put_off=kind == "@put_off", planned=kind in ("@planned", "@put_off"),
                 )  # fmt: skip
                 out[(fact.fact_type, f"{who}/{relation}{kind}")] = fact
 
 
 def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
-    for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off")):
+    for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off"), (PUT_OFF_UNTIL, "@put_off")):
         for pattern, key in patterns:
             for m in pattern.finditer(text):
                 named = AFTER_ALL.sub("", _clean(m.groupdict().get("obj") or ""))
-                if named.lower() in _VAGUE or len(named.split()) > 6:  # not a place or employer: "with that"
+                if named and not _fits(key, named):  # not a place or employer: "with that", "Python 3"
                     continue
                 out[(FactType.PROFILE, f"{key}{kind}")] = ExtractedFact(
-                    key, named, FactType.PROFILE, withdraws=True, put_off=kind == "@put_off", span=m.span()
-                )
+                    key, named, FactType.PROFILE, withdraws=True, put_off=kind == "@put_off", span=m.span(),
+                    planned=patterns is PUT_OFF_UNTIL,  # a fact only with its date
+                )  # fmt: skip
     for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
         if f.key in PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
             start, end = clause(text, f.span)

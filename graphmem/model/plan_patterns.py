@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.model.pattern_pieces import END, HOUSEHOLD, MOVE_TO, OBJ, PLACE, PLACE_END, STOP, WHO
+from graphmem.model.pattern_pieces import END, HOUSEHOLD, MOVE_TO, NAMED, OBJ, PLACE, PLACE_END, STOP, WHO
 
 __all__ = [
     "AFTER_ALL",
@@ -16,6 +16,7 @@ __all__ = [
     "PLANNED",
     "PROGRESSIVE",
     "PUT_OFF",
+    "PUT_OFF_UNTIL",
     "THIRD_PLANNED",
     "THIRD_PUT_OFF",
     "THIRD_WITHDRAWN",
@@ -36,12 +37,17 @@ THIRD_PLANNED: list[tuple[re.Pattern[str], str]] = [
 # where a plan called off without its place or job ends: the clause ("I've decided not to move.", "the move is
 # off, sadly"), not an object or a time ("I'm not moving the couch", "the move is off to a good start")
 OFF_END = r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now))?\s*(?:[.,;!?\n]|$))"
+# a verb form without its place ends its sentence, or says "after all": "I'm not moving." (not "I'm not
+# moving, this sofa is too comfy", "I decided to stay, the party was too good")
+VERB_OFF_END = (
+    r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now)\s*(?:[.,;!?\n]|$)|\s*(?:[.;!?\n]|$)))"
+)
 _PUT_OFF = r"(?!\s+(?:until|till|before)\b)"  # "not moving to Leeds until June" is put off, not off
 THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"{WHO}(?:'s not| isn't| is not| won't be| will not be| is no longer|(?: has)? decided not to)"
-            rf" (?:moving|relocating|move|relocate)(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{OFF_END})"
+            rf" (?:moving|relocating|move|relocate)(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{VERB_OFF_END})"
         ),
         "location",
     ),
@@ -51,7 +57,7 @@ THIRD_PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"{WHO}(?:'s not| isn't| is not| won't be| will not be)"
-            rf" (?:moving|relocating|move|relocate)(?: to\s+{PLACE})?(?=\s+(?:until|till|before)\b)"
+            rf" (?:moving|relocating|move|relocate)(?: to\s+{NAMED}{PLACE})?(?=\s+(?:until|till|before)\b)"
         ),
         "location",
     ),
@@ -64,7 +70,10 @@ WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
 _WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: be)?"
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(rf"(?:{WILL}|{_WE_WILL}) (?:moving|relocating|move|relocate){MOVE_TO}"),
+        re.compile(
+            rf"(?:{WILL} (?:moving|relocating|move|relocate)|{_WE_WILL} (?:moving|move) (?:house|home))"
+            rf"{MOVE_TO}"
+        ),
         "location",
     ),
     (
@@ -94,7 +103,7 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?"
-            rf"(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{OFF_END})"
+            rf"(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{VERB_OFF_END})"
         ),
         "location",
     ),
@@ -102,9 +111,9 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
         re.compile(rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? {_IS_OFF}{OFF_END}"),
         "location",
     ),
-    (  # the place before the move: "The Manchester move is off", "the Manchester flat fell through"
+    (  # the place before the move: "The Manchester move is off", "the Manchester move fell through"
         re.compile(
-            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) {_PROPER} (?:move|relocation|flat|house|apartment) "
+            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) {_PROPER} (?:move|relocation) "
             rf"(?:{_IS_OFF}{OFF_END}|{_FELL_THROUGH}{END})"
         ),
         "location",
@@ -112,19 +121,15 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (  # "I didn't end up moving to Sheffield", "we never moved"
         re.compile(
             rf"\b(?:I|[Ww]e) (?:didn't|did not|never) (?:end up |actually |get to )?(?:mov(?:e|ing)|"
-            rf"relocat(?:e|ing))(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{OFF_END})"
+            rf"relocat(?:e|ing))(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{VERB_OFF_END})"
         ),
         "location",
     ),
     (  # staying where one is: "We've decided to stay in Glasgow after all", "I ended up staying"
         re.compile(
             rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)? (?:ended up staying|decided to stay|staying put|"
-            rf"stayed put)(?: (?:in|here)(?:\s+(?=[A-Z])[^.,;!?\n]{{2,40}}?)?)?{OFF_END}"
+            rf"stayed put)(?:(?: here| in\s+(?=[A-Z])[^.,;!?\n]{{2,40}}?)(?=\s+after all)|{VERB_OFF_END})"
         ),
-        "location",
-    ),
-    (
-        re.compile(rf"\bI(?:'ve| have)? changed my mind about (?:moving to |the move to )?{_PROPER}{END}"),
         "location",
     ),
     (
@@ -144,7 +149,7 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (  # "I'm not taking the job after all" (not "I'm not taking the offer", which may be anything's)
         re.compile(
             rf"(?:{NOT_WILL}) (?:tak(?:e|ing)|accept(?:ing)?|start(?:ing)?) (?:the|that|this) (?:new )?"
-            rf"(?:job(?: offer)?|position|role){OFF_END}"
+            rf"(?:job(?: offer)?|position|role)(?=\s+(?:after all|any ?more))"
         ),
         "employer",
     ),
@@ -154,26 +159,21 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     ),
     (  # a job, a role or an offer from an employer: not "our offer on the house fell through"
         re.compile(
-            rf"\b(?:[Tt]he|[Mm]y) (?:new )?(?:job(?: offer)?|position|role|offer(?= (?:at|with|from)\s))"
-            rf"(?: (?:at|with|from)\s+{OBJ})? {_FELL_THROUGH}{END}"
-        ),
-        "employer",
-    ),
-    (
-        re.compile(
-            rf"\bI(?:'ve| have)? changed my mind about (?:the job at |working at |joining )?{_PROPER}{END}"
+            rf"\b(?:[Tt]he|[Mm]y) (?:new )?(?:job offer|(?:job(?: offer)?|position|role|offer) "
+            rf"(?:at|with|from)\s+{OBJ}) {_FELL_THROUGH}{END}"
         ),
         "employer",
     ),
     (  # "Monzo withdrew the offer"
         re.compile(
-            rf"\b{_PROPER} (?:withdrew|rescinded|pulled|cancel+ed) (?:the|my|their|its) (?:job )?offer"
+            rf"\b{_PROPER} (?:withdrew|rescinded|pulled|cancel+ed) (?:the|my|their|its) (?:job )?offer{END}"
         ),
         "employer",
     ),
     (  # "I turned the Monzo offer down"
         re.compile(
             rf"\bI(?:'ve| have)? (?:turned down|declined|rejected|turned) (?:the|their) {_PROPER} offer"
+            rf"(?: down)?{END}"
         ),
         "employer",
     ),
@@ -202,35 +202,40 @@ _NOT_A_DATE = (
 PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?(?: to\s+{PLACE})?"
-            rf"(?=\s+(?:until|till|before)\b)"
-        ),
-        "location",
-    ),
-    (
-        re.compile(
-            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{PLACE})? {_WAS} {_DELAYED}{_DELAYED_TO}"
+            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{NAMED}{PLACE})? {_WAS} {_DELAYED}"
+            rf"{_DELAYED_TO}"
         ),
         "location",
     ),
     (
         re.compile(
             rf"\b(?:I|[Ww]e)(?:'ve| have| had)? (?:postponed|delayed|pushed back|put off|rescheduled) "
-            rf"(?:the|my|our) (?:move|relocation)(?: to\s+{_NOT_A_DATE}{PLACE})?{_DELAYED_TO}"
+            rf"(?:the|my|our) (?:move|relocation)(?: to\s+{_NOT_A_DATE}{NAMED}{PLACE})?{_DELAYED_TO}"
         ),
         "location",
     ),
     (
         re.compile(
-            rf"(?:{NOT_WILL}) (?:start(?:ing)?|join(?:ing)?) (?:{_JOB_WORDS} )?(?:at|with|for)\s+{OBJ}"
-            rf"(?=\s+(?:until|till|before)\b)"
+            rf"\b(?:[Mm]y|[Tt]he) start(?:ing)? date(?: (?:at|with)\s+{NAMED}{OBJ})? {_WAS} {_DELAYED}"
+            rf"{_DELAYED_TO}"
         ),
         "employer",
     ),
+]
+# "I'm not moving to Leeds until June", "I'm not starting at Spotify until March": put off to a date (a fact
+# only with one: "I'm not moving until you apologise" is none)
+PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"\b(?:[Mm]y|[Tt]he) start(?:ing)? date(?: (?:at|with|for)\s+{OBJ})? "
-            rf"{_WAS} {_DELAYED}{_DELAYED_TO}"
+            rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?(?: to\s+{NAMED}{PLACE})?"
+            rf"(?=\s+(?:until|till|before)\b)"
+        ),
+        "location",
+    ),
+    (  # a job's words, or a name: not "I'm not starting with the new diet until Monday"
+        re.compile(
+            rf"(?:{NOT_WILL}) (?:start(?:ing)?|join(?:ing)?) (?:{_JOB_WORDS} (?:at|with|for)\s+|at\s+{NAMED})"
+            rf"{OBJ}(?=\s+(?:until|till|before)\b)"
         ),
         "employer",
     ),

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from graphmem.model.dates import resolve_dates
 
-__all__ = ["clause", "fact_start", "later_unnamed", "moved_start", "supposed"]
+__all__ = ["clause", "ended_by", "fact_start", "later_unnamed", "moved_start", "supposed"]
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
 _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
@@ -112,3 +112,15 @@ def supposed(text: str, span: tuple[int, int]) -> bool:
     if stop is not None and stop.group() == "?":
         return True
     return _SUPPOSING.search(text, clause(text, span)[0], span[0]) is not None
+
+
+def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
+    """When an ending at ``span`` had happened by: the end of the first date its phrase (to the next comma)
+    names that lies wholly before the day ``said`` falls on ("I was fired in 2015": by 1 January 2016, so it
+    cannot end a job that began later), else ``said``."""
+    start, end = clause(text, span)
+    comma = text.find(",", span[1], end)
+    for r in resolve_dates(text[start : comma if comma >= 0 else end], said):
+        if r.end <= said:
+            return r.end
+    return said
