@@ -31,7 +31,8 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   from another date puts that plan off to its date (put_off below).
 - put_off(value, to): "the move got pushed back to June", said at its transaction time: when withdraw(value)
   would withdraw the current plan, it does, and the plan's value is then set from ``to`` (a plan made then);
-  with no plan pending and a value named, that value is set from ``to``; otherwise nothing changes.
+  with no plan waiting to start (none, or one whose date has passed naming another value) and a value
+  named, that value is set from ``to``; otherwise nothing changes.
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -101,7 +102,7 @@ class KeyModel:
                         Op(op.at, "set", cur.value, op.when, op.source),
                         Op(op.at, "withdraw", op.value),
                     ]
-                elif not pending and op.value:
+                elif not (pending and cur is not None and cur.start > op.at) and op.value:  # none waiting
                     queue.append(Op(op.at, "set", op.value, op.when, op.source))
                 continue
             if op.kind == "set" and current is not None and (op.when or op.at) > op.at:  # a plan ...

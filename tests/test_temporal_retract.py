@@ -150,6 +150,14 @@ op = st.tuples(
         ("LATER Rome", 5, False, Source.USER, 1),
     ]
 )
+# a put-off naming another value than a plan whose date has passed plans that value (none is waiting)
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 2, True, Source.USER, 0),
+        ("LATER Rome", 4, False, Source.USER, 3),
+    ]
+)
 # the value a called-off plan continues is no change: called off again, or stated again, it stays
 @example(
     ops=[

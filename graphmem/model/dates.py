@@ -192,7 +192,9 @@ def _season(first: int, mod: str, year: str | None, today: date, future: bool) -
     return unfinished[0] if future else begun[-1]
 
 
-def _match(kind: str, g: tuple[str, ...], today: date, future: bool) -> tuple[date, date, str] | None:
+def _match(
+    kind: str, g: tuple[str, ...], today: date, future: bool, ahead: bool = False
+) -> tuple[date, date, str] | None:
     if kind == "iso":
         return (
             date(int(g[0]), int(g[1]), int(g[2])),
@@ -227,11 +229,15 @@ def _match(kind: str, g: tuple[str, ...], today: date, future: bool) -> tuple[da
             delta = delta + 7 if delta <= 0 else delta
         day = today + timedelta(days=delta)
         return day, day + timedelta(days=1), "day"
-    return _match_named(kind, g, today, future)
+    return _match_named(kind, g, today, future, ahead)
 
 
-def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tuple[date, date, str] | None:
-    """The kinds that name a season, a month (with a day or a year) or a year."""
+def _match_named(
+    kind: str, g: tuple[str, ...], today: date, future: bool, ahead: bool = False
+) -> tuple[date, date, str] | None:
+    """The kinds that name a season, a month (with a day or a year) or a year. ``ahead``: the caller knows
+    the statement is about the future (a plan), not only that a word of its sentence is ("I moved to Leeds
+    on March 3rd, I'll unpack soon" names this year's March 3rd, whatever day it is said on)."""
     if kind == "season":
         start = _season(SEASONS[g[1].lower()], (g[0] or "").lower(), g[2], today, future)
         y, m = add_months(start.year, start.month, 3)
@@ -248,11 +254,11 @@ def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tu
             return None
         if not year_s and not future and day > today:
             day = date(year - 1, month, min(day_n, 28) if month == 2 else day_n)
-        elif not year_s and future and day < today:  # "on January 15th" said in December: the coming one
+        elif not year_s and ahead and day < today:  # "on January 15th" planned in December: the coming one
             day = date(year + 1, month, min(day_n, 28) if month == 2 else day_n)
         return day, day + timedelta(days=1), "day"
     if kind == "ordinal_day":  # "on the 15th": this month's, or the nearest one that way
-        return _ordinal_day(int(g[0]), today, future)
+        return _ordinal_day(int(g[0]), today, 1 if ahead else 0 if future else -1)
     if kind == "month_year":
         a, b = _month(int(g[1]), _month_number(g[0]))
         return a, b, "month"
@@ -264,18 +270,19 @@ def _match_named(kind: str, g: tuple[str, ...], today: date, future: bool) -> tu
     return None  # pragma: no cover - every pattern kind is handled above
 
 
-def _ordinal_day(day_n: int, today: date, future: bool) -> tuple[date, date, str] | None:
-    """The day ``day_n`` of this month, or of the next (``future``) or the previous month when this month's
-    lies the other way of ``today``; None for a day no month has."""
+def _ordinal_day(day_n: int, today: date, way: int) -> tuple[date, date, str] | None:
+    """The day ``day_n`` of this month, or of the next (``way`` 1: a plan) or the previous month (``way``
+    -1) when this month's lies the other way of ``today``; ``way`` 0 (a sentence with a future word, as
+    "I moved on the 3rd, I'll unpack soon"): this month's. None for a day no month has."""
     if not 1 <= day_n <= 31:
         return None
     year, month = today.year, today.month
-    for _ in range(3):  # a 31st may skip a month
+    for _ in range(3 if way else 1):  # a 31st may skip a month
         with contextlib.suppress(ValueError):
             day = date(year, month, day_n)
-            if (day >= today) if future else (day <= today):
+            if not way or ((day >= today) if way > 0 else (day <= today)):
                 return day, day + timedelta(days=1), "day"
-        year, month = add_months(year, month, 1 if future else -1)
+        year, month = add_months(year, month, way)
     return None
 
 
@@ -285,7 +292,9 @@ def resolve_dates(text: str, reference: datetime, *, future: bool = False) -> li
     Ranges are half-open and in ``reference``'s time zone (UTC when it is naive). Overlapping matches keep
     the first pattern that matched (more specific patterns come first). A sentence that speaks of the future
     ("will", "going to", "next"; or ``future``: the caller knows it does) resolves bare month and weekday
-    names forwards, otherwise backwards.
+    names forwards, otherwise backwards. A day of the year or of the month already past ("January 15th",
+    "on the 15th") is the coming one only when the caller says so (``future``): a future word elsewhere in
+    the sentence keeps this year's and this month's ("I moved to Leeds on March 3rd, I'll unpack soon").
     """
     if not _may_hold_date(text):
         return []
@@ -296,7 +305,7 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
     """:func:`resolve_dates` without the first test: every pattern is searched."""
     tz = reference.tzinfo or UTC
     today = reference.astimezone(tz).date() if reference.tzinfo else reference.date()
-    future = future or bool(_FUTURE.search(text))
+    ahead, future = future, future or bool(_FUTURE.search(text))
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, DateRange]] = []
     for kind, pattern in _PATTERNS:
@@ -304,7 +313,7 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             try:
-                resolved = _match(kind, m.groups(), today, future)
+                resolved = _match(kind, m.groups(), today, future, ahead)
             except (ValueError, OverflowError, KeyError):
                 resolved = None
             if resolved is None:

@@ -192,6 +192,9 @@ _NO_EMPLOYER = frozenset(
 )
 
 
+_DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its new date after this
+
+
 def _fits(key: str, value: str) -> bool:
     """Whether ``value`` can be a value of ``key``: not a vague word ("it", "that"), at most six words, a
     place without digits ("Python 3", "Table 5" are none), an employer not a time or a where ("9 tomorrow",
@@ -331,9 +334,13 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
                 named = AFTER_ALL.sub("", _clean(m.groupdict().get("obj") or ""))
                 if named and not _fits(key, named):  # not a place or employer: "with that", "Python 3"
                     continue
+                said = out.get((FactType.PROFILE, f"{key}{kind}"))
+                if said is not None and said.span is not None and said.span[0] > m.start():
+                    continue  # the last one said stands ("pushed back to June. No, not until July.")
                 out[(FactType.PROFILE, f"{key}{kind}")] = ExtractedFact(
                     key, named, FactType.PROFILE, withdraws=True, put_off=kind == "@put_off", span=m.span(),
-                    planned=patterns is PUT_OFF_UNTIL,  # a fact only with its date
+                    planned=patterns is PUT_OFF_UNTIL or _DATE_SAID.match(text, m.end()) is not None,
+                    # a fact only with its date: "not until ...", "pushed back to the end of June" (unread)
                 )  # fmt: skip
     for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
         if f.key in PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:

@@ -217,12 +217,14 @@ def _end_or_withdraw(
         plan_end(out, state, history, new, current, said)
         return None
     pending = withdrawable(current, "", said)
+    waiting = pending and current is not None and current.valid_from > said  # a plan not started yet
     moved = new.put_off_to
-    if moved is None or not (withdrawable(current, new.value, said) or (not pending and new.value)):
+    if moved is None or not (withdrawable(current, new.value, said) or (not waiting and new.value)):
         plan_withdraw(out, state, history, new, current, said)
         return None
-    value = current.value if current is not None and pending else new.value
-    if pending:
+    named = withdrawable(current, new.value, said)
+    value = current.value if current is not None and named else new.value
+    if named:
         plan_withdraw(out, state, history, new, current, said)
         out.results.pop()
     return replace(new, value=value, withdraws=False, put_off_to=None, valid_from=moved, planned_at=said)

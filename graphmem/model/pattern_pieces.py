@@ -46,7 +46,10 @@ END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 PLACE_END = rf"(?=\s+(?:{STOP}|for|with)\b|[.,;!?\n]|$)"
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
-NAMED = r"(?=(?:the |a |an )?[A-Z0-9])"
+NAMED = (
+    r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part)\b)[a-z]+"
+    rf"(?:[.,;!?\n]|$|\s+(?:{STOP})\b))"
+)  # or one word typed in lower case: "I live in london"
 # where a move goes, after its verb: "(house|back) (from Leeds) to Manchester"
 MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{NAMED}{PLACE}{PLACE_END}"
 _ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"

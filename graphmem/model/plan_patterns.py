@@ -224,10 +224,11 @@ PUT_OFF: list[tuple[re.Pattern[str], str]] = [
 ]
 # "I'm not moving to Leeds until June", "I'm not starting at Spotify until March": put off to a date (a fact
 # only with one: "I'm not moving until you apologise" is none)
+_I_NOT_WILL = r"\bI(?:'m not| am not| won't| will not)(?: be)?(?: going to)?"  # not "we": a team's move too
 PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?(?: to\s+{NAMED}{PLACE})?"
+            rf"{_I_NOT_WILL} (?:moving|relocating|move|relocate)(?: house| back)?(?: to\s+{NAMED}{PLACE})?"
             rf"(?=\s+(?:until|till|before)\b)"
         ),
         "location",
@@ -244,7 +245,12 @@ PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
 PROGRESSIVE = re.compile(r"(?:'m|\b(?:am|is|are)|'re)(?: \w+ly| now| just)? (?:moving|relocating|starting)\b")
 # a new value of a key whose plan it replaces: "instead", or "instead of" what the plan names ("I'm moving to
 # Oslo instead of Manchester"; "I work at Acme instead of freelancing" names no plan; "instead of February"
-# names a date, not a value)
-INSTEAD = re.compile(rf"\binstead\b(?: of\s+{_NOT_A_DATE}{OBJ}{END})?", re.I)  # "of February": a date
+# names a date, not a value; "instead of going to Manchester", "instead of joining Spotify" name the plan's
+# value)
+_INSTEAD_OF_DOING = (
+    r"(?:(?:going|moving|relocating|heading)(?: back)? to\s+|(?:working|starting)(?: work| a new job)? "
+    r"(?:at|with|for)\s+|joining\s+)?"
+)
+INSTEAD = re.compile(rf"\binstead\b(?: of\s+{_INSTEAD_OF_DOING}{_NOT_A_DATE}{OBJ}{END})?", re.I)
 PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (PLANNED)
 AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)

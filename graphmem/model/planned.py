@@ -62,25 +62,25 @@ def fact_start(
 
 
 # the new date of a plan put off, after its verb: "pushed back to June", "not moving until March", "moved till
-# Monday" (read as "in June", "on Monday", in the future)
-_MOVED_TO = re.compile(r"\b(?:to|until|till|til)\s+(?=\S)", re.I)
-_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+# Monday", "not before June", "to the 20th" (read as "in June", "on Monday", "on the 20th", in the future)
+_MOVED_TO = re.compile(r"\b(?:to|until|till|til|before)\s+(?=\S)", re.I)
+_ON_DAY = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the \d{1,2}(?:st|nd|rd|th))\b", re.I)
 
 
 def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
     """The new start of a plan put off (:data:`graphmem.model.plan_patterns.PUT_OFF`): the earliest date after
-    the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until" or
-    "till" included; None when it names none ("the move has been postponed")."""
+    the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
+    "till" or "before" included; None when it names none ("the move has been postponed")."""
     tail = text[span[1] : clause(text, span)[1]]
-    tail = _MOVED_TO.sub(lambda m: "on " if _WEEKDAY.match(tail, m.end()) else "in ", tail)
+    tail = _MOVED_TO.sub(lambda m: "on " if _ON_DAY.match(tail, m.end()) else "in ", tail)
     starts = [r.start for r in resolve_dates(tail, said, future=True) if r.start > said]
     return min(starts) if starts else None
 
 
-# a time ahead that no date rule reads ("after Christmas", "at the end of the month", "soon")
+# a time ahead that no date rule reads ("after Christmas", "at the end of the month", "soon"; not "after all")
 _LATER = re.compile(
-    r"\b(?:after|(?:at|by|towards?|around) the (?:end|start|beginning|middle) of|later|soon|eventually|"
-    r"one day|some ?day|in the new year)\b",
+    r"\b(?:after(?! all\b)|(?:at|by|towards?|around) the (?:end|start|beginning|middle) of|later|soon|"
+    r"eventually|one day|some ?day|in the new year)\b",
     re.I,
 )
 
@@ -101,17 +101,29 @@ _SUPPOSING = re.compile(
     re.I,
 )
 _PHRASE_STOP = re.compile(r"[.!?\n,;]")
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
+# a sentence that asks before its statement: "Should I move to Berlin and start over?"
+_ASKS = re.compile(
+    r"\b(?:should|shall|could|would|can|will|do|does|did|am|is|are|was|were|have|has|must|might|may|what|"
+    r"where|why|how|which|who)\b",
+    re.I,
+)
 
 
 def supposed(text: str, span: tuple[int, int]) -> bool:
     """Whether the statement at ``span`` is asked or supposed, not stated: its phrase ends with a question
-    mark ("Should I move to Berlin?"; not "I live in Leeds, what about you?") or a subordinating word leads
-    it ("If I moved to Berlin, ...", "Nine more days until I move to Manchester!", "When I moved to London
-    ten years ago, ...")."""
+    mark ("Should I move to Berlin?"; not "I live in Leeds, what about you?", nor "I live in Leeds and you?",
+    where another clause asks) or a subordinating word leads it ("If I moved to Berlin, ...", "Nine more days
+    until I move to Manchester!", "When I moved to London ten years ago, ...")."""
+    start, end = clause(text, span)
     stop = _PHRASE_STOP.search(text, span[1])
     if stop is not None and stop.group() == "?":
-        return True
-    return _SUPPOSING.search(text, clause(text, span)[0], span[0]) is not None
+        if end >= stop.start():  # the question mark ends the statement's own clause
+            return True
+        sentence = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, span[0])), default=0)
+        if _ASKS.search(text, sentence, span[0]):  # "Should I move to Berlin and start over?"
+            return True
+    return _SUPPOSING.search(text, start, span[0]) is not None
 
 
 def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:

@@ -1,0 +1,146 @@
+"""Everyday sentences the round-40 rules read wrongly: a past date beside a future word read as next year's,
+a plan put off "to the 20th" or "before June" called off, "after all" read as a time to come, a statement
+followed by a question to the listener dropped, "I'm working for two hours" read as an employer, the first
+of two put-offs in a turn kept, and "instead of going to X" naming no plan. Pure rules, then the real
+server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from conversation import say
+
+from graphmem import GraphMemory
+from graphmem.model.dates import resolve_dates
+from graphmem.model.fact_patterns import extract
+from graphmem.model.planned import fact_start, later_unnamed, moved_start
+
+SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
+APRIL = datetime(2026, 4, 1, tzinfo=UTC)
+JUNE = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def test_a_past_day_beside_a_future_word_stays_in_its_year() -> None:
+    (birthday, _) = resolve_dates("My birthday was on January 15th and I'm planning a trip next month.", SAID)
+    assert birthday.start == datetime(2026, 1, 15, tzinfo=UTC)  # not 15 January 2027
+    for text in (
+        "I moved to Leeds on March 3rd, hopefully I'll settle in soon.",
+        "I moved to Leeds on the 3rd, I'll unpack soon.",
+    ):
+        (fact,) = extract(text)
+        assert fact_start(text, fact.span, SAID, future=fact.planned, ahead=fact.ahead) is None, text
+
+
+def test_a_move_said_with_a_past_date_and_a_future_word_holds_now(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, datetime(2026, 2, 1, 9, tzinfo=UTC), "I live in York.")
+    say(mem, user_id, SAID, "I moved to Leeds on March 3rd, hopefully I'll settle in soon.")
+    got = mem.facts.get(user_id, "location", as_of=SAID + timedelta(days=1))
+    assert got is not None and got.value == "Leeds"  # was a plan for 3 March 2027: York stayed
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("The move got pushed back to the 20th.", datetime(2026, 3, 20, tzinfo=UTC)),
+        ("I'm not moving to Leeds until the 20th.", datetime(2026, 3, 20, tzinfo=UTC)),
+        ("I'm not moving to Leeds before June.", JUNE),
+    ],
+)
+def test_a_plan_put_off_to_the_nth_or_before_a_date_is_dated(text: str, start: datetime) -> None:
+    (fact,) = extract(text)
+    assert fact.put_off and fact.span is not None
+    assert moved_start(text, fact.span, SAID) == start  # was None: the plan called off
+
+
+def test_a_move_put_off_to_the_20th_still_happens(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(mem, user_id, datetime(2026, 3, 25, 9, tzinfo=UTC), "Ugh, the move got pushed back to the 20th.")
+    for at, value in ((APRIL + timedelta(days=9), "Leeds"), (APRIL + timedelta(days=20), "Manchester")):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == value, at
+
+
+def test_moving_after_all_is_no_time_to_come() -> None:
+    text = "Actually, I'm moving to Leeds after all!"
+    (fact,) = extract(text)
+    assert fact.span is not None and not later_unnamed(text, fact.span)
+
+
+def test_a_move_back_on_after_all_holds(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in York.")
+    say(mem, user_id, SAID, "I'm not moving to Leeds, I love it here.")
+    say(mem, user_id, SAID + timedelta(days=3), "Actually, I'm moving to Leeds after all!")
+    got = mem.facts.get(user_id, "location")
+    assert got is not None and got.value == "Leeds"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I live in Leeds and you?", [("location", "Leeds")]),
+        ("I work at Acme and what do you do?", [("employer", "Acme")]),
+        ("Should I move to Berlin and start over?", []),  # the sentence asks before the statement
+    ],
+)
+def test_a_question_to_the_listener_after_a_statement_leaves_it_stated(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert [(f.key, f.value) for f in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm working for two hours today.", []),
+        ("I'm working for a few days in Paris.", []),
+        ("I'm working at full capacity.", []),
+        ("I'm working for the first time in months.", []),
+        ("I'm working at Google.", [("employer", "Google", False)]),
+        (
+            "I left Leeds to join my partner in York.",
+            [("employer", "Leeds to join my partner in York", True)],
+        ),
+        ("I left Acme last week to join Spotify.", [("employer", "Spotify", False)]),
+        ("I retired my old laptop.", []),
+        ("I've retired.", [("employer", "", True)]),
+    ],
+)
+def test_work_words_that_name_no_employer(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert [(f.key, f.value, f.ends) for f in extract(text)] == expected
+
+
+def test_the_last_put_off_said_in_a_turn_stands() -> None:
+    text = "The move got pushed back to June. Actually no, I'm not moving until July."
+    (fact,) = extract(text)
+    assert fact.put_off and fact.span is not None
+    assert moved_start(text, fact.span, SAID) == datetime(2026, 7, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("I'm moving to Bristol next month instead of going to Manchester.", "Manchester"),
+        ("I'm starting my new job at Google next week instead of joining Spotify.", "Spotify"),
+    ],
+)
+def test_instead_of_doing_names_the_plan(text: str, named: str) -> None:
+    off = [f for f in extract(text) if f.withdraws]
+    assert [f.value for f in off] == [named]
+
+
+def test_a_plan_replaced_instead_of_going_there_never_holds(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
+    say(
+        mem, user_id, SAID + timedelta(days=2), "I'm moving to Bristol in May instead of going to Manchester."
+    )
+    for at, value in ((APRIL + timedelta(days=9), "Leeds"), (datetime(2026, 5, 2, tzinfo=UTC), "Bristol")):
+        got = mem.facts.get(user_id, "location", as_of=at)
+        assert got is not None and got.value == value, at
+
+
+def test_a_team_moving_to_a_tool_is_no_move_of_home() -> None:
+    assert [f.value for f in extract("We moved to AWS last year.")] == []
+    assert [f.value for f in extract("We're not moving to Postgres until June.")] == []
