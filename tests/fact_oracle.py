@@ -28,11 +28,11 @@ that replay produces. Its rules are the documented behaviour (docs/temporal.md):
   it ended goes on; a plan made at ``said`` if it starts later); otherwise nothing changes.
 
   A plan (by a source at least as trusted) of the value of a current plan made by then, not a continuation,
-  from another date puts that plan off to its date (put_off below).
+  from another date puts that plan off to its date (put_off below), unless that date is the first of the
+  month the plan's date falls in (a less precise statement of the same plan).
 - put_off(value, to): "the move got pushed back to June", said at its transaction time: when withdraw(value)
   would withdraw the current plan, it does, and the plan's value is then set from ``to`` (a plan made then);
-  with no plan waiting to start (none, or one whose date has passed naming another value) and a value
-  named, that value is set from ``to``; otherwise nothing changes.
+  otherwise nothing changes.
 
 Replaying only the operations recorded by ``known_at`` gives what was known then, so a write-side bug
 (a close that forgets its transaction time, a wrong interval end) shows as a different answer.
@@ -102,16 +102,18 @@ class KeyModel:
                         Op(op.at, "set", cur.value, op.when, op.source),
                         Op(op.at, "withdraw", op.value),
                     ]
-                elif not (pending and cur is not None and cur.start > op.at) and op.value:  # none waiting
-                    queue.append(Op(op.at, "set", op.value, op.when, op.source))
                 continue
             if op.kind == "set" and current is not None and (op.when or op.at) > op.at:  # a plan ...
-                cur = current[0]
+                cur, when = current[0], op.when
+                assert when is not None
                 continues = cur.ended is not None and cur.ended[0].value == cur.value
                 pending = cur.planned_at is not None and cur.planned_at <= op.at and not continues
                 trusted = TRUST[op.source] >= TRUST[current[1]]
-                if pending and trusted and cur.value == op.value and cur.start != op.when:  # ... of its value
-                    assert op.when is not None
+                vaguer = when.day == 1 and when < cur.start and when.month == cur.start.month
+                vaguer = vaguer and when.year == cur.start.year  # "next month" of a plan for the 12th
+                if pending and trusted and cur.value == op.value and vaguer:
+                    continue  # the same plan, said less precisely
+                if pending and trusted and cur.value == op.value and cur.start != when:
                     queue.append(
                         Op(op.at, "put_off", op.value, op.when, op.source)
                     )  # put off (or forward) to its date

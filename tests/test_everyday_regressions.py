@@ -144,3 +144,72 @@ def test_a_plan_replaced_instead_of_going_there_never_holds(mem: GraphMemory, us
 def test_a_team_moving_to_a_tool_is_no_move_of_home() -> None:
     assert [f.value for f in extract("We moved to AWS last year.")] == []
     assert [f.value for f in extract("We're not moving to Postgres until June.")] == []
+
+
+# A second review (d2120c7): each case below failed there.
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("After that I moved to Leeds.", "Leeds"),  # a phrase before the statement supposes nothing
+        ("When I retired I moved to Spain.", "Spain"),
+        ("After uni I moved to London.", "London"),
+        ("Did I tell you I moved to Lisbon?", "Lisbon"),  # a question about a statement states it
+        ("Once I move to Manchester I'll get a dog.", None),  # what leads the statement still supposes
+        ("Should I move to Berlin and start over?", None),
+    ],
+)
+def test_only_a_word_right_before_the_statement_supposes_it(text: str, value: str | None) -> None:
+    assert [f.value for f in extract(text) if f.key == "location"] == ([] if value is None else [value])
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I work at 3M.", "3M"),  # a name that starts with a digit
+        ("I work at 7-Eleven.", "7-Eleven"),
+        ("I'm working at Google.", "Google"),
+        ("I'm working at Christmas.", None),  # a shift, not a job
+        ("I'm working at Glastonbury this weekend.", None),
+        ("I'm working at Heathrow today.", None),
+    ],
+)
+def test_a_shift_is_no_employer_and_a_digit_starts_a_name(text: str, employer: str | None) -> None:
+    assert [f.value for f in extract(text) if f.key == "employer"] == ([] if employer is None else [employer])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The party was great, I ended up staying.",
+        "It's snowing so I'm staying put.",
+        "The film was boring but I decided to stay.",
+    ],
+)
+def test_staying_calls_off_a_move_only_after_all(text: str) -> None:
+    assert [f for f in extract(text) if f.withdraws] == []
+
+
+def test_a_team_move_put_off_plans_no_home(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in London.")
+    say(mem, user_id, SAID, "The move to AWS has been postponed until May.")
+    got = mem.facts.get(user_id, "location", as_of=datetime(2026, 5, 2, tzinfo=UTC))
+    assert got is not None and got.value == "London"
+
+
+def test_a_less_precise_date_of_the_same_plan_keeps_its_day(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, datetime(2026, 3, 2, 9, tzinfo=UTC), "I live in Leeds.")
+    say(mem, user_id, SAID, "I'm moving to Manchester on April 12th.")
+    say(mem, user_id, SAID + timedelta(days=5), "I'm moving to Manchester next month!")
+    current = mem.facts.get(user_id, "location")
+    assert current is not None and (current.value, current.valid_from.date().isoformat()) == (
+        "Manchester",
+        "2026-04-12",
+    )
+
+
+def test_a_plan_put_off_twice_in_one_sentence_takes_the_last_date() -> None:
+    text = "The move got pushed back to June, then to July."
+    (fact,) = extract(text)
+    assert fact.span is not None and moved_start(text, fact.span, SAID) == datetime(2026, 7, 1, tzinfo=UTC)

@@ -28,7 +28,7 @@ JUNE = datetime(2026, 6, 1, tzinfo=UTC)
         ("Our move to Oslo has been postponed until June, ugh.", "location", "Oslo", JUNE),
         ("We've postponed the move to June.", "location", "", JUNE),  # June is the date, not the place
         ("We've postponed the move to Oslo until next month.", "location", "Oslo", APRIL),
-        ("I'm not moving to Leeds until June.", "location", "Leeds", JUNE),
+        ("I'm not moving until June.", "location", "", JUNE),
         ("The move was moved to Friday.", "location", "", datetime(2026, 3, 13, tzinfo=UTC)),
         (
             "My start date at Spotify was pushed back to May 4.",
@@ -36,7 +36,7 @@ JUNE = datetime(2026, 6, 1, tzinfo=UTC)
             "Spotify",
             datetime(2026, 5, 4, tzinfo=UTC),
         ),
-        ("I'm not starting at Spotify until June.", "employer", "Spotify", JUNE),
+        ("My start date has been pushed back to June.", "employer", "", JUNE),
         ("The move has been postponed.", "location", "", None),  # no date: called off
     ],
 )
@@ -46,9 +46,29 @@ def test_a_plan_put_off_names_its_new_date(text: str, key: str, value: str, star
     assert fact.span is not None and moved_start(text, fact.span, SAID) == start
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm not moving to Leeds until June.", "location", "Leeds"),
+        ("I'm not starting at Spotify until June.", "employer", "Spotify"),
+    ],
+)
+def test_a_change_said_not_to_come_until_a_date_is_a_plan_from_it(text: str, key: str, value: str) -> None:
+    """Named, it is a plan of that value from the date (re-dating a pending plan of it), withdrawing none."""
+    (fact,) = extract(text)
+    assert (fact.key, fact.value, fact.withdraws, fact.put_off, fact.planned) == (
+        key,
+        value,
+        False,
+        True,
+        True,
+    )
+    assert fact.span is not None and moved_start(text, fact.span, SAID) == JUNE
+
+
 def test_someone_elses_plan_put_off_is_keyed_under_them() -> None:
     (fact,) = extract("Emma isn't moving to Porto until June.")
-    assert (fact.subject, fact.value, fact.put_off) == ("Emma", "Porto", True)
+    assert (fact.subject, fact.value, fact.put_off, fact.withdraws) == ("Emma", "Porto", True, False)
 
 
 @pytest.mark.parametrize(
@@ -131,7 +151,7 @@ def test_a_plan_put_off_is_planned_again_from_its_new_date() -> None:
 @pytest.mark.parametrize(
     ("pending", "named", "planned"),
     [
-        (None, "Leeds", "Leeds"),  # nothing pending: "I'm not moving to Leeds until June" plans it
+        (None, "Leeds", None),  # nothing pending: nothing to put off ("the move to Leeds was postponed")
         (None, "", None),  # nothing pending and nothing named: nothing to plan
         ("Manchester", "Oslo", None),  # another plan pending: left as it is
         ("Manchester", "Manchester", "Manchester"),

@@ -138,8 +138,8 @@ op = st.tuples(
         ("Rome", 3, True, Source.USER, 0),
     ]
 )
-# a plan put off: the value it would have ended holds until the new date; naming another value changes
-# nothing; with nothing pending, the value named is planned from the new date
+# a plan put off: the value it would have ended holds until the new date; naming another value, or with
+# nothing pending, it changes nothing
 @example(
     ops=[
         ("Paris", 0, False, Source.USER, 0),
@@ -150,7 +150,15 @@ op = st.tuples(
         ("LATER Rome", 5, False, Source.USER, 1),
     ]
 )
-# a put-off naming another value than a plan whose date has passed plans that value (none is waiting)
+# a plan restated for the first of its own month is the same plan, said less precisely: it keeps its day
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 40, True, Source.USER, 0),
+        ("Berlin", 31, True, Source.USER, 0),
+    ]
+)
+# a put-off naming another value than a plan whose date has passed changes nothing
 @example(
     ops=[
         ("Paris", 0, False, Source.USER, 0),

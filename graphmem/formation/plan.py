@@ -21,7 +21,7 @@ from graphmem.model import importance, linking
 from graphmem.model.anchors import DUE_NOW
 from graphmem.model.dates import event_range, resolve_dates
 from graphmem.model.extraction import TurnExtraction
-from graphmem.model.fact_patterns import memory_type_hint, with_subject
+from graphmem.model.fact_patterns import ExtractedFact, memory_type_hint, with_subject
 from graphmem.model.facts import FactInput
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import search_text
@@ -341,6 +341,17 @@ def _merges(ctx: FormationContext, links: linking.LinkPlan, new_id: Callable[[],
     ]
 
 
+def _when(f: ExtractedFact, text: str, said: datetime) -> tuple[datetime | None, datetime | None]:
+    """(start, new date): a plan's start (its clause's date, or the date after "until" of "I'm not moving to
+    Leeds until June"), and the date a withdrawal puts the pending plan off to ("pushed back to June")."""
+    if f.span is None or f.ends:
+        return None, None
+    if f.put_off:
+        moved = moved_start(text, f.span, said)
+        return (None, moved) if f.withdraws else (moved, None)
+    return (None if f.withdraws else fact_start(text, f.span, said, future=f.planned, ahead=f.ahead)), None
+
+
 def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> list[FactInput]:
     """Fact inputs of what user drafts state, each tied to the memory its draft became: valid from when it
     was said, or a plan from the date its clause names (graphmem.model.planned)."""
@@ -350,10 +361,8 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
             continue
         said = _at(ctx, i)
         for f in ex.facts:
-            timed = not (f.ends or f.withdraws)
-            start = fact_start(d.content, f.span, said, future=f.planned, ahead=f.ahead) if timed else None
-            moved = moved_start(d.content, f.span, said) if f.put_off and f.span is not None else None
-            if (start if timed else moved) is None and (
+            start, moved = _when(f, d.content, said)
+            if (moved if f.withdraws else start) is None and (
                 f.planned or (f.ahead and later_unnamed(d.content, f.span or (0, 0)))
             ):
                 continue  # "I'll move to Oslo one day", "I'm moving after Christmas": not a fact until dated

@@ -44,6 +44,10 @@ from graphmem.models import FactType
 # the household ("we") moves only in a home's words: "we moved house to Harrogate", "we're moving home"; "we
 # moved to Slack", "we're moving to Python 3.12" are a team's
 _MOVED_HOME = r"(?:moved|moving|move) (?:house|home)"
+_SHIFT = (  # when work is a shift, not a job
+    r"today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|winter|year)|"
+    r"next (?:week|weekend)|for the (?:day|week|weekend|summer|season)|over the|until|on \w+days?"
+)
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
@@ -87,9 +91,10 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (
         FactType.PROFILE,
+        # "I'm working at Google", not a shift: "I'm working at Glastonbury this weekend", "... at Christmas"
         re.compile(
             rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
-            rf"(?= (?:at|for)\s+{NAMED})) (?:at|for)\s+{OBJ}{END}"
+            rf"(?= (?:at|for)\s+{NAMED})(?![^.,;!?\n]*\b(?:{_SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
         ),
         "employer",
     ),
@@ -189,9 +194,11 @@ _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "t
 # where one works that is no employer: "I work at home on Fridays", "I work at weekends"
 _NO_EMPLOYER = frozenset(
     {"home", "weekends", "the weekend", "weekend", "night", "nights", "the moment", "my desk", "a desk", "it"}
+    | {"christmas", "easter", "new year", "new year's eve", "halloween", "thanksgiving", "the holidays"}
 )
 
 
+_A_TIME = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s.*)?", re.I)  # "9 tomorrow", not "3M"
 _DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its new date after this
 
 
@@ -203,7 +210,7 @@ def _fits(key: str, value: str) -> bool:
         return False
     if key == "location":
         return not any(c.isdigit() for c in value)
-    return key != "employer" or not (value.lower() in _NO_EMPLOYER or value[0].isdigit())
+    return key != "employer" or not (value.lower() in _NO_EMPLOYER or _A_TIME.fullmatch(value))
 
 
 @dataclass(frozen=True)
@@ -315,7 +322,8 @@ def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> 
                 who = m.group("kin_name") or m.group("name") or m.group("kin")
                 obj = AFTER_ALL.sub("", _clean(m.group("obj") or ""))
                 fits = bool(obj) and _fits(relation, obj)
-                withdraws = kind in ("@withdrawn", "@put_off")
+                # someone's plan put off, named, is a plan from the date after "until" (see _withdrawals)
+                withdraws = kind == "@withdrawn" or (kind == "@put_off" and not fits)
                 if who in NOT_SOMEONE or not (fits or (withdraws and not obj)):
                     continue  # a withdrawal names a place, or none
                 fact = ExtractedFact(
@@ -338,7 +346,10 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
                 if said is not None and said.span is not None and said.span[0] > m.start():
                     continue  # the last one said stands ("pushed back to June. No, not until July.")
                 out[(FactType.PROFILE, f"{key}{kind}")] = ExtractedFact(
-                    key, named, FactType.PROFILE, withdraws=True, put_off=kind == "@put_off", span=m.span(),
+                    # "I'm not moving to Leeds until June" names a plan from June (re-dating a pending one of
+                    # Leeds); unnamed, or "the move to X was postponed", it only puts a pending plan off
+                    key, named, FactType.PROFILE, withdraws=not (named and patterns is PUT_OFF_UNTIL),
+                    put_off=kind == "@put_off", span=m.span(),
                     planned=patterns is PUT_OFF_UNTIL or _DATE_SAID.match(text, m.end()) is not None,
                     # a fact only with its date: "not until ...", "pushed back to the end of June" (unread)
                 )  # fmt: skip

@@ -69,7 +69,7 @@ class FactInput:
     # or any when the value is empty) is withdrawn; nothing else changes (graphmem.model.fact_endings)
     withdraws: bool = False
     # "the move got pushed back to June": with ``withdraws``, the withdrawn plan's value is planned again from
-    # this date (or, with no plan pending, ``value`` is planned from it)
+    # this date (with no plan pending nothing changes)
     put_off_to: datetime | None = None
 
     @property

@@ -197,7 +197,17 @@ def _redated(new: FactInput, current: CurrentFact | None, valid_from: datetime) 
         return new
     if SOURCE_TRUST[new.source] < SOURCE_TRUST[current.source]:  # an agent does not re-date the user's plan
         return new
+    if (
+        valid_from.day == 1
+        and valid_from < current.valid_from
+        and _same_month(valid_from, current.valid_from)
+    ):
+        return replace(new, valid_from=current.valid_from)  # "next month" of a plan for the 12th: the same
     return replace(new, withdraws=True, put_off_to=valid_from, valid_from=said)
+
+
+def _same_month(a: datetime, b: datetime) -> bool:
+    return (a.year, a.month) == (b.year, b.month)
 
 
 def _end_or_withdraw(
@@ -209,25 +219,19 @@ def _end_or_withdraw(
     said: datetime,
 ) -> FactInput | None:
     """Plan an ending or a withdrawal (:mod:`graphmem.model.fact_endings`). For a plan put off to a new date
-    ("the move got pushed back to June": ``new.put_off_to``) returns the input that plans its value from that
-    date: the withdrawn plan's, or the value named when no plan is pending ("I'm not moving to Leeds until
-    June"); its result stands for ``new``'s. A put-off naming another value than the pending plan's changes
-    nothing."""
+    ("the move got pushed back to June": ``new.put_off_to``) returns the input that plans the withdrawn
+    plan's value from that date; its result stands for ``new``'s. A put-off naming another value than the
+    pending plan's, or with no plan pending, changes nothing."""
     if new.ends:
         plan_end(out, state, history, new, current, said)
         return None
-    pending = withdrawable(current, "", said)
-    waiting = pending and current is not None and current.valid_from > said  # a plan not started yet
-    moved = new.put_off_to
-    if moved is None or not (withdrawable(current, new.value, said) or (not waiting and new.value)):
-        plan_withdraw(out, state, history, new, current, said)
+    plan_withdraw(out, state, history, new, current, said)
+    if new.put_off_to is None or current is None or not withdrawable(current, new.value, said):
         return None
-    named = withdrawable(current, new.value, said)
-    value = current.value if current is not None and named else new.value
-    if named:
-        plan_withdraw(out, state, history, new, current, said)
-        out.results.pop()
-    return replace(new, value=value, withdraws=False, put_off_to=None, valid_from=moved, planned_at=said)
+    out.results.pop()
+    return replace(
+        new, value=current.value, withdraws=False, put_off_to=None, valid_from=new.put_off_to, planned_at=said
+    )
 
 
 def _plan_supersede(

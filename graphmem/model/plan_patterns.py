@@ -125,10 +125,11 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
         ),
         "location",
     ),
-    (  # staying where one is: "We've decided to stay in Glasgow after all", "I ended up staying"
+    (  # staying where one is, after all: "We've decided to stay in Glasgow after all" (not "The party was
+        # great, I ended up staying", "It's snowing so I'm staying put")
         re.compile(
-            rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)? (?:ended up staying|decided to stay|staying put|"
-            rf"stayed put)(?:(?: here| in\s+(?=[A-Z])[^.,;!?\n]{{2,40}}?)(?=\s+after all)|{VERB_OFF_END})"
+            r"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)? (?:ended up staying|decided to stay|staying put|"
+            r"stayed put)(?: here| in\s+(?=[A-Z])[^.,;!?\n]{2,40}?)?(?=\s+after all)"
         ),
         "location",
     ),

@@ -68,13 +68,13 @@ _ON_DAY = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the \d{1,2}
 
 
 def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
-    """The new start of a plan put off (:data:`graphmem.model.plan_patterns.PUT_OFF`): the earliest date after
-    the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
+    """The new start of a plan put off (:data:`graphmem.model.plan_patterns.PUT_OFF`): the last date after the
+    day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
     "till" or "before" included; None when it names none ("the move has been postponed")."""
     tail = text[span[1] : clause(text, span)[1]]
     tail = _MOVED_TO.sub(lambda m: "on " if _ON_DAY.match(tail, m.end()) else "in ", tail)
     starts = [r.start for r in resolve_dates(tail, said, future=True) if r.start > said]
-    return min(starts) if starts else None
+    return starts[-1] if starts else None  # the last said: "pushed back to June, then to July"
 
 
 # a time ahead that no date rule reads ("after Christmas", "at the end of the month", "soon"; not "after all")
@@ -94,36 +94,21 @@ def later_unnamed(text: str, span: tuple[int, int]) -> bool:
     return _LATER.search(text, span[1], comma if comma >= 0 else end) is not None
 
 
-# a clause that supposes rather than states: "if I moved to Berlin", "once I move", "until I move"
+# what leads a statement that supposes or asks rather than states, right before its subject: "if I moved to
+# Berlin", "once I move", "until I move", "Should I move to Berlin?" (not "After that I moved to Leeds", "When
+# I retired I moved to Spain", "Did I tell you I moved to Lisbon?")
 _SUPPOSING = re.compile(
-    r"\b(?:if|once|when|whenever|until|till|unless|whether|in case|before|after|as soon as|imagine|"
-    r"what if)\s+(?:\w+\s+){0,2}$",
-    re.I,
-)
-_PHRASE_STOP = re.compile(r"[.!?\n,;]")
-_SENTENCE_STOP = re.compile(r"[.!?\n]")
-# a sentence that asks before its statement: "Should I move to Berlin and start over?"
-_ASKS = re.compile(
-    r"\b(?:should|shall|could|would|can|will|do|does|did|am|is|are|was|were|have|has|must|might|may|what|"
-    r"where|why|how|which|who)\b",
+    r"\b(?:if|once|when|whenever|until|till|unless|whether|in case|before|after|as soon as|imagine|what if|"
+    r"should|shall|could|would|can|will|do|does|did|must|might|may)\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$",
     re.I,
 )
 
 
 def supposed(text: str, span: tuple[int, int]) -> bool:
-    """Whether the statement at ``span`` is asked or supposed, not stated: its phrase ends with a question
-    mark ("Should I move to Berlin?"; not "I live in Leeds, what about you?", nor "I live in Leeds and you?",
-    where another clause asks) or a subordinating word leads it ("If I moved to Berlin, ...", "Nine more days
-    until I move to Manchester!", "When I moved to London ten years ago, ...")."""
-    start, end = clause(text, span)
-    stop = _PHRASE_STOP.search(text, span[1])
-    if stop is not None and stop.group() == "?":
-        if end >= stop.start():  # the question mark ends the statement's own clause
-            return True
-        sentence = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, span[0])), default=0)
-        if _ASKS.search(text, sentence, span[0]):  # "Should I move to Berlin and start over?"
-            return True
-    return _SUPPOSING.search(text, start, span[0]) is not None
+    """Whether the statement at ``span`` is asked or supposed, not stated: a subordinating or asking word
+    leads it, right before its subject ("If I moved to Berlin, ...", "Nine more days until I move to
+    Manchester!", "When I moved to London ten years ago, ...", "Should I move to Berlin?")."""
+    return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
 
 
 def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
