@@ -189,6 +189,9 @@ _THIRD: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
     (re.compile(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
 ]
+# words every pattern of _about_others / _withdrawals holds (lower case): a turn without one is not searched
+_ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
+_PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|tak|join")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
 # where one works that is no employer: "I work at home on Fridays", "I work at weekends"
@@ -310,6 +313,8 @@ def _extract(text: str) -> list[ExtractedFact]:
 def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
     """The place or work of someone the speaker names, keyed under them: stated (``_THIRD``), planned
     (``THIRD_PLANNED``: a fact only with a date) or called off (``THIRD_WITHDRAWN``: no value needed)."""
+    if _ABOUT_OTHERS_WORDS.search(text.lower()) is None:  # every pattern holds one (3/4 of turns none)
+        return
     kinds = (
         (_THIRD, ""),
         (THIRD_PLANNED, "@planned"),
@@ -336,6 +341,9 @@ def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> 
 
 def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
+    if _PLAN_WORDS.search(text.lower()) is None:  # every pattern below holds one
+        _instead(text, out)
+        return
     for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off"), (PUT_OFF_UNTIL, "@put_off")):
         for pattern, key in patterns:
             for m in pattern.finditer(text):
@@ -353,6 +361,12 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
                     planned=patterns is PUT_OFF_UNTIL or _DATE_SAID.match(text, m.end()) is not None,
                     # a fact only with its date: "not until ...", "pushed back to the end of June" (unread)
                 )  # fmt: skip
+    _instead(text, out)
+
+
+def _instead(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
+    """The pending plan of a key given a new value "instead" ("I'm moving to Oslo in May instead") is off
+    first (of the one named "instead of" only)."""
     for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
         if f.key in PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
             start, end = clause(text, f.span)
