@@ -201,3 +201,11 @@ def test_an_ordinary_sentence_changes_no_home_job_or_plan(mem: GraphMemory, user
         for k in ("location", "employer", "occupation")
     }
     assert after == before
+
+
+def test_staying_home_after_a_plan_whose_date_passed(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, _on(1, 10), "I live in Bath.")
+    say(mem, user_id, _on(10, 10), "I'm moving to Bristol next month for a new job.")
+    say(mem, user_id, _on(2), "In the end I stayed in Bath, the Bristol job didn't work out.")
+    got = mem.facts.get(user_id, "location", as_of=NOW)
+    assert got is not None and got.value == "Bath"

@@ -212,3 +212,28 @@ def test_a_pending_plan_stated_for_another_date_moves_to_it(mem: GraphMemory, us
     for at, value in ((friday - timedelta(days=1), "Leeds"), (friday + timedelta(hours=1), "Bath")):
         got = mem.facts.get(user_id, "location", as_of=at)
         assert got is not None and got.value == value, at
+
+
+@pytest.mark.parametrize(
+    ("text", "pending", "home", "withdrawn"),
+    [
+        ("Update: I ended up staying in Leeds, the York flat fell through.", "York", "Leeds", True),
+        ("In the end I stayed in Bath, the Bristol job didn't work out.", "Bristol", "Bath", True),
+        ("We decided to stay in Paris.", "Manchester", "Leeds", False),  # a trip: Paris is not home
+        ("I'm staying in Leeds this weekend.", "Manchester", "Leeds", False),  # no word says it ended so
+    ],
+)
+def test_staying_home_calls_off_the_move_that_would_replace_it(
+    text: str, pending: str, home: str, withdrawn: bool
+) -> None:
+    plan = CurrentFact("p", pending, APRIL, Source.USER, 2, planned_at=SAID, replaced_value=home)
+    later = SAID + timedelta(days=2)
+    inputs = [
+        FactInput(
+            "u", f.key, f.value, FactType.PROFILE, valid_from=later, withdraws=f.withdraws, stays=f.stays
+        )
+        for f in extract(text)
+        if f.key == "location"
+    ]
+    out = facts.plan(inputs, {("u", None, "location"): plan}, later)
+    assert ([c["id"] for c in out.close] == ["p"]) == withdrawn

@@ -379,6 +379,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     ends=f.ends,
                     withdraws=f.withdraws,
                     put_off_to=moved,
+                    stays=f.stays,
                     memory_id=memory_ids[i],
                     planned_at=None if start is None else said,
                 )

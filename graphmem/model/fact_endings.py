@@ -27,7 +27,15 @@ from graphmem.model.fact_versions import (
     stored_version,
 )
 
-__all__ = ["Retraction", "plan_end", "plan_retraction", "plan_withdraw", "resumed_start", "withdrawable"]
+__all__ = [
+    "Retraction",
+    "calls_off",
+    "plan_end",
+    "plan_retraction",
+    "plan_withdraw",
+    "resumed_start",
+    "withdrawable",
+]
 
 
 def plan_end(
@@ -75,7 +83,7 @@ def plan_withdraw(
     day "next month" was read as. Without a current plan nothing changes (a continued value is no change:
     "the move is off" said again leaves it)."""
     audit = {**audit_row(new, current), "new_value": None}
-    if current is None or not withdrawable(current, new.value, said):
+    if current is None or not calls_off(current, new, said):
         pending = withdrawable(current, "", said)
         reason = "no pending plan of this value" if pending else "no pending plan"
         out.audit.append({**audit, "resolution": "withdraw_ignored", "reason": reason, "new_id": None})
@@ -118,6 +126,15 @@ def withdrawable(current: CurrentFact | None, named: str, said: datetime) -> boo
     if current is None or current.planned_at is None or current.planned_at > said or _continues(current):
         return False
     return not named or _names(current.value, named)
+
+
+def calls_off(current: CurrentFact | None, new: FactInput, said: datetime) -> bool:
+    """Whether withdrawal ``new`` calls ``current`` off: a plan it names (or any, naming none), or, for a stay
+    (``new.stays``), the plan that would replace the value it stays in."""
+    if not new.stays:
+        return withdrawable(current, new.value, said)
+    held = current.replaced_value if current is not None else None
+    return withdrawable(current, "", said) and held is not None and _names(held, new.value)
 
 
 def resumed_start(resumed: Mapping[str, Any], plan_start: datetime) -> datetime:

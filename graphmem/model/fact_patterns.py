@@ -9,16 +9,20 @@ from dataclasses import dataclass, field, replace
 from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
 from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
+    A_TIME,
     AND,
     END,
     I_AND,
     JOB,
     MOVE_TO,
+    MOVED_HOME,
     NAMED,
+    NO_EMPLOYER,
     NOT_SOMEONE,
     OBJ,
     PLACE,
     PLACE_END,
+    SHIFT,
     SPEAKER,
     STOP,
     US,
@@ -32,6 +36,8 @@ from graphmem.model.plan_patterns import (
     PROGRESSIVE,
     PUT_OFF,
     PUT_OFF_UNTIL,
+    STAY_CUE,
+    STAYED,
     THIRD_PLANNED,
     THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
@@ -41,13 +47,6 @@ from graphmem.model.planned import clause, supposed
 from graphmem.models import FactType
 
 # --- extraction ------------------------------------------------------------------------------------
-# the household ("we") moves only in a home's words: "we moved house to Harrogate", "we're moving home"; "we
-# moved to Slack", "we're moving to Python 3.12" are a team's
-_MOVED_HOME = r"(?:moved|moving|move) (?:house|home)"
-_SHIFT = (  # when work is a shift, not a job
-    r"today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|winter|year)|"
-    r"next (?:week|weekend)|for the (?:day|week|weekend|summer|season)|over the|until|on \w+days?"
-)
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
@@ -76,7 +75,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move)|{US} {_MOVED_HOME}){MOVE_TO}"
+            rf"(?:{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move)|{US} {MOVED_HOME}){MOVE_TO}"
         ),
         "location",
     ),
@@ -94,7 +93,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         # "I'm working at Google", not a shift: "I'm working at Glastonbury this weekend", "... at Christmas"
         re.compile(
             rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
-            rf"(?= (?:at|for)\s+{NAMED})(?![^.,;!?\n]*\b(?:{_SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
+            rf"(?= (?:at|for)\s+{NAMED})(?![^.,;!?\n]*\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
         ),
         "employer",
     ),
@@ -128,7 +127,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
         FactType.PROFILE,
         re.compile(
-            rf"(?:\bI|{AND}) (?:now |currently )?work as an?\s+{OBJ}"
+            rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
+            rf"(?![^.,;!?\n]*\b(?:{SHIFT})\b)) as an?\s+{OBJ}"
             rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
         ),
         "occupation",
@@ -194,14 +194,8 @@ _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
 _PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|tak|join")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
-# where one works that is no employer: "I work at home on Fridays", "I work at weekends"
-_NO_EMPLOYER = frozenset(
-    {"home", "weekends", "the weekend", "weekend", "night", "nights", "the moment", "my desk", "a desk", "it"}
-    | {"christmas", "easter", "new year", "new year's eve", "halloween", "thanksgiving", "the holidays"}
-)
 
 
-_A_TIME = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s.*)?", re.I)  # "9 tomorrow", not "3M"
 _DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its new date after this
 
 
@@ -213,7 +207,7 @@ def _fits(key: str, value: str) -> bool:
         return False
     if key == "location":
         return not any(c.isdigit() for c in value)
-    return key != "employer" or not (value.lower() in _NO_EMPLOYER or _A_TIME.fullmatch(value))
+    return key != "employer" or not (value.lower() in NO_EMPLOYER or A_TIME.fullmatch(value))
 
 
 @dataclass(frozen=True)
@@ -230,6 +224,7 @@ class ExtractedFact:
     # "the move got pushed back to June" (with ``withdraws``): planned again from the date said after the verb
     # (graphmem.model.planned.moved_start; called off when none is said)
     put_off: bool = False
+    stays: bool = False  # "I ended up staying in Leeds" (with ``withdraws``): see FactInput.stays
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)
@@ -361,6 +356,12 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
                     planned=patterns is PUT_OFF_UNTIL or _DATE_SAID.match(text, m.end()) is not None,
                     # a fact only with its date: "not until ...", "pushed back to the end of June" (unread)
                 )  # fmt: skip
+    for m in STAYED.finditer(text):  # where the speaker stays, when the sentence says it ended so
+        start, end = clause(text, m.span())
+        if STAY_CUE.search(text, start, end) and _fits("location", place := _clean(m.group("obj"))):
+            out[(FactType.PROFILE, "location@stays")] = ExtractedFact(
+                "location", place, FactType.PROFILE, withdraws=True, stays=True, span=m.span()
+            )
     _instead(text, out)
 
 

@@ -71,6 +71,9 @@ class FactInput:
     # "the move got pushed back to June": with ``withdraws``, the withdrawn plan's value is planned again from
     # this date (with no plan pending nothing changes)
     put_off_to: datetime | None = None
+    # "I ended up staying in Leeds": with ``withdraws``, ``value`` is where the speaker stays, so the pending
+    # plan that would replace it is withdrawn (a stay anywhere else, a trip, calls nothing off)
+    stays: bool = False
 
     @property
     def identity(self) -> tuple[str, str | None, str]:

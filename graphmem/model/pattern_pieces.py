@@ -3,20 +3,26 @@
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "AND",
+    "A_TIME",
     "END",
     "HOUSEHOLD",
     "I_AND",
     "JOB",
     "KIN",
+    "MOVED_HOME",
     "MOVE_TO",
     "NAME",
     "NAMED",
     "NOT_SOMEONE",
+    "NO_EMPLOYER",
     "OBJ",
     "PLACE",
     "PLACE_END",
+    "SHIFT",
     "SPEAKER",
     "STOP",
     "US",
@@ -76,3 +82,16 @@ WHO = rf"(?:\b[Mm]y (?P<kin>{KIN})(?: (?P<kin_name>{NAME}))?|(?<![\w'-])(?P<name
 NOT_SOMEONE = frozenset(
     {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One"}
 )
+# the household ("we") moves only in a home's words: "we moved house to Harrogate", "we're moving home"; "we
+# moved to Slack", "we're moving to Python 3.12" are a team's
+MOVED_HOME = r"(?:moved|moving|move) (?:house|home)"
+SHIFT = (  # when work is a shift, not a job
+    r"today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|winter|year)|"
+    r"next (?:week|weekend)|for the (?:day|week|weekend|summer|season)|over the|until|on \w+days?"
+)
+# where one works that is no employer: "I work at home on Fridays", "I work at weekends"
+NO_EMPLOYER = frozenset(
+    {"home", "weekends", "the weekend", "weekend", "night", "nights", "the moment", "my desk", "a desk", "it"}
+    | {"christmas", "easter", "new year", "new year's eve", "halloween", "thanksgiving", "the holidays"}
+)
+A_TIME = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s.*)?", re.I)  # "9 tomorrow", not "3M"

@@ -17,6 +17,8 @@ __all__ = [
     "PROGRESSIVE",
     "PUT_OFF",
     "PUT_OFF_UNTIL",
+    "STAYED",
+    "STAY_CUE",
     "THIRD_PLANNED",
     "THIRD_PUT_OFF",
     "THIRD_WITHDRAWN",
@@ -242,6 +244,17 @@ PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
         "employer",
     ),
 ]
+# Where the speaker stays, said as how a plan ended ("I ended up staying in Leeds", "In the end I stayed in
+# Bath", "we've decided to stay in Glasgow", "I'm staying in Leeds now"; the sentence says "ended up",
+# "decided", "in the end", ...: STAY_CUE): the pending plan that would replace that place is withdrawn, not a
+# plan elsewhere ("I stayed in Paris for a week" on a trip, with no cue, is nothing)
+STAYED = re.compile(
+    rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)?(?: \w+){{0,2}} (?:stay(?:ing|ed)?|remain(?:ing|ed)?) in\s+"
+    rf"{NAMED}{PLACE}{PLACE_END}"
+)
+STAY_CUE = re.compile(
+    r"\b(?:ended up|decided|chose|in the end|eventually|after all|instead|now|for good)\b", re.I
+)
 # stated in the present progressive ("I'm moving", "Emma is relocating"; not "I was moving boxes")
 PROGRESSIVE = re.compile(r"(?:'m|\b(?:am|is|are)|'re)(?: \w+ly| now| just)? (?:moving|relocating|starting)\b")
 # a new value of a key whose plan it replaces: "instead", or "instead of" what the plan names ("I'm moving to
