@@ -256,3 +256,37 @@ def test_the_word_filters_skip_no_turn_a_pattern_would_read(monkeypatch: pytest.
     monkeypatch.setattr(fact_patterns, "_PLAN_WORDS", re.compile(""))
     monkeypatch.setattr(fact_patterns, "_ABOUT_OTHERS_WORDS", re.compile(""))
     assert [extract(text) for text in FAMILIES] == want
+
+
+# A third review (88311df): each case below failed there.
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("In May I moved to Leeds.", "location", "Leeds"),  # the month, not the modal "may"
+        ("Last May I started a new job at Google.", "employer", "Google"),
+        (
+            "I'm working at Google and I have a big meeting tomorrow.",
+            "employer",
+            "Google",
+        ),  # another clause's time
+        ("I'm working at Google until I find something better.", "employer", "Google"),
+        ("I work at 24 Hour Fitness.", "employer", "24 Hour Fitness"),
+    ],
+)
+def test_a_statement_the_third_review_found_dropped_is_read(text: str, key: str, value: str) -> None:
+    assert [f.value for f in extract(text) if f.key == key and not f.withdraws] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "stays"),
+    [
+        ("I decided to remain in Leeds.", True),  # "remain" passes the word filter
+        ("I'm not staying in Leeds after all.", False),  # a stay denied
+        ("I'm staying in Leeds for now.", False),  # for now is no end of a plan
+        ("Right now I'm staying in Leeds.", False),
+    ],
+)
+def test_a_stay_at_home_is_read_only_when_it_ends_a_plan(text: str, stays: bool) -> None:
+    assert [f.value for f in extract(text) if f.stays] == (["Leeds"] if stays else [])

@@ -25,6 +25,7 @@ from graphmem.model.pattern_pieces import (
     SHIFT,
     SPEAKER,
     STOP,
+    TO_CONJUNCTION,
     US,
     WHO,
 )
@@ -93,7 +94,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         # "I'm working at Google", not a shift: "I'm working at Glastonbury this weekend", "... at Christmas"
         re.compile(
             rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
-            rf"(?= (?:at|for)\s+{NAMED})(?![^.,;!?\n]*\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
+            rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
         ),
         "employer",
     ),
@@ -128,7 +129,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         re.compile(
             rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
-            rf"(?![^.,;!?\n]*\b(?:{SHIFT})\b)) as an?\s+{OBJ}"
+            rf"(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) as an?\s+{OBJ}"
             rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
         ),
         "occupation",
@@ -191,7 +192,7 @@ _THIRD: list[tuple[re.Pattern[str], str]] = [
 ]
 # words every pattern of _about_others / _withdrawals holds (lower case): a turn without one is not searched
 _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
-_PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|tak|join")
+_PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join")
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 _VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
 
@@ -200,9 +201,8 @@ _DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its
 
 
 def _fits(key: str, value: str) -> bool:
-    """Whether ``value`` can be a value of ``key``: not a vague word ("it", "that"), at most six words, a
-    place without digits ("Python 3", "Table 5" are none), an employer not a time or a where ("9 tomorrow",
-    "home")."""
+    """Whether ``value`` can be ``key``'s: not vague ("it"), at most six words, a place without digits
+    ("Python 3", "Table 5"), an employer not a time or a where ("9 tomorrow", "home")."""
     if value.lower() in _VAGUE or len(value.split()) > 6:
         return False
     if key == "location":

@@ -25,6 +25,7 @@ __all__ = [
     "SHIFT",
     "SPEAKER",
     "STOP",
+    "TO_CONJUNCTION",
     "US",
     "WHEN",
     "WHO",
@@ -87,11 +88,16 @@ NOT_SOMEONE = frozenset(
 MOVED_HOME = r"(?:moved|moving|move) (?:house|home)"
 SHIFT = (  # when work is a shift, not a job
     r"today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|winter|year)|"
-    r"next (?:week|weekend)|for the (?:day|week|weekend|summer|season)|over the|until|on \w+days?"
+    r"next (?:week|weekend)|for the (?:day|week|weekend|summer|season)|over the|on \w+days?"
 )
 # where one works that is no employer: "I work at home on Fridays", "I work at weekends"
 NO_EMPLOYER = frozenset(
     {"home", "weekends", "the weekend", "weekend", "night", "nights", "the moment", "my desk", "a desk", "it"}
     | {"christmas", "easter", "new year", "new year's eve", "halloween", "thanksgiving", "the holidays"}
 )
-A_TIME = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s.*)?", re.I)  # "9 tomorrow", not "3M"
+A_TIME = re.compile(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
+    r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s+(?:tomorrow|today|tonight|on|every|sharp|in|this|next)\b.*)?",
+    re.I,
+)
+# the rest of a phrase up to a conjunction: "I'm working at Google and I have a meeting tomorrow" is a job
+TO_CONJUNCTION = r"(?:(?!\b(?:and|but|so|because)\b)[^.,;!?\n])*"

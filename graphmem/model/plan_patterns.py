@@ -249,11 +249,14 @@ PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
 # "decided", "in the end", ...: STAY_CUE): the pending plan that would replace that place is withdrawn, not a
 # plan elsewhere ("I stayed in Paris for a week" on a trip, with no cue, is nothing)
 STAYED = re.compile(
-    rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)?(?: \w+){{0,2}} (?:stay(?:ing|ed)?|remain(?:ing|ed)?) in\s+"
+    rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)?(?! (?:not|no longer|never)\b)(?: \w+){{0,2}} "
+    rf"(?:stay(?:ing|ed)?|remain(?:ing|ed)?) in\s+"
     rf"{NAMED}{PLACE}{PLACE_END}"
 )
 STAY_CUE = re.compile(
-    r"\b(?:ended up|decided|chose|in the end|eventually|after all|instead|now|for good)\b", re.I
+    r"\b(?:ended up|decided|chose|in the end|eventually|after all|instead|(?<!for )(?<!right )now|"
+    r"for good)\b",
+    re.I,
 )
 # stated in the present progressive ("I'm moving", "Emma is relocating"; not "I was moving boxes")
 PROGRESSIVE = re.compile(r"(?:'m|\b(?:am|is|are)|'re)(?: \w+ly| now| just)? (?:moving|relocating|starting)\b")

@@ -96,10 +96,10 @@ def later_unnamed(text: str, span: tuple[int, int]) -> bool:
 
 # what leads a statement that supposes or asks rather than states, right before its subject: "if I moved to
 # Berlin", "once I move", "until I move", "Should I move to Berlin?" (not "After that I moved to Leeds", "When
-# I retired I moved to Spain", "Did I tell you I moved to Lisbon?")
+# I retired I moved to Spain", "Did I tell you I moved to Lisbon?"; "In May I moved": no modal "may")
 _SUPPOSING = re.compile(
     r"\b(?:if|once|when|whenever|until|till|unless|whether|in case|before|after|as soon as|imagine|what if|"
-    r"should|shall|could|would|can|will|do|does|did|must|might|may)\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$",
+    r"should|shall|could|would|can|will|do|does|did|must)\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$",
     re.I,
 )
 
