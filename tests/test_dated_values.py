@@ -62,7 +62,7 @@ def test_an_ordinal_that_is_not_a_day_of_the_month_is_no_date(text: str) -> None
     ("text", "later"),
     [
         ("I'm moving to Cardiff after Christmas.", True),
-        ("I'm moving to Cardiff at the end of the month.", True),
+        ("I'm moving to Cardiff at the end of the summer holidays.", True),
         ("I'm moving to Cardiff soon.", True),
         ("I'm moving to Leeds, I got the job after a long search.", False),  # another phrase's "after"
         ("I'm moving to Leeds.", False),
@@ -71,3 +71,19 @@ def test_an_ordinal_that_is_not_a_day_of_the_month_is_no_date(text: str) -> None
 def test_a_change_said_to_come_later_without_a_date(text: str, later: bool) -> None:
     (fact,) = extract(text)
     assert fact.span is not None and later_unnamed(text, fact.span) == later
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("I'm moving to Cardiff at the end of the month.", date(2026, 12, 25)),  # the month's last quarter
+        ("I'll be moving to Oslo at the beginning of next month.", date(2027, 1, 1)),
+        ("From next month I'll be living in Oslo.", date(2027, 1, 1)),
+        ("We'll be living in Bath from March.", date(2027, 3, 1)),
+        ("I'm moving to Leeds from Monday.", date(2026, 12, 7)),
+    ],
+)
+def test_a_plan_said_with_a_part_of_a_period_or_from_a_date(text: str, start: date) -> None:
+    (fact,) = extract(text)
+    got = fact_start(text, fact.span, DECEMBER, future=fact.planned, ahead=fact.ahead)
+    assert got is not None and got.date() == start

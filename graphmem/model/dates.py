@@ -61,8 +61,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("today", re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening))\b", re.I)),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
     ("weekend", re.compile(rf"\b{_MODS} weekend\b", re.I)),
+    (
+        "part",
+        re.compile(r"\bthe (end|start|beginning|middle) of (this|next|last|the) (week|month|year)\b", re.I),
+    ),
     ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
-    ("weekday", re.compile(rf"\b(?:{_MODS} |on )({'|'.join(WEEKDAYS)})\b", re.I)),
+    ("weekday", re.compile(rf"\b(?:{_MODS} |on |from )({'|'.join(WEEKDAYS)})\b", re.I)),
     ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b", re.I)),
     ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
@@ -74,7 +78,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "mod_month",
         re.compile(
-            rf"\b(last|this|next|past|coming|in|during|since|early|late|mid|by|until) {_MONTH_RE}\b", re.I
+            rf"\b(last|this|next|past|coming|in|during|since|early|late|mid|by|until|from) {_MONTH_RE}\b",
+            re.I,
         ),
     ),
     ("year", re.compile(r"\b(?:in|since|during|of|back in) ((?:19|20)\d{2})\b", re.I)),
@@ -220,6 +225,14 @@ def _match(
         if kind == "weekend":
             return a + timedelta(days=5), b, "day"
         return a, b, unit
+    if kind == "part":  # "the end of the month": its last quarter (a week of a month, a season of a year)
+        step = {"last": -1, "this": 0, "the": 0, "next": 1}[g[1].lower()]
+        unit = g[2].lower()
+        a, b = _unit_range(unit, _shift(unit, today, step))
+        quarter = timedelta(days=(b - a).days // 4)
+        part = g[0].lower()
+        start = b - quarter if part == "end" else a + quarter * 3 // 2 if part == "middle" else a
+        return start, start + quarter, {"week": "day", "month": "week"}.get(unit, "month")
     if kind == "weekday":
         mod, target = (g[0] or "").lower(), WEEKDAYS.index(g[1].lower())
         delta = target - today.weekday()

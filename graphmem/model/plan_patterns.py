@@ -78,6 +78,10 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
         ),
         "location",
     ),
+    (  # "From next month I'll be living in Oslo"
+        re.compile(rf"(?:{WILL}|{_WE_WILL}) (?:living|live) in\s+{NAMED}{PLACE}{PLACE_END}"),
+        "location",
+    ),
     (
         re.compile(
             rf"(?:{WILL}|\bI(?:'m| am)|\bI) start(?:ing)? (?:(?:a |my |the )?(?:new )?job|work(?:ing)?) "

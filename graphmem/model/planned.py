@@ -77,7 +77,7 @@ def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | 
     return starts[-1] if starts else None  # the last said: "pushed back to June, then to July"
 
 
-# a time ahead that no date rule reads ("after Christmas", "at the end of the month", "soon"; not "after all")
+# a time ahead that no date rule reads ("after Christmas", "soon"; not "after all")
 _LATER = re.compile(
     r"\b(?:after(?! all\b)|(?:at|by|towards?|around) the (?:end|start|beginning|middle) of|later|soon|"
     r"eventually|one day|some ?day|in the new year)\b",
