@@ -290,3 +290,18 @@ def test_a_statement_the_third_review_found_dropped_is_read(text: str, key: str,
 )
 def test_a_stay_at_home_is_read_only_when_it_ends_a_plan(text: str, stays: bool) -> None:
     assert [f.value for f in extract(text) if f.stays] == (["Leeds"] if stays else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("I moved to the UK in 2019 and now live in Leeds.", [("Leeds", False)]),  # the value said last
+        ("I won't be moving away from York after all.", [("York", True)]),  # a stay at home
+        ("I live in Leeds and I'm staying put, I've decided.", [("Leeds", False), ("", True)]),
+        ("It's snowing so I'm staying put.", []),  # no word says a plan ended so
+    ],
+)
+def test_the_last_value_said_and_staying_put_after_a_decision(
+    text: str, facts: list[tuple[str, bool]]
+) -> None:
+    assert [(f.value, f.withdraws) for f in extract(text) if f.key == "location"] == facts

@@ -13,6 +13,7 @@ from graphmem.model.pattern_pieces import (
     AND,
     END,
     I_AND,
+    INNER_STOP,
     JOB,
     MOVE_TO,
     MOVED_HOME,
@@ -28,6 +29,7 @@ from graphmem.model.pattern_pieces import (
     TO_CONJUNCTION,
     US,
     WHO,
+    shield,
 )
 from graphmem.model.plan_patterns import (
     AFTER_ALL,
@@ -39,6 +41,7 @@ from graphmem.model.plan_patterns import (
     PUT_OFF_UNTIL,
     STAY_CUE,
     STAYED,
+    STAYING_PUT,
     THIRD_PLANNED,
     THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
@@ -235,24 +238,12 @@ def _clean(obj: str) -> str:
     return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()
 
 
-# A full stop inside a name ("St. Mary's", "Washington D.C.", "Dr. Smith") is not the end of a value: such
-# stops are swapped for a character no value pattern stops at while matching, and swapped back in the values.
-_ABBREVIATION = re.compile(
-    r"\b(?:[A-Z]\.){2,}|\b(?:St|Dr|Mr|Mrs|Ms|Mt|Ft|Jr|Sr|Prof|Inc|Ltd|Co|Corp|Ave|Rd)\.(?= [A-Z0-9])"
-)
-_INNER_STOP = "\u2024"  # ONE DOT LEADER
-
-
-def _shield(text: str) -> str:
-    return _ABBREVIATION.sub(lambda m: m.group().replace(".", _INNER_STOP), text) if "." in text else text
-
-
 def extract(text: str) -> list[ExtractedFact]:
     """Facts a turn states: the speaker's own preferences, profile and rules (first person), and the place
     or work of someone they name (``subject``)."""
     return [
-        replace(f, key=f.key.replace(_INNER_STOP, "."), value=f.value.replace(_INNER_STOP, "."))
-        for f in _extract(_shield(text))
+        replace(f, key=f.key.replace(INNER_STOP, "."), value=f.value.replace(INNER_STOP, "."))
+        for f in _extract(shield(text))
     ]
 
 
@@ -281,7 +272,9 @@ def _extract(text: str) -> list[ExtractedFact]:
                 fact = ExtractedFact(
                     key, "yes" if "{obj}" in template else value, fact_type, ahead=ahead, span=m.span()
                 )
-            out[(fact.fact_type, fact.key)] = fact
+            kept = out.get((fact.fact_type, fact.key))  # two values of a key in a turn: the one said last
+            if kept is None or (kept.span or (0, 0))[1] <= (fact.span or (0, 0))[1]:
+                out[(fact.fact_type, fact.key)] = fact
     _about_others(text, out)
     for pattern, key in PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
         for m in pattern.finditer(text):
@@ -298,9 +291,9 @@ def _extract(text: str) -> list[ExtractedFact]:
                         key, obj, FactType.PROFILE, ends=True, span=m.span()
                     )
     _withdrawals(text, out)
-    for kept, f in list(out.items()):  # "Should I move to Berlin?", "If I moved to Berlin, ...": no state
+    for where, f in list(out.items()):  # "Should I move to Berlin?", "If I moved to Berlin, ...": no state
         if f.fact_type is FactType.PROFILE and f.span is not None and supposed(text, f.span):
-            del out[kept]
+            del out[where]
     # in the order said (a plan called off after it is stated is off); a withdrawal before the value "instead"
     return sorted(out.values(), key=lambda f: ((f.span or (0, 0))[0], not f.withdraws))
 
@@ -362,6 +355,11 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
             out[(FactType.PROFILE, "location@stays")] = ExtractedFact(
                 "location", place, FactType.PROFILE, withdraws=True, stays=True, span=m.span()
             )
+    for m in STAYING_PUT.finditer(text):
+        start, end = clause(text, m.span())
+        if STAY_CUE.search(text, start, end):
+            off = ExtractedFact("location", "", FactType.PROFILE, withdraws=True, span=m.span())
+            out.setdefault((FactType.PROFILE, "location@withdrawn"), off)
     _instead(text, out)
 
 

@@ -10,6 +10,7 @@ __all__ = [
     "A_TIME",
     "END",
     "HOUSEHOLD",
+    "INNER_STOP",
     "I_AND",
     "JOB",
     "KIN",
@@ -29,6 +30,7 @@ __all__ = [
     "US",
     "WHEN",
     "WHO",
+    "shield",
 ]
 
 OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
@@ -102,3 +104,14 @@ A_TIME = re.compile(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
 )
 # the rest of a phrase up to a conjunction: "I'm working at Google and I have a meeting tomorrow" is a job
 TO_CONJUNCTION = r"(?:(?!\b(?:and|but|so|because)\b)[^.,;!?\n])*"
+# A full stop inside a name ("St. Mary's", "Washington D.C.", "Dr. Smith") is not the end of a value: such
+# stops are swapped for a character no value pattern stops at while matching, and swapped back in the values.
+ABBREVIATION = re.compile(
+    r"\b(?:[A-Z]\.){2,}|\b(?:St|Dr|Mr|Mrs|Ms|Mt|Ft|Jr|Sr|Prof|Inc|Ltd|Co|Corp|Ave|Rd)\.(?= [A-Z0-9])"
+)
+INNER_STOP = "\u2024"  # ONE DOT LEADER
+
+
+def shield(text: str) -> str:
+    """``text`` with the full stops inside names swapped for :data:`INNER_STOP`."""
+    return ABBREVIATION.sub(lambda m: m.group().replace(".", INNER_STOP), text) if "." in text else text

@@ -18,6 +18,7 @@ __all__ = [
     "PUT_OFF",
     "PUT_OFF_UNTIL",
     "STAYED",
+    "STAYING_PUT",
     "STAY_CUE",
     "THIRD_PLANNED",
     "THIRD_PUT_OFF",
@@ -253,10 +254,13 @@ PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
 # "decided", "in the end", ...: STAY_CUE): the pending plan that would replace that place is withdrawn, not a
 # plan elsewhere ("I stayed in Paris for a week" on a trip, with no cue, is nothing)
 STAYED = re.compile(
-    rf"\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)?(?! (?:not|no longer|never)\b)(?: \w+){{0,2}} "
-    rf"(?:stay(?:ing|ed)?|remain(?:ing|ed)?) in\s+"
+    rf"(?:\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)?(?! (?:not|no longer|never)\b)(?: \w+){{0,2}} "
+    rf"(?:stay(?:ing|ed)?|remain(?:ing|ed)?) in|(?:{NOT_WILL}) (?:be )?moving away from)\s+"
     rf"{NAMED}{PLACE}{PLACE_END}"
 )
+# staying put, where the sentence says a plan ended so ("I live in Leeds and I'm staying put, I've decided"):
+# any pending move is off
+STAYING_PUT = re.compile(r"\b(?:I|[Ww]e)(?:'m|'re| am| are|'ve| have)?(?: \w+)? (?:stay(?:ing|ed)?) put\b")
 STAY_CUE = re.compile(
     r"\b(?:ended up|decided|chose|in the end|eventually|after all|instead|(?<!for )(?<!right )now|"
     r"for good)\b",
