@@ -297,11 +297,26 @@ def test_a_stay_at_home_is_read_only_when_it_ends_a_plan(text: str, stays: bool)
     [
         ("I moved to the UK in 2019 and now live in Leeds.", [("Leeds", False)]),  # the value said last
         ("I won't be moving away from York after all.", [("York", True)]),  # a stay at home
-        ("I live in Leeds and I'm staying put, I've decided.", [("Leeds", False), ("", True)]),
-        ("It's snowing so I'm staying put.", []),  # no word says a plan ended so
+        ("I'm staying put tonight, I decided I'm too tired.", []),  # staying put is not read: a night's too
+        ("I'm moving to York next month but for now I live in Leeds.", [("York", False), ("Leeds", False)]),
+        ("I'll be living in London for the summer.", []),  # a stay, not a move
+        ("I'll be living in Leeds forever.", []),  # no date: no plan
+        ("I'll live in hope.", []),
     ],
 )
-def test_the_last_value_said_and_staying_put_after_a_decision(
+def test_the_last_value_said_a_move_ahead_beside_it_and_no_stays(
     text: str, facts: list[tuple[str, bool]]
 ) -> None:
     assert [(f.value, f.withdraws) for f in extract(text) if f.key == "location"] == facts
+
+
+@pytest.mark.parametrize("text", ["I work from Monday to Friday.", "The sale runs from May to June."])
+def test_a_range_from_one_day_or_month_to_another_is_no_date(text: str) -> None:
+    assert resolve_dates(text, SAID) == []
+
+
+def test_the_start_of_the_year_said_in_december_is_next_years() -> None:
+    text = "I'm moving to Leeds at the start of the year."
+    (fact,) = extract(text)
+    said = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    assert fact_start(text, fact.span, said, ahead=fact.ahead) == datetime(2027, 1, 1, tzinfo=UTC)

@@ -66,7 +66,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"\bthe (end|start|beginning|middle) of (this|next|last|the) (week|month|year)\b", re.I),
     ),
     ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
-    ("weekday", re.compile(rf"\b(?:{_MODS} |on |from )({'|'.join(WEEKDAYS)})\b", re.I)),
+    (  # not a range: "from Monday to Friday"
+        "weekday",
+        re.compile(
+            rf"\b(?:{_MODS} |on |from )({'|'.join(WEEKDAYS)})\b(?!\s*(?:to|till|until|-)\s*\w+day\b)", re.I
+        ),
+    ),
     ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b", re.I)),
     ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
@@ -78,7 +83,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "mod_month",
         re.compile(
-            rf"\b(last|this|next|past|coming|in|during|since|early|late|mid|by|until|from) {_MONTH_RE}\b",
+            rf"\b(last|this|next|past|coming|in|during|since|early|late|mid|by|until|from) {_MONTH_RE}\b"
+            rf"(?!\s*(?:to|till|until|-)\s*{_MONTH_RE}\b)",
             re.I,
         ),
     ),
@@ -157,6 +163,14 @@ def _shift(unit: str, day: date, n: int) -> date:
     return date(y, m, min(day.day, 28))
 
 
+def _part(unit: str, part: str, today: date, step: int) -> tuple[date, date]:
+    """The end, start or middle quarter of the ``unit`` ``step`` periods from ``today``'s."""
+    a, b = _unit_range(unit, _shift(unit, today, step))
+    quarter = timedelta(days=(b - a).days // 4)
+    start = b - quarter if part == "end" else a + quarter * 3 // 2 if part == "middle" else a
+    return start, start + quarter
+
+
 def _month_number(token: str) -> int:
     return _MONTH_ABBR[token.lower()[:3]]
 
@@ -227,12 +241,11 @@ def _match(
         return a, b, unit
     if kind == "part":  # "the end of the month": its last quarter (a week of a month, a season of a year)
         step = {"last": -1, "this": 0, "the": 0, "next": 1}[g[1].lower()]
-        unit = g[2].lower()
-        a, b = _unit_range(unit, _shift(unit, today, step))
-        quarter = timedelta(days=(b - a).days // 4)
-        part = g[0].lower()
-        start = b - quarter if part == "end" else a + quarter * 3 // 2 if part == "middle" else a
-        return start, start + quarter, {"week": "day", "month": "week"}.get(unit, "month")
+        unit, part = g[2].lower(), g[0].lower()
+        start, end = _part(unit, part, today, step)
+        if g[1].lower() == "the" and future and end <= today:  # "at the start of the year" said in December
+            start, end = _part(unit, part, today, 1)
+        return start, end, {"week": "day", "month": "week"}.get(unit, "month")
     if kind == "weekday":
         mod, target = (g[0] or "").lower(), WEEKDAYS.index(g[1].lower())
         delta = target - today.weekday()

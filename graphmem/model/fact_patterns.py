@@ -41,7 +41,6 @@ from graphmem.model.plan_patterns import (
     PUT_OFF_UNTIL,
     STAY_CUE,
     STAYED,
-    STAYING_PUT,
     THIRD_PLANNED,
     THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
@@ -272,9 +271,11 @@ def _extract(text: str) -> list[ExtractedFact]:
                 fact = ExtractedFact(
                     key, "yes" if "{obj}" in template else value, fact_type, ahead=ahead, span=m.span()
                 )
-            kept = out.get((fact.fact_type, fact.key))  # two values of a key in a turn: the one said last
+            # two values of a key in a turn: the one said last (a move ahead stands beside the present value)
+            where = (fact.fact_type, fact.key + ("@ahead" if fact.ahead else ""))
+            kept = out.get(where)
             if kept is None or (kept.span or (0, 0))[1] <= (fact.span or (0, 0))[1]:
-                out[(fact.fact_type, fact.key)] = fact
+                out[where] = fact
     _about_others(text, out)
     for pattern, key in PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
         for m in pattern.finditer(text):
@@ -355,11 +356,6 @@ def _withdrawals(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> N
             out[(FactType.PROFILE, "location@stays")] = ExtractedFact(
                 "location", place, FactType.PROFILE, withdraws=True, stays=True, span=m.span()
             )
-    for m in STAYING_PUT.finditer(text):
-        start, end = clause(text, m.span())
-        if STAY_CUE.search(text, start, end):
-            off = ExtractedFact("location", "", FactType.PROFILE, withdraws=True, span=m.span())
-            out.setdefault((FactType.PROFILE, "location@withdrawn"), off)
     _instead(text, out)
 
 

@@ -18,7 +18,6 @@ __all__ = [
     "PUT_OFF",
     "PUT_OFF_UNTIL",
     "STAYED",
-    "STAYING_PUT",
     "STAY_CUE",
     "THIRD_PLANNED",
     "THIRD_PUT_OFF",
@@ -80,7 +79,10 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
         "location",
     ),
     (  # "From next month I'll be living in Oslo"
-        re.compile(rf"(?:{WILL}|{_WE_WILL}) (?:living|live) in\s+{NAMED}{PLACE}{PLACE_END}"),
+        re.compile(
+            rf"(?:{WILL}|{_WE_WILL}) (?:living|live) in\s+(?=(?:the )?[A-Z])(?>{PLACE}{PLACE_END})"
+            rf"(?![^.,;!?\n]*\b(?:for the|for (?:a|\w+) (?:days?|weeks?|months?)|until|till|forever)\b)"
+        ),
         "location",
     ),
     (
@@ -258,9 +260,6 @@ STAYED = re.compile(
     rf"(?:stay(?:ing|ed)?|remain(?:ing|ed)?) in|(?:{NOT_WILL}) (?:be )?moving away from)\s+"
     rf"{NAMED}{PLACE}{PLACE_END}"
 )
-# staying put, where the sentence says a plan ended so ("I live in Leeds and I'm staying put, I've decided"):
-# any pending move is off
-STAYING_PUT = re.compile(r"\b(?:I|[Ww]e)(?:'m|'re| am| are|'ve| have)?(?: \w+)? (?:stay(?:ing|ed)?) put\b")
 STAY_CUE = re.compile(
     r"\b(?:ended up|decided|chose|in the end|eventually|after all|instead|(?<!for )(?<!right )now|"
     r"for good)\b",
