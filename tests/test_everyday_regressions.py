@@ -13,10 +13,12 @@ import pytest
 from conversation import say
 
 from graphmem import GraphMemory
-from graphmem.model import fact_patterns
+from graphmem.model import fact_patterns, facts
 from graphmem.model.dates import resolve_dates
 from graphmem.model.fact_patterns import extract
+from graphmem.model.facts import CurrentFact, FactInput
 from graphmem.model.planned import fact_start, later_unnamed, moved_start
+from graphmem.models import FactType, Source
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
 APRIL = datetime(2026, 4, 1, tzinfo=UTC)
@@ -320,3 +322,15 @@ def test_the_start_of_the_year_said_in_december_is_next_years() -> None:
     (fact,) = extract(text)
     said = datetime(2026, 12, 1, 10, tzinfo=UTC)
     assert fact_start(text, fact.span, said, ahead=fact.ahead) == datetime(2027, 1, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("named", "ends"), [("Manchester", True), ("York", False), ("", True)])
+def test_an_ending_names_its_value_as_a_withdrawal_names_a_plan(named: str, ends: bool) -> None:
+    """One naming rule for endings and withdrawals: a whole value, or the first words of it or of one of its
+    comma-separated parts ("I no longer live in Manchester" ends "Ancoats, Manchester"; "York" is not "New
+    York")."""
+    value = "Ancoats, Manchester" if named != "York" else "New York"
+    current = CurrentFact("v1", value, datetime(2026, 1, 5, tzinfo=UTC), Source.USER, 1)
+    end = FactInput("u", "location", named, FactType.PROFILE, valid_from=SAID, ends=True)
+    out = facts.plan([end], {("u", None, "location"): current}, SAID)
+    assert ([c["id"] for c in out.close] == ["v1"]) == ends

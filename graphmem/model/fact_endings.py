@@ -47,24 +47,21 @@ def plan_end(
     valid_from: datetime,
 ) -> None:
     """ "I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
-    (an empty value names any) and ``valid_from`` follows its start; otherwise nothing changes."""
-    named = not new.value or (
-        current is not None and normalize_value(current.value) == normalize_value(new.value)
-    )
+    (as a withdrawal names a plan: :func:`_names`; an empty value names any) and ``valid_from`` follows its
+    start; otherwise nothing changes."""
     audit = {**audit_row(new, current), "new_value": None}
-    if current is None or not named or valid_from <= current.valid_from:
-        out.audit.append(
-            {**audit, "resolution": "end_ignored", "reason": "no matching current value", "new_id": None}
-        )
-        out.results.append(("", Resolution.MERGE))
+    if (
+        current is None
+        or (new.value and not _names(current.value, new.value))
+        or valid_from <= current.valid_from
+    ):
+        _ignored(out, audit, "end_ignored", "no matching current value")
         return
     out.close.append({"id": current.id, "valid_to": valid_from, "status": ENDED})
     out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": valid_from})
     out.audit.append({**audit, "resolution": "end", "reason": "stated as no longer true", "new_id": None})
     out.results.append((current.id, Resolution.SUPERSEDE))
-    del state[new.identity]
-    past = history.get(new.identity, KeyState())
-    history[new.identity] = KeyState(floor=valid_from, last_version=max(past.last_version, current.version))
+    _drop_current(state, history, new.identity, valid_from, current.version)
 
 
 def plan_withdraw(
@@ -85,9 +82,9 @@ def plan_withdraw(
     audit = {**audit_row(new, current), "new_value": None}
     if current is None or not calls_off(current, new, said):
         pending = withdrawable(current, "", said)
-        reason = "no pending plan of this value" if pending else "no pending plan"
-        out.audit.append({**audit, "resolution": "withdraw_ignored", "reason": reason, "new_id": None})
-        out.results.append(("", Resolution.MERGE))
+        _ignored(
+            out, audit, "withdraw_ignored", "no pending plan of this value" if pending else "no pending plan"
+        )
         return
     out.close.append({"id": current.id, "valid_to": None, "status": RETRACTED})
     out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": said, "memory": new.memory_id})
@@ -112,12 +109,29 @@ def plan_withdraw(
             fields={**copied, "valid_from": start},
         )  # fmt: skip
     else:
-        del state[new.identity]
-        past = history.get(new.identity, KeyState())
-        history[new.identity] = KeyState(current.floor, max(past.last_version, current.version))
+        _drop_current(state, history, new.identity, current.floor, current.version)
     reason = "a plan called off before its start"
     out.audit.append({**audit, "resolution": "withdraw", "reason": reason, "new_id": resumed_id})
     out.results.append((current.id, Resolution.SUPERSEDE))
+
+
+def _ignored(out: FactPlan, audit: dict[str, Any], resolution: str, reason: str) -> None:
+    """An ending or withdrawal that changes nothing: audited, and merged into nothing."""
+    out.audit.append({**audit, "resolution": resolution, "reason": reason, "new_id": None})
+    out.results.append(("", Resolution.MERGE))
+
+
+def _drop_current(
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    identity: Identity,
+    floor: datetime | None,
+    version: int,
+) -> None:
+    """The key has no current value any more: its history keeps ``floor`` and its highest version."""
+    del state[identity]
+    past = history.get(identity, KeyState())
+    history[identity] = KeyState(floor=floor, last_version=max(past.last_version, version))
 
 
 def withdrawable(current: CurrentFact | None, named: str, said: datetime) -> bool:

@@ -147,7 +147,8 @@ def plan(
         valid_from = new.valid_from or now
         if new.ends or new.withdraws:  # "I no longer ...", "I'm not moving ... after all"
             again = _end_or_withdraw(out, state, history, new, current, valid_from)
-            queue.extend([again] if again is not None else [])
+            if again is not None:  # a plan put off: its value planned from the new date
+                queue.append(again)
             continue
         resolution, reason = classify(current, new, valid_from, past.floor)
         audit = {**audit_row(new, current), "resolution": resolution.value, "reason": reason}

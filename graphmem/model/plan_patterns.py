@@ -25,12 +25,13 @@ __all__ = [
     "WITHDRAWN",
 ]
 
+_MOVE = r"(?:moving|relocating|move|relocate)"
 # someone else's move ahead ("Emma will be moving to Porto next month": a plan only with a date), or called
 # off ("Emma isn't moving to Porto after all", "my brother has decided not to move")
 THIRD_PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"{WHO}(?: will|'ll| is going to)(?: be)? (?:moving|relocating|move|relocate) to\s+"
+            rf"{WHO}(?: will|'ll| is going to)(?: be)? {_MOVE} to\s+"
             rf"{PLACE}{PLACE_END}"
         ),
         "location",
@@ -44,12 +45,14 @@ OFF_END = r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now))?\s*(?:
 VERB_OFF_END = (
     r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now)\s*(?:[.,;!?\n]|$)|\s*(?:[.;!?\n]|$)))"
 )
-_PUT_OFF = r"(?!\s+(?:until|till|before)\b)"  # "not moving to Leeds until June" is put off, not off
+_UNTIL = r"\s+(?:until|till|before)\b"
+_PUT_OFF = rf"(?!{_UNTIL})"  # "not moving to Leeds until June" is put off, not off
+_THIRD_NOT = r"(?:'s not| isn't| is not| won't be| will not be)"
 THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"{WHO}(?:'s not| isn't| is not| won't be| will not be| is no longer|(?: has)? decided not to)"
-            rf" (?:moving|relocating|move|relocate)(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{VERB_OFF_END})"
+            rf"{WHO}(?:{_THIRD_NOT}| is no longer|(?: has)? decided not to)"
+            rf" {_MOVE}(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{VERB_OFF_END})"
         ),
         "location",
     ),
@@ -58,8 +61,8 @@ THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
 THIRD_PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"{WHO}(?:'s not| isn't| is not| won't be| will not be)"
-            rf" (?:moving|relocating|move|relocate)(?: to\s+{NAMED}{PLACE})?(?=\s+(?:until|till|before)\b)"
+            rf"{WHO}{_THIRD_NOT}"
+            rf" {_MOVE}(?: to\s+{NAMED}{PLACE})?(?={_UNTIL})"
         ),
         "location",
     ),
@@ -73,7 +76,7 @@ _WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: b
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"(?:{WILL} (?:moving|relocating|move|relocate)|{_WE_WILL} (?:moving|move) (?:house|home))"
+            rf"(?:{WILL} {_MOVE}|{_WE_WILL} (?:moving|move) (?:house|home))"
             rf"{MOVE_TO}"
         ),
         "location",
@@ -111,7 +114,7 @@ NOT_WILL = (
 WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"(?:{NOT_WILL}) (?:moving|relocating|move|relocate)(?: house| back)?"
+            rf"(?:{NOT_WILL}) {_MOVE}(?: house| back)?"
             rf"(?:(?> to\s+{PLACE}{PLACE_END}){_PUT_OFF}|{VERB_OFF_END})"
         ),
         "location",
@@ -238,15 +241,15 @@ _I_NOT_WILL = r"\bI(?:'m not| am not| won't| will not)(?: be)?(?: going to)?"  #
 PUT_OFF_UNTIL: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
-            rf"{_I_NOT_WILL} (?:moving|relocating|move|relocate)(?: house| back)?(?: to\s+{NAMED}{PLACE})?"
-            rf"(?=\s+(?:until|till|before)\b)"
+            rf"{_I_NOT_WILL} {_MOVE}(?: house| back)?(?: to\s+{NAMED}{PLACE})?"
+            rf"(?={_UNTIL})"
         ),
         "location",
     ),
     (  # a job's words, or a name: not "I'm not starting with the new diet until Monday"
         re.compile(
             rf"(?:{NOT_WILL}) (?:start(?:ing)?|join(?:ing)?) (?:{_JOB_WORDS} (?:at|with|for)\s+|at\s+{NAMED})"
-            rf"{OBJ}(?=\s+(?:until|till|before)\b)"
+            rf"{OBJ}(?={_UNTIL})"
         ),
         "employer",
     ),

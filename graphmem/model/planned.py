@@ -17,7 +17,7 @@ from datetime import datetime
 
 from graphmem.model.dates import resolve_dates
 
-__all__ = ["clause", "ended_by", "fact_start", "later_unnamed", "moved_start", "supposed"]
+__all__ = ["clause", "ended_by", "fact_start", "later_unnamed", "moved_start", "phrase_end", "supposed"]
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
 _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
@@ -38,6 +38,13 @@ def clause(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return start, end_match.start() if end_match else len(text)
 
 
+def phrase_end(text: str, span: tuple[int, int]) -> int:
+    """Where the phrase stating ``span`` ends: the next comma after it, else its clause's end."""
+    end = clause(text, span)[1]
+    comma = text.find(",", span[1], end)
+    return comma if comma >= 0 else end
+
+
 def fact_start(
     text: str, span: tuple[int, int] | None, said: datetime, *, future: bool = False, ahead: bool = False
 ) -> datetime | None:
@@ -53,8 +60,7 @@ def fact_start(
     own = text[start:end]
     found = resolve_dates(own, said, future=future)
     if ahead and not future:
-        comma = own.find(",", span[1] - start)
-        found += resolve_dates(own[: comma if comma >= 0 else len(own)], said, future=True)
+        found += resolve_dates(text[start : phrase_end(text, span)], said, future=True)
     starts = [
         r.start for r in found if r.start > said and not _BOUND.search(own[: max(0, own.find(r.phrase))])
     ]
@@ -89,9 +95,8 @@ def later_unnamed(text: str, span: tuple[int, int]) -> bool:
     """Whether the clause at ``span`` says its change comes later without a date the rules read ("I'm moving
     to Cardiff after Christmas"; read up to the next comma): a change in the progressive is then a plan
     without a date, not a fact yet, rather than one that holds from when it was said."""
-    end = clause(text, span)[1]
-    comma = text.find(",", span[1], end)  # its own phrase: "..., I got the job after a long search" is not
-    return _LATER.search(text, span[1], comma if comma >= 0 else end) is not None
+    # its own phrase: "..., I got the job after a long search" is not
+    return _LATER.search(text, span[1], phrase_end(text, span)) is not None
 
 
 # what leads a statement that supposes or asks rather than states, right before its subject: "if I moved to
@@ -115,9 +120,7 @@ def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
     """When an ending at ``span`` had happened by: the end of the first date its phrase (to the next comma)
     names that lies wholly before the day ``said`` falls on ("I was fired in 2015": by 1 January 2016, so it
     cannot end a job that began later), else ``said``."""
-    start, end = clause(text, span)
-    comma = text.find(",", span[1], end)
-    for r in resolve_dates(text[start : comma if comma >= 0 else end], said):
+    for r in resolve_dates(text[clause(text, span)[0] : phrase_end(text, span)], said):
         if r.end <= said:
             return r.end
     return said
