@@ -8,8 +8,8 @@
 // that held nowhere, withdrawn or replaced before their start, the one that held before them), whose
 // statement a settled plan outdates, and that version's value when it held from when the plan was made until
 // the plan's start (replaced_value: stated again before then, it leaves the plan; graphmem.model.facts.
-// restates), and, when it was closed at the start of the plan that replaced it, its fields (resumes: a plan
-// called off continues it, graphmem.model.fact_endings). fields: the current version's own (COPIED).
+// restates), and, when it was closed at the start of the plan that replaced it (and not revoked since: its
+// value ended before), its fields (resumes: a plan called off continues it, graphmem.model.fact_endings). fields: the current version's own (COPIED).
 // $keys: list of {user_id, agent_id, key}
 UNWIND $keys AS k
 OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
@@ -22,7 +22,8 @@ OPTIONAL CALL (f) { // back through plans that held nowhere (withdrawn, or repla
     AND all(x IN nodes(path)[1..-1] WHERE {{plan_held_nowhere(x, false)}})
     AND NOT {{plan_held_nowhere(p, false)}}
   WITH f, p, length(path) AS hops,
-       coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from, false) AS closed
+       coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from AND p.revoked_at IS NULL,
+                false) AS closed
   RETURN p.id AS replaced,
          CASE WHEN closed AND p.valid_from <= f.planned_at THEN p.value END AS replaced_value,
          CASE WHEN closed THEN p {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence,
@@ -39,6 +40,6 @@ RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        f {.user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id, .valid_from}
          AS fields,
        reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from
-                                AND NOT x IN line] |
+                                AND x.revoked_at IS NULL AND NOT x IN line] |
          CASE WHEN m IS NULL OR v.valid_to > m THEN v.valid_to ELSE m END) AS floor,
        reduce(m = 0, v IN versions | CASE WHEN v.version > m THEN v.version ELSE m END) AS last_version

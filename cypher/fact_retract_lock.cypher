@@ -16,7 +16,8 @@ OPTIONAL CALL (f) { // back through plans that held nowhere, as fact_current.cyp
     AND all(x IN nodes(path)[1..-1] WHERE {{plan_held_nowhere(x, false)}})
     AND NOT {{plan_held_nowhere(p, false)}}
   WITH p, length(path) AS hops
-  WHERE coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from, false)
+  WHERE coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from AND p.revoked_at IS NULL,
+                false)
   RETURN p {.*} AS resumed ORDER BY hops LIMIT 1
 }
 RETURN f {.*} AS fact, resumed

@@ -111,6 +111,9 @@ class Fact(BaseModel):
     expired_at: datetime | None = None
     memory_id: str | None = None
     planned_at: datetime | None = None  # set on a plan: when a change that starts at valid_from was stated
+    # set when this version's record was replaced by a later one with another end (valid nowhere as known from
+    # then): the value a pending plan replaced, said to have ended before the plan's start
+    revoked_at: datetime | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -61,7 +61,7 @@ class Interval:
 @dataclass
 class Op:
     at: datetime  # transaction time
-    kind: str  # "set" | "retract" | "withdraw" | "put_off"
+    kind: str  # "set" | "retract" | "withdraw" | "put_off" | "end"
     value: str | None = None
     when: datetime | None = None  # valid_from (set) or valid_to (retract); None: the transaction time / none
     source: str = "user"
@@ -83,6 +83,9 @@ class KeyModel:
     def put_off(self, at: datetime, value: str, to: datetime) -> None:
         self.ops.append(Op(at, "put_off", value, to))
 
+    def end(self, at: datetime, value: str, said: datetime | None) -> None:
+        self.ops.append(Op(at, "end", value, said))
+
     def replay(self, known_at: datetime) -> list[Interval]:
         """The intervals known at ``known_at`` (withdrawn ones included, flagged)."""
         intervals: list[Interval] = []
@@ -102,6 +105,10 @@ class KeyModel:
                         Op(op.at, "set", cur.value, op.when, op.source),
                         Op(op.at, "withdraw", op.value),
                     ]
+                continue
+            if op.kind == "end":
+                if current is not None and _end(intervals, current[0], op, n):
+                    current = None
                 continue
             if op.kind == "set" and current is not None and (op.when or op.at) > op.at:  # a plan ...
                 cur, when = current[0], op.when
@@ -195,3 +202,25 @@ class KeyModel:
     def times(self) -> list[datetime]:
         """Every transaction and valid time the operations mention."""
         return sorted({t for o in self.ops for t in (o.at, o.when) if t is not None})
+
+
+def _end(intervals: list[Interval], cur: Interval, op: Op, n: int) -> bool:
+    """ "I no longer ..." said at ``op.when`` (else ``op.at``), naming ``op.value`` (or any): True when the
+    current value ends then (after its start); a pending plan's held value (the interval it ended at its
+    start, started by then) ends then instead, recorded anew (the old record no longer holds) and the plan
+    stands, with nothing to continue when called off; anything else changes nothing."""
+    said = op.when or op.at
+    continues = cur.ended is not None and cur.ended[0].value == cur.value
+    pending = cur.planned_at is not None and cur.planned_at <= said and not continues
+    if pending and said < cur.start:
+        held = cur.ended[0] if cur.ended is not None else None
+        if held is not None and op.value in ("", held.value) and held.start < said:
+            held.withdrawn = True
+            intervals.append(Interval(held.value, held.start, said, order=n))
+            cur.ended = None
+            cur.floor = said if cur.floor is None or cur.floor < said else cur.floor
+        return False
+    if (op.value and op.value != cur.value) or said <= cur.start:
+        return False
+    cur.end = said
+    return True

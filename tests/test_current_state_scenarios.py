@@ -124,6 +124,26 @@ SCENARIOS = [
         "Leeds",
         "Leeds",
     ),
+    # a job taken that starts later; a home moved out of
+    (
+        "employer",
+        [(1, "I work at Acme."), (2, "I've accepted a job at Google, starting in January.")],
+        "Acme",
+        "Google",
+    ),
+    (
+        "employer",
+        [(1, "I work at Acme."), (2, "I've accepted an offer from Monzo and I start on January 4th.")],
+        "Acme",
+        "Monzo",
+    ),
+    ("location", [(1, "I live in London."), (9, "I've moved out of London.")], None, None),
+    (
+        "location",
+        [(1, "I live in London."), (9, "I moved out of London to Brighton.")],
+        "Brighton",
+        "Brighton",
+    ),
     # jobs that end, and a job left for another
     ("employer", [(1, "I work at Acme."), (9, "I got laid off from Acme last week.")], None, None),
     (
@@ -179,6 +199,11 @@ NOT_CHANGES = [
     "I lost my job interview notes on the train.",
     "I've retired for the night, goodnight!",
     "I was fired in 2015 and it taught me a lot.",
+    "I moved from London to be closer to family.",
+    "I moved out of my flat in Leeds and into a bigger one.",
+    "I left Leeds at 6am to beat the traffic.",
+    "I've been offered a role at Meta starting next month.",
+    "I got an offer from Rightmove, starting at 300k.",
 ]
 
 

@@ -108,7 +108,10 @@ def test_cli_retract(server: LocalServer, user_id: str) -> None:
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 op = st.tuples(
     # OFF: a plan called off; LATER: one put off to `offset` days later (at least one)
-    st.sampled_from(["Paris", "Berlin", "Rome", "RETRACT", "OFF", "OFF Paris", "LATER", "LATER Rome"]),
+    # END: "I no longer ..." (said at the offset when dated)
+    st.sampled_from(
+        ["Paris", "Berlin", "Rome", "RETRACT", "OFF", "OFF Paris", "LATER", "LATER Rome", "END", "END Paris"]
+    ),
     st.integers(min_value=-20, max_value=20),  # valid_from / valid_to offset in days from the write
     st.booleans(),  # dated (else None)
     st.sampled_from([Source.USER, Source.AGENT]),
@@ -187,6 +190,18 @@ op = st.tuples(
         ("OFF", 0, False, Source.USER, 1),
     ]
 )
+# the value a pending plan would replace ends before the plan starts: it ends then, the plan stands, and
+# called off the plan continues nothing; an ending naming another value changes nothing
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("Berlin", 10, True, Source.USER, 0),
+        ("END Rome", 0, False, Source.USER, 1),
+        ("END Paris", 0, False, Source.USER, 1),
+        ("OFF", 0, False, Source.USER, 1),
+        ("Rome", 0, False, Source.USER, 1),
+    ]
+)
 def test_writes_and_retractions_match_an_independent_model(
     mem: GraphMemory, ops: list[tuple[str, int, bool, Source, int]]
 ) -> None:
@@ -210,6 +225,11 @@ def test_writes_and_retractions_match_an_independent_model(
             off = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, withdraws=True)
             mem.runtime.store.unit_of_work(lambda tx, off=off, now=now: factbase.apply(tx, [off], now))
             model.withdraw(now, named, when)
+        elif value.startswith("END"):  # "I no longer live in (Paris)", said at `when`
+            named = value.removeprefix("END").strip()
+            end = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, ends=True)
+            mem.runtime.store.unit_of_work(lambda tx, end=end, now=now: factbase.apply(tx, [end], now))
+            model.end(now, named, when)
         elif value.startswith("LATER"):  # "the move (to Rome) got pushed back", said now, to `offset` days on
             named, to = value.removeprefix("LATER").strip(), now + timedelta(days=abs(offset) + 1)
             moved = FactInput(user_id, "city", named, FactType.PROFILE, withdraws=True, put_off_to=to)

@@ -16,6 +16,14 @@ __all__ = ["ENDINGS", "ENDINGS_CHECK"]
 _SAID_END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 ENDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bI (?:no longer|don't|do not) live in\s+{PLACE}{PLACE_END}"), "location"),
+    (  # "I've moved out of London", "I moved away from Leeds" (not "I left London at 6", a trip; not "moved
+        # out of my flat", which may stay in its town)
+        re.compile(
+            rf"\bI(?:'ve| have)? (?:just |finally )?moved (?:out of|away from)\s+(?=[A-Z])"
+            rf"(?>{PLACE}(?=\s+(?:to|{STOP}|for|with)\b|[.,;!?\n]|$))(?!\s+to\b)"
+        ),
+        "location",
+    ),
     (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{OBJ}{END}"), "employer"),
     (re.compile(rf"\bI(?:'m| am) no longer (?:at|with|working (?:at|for))\s+{OBJ}{END}"), "employer"),
     (
@@ -40,5 +48,5 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
 ]
 # every pattern above holds one of these: a turn without any is not searched
 ENDINGS_CHECK = re.compile(
-    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|retired)\b"
+    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|retired|moved)\b"
 )

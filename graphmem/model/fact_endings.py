@@ -30,6 +30,7 @@ from graphmem.model.fact_versions import (
 __all__ = [
     "Retraction",
     "calls_off",
+    "names",
     "plan_end",
     "plan_retraction",
     "plan_withdraw",
@@ -47,12 +48,12 @@ def plan_end(
     valid_from: datetime,
 ) -> None:
     """ "I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
-    (as a withdrawal names a plan: :func:`_names`; an empty value names any) and ``valid_from`` follows its
+    (as a withdrawal names a plan: :func:`names`; an empty value names any) and ``valid_from`` follows its
     start; otherwise nothing changes."""
     audit = {**audit_row(new, current), "new_value": None}
     if (
         current is None
-        or (new.value and not _names(current.value, new.value))
+        or (new.value and not names(current.value, new.value))
         or valid_from <= current.valid_from
     ):
         _ignored(out, audit, "end_ignored", "no matching current value")
@@ -139,7 +140,7 @@ def withdrawable(current: CurrentFact | None, named: str, said: datetime) -> boo
     off: not a continuation (:func:`_continues`)."""
     if current is None or current.planned_at is None or current.planned_at > said or _continues(current):
         return False
-    return not named or _names(current.value, named)
+    return not named or names(current.value, named)
 
 
 def calls_off(current: CurrentFact | None, new: FactInput, said: datetime) -> bool:
@@ -148,7 +149,7 @@ def calls_off(current: CurrentFact | None, new: FactInput, said: datetime) -> bo
     if not new.stays:
         return withdrawable(current, new.value, said)
     held = current.replaced_value if current is not None else None
-    return withdrawable(current, "", said) and held is not None and _names(held, new.value)
+    return withdrawable(current, "", said) and held is not None and names(held, new.value)
 
 
 def resumed_start(resumed: Mapping[str, Any], plan_start: datetime) -> datetime:
@@ -181,7 +182,7 @@ def _same_value(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return normalize_value(str(a.get("value"))) == normalize_value(str(b.get("value")))
 
 
-def _names(value: str, named: str) -> bool:
+def names(value: str, named: str) -> bool:
     """Whether ``named`` names ``value``: the same words, or the first words of the value or of one of its
     comma-separated parts ("Manchester" names "Ancoats, Manchester" and "Manchester, UK", "Spotify" names
     "Spotify London"; "York" does not name "New York")."""

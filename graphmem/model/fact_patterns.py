@@ -283,6 +283,9 @@ def _extract(text: str) -> list[ExtractedFact]:
             if obj and _fits(key, obj):
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
+                now = out.get((FactType.PROFILE, key))  # its phrase read as present too: it starts later
+                if now is not None and now.value == obj and m.start() <= (now.span or (0, 0))[0] < m.end():
+                    del out[(FactType.PROFILE, key)]
     if ENDINGS_CHECK.search(text):
         for pattern, key in ENDINGS:
             for m in pattern.finditer(text):

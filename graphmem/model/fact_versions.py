@@ -126,6 +126,9 @@ class FactPlan:
     outdated: list[dict[str, Any]] = field(default_factory=list)
     # memories whose stated value holds again (a withdrawn plan's predecessor): {fact (its id), key}
     reinstated: list[dict[str, Any]] = field(default_factory=list)
+    # versions whose record no longer holds from now (Fact.revoked_at): recorded again in ``create`` with
+    # another end (the value a pending plan replaces, ended before the plan's start)
+    revoked: list[str] = field(default_factory=list)
 
 
 def stored_version(value: Any) -> int:

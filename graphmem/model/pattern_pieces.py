@@ -50,7 +50,7 @@ WHEN = (
     r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
     r"(?:days?|weeks?|months?|years?))"
 )
-STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|{WHEN}"
+STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|{WHEN}"
 END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
@@ -60,8 +60,10 @@ NAMED = (
     r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part)\b)[a-z]+"
     rf"(?:[.,;!?\n]|$|\s+(?:{STOP})\b))"
 )  # or one word typed in lower case: "I live in london"
-# where a move goes, after its verb: "(house|back) (from Leeds) to Manchester"
-MOVE_TO = rf"(?: house| back)?(?: from [^.,;!?\n]{{2,40}}?)? to\s+{NAMED}{PLACE}{PLACE_END}"
+# where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
+# closer to family")
+_FROM = r"(?: (?:from|out of) (?:(?!to\b)[^.,;!?\n]){2,40}?)?"
+MOVE_TO = rf"(?: house| back| away)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
 _ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"
 SPEAKER = rf"\bI(?:'ve|'m| have| am)?{_ADVERB}"
 # the speaker's household, for where they live: "we moved to Leeds", "Emma and I are moving to Bath"

@@ -7,7 +7,19 @@ from __future__ import annotations
 
 import re
 
-from graphmem.model.pattern_pieces import END, HOUSEHOLD, MOVE_TO, NAMED, OBJ, PLACE, PLACE_END, STOP, WHO
+from graphmem.model.pattern_pieces import (
+    END,
+    HOUSEHOLD,
+    JOB,
+    MOVE_TO,
+    NAMED,
+    OBJ,
+    PLACE,
+    PLACE_END,
+    SPEAKER,
+    STOP,
+    WHO,
+)
 
 __all__ = [
     "AFTER_ALL",
@@ -92,6 +104,17 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             rf"(?:{WILL}|\bI(?:'m| am)|\bI) start(?:ing)? (?:(?:a |my |the )?(?:new )?job|work(?:ing)?) "
             rf"(?:at|with|for)\s+(?!(?:{STOP})\b){OBJ}{END}"
+        ),
+        "employer",
+    ),
+    (  # a job taken that starts later: "I've accepted a job at Google, starting in January", "I got an
+        # offer from Monzo and I start on the 4th" (read up to the verb: a date after it is the start's; not
+        # "I've been offered a role": not taken)
+        re.compile(
+            rf"{SPEAKER} (?:got|accepted|landed|taken|took|signed) (?:(?:a |an |the )?"
+            rf"(?:new )?(?:job |work )?offer (?:at|with|from)|{JOB}(?:at|with)|(?:a |the )?(?:new )?(?:role|"
+            rf"position) (?:at|with))\s+{NAMED}{OBJ}{END}[^.!?;\n]{{0,30}}?\b(?:I(?:'ll| will)? start|I'm "
+            rf"starting|starting|start(?:s|ing)? (?:on|in|from|next)|beginning)\b"
         ),
         "employer",
     ),

@@ -175,7 +175,7 @@ TIME_PROPERTIES = frozenset(
         "created_at", "recorded_at", "occurred_at", "last_accessed_at", "updated_at", "confirmed_at",
         "inhibited_at", "outdated_at", "outdated_from", "strength_updated_at", "weight_updated_at",
         "status_changed_at", "forgotten_at", "superseded_at", "expired_at", "valid_from", "valid_to",
-        "next_review_at", "reviewed_at", "planned_at", "reinstated_at",
+        "next_review_at", "reviewed_at", "planned_at", "reinstated_at", "revoked_at",
     }
 )  # fmt: skip
 """Properties graphmem reads as times (memories and edges): a stored value that is not a date-time (written

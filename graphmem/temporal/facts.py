@@ -45,7 +45,9 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             value=records.text(r["value"]),
             valid_from=records.moment(r["valid_from"]),
             source=facts.stored_source(r["source"]),
-            version=facts.stored_version(r["version"]),
+            # the key's highest number (one recorded after the current version: the value a plan replaces,
+            # ended before the plan's start)
+            version=max(facts.stored_version(r["version"]), int(r["last_version"] or 0)),
             planned_at=records.optional_moment(r["planned_at"]),
             replaced=records.optional_text(r["replaced"]),
             replaced_value=records.optional_text(r["replaced_value"]),
@@ -67,8 +69,9 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     user_id = inputs[0].user_id
     if plan.create:
         tx.run("fact_create", rows=[{"valid_to": None, "expire": False, **r} for r in plan.create], now=now)
-    if plan.close:
-        tx.run("fact_close", closes=plan.close, user_id=user_id, now=now)
+    if plan.close or plan.revoked:
+        closes = plan.close + [{"id": r, "revoke": True} for r in plan.revoked]
+        tx.run("fact_close", closes=closes, user_id=user_id, now=now)
     if plan.supersedes or plan.conflicts_with:
         tx.run(
             "fact_edges", supersedes=plan.supersedes, conflicts=plan.conflicts_with, user_id=user_id, now=now

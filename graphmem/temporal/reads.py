@@ -9,7 +9,9 @@ version therefore looks like this (pure logic in :func:`known_interval`, mirrore
   open-ended; only the ``ended`` version a retraction records is born with a ``valid_to``);
 - closed after ``known_at``: valid from ``valid_from``, open-ended (as it read before it was closed);
 - closed by then: valid over ``[valid_from, valid_to)`` (a closed version without ``valid_to`` was
-  withdrawn, e.g. retracted, and is valid nowhere).
+  withdrawn, e.g. retracted, and is valid nowhere);
+- revoked by then (``revoked_at``: recorded again later with another end, as when the value a pending plan
+  replaces ends before the plan's start): valid nowhere.
 
 A retraction (``mem.retract_fact``) closes the current version's transaction time; given a ``valid_to``,
 it also records an ``ended`` version, the same value valid over ``[valid_from, valid_to)``.
@@ -54,6 +56,9 @@ V = TypeVar("V", bound=Versioned)
 def known_interval(v: Versioned, known_at: datetime) -> tuple[datetime, datetime | None] | None:
     """The valid interval ``[start, end)`` of ``v`` as recorded by ``known_at`` (end None: open), or None."""
     if v.recorded_at is None or v.valid_from is None or v.recorded_at > known_at or v.status == CONFLICTED:
+        return None
+    revoked = getattr(v, "revoked_at", None)
+    if revoked is not None and revoked <= known_at:  # recorded again later with another end
         return None
     if v.expired_at is None:
         if v.valid_to is None:
