@@ -124,6 +124,21 @@ SCENARIOS = [
         "Leeds",
         "Leeds",
     ),
+    # history told with its dates is history, not news (a month or more ago); news is current when told
+    (
+        "location",
+        [(1, "I live in Berlin."), (9, "I moved to Paris in 2015 and then to Berlin in 2019.")],
+        "Berlin",
+        "Berlin",
+    ),
+    (
+        "location",
+        [(1, "I live in Berlin."), (9, "I moved to London ten years ago and hated the weather at first.")],
+        "Berlin",
+        "Berlin",
+    ),
+    ("employer", [(1, "I work at Acme."), (9, "I started at Spotify as an intern in 2015.")], "Acme", "Acme"),
+    ("location", [(1, "I live in Leeds."), (9, "I moved to York yesterday!")], "York", "York"),
     # a job taken that starts later; a home moved out of
     (
         "employer",
@@ -234,3 +249,10 @@ def test_staying_home_after_a_plan_whose_date_passed(mem: GraphMemory, user_id: 
     say(mem, user_id, _on(2), "In the end I stayed in Bath, the Bristol job didn't work out.")
     got = mem.facts.get(user_id, "location", as_of=NOW)
     assert got is not None and got.value == "Bath"
+
+
+def test_a_move_told_with_its_year_holds_from_then(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, _on(9), "In 2019 I moved to Leeds, and I love it here.")
+    got = mem.facts.get(user_id, "location", as_of=datetime(2020, 6, 1, tzinfo=UTC))
+    assert got is not None and got.value == "Leeds"
+    assert got.valid_from == datetime(2019, 1, 1, tzinfo=UTC)

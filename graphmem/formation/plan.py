@@ -25,7 +25,7 @@ from graphmem.model.fact_patterns import ExtractedFact, memory_type_hint, with_s
 from graphmem.model.facts import FactInput
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import search_text
-from graphmem.model.planned import ended_by, fact_start, later_unnamed, moved_start
+from graphmem.model.planned import ended_by, fact_start, happened_at, later_unnamed, moved_start
 from graphmem.models import FactType, MemoryType, Source
 from graphmem.store.records import dump_metadata
 
@@ -352,6 +352,18 @@ def _when(f: ExtractedFact, text: str, said: datetime) -> tuple[datetime | None,
     return (None if f.withdraws else fact_start(text, f.span, said, future=f.planned, ahead=f.ahead)), None
 
 
+def _since(f: ExtractedFact, text: str, said: datetime) -> datetime:
+    """When a fact not planned ahead holds from: an ending by its date; a profile fact stated with a past
+    date from that date ("I moved to Paris in 2015": kept aside where a value starting later holds, not
+    current from now); else from when it was said."""
+    if f.span is None or f.withdraws:
+        return said
+    if f.ends:
+        return ended_by(text, f.span, said)
+    past = happened_at(text, f.span, said) if FactType(f.fact_type) is FactType.PROFILE else None
+    return past or said
+
+
 def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> list[FactInput]:
     """Fact inputs of what user drafts state, each tied to the memory its draft became: valid from when it
     was said, or a plan from the date its clause names (graphmem.model.planned)."""
@@ -373,7 +385,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     value=f.value,
                     fact_type=FactType(f.fact_type),
                     agent_id=d.agent_id,
-                    valid_from=start or (ended_by(d.content, f.span, said) if f.ends and f.span else said),
+                    valid_from=start or _since(f, d.content, said),
                     source=d.source,
                     confidence=d.confidence,
                     ends=f.ends,

@@ -26,6 +26,7 @@ from graphmem.model.pattern_pieces import (
     SHIFT,
     SPEAKER,
     STOP,
+    THEN_TO,
     TO_CONJUNCTION,
     US,
     WHO,
@@ -79,6 +80,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         re.compile(
             rf"(?:{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move)|{US} {MOVED_HOME}){MOVE_TO}"
+            rf"{THEN_TO}?"  # "... to Paris in 2015 and then to Berlin in 2019": the last place
         ),
         "location",
     ),
@@ -261,7 +263,7 @@ def _extract(text: str) -> list[ExtractedFact]:
                     f"{kind}:{normalize_value(obj)}", _VERB_VALUE.get(verb, verb), fact_type, span=m.span()
                 )
             else:
-                obj = _clean(groups.get("obj") or "")
+                obj = _clean(groups.get("then") or groups.get("obj") or "")
                 what = normalize_value(groups.get("what") or "")
                 value = groups.get("val") or obj
                 if not value or not _fits(template, value):

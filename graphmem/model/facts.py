@@ -290,7 +290,8 @@ def _end_before_plan(out: FactPlan, state: dict[Identity, CurrentFact], new: Fac
     out.audit.append({**audit, "resolution": "end", "reason": reason})
     out.results.append((ended_id, Resolution.SUPERSEDE))
     floor = said if current.floor is None or current.floor < said else current.floor
-    state[new.identity] = replace(current, version=version, resumes=None, replaced_value=None, floor=floor)
+    # its number follows the plan's, as a kept contradiction's does: the plan's line goes on from the plan
+    state[new.identity] = replace(current, resumes=None, replaced_value=None, floor=floor)
 
 
 def _plan_supersede(

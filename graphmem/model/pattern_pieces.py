@@ -26,6 +26,7 @@ __all__ = [
     "SHIFT",
     "SPEAKER",
     "STOP",
+    "THEN_TO",
     "TO_CONJUNCTION",
     "US",
     "WHEN",
@@ -64,6 +65,11 @@ NAMED = (
 # closer to family")
 _FROM = r"(?: (?:from|out of) (?:(?!to\b)[^.,;!?\n]){2,40}?)?"
 MOVE_TO = rf"(?: house| back| away)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
+# a further move in the same sentence: "(I moved to Paris in 2015) and then to Berlin in 2019"
+THEN_TO = (
+    r"(?:[^.!?;\n]{0,40}? and(?: then| later| eventually)?(?: moved)? to\s+"
+    rf"{NAMED}(?P<then>[^.,;!?\n]{{2,40}}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?){PLACE_END})"
+)
 _ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"
 SPEAKER = rf"\bI(?:'ve|'m| have| am)?{_ADVERB}"
 # the speaker's household, for where they live: "we moved to Leeds", "Emma and I are moving to Bath"

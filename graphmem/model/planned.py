@@ -13,11 +13,20 @@ BBC") is not the fact's.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from graphmem.model.dates import resolve_dates
 
-__all__ = ["clause", "ended_by", "fact_start", "later_unnamed", "moved_start", "phrase_end", "supposed"]
+__all__ = [
+    "clause",
+    "ended_by",
+    "fact_start",
+    "happened_at",
+    "later_unnamed",
+    "moved_start",
+    "phrase_end",
+    "supposed",
+]
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
 _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
@@ -124,3 +133,24 @@ def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
         if r.end <= said:
             return r.end
     return said
+
+
+# how long ago a change told with its date is history rather than news: a month, the span of "last month"
+HISTORY = timedelta(days=31)
+
+
+def happened_at(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
+    """When a change told as history at ``span`` happened: the start of the date its phrase names that ended
+    a month or more before ``said`` (:data:`HISTORY`), the first after the value ("I moved to Paris in 2015",
+    "... and then to Berlin in 2019": each its own), else the last before it in its clause ("In 2019 I moved
+    to Leeds"); not a bound ("until 2015"). None when it names none, or only a recent date ("I moved to York
+    last week" is news: it holds from when it was told, as the latest word on where the user lives)."""
+    start, end = clause(text, span)[0], phrase_end(text, span)
+    day = said - HISTORY
+    after = [r for r in resolve_dates(text[span[1] : end], said) if r.end <= day]
+    before = [r for r in resolve_dates(text[start : span[1]], said) if r.end <= day]
+    for found, lead in ((after[:1], text[span[1] : end]), (before[-1:], text[start : span[1]])):
+        for r in found:
+            if not _BOUND.search(lead[: max(0, lead.find(r.phrase))]):
+                return r.start
+    return None

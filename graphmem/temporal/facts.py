@@ -45,9 +45,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
             value=records.text(r["value"]),
             valid_from=records.moment(r["valid_from"]),
             source=facts.stored_source(r["source"]),
-            # the key's highest number (one recorded after the current version: the value a plan replaces,
-            # ended before the plan's start)
-            version=max(facts.stored_version(r["version"]), int(r["last_version"] or 0)),
+            version=facts.stored_version(r["version"]),
             planned_at=records.optional_moment(r["planned_at"]),
             replaced=records.optional_text(r["replaced"]),
             replaced_value=records.optional_text(r["replaced_value"]),
