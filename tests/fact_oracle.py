@@ -61,10 +61,11 @@ class Interval:
 @dataclass
 class Op:
     at: datetime  # transaction time
-    kind: str  # "set" | "retract" | "withdraw" | "put_off" | "end"
+    kind: str  # "set" | "retract" | "withdraw" | "put_off" | "end" | "correct"
     value: str | None = None
     when: datetime | None = None  # valid_from (set) or valid_to (retract); None: the transaction time / none
     source: str = "user"
+    wrong: str = ""  # a correction's: the value said by mistake
 
 
 @dataclass
@@ -86,6 +87,9 @@ class KeyModel:
     def end(self, at: datetime, value: str, said: datetime | None) -> None:
         self.ops.append(Op(at, "end", value, said))
 
+    def correct(self, at: datetime, value: str, wrong: str) -> None:
+        self.ops.append(Op(at, "correct", value, None, wrong=wrong))
+
     def replay(self, known_at: datetime) -> list[Interval]:
         """The intervals known at ``known_at`` (withdrawn ones included, flagged)."""
         intervals: list[Interval] = []
@@ -105,6 +109,17 @@ class KeyModel:
                         Op(op.at, "set", cur.value, op.when, op.source),
                         Op(op.at, "withdraw", op.value),
                     ]
+                continue
+            if op.kind == "correct":  # the value (or pending plan) named wrong: the right one in its place
+                cur = current[0] if current is not None else None
+                if cur is None or cur.value != op.wrong or cur.value == op.value:
+                    continue
+                continues = cur.ended is not None and cur.ended[0].value == cur.value
+                if cur.planned_at is not None and cur.planned_at <= op.at < cur.start and not continues:
+                    queue += [Op(op.at, "set", op.value, cur.start), Op(op.at, "withdraw", "")]
+                    continue
+                cur.withdrawn, current = True, None  # never true as recorded
+                queue.append(Op(op.at, "set", op.value, cur.start))
                 continue
             if op.kind == "end":
                 if current is not None and _end(intervals, current[0], op, n):

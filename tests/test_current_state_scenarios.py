@@ -139,6 +139,30 @@ SCENARIOS = [
     ),
     ("employer", [(1, "I work at Acme."), (9, "I started at Spotify as an intern in 2015.")], "Acme", "Acme"),
     ("location", [(1, "I live in Leeds."), (9, "I moved to York yesterday!")], "York", "York"),
+    # a value or a plan said by mistake, corrected; a correction naming nothing held changes nothing
+    (
+        "location",
+        [(1, "I live in Manchester."), (2, "Sorry, I meant Liverpool, not Manchester.")],
+        "Liverpool",
+        "Liverpool",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Leeds."),
+            (2, "I'm moving to Manchester in February."),
+            (3, "Turns out it's Liverpool, not Manchester."),
+        ],
+        "Leeds",
+        "Liverpool",
+    ),
+    ("employer", [(1, "I work at Monzo."), (2, "I said Monzo but I meant Revolut.")], "Revolut", "Revolut"),
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "Sorry, I meant Liverpool, not Manchester.")],
+        "Leeds",
+        "Leeds",
+    ),
     # a job taken that starts later; a home moved out of
     (
         "employer",
@@ -219,6 +243,8 @@ NOT_CHANGES = [
     "I left Leeds at 6am to beat the traffic.",
     "I've been offered a role at Meta starting next month.",
     "I got an offer from Rightmove, starting at 300k.",
+    "Sorry, I meant Tuesday, not Monday.",
+    "Actually, Paris not Rome is my favourite city.",
 ]
 
 
@@ -256,3 +282,18 @@ def test_a_move_told_with_its_year_holds_from_then(mem: GraphMemory, user_id: st
     got = mem.facts.get(user_id, "location", as_of=datetime(2020, 6, 1, tzinfo=UTC))
     assert got is not None and got.value == "Leeds"
     assert got.valid_from == datetime(2019, 1, 1, tzinfo=UTC)
+
+
+def test_a_value_said_by_mistake_was_never_true(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, _on(1), "I live in York.")
+    say(mem, user_id, _on(5), "I moved to Manchester.")
+    say(mem, user_id, _on(6), "Oops, I meant Liverpool, not Manchester!")
+    assert mem.facts.get(user_id, "location", as_of=_on(3)).value == "York"  # type: ignore[union-attr]
+    fixed = mem.facts.get(user_id, "location", as_of=_on(5, 12).replace(hour=11))
+    assert fixed is not None and fixed.value == "Liverpool" and fixed.valid_from == _on(5)
+    history = mem.facts.history(user_id, "location")
+    wrong = next(f for f in history if f.value == "Manchester")
+    before = mem.facts.get(user_id, "location", as_of=NOW, known_at=wrong.recorded_at)
+    assert before is not None and before.value == "Manchester"  # what was known before the correction
+    statuses = {f.value: f.status for f in history}
+    assert statuses == {"York": "superseded", "Manchester": "retracted", "Liverpool": "current"}

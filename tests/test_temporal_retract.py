@@ -110,7 +110,20 @@ op = st.tuples(
     # OFF: a plan called off; LATER: one put off to `offset` days later (at least one)
     # END: "I no longer ..." (said at the offset when dated)
     st.sampled_from(
-        ["Paris", "Berlin", "Rome", "RETRACT", "OFF", "OFF Paris", "LATER", "LATER Rome", "END", "END Paris"]
+        [
+            "Paris",
+            "Berlin",
+            "Rome",
+            "RETRACT",
+            "OFF",
+            "OFF Paris",
+            "LATER",
+            "LATER Rome",
+            "END",
+            "END Paris",
+            "FIX Rome Paris",
+            "FIX Paris Berlin",
+        ]
     ),
     st.integers(min_value=-20, max_value=20),  # valid_from / valid_to offset in days from the write
     st.booleans(),  # dated (else None)
@@ -190,6 +203,17 @@ op = st.tuples(
         ("OFF", 0, False, Source.USER, 1),
     ]
 )
+# a value said by mistake is never true and the right one holds from its start; a pending plan said by
+# mistake is withdrawn and the right one planned for its date; naming another value, nothing changes
+@example(
+    ops=[
+        ("Paris", 0, False, Source.USER, 0),
+        ("FIX Rome Paris", 0, False, Source.USER, 1),
+        ("Berlin", 10, True, Source.USER, 0),
+        ("FIX Paris Berlin", 0, False, Source.USER, 1),
+        ("FIX Paris Berlin", 0, False, Source.USER, 1),
+    ]
+)
 # the value a pending plan would replace ends before the plan starts: it ends then, the plan stands, and
 # called off the plan continues nothing; an ending naming another value changes nothing
 @example(
@@ -225,6 +249,11 @@ def test_writes_and_retractions_match_an_independent_model(
             off = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, withdraws=True)
             mem.runtime.store.unit_of_work(lambda tx, off=off, now=now: factbase.apply(tx, [off], now))
             model.withdraw(now, named, when)
+        elif value.startswith("FIX"):  # "sorry, I meant Rome, not Paris", said now
+            right, wrong = value.split()[1:]
+            fix = FactInput(user_id, "city", right, FactType.PROFILE, corrects=wrong)
+            mem.runtime.store.unit_of_work(lambda tx, fix=fix, now=now: factbase.apply(tx, [fix], now))
+            model.correct(now, right, wrong)
         elif value.startswith("END"):  # "I no longer live in (Paris)", said at `when`
             named = value.removeprefix("END").strip()
             end = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, ends=True)

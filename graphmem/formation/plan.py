@@ -344,7 +344,7 @@ def _merges(ctx: FormationContext, links: linking.LinkPlan, new_id: Callable[[],
 def _when(f: ExtractedFact, text: str, said: datetime) -> tuple[datetime | None, datetime | None]:
     """(start, new date): a plan's start (its clause's date, or the date after "until" of "I'm not moving to
     Leeds until June"), and the date a withdrawal puts the pending plan off to ("pushed back to June")."""
-    if f.span is None or f.ends:
+    if f.span is None or f.ends or f.corrects:
         return None, None
     if f.put_off:
         moved = moved_start(text, f.span, said)
@@ -356,7 +356,7 @@ def _since(f: ExtractedFact, text: str, said: datetime) -> datetime:
     """When a fact not planned ahead holds from: an ending by its date; a profile fact stated with a past
     date from that date ("I moved to Paris in 2015": kept aside where a value starting later holds, not
     current from now); else from when it was said."""
-    if f.span is None or f.withdraws:
+    if f.span is None or f.withdraws or f.corrects:
         return said
     if f.ends:
         return ended_by(text, f.span, said)
@@ -392,6 +392,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     withdraws=f.withdraws,
                     put_off_to=moved,
                     stays=f.stays,
+                    corrects=f.corrects,
                     memory_id=memory_ids[i],
                     planned_at=None if start is None else said,
                 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +31,7 @@ __all__ = [
     "Retraction",
     "calls_off",
     "names",
+    "plan_correction",
     "plan_end",
     "plan_retraction",
     "plan_withdraw",
@@ -114,6 +115,40 @@ def plan_withdraw(
     reason = "a plan called off before its start"
     out.audit.append({**audit, "resolution": "withdraw", "reason": reason, "new_id": resumed_id})
     out.results.append((current.id, Resolution.SUPERSEDE))
+
+
+def plan_correction(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    said: datetime,
+) -> FactInput | None:
+    """ "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan named
+    ``new.corrects`` was said by mistake. A pending plan is withdrawn (:func:`plan_withdraw`) and the right
+    value planned for its date; a value is retracted as never true (its transaction time closes, its
+    statement is outdated from its start) and the right one holds from its start. Returns the input that
+    records the right value (its result stands for ``new``'s); naming no such value, nothing changes."""
+    audit = {**audit_row(new, current)}
+    wrong = new.corrects or ""
+    if current is None or not names(current.value, wrong) or _same_value(current.__dict__, new.__dict__):
+        _ignored(out, audit, "correct_ignored", "no current value or plan of the value corrected")
+        return None
+    right = replace(new, corrects=None, valid_from=current.valid_from)
+    if withdrawable(current, "", said) and said < current.valid_from:  # a plan: the right one, same date
+        plan_withdraw(
+            out, state, history, replace(new, value="", withdraws=True, corrects=None), current, said
+        )
+        out.results.pop()
+        return replace(right, planned_at=said)
+    out.close.append({"id": current.id, "valid_to": None, "status": RETRACTED})
+    out.outdated.append(
+        {"old": current.id, "new": None, "key": new.key, "at": current.valid_from, "memory": new.memory_id}
+    )
+    out.audit.append({**audit, "resolution": "correct", "reason": "a value said by mistake", "new_id": None})
+    _drop_current(state, history, new.identity, current.floor, current.version)
+    return replace(right, planned_at=None)
 
 
 def _ignored(out: FactPlan, audit: dict[str, Any], resolution: str, reason: str) -> None:

@@ -29,11 +29,11 @@ from graphmem.model.pattern_pieces import (
     THEN_TO,
     TO_CONJUNCTION,
     US,
-    WHO,
     shield,
 )
 from graphmem.model.plan_patterns import (
     AFTER_ALL,
+    CORRECTED,
     INSTEAD,
     PLANNABLE,
     PLANNED,
@@ -42,6 +42,7 @@ from graphmem.model.plan_patterns import (
     PUT_OFF_UNTIL,
     STAY_CUE,
     STAYED,
+    THIRD,
     THIRD_PLANNED,
     THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
@@ -183,17 +184,6 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         None,
     ),
 ]
-# Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
-# brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
-_THIRD: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"{WHO} (?:now |still )?(?:lives|is living) in\s+{PLACE}{PLACE_END}"), "location"),
-    (
-        re.compile(rf"{WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{PLACE}{PLACE_END}"),
-        "location",
-    ),
-    (re.compile(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
-    (re.compile(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
-]
 # words every pattern of _about_others / _withdrawals holds (lower case): a turn without one is not searched
 _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
 _PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join")
@@ -229,6 +219,7 @@ class ExtractedFact:
     # (graphmem.model.planned.moved_start; called off when none is said)
     put_off: bool = False
     stays: bool = False  # "I ended up staying in Leeds" (with ``withdraws``): see FactInput.stays
+    corrects: str | None = None  # "Sorry, I meant Leeds, not Leicester": the value named wrong (FactInput)
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)
@@ -297,6 +288,10 @@ def _extract(text: str) -> list[ExtractedFact]:
                         key, obj, FactType.PROFILE, ends=True, span=m.span()
                     )
     _withdrawals(text, out)
+    for m in (m for pattern in CORRECTED for m in pattern.finditer(text)):  # for the key it names wrong
+        for key in PLANNABLE:
+            fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=m["wrong"], span=m.span())
+            out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
     for where, f in list(out.items()):  # "Should I move to Berlin?", "If I moved to Berlin, ...": no state
         if f.fact_type is FactType.PROFILE and f.span is not None and supposed(text, f.span):
             del out[where]
@@ -305,12 +300,12 @@ def _extract(text: str) -> list[ExtractedFact]:
 
 
 def _about_others(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
-    """The place or work of someone the speaker names, keyed under them: stated (``_THIRD``), planned
+    """The place or work of someone the speaker names, keyed under them: stated (``THIRD``), planned
     (``THIRD_PLANNED``: a fact only with a date) or called off (``THIRD_WITHDRAWN``: no value needed)."""
     if _ABOUT_OTHERS_WORDS.search(text.lower()) is None:  # every pattern holds one (3/4 of turns none)
         return
     kinds = (
-        (_THIRD, ""),
+        (THIRD, ""),
         (THIRD_PLANNED, "@planned"),
         (THIRD_WITHDRAWN, "@withdrawn"),
         (THIRD_PUT_OFF, "@put_off"),

@@ -74,6 +74,9 @@ class FactInput:
     # "I ended up staying in Leeds": with ``withdraws``, ``value`` is where the speaker stays, so the pending
     # plan that would replace it is withdrawn (a stay anywhere else, a trip, calls nothing off)
     stays: bool = False
+    # "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan naming this was said
+    # by mistake; ``value`` takes its place (graphmem.model.fact_endings.plan_correction)
+    corrects: str | None = None
 
     @property
     def identity(self) -> tuple[str, str | None, str]:

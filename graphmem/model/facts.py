@@ -38,6 +38,7 @@ from typing import Any
 from graphmem.model.fact_endings import (
     Retraction,
     names,
+    plan_correction,
     plan_end,
     plan_retraction,
     plan_withdraw,
@@ -153,9 +154,9 @@ def plan(
         past = history.get(new.identity, KeyState())
         new = _redated(new, current, valid_from)
         valid_from = new.valid_from or now
-        if new.ends or new.withdraws:  # "I no longer ...", "I'm not moving ... after all"
+        if new.ends or new.withdraws or new.corrects:  # "I no longer ...", "... after all", "I meant ..."
             again = _end_or_withdraw(out, state, history, new, current, valid_from)
-            if again is not None:  # a plan put off: its value planned from the new date
+            if again is not None:  # a plan put off, a value corrected: the value to record
                 queue.append(again)
             continue
         resolution, reason = classify(current, new, valid_from, past.floor)
@@ -200,7 +201,14 @@ def _redated(new: FactInput, current: CurrentFact | None, valid_from: datetime) 
     to that date: as a put-off withdrawal said when the new plan was made (:func:`_end_or_withdraw`);
     anything else is returned unchanged."""
     said = new.planned_at
-    if said is None or new.ends or new.withdraws or current is None or current.valid_from == valid_from:
+    if (
+        said is None
+        or new.ends
+        or new.withdraws
+        or new.corrects
+        or current is None
+        or current.valid_from == valid_from
+    ):
         return new
     if normalize_value(current.value) != normalize_value(new.value) or not withdrawable(current, "", said):
         return new
@@ -227,10 +235,13 @@ def _end_or_withdraw(
     current: CurrentFact | None,
     said: datetime,
 ) -> FactInput | None:
-    """Plan an ending or a withdrawal (:mod:`graphmem.model.fact_endings`). For a plan put off to a new date
-    ("the move got pushed back to June": ``new.put_off_to``) returns the input that plans the withdrawn
-    plan's value from that date; its result stands for ``new``'s. A put-off naming another value than the
-    pending plan's, or with no plan pending, changes nothing."""
+    """Plan an ending, a withdrawal or a correction (:mod:`graphmem.model.fact_endings`). For a plan put off
+    to a new date ("the move got pushed back to June": ``new.put_off_to``) returns the input that plans the
+    withdrawn plan's value from that date, and for a correction the input that records the right value; its
+    result stands for ``new``'s. A put-off naming another value than the pending plan's, or with no plan
+    pending, changes nothing."""
+    if new.corrects:  # "Sorry, I meant Liverpool, not Manchester"
+        return plan_correction(out, state, history, new, current, said)
     if new.ends:
         if current is not None and _ends_held(current, new, said):
             _end_before_plan(out, state, new, current, said)

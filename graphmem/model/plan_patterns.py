@@ -23,6 +23,7 @@ from graphmem.model.pattern_pieces import (
 
 __all__ = [
     "AFTER_ALL",
+    "CORRECTED",
     "INSTEAD",
     "PLANNABLE",
     "PLANNED",
@@ -31,6 +32,7 @@ __all__ = [
     "PUT_OFF_UNTIL",
     "STAYED",
     "STAY_CUE",
+    "THIRD",
     "THIRD_PLANNED",
     "THIRD_PUT_OFF",
     "THIRD_WITHDRAWN",
@@ -38,6 +40,17 @@ __all__ = [
 ]
 
 _MOVE = r"(?:moving|relocating|move|relocate)"
+# Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
+# brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
+THIRD: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"{WHO} (?:now |still )?(?:lives|is living) in\s+{PLACE}{PLACE_END}"), "location"),
+    (
+        re.compile(rf"{WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{PLACE}{PLACE_END}"),
+        "location",
+    ),
+    (re.compile(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
+    (re.compile(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
+]
 # someone else's move ahead ("Emma will be moving to Porto next month": a plan only with a date), or called
 # off ("Emma isn't moving to Porto after all", "my brother has decided not to move")
 THIRD_PLANNED: list[tuple[re.Pattern[str], str]] = [
@@ -304,3 +317,17 @@ _INSTEAD_OF_DOING = (
 INSTEAD = re.compile(rf"\binstead\b(?: of\s+{_INSTEAD_OF_DOING}{_NOT_A_DATE}{OBJ}{END})?", re.I)
 PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (PLANNED)
 AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)
+
+# A value said by mistake, corrected: "Sorry, I meant Liverpool, not Manchester", "Turns out it's Leeds, not
+# Leicester", "I said Monzo but I meant Revolut". The key whose current value or pending plan the wrong name
+# names has the right one in its place (graphmem.model.fact_endings.plan_correction); naming none, nothing.
+_NAME = r"(?!(?:I|They|He|She|It|We|You|The|This|That)\b)[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}"
+_AT = r"(?:in |at |to |for |with )?"
+CORRECTED = [
+    re.compile(
+        r"\b(?:[Ss]orry|[Oo]ops|[Cc]orrection|[Aa]ctually|[Tt]urns out|I mean|I meant|[Mm]y (?:bad|mistake)|"
+        r"[Tt]ypo)\b[,:;]?(?: I meant| I mean| it's| it is| it was| that's| that should be| should be)?\s+"
+        rf"{_AT}(?P<obj>{_NAME}),? not {_AT}(?P<wrong>{_NAME})\b"
+    ),
+    re.compile(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
+]
