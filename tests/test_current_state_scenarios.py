@@ -40,8 +40,14 @@ SCENARIOS = [
         "Acme",
         "Monzo",
     ),
-    # a move said to come later without a date is no fact yet
-    ("location", [(1, "I live in Leeds."), (2, "I'm moving to Cardiff after Christmas.")], "Leeds", "Leeds"),
+    # a move said to come later without a date is no fact yet; a holiday is a date
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "I'm moving to Cardiff after Christmas.")],
+        "Leeds",
+        "Cardiff",
+    ),
+    ("location", [(1, "I live in Leeds."), (2, "I'm moving to Cardiff at some point.")], "Leeds", "Leeds"),
     # questions and suppositions state nothing
     (
         "location",
@@ -138,6 +144,12 @@ SCENARIOS = [
         "Berlin",
     ),
     ("employer", [(1, "I work at Acme."), (9, "I started at Spotify as an intern in 2015.")], "Acme", "Acme"),
+    (
+        "location",
+        [(1, "I live in York."), (9, "I moved to the UK in 2019 and now live in Leeds.")],
+        "Leeds",
+        "Leeds",
+    ),
     ("location", [(1, "I live in Leeds."), (9, "I moved to York yesterday!")], "York", "York"),
     # a value or a plan said by mistake, corrected; a correction naming nothing held changes nothing
     (

@@ -1,7 +1,7 @@
 """Dates said with a change: a calendar date ends the value before it ("I'm moving to Manchester on January
 15th" names Manchester), a day of the year already past is the coming one in a sentence about the future,
 "on the 15th" is a day of this or the next month, and a change said to come later without a date the rules
-read ("after Christmas") is no fact yet. Pure rules."""
+read ("at the end of the summer holidays") is no fact yet. Pure rules."""
 
 from __future__ import annotations
 
@@ -53,6 +53,11 @@ def test_a_day_without_a_year_is_the_nearest_one_that_way(text: str, future: boo
     assert found.start.date() == day
 
 
+def test_a_holiday_told_in_the_past_is_the_last_one() -> None:
+    (christmas,) = resolve_dates("We saw my mum at Christmas.", DECEMBER)
+    assert (christmas.start.date(), christmas.granularity) == (date(2025, 12, 25), "day")
+
+
 @pytest.mark.parametrize("text", ["the 15th century", "on the 3rd floor", "my 15th birthday", "the 40th"])
 def test_an_ordinal_that_is_not_a_day_of_the_month_is_no_date(text: str) -> None:
     assert resolve_dates(text, DECEMBER) == []
@@ -81,6 +86,10 @@ def test_a_change_said_to_come_later_without_a_date(text: str, later: bool) -> N
         ("From next month I'll be living in Oslo.", date(2027, 1, 1)),
         ("We'll be living in Bath from March.", date(2027, 3, 1)),
         ("I'm moving to Leeds from Monday.", date(2026, 12, 7)),
+        # a holiday: the coming one, and "after" it the day after
+        ("I'm moving to Cardiff after Christmas.", date(2026, 12, 26)),
+        ("I'm starting a new job at Monzo after New Year's Day.", date(2027, 1, 2)),
+        ("I'll be moving to Oslo in the new year.", date(2027, 1, 1)),
     ],
 )
 def test_a_plan_said_with_a_part_of_a_period_or_from_a_date(text: str, start: date) -> None:

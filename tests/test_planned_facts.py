@@ -14,7 +14,7 @@ from graphmem import GraphMemory
 from graphmem.model import facts
 from graphmem.model.fact_patterns import extract
 from graphmem.model.facts import CurrentFact, FactInput, Resolution
-from graphmem.model.planned import fact_start
+from graphmem.model.planned import fact_start, happened_at
 from graphmem.models import FactType, Source
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
@@ -324,3 +324,25 @@ def test_a_future_change_without_a_date_is_no_fact_yet(mem: GraphMemory, user_id
         ("Bristol", APRIL),
     ]
     assert mem.facts.get(user_id, "location", as_of=SAID + timedelta(days=2)).value == "Leeds"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I moved to London ten years ago.", datetime(2016, 1, 1, tzinfo=UTC)),
+        ("In 2019 I moved to Leeds.", datetime(2019, 1, 1, tzinfo=UTC)),
+        ("I moved to Paris in 2015 and then to Berlin in 2019.", datetime(2019, 1, 1, tzinfo=UTC)),
+        ("I started a new job at Spotify in January.", datetime(2026, 1, 1, tzinfo=UTC)),
+        # news, not history: it holds from when it was told
+        ("I moved to Leeds last week.", None),
+        ("I moved to York yesterday!", None),
+        # another clause's date, another phrase's, a bound
+        ("I moved to the UK in 2019 and now live in Leeds.", None),
+        ("I live in Leeds, I moved here in 2019.", None),
+        ("I moved to Leeds.", None),
+    ],
+)
+def test_a_change_told_with_a_past_date_happened_then(text: str, expected: datetime | None) -> None:
+    (fact,) = [f for f in extract(text) if f.key in ("location", "employer")]
+    assert fact.span is not None
+    assert happened_at(text, fact.span, SAID) == expected

@@ -28,6 +28,12 @@ MONTHS = [
 ]  # fmt: skip
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
+# holidays on a fixed day of the year (month, day); longest name first
+HOLIDAYS = {
+    "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
+    "new year's eve": (12, 31), "new year's day": (1, 1), "new year": (1, 1), "halloween": (10, 31),
+    "valentine's day": (2, 14),
+}  # fmt: skip
 SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}  # first month (northern)
 _NUMBERS = {
     "a": (1, 1), "an": (1, 1), "one": (1, 1), "two": (2, 2), "three": (3, 3), "four": (4, 4),
@@ -51,6 +57,12 @@ _MONTH_RE = (
 )
 _MODS = r"(last|this|next|past|coming)"
 
+# a word a holiday's date is said after (outside the phrase: "until Christmas" stays a bound of the statement)
+_AFTER_A_PREPOSITION = "|".join(
+    f"(?<=\\b{w} )"
+    for w in ("at", "on", "for", "over", "before", "since", "until", "till", "by", "from", "around", "during",
+              "in", "last", "next")
+)  # fmt: skip
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
     ("day_before", re.compile(r"\bthe day before yesterday\b", re.I)),
@@ -89,6 +101,16 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("year", re.compile(r"\b(?:in|since|during|of|back in) ((?:19|20)\d{2})\b", re.I)),
+    # a holiday on a fixed day after a preposition ("at Christmas"; "after Christmas": the day after; not "a
+    # Christmas tree", "the Christmas magic")
+    (
+        "holiday",
+        re.compile(
+            rf"(?:\b(after) |{_AFTER_A_PREPOSITION})(?:the )?({'|'.join(HOLIDAYS)})\b"
+            r"(?! (?:tree|magic|present|gift|card|movie|film|song|party|dinner))",
+            re.I,
+        ),
+    ),
 ]
 
 # Every pattern above holds a digit or, at a word start, one of these words (a unit, a day word, a weekday,
@@ -98,7 +120,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _TRIGGER_WORDS = "|".join(
     [
         "ago", "yesterday", "night", "today", "tonight", "morning", "afternoon", "evening", "tomorrow",
-        "day", "week", "month", "year", *WEEKDAYS, *SEASONS, _MONTH_RE,
+        "day", "week", "month", "year", *WEEKDAYS, *SEASONS, _MONTH_RE, "christmas", "new year", "halloween",
+        "valentine",
     ]
 )  # fmt: skip
 _TRIGGER = re.compile(rf"\d|\b(?:{_TRIGGER_WORDS})")  # on lower-cased ASCII text (no case folding: faster)
@@ -293,6 +316,14 @@ def _match_named(
         return a, b, "month"
     if kind == "year":
         return date(int(g[0]), 1, 1), date(int(g[0]) + 1, 1, 1), "year"
+    if kind == "holiday":  # this year's, or the nearest one that way (as a day of the year, "month_day")
+        month, day_n = HOLIDAYS[g[1].lower()]
+        day = date(today.year, month, day_n) + timedelta(days=1 if g[0] else 0)
+        if not future and day > today:
+            day = day.replace(year=day.year - 1)
+        elif ahead and day < today:
+            day = day.replace(year=day.year + 1)
+        return day, day + timedelta(days=1), "day"
     return None  # pragma: no cover - every pattern kind is handled above
 
 

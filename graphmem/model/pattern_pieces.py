@@ -45,7 +45,7 @@ WHEN = (
     r"in (?:early|mid|late)\b|in mid-|from (?:the |next |january|february|march|april|may|june|july|august|"
     r"september|october|november|december|\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|"
     r"(?:at|by|before|towards?|around) the (?:end|start|beginning|middle) of|after|before|"
-    r"soon|later|eventually|one day|some ?day|forever|"
+    r"soon|later|eventually|one day|some ?day|at some point|forever|"
     r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
     r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "

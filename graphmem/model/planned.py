@@ -95,7 +95,7 @@ def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | 
 # a time ahead that no date rule reads ("after Christmas", "soon"; not "after all")
 _LATER = re.compile(
     r"\b(?:after(?! all\b)|(?:at|by|towards?|around) the (?:end|start|beginning|middle) of|later|soon|"
-    r"eventually|one day|some ?day|in the new year)\b",
+    r"eventually|one day|some ?day|at some point|in the new year)\b",
     re.I,
 )
 
@@ -143,9 +143,10 @@ def happened_at(text: str, span: tuple[int, int], said: datetime) -> datetime | 
     """When a change told as history at ``span`` happened: the start of the date its phrase names that ended
     a month or more before ``said`` (:data:`HISTORY`), the first after the value ("I moved to Paris in 2015",
     "... and then to Berlin in 2019": each its own), else the last before it in its clause ("In 2019 I moved
-    to Leeds"); not a bound ("until 2015"). None when it names none, or only a recent date ("I moved to York
-    last week" is news: it holds from when it was told, as the latest word on where the user lives)."""
-    start, end = clause(text, span)[0], phrase_end(text, span)
+    to Leeds"; not "I moved to the UK in 2019 and now live in Leeds"); not a bound ("until 2015"). None when
+    it names none, or only a recent date ("I moved to York last week" is news: it holds from when it was
+    told, as the latest word on where the user lives)."""
+    start, end = clause(text, (span[1] - 1, span[1]))[0], phrase_end(text, span)  # the value's own clause
     day = said - HISTORY
     after = [r for r in resolve_dates(text[span[1] : end], said) if r.end <= day]
     before = [r for r in resolve_dates(text[start : span[1]], said) if r.end <= day]
