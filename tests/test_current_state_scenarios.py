@@ -71,7 +71,14 @@ SCENARIOS = [
         "Leeds",
         "Manchester",
     ),
-    # the household moves
+    # the household moves: in a home's words, or to a place (GeoNames)
+    (
+        "location",
+        [(1, "I live in York."), (12, "We moved to Harrogate last weekend, it's so much quieter.")],
+        "Harrogate",
+        "Harrogate",
+    ),
+    ("location", [(1, "I live in Leeds."), (2, "Emma and I are moving to Bath in March.")], "Leeds", "Bath"),
     (
         "location",
         [(1, "I live in York."), (12, "We moved house to Harrogate last weekend, it's so much quieter.")],
@@ -256,6 +263,8 @@ NOT_CHANGES = [
     "I've been offered a role at Meta starting next month.",
     "I got an offer from Rightmove, starting at 300k.",
     "Sorry, I meant Tuesday, not Monday.",
+    "We moved to Teams for meetings.",
+    "We're moving to Notion next month.",
     "Actually, Paris not Rome is my favourite city.",
 ]
 

@@ -13,7 +13,7 @@ import pytest
 from conversation import say
 
 from graphmem import GraphMemory
-from graphmem.model import fact_patterns, facts
+from graphmem.model import fact_changes, facts
 from graphmem.model.dates import resolve_dates
 from graphmem.model.fact_patterns import extract
 from graphmem.model.facts import CurrentFact, FactInput
@@ -219,7 +219,7 @@ def test_a_plan_put_off_twice_in_one_sentence_takes_the_last_date() -> None:
     assert fact.span is not None and moved_start(text, fact.span, SAID) == datetime(2026, 7, 1, tzinfo=UTC)
 
 
-FAMILIES = [  # one or more sentences per pattern family of plan_patterns and fact_patterns._THIRD
+FAMILIES = [  # one or more sentences per pattern family of plan_patterns and plan_patterns.THIRD
     "I'm not moving to Manchester after all.",
     "The move is off.",
     "The Manchester move is off, sadly.",
@@ -246,6 +246,9 @@ FAMILIES = [  # one or more sentences per pattern family of plan_patterns and fa
     "Emma isn't moving to Porto after all.",
     "Emma isn't moving to Porto until June.",
     "I'm moving to Oslo in May instead of Manchester.",
+    "We moved to Harrogate last weekend.",
+    "Sorry, I meant Liverpool, not Manchester.",
+    "I said Monzo but I meant Revolut.",
     "Nothing about any of that today.",
 ]
 
@@ -255,8 +258,8 @@ def test_the_word_filters_skip_no_turn_a_pattern_would_read(monkeypatch: pytest.
     their words) change no result: with filters that pass everything, every family extracts the same."""
     want = [extract(text) for text in FAMILIES]
     assert sum(1 for facts in want if facts) == len(FAMILIES) - 1
-    monkeypatch.setattr(fact_patterns, "_PLAN_WORDS", re.compile(""))
-    monkeypatch.setattr(fact_patterns, "_ABOUT_OTHERS_WORDS", re.compile(""))
+    for name in ("_PLAN_WORDS", "_ABOUT_OTHERS_WORDS", "_MOVE_WORDS", "_CORRECTION_WORDS"):
+        monkeypatch.setattr(fact_changes, name, re.compile(""))
     assert [extract(text) for text in FAMILIES] == want
 
 

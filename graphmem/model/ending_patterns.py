@@ -48,5 +48,5 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
 ]
 # every pattern above holds one of these: a turn without any is not searched
 ENDINGS_CHECK = re.compile(
-    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|retired|moved)\b"
+    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|retired|moved (?:out|away))\b"
 )

@@ -18,12 +18,14 @@ from graphmem.model.pattern_pieces import (
     PLACE_END,
     SPEAKER,
     STOP,
+    US,
     WHO,
 )
 
 __all__ = [
     "AFTER_ALL",
     "CORRECTED",
+    "HOUSEHOLD_MOVED",
     "INSTEAD",
     "PLANNABLE",
     "PLANNED",
@@ -331,3 +333,7 @@ CORRECTED = [
     ),
     re.compile(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
 ]
+
+# The household's move in any words ("We moved to Harrogate", "Emma and I are moving to Bath in March"): a
+# home only where the place is one (graphmem.model.places; "we moved to Slack" is a team's tool)
+HOUSEHOLD_MOVED = re.compile(rf"{US} (?:moved|moving|relocated|relocating|move|relocate){MOVE_TO}")

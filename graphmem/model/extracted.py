@@ -1,0 +1,51 @@
+"""A fact as a turn's patterns state it, before it is planned (pure): :class:`ExtractedFact`, and how a
+value is read (:func:`clean`) and checked for its key (:func:`fits`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graphmem.model.pattern_pieces import A_TIME, NO_EMPLOYER
+from graphmem.models import FactType
+
+__all__ = ["VAGUE", "ExtractedFact", "clean", "fits"]
+
+VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
+
+
+def fits(key: str, value: str) -> bool:
+    """Whether ``value`` can be ``key``'s: not vague ("it"), at most six words, a place without digits
+    ("Python 3", "Table 5"), an employer not a time or a where ("9 tomorrow", "home")."""
+    if value.lower() in VAGUE or len(value.split()) > 6:
+        return False
+    if key == "location":
+        return not any(c.isdigit() for c in value)
+    return key != "employer" or not (value.lower() in NO_EMPLOYER or A_TIME.fullmatch(value))
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    key: str
+    value: str
+    fact_type: FactType
+    ends: bool = False  # "no longer": the value stated ends (see FactInput.ends)
+    planned: bool = field(default=False, compare=False)  # stated in the future tense: a fact only with a date
+    # stated in the progressive ("I'm moving to York in March"): a bare month or weekday of its clause is the
+    # coming one (graphmem.model.planned); without a date it holds from when it was said
+    ahead: bool = field(default=False, compare=False)
+    withdraws: bool = False  # "I'm not moving to Oslo after all": the key's pending plan is off (FactInput)
+    # "the move got pushed back to June" (with ``withdraws``): planned again from the date said after the verb
+    # (graphmem.model.planned.moved_start; called off when none is said)
+    put_off: bool = False
+    stays: bool = False  # "I ended up staying in Leeds" (with ``withdraws``): see FactInput.stays
+    corrects: str | None = None  # "Sorry, I meant Leeds, not Leicester": the value named wrong (FactInput)
+    subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
+    # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
+    span: tuple[int, int] | None = field(default=None, compare=False)
+
+
+def clean(obj: str) -> str:
+    """A value as said, without a leading article or "my" and a trailing "too", "a lot"."""
+    obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj.strip(), flags=re.IGNORECASE)
+    return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()

