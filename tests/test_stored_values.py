@@ -438,6 +438,8 @@ def test_mistyped_times_counts_and_weights_fail_no_read_and_no_job(mem: GraphMem
         "f.planned_at = f.valid_from",  # a plan made as it started: nothing is early for it
         "f.planned_at = localdatetime()",  # a time without a zone, read as UTC
         "f.valid_from = localdatetime() - duration('P1D')",
+        "f.revoked_at = 'soon'",
+        "f.revoked_at = localdatetime()",  # of another type than a zoned time: no revocation
     ],
 )
 def test_a_mistyped_current_fact_is_still_read_superseded_and_retracted(
