@@ -193,6 +193,8 @@ class KeyModel:
                     planned = (said if op.kind == "withdraw" else op.at) if start > said else None
                     resumed = Interval(cur.ended[0].value, start, order=n, planned_at=planned)
                     resumed.floor, resumed.ended = cur.floor, cur.ended if planned else None
+                    if planned is None:  # recorded again: the ended interval no longer holds on its own
+                        cur.ended[0].withdrawn = True
                     intervals.append(resumed)
                     current = (resumed, cur.ended[1])
         return intervals

@@ -6,7 +6,8 @@
 MATCH (f:Fact)
 WHERE f.user_id = $user_id AND f.status <> 'conflicted'
   AND f.recorded_at <= $known_at AND f.valid_from <= $as_of
-WITH f, CASE WHEN f.expired_at IS NULL THEN f.valid_to
+WITH f, CASE WHEN f.revoked_at <= $known_at THEN f.valid_from // recorded again later with another end
+             WHEN f.expired_at IS NULL THEN f.valid_to
              WHEN $known_at < f.expired_at THEN null
              ELSE coalesce(f.valid_to, f.valid_from) END AS valid_to
 WHERE valid_to IS NULL OR $as_of < valid_to

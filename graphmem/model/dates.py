@@ -321,6 +321,8 @@ def _match_named(
         day = date(today.year, month, day_n) + timedelta(days=1 if g[0] else 0)
         if not future and day > today:
             day = day.replace(year=day.year - 1)
+        elif ahead and day < today and g[0] and (today - day).days <= 14:
+            day = today + timedelta(days=1)  # "after Christmas" said on 28 December: soon, not next year
         elif ahead and day < today:
             day = day.replace(year=day.year + 1)
         return day, day + timedelta(days=1), "day"

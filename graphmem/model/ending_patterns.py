@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.model.pattern_pieces import END, OBJ, PLACE, PLACE_END, STOP
+from graphmem.model.pattern_pieces import END, FOR_A_WHILE, OBJ, PLACE, PLACE_END, STOP
 
 __all__ = ["ENDINGS", "ENDINGS_CHECK"]
 
@@ -20,7 +20,7 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         # out of my flat", which may stay in its town)
         re.compile(
             rf"\bI(?:'ve| have)? (?:just |finally )?moved (?:out of|away from)\s+(?=[A-Z])"
-            rf"(?>{PLACE}(?=\s+(?:to|{STOP}|for|with)\b|[.,;!?\n]|$))(?!\s+to\b)"
+            rf"(?>{PLACE}(?=\s+(?:to|{STOP}|for|with)\b|[.,;!?\n]|$))(?!\s+to\b|{FOR_A_WHILE})"
         ),
         "location",
     ),

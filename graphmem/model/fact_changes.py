@@ -37,6 +37,11 @@ _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
 _PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join")
 _MOVE_WORDS = re.compile(r"mov|relocat")  # household_moves (as written: "We moved", "Emma and I are moving")
 _CORRECTION_WORDS = re.compile(r" not |meant")  # corrections
+# words of a clause whose "we" is a team, not a household; what says a move is to a product or for a meeting
+_TEAM = re.compile(
+    r"\b(?:work|team|office|sprint|project|meeting|client|company|provider|platform|app)\b", re.I
+)
+_AS_OR_FOR_A_MEETING = re.compile(r"\s+(?:as|for (?:the|a|our) (?:meeting|call|launch|demo|standup|event))\b")
 _DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its new date after this
 
 
@@ -122,6 +127,8 @@ def household_moves(text: str, out: Found) -> None:
     if _MOVE_WORDS.search(text) is None:
         return
     for m in HOUSEHOLD_MOVED.finditer(text):
+        if _TEAM.search(text, *clause(text, m.span())) or _AS_OR_FOR_A_MEETING.match(text, m.end()):
+            continue  # a team's or a product's "we": "At work we moved to Phoenix", "... to Orange as ..."
         if (FactType.PROFILE, "location") not in out and is_place(place := clean(m["obj"])):
             ahead = PROGRESSIVE.search(m.group()) is not None
             fact = ExtractedFact("location", place, FactType.PROFILE, ahead=ahead, span=m.span())

@@ -102,6 +102,8 @@ def plan_withdraw(
         )  # fmt: skip
         out.supersedes.append({"src": resumed_id, "dst": current.id, "valid_from": current.valid_from})
         if current.replaced is not None:
+            if planned is None:  # recorded again by the copy: the version the plan closed no longer holds
+                out.revoked.append(current.replaced)  # (ended or retracted later, the copy alone tells)
             _reinstate(out, current.replaced, current.resumes.get("memory_id"), new.key)
         value, source = str(current.resumes["value"]), stored_source(current.resumes["source"])
         state[new.identity] = CurrentFact(  # it replaces what the plan replaced, as fact_current reads it
@@ -132,7 +134,11 @@ def plan_correction(
     records the right value (its result stands for ``new``'s); naming no such value, nothing changes."""
     audit = {**audit_row(new, current)}
     wrong = new.corrects or ""
-    if current is None or not names(current.value, wrong) or _same_value(current.__dict__, new.__dict__):
+    if (
+        current is None
+        or not _names_whole(current.value, wrong)
+        or _same_value(current.__dict__, new.__dict__)
+    ):
         _ignored(out, audit, "correct_ignored", "no current value or plan of the value corrected")
         return None
     right = replace(new, corrects=None, valid_from=current.valid_from)
@@ -226,6 +232,16 @@ def names(value: str, named: str) -> bool:
     return bool(asked) and any(f"{p} ".startswith(f"{asked} ") for p in parts)
 
 
+def _names_whole(value: str, named: str) -> bool:
+    """Whether ``named`` is ``value`` or one of its comma-separated parts, as a correction names what it
+    corrects ("Manchester" names "Ancoats, Manchester", not the employer "Manchester United": a correction
+    is offered to every key, :func:`names` would correct both)."""
+    asked = _ARTICLE.sub("", normalize_value(named))
+    return bool(asked) and any(
+        _ARTICLE.sub("", normalize_value(p)) == asked for p in (value, *value.split(","))
+    )
+
+
 _ARTICLE = re.compile(r"^(?:the|a|an) ")
 
 
@@ -253,10 +269,10 @@ def plan_retraction(
     ``valid_from`` of another type as the epoch (:func:`graphmem.store.records.moment`).
     Withdrawing a plan (no ``valid_to``) that had closed a version at its start (``resumed``: "I'm moving
     to Manchester next month", then the move is off) records that version's value again from its own start
-    (:func:`resumed_start`), so the key keeps its value, as one that never stopped; the closed version keeps
-    its recorded end, and the continuation, recorded later, holds where the two overlap. When that start is
-    later than ``now`` (the retraction's time), the continuation is a plan made ``now``, as a ``set_fact``
-    starting later is: a value stated before its start replaces it (:func:`settles_plan`)."""
+    (:func:`resumed_start`), so the key keeps its value, as one that never stopped; the closed version is
+    revoked by the caller (recorded again: ended or retracted later, the continuation alone tells). When
+    that start is later than ``now`` (the retraction's time), the continuation is a plan made ``now``, as a
+    ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)."""
     version = stored_version(current["version"])
     planned = isinstance(current.get("planned_at"), datetime)
     if valid_to is None and (resumed is None or not planned or _same_value(resumed, current)):

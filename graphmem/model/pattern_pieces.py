@@ -9,6 +9,7 @@ __all__ = [
     "AND",
     "A_TIME",
     "END",
+    "FOR_A_WHILE",
     "HOUSEHOLD",
     "INNER_STOP",
     "I_AND",
@@ -46,6 +47,7 @@ WHEN = (
     r"september|october|november|december|\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|"
     r"(?:at|by|before|towards?|around) the (?:end|start|beginning|middle) of|after|before|"
     r"soon|later|eventually|one day|some ?day|at some point|forever|"
+    r"(?:at|on|over|by|around) (?:the )?(?i:christmas|new year|boxing day|halloween|valentine's day)|"
     r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
     r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
@@ -55,7 +57,8 @@ STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|
 END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
-PLACE_END = rf"(?=\s+(?:{STOP}|for|with)\b|[.,;!?\n]|$)"
+# (or a purpose after it: "Leeds to be closer to family", "Leeds to study")
+PLACE_END = rf"(?=\s+(?:{STOP}|for|with|to (?!(?:the|a|an|my|our|his|her|their)\b)[a-z]+)\b|[.,;!?\n]|$)"
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
 NAMED = (
     r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part)\b)[a-z]+"
@@ -69,6 +72,11 @@ MOVE_TO = rf"(?: house| back| away)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
 THEN_TO = (
     r"(?:[^.!?;\n]{0,40}? and(?: then| later| eventually)?(?: moved)? to\s+"
     rf"{NAMED}(?P<then>[^.,;!?\n]{{2,40}}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?){PLACE_END})"
+)
+# a while away, after a place: "(I moved out of London) for a week", "(we moved to Harrogate) for the weekend"
+FOR_A_WHILE = (
+    r"\s+for\s+(?:a|an|the|one|two|three|four|a few|a couple of|several|some|\d+)\s+(?:\w+\s+)?"
+    r"(?:days?|nights?|weeks?|weekends?|months?|summer|winter|spring|autumn|holidays?|while|bit|term)\b"
 )
 _ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"
 SPEAKER = rf"\bI(?:'ve|'m| have| am)?{_ADVERB}"

