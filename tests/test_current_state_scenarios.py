@@ -182,6 +182,71 @@ SCENARIOS = [
         "Leeds",
         "Leeds",
     ),
+    # more everyday wordings of a home, a job, a household's plan and a correction (read after the held-out
+    # probe of round 41 was scored)
+    ("location", [(1, "I'm based in Denver.")], "Denver", "Denver"),
+    ("location", [(1, "Living in Glasgow these days.")], "Glasgow", "Glasgow"),
+    ("location", [(1, "I'm living in Dublin at the moment.")], "Dublin", "Dublin"),
+    (
+        "location",
+        [
+            (1, "I live in Denver."),
+            (9, "We relocated to Austin a couple of weeks ago because of my wife's job."),
+        ],
+        "Austin",
+        "Austin",
+    ),
+    (
+        "location",
+        [(1, "I live in Glasgow."), (9, "We moved over to Edinburgh last week.")],
+        "Edinburgh",
+        "Edinburgh",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Madrid."),
+            (9, "I got a job at Airbus and relocated from Madrid to Toulouse for it."),
+        ],
+        "Toulouse",
+        "Toulouse",
+    ),
+    (
+        "location",
+        [(1, "I live in Brighton."), (2, "Our lease is up so we'll be moving to Oxford on 1 February.")],
+        "Brighton",
+        "Oxford",
+    ),
+    (
+        "location",
+        [(1, "I live in Dublin."), (2, "We move to Galway on the 9th of January.")],
+        "Dublin",
+        "Galway",
+    ),
+    ("employer", [(1, "My job at Tesco is pretty chill.")], "Tesco", "Tesco"),
+    (
+        "employer",
+        [(1, "I work at Tesco."), (9, "Started a new job at Sainsbury's on Monday.")],
+        "Sainsbury's",
+        "Sainsbury's",
+    ),
+    (
+        "employer",
+        [(1, "I work at Shopify."), (9, "I left Shopify and I've been at Stripe for about a month now.")],
+        "Stripe",
+        "Stripe",
+    ),
+    ("employer", [(1, "I work at Unilever in the marketing team.")], "Unilever", "Unilever"),
+    ("employer", [(1, "I work at Ford."), (9, "Not working at Ford anymore, I retired early.")], None, None),
+    (
+        "location",
+        [
+            (1, "I just moved to Newcastle."),
+            (2, "Sorry, I meant Newport, not Newcastle, autocorrect got me."),
+        ],
+        "Newport",
+        "Newport",
+    ),
     # a job taken that starts later; a home moved out of
     (
         "employer",
@@ -264,6 +329,9 @@ NOT_CHANGES = [
     "I got an offer from Rightmove, starting at 300k.",
     "Sorry, I meant Tuesday, not Monday.",
     "We moved to Teams for meetings.",
+    "Actually it's Leeds, not York, where my sister lives.",
+    "I lost my job at Door Dash last year.",
+    "I've been at Disneyland for three days!",
     "We're moving to Notion next month.",
     "Actually, Paris not Rome is my favourite city.",
 ]

@@ -130,8 +130,12 @@ def household_moves(text: str, out: Found) -> None:
         if _TEAM.search(text, *clause(text, m.span())) or _AS_OR_FOR_A_MEETING.match(text, m.end()):
             continue  # a team's or a product's "we": "At work we moved to Phoenix", "... to Orange as ..."
         if (FactType.PROFILE, "location") not in out and is_place(place := clean(m["obj"])):
-            ahead = PROGRESSIVE.search(m.group()) is not None
-            fact = ExtractedFact("location", place, FactType.PROFILE, ahead=ahead, span=m.span())
+            # "we're moving" or "we move to Galway on the 9th" read a bare date ahead; "we'll be moving" is a
+            # plan only with a date
+            ahead = PROGRESSIVE.search(m.group()) is not None or (m["now"] is not None and not m["will"])
+            fact = ExtractedFact(
+                "location", place, FactType.PROFILE, ahead=ahead, planned=m["will"] is not None, span=m.span()
+            )
             out[(FactType.PROFILE, "location")] = fact
 
 

@@ -36,6 +36,9 @@ from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
 
+_NAME = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
+_EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s")  # where in the employer, not its name
+
 # --- extraction ------------------------------------------------------------------------------------
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
@@ -56,7 +59,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:\b(?:I live|I'm living|I am living|I now live)|{AND} (?:now )?live|{US} (?:live|living))"
+            rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? (?:living|based)|I now live)|"
+            rf"{AND} (?:now )?live|{US} (?:live|living)|(?:^|[.!?]\s+)(?:Currently |Still )?[Ll]iving)"
             rf" in\s+{NAMED}{PLACE}{PLACE_END}"
         ),
         "location",
@@ -65,7 +69,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:{SPEAKER} (?:moved|moving|relocated|relocating|relocate|move)|{US} {MOVED_HOME}){MOVE_TO}"
+            rf"(?:(?:{SPEAKER}|{AND}) (?:moved|moving|relocated|relocating|relocate|move)|{US} {MOVED_HOME})"
+            rf"{MOVE_TO}"
             rf"{THEN_TO}?"  # "... to Paris in 2015 and then to Berlin in 2019": the last place
         ),
         "location",
@@ -110,9 +115,31 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "employer",
     ),
-    (  # "I started a new job at Spotify last week", "I've got a job with the BBC"
+    (  # "I started a new job at Spotify last week", "I've got a job with the BBC", "Started a new job at
+        # Sainsbury's on Monday"
         FactType.PROFILE,
-        re.compile(rf"{I_AND} (?:started|got|took|accepted|landed) {JOB}(?:at|with)\s+{OBJ}{END}"),
+        re.compile(
+            rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:Just )?(?=[A-Z]))(?i:started|got|took|accepted|landed) {JOB}"
+            rf"(?:at|with)\s+{OBJ}{END}"
+        ),
+        "employer",
+    ),
+    (  # "My job at Tesco is pretty chill", "my new role with the BBC" (not "my old job at ...", "I lost my
+        # job at Door Dash")
+        FactType.PROFILE,
+        re.compile(
+            r"(?<!\blost )(?<!\bquit )(?<!\bleft )(?<!\bfrom )\b[Mm]y (?:current |new )?"
+            rf"(?:job|role|position) (?:at|with)\s+(?:the )?{_NAME}"
+        ),
+        "employer",
+    ),
+    (  # "I've been at Shopify for three years", "I've been working for Stripe for about a month now"
+        FactType.PROFILE,
+        re.compile(
+            rf"\bI(?:'ve| have) been (?:working )?(?:at|with|for)\s+{NAMED}{OBJ} for (?:about |almost |"
+            r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+            r"a few|several|\d+) (?:years?|months?)\b"
+        ),
         "employer",
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
@@ -199,6 +226,8 @@ def _extract(text: str) -> list[ExtractedFact]:
                 obj = clean(groups.get("then") or groups.get("obj") or "")
                 what = normalize_value(groups.get("what") or "")
                 value = groups.get("val") or obj
+                if template == "employer":  # "Unilever in the marketing team"
+                    value = _EMPLOYER_TAIL.split(value)[0]
                 if not value or not fits(template, value):
                     continue
                 key = template.format(obj=normalize_value(obj), what=what)

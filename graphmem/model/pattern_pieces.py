@@ -46,12 +46,13 @@ WHEN = (
     r"in (?:early|mid|late)\b|in mid-|from (?:the |next |january|february|march|april|may|june|july|august|"
     r"september|october|november|december|\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|"
     r"(?:at|by|before|towards?|around) the (?:end|start|beginning|middle) of|after|before|"
-    r"soon|later|eventually|one day|some ?day|at some point|forever|"
+    r"soon|later|eventually|one day|some ?day|at some point|forever|at the moment|these days|right now|"
+    r"for now|currently|"
     r"(?:at|on|over|by|around) (?:the )?(?i:christmas|new year|boxing day|halloween|valentine's day)|"
     r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
-    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+) (?:days?|weeks?|months?|"
-    r"years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several) "
-    r"(?:days?|weeks?|months?|years?))"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) "
+    r"(?:days?|weeks?|months?|years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
+    r"a couple of|several) (?:days?|weeks?|months?|years?))"
 )
 STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|{WHEN}"
 END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
@@ -67,7 +68,7 @@ NAMED = (
 # where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
 # closer to family")
 _FROM = r"(?: (?:from|out of) (?:(?!to\b)[^.,;!?\n]){2,40}?)?"
-MOVE_TO = rf"(?: house| back| away)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
+MOVE_TO = rf"(?: house| back| away| over)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
 # a further move in the same sentence: "(I moved to Paris in 2015) and then to Berlin in 2019"
 THEN_TO = (
     r"(?:[^.!?;\n]{0,40}? and(?: then| later| eventually)?(?: moved)? to\s+"

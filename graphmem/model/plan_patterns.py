@@ -332,8 +332,10 @@ CORRECTED = [
         r"\b(?:[Ss]orry|[Oo]ops|[Cc]orrection|[Aa]ctually|[Tt]urns out|I mean|I meant|[Mm]y (?:bad|mistake)|"
         r"[Tt]ypo)\b[,:;]?(?: I meant| I mean| it's| it is| it was| that's| that should be| should be)?\s+"
         rf"{_AT}(?P<obj>{_NAME}),? not {_AT}(?P<wrong>{_NAME})\b"
-        # the correction ends its clause: not "Actually it's Leeds, not York, where my sister lives"
-        r"(?=\s*(?:[.!?;)\n]|$)|,\s*(?:and|but|so|sorry|my bad)\b)"
+        # the correction ends its clause ("..., autocorrect got me"): not "Actually it's Leeds, not York,
+        # where my sister lives", "Turns out Leeds, not York, has the oldest pub"
+        r"(?=\s*(?:[.!?;)\n]|$)|,(?!\s*(?:where|which|that|who|whom|whose|when|has|have|had|is|are|was|"
+        r"were|does|do|did)\b)|\s+(?:and|but|so)\b)"
     ),
     re.compile(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
 ]
@@ -341,5 +343,6 @@ CORRECTED = [
 # The household's move in any words ("We moved to Harrogate", "Emma and I are moving to Bath in March"): a
 # home only where the place is one (graphmem.model.places; "we moved to Slack" is a team's tool)
 HOUSEHOLD_MOVED = re.compile(
-    rf"{US} (?:moved|moving|relocated|relocating|move|relocate){MOVE_TO}(?!{FOR_A_WHILE})"
+    rf"(?:{US}|{HOUSEHOLD}(?P<will>'ll| will)(?: be)?) (?:moved|moving|relocated|relocating|"
+    rf"(?P<now>move|relocate)){MOVE_TO}(?!{FOR_A_WHILE})"
 )
