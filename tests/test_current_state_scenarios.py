@@ -223,6 +223,7 @@ SCENARIOS = [
         "Dublin",
         "Galway",
     ),
+    ("location", [(1, "We rent a flat in Brighton.")], "Brighton", "Brighton"),
     ("employer", [(1, "My job at Tesco is pretty chill.")], "Tesco", "Tesco"),
     (
         "employer",

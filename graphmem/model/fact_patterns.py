@@ -75,12 +75,14 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "location",
     ),
-    # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol"
+    # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol", "We rent a flat in
+    # Brighton"
     (
         FactType.PROFILE,
         re.compile(
             rf"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? (?:settled (?:in|into)"
-            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in)\s+{NAMED}{PLACE}{PLACE_END}"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in|(?:rent|own|share) "
+            rf"(?:a|an|our|my) (?:flat|house|apartment|place|home|room) in)\s+{NAMED}{PLACE}{PLACE_END}"
         ),
         "location",
     ),
