@@ -27,7 +27,10 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bI (?:no longer|don't|do not) work (?:at|for)\s+{OBJ}{END}"), "employer"),
     (re.compile(rf"\bI(?:'m| am) no longer (?:at|with|working (?:at|for))\s+{OBJ}{END}"), "employer"),
     (  # "Not working at Ford anymore", "I'm not working for Acme any more"
-        re.compile(rf"(?:^|[.!?]\s+|\bI(?:'m| am) )[Nn]ot working (?:at|for)\s+{OBJ}\s+any ?more\b"),
+        re.compile(  # a firm's name (not "at the weekend", "at all", "for free", "at Christmas")
+            r"(?:^|[.!?]\s+|\bI(?:'m| am) )[Nn]ot working (?:at|for)\s+(?:the )?(?=[A-Z])"
+            rf"(?!(?:Christmas|Easter|New Year|Halloween|Thanksgiving)\b){OBJ}\s+any ?more\b"
+        ),
         "employer",
     ),
     (

@@ -13,6 +13,7 @@ from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
     AND,
     END,
+    FOR_A_WHILE,
     I_AND,
     INNER_STOP,
     JOB,
@@ -30,6 +31,7 @@ from graphmem.model.pattern_pieces import (
     US,
     shield,
 )
+from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import PLANNED, PROGRESSIVE
 from graphmem.model.planned import supposed
 from graphmem.models import FactType
@@ -37,7 +39,49 @@ from graphmem.models import FactType
 __all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
 
 _NAME = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
-_EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s")  # where in the employer, not its name
+# where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
+# branch"
+# (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
+_EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s(?=.*\b[a-z])")
+# a place as a name is written ("Denver", "the UK", "Ancoats, Manchester"), not "marketing", "denial", "London
+# has changed me"
+_NAMED_PLACE = r"(?P<obj>(?:the )?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
+# a team or a department, not a place: "I'm based in HR", "based in Finance"
+_DEPARTMENT = (
+    r"(?!(?:the )?(?:HR|IT|Finance|Marketing|Sales|Legal|Engineering|Operations|Accounts|Support|Product|"
+    r"Design|Research|Admin|Customer Service|Procurement|Compliance|Ops)\b)"
+)
+# not a job held now: "I lost / I'm quitting / I miss / Hated my job at Tesco", "... from my job at ..."
+_NOT_AFTER = "".join(
+    rf"(?<!\b{w} )(?<!\b{w.capitalize()} )"
+    for w in (
+        "lost",
+        "losing",
+        "quit",
+        "quitting",
+        "left",
+        "leaving",
+        "from",
+        "miss",
+        "missed",
+        "missing",
+        "hated",
+        "hate",
+        "after",
+        "before",
+        "than",
+        "about",
+        "old",
+    )
+)
+# the time at a firm: "I've been at Stripe for about a month" (see its entry in _PATTERNS)
+_BEEN_AT = re.compile(
+    rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
+    rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} for (?:about |almost |"
+    r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"a few|several|\d+) (?:years?|months?)\b"
+)
+_LEFT_AFTER = re.compile(r"[^.!?\n]*\b(?:but|and|though) I(?:'ve| have)? (?:left|quit)\b")
 
 # --- extraction ------------------------------------------------------------------------------------
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
@@ -59,9 +103,19 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? (?:living|based)|I now live)|"
-            rf"{AND} (?:now )?live|{US} (?:live|living)|(?:^|[.!?]\s+)(?:Currently |Still )?[Ll]iving)"
+            rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live)|"
+            rf"{AND} (?:now )?live|{US} (?:live|living))"
             rf" in\s+{NAMED}{PLACE}{PLACE_END}"
+        ),
+        "location",
+    ),
+    (  # "I'm based in Denver", "Living in Glasgow these days": a named place only (not "based in marketing",
+        # "Living in denial", "Living in London has changed me", "Living in Spain for a month was fun")
+        FactType.PROFILE,
+        re.compile(
+            r"(?:\bI(?:'m| am)(?: currently| now| still)? based|"
+            r"(?:^|[.!?]\s+)(?:Currently |Still )?[Ll]iving)"
+            rf" in\s+{_DEPARTMENT}{_NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
         ),
         "location",
     ),
@@ -69,7 +123,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         re.compile(
-            rf"(?:(?:{SPEAKER}|{AND}) (?:moved|moving|relocated|relocating|relocate|move)|{US} {MOVED_HOME})"
+            rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move)|"
+            rf"{US} {MOVED_HOME})"
             rf"{MOVE_TO}"
             rf"{THEN_TO}?"  # "... to Paris in 2015 and then to Berlin in 2019": the last place
         ),
@@ -81,8 +136,17 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         re.compile(
             rf"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? (?:settled (?:in|into)"
-            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in|(?:rent|own|share) "
-            rf"(?:a|an|our|my) (?:flat|house|apartment|place|home|room) in)\s+{NAMED}{PLACE}{PLACE_END}"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in)\s+{NAMED}{PLACE}{PLACE_END}"
+        ),
+        "location",
+    ),
+    (  # "We rent a flat in Brighton" (a named place; not "a place in Spain every summer", "a house in
+        # Cornwall for the holidays", "a house in France that we visit")
+        FactType.PROFILE,
+        re.compile(
+            r"\b(?:I|[Ww]e)(?: just| now)? (?:rent|own|share) (?:a|an|our|my) "
+            rf"(?:flat|house|apartment|place|home|room) in\s+{_NAMED_PLACE}{PLACE_END}"
+            rf"(?!{FOR_A_WHILE}|\s+(?:for (?:the )?(?:holidays?|summer)|as an? (?:holiday|second|summer))\b)"
         ),
         "location",
     ),
@@ -130,18 +194,17 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         # job at Door Dash")
         FactType.PROFILE,
         re.compile(
-            r"(?<!\blost )(?<!\bquit )(?<!\bleft )(?<!\bfrom )\b[Mm]y (?:current |new )?"
-            rf"(?:job|role|position) (?:at|with)\s+(?:the )?{_NAME}"
+            rf"{_NOT_AFTER}\b[Mm]y (?:current |new )?(?:job|role|position) (?:at|with)\s+(?:the )?"
+            rf"(?!(?:Uni|University|College|School)\b){_NAME}"
+            # the job of now: not "My job at Tesco was great", "... ended last week"
+            r"(?!\s+(?:was|were|ended|finished|used to|had)\b)"
         ),
         "employer",
     ),
-    (  # "I've been at Shopify for three years", "I've been working for Stripe for about a month now"
+    (  # "I've been at Shopify for three years", "I've been working for Stripe for about a month now" (not
+        # "I've been with my partner / with Vodafone for five years", "at Uni", "at Oxford")
         FactType.PROFILE,
-        re.compile(
-            rf"\bI(?:'ve| have) been (?:working )?(?:at|with|for)\s+{NAMED}{OBJ} for (?:about |almost |"
-            r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
-            r"a few|several|\d+) (?:years?|months?)\b"
-        ),
+        _BEEN_AT,
         "employer",
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
@@ -232,6 +295,10 @@ def _extract(text: str) -> list[ExtractedFact]:
                     value = _EMPLOYER_TAIL.split(value)[0]
                 if not value or not fits(template, value):
                     continue
+                if template == "location" and groups.get("and") and not is_place(value):
+                    continue  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
+                if m.re is _BEEN_AT and (is_place(value) or _LEFT_AFTER.match(text, m.end())):
+                    continue  # "I've been at Oxford for two years", "... but I left last month": no job now
                 key = template.format(obj=normalize_value(obj), what=what)
                 ahead = PROGRESSIVE.search(m.group()) is not None
                 fact = ExtractedFact(
@@ -244,23 +311,8 @@ def _extract(text: str) -> list[ExtractedFact]:
                 out[where] = fact
     about_others(text, out)
     household_moves(text, out)
-    for pattern, key in PLANNED:  # kept beside a present value of the key: "I live in Leeds but I'll ..."
-        for m in pattern.finditer(text):
-            obj = clean(m.group("obj"))
-            if obj and fits(key, obj):
-                plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
-                out[(FactType.PROFILE, f"{key}@planned")] = plan
-                now = out.get((FactType.PROFILE, key))  # its phrase read as present too: it starts later
-                if now is not None and now.value == obj and m.start() <= (now.span or (0, 0))[0] < m.end():
-                    del out[(FactType.PROFILE, key)]
-    if ENDINGS_CHECK.search(text):
-        for pattern, key in ENDINGS:
-            for m in pattern.finditer(text):
-                obj = clean(m.groupdict().get("obj") or "")  # none: the current value, whatever it is
-                if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
-                    out[(FactType.PROFILE, key)] = ExtractedFact(
-                        key, obj, FactType.PROFILE, ends=True, span=m.span()
-                    )
+    _plans(text, out)
+    _endings(text, out)
     withdrawals(text, out)
     corrections(text, out)
     for where, f in list(out.items()):  # "Should I move to Berlin?", "If I moved to Berlin, ...": no state
@@ -268,6 +320,40 @@ def _extract(text: str) -> list[ExtractedFact]:
             del out[where]
     # in the order said (a plan called off after it is stated is off); a withdrawal before the value "instead"
     return sorted(out.values(), key=lambda f: ((f.span or (0, 0))[0], not f.withdraws))
+
+
+def _plans(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
+    """Changes stated ahead (``PLANNED``): a fact only with a date, kept beside a present value of the key
+    ("I live in Leeds but I'll ..."); the same words read as present too are dropped (it starts later)."""
+    for pattern, key in PLANNED:
+        for m in pattern.finditer(text):
+            obj = clean(m.group("obj"))
+            if obj and fits(key, obj):
+                plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
+                out[(FactType.PROFILE, f"{key}@planned")] = plan
+                now = out.get((FactType.PROFILE, key))
+                at = (now.span or (0, 0)) if now is not None else (0, 0)
+                # (or the household's plan read from the same words: "My wife and I will be moving to Leeds")
+                if (
+                    now is not None
+                    and now.value == obj
+                    and (m.start() <= at[0] < m.end() or (now.planned and at[0] < m.end() <= at[1]))
+                ):
+                    del out[(FactType.PROFILE, key)]
+
+
+def _endings(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
+    """ "I no longer live in Leeds", "I quit my job": the value named ends (none named: the current one),
+    unless the turn states a value of the key."""
+    if not ENDINGS_CHECK.search(text):
+        return
+    for pattern, key in ENDINGS:
+        for m in pattern.finditer(text):
+            obj = clean(m.groupdict().get("obj") or "")  # none: the current value, whatever it is
+            if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
+                out[(FactType.PROFILE, key)] = ExtractedFact(
+                    key, obj, FactType.PROFILE, ends=True, span=m.span()
+                )
 
 
 def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:

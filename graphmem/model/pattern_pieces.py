@@ -114,6 +114,7 @@ SHIFT = (  # when work is a shift, not a job
 NO_EMPLOYER = frozenset(
     {"home", "weekends", "the weekend", "weekend", "night", "nights", "the moment", "my desk", "a desk", "it"}
     | {"christmas", "easter", "new year", "new year's eve", "halloween", "thanksgiving", "the holidays"}
+    | {"last", "long last", "short notice", "all", "first", "the same time"}  # "Got a new job at last!"
 )
 A_TIME = re.compile(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
     r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s+(?:tomorrow|today|tonight|on|every|sharp|in|this|next)\b.*)?",

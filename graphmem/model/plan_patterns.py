@@ -334,8 +334,11 @@ CORRECTED = [
         rf"{_AT}(?P<obj>{_NAME}),? not {_AT}(?P<wrong>{_NAME})\b"
         # the correction ends its clause ("..., autocorrect got me"): not "Actually it's Leeds, not York,
         # where my sister lives", "Turns out Leeds, not York, has the oldest pub"
-        r"(?=\s*(?:[.!?;)\n]|$)|,(?!\s*(?:where|which|that|who|whom|whose|when|has|have|had|is|are|was|"
-        r"were|does|do|did)\b)|\s+(?:and|but|so)\b)"
+        # nor "..., for the concert", "..., my sister lives there": after a comma, words about the slip only
+        r"(?=\s*(?:[.!?;)\n]|$)|,\s*(?:and|but|so|sorry|my bad|oops|lol|haha|ha|autocorrect|auto-correct|"
+        r"typo|silly me|I (?:always|keep|mixed|mix|typed|misspelled|misspelt|meant|mean)|"
+        r"I (?:was|wasn't) (?:looking|thinking|paying attention|confused|distracted)|"
+        r"(?:it|that) was (?:a )?typo)\b|\s+(?:and|but|so)\b)"
     ),
     re.compile(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
 ]
