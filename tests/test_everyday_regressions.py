@@ -13,7 +13,7 @@ import pytest
 from conversation import say
 
 from graphmem import GraphMemory
-from graphmem.model import fact_changes, facts
+from graphmem.model import fact_changes, fact_patterns, facts
 from graphmem.model.dates import resolve_dates
 from graphmem.model.fact_patterns import extract
 from graphmem.model.facts import CurrentFact, FactInput
@@ -249,6 +249,11 @@ FAMILIES = [  # one or more sentences per pattern family of plan_patterns and pl
     "We moved to Harrogate last weekend.",
     "Sorry, I meant Liverpool, not Manchester.",
     "I said Monzo but I meant Revolut.",
+    "I'm based in Denver and I rent a flat in Brighton.",
+    "I got a job at Airbus and relocated from Madrid to Toulouse.",
+    "My job at Tesco is fine; I've been at Tesco for two years.",
+    "I work as a nurse at St. Mary's, I joined as a trainee.",
+    "I moved to Leeds for a new job at the BBC.",
     "Nothing about any of that today.",
 ]
 
@@ -260,6 +265,7 @@ def test_the_word_filters_skip_no_turn_a_pattern_would_read(monkeypatch: pytest.
     assert sum(1 for facts in want if facts) == len(FAMILIES) - 1
     for name in ("_PLAN_WORDS", "_ABOUT_OTHERS_WORDS", "_MOVE_WORDS", "_CORRECTION_WORDS"):
         monkeypatch.setattr(fact_changes, name, re.compile(""))
+    monkeypatch.setattr(fact_patterns, "_WORDS", {})
     assert [extract(text) for text in FAMILIES] == want
 
 

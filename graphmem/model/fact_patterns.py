@@ -194,7 +194,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         # job at Door Dash")
         FactType.PROFILE,
         re.compile(
-            rf"{_NOT_AFTER}\b[Mm]y (?:current |new )?(?:job|role|position) (?:at|with)\s+(?:the )?"
+            rf"\b(?=[Mm]y ){_NOT_AFTER}[Mm]y (?:current |new )?(?:job|role|position) (?:at|with)\s+(?:the )?"
             rf"(?!(?:Uni|University|College|School)\b){_NAME}"
             # the job of now: not "My job at Tesco was great", "... ended last week"
             r"(?!\s+(?:was|were|ended|finished|used to|had)\b)"
@@ -273,10 +273,24 @@ def extract(text: str) -> list[ExtractedFact]:
     ]
 
 
+# words a pattern needs (lower case), for the patterns that cost most to search: a turn without any is
+# skipped (tests/test_everyday_regressions.py turns the filters off and expects the same facts)
+_WORDS = {  # by index in _PATTERNS (a compiled pattern hashes its whole text)
+    i: re.compile(words)
+    for i, words in (
+        (2, r"liv"), (3, r"based|living"), (4, r"mov|relocat"), (7, r"work"), (9, r"join|start"),
+        (10, r"job"), (11, r"job"), (12, r"job|role|position"), (13, r"been"), (14, r"work"), (15, r"work"),
+        (16, r"join|start|job"),
+    )
+}  # fmt: skip
+
+
 def _extract(text: str) -> list[ExtractedFact]:
     out: dict[tuple[FactType, str], ExtractedFact] = {}
-    for fact_type, pattern, template in _PATTERNS:
-        for m in pattern.finditer(text):
+    lower = text.lower()
+    for i, (fact_type, pattern, template) in enumerate(_PATTERNS):
+        words = _WORDS.get(i)
+        for m in pattern.finditer(text) if words is None or words.search(lower) else ():
             groups = m.groupdict()
             if template is None:
                 verb = groups["verb"].lower()
