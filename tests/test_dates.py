@@ -184,3 +184,11 @@ def test_plans_and_wishes_resolve_forwards() -> None:
     march = datetime(2026, 3, 20, tzinfo=UTC)
     assert spans("I'm planning a trip to Japan in October.", march) == [("2026-10-01", "2026-11-01", "month")]
     assert spans("He wants to see Kyoto in autumn.", march)[0][0] == "2026-09-01"
+
+
+def test_a_holiday_asked_of_without_its_year_names_no_day() -> None:
+    """A question's holiday is no span ("What does Tim love during Halloween?" asks of every Halloween), as
+    a statement's is a day ("We carved pumpkins at Halloween")."""
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    assert query_dates("What tradition does Tim love during Halloween?", at).span is None
+    assert resolve_dates("We carved pumpkins at Halloween.", at)[0].granularity == "day"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from graphmem.model.dates import MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
+from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
 
 __all__ = ["QueryDates", "date_words", "overlaps", "query_dates", "query_span"]
 
@@ -84,11 +84,15 @@ class QueryDates:
         return None if s is None else (int(s[0].timestamp() * 1000), int(s[1].timestamp() * 1000))
 
 
+_HOLIDAY = re.compile(rf"(?:after )?(?:the )?(?:{'|'.join(HOLIDAYS)})")
+
+
 def query_dates(question: str, reference: datetime) -> QueryDates:
     """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
     later this year?" asked in 2026 covers 2026). Absolute words (month names, years, ISO dates) stay
     keywords; the relative ones ("this year", "last week") are replaced by the resolved span."""
-    ranges = resolve_dates(question, reference)
+    # a holiday asked of without its year names no one day ("What does Tim love during Halloween?")
+    ranges = [r for r in resolve_dates(question, reference) if not _HOLIDAY.fullmatch(r.phrase.lower())]
     words = {w for r in ranges for w in re.findall(r"[a-z]+", r.phrase.lower()) if w in _DEICTIC}
     return QueryDates(event_range(ranges), frozenset(words))
 
