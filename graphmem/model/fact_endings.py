@@ -50,7 +50,11 @@ def plan_end(
 ) -> None:
     """ "I no longer live in Leeds": the current value ends at ``valid_from`` when it is the one named
     (as a withdrawal names a plan: :func:`names`; an empty value names any) and ``valid_from`` follows its
-    start; otherwise nothing changes."""
+    start; while a plan waits, the value it would replace (:func:`_end_before_plan`); otherwise nothing
+    changes."""
+    if current is not None and _ends_held(current, new, valid_from):
+        _end_before_plan(out, state, new, current, valid_from)
+        return
     audit = {**audit_row(new, current), "new_value": None}
     if (
         current is None
@@ -64,6 +68,54 @@ def plan_end(
     out.audit.append({**audit, "resolution": "end", "reason": "stated as no longer true", "new_id": None})
     out.results.append((current.id, Resolution.SUPERSEDE))
     _drop_current(state, history, new.identity, valid_from, current.version)
+
+
+def _ends_held(current: CurrentFact, new: FactInput, said: datetime) -> bool:
+    """Whether ending ``new`` ends the value pending plan ``current`` would replace, before the plan starts
+    ("I'm moving to Bath in March", then "I no longer live in Leeds" in December): the value named (or any)
+    is the one the plan resumes if called off, and it had started by ``said``."""
+    held = current.resumes
+    if (
+        held is None
+        or current.replaced is None
+        or not withdrawable(current, "", said)
+        or said >= current.valid_from
+    ):
+        return False
+    start = held.get("valid_from")
+    return (not new.value or names(str(held.get("value")), new.value)) and (
+        not isinstance(start, datetime) or start < said
+    )
+
+
+def _end_before_plan(out: FactPlan, state: dict[Identity, CurrentFact], new: FactInput, current: CurrentFact,
+                     said: datetime) -> None:  # fmt: skip
+    """The value pending plan ``current`` would replace ends at ``said``, before the plan starts: the version
+    the plan closed at its start is revoked (its record no longer holds from now: ``Fact.revoked_at``) and
+    recorded again as ended at ``said``; its statement is outdated from then. The plan stands, with nothing to
+    resume when called off."""
+    held, replaced = current.resumes, current.replaced
+    assert held is not None and replaced is not None
+    version, ended_id = current.version + 1, str(uuid.uuid4())
+    row = {
+        **{f: held.get(f) for f in COPIED},
+        "id": ended_id,
+        "valid_from": resumed_start(held, current.valid_from),
+        "valid_to": said,
+        "status": ENDED,
+        "version": version,
+        "planned_at": None,
+    }
+    out.create.append(row)
+    out.revoked.append(replaced)
+    out.outdated.append({"old": replaced, "new": None, "key": new.key, "at": said, "memory": new.memory_id})
+    audit = {**audit_row(new, current), "new_value": None, "old_value": held.get("value"), "new_id": ended_id}
+    reason = "the value a pending plan replaces ended before the plan's start; the plan stands"
+    out.audit.append({**audit, "resolution": "end", "reason": reason})
+    out.results.append((ended_id, Resolution.SUPERSEDE))
+    floor = said if current.floor is None or current.floor < said else current.floor
+    # its number follows the plan's, as a kept contradiction's does: the plan's line goes on from the plan
+    state[new.identity] = replace(current, resumes=None, replaced_value=None, floor=floor)
 
 
 def plan_withdraw(
@@ -136,7 +188,7 @@ def plan_correction(
     wrong = new.corrects or ""
     if (
         current is None
-        or not _names_whole(current.value, wrong)
+        or not names(current.value, wrong, whole=True)
         or _same_value(current.__dict__, new.__dict__)
     ):
         _ignored(out, audit, "correct_ignored", "no current value or plan of the value corrected")
@@ -223,23 +275,15 @@ def _same_value(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return normalize_value(str(a.get("value"))) == normalize_value(str(b.get("value")))
 
 
-def names(value: str, named: str) -> bool:
+def names(value: str, named: str, *, whole: bool = False) -> bool:
     """Whether ``named`` names ``value``: the same words, or the first words of the value or of one of its
     comma-separated parts ("Manchester" names "Ancoats, Manchester" and "Manchester, UK", "Spotify" names
-    "Spotify London"; "York" does not name "New York")."""
+    "Spotify London"; "York" does not name "New York"). ``whole``: the value or a comma part itself, as a
+    correction names what it corrects (offered to every key, "Manchester" must not correct the employer
+    "Manchester United")."""
     asked = _ARTICLE.sub("", normalize_value(named))
     parts = [_ARTICLE.sub("", normalize_value(p)) for p in (value, *value.split(","))]
-    return bool(asked) and any(f"{p} ".startswith(f"{asked} ") for p in parts)
-
-
-def _names_whole(value: str, named: str) -> bool:
-    """Whether ``named`` is ``value`` or one of its comma-separated parts, as a correction names what it
-    corrects ("Manchester" names "Ancoats, Manchester", not the employer "Manchester United": a correction
-    is offered to every key, :func:`names` would correct both)."""
-    asked = _ARTICLE.sub("", normalize_value(named))
-    return bool(asked) and any(
-        _ARTICLE.sub("", normalize_value(p)) == asked for p in (value, *value.split(","))
-    )
+    return bool(asked) and any(p == asked if whole else f"{p} ".startswith(f"{asked} ") for p in parts)
 
 
 _ARTICLE = re.compile(r"^(?:the|a|an) ")
@@ -248,11 +292,13 @@ _ARTICLE = re.compile(r"^(?:the|a|an) ")
 @dataclass(frozen=True)
 class Retraction:
     """The writes of one retraction: close ``close_id``; ``create`` (or None) the ended version, or the
-    version that resumes the value a withdrawn plan had closed."""
+    version that resumes the value a withdrawn plan had closed; ``revoke`` (or None) that closed version,
+    recorded again by the copy from its own start (as :func:`plan_withdraw` revokes it)."""
 
     close_id: str
     create: dict[str, Any] | None
     version: int  # the version the audit reports: the ended one, else the closed one
+    revoke: str | None = None
 
 
 def plan_retraction(
@@ -270,7 +316,7 @@ def plan_retraction(
     Withdrawing a plan (no ``valid_to``) that had closed a version at its start (``resumed``: "I'm moving
     to Manchester next month", then the move is off) records that version's value again from its own start
     (:func:`resumed_start`), so the key keeps its value, as one that never stopped; the closed version is
-    revoked by the caller (recorded again: ended or retracted later, the continuation alone tells). When
+    revoked (``Retraction.revoke``: ended or retracted later, the continuation alone tells). When
     that start is later than ``now`` (the retraction's time), the continuation is a plan made ``now``, as a
     ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)."""
     version = stored_version(current["version"])
@@ -294,4 +340,6 @@ def plan_retraction(
         "expire": False,
         "planned_at": now if valid_to is None and now is not None and start > now else None,
     }
-    return Retraction(current["id"], row, version + 1)
+    copy = valid_to is None and row["planned_at"] is None  # the value goes on now: its old record is done
+    revoke = str(copied["id"]) if copy and copied.get("id") is not None else None
+    return Retraction(current["id"], row, version + 1, revoke)

@@ -13,6 +13,7 @@ from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
     AND,
     END,
+    FIRM,
     FOR_A_WHILE,
     I_AND,
     INNER_STOP,
@@ -20,6 +21,9 @@ from graphmem.model.pattern_pieces import (
     MOVE_TO,
     MOVED_HOME,
     NAMED,
+    NAMED_PLACE,
+    NOT_A_DEPARTMENT,
+    NOT_A_JOB_NOW,
     OBJ,
     PLACE,
     PLACE_END,
@@ -38,49 +42,31 @@ from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
 
-_NAME = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
+# the words a pattern needs (lower case), by the pattern's id, for those that cost most to search: a turn
+# without any is not searched (tests/test_everyday_regressions.py turns the filters off: the same facts)
+_WORDS: dict[int, re.Pattern[str]] = {}
+
+
+def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern``, searched only in a turn holding one of ``words``."""
+    _WORDS[id(pattern)] = re.compile(words)
+    return pattern
+
+
+# the time at a firm: "I've been at Stripe for about a month" (see its entry in _PATTERNS)
+_BEEN_AT = _needs(
+    r"been",
+    re.compile(
+        rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
+        rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} for (?:about |almost |"
+        r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+        r"a few|several|\d+) (?:years?|months?)\b"
+    ),
+)
 # where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
 # branch"
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s(?=.*\b[a-z])")
-# a place as a name is written ("Denver", "the UK", "Ancoats, Manchester"), not "marketing", "denial", "London
-# has changed me"
-_NAMED_PLACE = r"(?P<obj>(?:the )?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
-# a team or a department, not a place: "I'm based in HR", "based in Finance"
-_DEPARTMENT = (
-    r"(?!(?:the )?(?:HR|IT|Finance|Marketing|Sales|Legal|Engineering|Operations|Accounts|Support|Product|"
-    r"Design|Research|Admin|Customer Service|Procurement|Compliance|Ops)\b)"
-)
-# not a job held now: "I lost / I'm quitting / I miss / Hated my job at Tesco", "... from my job at ..."
-_NOT_AFTER = "".join(
-    rf"(?<!\b{w} )(?<!\b{w.capitalize()} )"
-    for w in (
-        "lost",
-        "losing",
-        "quit",
-        "quitting",
-        "left",
-        "leaving",
-        "from",
-        "miss",
-        "missed",
-        "missing",
-        "hated",
-        "hate",
-        "after",
-        "before",
-        "than",
-        "about",
-        "old",
-    )
-)
-# the time at a firm: "I've been at Stripe for about a month" (see its entry in _PATTERNS)
-_BEEN_AT = re.compile(
-    rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
-    rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} for (?:about |almost |"
-    r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"a few|several|\d+) (?:years?|months?)\b"
-)
 _LEFT_AFTER = re.compile(r"[^.!?\n]*\b(?:but|and|though) I(?:'ve| have)? (?:left|quit)\b")
 
 # --- extraction ------------------------------------------------------------------------------------
@@ -102,31 +88,40 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (
         FactType.PROFILE,
-        re.compile(
-            rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live)|"
-            rf"{AND} (?:now )?live|{US} (?:live|living))"
-            rf" in\s+{NAMED}{PLACE}{PLACE_END}"
+        _needs(
+            r"liv",
+            re.compile(
+                rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live)|"
+                rf"{AND} (?:now )?live|{US} (?:live|living))"
+                rf" in\s+{NAMED}{PLACE}{PLACE_END}"
+            ),
         ),
         "location",
     ),
     (  # "I'm based in Denver", "Living in Glasgow these days": a named place only (not "based in marketing",
         # "Living in denial", "Living in London has changed me", "Living in Spain for a month was fun")
         FactType.PROFILE,
-        re.compile(
-            r"(?:\bI(?:'m| am)(?: currently| now| still)? based|"
-            r"(?:^|[.!?]\s+)(?:Currently |Still )?[Ll]iving)"
-            rf" in\s+{_DEPARTMENT}{_NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
+        _needs(
+            r"based|living",
+            re.compile(
+                r"(?:\bI(?:'m| am)(?: currently| now| still)? based|"
+                r"(?:^|[.!?]\s+)(?:Currently |Still )?[Ll]iving)"
+                rf" in\s+{NOT_A_DEPARTMENT}{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
+            ),
         ),
         "location",
     ),
     # a change of place: "moving from Leeds to Manchester", "I moved to York", "I'm relocating to Oslo"
     (
         FactType.PROFILE,
-        re.compile(
-            rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move)|"
-            rf"{US} {MOVED_HOME})"
-            rf"{MOVE_TO}"
-            rf"{THEN_TO}?"  # "... to Paris in 2015 and then to Berlin in 2019": the last place
+        _needs(
+            r"mov|relocat",
+            re.compile(
+                rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move)|"
+                rf"{US} {MOVED_HOME})"
+                rf"{MOVE_TO}"
+                rf"{THEN_TO}?"  # "... to Paris in 2015 and then to Berlin in 2019": the last place
+            ),
         ),
         "location",
     ),
@@ -145,7 +140,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         re.compile(
             r"\b(?:I|[Ww]e)(?: just| now)? (?:rent|own|share) (?:a|an|our|my) "
-            rf"(?:flat|house|apartment|place|home|room) in\s+{_NAMED_PLACE}{PLACE_END}"
+            rf"(?:flat|house|apartment|place|home|room) in\s+{NAMED_PLACE}{PLACE_END}"
             rf"(?!{FOR_A_WHILE}|\s+(?:for (?:the )?(?:holidays?|summer)|as an? (?:holiday|second|summer))\b)"
         ),
         "location",
@@ -153,9 +148,12 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         # "I'm working at Google", not a shift: "I'm working at Glastonbury this weekend", "... at Christmas"
-        re.compile(
-            rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
-            rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
+        _needs(
+            r"work",
+            re.compile(
+                rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
+                rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
+            ),
         ),
         "employer",
     ),
@@ -169,35 +167,47 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (  # "I joined Acme as a designer", "I started at Acme as an intern"
         FactType.PROFILE,
-        re.compile(rf"{I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{JOB}){OBJ} as an? \w+"),
+        _needs(
+            r"join|start",
+            re.compile(rf"{I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{JOB}){OBJ} as an? \w+"),
+        ),
         "employer",
     ),
     (  # "I moved to Leeds for a new job at the BBC", "I'm relocating for a job with Google" (not "I applied
         # for a job at ...": only a move or a leave is for a job taken)
         FactType.PROFILE,
-        re.compile(
-            rf"{SPEAKER} (?:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for {JOB}"
-            rf"(?:at|with)\s+{OBJ}{END}"
+        _needs(
+            r"job",
+            re.compile(
+                rf"{SPEAKER} (?:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for "
+                rf"{JOB}(?:at|with)\s+{OBJ}{END}"
+            ),
         ),
         "employer",
     ),
     (  # "I started a new job at Spotify last week", "I've got a job with the BBC", "Started a new job at
         # Sainsbury's on Monday"
         FactType.PROFILE,
-        re.compile(
-            rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:Just )?(?=[A-Z]))(?i:started|got|took|accepted|landed) {JOB}"
-            rf"(?:at|with)\s+{OBJ}{END}"
+        _needs(
+            r"job",
+            re.compile(
+                rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:Just )?(?=[A-Z]))(?i:started|got|took|accepted|landed) {JOB}"
+                rf"(?:at|with)\s+{OBJ}{END}"
+            ),
         ),
         "employer",
     ),
     (  # "My job at Tesco is pretty chill", "my new role with the BBC" (not "my old job at ...", "I lost my
         # job at Door Dash")
         FactType.PROFILE,
-        re.compile(
-            rf"\b(?=[Mm]y ){_NOT_AFTER}[Mm]y (?:current |new )?(?:job|role|position) (?:at|with)\s+(?:the )?"
-            rf"(?!(?:Uni|University|College|School)\b){_NAME}"
-            # the job of now: not "My job at Tesco was great", "... ended last week"
-            r"(?!\s+(?:was|were|ended|finished|used to|had)\b)"
+        _needs(
+            r"job|role|position",
+            re.compile(
+                rf"\b(?=[Mm]y ){NOT_A_JOB_NOW}[Mm]y (?:current |new )?(?:job|role|position) (?:at|with)\s+"
+                rf"(?:the )?(?!(?:Uni|University|College|School)\b){FIRM}"
+                # the job of now: not "My job at Tesco was great", "... ended last week"
+                r"(?!\s+(?:was|were|ended|finished|used to|had)\b)"
+            ),
         ),
         "employer",
     ),
@@ -209,24 +219,33 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
         FactType.PROFILE,
-        re.compile(
-            rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
-            rf"(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) as an?\s+{OBJ}"
-            rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
+        _needs(
+            r"work",
+            re.compile(
+                rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
+                rf"(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) as an?\s+{OBJ}"
+                rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
+            ),
         ),
         "occupation",
     ),
     (
         FactType.PROFILE,
-        re.compile(rf"(?:\bI|{AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{OBJ}{END}"),
+        _needs(
+            r"work",
+            re.compile(rf"(?:\bI|{AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{OBJ}{END}"),
+        ),
         "employer",
     ),
     (  # the role of a job taken or joined: "... started a new job at Spotify as a data engineer"
         FactType.PROFILE,
-        re.compile(
-            rf"{I_AND} (?:(?:started|got|took|accepted|landed) {JOB}|joined |"
-            rf"started (?:working )?(?:at|for) )"
-            rf"[^.!?\n]{{0,60}}?\bas an?\s+{OBJ}{END}"
+        _needs(
+            r"join|start|job",
+            re.compile(
+                rf"{I_AND} (?:(?:started|got|took|accepted|landed) {JOB}|joined |"
+                rf"started (?:working )?(?:at|for) )"
+                rf"[^.!?\n]{{0,60}}?\bas an?\s+{OBJ}{END}"
+            ),
         ),
         "occupation",
     ),
@@ -273,23 +292,11 @@ def extract(text: str) -> list[ExtractedFact]:
     ]
 
 
-# words a pattern needs (lower case), for the patterns that cost most to search: a turn without any is
-# skipped (tests/test_everyday_regressions.py turns the filters off and expects the same facts)
-_WORDS = {  # by index in _PATTERNS (a compiled pattern hashes its whole text)
-    i: re.compile(words)
-    for i, words in (
-        (2, r"liv"), (3, r"based|living"), (4, r"mov|relocat"), (7, r"work"), (9, r"join|start"),
-        (10, r"job"), (11, r"job"), (12, r"job|role|position"), (13, r"been"), (14, r"work"), (15, r"work"),
-        (16, r"join|start|job"),
-    )
-}  # fmt: skip
-
-
 def _extract(text: str) -> list[ExtractedFact]:
     out: dict[tuple[FactType, str], ExtractedFact] = {}
     lower = text.lower()
-    for i, (fact_type, pattern, template) in enumerate(_PATTERNS):
-        words = _WORDS.get(i)
+    for fact_type, pattern, template in _PATTERNS:
+        words = _WORDS.get(id(pattern))
         for m in pattern.finditer(text) if words is None or words.search(lower) else ():
             groups = m.groupdict()
             if template is None:

@@ -37,12 +37,10 @@ from typing import Any
 
 from graphmem.model.fact_endings import (
     Retraction,
-    names,
     plan_correction,
     plan_end,
     plan_retraction,
     plan_withdraw,
-    resumed_start,
     withdrawable,
 )
 from graphmem.model.fact_versions import (
@@ -243,10 +241,7 @@ def _end_or_withdraw(
     if new.corrects:  # "Sorry, I meant Liverpool, not Manchester"
         return plan_correction(out, state, history, new, current, said)
     if new.ends:
-        if current is not None and _ends_held(current, new, said):
-            _end_before_plan(out, state, new, current, said)
-        else:
-            plan_end(out, state, history, new, current, said)
+        plan_end(out, state, history, new, current, said)
         return None
     plan_withdraw(out, state, history, new, current, said)
     if new.put_off_to is None or current is None or not withdrawable(current, new.value, said):
@@ -255,54 +250,6 @@ def _end_or_withdraw(
     return replace(
         new, value=current.value, withdraws=False, put_off_to=None, valid_from=new.put_off_to, planned_at=said
     )
-
-
-def _ends_held(current: CurrentFact, new: FactInput, said: datetime) -> bool:
-    """Whether ending ``new`` ends the value pending plan ``current`` would replace, before the plan starts
-    ("I'm moving to Bath in March", then "I no longer live in Leeds" in December): the value named (or any)
-    is the one the plan resumes if called off, and it had started by ``said``."""
-    held = current.resumes
-    if (
-        held is None
-        or current.replaced is None
-        or not withdrawable(current, "", said)
-        or said >= current.valid_from
-    ):
-        return False
-    start = held.get("valid_from")
-    return (not new.value or names(str(held.get("value")), new.value)) and (
-        not isinstance(start, datetime) or start < said
-    )
-
-
-def _end_before_plan(out: FactPlan, state: dict[Identity, CurrentFact], new: FactInput, current: CurrentFact,
-                     said: datetime) -> None:  # fmt: skip
-    """The value pending plan ``current`` would replace ends at ``said``, before the plan starts: the version
-    the plan closed at its start is revoked (its record no longer holds from now: ``Fact.revoked_at``) and
-    recorded again as ended at ``said``; its statement is outdated from then. The plan stands, with nothing to
-    resume when called off."""
-    held, replaced = current.resumes, current.replaced
-    assert held is not None and replaced is not None
-    version, ended_id = current.version + 1, str(uuid.uuid4())
-    row = {
-        **{f: held.get(f) for f in COPIED},
-        "id": ended_id,
-        "valid_from": resumed_start(held, current.valid_from),
-        "valid_to": said,
-        "status": ENDED,
-        "version": version,
-        "planned_at": None,
-    }
-    out.create.append(row)
-    out.revoked.append(replaced)
-    out.outdated.append({"old": replaced, "new": None, "key": new.key, "at": said, "memory": new.memory_id})
-    audit = {**audit_row(new, current), "new_value": None, "old_value": held.get("value"), "new_id": ended_id}
-    reason = "the value a pending plan replaces ended before the plan's start; the plan stands"
-    out.audit.append({**audit, "resolution": "end", "reason": reason})
-    out.results.append((ended_id, Resolution.SUPERSEDE))
-    floor = said if current.floor is None or current.floor < said else current.floor
-    # its number follows the plan's, as a kept contradiction's does: the plan's line goes on from the plan
-    state[new.identity] = replace(current, resumes=None, replaced_value=None, floor=floor)
 
 
 def _plan_supersede(

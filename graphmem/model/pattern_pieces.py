@@ -9,6 +9,7 @@ __all__ = [
     "AND",
     "A_TIME",
     "END",
+    "FIRM",
     "FOR_A_WHILE",
     "HOUSEHOLD",
     "INNER_STOP",
@@ -19,6 +20,9 @@ __all__ = [
     "MOVE_TO",
     "NAME",
     "NAMED",
+    "NAMED_PLACE",
+    "NOT_A_DEPARTMENT",
+    "NOT_A_JOB_NOW",
     "NOT_SOMEONE",
     "NO_EMPLOYER",
     "OBJ",
@@ -133,3 +137,20 @@ INNER_STOP = "\u2024"  # ONE DOT LEADER
 def shield(text: str) -> str:
     """``text`` with the full stops inside names swapped for :data:`INNER_STOP`."""
     return ABBREVIATION.sub(lambda m: m.group().replace(".", INNER_STOP), text) if "." in text else text
+
+
+FIRM = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
+# a place as a name is written ("Denver", "the UK", "Ancoats, Manchester"), not "marketing", "denial", "London
+# has changed me"
+NAMED_PLACE = r"(?P<obj>(?:the )?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
+# a team or a department, not a place: "I'm based in HR", "based in Finance"
+NOT_A_DEPARTMENT = (
+    r"(?!(?:the )?(?:HR|IT|Finance|Marketing|Sales|Legal|Engineering|Operations|Accounts|Support|Product|"
+    r"Design|Research|Admin|Customer Service|Procurement|Compliance|Ops)\b)"
+)
+# not a job held now: "I lost / I'm quitting / I miss / Hated my job at Tesco", "... from my job at ..."
+NOT_A_JOB_NOW = "".join(
+    rf"(?<!\b{w} )(?<!\b{w.capitalize()} )"
+    for w in ("lost", "losing", "quit", "quitting", "left", "leaving", "from", "miss", "missed", "missing",
+              "hated", "hate", "after", "before", "than", "about", "old")
+)  # fmt: skip

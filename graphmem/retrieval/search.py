@@ -323,9 +323,8 @@ def _combine(
     """Each memory's score: relevance (own score blended with PageRank) plus the speaker and date boosts,
     a small share of memory state, times currency; and its stage values for the explanation."""
     preset, names = req.preset, query_names(req.query)
-    now = req.now or datetime.now(
-        UTC
-    )  # span: the question's date expressions (model.date_queries.query_dates)
+    # span: the question's date expressions (model.date_queries.query_dates)
+    now = req.now or datetime.now(UTC)
     asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
     episode = session_match(memories, signals.own, asks)
     scores: dict[str, float] = {}

@@ -130,14 +130,10 @@ def retract_fact(
             raise ValidationError("valid_to", str(exc)) from exc
         if retraction.create is not None:
             tx.run("fact_create", rows=[retraction.create], now=when)
-            resumed = rows[0]["resumed"]
-            copy = retraction.create["status"] != facts.ENDED and retraction.create.get("planned_at") is None
-            if (
-                resumed is not None and copy
-            ):  # recorded again by the copy (as model.fact_endings.plan_withdraw)
-                tx.run(
-                    "fact_close", closes=[{"id": resumed["id"], "revoke": True}], user_id=user_id, now=when
-                )
+        if retraction.revoke is not None:
+            tx.run(
+                "fact_close", closes=[{"id": retraction.revoke, "revoke": True}], user_id=user_id, now=when
+            )
         ended_id = retraction.create["id"] if retraction.create is not None else None
         tx.run("fact_retract", user_id=user_id, id=retraction.close_id, ended_id=ended_id, now=when)
         if valid_to is None and current.get("planned_at") is not None:
