@@ -7,6 +7,7 @@ server."""
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -219,7 +220,7 @@ def test_a_plan_put_off_twice_in_one_sentence_takes_the_last_date() -> None:
     assert fact.span is not None and moved_start(text, fact.span, SAID) == datetime(2026, 7, 1, tzinfo=UTC)
 
 
-FAMILIES = [  # one or more sentences per pattern family of plan_patterns and plan_patterns.THIRD
+FAMILIES = [  # one or more sentences per pattern family of plan_patterns, calloff_patterns, state_patterns
     "I'm not moving to Manchester after all.",
     "The move is off.",
     "The Manchester move is off, sadly.",
@@ -254,6 +255,23 @@ FAMILIES = [  # one or more sentences per pattern family of plan_patterns and pl
     "My job at Tesco is fine; I've been at Tesco for two years.",
     "I work as a nurse at St. Mary's, I joined as a trainee.",
     "I moved to Leeds for a new job at the BBC.",
+    # round 42's wordings (graphmem.model.state_patterns, the new WITHDRAWN / PUT_OFF / ENDINGS entries)
+    "I'm a UX designer at Figma.",
+    "I'm contracting for Network Rail now.",
+    "Home is Leipzig at the moment.",
+    "I'm in Sacramento, CA.",
+    "So I've been in Salt Lake City since June!",
+    "Moved back home to Swansea last month.",
+    "I'm joining Dyson on 4 January.",
+    "The Winchester flat fell through.",
+    "I've decided not to go to Graphcore after all.",
+    "the role's been cut so the offer's gone.",
+    "Aston Martin have pushed my start back to the 1st of March.",
+    "The Pittsburgh move is now January 8th.",
+    "We're moving on 15 January instead!",
+    "My last day was Friday.",
+    "Retired from the council in October.",
+    "We're going to Brisbane instead of Sydney.",
     "Nothing about any of that today.",
 ]
 
@@ -263,9 +281,13 @@ def test_the_word_filters_skip_no_turn_a_pattern_would_read(monkeypatch: pytest.
     their words) change no result: with filters that pass everything, every family extracts the same."""
     want = [extract(text) for text in FAMILIES]
     assert sum(1 for facts in want if facts) == len(FAMILIES) - 1
-    for name in ("_PLAN_WORDS", "_ABOUT_OTHERS_WORDS", "_MOVE_WORDS", "_CORRECTION_WORDS"):
-        monkeypatch.setattr(fact_changes, name, re.compile(""))
+    everything = re.compile("")
+    for name in ("_PLAN_WORDS", "_PLANNED_WORDS", "_ABOUT_OTHERS_WORDS", "_MOVE_WORDS", "_CORRECTION_WORDS"):
+        monkeypatch.setattr(fact_changes, name, everything)
+    monkeypatch.setattr(fact_changes, "ENDINGS_CHECK", everything)
+    monkeypatch.setattr(fact_changes, "WORDS", defaultdict(lambda: everything))
     monkeypatch.setattr(fact_patterns, "_WORDS", {})
+    monkeypatch.setattr(fact_patterns, "STATE_GATE", everything)
     assert [extract(text) for text in FAMILIES] == want
 
 

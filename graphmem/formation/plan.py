@@ -276,11 +276,9 @@ def _causes(ctx: FormationContext, links: linking.LinkPlan, row_of: Mapping[int,
 def _entities(
     ctx: FormationContext, row_of: Mapping[int, Row], threshold: float
 ) -> tuple[list[Row], list[Row]]:
-    """The entity rows to upsert and the memory -> entity links, for the mentions of new memories.
-
-    Same normalized key: same entity. A new key whose name embeds close to an existing entity that also
-    looks alike (:func:`graphmem.model.linking.should_merge_entities`) joins that entity as an alias.
-    """
+    """The entity rows to upsert and the memory -> entity links, for the mentions of new memories. Same
+    normalized key: same entity. A new key whose name embeds close to an existing entity that also looks
+    alike (:func:`graphmem.model.linking.should_merge_entities`) joins that entity as an alias."""
     mentions = [(i, m) for i, ex in enumerate(ctx.extracted) if i in row_of for m in ex.entities]
     first: dict[str, str] = {}
     aliases: dict[str, list[str]] = {}
@@ -393,6 +391,7 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     put_off_to=moved,
                     stays=f.stays,
                     corrects=f.corrects,
+                    replans=f.replans,
                     memory_id=memory_ids[i],
                     planned_at=None if start is None else said,
                 )

@@ -77,6 +77,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "part",
         re.compile(r"\bthe (end|start|beginning|middle) of (this|next|last|the) (week|month|year)\b", re.I),
     ),
+    (  # "the end of January", "the start of March 2027": a quarter of a named month
+        "part_month",
+        re.compile(rf"\bthe (end|start|beginning|middle) of {_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I),
+    ),
     ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
     (  # not a range: "from Monday to Friday"
         "weekday",
@@ -314,6 +318,11 @@ def _match_named(
     if kind == "mod_month":
         a, b = _bare_month(_month_number(g[1]), g[0].lower(), today, future)
         return a, b, "month"
+    if kind == "part_month":
+        month = _month_number(g[1])
+        first = date(int(g[2]), month, 1) if g[2] else _bare_month(month, "", today, future)[0]
+        start, end = _part("month", g[0].lower(), first, 0)
+        return start, end, "week"
     if kind == "year":
         return date(int(g[0]), 1, 1), date(int(g[0]) + 1, 1, 1), "year"
     if kind == "holiday":  # this year's, or the nearest one that way (as a day of the year, "month_day")

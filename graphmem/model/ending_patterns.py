@@ -44,16 +44,42 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         ),
         "employer",
     ),
-    (  # the job, unnamed: "I quit my job yesterday", "I don't work there any more", "I've retired"
+    (  # the job, unnamed: "I quit my job yesterday", "I don't work there any more", "I've retired", "I no
+        # longer work!", "Retired from the council in October", "my last day was Friday"
         re.compile(
             rf"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job{_SAID_END}|"
-            r"\bI (?:don't|do not) work there any ?more\b|"
-            rf"\bI(?:'ve| have)? (?:just )?retired(?: from work)?{_SAID_END}"
+            r"\bI (?:don't|do not) work there any ?more\b|\bI (?:no longer|don't|do not) work(?: any ?more)?"
+            r"(?=\s*[.!;\n]|$)|"
+            rf"(?:\bI(?:'ve| have)?(?: just)? |(?:^|[.!?]\s+)(?:Just |Finally |Officially )?)(?i:retired)"
+            rf"(?: from (?:work|(?:the |my )?(?:[A-Z][\w&'-]*|council|company|firm|job|bank|school|hospital|"
+            rf"police|army|navy|NHS)(?: [A-Z][\w&'-]*)*))?{_SAID_END}|"
+            r"\b[Mm]y last day(?: at [^.,;!?\n]{2,40}?)? (?:was|is today|was today|was yesterday)\b"
         ),
         "employer",
+    ),
+    (  # "My Pfizer contract finished last week", "my contract at Acme ended" (not "my phone contract")
+        re.compile(
+            r"\b[Mm]y (?:(?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*) contract|contract (?:at|with)\s+"
+            r"(?P<firm>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*))"
+            r" (?:has )?(?:finished|ended|ran out|came to an end|is over|was terminated)\b"
+        ),
+        "employer",
+    ),
+    (  # "I've moved out of my place in York", "We've moved out of our Auckland place" (a home named by its
+        # place; not "moved out of my flat", whose town may stay, nor a move within the town)
+        re.compile(
+            r"\b(?:I|[Ww]e)(?:'ve| have)? (?:just |finally )?(?:moved out of|"
+            r"handed (?:back|in) the keys (?:to|of|for)) (?:my|our) "
+            r"(?:(?P<obj>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?:place|flat|house|apartment|home)|"
+            r"(?:place|flat|house|apartment|home) in\s+(?P<town>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*))"
+            # not a move within the town: "... and into a bigger one", "... to a new place nearby"
+            r"(?![^.!?\n]*\b(?:into|to (?:a|an|our|my|the|another))\b)"
+        ),
+        "location",
     ),
 ]
 # every pattern above holds one of these: a turn without any is not searched
 ENDINGS_CHECK = re.compile(
-    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|retired|moved (?:out|away))\b"
+    r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|[Rr]etired|moved (?:out|away)|"
+    r"don't work|do not work|[Ll]ast day|contract|keys)\b"
 )

@@ -40,6 +40,7 @@ class ExtractedFact:
     put_off: bool = False
     stays: bool = False  # "I ended up staying in Leeds" (with ``withdraws``): see FactInput.stays
     corrects: str | None = None  # "Sorry, I meant Leeds, not Leicester": the value named wrong (FactInput)
+    replans: bool = False  # with ``corrects``: a pending plan's value only ("going to X instead of Y")
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)

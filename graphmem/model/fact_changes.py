@@ -1,48 +1,58 @@
 """Changes a turn states beside its values (pure; called by :func:`graphmem.model.fact_patterns.extract`):
-someone else's place or work, plans called off or put off, a stay at home, a value given "instead", a value
-corrected, and the household's move to a place."""
+someone else's place or work, plans stated ahead, called off or put off, a stay at home, a value given
+"instead", a value corrected or a plan's changed, an ending, and the household's move to a place."""
 
 from __future__ import annotations
 
 import re
 
-from graphmem.model.extracted import ExtractedFact, clean, fits
+from graphmem.model.calloff_patterns import PUT_OFF, PUT_OFF_UNTIL, WITHDRAWN, WORDS
+from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
+from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.pattern_pieces import NOT_SOMEONE
+from graphmem.model.people import is_organisation
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import (
     AFTER_ALL,
     CORRECTED,
     HOUSEHOLD_MOVED,
     INSTEAD,
+    JOINING,
     PLANNABLE,
+    PLANNED,
     PROGRESSIVE,
-    PUT_OFF,
-    PUT_OFF_UNTIL,
+    REPLANNED,
     STAY_CUE,
     STAYED,
     THIRD,
     THIRD_PLANNED,
     THIRD_PUT_OFF,
     THIRD_WITHDRAWN,
-    WITHDRAWN,
 )
 from graphmem.model.planned import clause
 from graphmem.models import FactType
 
-__all__ = ["about_others", "corrections", "household_moves", "withdrawals"]
+__all__ = ["about_others", "corrections", "endings", "household_moves", "plans", "withdrawals"]
 
 Found = dict[tuple[FactType, str], ExtractedFact]
 # words every pattern of about_others / withdrawals holds (lower case): a turn without one is not searched
 _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
-_PLAN_WORDS = re.compile(r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join")
-_MOVE_WORDS = re.compile(r"mov|relocat")  # household_moves (as written: "We moved", "Emma and I are moving")
-_CORRECTION_WORDS = re.compile(r" not |meant")  # corrections
+_PLAN_WORDS = re.compile(
+    r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join|through| go | going "
+)
+_PLANNED_WORDS = re.compile(r"mov|relocat|liv|start|join|job|offer|role|position")  # plans (PLANNED)
+_MOVE_WORDS = re.compile(
+    r"mov|relocat|upped|emigrat"
+)  # household_moves (as written: "We moved", "Emma and I are moving")
+_CORRECTION_WORDS = re.compile(r" not |meant|instead of|[Nn]ot \w")  # corrections
 # words of a clause whose "we" is a team, not a household; what says a move is to a product or for a meeting
 _TEAM = re.compile(
     r"\b(?:work|team|office|sprint|project|meeting|client|company|provider|platform|app)\b", re.I
 )
 _AS_OR_FOR_A_MEETING = re.compile(r"\s+(?:as|for (?:the|a|our) (?:meeting|call|launch|demo|standup|event))\b")
-_DATE_SAID = re.compile(r"(?: back)? (?:to|until|till)\b")  # a put-off says its new date after this
+# a put-off says its new date after this ("pushed back to June", "is now January 8th", "moving on the 15th")
+_FOR = re.compile(r"\s+for\b")
+_DATE_SAID = re.compile(r"(?: back| forward)? (?:to|until|till)\b| now\b| (?:on|in)\b")
 
 
 def about_others(text: str, out: Found) -> None:
@@ -76,12 +86,13 @@ def about_others(text: str, out: Found) -> None:
 
 def withdrawals(text: str, out: Found) -> None:
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
-    if _PLAN_WORDS.search(text.lower()) is None:  # every pattern below holds one
+    if _PLAN_WORDS.search(text.lower()) is None:  # every pattern below holds one (filters per pattern: WORDS)
         _instead(text, out)
         return
+    lower = text.lower()
     for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off"), (PUT_OFF_UNTIL, "@put_off")):
         for pattern, key in patterns:
-            for m in pattern.finditer(text):
+            for m in pattern.finditer(text) if WORDS[id(pattern)].search(lower) else ():
                 named = AFTER_ALL.sub("", clean(m.groupdict().get("obj") or ""))
                 if named and not fits(key, named):  # not a place or employer: "with that", "Python 3"
                     continue
@@ -127,16 +138,17 @@ def household_moves(text: str, out: Found) -> None:
     if _MOVE_WORDS.search(text) is None:
         return
     for m in HOUSEHOLD_MOVED.finditer(text):
-        if _TEAM.search(text, *clause(text, m.span())) or _AS_OR_FOR_A_MEETING.match(text, m.end()):
+        we = m.group()[:2].lower() == "we"  # not "my wife and I", who are no team
+        if (we and _TEAM.search(text, *clause(text, m.span()))) or _AS_OR_FOR_A_MEETING.match(text, m.end()):
             continue  # a team's or a product's "we": "At work we moved to Phoenix", "... to Orange as ..."
-        if (FactType.PROFILE, "location") not in out and is_place(place := clean(m["obj"])):
-            # "we're moving" or "we move to Galway on the 9th" read a bare date ahead; "we'll be moving" is a
-            # plan only with a date
-            ahead = PROGRESSIVE.search(m.group()) is not None or (m["now"] is not None and not m["will"])
-            fact = ExtractedFact(
+        # "we're moving" or "we move to Galway on the 9th" read a bare date ahead; "we'll be moving" is a plan
+        # only with a date; either stands beside a home the turn states ("We live in Houston, but ...")
+        ahead = PROGRESSIVE.search(m.group()) is not None or (m["now"] is not None and not m["will"])
+        slot = (FactType.PROFILE, "location" + ("@planned" if m["will"] else "@ahead" if ahead else ""))
+        if slot not in out and is_place(place := clean(m["obj"])):
+            out[slot] = ExtractedFact(
                 "location", place, FactType.PROFILE, ahead=ahead, planned=m["will"] is not None, span=m.span()
             )
-            out[(FactType.PROFILE, "location")] = fact
 
 
 def corrections(text: str, out: Found) -> None:
@@ -144,7 +156,51 @@ def corrections(text: str, out: Found) -> None:
     planner applies it to the key whose value or plan the wrong one names (FactInput.corrects)."""
     if _CORRECTION_WORDS.search(text) is None:
         return
-    for m in (m for p in CORRECTED for m in p.finditer(text)):
+    found = [(m, False) for p in CORRECTED for m in p.finditer(text)]
+    for m, replans in found + [(m, True) for p in REPLANNED for m in p.finditer(text)]:
         for key in PLANNABLE:
-            fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=m["wrong"], span=m.span())
+            fixed = ExtractedFact(
+                key, m["obj"], FactType.PROFILE, corrects=m["wrong"], replans=replans, span=m.span()
+            )
             out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
+
+
+def plans(text: str, out: Found) -> None:
+    """Changes stated ahead (``PLANNED``): a fact only with a date, kept beside a present value of the key
+    ("I live in Leeds but I'll ..."); the same words read as present too are dropped (it starts later)."""
+    if _PLANNED_WORDS.search(text.lower()) is None:  # every pattern holds one (4/5 of turns none)
+        return
+    for pattern, key in PLANNED:
+        for m in pattern.finditer(text):
+            obj = clean(m.group("obj"))
+            if obj and fits(key, obj) and (pattern is not JOINING or is_organisation(obj)):
+                plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
+                out[(FactType.PROFILE, f"{key}@planned")] = plan
+                now = out.get((FactType.PROFILE, key))
+                at = (now.span or (0, 0)) if now is not None else (0, 0)
+                # (or the household's plan read from the same words: "My wife and I will be moving to Leeds")
+                if (
+                    now is not None
+                    and now.value == obj
+                    and (m.start() <= at[0] < m.end() or (now.planned and at[0] < m.end() <= at[1]))
+                ):
+                    del out[(FactType.PROFILE, key)]
+
+
+def endings(text: str, out: Found) -> None:
+    """ "I no longer live in Leeds", "I quit my job": the value named ends (none named: the current one),
+    unless the turn states a value of the key."""
+    if not ENDINGS_CHECK.search(text):
+        return
+    for pattern, key in ENDINGS:
+        for m in pattern.finditer(text):
+            named = m.groupdict()  # none: the current value, whatever it is
+            obj = clean(named.get("obj") or named.get("firm") or named.get("town") or "")
+            if key == "employer":  # "I left Deloitte for Monzo": Deloitte ends
+                obj = _FOR.split(obj)[0]
+                if is_place(obj):
+                    continue  # "I left Leeds for Bath": a home left, no employer
+            if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
+                out[(FactType.PROFILE, key)] = ExtractedFact(
+                    key, obj, FactType.PROFILE, ends=True, span=m.span()
+                )

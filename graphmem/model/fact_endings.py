@@ -182,8 +182,9 @@ def plan_correction(
     """ "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan named
     ``new.corrects`` was said by mistake. A pending plan is withdrawn (:func:`plan_withdraw`) and the right
     value planned for its date; a value is retracted as never true (its transaction time closes, its
-    statement is outdated from its start) and the right one holds from its start. Returns the input that
-    records the right value (its result stands for ``new``'s); naming no such value, nothing changes."""
+    statement is outdated from its start) and the right one holds from its start; with ``new.replans`` (a
+    plan changed, not a slip) only a pending plan is. Returns the input that records the right value (its
+    result stands for ``new``'s); naming no such value, nothing changes."""
     audit = {**audit_row(new, current)}
     wrong = new.corrects or ""
     if (
@@ -193,10 +194,19 @@ def plan_correction(
     ):
         _ignored(out, audit, "correct_ignored", "no current value or plan of the value corrected")
         return None
-    right = replace(new, corrects=None, valid_from=current.valid_from)
-    if withdrawable(current, "", said) and said < current.valid_from:  # a plan: the right one, same date
+    right = replace(new, corrects=None, replans=False, valid_from=current.valid_from)
+    pending = withdrawable(current, "", said) and said < current.valid_from
+    if new.replans and not pending:  # "I'm going to Tesco instead of Aldi": Aldi held is no plan changed
+        _ignored(out, audit, "correct_ignored", "no pending plan of the value replaced")
+        return None
+    if pending:  # a plan: the right one, same date
         plan_withdraw(
-            out, state, history, replace(new, value="", withdraws=True, corrects=None), current, said
+            out,
+            state,
+            history,
+            replace(new, value="", withdraws=True, corrects=None, replans=False),
+            current,
+            said,
         )
         out.results.pop()
         return replace(right, planned_at=said)

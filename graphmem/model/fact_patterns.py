@@ -6,14 +6,21 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
-from graphmem.model.fact_changes import about_others, corrections, household_moves, withdrawals
+from graphmem.model.fact_changes import (
+    about_others,
+    corrections,
+    endings,
+    household_moves,
+    plans,
+    withdrawals,
+)
 from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
     AND,
     END,
     FIRM,
+    FIRM_NAME,
     FOR_A_WHILE,
     I_AND,
     INNER_STOP,
@@ -33,11 +40,15 @@ from graphmem.model.pattern_pieces import (
     THEN_TO,
     TO_CONJUNCTION,
     US,
+    WHEN,
     shield,
 )
+from graphmem.model.people import is_organisation
 from graphmem.model.places import is_place
-from graphmem.model.plan_patterns import PLANNED, PROGRESSIVE
+from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
+from graphmem.model.state_patterns import CHECKS, PATTERNS, WORDS
+from graphmem.model.state_patterns import GATE as STATE_GATE
 from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
@@ -63,11 +74,20 @@ _BEEN_AT = _needs(
         r"a few|several|\d+) (?:years?|months?)\b"
     ),
 )
+# an employer by its name alone, started at (see its entry in _PATTERNS)
+_STARTED_AT = _needs(
+    r"start",
+    re.compile(
+        rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:[Jj]ust |[Ff]inally )?)(?i:started) at\s+{FIRM_NAME}"
+        rf"(?!\s+as\b){END}"
+    ),
+)
 # where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
 # branch"
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s(?=.*\b[a-z])")
-_LEFT_AFTER = re.compile(r"[^.!?\n]*\b(?:but|and|though) I(?:'ve| have)? (?:left|quit)\b")
+_TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
+_LEFT_AFTER = re.compile(r"[^.!?\n]*\b(?:but|and|though)(?: then)?(?: I(?:'ve| have)?)? (?:left|quit)\b")
 
 # --- extraction ------------------------------------------------------------------------------------
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
@@ -139,7 +159,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         # Cornwall for the holidays", "a house in France that we visit")
         FactType.PROFILE,
         re.compile(
-            r"\b(?:I|[Ww]e)(?: just| now)? (?:rent|own|share) (?:a|an|our|my) "
+            r"\b(?:I|[Ww]e)(?: just| now)? (?:rent|own|share) (?:a|an|our|my) (?:[a-z]+ ){0,2}?"
             rf"(?:flat|house|apartment|place|home|room) in\s+{NAMED_PLACE}{PLACE_END}"
             rf"(?!{FOR_A_WHILE}|\s+(?:for (?:the )?(?:holidays?|summer)|as an? (?:holiday|second|summer))\b)"
         ),
@@ -151,7 +171,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         _needs(
             r"work",
             re.compile(
-                rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
+                rf"(?:(?:\bI|{AND}) (?:now |currently )?work(?: remotely| full[- ]time| part[- ]time)?|"
+                rf"\bI(?:'m| am) (?:now |currently )?working(?: remotely| full[- ]time| part[- ]time)?"
                 rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
             ),
         ),
@@ -171,6 +192,12 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
             r"join|start",
             re.compile(rf"{I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{JOB}){OBJ} as an? \w+"),
         ),
+        "employer",
+    ),
+    (  # "I started at Ericsson last week", "Just started at Ocado!": an employer by its name alone
+        # (graphmem.model.people: not "I started at Oxford in October", "I started at Level 3")
+        FactType.PROFILE,
+        _STARTED_AT,
         "employer",
     ),
     (  # "I moved to Leeds for a new job at the BBC", "I'm relocating for a job with Google" (not "I applied
@@ -280,6 +307,9 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         None,
     ),
 ]
+_PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key in PATTERNS]  # graphmem.model.state_patterns
+_WORDS.update(WORDS)
+CHECKS[id(_STARTED_AT)] = lambda value, text, match: is_organisation(value)
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 
 
@@ -295,7 +325,10 @@ def extract(text: str) -> list[ExtractedFact]:
 def _extract(text: str) -> list[ExtractedFact]:
     out: dict[tuple[FactType, str], ExtractedFact] = {}
     lower = text.lower()
+    said_so = STATE_GATE.search(lower) is not None  # any word of a state_patterns one (7 turns in 8 none)
     for fact_type, pattern, template in _PATTERNS:
+        if not said_so and id(pattern) in WORDS:
+            continue
         words = _WORDS.get(id(pattern))
         for m in pattern.finditer(text) if words is None or words.search(lower) else ():
             groups = m.groupdict()
@@ -312,12 +345,16 @@ def _extract(text: str) -> list[ExtractedFact]:
                 obj = clean(groups.get("then") or groups.get("obj") or "")
                 what = normalize_value(groups.get("what") or "")
                 value = groups.get("val") or obj
-                if template == "employer":  # "Unilever in the marketing team"
-                    value = _EMPLOYER_TAIL.split(value)[0]
+                if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
+                    value = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0]
                 if not value or not fits(template, value):
                     continue
                 if template == "location" and groups.get("and") and not is_place(value):
                     continue  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
+                if (check := CHECKS.get(id(m.re))) is not None and not check(value, text, m):
+                    continue  # "I'm in a meeting", "I started at Oxford", "I'm at Sarah's now"
+                if m.re is _STARTED_AT and _LEFT_AFTER.match(text, m.end()):
+                    continue  # "I started at Ericsson in 2019 and left in 2022": no employer now
                 if m.re is _BEEN_AT and (is_place(value) or _LEFT_AFTER.match(text, m.end())):
                     continue  # "I've been at Oxford for two years", "... but I left last month": no job now
                 key = template.format(obj=normalize_value(obj), what=what)
@@ -332,8 +369,8 @@ def _extract(text: str) -> list[ExtractedFact]:
                 out[where] = fact
     about_others(text, out)
     household_moves(text, out)
-    _plans(text, out)
-    _endings(text, out)
+    plans(text, out)
+    endings(text, out)
     withdrawals(text, out)
     corrections(text, out)
     for where, f in list(out.items()):  # "Should I move to Berlin?", "If I moved to Berlin, ...": no state
@@ -341,40 +378,6 @@ def _extract(text: str) -> list[ExtractedFact]:
             del out[where]
     # in the order said (a plan called off after it is stated is off); a withdrawal before the value "instead"
     return sorted(out.values(), key=lambda f: ((f.span or (0, 0))[0], not f.withdraws))
-
-
-def _plans(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
-    """Changes stated ahead (``PLANNED``): a fact only with a date, kept beside a present value of the key
-    ("I live in Leeds but I'll ..."); the same words read as present too are dropped (it starts later)."""
-    for pattern, key in PLANNED:
-        for m in pattern.finditer(text):
-            obj = clean(m.group("obj"))
-            if obj and fits(key, obj):
-                plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
-                out[(FactType.PROFILE, f"{key}@planned")] = plan
-                now = out.get((FactType.PROFILE, key))
-                at = (now.span or (0, 0)) if now is not None else (0, 0)
-                # (or the household's plan read from the same words: "My wife and I will be moving to Leeds")
-                if (
-                    now is not None
-                    and now.value == obj
-                    and (m.start() <= at[0] < m.end() or (now.planned and at[0] < m.end() <= at[1]))
-                ):
-                    del out[(FactType.PROFILE, key)]
-
-
-def _endings(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
-    """ "I no longer live in Leeds", "I quit my job": the value named ends (none named: the current one),
-    unless the turn states a value of the key."""
-    if not ENDINGS_CHECK.search(text):
-        return
-    for pattern, key in ENDINGS:
-        for m in pattern.finditer(text):
-            obj = clean(m.groupdict().get("obj") or "")  # none: the current value, whatever it is
-            if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
-                out[(FactType.PROFILE, key)] = ExtractedFact(
-                    key, obj, FactType.PROFILE, ends=True, span=m.span()
-                )
 
 
 def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:

@@ -77,6 +77,9 @@ class FactInput:
     # "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan naming this was said
     # by mistake; ``value`` takes its place (graphmem.model.fact_endings.plan_correction)
     corrects: str | None = None
+    # "we're going to Brisbane instead of Sydney": with ``corrects``, a pending plan's value changes (its date
+    # kept); a current value is not corrected ("I'm going to Tesco instead of Aldi" is shopping)
+    replans: bool = False
 
     @property
     def identity(self) -> tuple[str, str | None, str]:

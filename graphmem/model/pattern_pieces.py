@@ -10,6 +10,7 @@ __all__ = [
     "A_TIME",
     "END",
     "FIRM",
+    "FIRM_NAME",
     "FOR_A_WHILE",
     "HOUSEHOLD",
     "INNER_STOP",
@@ -53,6 +54,7 @@ WHEN = (
     r"soon|later|eventually|one day|some ?day|at some point|forever|at the moment|these days|right now|"
     r"for now|currently|"
     r"(?:at|on|over|by|around) (?:the )?(?i:christmas|new year|boxing day|halloween|valentine's day)|"
+    r"over the (?:summer|winter|spring|autumn|weekend|holidays|break)|"
     r"yesterday|today|tonight|tomorrow|recently|lately|until|till|during|ago|"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) "
     r"(?:days?|weeks?|months?|years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
@@ -63,7 +65,10 @@ END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 # (or a purpose after it: "Leeds to be closer to family", "Leeds to study")
-PLACE_END = rf"(?=\s+(?:{STOP}|for|with|to (?!(?:the|a|an|my|our|his|her|their)\b)[a-z]+)\b|[.,;!?\n]|$)"
+PLACE_END = (  # (or where in it: "Leeds near the uni", "Bath, just outside the centre")
+    rf"(?=\s+(?:{STOP}|for|with|near|outside|close to|next to|not far from|"
+    r"to (?!(?:the|a|an|my|our|his|her|their)\b)[a-z]+)\b|[.,;!?\n]|$)"
+)
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
 NAMED = (
     r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part)\b)[a-z]+"
@@ -72,7 +77,7 @@ NAMED = (
 # where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
 # closer to family")
 _FROM = r"(?: (?:from|out of) (?:(?!to\b)[^.,;!?\n]){2,40}?)?"
-MOVE_TO = rf"(?: house| back| away| over)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
+MOVE_TO = rf"(?: house| back(?: home)?| home| away| over)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
 # a further move in the same sentence: "(I moved to Paris in 2015) and then to Berlin in 2019"
 THEN_TO = (
     r"(?:[^.!?;\n]{0,40}? and(?: then| later| eventually)?(?: moved)? to\s+"
@@ -140,6 +145,9 @@ def shield(text: str) -> str:
 
 
 FIRM = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
+# a firm named alone ("Dyson", "the BBC", "Slaughter and May"); an employer only where it is an
+# organisation's name (graphmem.model.people), not "Sarah", "Oxford"
+FIRM_NAME = r"(?P<obj>(?:the )?[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&|and(?= [A-Z])))*)"
 # a place as a name is written ("Denver", "the UK", "Ancoats, Manchester"), not "marketing", "denial", "London
 # has changed me"
 NAMED_PLACE = r"(?P<obj>(?:the )?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"

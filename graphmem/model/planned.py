@@ -83,8 +83,8 @@ _ON_DAY = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the \d{1,2}
 
 
 def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
-    """The new start of a plan put off (:data:`graphmem.model.plan_patterns.PUT_OFF`): the last date after the
-    day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
+    """The new start of a plan put off (:data:`graphmem.model.calloff_patterns.PUT_OFF`): the last date after
+    the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
     "till" or "before" included; None when it names none ("the move has been postponed")."""
     tail = text[span[1] : clause(text, span)[1]]
     tail = _MOVED_TO.sub(lambda m: "on " if _ON_DAY.match(tail, m.end()) else "in ", tail)

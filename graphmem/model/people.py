@@ -1,0 +1,57 @@
+"""Whether a name is an organisation's rather than a person's or a place's (pure, offline). "I'm joining Dyson
+on 4 January" names an employer; "I'm joining Sarah on Friday" a friend and "I start at Oxford in October" a
+place; the words around them are the same. People's first names come from the ``faker`` package, which ships
+the given names of some eighty locales (its generic ``en`` list of ~7,000 rare US names is left out: it holds
+"Orange", "Sky" and "Dell"); places from :mod:`graphmem.model.places`. Read once, on first use (~0.4 s); a
+turn asks only when it says it joins or starts at a name with no word of a job."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from functools import cache
+
+from graphmem.model.places import is_place
+
+__all__ = ["is_organisation"]
+
+_LEFT_OUT = frozenset({"en"})
+# the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
+# "Uncle Joe", "University"
+_NOT_AN_EMPLOYER = frozenset(
+    {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "mama", "nan", "nana", "nanna", "gran",
+     "granny", "grandma", "grandpa", "grandad", "granddad", "auntie", "aunty", "aunt", "uncle", "cousin",
+     "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "lady", "lord", "father",
+     "sister", "brother", "coach", "captain", "officer", "uni", "university", "college", "school", "class",
+     "year", "grade", "level", "week", "day", "step", "stage", "chapter", "page", "number", "i", "it", "he",
+     "she", "they", "we", "you", "this", "that", "there", "them", "him", "her", "us", "me"}
+)  # fmt: skip
+_WORD = re.compile(r"[\w&'-]+")
+
+
+@cache
+def _first_names() -> frozenset[str]:
+    import faker.providers.person as person  # the given names of every locale faker ships
+
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(person.__path__):
+        if module.name in _LEFT_OUT:
+            continue
+        provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
+        for attribute, value in vars(provider).items():
+            if attribute.startswith("first_names") and isinstance(value, list | tuple | dict):
+                names.update(str(n) for n in value)
+    return frozenset(names)
+
+
+def is_organisation(name: str) -> bool:
+    """Whether ``name`` (as written, "the" allowed) can name an employer: a capitalised name that is not a
+    person's first name, a relative, a title, a school or a place ("Dyson", "the BBC", "Ericsson"; not
+    "Sarah", "Mum", "Dr Patel", "Uni", "Oxford", "the Netherlands")."""
+    bare = re.sub(r"^the\s+", "", name.strip())
+    words = _WORD.findall(bare)
+    if not words or not words[0][0].isupper() or is_place(bare):
+        return False
+    first = re.sub(r"'s$", "", words[0])  # "Sarah's"
+    return first.casefold() not in _NOT_AN_EMPLOYER and first not in _first_names()

@@ -1,0 +1,280 @@
+"""Where the user lives and works, in the words people use beside "I live in" and "I work at": a role at a
+firm, a job started or joined by the firm's name alone, "Home is ...", "I'm in ...", a move said without its
+subject, a plan changed, brought forward or re-dated, and endings said as a last day or a contract over.
+First what a turn states (pure), then conversations on the real server, then sentences with the same words
+that change nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from conversation import say
+
+from graphmem import GraphMemory
+from graphmem.model.dates import resolve_dates
+from graphmem.model.fact_patterns import extract
+from graphmem.model.people import _first_names, is_organisation
+
+NOW = datetime(2026, 12, 20, 12, tzinfo=UTC)
+MARCH = datetime(2027, 3, 1, 12, tzinfo=UTC)
+
+
+def _on(day: int, month: int = 12) -> datetime:
+    return datetime(2026, month, day, 10, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("name", "organisation"),
+    [
+        ("Dyson", True),
+        ("the BBC", True),
+        ("Slaughter and May", True),
+        ("Ericsson", True),
+        ("Sarah", False),  # a friend
+        ("Priya", False),
+        ("Mum", False),
+        ("Dr Patel", False),
+        ("Oxford", False),  # a place (of study, or a move)
+        ("the Netherlands", False),
+        ("Uni", False),
+        ("Level 3", False),
+        ("marketing", False),
+    ],
+)
+def test_an_organisation_is_told_from_a_person_or_a_place(name: str, organisation: bool) -> None:
+    assert is_organisation(name) is organisation
+
+
+def test_the_first_names_come_from_every_locale_but_the_rare_us_list() -> None:
+    names = _first_names()
+    assert len(names) > 10_000 and {"Sarah", "Priya", "José", "Siobhan"} <= names
+    assert not {"Orange", "Sky", "Dell"} & names  # faker's generic "en" list is left out
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("I'm a UX designer at Figma.", ("employer", "Figma")),
+        ("I'm a solicitor at Slaughter and May.", ("employer", "Slaughter and May")),
+        ("I'm on a contract at Pfizer.", ("employer", "Pfizer")),
+        ("I'm contracting for Network Rail now, twelve-month contract.", ("employer", "Network Rail")),
+        ("I'm working remotely for GitLab these days.", ("employer", "GitLab")),
+        ("I started at Ericsson last week.", ("employer", "Ericsson")),
+        ("I started at Rivian last month as a battery engineer.", ("employer", "Rivian")),
+        ("I'm in Sacramento, CA.", ("location", "Sacramento, CA")),
+        ("Home is Leipzig at the moment.", ("location", "Leipzig")),
+        ("Hastings is home.", ("location", "Hastings")),
+        ("So I've been in Salt Lake City since June!", ("location", "Salt Lake City")),
+        ("I finally moved in with my girlfriend in Warwick!", ("location", "Warwick")),
+        ("Moved back home to Swansea at the start of the month.", ("location", "Swansea")),
+        ("We upped sticks to Stirling at the end of August.", ("location", "Stirling")),
+        ("We packed up and moved to Reno over the summer.", ("location", "Reno")),
+        ("I rent a little flat in Leeds near the uni.", ("location", "Leeds")),
+        ("It meant leaving Michigan for Irvine.", ("location", "Irvine")),
+        ("We've just bought a house in Sheffield and moved in last Friday!", ("location", "Sheffield")),
+    ],
+)
+def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -> None:
+    assert stated in [(f.key, f.value) for f in extract(text) if not (f.ends or f.withdraws or f.planned)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm in Paris!",  # a trip, most often
+        "I'm in London for work this week.",
+        "I'm in Manchester with my sister.",
+        "Home is Bristol, but I'm in London during the week.",  # Bristol only
+        "I'm a regular at the Crown.",
+        "I'm a student at UCL.",
+        "I'm a huge fan of Arsenal.",
+        "I'm at Tesco now, want anything?",
+        "I'm at Sarah's now, her new job is great.",
+        "I started at Oxford in October.",
+        "I've been in London since Monday.",
+        "London is home to many museums.",
+        "I left London for Paris for the weekend.",
+        "I'm joining Sarah on Friday for a hike.",
+        "We bought a flat in Leeds to rent out.",
+        "My phone contract ended.",
+        "I retired my old laptop.",
+    ],
+)
+def test_the_same_words_state_no_other_home_or_job(text: str) -> None:
+    got = [(f.key, f.value) for f in extract(text) if f.key in ("location", "employer")]
+    assert got in ([], [("location", "Bristol")]), got
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("relocating to Raleigh at the end of January", datetime(2027, 1, 25, tzinfo=UTC)),
+        ("the beginning of May 2027", datetime(2027, 5, 1, tzinfo=UTC)),
+        ("I moved at the start of March", datetime(2026, 3, 1, tzinfo=UTC)),
+    ],
+)
+def test_a_part_of_a_named_month_is_a_date(text: str, day: datetime) -> None:
+    found = resolve_dates(text, _on(4), future="I moved" not in text)
+    assert [r.start for r in found] == [day]
+
+
+SCENARIOS = [
+    # a firm joined or started at by its name alone, with a date: a plan
+    ("employer", [(1, "I work at Acme."), (2, "I'm joining Dyson on 4 January.")], "Acme", "Dyson"),
+    ("employer", [(1, "I work at Acme."), (2, "I start at Ericsson on 1 February.")], "Acme", "Ericsson"),
+    ("employer", [(1, "I work at Acme."), (2, "I'm joining Sarah on 4 January for a hike.")], "Acme", "Acme"),
+    (
+        "employer",
+        [
+            (1, "I'm a data engineer at Spotify."),
+            (2, "I've accepted an offer from Klarna, my first day is 5 January."),
+        ],
+        "Spotify",
+        "Klarna",
+    ),
+    # a plan re-dated in other words, brought forward, or changed with its date kept
+    (
+        "employer",
+        [
+            (1, "I work at Acme."),
+            (2, "I'm starting at Graphcore on 4 January."),
+            (3, "Graphcore have pushed my start back to the 1st of April, something about budget."),
+        ],
+        "Acme",
+        "Acme",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Gothenburg."),
+            (2, "Moving to Malmo on the 1st of April."),
+            (3, "Good news, the flat is ready early so we're moving on 15 January instead!"),
+        ],
+        "Gothenburg",
+        "Malmo",
+    ),
+    (
+        "location",
+        [
+            (1, "I'm in Philadelphia."),
+            (2, "We're moving to Pittsburgh on December 18th."),
+            (3, "Movers couldn't do the 18th so the Pittsburgh move is now April 8th."),
+        ],
+        "Philadelphia",
+        "Philadelphia",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Vienna."),
+            (2, "We're moving to Graz on 1 February."),
+            (3, "Update: not Graz anymore, we're going to Salzburg instead. Still 1 February."),
+        ],
+        "Vienna",
+        "Salzburg",
+    ),
+    # called off in other words
+    (
+        "location",
+        [
+            (1, "I live in Southampton."),
+            (2, "We're moving to Winchester on 28 December."),
+            (3, "The Winchester flat fell through, the landlord's decided to sell."),
+        ],
+        "Southampton",
+        "Southampton",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Belfast."),
+            (2, "We're moving to Derry on the 10th of January."),
+            (3, "Honestly, we've changed our minds, we're staying put in Belfast."),
+        ],
+        "Belfast",
+        "Belfast",
+    ),
+    (
+        "employer",
+        [
+            (1, "I work at Asda."),
+            (2, "I start at Morrisons on 1 January, can't wait to leave."),
+            (3, "Morrisons rang today, the role's been cut so the offer's gone."),
+        ],
+        "Asda",
+        "Asda",
+    ),
+    # endings said as a last day, a contract over, a home left
+    (
+        "employer",
+        [(1, "I work at Argos."), (9, "I handed my notice in and my last day was Friday.")],
+        None,
+        None,
+    ),
+    (
+        "employer",
+        [(1, "I'm on a contract at Pfizer."), (9, "My Pfizer contract finished last week.")],
+        None,
+        None,
+    ),
+    (
+        "employer",
+        [(1, "I work for Kent County Council."), (9, "I no longer work! Retired in October.")],
+        None,
+        None,
+    ),
+    (
+        "location",
+        [(1, "I live in York."), (9, "I've moved out of my place in York and I'm travelling for a year.")],
+        None,
+        None,
+    ),
+    # a household's move in other words, beside its home
+    (
+        "location",
+        [
+            (
+                1,
+                "We live in Houston right now, but my wife and I are relocating to Raleigh at the end of "
+                "January.",
+            )
+        ],
+        "Houston",
+        "Raleigh",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "turns", "now", "march"), SCENARIOS)
+def test_the_current_value_after_everyday_words(
+    mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str | None, march: str | None
+) -> None:
+    for day, text in turns:
+        say(mem, user_id, _on(day), text)
+    for at, value in ((NOW, now), (MARCH, march)):
+        got = mem.facts.get(user_id, key, as_of=at)
+        assert (got and got.value) == value, (
+            at,
+            [(f.value, f.valid_from, f.status) for f in mem.facts.history(user_id, key)],
+        )
+
+
+def test_a_plan_changed_keeps_its_date(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, _on(1), "I live in Vienna.")
+    say(mem, user_id, _on(2), "We're moving to Graz on 1 February.")
+    say(mem, user_id, _on(3), "We're going to Salzburg instead of Graz, same date.")
+    assert mem.facts.get(user_id, "location", as_of=datetime(2027, 1, 31, 12, tzinfo=UTC)).value == "Vienna"
+    assert mem.facts.get(user_id, "location", as_of=datetime(2027, 2, 1, 12, tzinfo=UTC)).value == "Salzburg"
+    # the change is a new plan, not a slip corrected: Graz stays in the history as the plan withdrawn
+    history = {f.value: f.status for f in mem.facts.history(user_id, "location")}
+    assert set(history) == {"Vienna", "Graz", "Salzburg"}, history
+
+
+def test_going_somewhere_instead_changes_no_value_held(mem: GraphMemory, user_id: str) -> None:
+    """ "Instead of" a value held (not planned) is an errand, not a correction."""
+    say(mem, user_id, _on(1), "I work at Aldi.")
+    say(mem, user_id, _on(2), "I'm going to Tesco instead of Aldi, they have the good bread.")
+    got = mem.facts.get(user_id, "employer", as_of=NOW)
+    assert got is not None and got.value == "Aldi"
+    assert [f.value for f in mem.facts.history(user_id, "employer")] == ["Aldi"]
