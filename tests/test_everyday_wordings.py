@@ -230,6 +230,34 @@ SCENARIOS = [
         None,
         None,
     ),
+    # a plan's day said in the next sentence of the message, when that sentence says it is the plan's day
+    (
+        "location",
+        [(1, "I live in Chicago."), (2, "We closed on a house in Evanston! Moving day is January 19th.")],
+        "Chicago",
+        "Evanston",
+    ),
+    (
+        "employer",
+        [(1, "I'm a PM at Xero."), (2, "Signed with Rocket Lab yesterday! First day is 8 February.")],
+        "Xero",
+        "Rocket Lab",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Manchester."),
+            (2, "I'm moving to Valencia! I fly out with everything on 3 January."),
+        ],
+        "Manchester",
+        "Valencia",
+    ),
+    (
+        "location",
+        [(1, "I live in Leeds."), (2, "We bought a flat in York to rent out. My birthday is on 3 January.")],
+        "Leeds",
+        "Leeds",
+    ),
     # a household's move in other words, beside its home
     (
         "location",

@@ -10,14 +10,13 @@ from graphmem.model.calloff_patterns import PUT_OFF, PUT_OFF_UNTIL, WITHDRAWN, W
 from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.pattern_pieces import NOT_SOMEONE
-from graphmem.model.people import is_organisation
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import (
     AFTER_ALL,
     CORRECTED,
     HOUSEHOLD_MOVED,
     INSTEAD,
-    JOINING,
+    PLAN_CHECKS,
     PLANNABLE,
     PLANNED,
     PROGRESSIVE,
@@ -40,7 +39,10 @@ _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
 _PLAN_WORDS = re.compile(
     r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join|through| go | going "
 )
-_PLANNED_WORDS = re.compile(r"mov|relocat|liv|start|join|job|offer|role|position")  # plans (PLANNED)
+_PLANNED_WORDS = re.compile(  # plans (PLANNED)
+    r"mov|relocat|liv|start|join|job|offer|role|position|signed|bought|closed on|completed on|exchanged on|"
+    r"accepted on"
+)
 _MOVE_WORDS = re.compile(
     r"mov|relocat|upped|emigrat"
 )  # household_moves (as written: "We moved", "Emma and I are moving")
@@ -173,7 +175,8 @@ def plans(text: str, out: Found) -> None:
     for pattern, key in PLANNED:
         for m in pattern.finditer(text):
             obj = clean(m.group("obj"))
-            if obj and fits(key, obj) and (pattern is not JOINING or is_organisation(obj)):
+            check = PLAN_CHECKS.get(id(pattern))
+            if obj and fits(key, obj) and (check is None or check(obj)):
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
                 now = out.get((FactType.PROFILE, key))

@@ -7,6 +7,7 @@ when a plan starts is :mod:`graphmem.model.planned`'s."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import (
     END,
@@ -16,6 +17,7 @@ from graphmem.model.pattern_pieces import (
     JOB,
     MOVE_TO,
     NAMED,
+    NAMED_PLACE,
     OBJ,
     PLACE,
     PLACE_END,
@@ -25,9 +27,12 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     WHO,
 )
+from graphmem.model.people import is_organisation
+from graphmem.model.places import is_place
 
 __all__ = [
     "AFTER_ALL",
+    "BOUGHT",
     "CORRECTED",
     "HOUSEHOLD_MOVED",
     "INSTEAD",
@@ -39,8 +44,10 @@ __all__ = [
     "OFF_END",
     "PLANNABLE",
     "PLANNED",
+    "PLAN_CHECKS",
     "PROGRESSIVE",
     "REPLANNED",
+    "SIGNED",
     "STAYED",
     "STAY_CUE",
     "THIRD",
@@ -120,6 +127,20 @@ JOINING = re.compile(
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+[^.,;!?\n]{{2,40}}?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
 )
+# a contract signed, a home bought: a plan, with the day said in its clause or in the next sentence ("Signed
+# with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is
+# December 19th": graphmem.model.planned.day_said_next); with no day, no fact
+SIGNED = re.compile(
+    r"(?:\bI(?:'ve| have)?(?: just| finally)? |(?:^|[.!?]\s+)(?:[Jj]ust |[Ff]inally )?)(?i:signed)"
+    rf"(?: (?:my|the|a|an) (?:new )?(?:contract|offer))? with\s+{FIRM_NAME}"
+)
+BOUGHT = re.compile(
+    r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:closed on|completed on|exchanged on|bought|"
+    r"(?:had|got) an offer accepted on) (?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|"
+    rf"condo|bungalow|cottage) in\s+{NAMED_PLACE}{PLACE_END}"
+    r"(?!,? and (?:have |'ve )?(?:just |finally )?moved in)"  # moved in: a home now (state_patterns)
+    r"(?!\s+(?:to (?:rent|let)(?: it)? out|as an? (?:investment|holiday|second))\b)"  # not a home
+)
 _WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: be)?"
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
@@ -164,7 +185,15 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
         "employer",
     ),
     (JOINING, "employer"),
+    (SIGNED, "employer"),
+    (BOUGHT, "location"),
 ]
+# what a plan's value must be where its words do not say (graphmem.model.fact_changes.plans)
+PLAN_CHECKS: dict[int, Callable[[str], bool]] = {
+    id(JOINING): is_organisation,
+    id(SIGNED): is_organisation,
+    id(BOUGHT): is_place,
+}
 # "I'm not", "we won't be", "I've decided not to": a plan called off or put off
 # (graphmem.model.calloff_patterns)
 NOT_WILL = (

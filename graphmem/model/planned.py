@@ -19,6 +19,7 @@ from graphmem.model.dates import resolve_dates
 
 __all__ = [
     "clause",
+    "day_said_next",
     "ended_by",
     "fact_start",
     "happened_at",
@@ -73,7 +74,34 @@ def fact_start(
     starts = [
         r.start for r in found if r.start > said and not _BOUND.search(own[: max(0, own.find(r.phrase))])
     ]
-    return min(starts) if starts else None
+    if starts:
+        return min(starts)
+    return day_said_next(text, span, said) if future or ahead else None
+
+
+# what says a sentence names the day of a plan said just before it: "Moving day is December 19th", "First
+# day is 8 February", "Completion is 22 January, so that's when we move", "I fly out on 3 April"
+_DAY_OF_IT = re.compile(
+    r"\b(?:moving day|move day|move-in|moving in|first day|start date|starting date|we move|I move|I start|"
+    r"we fly|I fly|fly out|flying out)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"[^.!?\n]+")
+
+
+def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
+    """The start of a plan whose own clause names no date, said in one of the two sentences after its own
+    that name the day of it (:data:`_DAY_OF_IT`): "We closed on a house in Evanston! Moving day is December
+    19th", "I'm moving to Valencia! I fly out on 3 April"; the earliest date after the day ``said`` falls
+    on. A date in a sentence about something else is not the plan's ("I'm moving to Leeds! My birthday is
+    on 3 April")."""
+    stop = re.compile(r"[.!?\n]").search(text, span[1])
+    for m in list(_SENTENCE.finditer(text, stop.end()))[:2] if stop else ():
+        if _DAY_OF_IT.search(m.group()):
+            starts = [r.start for r in resolve_dates(m.group(), said, future=True) if r.start > said]
+            if starts:
+                return min(starts)
+    return None
 
 
 # the new date of a plan put off, after its verb: "pushed back to June", "not moving until March", "moved till
