@@ -66,6 +66,7 @@ class Op:
     when: datetime | None = None  # valid_from (set) or valid_to (retract); None: the transaction time / none
     source: str = "user"
     wrong: str = ""  # a correction's: the value said by mistake
+    replans: bool = False  # a correction's: a pending plan's value changed, a value held left as it is
 
 
 @dataclass
@@ -87,8 +88,8 @@ class KeyModel:
     def end(self, at: datetime, value: str, said: datetime | None) -> None:
         self.ops.append(Op(at, "end", value, said))
 
-    def correct(self, at: datetime, value: str, wrong: str) -> None:
-        self.ops.append(Op(at, "correct", value, None, wrong=wrong))
+    def correct(self, at: datetime, value: str, wrong: str, *, replans: bool = False) -> None:
+        self.ops.append(Op(at, "correct", value, None, wrong=wrong, replans=replans))
 
     def replay(self, known_at: datetime) -> list[Interval]:
         """The intervals known at ``known_at`` (withdrawn ones included, flagged)."""
@@ -117,6 +118,8 @@ class KeyModel:
                 continues = cur.ended is not None and cur.ended[0].value == cur.value
                 if cur.planned_at is not None and cur.planned_at <= op.at < cur.start and not continues:
                     queue += [Op(op.at, "set", op.value, cur.start), Op(op.at, "withdraw", "")]
+                    continue
+                if op.replans:  # "going to Brisbane instead of Sydney": Sydney held is no plan changed
                     continue
                 cur.withdrawn, current = True, None  # never true as recorded
                 queue.append(Op(op.at, "set", op.value, cur.start))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from graphmem.model.date_queries import date_words, query_dates
 from graphmem.model.dates import _may_hold_date, _resolve, event_range, resolve_dates
+from graphmem.model.planned import moved_start
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
@@ -192,3 +193,17 @@ def test_a_holiday_asked_of_without_its_year_names_no_day() -> None:
     at = datetime(2026, 12, 1, tzinfo=UTC)
     assert query_dates("What tradition does Tim love during Halloween?", at).span is None
     assert resolve_dates("We carved pumpkins at Halloween.", at)[0].granularity == "day"
+
+
+def test_a_part_of_the_current_month_already_over_is_next_years_ahead() -> None:
+    """ "the start of December" said on 20 December in a plan is next year's (as "the start of the year"
+    said in December is), not the week already over; "the end of December" said then is this one."""
+    at = datetime(2026, 12, 20, tzinfo=UTC)
+    assert spans("I'll move at the start of December.", at) == [("2027-12-01", "2027-12-08", "week")]
+    assert spans("I'll move at the end of December.", at) == [("2026-12-25", "2027-01-01", "week")]
+    assert spans("I moved at the start of December.", at) == [("2026-12-01", "2026-12-08", "week")]
+    assert spans("I'll move at the end of January.", at) == [("2027-01-25", "2027-02-01", "week")]
+    assert spans("I'll move at the middle of February 2028.", at) == [("2028-02-11", "2028-02-18", "week")]
+    # a plan put off to it is re-dated, not called off for want of a date ahead
+    text = "The move got pushed back to the start of December."
+    assert moved_start(text, (0, 26), at) == datetime(2027, 12, 1, tzinfo=UTC)

@@ -272,6 +272,10 @@ FAMILIES = [  # one or more sentences per pattern family of plan_patterns, callo
     "My last day was Friday.",
     "Retired from the council in October.",
     "We're going to Brisbane instead of Sydney.",
+    # a plan called off by its home's words alone (no word of _PLAN_WORDS: "flat", "house", "sale")
+    "The house in Poole is off.",
+    "Our Manchester flat is on hold.",
+    "The Leeds house purchase was cancelled.",
     "Nothing about any of that today.",
 ]
 
@@ -287,8 +291,23 @@ def test_the_word_filters_skip_no_turn_a_pattern_would_read(monkeypatch: pytest.
     monkeypatch.setattr(fact_changes, "ENDINGS_CHECK", everything)
     monkeypatch.setattr(fact_changes, "WORDS", defaultdict(lambda: everything))
     monkeypatch.setattr(fact_patterns, "_WORDS", {})
-    monkeypatch.setattr(fact_patterns, "STATE_GATE", everything)
+    monkeypatch.setattr(fact_patterns, "GATE", everything)
     assert [extract(text) for text in FAMILIES] == want
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The house in Poole is off.", "Poole"),
+        ("Our Manchester flat is on hold.", "Manchester"),
+        ("The Winchester flat is off.", "Winchester"),
+        ("The Leeds house purchase was cancelled.", "Leeds"),
+    ],
+)
+def test_a_home_called_off_by_its_own_words_is_read(text: str, value: str) -> None:
+    """The call-off patterns of a flat or a house named (calloff_patterns.WITHDRAWN) hold no word of the
+    turn-wide filter of fact_changes.withdrawals: it must let them through."""
+    assert [(f.key, f.value, f.withdraws) for f in extract(text)] == [("location", value, True)]
 
 
 # A third review (88311df): each case below failed there.
@@ -365,3 +384,18 @@ def test_an_ending_names_its_value_as_a_withdrawal_names_a_plan(named: str, ends
     end = FactInput("u", "location", named, FactType.PROFILE, valid_from=SAID, ends=True)
     out = facts.plan([end], {("u", None, "location"): current}, SAID)
     assert ([c["id"] for c in out.close] == ["v1"]) == ends
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I've been at Tesco for two years but left my badge at home.", "Tesco"),  # not a job left
+        ("I started at Ericsson last week and left early today.", "Ericsson"),
+        ("I started at Ericsson in 2019 and left in 2022.", None),  # a job left: no employer now
+        ("I've been at Tesco for two years and then left.", None),
+        ("I've been at Tesco for two years but I left last month.", None),
+    ],
+)
+def test_a_job_left_after_it_is_told_from_leaving_something_else(text: str, employer: str | None) -> None:
+    got = [f.value for f in extract(text) if f.key == "employer" and not f.ends]
+    assert got == ([employer] if employer else [])

@@ -33,6 +33,12 @@ def _on(day: int, month: int = 12) -> datetime:
         ("Ericsson", True),
         ("Sarah", False),  # a friend
         ("Priya", False),
+        ("Sinéad", False),  # faker spells it "Sinead": a name with or without its accents
+        ("Siobhán", False),
+        ("Oisín", False),
+        ("Akira", False),  # ja_JP's and zh_CN's names as written in English ("first_romanized_names")
+        ("Chao", False),
+        ("Nestlé", True),
         ("Mum", False),
         ("Dr Patel", False),
         ("Oxford", False),  # a place (of study, or a move)
@@ -57,6 +63,9 @@ def test_the_first_names_come_from_every_locale_but_the_rare_us_list() -> None:
     [
         ("I'm a UX designer at Figma.", ("employer", "Figma")),
         ("I'm a solicitor at Slaughter and May.", ("employer", "Slaughter and May")),
+        ("I'm now a UX designer at Figma.", ("employer", "Figma")),  # the pattern's adverbs, in its gate too
+        ("I am currently an engineer at Arm.", ("employer", "Arm")),
+        ("I'm still at Ocado now, the job is fine.", ("employer", "Ocado")),
         ("I'm on a contract at Pfizer.", ("employer", "Pfizer")),
         ("I'm contracting for Network Rail now, twelve-month contract.", ("employer", "Network Rail")),
         ("I'm working remotely for GitLab these days.", ("employer", "GitLab")),
@@ -66,6 +75,10 @@ def test_the_first_names_come_from_every_locale_but_the_rare_us_list() -> None:
         ("Home is Leipzig at the moment.", ("location", "Leipzig")),
         ("Hastings is home.", ("location", "Hastings")),
         ("So I've been in Salt Lake City since June!", ("location", "Salt Lake City")),
+        ("We've been in Leeds since 2019.", ("location", "Leeds")),
+        ("I've been living in Cork since the summer.", ("location", "Cork")),
+        ("I've been in Bath since last year.", ("location", "Bath")),
+        ("I've been in Durham since uni.", ("location", "Durham")),
         ("I finally moved in with my girlfriend in Warwick!", ("location", "Warwick")),
         ("Moved back home to Swansea at the start of the month.", ("location", "Swansea")),
         ("We upped sticks to Stirling at the end of August.", ("location", "Stirling")),
@@ -93,6 +106,10 @@ def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -
         "I'm at Sarah's now, her new job is great.",
         "I started at Oxford in October.",
         "I've been in London since Monday.",
+        "I've been in London since 9am.",  # a day's or a week's stay is a trip: a month, a season or a year
+        "I've been in London since last week.",
+        "I've been in Berlin since the 3rd.",
+        "I've been in Paris since the conference started.",
         "London is home to many museums.",
         "I left London for Paris for the weekend.",
         "I'm joining Sarah on Friday for a hike.",
@@ -104,6 +121,21 @@ def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -
 def test_the_same_words_state_no_other_home_or_job(text: str) -> None:
     got = [(f.key, f.value) for f in extract(text) if f.key in ("location", "employer")]
     assert got in ([], [("location", "Bristol")]), got
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("I left Deloitte for Monzo.", "Deloitte"),
+        ("I no longer work at Nokia.", "Nokia"),  # a firm named like a town (Nokia, Finland) still ends
+        ("I was laid off from Nokia.", "Nokia"),
+        ("I quit Toyota last year.", "Toyota"),
+        ("I left Nokia for Apple.", "Nokia"),
+    ],
+)
+def test_a_job_ended_at_a_firm_named_like_a_town(text: str, ended: str) -> None:
+    """Only "I left Leeds for Bath" (a place left for a place) ends no job."""
+    assert [(f.key, f.value) for f in extract(text) if f.ends] == [("employer", ended)]
 
 
 @pytest.mark.parametrize(
@@ -306,3 +338,22 @@ def test_going_somewhere_instead_changes_no_value_held(mem: GraphMemory, user_id
     got = mem.facts.get(user_id, "employer", as_of=NOW)
     assert got is not None and got.value == "Aldi"
     assert [f.value for f in mem.facts.history(user_id, "employer")] == ["Aldi"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm not moving to Graz now.",
+        "The move to Graz fell through on Friday.",
+        "I'm not moving to Graz in February after all.",
+    ],
+)
+def test_a_plan_called_off_with_a_word_of_time_after_it_is_called_off(
+    mem: GraphMemory, user_id: str, text: str
+) -> None:
+    """A call-off followed by "now", "on ..." or "in ..." is no put-off waiting for a date: it is off."""
+    say(mem, user_id, _on(1), "I live in Vienna.")
+    say(mem, user_id, _on(2), "I'm moving to Graz on 1 February.")
+    say(mem, user_id, _on(3), text)
+    got = mem.facts.get(user_id, "location", as_of=datetime(2027, 2, 2, 12, tzinfo=UTC))
+    assert got is not None and got.value == "Vienna"

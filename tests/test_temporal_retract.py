@@ -123,6 +123,7 @@ op = st.tuples(
             "END Paris",
             "FIX Rome Paris",
             "FIX Paris Berlin",
+            "REPLAN Rome Berlin",
         ]
     ),
     st.integers(min_value=-20, max_value=20),  # valid_from / valid_to offset in days from the write
@@ -226,6 +227,16 @@ op = st.tuples(
         ("Rome", 0, False, Source.USER, 1),
     ]
 )
+# a plan's value changed keeps its date; the same words naming a value held (no plan) change nothing
+@example(
+    ops=[
+        ("Berlin", 0, False, Source.USER, 0),
+        ("REPLAN Rome Berlin", 0, False, Source.USER, 1),
+        ("Paris", 10, True, Source.USER, 0),
+        ("Berlin", 5, True, Source.USER, 1),
+        ("REPLAN Rome Berlin", 0, False, Source.USER, 1),
+    ]
+)
 def test_writes_and_retractions_match_an_independent_model(
     mem: GraphMemory, ops: list[tuple[str, int, bool, Source, int]]
 ) -> None:
@@ -249,11 +260,13 @@ def test_writes_and_retractions_match_an_independent_model(
             off = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, withdraws=True)
             mem.runtime.store.unit_of_work(lambda tx, off=off, now=now: factbase.apply(tx, [off], now))
             model.withdraw(now, named, when)
-        elif value.startswith("FIX"):  # "sorry, I meant Rome, not Paris", said now
+        elif value.startswith(("FIX", "REPLAN")):  # "sorry, I meant Rome, not Paris" ("going to Rome
+            # instead of Berlin": a pending plan only), said now
             right, wrong = value.split()[1:]
-            fix = FactInput(user_id, "city", right, FactType.PROFILE, corrects=wrong)
+            replans = value.startswith("REPLAN")
+            fix = FactInput(user_id, "city", right, FactType.PROFILE, corrects=wrong, replans=replans)
             mem.runtime.store.unit_of_work(lambda tx, fix=fix, now=now: factbase.apply(tx, [fix], now))
-            model.correct(now, right, wrong)
+            model.correct(now, right, wrong, replans=replans)
         elif value.startswith("END"):  # "I no longer live in (Paris)", said at `when`
             named = value.removeprefix("END").strip()
             end = FactInput(user_id, "city", named, FactType.PROFILE, valid_from=when, ends=True)

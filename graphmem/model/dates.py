@@ -318,10 +318,11 @@ def _match_named(
     if kind == "mod_month":
         a, b = _bare_month(_month_number(g[1]), g[0].lower(), today, future)
         return a, b, "month"
-    if kind == "part_month":
+    if kind == "part_month":  # ahead, a part over is next year's ("the start of December" on 20 December)
         month = _month_number(g[1])
         first = date(int(g[2]), month, 1) if g[2] else _bare_month(month, "", today, future)[0]
-        start, end = _part("month", g[0].lower(), first, 0)
+        step = 12 if not g[2] and future and _part("month", g[0].lower(), first, 0)[1] <= today else 0
+        start, end = _part("month", g[0].lower(), first, step)
         return start, end, "week"
     if kind == "year":
         return date(int(g[0]), 1, 1), date(int(g[0]) + 1, 1, 1), "year"

@@ -36,8 +36,9 @@ __all__ = ["about_others", "corrections", "endings", "household_moves", "plans",
 Found = dict[tuple[FactType, str], ExtractedFact]
 # words every pattern of about_others / withdrawals holds (lower case): a turn without one is not searched
 _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
-_PLAN_WORDS = re.compile(
-    r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join|through| go | going "
+_PLAN_WORDS = re.compile(  # (a home called off by its own words: "The house in Poole is off")
+    r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join|through| go | going |"
+    r"flat|house|apartment|place|home|purchase|sale"
 )
 _PLANNED_WORDS = re.compile(  # plans (PLANNED)
     r"mov|relocat|liv|start|join|job|offer|role|position|signed|bought|closed on|completed on|exchanged on|"
@@ -53,6 +54,7 @@ _TEAM = re.compile(
 )
 _AS_OR_FOR_A_MEETING = re.compile(r"\s+(?:as|for (?:the|a|our) (?:meeting|call|launch|demo|standup|event))\b")
 # a put-off says its new date after this ("pushed back to June", "is now January 8th", "moving on the 15th")
+_WE = re.compile(r"[Ww]e\b")
 _FOR = re.compile(r"\s+for\b")
 _DATE_SAID = re.compile(r"(?: back| forward)? (?:to|until|till)\b| now\b| (?:on|in)\b")
 
@@ -101,13 +103,14 @@ def withdrawals(text: str, out: Found) -> None:
                 said = out.get((FactType.PROFILE, f"{key}{kind}"))
                 if said is not None and said.span is not None and said.span[0] > m.start():
                     continue  # the last one said stands ("pushed back to June. No, not until July.")
+                # a put-off dated after its verb (a call-off is one whatever follows: "I'm not moving now")
+                dated = kind == "@put_off" and _DATE_SAID.match(text, m.end()) is not None
                 out[(FactType.PROFILE, f"{key}{kind}")] = ExtractedFact(
                     # "I'm not moving to Leeds until June" names a plan from June (re-dating a pending one of
                     # Leeds); unnamed, or "the move to X was postponed", it only puts a pending plan off
                     key, named, FactType.PROFILE, withdraws=not (named and patterns is PUT_OFF_UNTIL),
-                    put_off=kind == "@put_off", span=m.span(),
-                    planned=patterns is PUT_OFF_UNTIL or _DATE_SAID.match(text, m.end()) is not None,
-                    # a fact only with its date: "not until ...", "pushed back to the end of June" (unread)
+                    put_off=kind == "@put_off", span=m.span(), planned=patterns is PUT_OFF_UNTIL or dated,
+                    # a put-off only with its date: "not until ...", "pushed back to the end of June" (unread)
                 )  # fmt: skip
     for m in STAYED.finditer(text):  # where the speaker stays, when the sentence says it ended so
         start, end = clause(text, m.span())
@@ -140,7 +143,7 @@ def household_moves(text: str, out: Found) -> None:
     if _MOVE_WORDS.search(text) is None:
         return
     for m in HOUSEHOLD_MOVED.finditer(text):
-        we = m.group()[:2].lower() == "we"  # not "my wife and I", who are no team
+        we = _WE.match(m.group()) is not None  # not "my wife and I" nor "Wendy and I", who are no team
         if (we and _TEAM.search(text, *clause(text, m.span()))) or _AS_OR_FOR_A_MEETING.match(text, m.end()):
             continue  # a team's or a product's "we": "At work we moved to Phoenix", "... to Orange as ..."
         # "we're moving" or "we move to Galway on the 9th" read a bare date ahead; "we'll be moving" is a plan
@@ -180,13 +183,7 @@ def plans(text: str, out: Found) -> None:
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
                 now = out.get((FactType.PROFILE, key))
-                at = (now.span or (0, 0)) if now is not None else (0, 0)
-                # (or the household's plan read from the same words: "My wife and I will be moving to Leeds")
-                if (
-                    now is not None
-                    and now.value == obj
-                    and (m.start() <= at[0] < m.end() or (now.planned and at[0] < m.end() <= at[1]))
-                ):
+                if now is not None and now.value == obj and m.start() <= (now.span or (-1, 0))[0] < m.end():
                     del out[(FactType.PROFILE, key)]
 
 
@@ -200,9 +197,9 @@ def endings(text: str, out: Found) -> None:
             named = m.groupdict()  # none: the current value, whatever it is
             obj = clean(named.get("obj") or named.get("firm") or named.get("town") or "")
             if key == "employer":  # "I left Deloitte for Monzo": Deloitte ends
-                obj = _FOR.split(obj)[0]
-                if is_place(obj):
-                    continue  # "I left Leeds for Bath": a home left, no employer
+                obj, *then = _FOR.split(obj)
+                if then and is_place(obj) and is_place(clean(then[0])):
+                    continue  # "I left Leeds for Bath": a home left, no employer (not "I left Nokia")
             if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
                 out[(FactType.PROFILE, key)] = ExtractedFact(
                     key, obj, FactType.PROFILE, ends=True, span=m.span()

@@ -25,6 +25,7 @@ from graphmem.model.pattern_pieces import (
     I_AND,
     INNER_STOP,
     JOB,
+    LEFT_AFTER,
     MOVE_TO,
     MOVED_HOME,
     NAMED,
@@ -43,12 +44,10 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     shield,
 )
-from graphmem.model.people import is_organisation
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
-from graphmem.model.state_patterns import CHECKS, PATTERNS, WORDS
-from graphmem.model.state_patterns import GATE as STATE_GATE
+from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS, an_organisation
 from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
@@ -87,7 +86,7 @@ _STARTED_AT = _needs(
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s(?=.*\b[a-z])")
 _TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
-_LEFT_AFTER = re.compile(r"[^.!?\n]*\b(?:but|and|though)(?: then)?(?: I(?:'ve| have)?)? (?:left|quit)\b")
+_LEFT_AFTER = re.compile(LEFT_AFTER)
 
 # --- extraction ------------------------------------------------------------------------------------
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
@@ -309,7 +308,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
 ]
 _PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key in PATTERNS]  # graphmem.model.state_patterns
 _WORDS.update(WORDS)
-CHECKS[id(_STARTED_AT)] = lambda value, text, match: is_organisation(value)
+_CHECKS = CHECKS | {id(_STARTED_AT): an_organisation}  # where the words of a pattern cannot tell
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 
 
@@ -325,7 +324,7 @@ def extract(text: str) -> list[ExtractedFact]:
 def _extract(text: str) -> list[ExtractedFact]:
     out: dict[tuple[FactType, str], ExtractedFact] = {}
     lower = text.lower()
-    said_so = STATE_GATE.search(lower) is not None  # any word of a state_patterns one (7 turns in 8 none)
+    said_so = GATE.search(lower) is not None  # any word of a state_patterns one (7 turns in 8 none)
     for fact_type, pattern, template in _PATTERNS:
         if not said_so and id(pattern) in WORDS:
             continue
@@ -351,7 +350,7 @@ def _extract(text: str) -> list[ExtractedFact]:
                     continue
                 if template == "location" and groups.get("and") and not is_place(value):
                     continue  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
-                if (check := CHECKS.get(id(m.re))) is not None and not check(value, text, m):
+                if (check := _CHECKS.get(id(m.re))) is not None and not check(value, text, m):
                     continue  # "I'm in a meeting", "I started at Oxford", "I'm at Sarah's now"
                 if m.re is _STARTED_AT and _LEFT_AFTER.match(text, m.end()):
                     continue  # "I started at Ericsson in 2019 and left in 2022": no employer now

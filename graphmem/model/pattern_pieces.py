@@ -17,6 +17,7 @@ __all__ = [
     "I_AND",
     "JOB",
     "KIN",
+    "LEFT_AFTER",
     "MOVED_HOME",
     "MOVE_TO",
     "NAME",
@@ -144,6 +145,12 @@ def shield(text: str) -> str:
     return ABBREVIATION.sub(lambda m: m.group().replace(".", INNER_STOP), text) if "." in text else text
 
 
+# a job left later in the sentence ("I started at Ericsson in 2019 and left in 2022"): without its "I", only
+# with a time or nothing after it (not "... but left my badge at home", "... and left early today")
+LEFT_AFTER = (
+    r"[^.!?\n]*\b(?:but|and|though)(?: then)?(?: I(?:'ve| have)? (?:left|quit)\b| (?:left|quit)"
+    r"(?=\s*(?:[.,;!?\n]|$)|\s+(?:in|last|after|there|them|(?:a|an|one|two|three|a few|\d+) \w+ later)\b))"
+)
 FIRM = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
 # a firm named alone ("Dyson", "the BBC", "Slaughter and May"); an employer only where it is an
 # organisation's name (graphmem.model.people), not "Sarah", "Oxford"

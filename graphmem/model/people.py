@@ -2,14 +2,16 @@
 on 4 January" names an employer; "I'm joining Sarah on Friday" a friend and "I start at Oxford in October" a
 place; the words around them are the same. People's first names come from the ``faker`` package, which ships
 the given names of some eighty locales (its generic ``en`` list of ~7,000 rare US names is left out: it holds
-"Orange", "Sky" and "Dell"); places from :mod:`graphmem.model.places`. Read once, on first use (~0.4 s); a
-turn asks only when it says it joins or starts at a name with no word of a job."""
+"Orange", "Sky" and "Dell"); places from :mod:`graphmem.model.places`. Read once, on first use (~0.4 s),
+when a turn names a firm in the words of :mod:`graphmem.model.state_patterns` or of a plan joined, started or
+signed."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 import re
+import unicodedata
 from functools import cache
 
 from graphmem.model.places import is_place
@@ -39,10 +41,17 @@ def _first_names() -> frozenset[str]:
         if module.name in _LEFT_OUT:
             continue
         provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
-        for attribute, value in vars(provider).items():
-            if attribute.startswith("first_names") and isinstance(value, list | tuple | dict):
-                names.update(str(n) for n in value)
-    return frozenset(names)
+        for attribute, value in vars(provider).items():  # (ja_JP's, zh_CN's also as written in English)
+            if attribute.startswith(("first_names", "first_romanized_names")) and isinstance(
+                value, list | tuple | dict
+            ):
+                names.update(str(n).title() if str(n).isupper() else str(n) for n in value)
+    return frozenset(names | {_plain(n) for n in names})
+
+
+def _plain(name: str) -> str:
+    """``name`` without its accents: "Sinéad" and faker's "Sinead" name the same person."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
 
 
 def is_organisation(name: str) -> bool:
@@ -54,4 +63,4 @@ def is_organisation(name: str) -> bool:
     if not words or not words[0][0].isupper() or is_place(bare):
         return False
     first = re.sub(r"'s$", "", words[0])  # "Sarah's"
-    return first.casefold() not in _NOT_AN_EMPLOYER and first not in _first_names()
+    return first.casefold() not in _NOT_AN_EMPLOYER and _plain(first) not in _first_names()

@@ -24,7 +24,7 @@ from graphmem.model.pattern_pieces import (
 from graphmem.model.people import is_organisation
 from graphmem.model.places import is_place
 
-__all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS"]
+__all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS", "an_organisation"]
 
 _I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 _WE_ARE = rf"{HOUSEHOLD}(?:'re| are)(?: now| currently| still)?"
@@ -48,11 +48,12 @@ _STAYING = (
     r"at the (?:airport|station|"
     r"hospital|office)|right now|again|overnight)\b)"
 )
-# "since June", "since 2019", "since college", "for two years" (not "since Monday", "since yesterday", "for
-# the weekend")
+# "since June", "since 2019", "since the summer", "since college", "for two years" (not "since Monday", "since
+# 9am", "since last week", "since the conference": a day's or a week's stay is a trip's)
 _A_WHILE_LIVED = (
-    r"(?=\s+(?:since (?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|this|last night|the weekend|"
-    r"lunch|breakfast|dinner|this morning))\w|"
+    r"(?=\s+(?:since (?:(?i:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|(?:the |last )?(?:spring|summer|autumn|fall|winter)|last (?:year|month)|(?:19|20)\d\d|college|"
+    r"uni|university|school|childhood|birth|I was|we were|then)\b)|"
     r"for (?:about |almost |nearly |over |more than )?(?:a|an|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) (?:years?|months?)\b))"
 )
@@ -138,22 +139,23 @@ def _from_a_place(value: str, text: str, match: re.Match[str]) -> bool:
     return is_place(value) and (left is None or is_place(left))
 
 
-def _organisation(value: str, text: str, match: re.Match[str]) -> bool:
+def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
+    """The value names an organisation (:func:`graphmem.model.people.is_organisation`)."""
     return is_organisation(value)
 
 
 # each pattern's check of (value, text, match); the words it needs (lower case) before it is searched
 CHECKS: dict[int, Callable[[str, str, re.Match[str]], bool]] = {
-    id(p): _organisation if key == "employer" else _from_a_place for p, key in PATTERNS
+    id(p): an_organisation if key == "employer" else _from_a_place for p, key in PATTERNS
 }
 WORDS: dict[int, re.Pattern[str]] = {
     id(p): re.compile(w)
     for (p, _), w in zip(
         PATTERNS,
         (
-            "(?:'m|am) an? ",
+            "(?:'m|am) (?:now |currently |still |actually )?an? ",  # as _I_AM
             "contract|freelanc|consult",
-            "(?:'m|am) at ",
+            "(?:'m|am) (?:now |currently |still |actually )?at ",
             "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
             "home",
             "home",
