@@ -86,6 +86,17 @@ def test_the_first_names_come_from_every_locale_but_the_rare_us_list() -> None:
         ("I rent a little flat in Leeds near the uni.", ("location", "Leeds")),
         ("It meant leaving Michigan for Irvine.", ("location", "Irvine")),
         ("We've just bought a house in Sheffield and moved in last Friday!", ("location", "Sheffield")),
+        ("I'm a customer service advisor at Tesco.", ("employer", "Tesco")),
+        ("I'm a software tester for Nintendo.", ("employer", "Nintendo")),
+        ("I'm at KPMG now, left Deloitte in May.", ("employer", "KPMG")),
+        ("I'm at Monzo now, the pay is much better.", ("employer", "Monzo")),
+        ("I'm in Leeds, near the uni.", ("location", "Leeds")),
+        ("Home is Leeds for now.", ("location", "Leeds")),
+        ("I've been in Bristol since 2019.", ("location", "Bristol")),
+        ("I've been in York since the spring.", ("location", "York")),
+        ("I've been in Perth since the start of the year.", ("location", "Perth")),
+        ("I've been in Oslo since I was a kid.", ("location", "Oslo")),
+        ("Leeds is home again.", ("location", "Leeds")),
     ],
 )
 def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -> None:
@@ -116,6 +127,56 @@ def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -
         "We bought a flat in Leeds to rent out.",
         "My phone contract ended.",
         "I retired my old laptop.",
+        # a feeling, a skill, a custom or a past said as "a ... at/with/for": no role at the firm
+        "I'm a bit annoyed with Vodafone right now.",
+        "I'm a little late for Zumba.",
+        "I'm a loyal customer at Tesco.",
+        "I'm a Prime member with Amazon.",
+        "I'm a new patient at Smile Dental.",
+        "I'm a mature student at UCL.",
+        "I'm a whizz at Excel.",
+        "I'm a sucker for Lush.",
+        "I'm a nervous flyer with Ryanair.",
+        "I'm a former engineer at Google.",
+        "I'm an ex-employee at Tesco.",
+        "I'm on a phone contract with EE.",
+        "I'm on a monthly contract with BT.",
+        # an errand, not work, beside "I'm at ... now"
+        "I'm at Tesco now, left my list at home.",
+        "I'm at Costco now, went for the cheap petrol.",
+        "I'm at Boots now, need to pay for my prescription.",
+        # a trip, said after a comma or with its time
+        "I'm in Florida, visiting my parents.",
+        "I'm in Cardiff, just for the day.",
+        "I'm in Berlin next week.",
+        "I'm in Copenhagen in March.",
+        "We're in Spain in the summer.",
+        "I'm in Paris from Thursday.",
+        "I'm in York, back Monday.",
+        # someone else's home, or "home" in another phrase
+        "Lisbon is my home away from home.",
+        "Bristol is home turf for the band.",
+        "For my parents, Dublin is home.",
+        "Home is Hull for Sam.",
+        # a few days or hours somewhere
+        "I've been in Tokyo since the 3rd.",
+        "I've been in London since 9am.",
+        "I've been in Lisbon since last week.",
+        "I've been in Wales since the funeral.",
+        "I moved in with my parents in Leeds for the summer.",
+        "I moved in with my gran in Cork when I was 12.",
+        # a gym, a club or a party joined; a job long gone
+        "I'm joining PureGym on the 1st.",
+        "I'm joining the Labour Party on Monday.",
+        "I start at Anytime Fitness on the 1st.",
+        "I'm joining Barclays as a customer on Monday.",
+        "I started at McDonald's when I was 16.",
+        "Moving to Linux on Monday, bye Windows.",
+        "I'm joining Google Meet on Monday at 10.",
+        "I'm joining Microsoft Teams on Tuesday for the call.",
+        "Sheffield is home again, for Christmas.",
+        "I left Leeds for Bath yesterday.",
+        "I left Dublin for Cork this morning, back Sunday.",
     ],
 )
 def test_the_same_words_state_no_other_home_or_job(text: str) -> None:
@@ -357,3 +418,28 @@ def test_a_plan_called_off_with_a_word_of_time_after_it_is_called_off(
     say(mem, user_id, _on(3), text)
     got = mem.facts.get(user_id, "location", as_of=datetime(2027, 2, 2, 12, tzinfo=UTC))
     assert got is not None and got.value == "Vienna"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're moving on to dessert instead.",  # no move put off, nor called off
+        "My last day was lovely, thanks for asking.",  # a holiday's, most often: no job ends
+        "I've retired from the choir.",
+    ],
+)
+def test_the_same_words_call_off_or_end_nothing(text: str) -> None:
+    assert [(f.key, f.value) for f in extract(text) if f.withdraws or f.ends] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I handed my notice in and my last day was Friday.",
+        "My last day was 12 December.",
+        "My last day is today!",
+        "Retired from the council in October.",
+    ],
+)
+def test_a_last_day_with_its_day_ends_the_job(text: str) -> None:
+    assert [f.key for f in extract(text) if f.ends] == ["employer"]

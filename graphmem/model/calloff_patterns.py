@@ -192,7 +192,7 @@ PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (  # the date alone, with the plan's change said: "we're moving on 15 January instead!", "so I start
         # on 11 January now"
         re.compile(
-            r"\b(?:I(?:'m| am)|[Ww]e(?:'re| are))(?: now)? (?:moving|relocating)(?= (?:on|in) )"
+            r"\b(?:I(?:'m| am)|[Ww]e(?:'re| are))(?: now)? (?:moving|relocating)(?= (?:on|in) (?!to\b))"
             r"(?=[^.!?;\n]{0,40}\b(?:instead|now|earlier|sooner|early)\b)"
         ),
         "location",

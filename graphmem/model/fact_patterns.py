@@ -47,7 +47,7 @@ from graphmem.model.pattern_pieces import (
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
-from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS, an_organisation
+from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS, an_employer
 from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
@@ -78,7 +78,7 @@ _STARTED_AT = _needs(
     r"start",
     re.compile(
         rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:[Jj]ust |[Ff]inally )?)(?i:started) at\s+{FIRM_NAME}"
-        rf"(?!\s+as\b){END}"
+        rf"(?!\s+(?:as|when I was)\b){END}"  # not "... when I was 16": a past job
     ),
 )
 # where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
@@ -308,7 +308,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
 ]
 _PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key in PATTERNS]  # graphmem.model.state_patterns
 _WORDS.update(WORDS)
-_CHECKS = CHECKS | {id(_STARTED_AT): an_organisation}  # where the words of a pattern cannot tell
+_CHECKS = CHECKS | {id(_STARTED_AT): an_employer}  # where the words of a pattern cannot tell
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 
 

@@ -16,7 +16,7 @@ from functools import cache
 
 from graphmem.model.places import is_place
 
-__all__ = ["is_organisation"]
+__all__ = ["is_employer", "is_organisation"]
 
 _LEFT_OUT = frozenset({"en"})
 # the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
@@ -64,3 +64,17 @@ def is_organisation(name: str) -> bool:
         return False
     first = re.sub(r"'s$", "", words[0])  # "Sarah's"
     return first.casefold() not in _NOT_AN_EMPLOYER and _plain(first) not in _first_names()
+
+
+# the last word of a name one joins as a member, not as staff: "PureGym", "Anytime Fitness", "the Labour
+# Party", "Ashford Town FC", "the Chess Club"
+_MEMBERSHIP = re.compile(
+    r"(?i:gym|fitness|club|party|society|league|FC|choir|scouts|guides|brownies|cubs|watchers)$"
+)
+
+
+def is_employer(name: str) -> bool:
+    """Whether ``name``, joined or started at with no job or role said beside it, is an employer: an
+    organisation (:func:`is_organisation`) one does not join as a member ("PureGym", "Anytime Fitness", "the
+    Labour Party", "Weight Watchers")."""
+    return is_organisation(name) and _MEMBERSHIP.search(name.strip()) is None

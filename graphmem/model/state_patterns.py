@@ -21,55 +21,88 @@ from graphmem.model.pattern_pieces import (
     PLACE_END,
     SPEAKER,
 )
-from graphmem.model.people import is_organisation
+from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
 
-__all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS", "an_organisation"]
+__all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS", "an_employer", "an_organisation"]
 
 _I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 _WE_ARE = rf"{HOUSEHOLD}(?:'re| are)(?: now| currently| still)?"
-# what one is at a place that is no job there: "I'm a regular at the Crown", "a student at UCL"
-_NOT_A_JOB = (
-    r"(?!(?:big |huge |massive |life-long |lifelong |long-time |season ticket )?"
-    r"(?:student|pupil|member|regular|"
-    r"customer|client|patient|guest|visitor|fan|subscriber|tourist|volunteer|season ticket holder|"
-    r"shareholder|investor|friend)s?\b)"
+# what one is at a place that is no job there: "I'm a regular at the Crown", "a mature student at UCL", "a
+# loyal customer at Tesco", "a Prime member with Amazon", "a whizz at Excel", "a sucker for Lush" (the role's
+# last word, before "at"); nor a degree, a while or a past before it: "a bit annoyed with Vodafone", "a
+# little late for Zumba", "a day behind with Duolingo", "a former engineer at Google"
+_NOT_A_JOB = r"(?!(?:bit|little|tad|lot|day|week|month|year|former|ex|retired|previous|past|one-time)[\s-])"
+_NOT_A_ROLE = (
+    r"(?!(?:student|pupil|member|regular|customer|client|\w*patient|guest|visitor|fan|subscriber|tourist|"
+    r"volunteer|holder|shareholder|investor|friend|buyer|flyer|passenger|user|candidate|applicant|speaker|"
+    r"attendee|delegate|contestant|competitor|participant|witness|juror|kid|sucker|stickler|whizz|pro|expert|"
+    r"natural|disaster|nightmare|beginner|novice|genius|wizard|contributor)s? (?:at|for|with)\b)"
 )
 # a word of work in the sentence: "I'm at Miro now, made the switch in October" (not "I'm at Tesco now, want
 # anything?")
 _WORK_WORDS = (
     r"(?=[^.!?\n]*\b(?:job|work|working|role|team|switch|switched|joined|started|hired|hours|colleagues|boss|"
-    r"manager|position|contract|salary|pay|office|shifts?|private|left|moved on|went)\b)"
+    r"manager|position|contract|salary|(?<!to )pay|office|shifts?|private|moved on|"
+    # "left Deloitte in May", "went private" (not "left my list at home", "went for the cheap petrol")
+    r"left (?=[A-Z]|my (?:old |last )?job)|"
+    r"went (?:private|freelance|contract|in-house|part-time|full-time))\b)"
 )
 # a place stated as where one is, not where one is for a while: not "I'm in Paris!", "I'm in London for the
-# weekend", "... until Friday", "... this week", "I'm in Paris visiting my aunt", "I'm in Leeds with work"
+# weekend", "... until Friday", "... this week", "I'm in Paris visiting my aunt", "I'm in Leeds with work",
+# "I'm in Florida, visiting my parents", "I'm in Berlin next week", "I'm in Copenhagen in March", "... from
+# Thursday", "I'm in Cardiff, just for the day", "I'm in York, back Monday"
 _STAYING = (
-    r"(?!\s*!|\s+(?:for|until|till|on|this|today|tonight|tomorrow|with|during|visiting|"
+    r"(?!\s*!|,?\s+(?:for|until|till|on|this|today|tonight|tomorrow|with|during|visiting|next|from|just|back|"
+    r"(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"(?:the )?(?:spring|summer|autumn|fall|winter)))|"
     r"at the (?:airport|station|"
     r"hospital|office)|right now|again|overnight)\b)"
 )
-# "since June", "since 2019", "since the summer", "since college", "for two years" (not "since Monday", "since
-# 9am", "since last week", "since the conference": a day's or a week's stay is a trip's)
+# "since June", "since 2019", "since college", "for two years": a month, a season, a year or a time of life
+# (not "since Monday", "since yesterday", "since the 3rd", "since 9am", "since last week", "since the
+# funeral", "for the weekend")
+_SEASON = r"(?:spring|summer|autumn|fall|winter)"
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
+    r"apr|jun|jul|aug|sept?|oct|nov|dec)"
+)
 _A_WHILE_LIVED = (
-    r"(?=\s+(?:since (?:(?i:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|(?:the |last )?(?:spring|summer|autumn|fall|winter)|last (?:year|month)|(?:19|20)\d\d|college|"
-    r"uni|university|school|childhood|birth|I was|we were|then)\b)|"
+    rf"(?=\s+(?:since (?i:(?:early |mid-?|late )?(?:the )?{_MONTH}\b|(?:the |last )?{_SEASON}\b|\d{{4}}\b|"
+    rf"last (?:year|month)\b|the (?:start|beginning|middle|end) of (?:the |last |this )?(?:year|month|"
+    rf"{_SEASON}|{_MONTH}|\d{{4}})\b|(?:I|we) (?:was|were|moved|came|got|left|graduated|married)\b|college|"
+    r"uni|university|school|graduation|birth|covid|lockdown|the (?:pandemic|lockdown|divorce)\b)|"
     r"for (?:about |almost |nearly |over |more than )?(?:a|an|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) (?:years?|months?)\b))"
 )
+# a contract for a service, not for work: "I'm on a phone contract with EE", "a monthly contract with BT"
+_NOT_A_SERVICE = (
+    r"(?!(?:phone|mobile|broadband|internet|fibre|sim|energy|gas|electricity|tv|data|airtime|gym|monthly|"
+    r"annual|yearly|rolling|tariff)\b)"
+)
+# a home told for someone else: "Home is Hull for Sam" (not "for now", "for the time being")
+_NOT_FOR_SOMEONE = r"(?!\s+for\b(?! now\b| the (?:moment|time being)\b))"
+# a clause told of someone else's home before it: "For my parents, Dublin is home", "To my dad, Belfast is
+# home"
+_SOMEONE_ELSES = re.compile(r"(?:^|[.!?]\s+)(?:[Ff]or|[Tt]o|[Ll]ike|[Aa]ccording to) [^.!?\n]*$")
+# a journey on the day said, not a move: "I left Leeds for Bath yesterday", "... this morning, back Sunday"
+_A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
 
 PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
     (
-        re.compile(rf"{_I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?[\w-]+ (?:at|for|with)\s+{FIRM_NAME}{END}"),
+        re.compile(
+            rf"{_I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+ (?:at|for|with)"
+            rf"\s+{FIRM_NAME}{END}"
+        ),
         "employer",
     ),
     # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"
     (
         re.compile(
-            rf"{_I_AM} (?:on an? (?:\w+ )?contract (?:at|with|for)|(?:contracting|freelancing|consulting) "
-            rf"(?:at|for|with))\s+{FIRM_NAME}{END}"
+            rf"{_I_AM} (?:on an? (?:{_NOT_A_SERVICE}\w+ )?contract (?:at|with|for)|"
+            rf"(?:contracting|freelancing|consulting) (?:at|for|with))\s+{FIRM_NAME}{END}"
         ),
         "employer",
     ),
@@ -81,14 +114,16 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) )(?:[Hh]ome|[Oo]ur home|[Mm]y home) (?:is|'s) (?:now )?"
-            rf"{NAMED_PLACE}{PLACE_END}"
+            rf"{NAMED_PLACE}{PLACE_END}{_NOT_FOR_SOMEONE}"
         ),
         "location",
     ),
     (
         re.compile(
-            rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) ){NAMED_PLACE} is (?:now )?(?:my |our )?home\b"
-            r"(?! (?:to|of|for)\b)"
+            rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) ){NAMED_PLACE} is (?:now )?(?:my |our )?home"
+            # the clause ends at "home" (not "home to many museums", "my home away from home", "home turf")
+            r"(?=\s*[.,;!?\n]|\s*$|\s+(?:now|for now|and|but|so|though|too|these days|at the moment|"
+            r"again(?!,? for\b))\b)"
         ),
         "location",
     ),
@@ -99,7 +134,10 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     ),
     # "I finally moved in with my girlfriend in Warwick"
     (
-        re.compile(rf"{SPEAKER} {_LIVED} in with [^.,;!?\n]{{2,40}}? in\s+{NAMED_PLACE}{PLACE_END}"),
+        re.compile(  # (not "... for the summer", "... when I was 12")
+            rf"{SPEAKER} {_LIVED} in with [^.,;!?\n]{{2,40}}? in\s+{NAMED_PLACE}{PLACE_END}"
+            rf"(?!{FOR_A_WHILE}|\s+when I was\b)"
+        ),
         "location",
     ),
     # "We've just bought a house in Sheffield and moved in last Friday" (bought alone may be to let)
@@ -117,7 +155,7 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             rf"(?:{SPEAKER}|\b(?:meant|meaning)) (?:left|leaving|swapped|swapping|traded) "
             rf"(?P<from>[A-Z][\w'-]*"
-            rf"(?: [A-Z][\w'-]*)*) for\s+{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
+            rf"(?: [A-Z][\w'-]*)*) for\s+{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|{_A_DAYS_TRIP})"
         ),
         "location",
     ),
@@ -136,12 +174,20 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
 def _from_a_place(value: str, text: str, match: re.Match[str]) -> bool:
     """The move's value is a place, and so is what was left for it."""
     left = match.groupdict().get("from")
+    if _SOMEONE_ELSES.search(text, 0, match.start() + 1):  # "For my parents, Dublin is home"
+        return False
     return is_place(value) and (left is None or is_place(left))
 
 
 def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
     """The value names an organisation (:func:`graphmem.model.people.is_organisation`)."""
     return is_organisation(value)
+
+
+def an_employer(value: str, text: str, match: re.Match[str]) -> bool:
+    """The value, started at with no role said, names an employer (:func:`graphmem.model.people.is_employer`:
+    not "PureGym")."""
+    return is_employer(value)
 
 
 # each pattern's check of (value, text, match); the words it needs (lower case) before it is searched
