@@ -97,6 +97,21 @@ def test_the_first_names_come_from_every_locale_but_the_rare_us_list() -> None:
         ("I've been in Perth since the start of the year.", ("location", "Perth")),
         ("I've been in Oslo since I was a kid.", ("location", "Oslo")),
         ("Leeds is home again.", ("location", "Leeds")),
+        # the subject a chat drops (graphmem.model.elided), and other words of the second probe
+        ("Been living in Lyon since March now.", ("location", "Lyon")),
+        ("Based in Johannesburg.", ("location", "Johannesburg")),
+        ("We shifted to Hyderabad in May itself.", ("location", "Hyderabad")),
+        ("We finally made the move to Halifax!", ("location", "Halifax")),
+        ("We've relocated up to Newcastle too.", ("location", "Newcastle")),
+        (
+            "Left Deloitte in October, I'm with Bendigo Bank now. Much better hours.",
+            ("employer", "Bendigo Bank"),
+        ),
+        (
+            "I've just started at Poznań City Council in their IT department.",
+            ("employer", "Poznań City Council"),
+        ),
+        ("I'm a nurse with Alberta Health Services.", ("employer", "Alberta Health Services")),
     ],
 )
 def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -> None:
@@ -177,6 +192,10 @@ def test_a_present_value_in_everyday_words(text: str, stated: tuple[str, str]) -
         "Sheffield is home again, for Christmas.",
         "I left Leeds for Bath yesterday.",
         "I left Dublin for Cork this morning, back Sunday.",
+        "Living in London is expensive.",  # a gerund, not a dropped "I'm"
+        "Working at Google was the best thing I did.",
+        "I'm with Vodafone now, the signal is better.",  # no word of work in the message
+        "Got it, thanks!",
     ],
 )
 def test_the_same_words_state_no_other_home_or_job(text: str) -> None:
@@ -350,6 +369,68 @@ SCENARIOS = [
         [(1, "I live in Leeds."), (2, "We bought a flat in York to rent out. My birthday is on 3 January.")],
         "Leeds",
         "Leeds",
+    ),
+    # a dropped subject, a plan re-dated by its place's name, a firm turned down, a move scrapped by nickname
+    (
+        "employer",
+        [(1, "I work at Wells Fargo."), (9, "Got laid off from Wells Fargo yesterday.")],
+        None,
+        None,
+    ),
+    (
+        "employer",
+        [(1, "I work at Infosys."), (2, "Accepted an offer from Wipro, starting Feb 1.")],
+        "Infosys",
+        "Wipro",
+    ),
+    (
+        "location",
+        [
+            (1, "I'm in Mumbai."),
+            (2, "We move to Delhi on 5 February."),
+            (3, "Our Delhi move is postponed to 1 April because of the exams."),
+        ],
+        "Mumbai",
+        "Mumbai",
+    ),
+    (
+        "employer",
+        [
+            (1, "I work as a paralegal at Acme."),
+            (2, "I've accepted a role at Maurice Blackburn starting in January."),
+            (3, "Actually I've decided to turn down Maurice Blackburn and stay, they matched the salary."),
+        ],
+        "Acme",
+        "Acme",
+    ),
+    (
+        "location",
+        [
+            (1, "I live in Brooklyn."),
+            (2, "We're moving to Philadelphia on 1 February."),
+            (3, "We've scrapped the Philly move."),
+        ],
+        "Brooklyn",
+        "Brooklyn",
+    ),
+    (
+        "location",
+        [
+            (1, "Living in Bristol."),
+            (2, "We're relocating to Bath on 1 February."),
+            (3, "We've now decided to go to Exeter rather than Bath."),
+        ],
+        "Bristol",
+        "Exeter",
+    ),
+    (
+        "employer",
+        [
+            (1, "I work for Lancashire County Council."),
+            (9, "Today was my last day at the council, I'm unemployed lol"),
+        ],
+        None,
+        None,
     ),
     # a household's move in other words, beside its home
     (

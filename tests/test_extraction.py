@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem import ValidationError
-from graphmem.model import entities, fact_patterns, facts, importance, linking, messages
+from graphmem.model import entities, extracted, fact_patterns, facts, importance, linking, messages
 from graphmem.model.extraction import CueDirection, PatternExtractor, causal_cue, luhn_ok, redact_pii
 from graphmem.model.facts import CurrentFact, FactInput, Resolution
 from graphmem.models import FactType, MemoryType, Priority, Source
@@ -406,6 +406,6 @@ def test_a_name_does_not_run_on_into_the_next_sentence(text: str, names: list[st
     ],
 )
 def test_facts_about_someone_else_are_keyed_under_them(text: str, expected: list[tuple[str, str]]) -> None:
-    found = [(fact_patterns.with_subject(f, "Maya").key, f.value) for f in fact_patterns.extract(text)]
+    found = [(extracted.with_subject(f, "Maya").key, f.value) for f in fact_patterns.extract(text)]
     expected = [(k if "/" in k else f"Maya/{k}", v) for k, v in expected]  # the speaker's own: under her
     assert sorted(found) == sorted(expected)

@@ -20,8 +20,8 @@ from graphmem.formation.drafts import MemoryDraft, entity_id, session_uid, user_
 from graphmem.model import importance, linking
 from graphmem.model.anchors import DUE_NOW
 from graphmem.model.dates import event_range, resolve_dates
+from graphmem.model.extracted import ExtractedFact, memory_type_hint, with_subject
 from graphmem.model.extraction import TurnExtraction
-from graphmem.model.fact_patterns import ExtractedFact, memory_type_hint, with_subject
 from graphmem.model.facts import FactInput
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.keys import search_text

@@ -84,8 +84,10 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
-            rf"\bI(?:'ve| have)? (?:called off|cancel+ed) (?:the|my|our) (?:move|relocation)"
-            rf"(?: to\s+{PLACE}{PLACE_END}|{OFF_END})"
+            rf"\b(?:I|[Ww]e)(?:'ve| have)? (?:called off|cancel+ed|scrapped|ditched|shelved|dropped|"
+            r"abandoned) "
+            # (a place before it named as said, "the Philly move": any pending plan)
+            rf"(?:the|my|our) (?:[A-Z][\w'-]* )?(?:move|relocation)(?: to\s+{PLACE}{PLACE_END}|{OFF_END})"
         ),
         "location",
     ),
@@ -142,6 +144,14 @@ WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
         ),
         "employer",
     ),
+    (  # the firm turned down by name: "I've decided to turn down Maurice Blackburn and stay" (a pending plan
+        # naming it is withdrawn; none, nothing)
+        re.compile(
+            r"\bI(?:'ve| have)?(?: decided to|'m going to| am going to|'ll| will)? (?:turn(?:ed)? down|"
+            rf"decline[d]?|reject(?:ed)?) {_PROPER}(?=\s+(?:and|after all|but|so)\b|\s*[.,;!?\n]|$)"
+        ),
+        "employer",
+    ),
 ]
 # A plan put off to a new date ("the move got pushed back to June", "I'm not moving to Leeds until March", "my
 # start date at Spotify was moved to May"): the key's pending plan (naming the value, or any) is withdrawn and
@@ -156,6 +166,12 @@ _WAS = r"(?:has been|had been|was|got|is|'s been|'s|has|have)(?: now| just)?"
 _JOB_WORDS = r"(?:a |my |the )?(?:new )?(?:job|position|role|work(?:ing)?)"
 _DELAYED_TO = rf"(?:(?=(?: back)? (?:to|until|till)\b)|{OFF_END})"
 PUT_OFF: list[tuple[re.Pattern[str], str]] = [
+    (  # the place before the move: "Our Delhi move is postponed to 1 April"
+        re.compile(
+            rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) {_PROPER} (?:move|relocation) {_WAS} {_DELAYED}{_DELAYED_TO}"
+        ),
+        "location",
+    ),
     (
         re.compile(
             rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:move|relocation)(?: to\s+{NAMED}{PLACE})? {_WAS} {_DELAYED}"
@@ -237,13 +253,14 @@ WORDS: dict[int, re.Pattern[str]] = {
             WITHDRAWN,
             (r"mov|relocat", r"move|relocation", r"move|relocation|flat|house|apartment|place|purchase|sale",
              r"flat|house|apartment|place|home", r"\bgo(?:ing)? (?:to|with)", r"\bgo(?:ing)? (?:to|with)",
-             r"mov|relocat", r"stay", r"called off|cancel", r"start|tak|join", r"tak|accept|start", _FELL,
-             _FELL, r"offer", r"offer", r"offer", r"turned down|declined|rejected"),
+             r"mov|relocat", r"stay", r"called off|cancel|scrapped|ditched|shelved|dropped|abandoned",
+             r"start|tak|join", r"tak|accept|start", _FELL, _FELL, r"offer", r"offer", r"offer",
+             r"turned down|declined|rejected", r"turn|declin|reject"),
         ),
         (
             PUT_OFF,
-            (r"move|relocation", r"postponed|delayed|pushed|put off|rescheduled", r"start", r"start",
-             r"move|relocation", r"moving|relocating", r"start"),
+            (r"move|relocation", r"move|relocation", r"postponed|delayed|pushed|put off|rescheduled",
+             r"start", r"start", r"move|relocation", r"moving|relocating", r"start"),
         ),
         (PUT_OFF_UNTIL, (r"mov|relocat", r"start|join")),
     )

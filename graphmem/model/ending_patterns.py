@@ -53,6 +53,7 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
             rf"(?:\bI(?:'ve| have)?(?: just)? |(?:^|[.!?]\s+)(?:Just |Finally |Officially )?)(?i:retired)"
             rf"(?: from (?:work|(?:the |my )?(?:[A-Z][\w&'-]*|council|company|firm|job|bank|school|hospital|"
             rf"police|army|navy|NHS)(?: [A-Z][\w&'-]*)*))?(?!\s+from\b){_SAID_END}|"  # not "from the choir"
+            r"\b(?:[Tt]oday|[Yy]esterday|[Ff]riday) was my last day\b|"
             r"\b[Mm]y last day (?:at [^.,;!?\n]{2,40}? (?:was|is today)|(?:is|was) (?:today|yesterday)|was "
             # a bare "my last day was" only with its day (not "my last day was lovely", "... was a blur")
             r"(?=(?:on |the )?(?:\d|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|last|this|"

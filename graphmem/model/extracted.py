@@ -4,12 +4,12 @@ value is read (:func:`clean`) and checked for its key (:func:`fits`)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from graphmem.model.pattern_pieces import A_TIME, NO_EMPLOYER
 from graphmem.models import FactType
 
-__all__ = ["VAGUE", "ExtractedFact", "clean", "fits"]
+__all__ = ["VAGUE", "ExtractedFact", "clean", "fits", "memory_type_hint", "with_subject"]
 
 VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
 
@@ -50,3 +50,22 @@ def clean(obj: str) -> str:
     """A value as said, without a leading article or "my" and a trailing "too", "a lot"."""
     obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj.strip(), flags=re.IGNORECASE)
     return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()
+
+
+def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:
+    """A memory stating a preference is a preference memory; a rule is procedural; a profile fact semantic."""
+    kinds = {f.fact_type for f in extracted}
+    if FactType.PREFERENCE in kinds:
+        return "preference"
+    if FactType.RULE in kinds:
+        return "procedural"
+    if FactType.PROFILE in kinds:
+        return "semantic"
+    return None
+
+
+def with_subject(fact: ExtractedFact, subject: str | None) -> ExtractedFact:
+    """Key a fact under whom it is about: someone the speaker named (``Emma/location``), else the speaker when
+    a conversation names its speakers (``Caroline/location``)."""
+    who = fact.subject or subject
+    return fact if not who else replace(fact, key=f"{who}/{fact.key}")

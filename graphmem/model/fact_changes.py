@@ -45,9 +45,9 @@ _PLANNED_WORDS = re.compile(  # plans (PLANNED)
     r"accepted on"
 )
 _MOVE_WORDS = re.compile(
-    r"mov|relocat|upped|emigrat"
+    r"mov|relocat|upped|emigrat|shift"
 )  # household_moves (as written: "We moved", "Emma and I are moving")
-_CORRECTION_WORDS = re.compile(r" not |meant|instead of|[Nn]ot \w")  # corrections
+_CORRECTION_WORDS = re.compile(r" not |meant|instead of|rather than|[Nn]ot \w")  # corrections
 # words of a clause whose "we" is a team, not a household; what says a move is to a product or for a meeting
 _TEAM = re.compile(
     r"\b(?:work|team|office|sprint|project|meeting|client|company|provider|platform|app)\b", re.I

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from graphmem.model.elided import restore
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.fact_changes import (
     about_others,
@@ -50,7 +51,7 @@ from graphmem.model.planned import supposed
 from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS, an_employer
 from graphmem.models import FactType
 
-__all__ = ["ExtractedFact", "extract", "memory_type_hint", "with_subject"]
+__all__ = ["ExtractedFact", "extract"]
 
 # the words a pattern needs (lower case), by the pattern's id, for those that cost most to search: a turn
 # without any is not searched (tests/test_everyday_regressions.py turns the filters off: the same facts)
@@ -78,7 +79,8 @@ _STARTED_AT = _needs(
     r"start",
     re.compile(
         rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:[Jj]ust |[Ff]inally )?)(?i:started) at\s+{FIRM_NAME}"
-        rf"(?!\s+(?:as|when I was)\b){END}"  # not "... when I was 16": a past job
+        rf"(?!\s+(?:as|when I was)\b)"  # not "... when I was 16": a past job
+        rf"(?:{END}|(?=\s+(?:in|on|at) (?:the|their|its|a|an|our|my)\s))"  # "... in their IT department"
     ),
 )
 # where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
@@ -136,7 +138,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         _needs(
             r"mov|relocat",
             re.compile(
-                rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move)|"
+                rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move|"
+                rf"shifted|shifting|made the move)|"
                 rf"{US} {MOVED_HOME})"
                 rf"{MOVE_TO}"
                 rf"{THEN_TO}?"  # "... to Paris in 2015 and then to Berlin in 2019": the last place
@@ -315,9 +318,15 @@ _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "d
 def extract(text: str) -> list[ExtractedFact]:
     """Facts a turn states: the speaker's own preferences, profile and rules (first person), and the place
     or work of someone they name (``subject``)."""
+    said, back = restore(shield(text))  # "Got laid off from ..." read as "I got laid off from ..."
     return [
-        replace(f, key=f.key.replace(INNER_STOP, "."), value=f.value.replace(INNER_STOP, "."))
-        for f in _extract(shield(text))
+        replace(
+            f,
+            key=f.key.replace(INNER_STOP, "."),
+            value=f.value.replace(INNER_STOP, "."),
+            span=None if f.span is None else (back(f.span[0]), back(f.span[1])),
+        )
+        for f in _extract(said)
     ]
 
 
@@ -377,22 +386,3 @@ def _extract(text: str) -> list[ExtractedFact]:
             del out[where]
     # in the order said (a plan called off after it is stated is off); a withdrawal before the value "instead"
     return sorted(out.values(), key=lambda f: ((f.span or (0, 0))[0], not f.withdraws))
-
-
-def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:
-    """A memory stating a preference is a preference memory; a rule is procedural; a profile fact semantic."""
-    kinds = {f.fact_type for f in extracted}
-    if FactType.PREFERENCE in kinds:
-        return "preference"
-    if FactType.RULE in kinds:
-        return "procedural"
-    if FactType.PROFILE in kinds:
-        return "semantic"
-    return None
-
-
-def with_subject(fact: ExtractedFact, subject: str | None) -> ExtractedFact:
-    """Key a fact under whom it is about: someone the speaker named (``Emma/location``), else the speaker when
-    a conversation names its speakers (``Caroline/location``)."""
-    who = fact.subject or subject
-    return fact if not who else replace(fact, key=f"{who}/{fact.key}")

@@ -61,7 +61,10 @@ WHEN = (
     r"(?:days?|weeks?|months?|years?) ago|in (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
     r"a couple of|several) (?:days?|weeks?|months?|years?))"
 )
-STOP = rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|{WHEN}"
+STOP = (
+    rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
+    rf"{WHEN}"
+)
 END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
@@ -78,7 +81,9 @@ NAMED = (
 # where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
 # closer to family")
 _FROM = r"(?: (?:from|out of) (?:(?!to\b)[^.,;!?\n]){2,40}?)?"
-MOVE_TO = rf"(?: house| back(?: home)?| home| away| over)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
+MOVE_TO = (  # ("moved up to Newcastle", "relocated down to London")
+    rf"(?: house| back(?: home)?| home| away| over| up| down| out)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
+)
 # a further move in the same sentence: "(I moved to Paris in 2015) and then to Berlin in 2019"
 THEN_TO = (
     r"(?:[^.!?;\n]{0,40}? and(?: then| later| eventually)?(?: moved)? to\s+"

@@ -63,7 +63,23 @@ def is_organisation(name: str) -> bool:
     if not words or not words[0][0].isupper() or is_place(bare):
         return False
     first = re.sub(r"'s$", "", words[0])  # "Sarah's"
-    return first.casefold() not in _NOT_AN_EMPLOYER and _plain(first) not in _first_names()
+    if first.casefold() in _NOT_AN_EMPLOYER:
+        return False
+    # a word only an organisation's name holds overrules a first name: "Alberta Health Services", "Morgan
+    # Stanley & Co", "Victoria University"
+    return _plain(first) not in _first_names() or (
+        len(words) > 1 and _ORGANISATION_WORD.search(bare) is not None
+    )
+
+
+# the words of an organisation's name, after its first: its kind or its legal form
+_ORGANISATION_WORD = re.compile(
+    r"&|\b(?:Services|Health|Healthcare|Hospital|Trust|Bank|Council|University|College|School|Academy|Group|"
+    r"Holdings|Ltd|Limited|Inc|LLC|LLP|PLC|plc|Corp|Corporation|Company|Co|Partners|Associates|Capital|"
+    r"Insurance|Energy|Motors|Airlines|Airways|Media|Systems|Solutions|Technologies|Technology|Labs|"
+    r"Foods|Pharmaceuticals|Consulting|Industries|International|Authority|Agency|Institute|Foundation|"
+    r"Studios|Games|Software|Logistics|Construction|Engineering|Retail|Stores|Hotels|Resorts)\b"
+)
 
 
 # the last word of a name one joins as a member, not as staff: "PureGym", "Anytime Fitness", "the Labour

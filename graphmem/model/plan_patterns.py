@@ -122,8 +122,8 @@ WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
 # where the name is an organisation's (graphmem.model.people: not "I'm joining Sarah on Friday", "I start at
 # Oxford in October")
 JOINING = re.compile(
-    rf"(?:{WILL} (?:join(?:ing)?|start(?:ing)? at)|\bI(?:'m| am)(?: \w+ly)? (?:joining|starting at)|"
-    rf"\bI start at|(?:^|[.!?]\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
+    rf"(?:{WILL} (?:join(?:ing)?|start(?:ing)? at)|\bI(?:'m| am)(?: \w+ly| now)? (?:joining|starting at)|"
+    rf"\bI (?:start at|join)|(?:^|[.!?]\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
     rf"\bI(?:'m| am) leaving\b[^.!?\n]{{0,60}}? to join|"  # "I'm leaving in August to join Microsoft on ..."
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
@@ -267,8 +267,9 @@ CORRECTED = [
 # more, we're going to Salzburg instead", "I'm joining ITV instead of the BBC" (as CORRECTED, of a plan only)
 REPLANNED = [
     re.compile(
-        r"\b(?:I(?:'m| am)|[Ww]e(?:'re| are))(?: now)? (?:going|heading|joining|going with) (?:to )?"
-        rf"(?:the )?(?P<obj>{_NAME}) instead of (?:the )?(?P<wrong>{_NAME})\b"
+        r"\b(?:I(?:'m| am)|[Ww]e(?:'re| are)|I(?:'ve| have)|[Ww]e(?:'ve| have))(?: now)? (?:going|heading|"
+        r"joining|going with|decided to go|decided on|chosen|gone for) (?:to |with )?"
+        rf"(?:the )?(?P<obj>{_NAME}) (?:instead of|rather than) (?:the )?(?P<wrong>{_NAME})\b"
     ),
     re.compile(
         rf"\b[Nn]ot (?:the )?(?P<wrong>{_NAME}) any ?more\b[^.!?\n]{{0,60}}?\b(?:going|heading) to "
@@ -280,6 +281,6 @@ REPLANNED = [
 # home only where the place is one (graphmem.model.places; "we moved to Slack" is a team's tool)
 HOUSEHOLD_MOVED = re.compile(
     rf"(?:{US}|{HOUSEHOLD}(?P<will>'ll| will)(?: be)?)(?: (?:packed up|sold up|sold the house) and)? "
-    rf"(?:moved|moving|"
+    rf"(?:moved|moving|shifted|shifting|made the move|"
     rf"relocated|relocating|upped sticks|emigrated|(?P<now>move|relocate)){MOVE_TO}(?!{FOR_A_WHILE})"
 )

@@ -41,12 +41,12 @@ _NOT_A_ROLE = (
 )
 # a word of work in the sentence: "I'm at Miro now, made the switch in October" (not "I'm at Tesco now, want
 # anything?")
-_WORK_WORDS = (
-    r"(?=[^.!?\n]*\b(?:job|work|working|role|team|switch|switched|joined|started|hired|hours|colleagues|boss|"
+_WORK_WORDS = re.compile(  # anywhere in the message
+    r"\b(?:job|work|working|role|team|switch|switched|joined|started|hired|hours|colleagues|boss|"
     r"manager|position|contract|salary|(?<!to )pay|office|shifts?|private|moved on|"
     # "left Deloitte in May", "went private" (not "left my list at home", "went for the cheap petrol")
-    r"left (?=[A-Z]|my (?:old |last )?job)|"
-    r"went (?:private|freelance|contract|in-house|part-time|full-time))\b)"
+    r"(?i:left) (?=[A-Z]|my (?:old |last )?job)|"
+    r"went (?:private|freelance|contract|in-house|part-time|full-time))\b"
 )
 # a place stated as where one is, not where one is for a while: not "I'm in Paris!", "I'm in London for the
 # weekend", "... until Friday", "... this week", "I'm in Paris visiting my aunt", "I'm in Leeds with work",
@@ -106,8 +106,8 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         "employer",
     ),
-    # "I'm at Miro now, made the switch in October"
-    (re.compile(rf"{_WORK_WORDS}{_I_AM} at\s+{FIRM_NAME}(?= now\b)"), "employer"),
+    # "I'm at Miro now, made the switch in October", "I'm with Bendigo Bank now doing internal audit"
+    (re.compile(rf"{_I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"), "employer"),
     # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
     (re.compile(rf"(?:{_I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"), "location"),
     # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
@@ -179,6 +179,12 @@ def _from_a_place(value: str, text: str, match: re.Match[str]) -> bool:
     return is_place(value) and (left is None or is_place(left))
 
 
+def _at_work(value: str, text: str, match: re.Match[str]) -> bool:
+    """An organisation, in a message about work (:data:`_WORK_WORDS`): "Left Deloitte in October, I'm with
+    Bendigo Bank now", not "I'm at Tesco now, want anything?"."""
+    return is_organisation(value) and _WORK_WORDS.search(text) is not None
+
+
 def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
     """The value names an organisation (:func:`graphmem.model.people.is_organisation`)."""
     return is_organisation(value)
@@ -191,9 +197,9 @@ def an_employer(value: str, text: str, match: re.Match[str]) -> bool:
 
 
 # each pattern's check of (value, text, match); the words it needs (lower case) before it is searched
-CHECKS: dict[int, Callable[[str, str, re.Match[str]], bool]] = {
-    id(p): an_organisation if key == "employer" else _from_a_place for p, key in PATTERNS
-}
+Check = Callable[[str, str, re.Match[str]], bool]
+_BY_KEY: dict[str, Check] = {"employer": an_organisation, "location": _from_a_place}
+CHECKS: dict[int, Check] = {id(p): _BY_KEY[key] for p, key in PATTERNS} | {id(PATTERNS[2][0]): _at_work}
 WORDS: dict[int, re.Pattern[str]] = {
     id(p): re.compile(w)
     for (p, _), w in zip(
@@ -201,7 +207,7 @@ WORDS: dict[int, re.Pattern[str]] = {
         (
             "(?:'m|am) (?:now |currently |still |actually )?an? ",  # as _I_AM
             "contract|freelanc|consult",
-            "(?:'m|am) (?:now |currently |still |actually )?at ",
+            "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
             "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
             "home",
             "home",
