@@ -272,6 +272,8 @@ FAMILIES = [  # one or more sentences per pattern family of plan_patterns, callo
     "My last day was Friday.",
     "Retired from the council in October.",
     "We're going to Brisbane instead of Sydney.",
+    "I declined Monzo.",
+    "The move is now on the 20th.",
     # a plan called off by its home's words alone (no word of _PLAN_WORDS: "flat", "house", "sale")
     "The house in Poole is off.",
     "Our Manchester flat is on hold.",

@@ -200,7 +200,7 @@ PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (  # "the Pittsburgh move is now January 8th", "the move is now on the 20th"
         re.compile(
             rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)(?: {_PROPER})? (?:move|relocation) (?:is|'s) now"
-            r"(?= (?:on |in |the )?(?:\d|(?i:january|february|march|april|may|june|july|august|september|"
+            r"(?= (?:on |in )?(?:the )?(?:\d|(?i:january|february|march|april|may|june|july|august|september|"
             r"october|november|december|next|mon|tues|wednes|thurs|fri|satur|sun)))"
         ),
         "location",

@@ -15,15 +15,32 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 
+from graphmem.model.pattern_pieces import KIN
+
 __all__ = ["restore"]
 
 # a sentence's first word (after "Just", "Finally", ...), a verb of a change of one's own home or work
 _DROPPED = re.compile(
-    r"(?:^|(?<=[.!?]\s)|(?<=\n))(?i:(?:just|finally|officially|recently|actually|also) )?"
-    r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based))\b"
+    r"(?:^|[.!?]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also) )?"
+    r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
+    r"signed))\b)"
 )
-# the subject a verb form drops: "Been ..." is "I've been ...", "Living ..." is "I'm living ..."
+# the subject a verb form drops: "Been ..." is "I've been ...", "Based ..." is "I'm based ..."
 _SUBJECT = {"been": "I've ", "based": "I'm "}
+
+
+# a sentence whose subject is someone else: "My sister ...", "Emma moved ...", "She ..."
+_ABOUT_SOMEONE = re.compile(
+    rf"\s*(?:[Mm]y (?:{KIN})\b|(?:He|She|They)\b|(?!I\b)[A-Z][a-z]+ (?:is|was|has|had|moved|got|left|started|"
+    r"lives|works|went|just)\b)"
+)
+_STOPS = re.compile(r"[.!?\n]")
+
+
+def _about_someone(text: str, at: int) -> bool:
+    """Whether the sentence before the one starting at ``at`` is about someone else."""
+    stops = [m.end() for m in _STOPS.finditer(text, 0, max(0, at - 1))]
+    return bool(stops) and _ABOUT_SOMEONE.match(text, stops[-2] if len(stops) > 1 else 0) is not None
 
 
 def restore(text: str) -> tuple[str, Callable[[int], int]]:
@@ -34,9 +51,12 @@ def restore(text: str) -> tuple[str, Callable[[int], int]]:
     sizes: list[int] = []  # the characters added up to and including it
     last = added = 0
     for m in _DROPPED.finditer(text):
+        at = m.start("word")
+        if _about_someone(text, at):
+            continue  # "My sister is well. Left Deloitte in October.": hers, not the speaker's
         subject = _SUBJECT.get(m["verb"].lower(), "I ")
-        parts += [text[last : m.start()], subject, m.group()[0].lower(), m.group()[1:]]
-        starts.append(m.start() + added)
+        parts += [text[last:at], subject, m["word"][0].lower(), m["word"][1:]]
+        starts.append(at + added)
         added += len(subject)
         sizes.append(added)
         last = m.end()

@@ -50,10 +50,10 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
             rf"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job{_SAID_END}|"
             r"\bI (?:don't|do not) work there any ?more\b|\bI (?:no longer|don't|do not) work(?: any ?more)?"
             r"(?=\s*[.!;\n]|$)|"
-            rf"(?:\bI(?:'ve| have)?(?: just)? |(?:^|[.!?]\s+)(?:Just |Finally |Officially )?)(?i:retired)"
+            rf"\bI(?:'ve| have)?(?: just| finally| officially)? retired"
             rf"(?: from (?:work|(?:the |my )?(?:[A-Z][\w&'-]*|council|company|firm|job|bank|school|hospital|"
             rf"police|army|navy|NHS)(?: [A-Z][\w&'-]*)*))?(?!\s+from\b){_SAID_END}|"  # not "from the choir"
-            r"\b(?:[Tt]oday|[Yy]esterday|[Ff]riday) was my last day\b|"
+            r"\b(?:[Tt]oday|[Yy]esterday|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day) was my last day\b|"
             r"\b[Mm]y last day (?:at [^.,;!?\n]{2,40}? (?:was|is today)|(?:is|was) (?:today|yesterday)|was "
             # a bare "my last day was" only with its day (not "my last day was lovely", "... was a blur")
             r"(?=(?:on |the )?(?:\d|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|last|this|"
@@ -66,6 +66,8 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
             r"\b[Mm]y (?:(?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*) contract|contract (?:at|with)\s+"
             r"(?P<firm>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*))"
             r" (?:has )?(?:finished|ended|ran out|came to an end|is over|was terminated)\b"
+            # a service's: "My EE contract ended, so I switched to Three" (a job's names no provider)
+            r"(?![^.!?\n]*\b(?:switch|phone|sim|broadband|tariff|provider|deal|upgrade)\w*)"
         ),
         "employer",
     ),

@@ -36,10 +36,8 @@ __all__ = ["about_others", "corrections", "endings", "household_moves", "plans",
 Found = dict[tuple[FactType, str], ExtractedFact]
 # words every pattern of about_others / withdrawals holds (lower case): a turn without one is not searched
 _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
-_PLAN_WORDS = re.compile(  # (a home called off by its own words: "The house in Poole is off")
-    r"mov|relocat|job|position|role|offer|start|stay|remain|tak|join|through| go | going |"
-    r"flat|house|apartment|place|home|purchase|sale"
-)
+# (withdrawals: any word of a pattern's own gate, calloff_patterns.WORDS, or of STAYED)
+_PLAN_WORDS = re.compile("|".join(f"(?:{w.pattern})" for w in WORDS.values()) + "|stay|remain")
 _PLANNED_WORDS = re.compile(  # plans (PLANNED)
     r"mov|relocat|liv|start|join|job|offer|role|position|signed|bought|closed on|completed on|exchanged on|"
     r"accepted on"
@@ -200,6 +198,8 @@ def endings(text: str, out: Found) -> None:
                 obj, *then = _FOR.split(obj)
                 if then and is_place(obj) and is_place(clean(then[0])):
                     continue  # "I left Leeds for Bath": a home left, no employer (not "I left Nokia")
+                if obj and not (obj[0].isupper() or obj.startswith("the ")):
+                    continue  # a firm's name: not "Quit smoking last year!", "Left at the lights"
             if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
                 out[(FactType.PROFILE, key)] = ExtractedFact(
                     key, obj, FactType.PROFILE, ends=True, span=m.span()

@@ -78,7 +78,7 @@ _BEEN_AT = _needs(
 _STARTED_AT = _needs(
     r"start",
     re.compile(
-        rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:[Jj]ust |[Ff]inally )?)(?i:started) at\s+{FIRM_NAME}"
+        rf"{I_AND} started at\s+{FIRM_NAME}"  # (a subject dropped is restored: graphmem.model.elided)
         rf"(?!\s+(?:as|when I was)\b)"  # not "... when I was 16": a past job
         rf"(?:{END}|(?=\s+(?:in|on|at) (?:the|their|its|a|an|our|my)\s))"  # "... in their IT department"
     ),
@@ -220,7 +220,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         _needs(
             r"job",
             re.compile(
-                rf"(?:{I_AND} |(?:^|[.!?]\s+)(?:Just )?(?=[A-Z]))(?i:started|got|took|accepted|landed) {JOB}"
+                rf"{I_AND} (?:started|got|took|accepted|landed) {JOB}"
                 rf"(?:at|with)\s+{OBJ}{END}"
             ),
         ),

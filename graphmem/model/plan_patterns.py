@@ -27,7 +27,7 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     WHO,
 )
-from graphmem.model.people import is_employer, is_organisation
+from graphmem.model.people import is_employer
 from graphmem.model.places import is_place
 
 __all__ = [
@@ -135,8 +135,9 @@ JOINING = re.compile(
 # with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is
 # December 19th": graphmem.model.planned.day_said_next); with no day, no fact
 SIGNED = re.compile(
-    r"(?:\bI(?:'ve| have)?(?: just| finally)? |(?:^|[.!?]\s+)(?:[Jj]ust |[Ff]inally )?)(?i:signed)"
+    r"\bI(?:'ve| have)?(?: just| finally)? signed"
     rf"(?: (?:my|the|a|an) (?:new )?(?:contract|offer))? with\s+{FIRM_NAME}"
+    r"(?![^.!?\n]*\b(?:phone|mobile|broadband|sim|tariff|plan|gym|membership)\b)"  # a service
 )
 BOUGHT = re.compile(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:closed on|completed on|exchanged on|bought|"
@@ -195,7 +196,7 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
 PLAN_CHECKS: dict[int, Callable[[str], bool]] = {
     id(JOINING): is_employer,  # "I'm joining Sarah on Friday", "... PureGym on the 1st"
     id(MOVING_ALONE): is_place,  # "Moving to Linux on Monday"
-    id(SIGNED): is_organisation,
+    id(SIGNED): is_employer,  # not "Signed with PureGym"
     id(BOUGHT): is_place,
 }
 # "I'm not", "we won't be", "I've decided not to": a plan called off or put off

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from itertools import islice
 
 from graphmem.model.dates import resolve_dates
 
@@ -87,6 +88,7 @@ _DAY_OF_IT = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"[^.!?\n]+")
+_STOP = re.compile(r"[.!?\n]")
 
 
 def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
@@ -95,8 +97,8 @@ def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime 
     19th", "I'm moving to Valencia! I fly out on 3 April"; the earliest date after the day ``said`` falls
     on. A date in a sentence about something else is not the plan's ("I'm moving to Leeds! My birthday is
     on 3 April")."""
-    stop = re.compile(r"[.!?\n]").search(text, span[1])
-    for m in list(_SENTENCE.finditer(text, stop.end()))[:2] if stop else ():
+    stop = _STOP.search(text, span[1])
+    for m in islice(_SENTENCE.finditer(text, stop.end()), 2) if stop else ():
         if _DAY_OF_IT.search(m.group()):
             starts = [r.start for r in resolve_dates(m.group(), said, future=True) if r.start > said]
             if starts:

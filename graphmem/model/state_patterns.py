@@ -32,12 +32,16 @@ _WE_ARE = rf"{HOUSEHOLD}(?:'re| are)(?: now| currently| still)?"
 # loyal customer at Tesco", "a Prime member with Amazon", "a whizz at Excel", "a sucker for Lush" (the role's
 # last word, before "at"); nor a degree, a while or a past before it: "a bit annoyed with Vodafone", "a
 # little late for Zumba", "a day behind with Duolingo", "a former engineer at Google"
-_NOT_A_JOB = r"(?!(?:bit|little|tad|lot|day|week|month|year|former|ex|retired|previous|past|one-time)[\s-])"
+_NOT_A_JOB = (
+    r"(?!(?:bit|little|tad|lot|day|week|month|year|hour|minute|few|couple|former|ex|retired|previous|past|"
+    r"one-time)[\s-])"
+)
 _NOT_A_ROLE = (
     r"(?!(?:student|pupil|member|regular|customer|client|\w*patient|guest|visitor|fan|subscriber|tourist|"
     r"volunteer|holder|shareholder|investor|friend|buyer|flyer|passenger|user|candidate|applicant|speaker|"
     r"attendee|delegate|contestant|competitor|participant|witness|juror|kid|sucker|stickler|whizz|pro|expert|"
-    r"natural|disaster|nightmare|beginner|novice|genius|wizard|contributor)s? (?:at|for|with)\b)"
+    r"natural|disaster|nightmare|beginner|novice|genius|wizard|contributor|addict|late|early)s? "
+    r"(?:at|for|with)\b)"
 )
 # a word of work in the sentence: "I'm at Miro now, made the switch in October" (not "I'm at Tesco now, want
 # anything?")
@@ -84,7 +88,9 @@ _NOT_A_SERVICE = (
 _NOT_FOR_SOMEONE = r"(?!\s+for\b(?! now\b| the (?:moment|time being)\b))"
 # a clause told of someone else's home before it: "For my parents, Dublin is home", "To my dad, Belfast is
 # home"
-_SOMEONE_ELSES = re.compile(r"(?:^|[.!?]\s+)(?:[Ff]or|[Tt]o|[Ll]ike|[Aa]ccording to) [^.!?\n]*$")
+_SOMEONE_ELSES = re.compile(
+    r"(?:^|[.!?]\s+)(?:[Ff]or|[Tt]o|[Aa]ccording to) (?:my|our|his|her|their|[A-Z]\w+)\b[^.!?\n]*$"
+)
 # a journey on the day said, not a move: "I left Leeds for Bath yesterday", "... this morning, back Sunday"
 _A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
@@ -174,8 +180,8 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
 def _from_a_place(value: str, text: str, match: re.Match[str]) -> bool:
     """The move's value is a place, and so is what was left for it."""
     left = match.groupdict().get("from")
-    if _SOMEONE_ELSES.search(text, 0, match.start() + 1):  # "For my parents, Dublin is home"
-        return False
+    if "home" in match.group().lower() and _SOMEONE_ELSES.search(text, 0, match.start() + 1):
+        return False  # "For my parents, Dublin is home" (not "To be honest, home is Leipzig now")
     return is_place(value) and (left is None or is_place(left))
 
 
