@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from graphmem import GraphMemory
 
@@ -11,3 +11,38 @@ def say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
     """Store one user turn said at ``when`` (in that day's session); its memory's id."""
     turn = {"role": "user", "content": text, "timestamp": when}
     return mem.add_messages([turn], user_id=user_id, session_id=when.date().isoformat())[0].id
+
+
+# the days the current-state tests speak on and read at
+NOW = datetime(2026, 12, 20, 12, tzinfo=UTC)
+MARCH = datetime(2027, 3, 1, 12, tzinfo=UTC)
+
+
+def on(day: int, month: int = 12, year: int = 2026) -> datetime:
+    """A turn's time: 10:00 UTC on that day (December 2026 unless said)."""
+    return datetime(year, month, day, 10, tzinfo=UTC)
+
+
+def value_at(mem: GraphMemory, user_id: str, key: str, at: datetime) -> str | None:
+    """The key's value valid at ``at`` (None: none)."""
+    got = mem.facts.get(user_id, key, as_of=at)
+    return got.value if got else None
+
+
+def history(mem: GraphMemory, user_id: str, key: str = "location") -> list[tuple[str, str, str | None, str]]:
+    """The key's versions as (value, valid from, valid to, status), days only: an assertion's message."""
+    return [
+        (f.value, f.valid_from.date().isoformat(), f.valid_to and f.valid_to.date().isoformat(), f.status)
+        for f in mem.facts.history(user_id, key)
+    ]
+
+
+def assert_values_after(
+    mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str | None, march: str | None
+) -> None:
+    """Say ``turns`` (day of December 2026, text), then the key's value is ``now`` on :data:`NOW` and
+    ``march`` on :data:`MARCH`."""
+    for day, text in turns:
+        say(mem, user_id, on(day), text)
+    for at, value in ((NOW, now), (MARCH, march)):
+        assert value_at(mem, user_id, key, at) == value, (at, history(mem, user_id, key))

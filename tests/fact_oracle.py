@@ -67,6 +67,8 @@ class Op:
     source: str = "user"
     wrong: str = ""  # a correction's: the value said by mistake
     replans: bool = False  # a correction's: a pending plan's value changed, a value held left as it is
+    # a correction's right value: the interval (said by mistake) whose place it takes, its floor with it
+    replaced: Interval | None = None
 
 
 @dataclass
@@ -122,7 +124,7 @@ class KeyModel:
                 if op.replans:  # "going to Brisbane instead of Sydney": Sydney held is no plan changed
                     continue
                 cur.withdrawn, current = True, None  # never true as recorded
-                queue.append(Op(op.at, "set", op.value, cur.start))
+                queue.append(Op(op.at, "set", op.value, cur.start, replaced=cur))
                 continue
             if op.kind == "end":
                 if current is not None and _end(intervals, current[0], op, n):
@@ -163,6 +165,8 @@ class KeyModel:
                         continue  # kept aside
                     else:
                         cur.end, ended = start, current
+                elif op.replaced is not None:  # where the value said by mistake stood, as it stood
+                    floor = op.replaced.floor
                 else:
                     ends = [iv.end for iv in intervals if not iv.withdrawn and iv.end and iv.end > iv.start]
                     if ends and start < max(ends):

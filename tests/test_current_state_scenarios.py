@@ -8,17 +8,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from conversation import say
+from conversation import NOW, assert_values_after, on, say
 
 from graphmem import GraphMemory
-
-NOW = datetime(2026, 12, 20, 12, tzinfo=UTC)
-MARCH = datetime(2027, 3, 1, 12, tzinfo=UTC)
-
-
-def _on(day: int, month: int = 12) -> datetime:
-    return datetime(2026, month, day, 10, tzinfo=UTC)
-
 
 SCENARIOS = [
     # a calendar date ends the value and is the coming one
@@ -289,14 +281,7 @@ SCENARIOS = [
 def test_the_current_value_after_a_conversation(
     mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str | None, march: str | None
 ) -> None:
-    for day, text in turns:
-        say(mem, user_id, _on(day), text)
-    for at, value in ((NOW, now), (MARCH, march)):
-        got = mem.facts.get(user_id, key, as_of=at)
-        assert (got and got.value) == value, (
-            at,
-            [(f.value, f.valid_from, f.status) for f in mem.facts.history(user_id, key)],
-        )
+    assert_values_after(mem, user_id, key, turns, now, march)
 
 
 # ordinary sentences with the words of the rules above, none of which changes where the user lives or works
@@ -346,12 +331,12 @@ def test_an_ordinary_sentence_changes_no_home_job_or_plan(mem: GraphMemory, user
         (2, "I'm moving to Manchester in February."),
         (2, "I'm starting a new job at Monzo in March."),
     ]:
-        say(mem, user_id, _on(day), said)
+        say(mem, user_id, on(day), said)
     before = {
         k: [(f.value, f.valid_from, f.status) for f in mem.facts.history(user_id, k)]
         for k in ("location", "employer", "occupation")
     }
-    say(mem, user_id, _on(9), text)
+    say(mem, user_id, on(9), text)
     after = {
         k: [(f.value, f.valid_from, f.status) for f in mem.facts.history(user_id, k)]
         for k in ("location", "employer", "occupation")
@@ -360,27 +345,27 @@ def test_an_ordinary_sentence_changes_no_home_job_or_plan(mem: GraphMemory, user
 
 
 def test_staying_home_after_a_plan_whose_date_passed(mem: GraphMemory, user_id: str) -> None:
-    say(mem, user_id, _on(1, 10), "I live in Bath.")
-    say(mem, user_id, _on(10, 10), "I'm moving to Bristol next month for a new job.")
-    say(mem, user_id, _on(2), "In the end I stayed in Bath, the Bristol job didn't work out.")
+    say(mem, user_id, on(1, 10), "I live in Bath.")
+    say(mem, user_id, on(10, 10), "I'm moving to Bristol next month for a new job.")
+    say(mem, user_id, on(2), "In the end I stayed in Bath, the Bristol job didn't work out.")
     got = mem.facts.get(user_id, "location", as_of=NOW)
     assert got is not None and got.value == "Bath"
 
 
 def test_a_move_told_with_its_year_holds_from_then(mem: GraphMemory, user_id: str) -> None:
-    say(mem, user_id, _on(9), "In 2019 I moved to Leeds, and I love it here.")
+    say(mem, user_id, on(9), "In 2019 I moved to Leeds, and I love it here.")
     got = mem.facts.get(user_id, "location", as_of=datetime(2020, 6, 1, tzinfo=UTC))
     assert got is not None and got.value == "Leeds"
     assert got.valid_from == datetime(2019, 1, 1, tzinfo=UTC)
 
 
 def test_a_value_said_by_mistake_was_never_true(mem: GraphMemory, user_id: str) -> None:
-    say(mem, user_id, _on(1), "I live in York.")
-    say(mem, user_id, _on(5), "I moved to Manchester.")
-    say(mem, user_id, _on(6), "Oops, I meant Liverpool, not Manchester!")
-    assert mem.facts.get(user_id, "location", as_of=_on(3)).value == "York"  # type: ignore[union-attr]
-    fixed = mem.facts.get(user_id, "location", as_of=_on(5, 12).replace(hour=11))
-    assert fixed is not None and fixed.value == "Liverpool" and fixed.valid_from == _on(5)
+    say(mem, user_id, on(1), "I live in York.")
+    say(mem, user_id, on(5), "I moved to Manchester.")
+    say(mem, user_id, on(6), "Oops, I meant Liverpool, not Manchester!")
+    assert mem.facts.get(user_id, "location", as_of=on(3)).value == "York"  # type: ignore[union-attr]
+    fixed = mem.facts.get(user_id, "location", as_of=on(5, 12).replace(hour=11))
+    assert fixed is not None and fixed.value == "Liverpool" and fixed.valid_from == on(5)
     history = mem.facts.history(user_id, "location")
     wrong = next(f for f in history if f.value == "Manchester")
     before = mem.facts.get(user_id, "location", as_of=NOW, known_at=wrong.recorded_at)

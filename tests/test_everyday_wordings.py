@@ -9,19 +9,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from conversation import say
+from conversation import NOW, assert_values_after, on, say
 
 from graphmem import GraphMemory
 from graphmem.model.dates import resolve_dates
 from graphmem.model.fact_patterns import extract
 from graphmem.model.people import _first_names, is_organisation
-
-NOW = datetime(2026, 12, 20, 12, tzinfo=UTC)
-MARCH = datetime(2027, 3, 1, 12, tzinfo=UTC)
-
-
-def _on(day: int, month: int = 12) -> datetime:
-    return datetime(2026, month, day, 10, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -234,7 +227,7 @@ def test_a_job_ended_at_a_firm_named_like_a_town(text: str, ended: str) -> None:
     ],
 )
 def test_a_part_of_a_named_month_is_a_date(text: str, day: datetime) -> None:
-    found = resolve_dates(text, _on(4), future="I moved" not in text)
+    found = resolve_dates(text, on(4), future="I moved" not in text)
     assert [r.start for r in found] == [day]
 
 
@@ -459,20 +452,13 @@ SCENARIOS = [
 def test_the_current_value_after_everyday_words(
     mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str | None, march: str | None
 ) -> None:
-    for day, text in turns:
-        say(mem, user_id, _on(day), text)
-    for at, value in ((NOW, now), (MARCH, march)):
-        got = mem.facts.get(user_id, key, as_of=at)
-        assert (got and got.value) == value, (
-            at,
-            [(f.value, f.valid_from, f.status) for f in mem.facts.history(user_id, key)],
-        )
+    assert_values_after(mem, user_id, key, turns, now, march)
 
 
 def test_a_plan_changed_keeps_its_date(mem: GraphMemory, user_id: str) -> None:
-    say(mem, user_id, _on(1), "I live in Vienna.")
-    say(mem, user_id, _on(2), "We're moving to Graz on 1 February.")
-    say(mem, user_id, _on(3), "We're going to Salzburg instead of Graz, same date.")
+    say(mem, user_id, on(1), "I live in Vienna.")
+    say(mem, user_id, on(2), "We're moving to Graz on 1 February.")
+    say(mem, user_id, on(3), "We're going to Salzburg instead of Graz, same date.")
     assert mem.facts.get(user_id, "location", as_of=datetime(2027, 1, 31, 12, tzinfo=UTC)).value == "Vienna"
     assert mem.facts.get(user_id, "location", as_of=datetime(2027, 2, 1, 12, tzinfo=UTC)).value == "Salzburg"
     # the change is a new plan, not a slip corrected: Graz stays in the history as the plan withdrawn
@@ -482,8 +468,8 @@ def test_a_plan_changed_keeps_its_date(mem: GraphMemory, user_id: str) -> None:
 
 def test_going_somewhere_instead_changes_no_value_held(mem: GraphMemory, user_id: str) -> None:
     """ "Instead of" a value held (not planned) is an errand, not a correction."""
-    say(mem, user_id, _on(1), "I work at Aldi.")
-    say(mem, user_id, _on(2), "I'm going to Tesco instead of Aldi, they have the good bread.")
+    say(mem, user_id, on(1), "I work at Aldi.")
+    say(mem, user_id, on(2), "I'm going to Tesco instead of Aldi, they have the good bread.")
     got = mem.facts.get(user_id, "employer", as_of=NOW)
     assert got is not None and got.value == "Aldi"
     assert [f.value for f in mem.facts.history(user_id, "employer")] == ["Aldi"]
@@ -501,9 +487,9 @@ def test_a_plan_called_off_with_a_word_of_time_after_it_is_called_off(
     mem: GraphMemory, user_id: str, text: str
 ) -> None:
     """A call-off followed by "now", "on ..." or "in ..." is no put-off waiting for a date: it is off."""
-    say(mem, user_id, _on(1), "I live in Vienna.")
-    say(mem, user_id, _on(2), "I'm moving to Graz on 1 February.")
-    say(mem, user_id, _on(3), text)
+    say(mem, user_id, on(1), "I live in Vienna.")
+    say(mem, user_id, on(2), "I'm moving to Graz on 1 February.")
+    say(mem, user_id, on(3), text)
     got = mem.facts.get(user_id, "location", as_of=datetime(2027, 2, 2, 12, tzinfo=UTC))
     assert got is not None and got.value == "Vienna"
 

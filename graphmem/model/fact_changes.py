@@ -88,10 +88,10 @@ def about_others(text: str, out: Found) -> None:
 
 def withdrawals(text: str, out: Found) -> None:
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
-    if _PLAN_WORDS.search(text.lower()) is None:  # every pattern below holds one (filters per pattern: WORDS)
+    lower = text.lower()
+    if _PLAN_WORDS.search(lower) is None:  # every pattern below holds one (filters per pattern: WORDS)
         _instead(text, out)
         return
-    lower = text.lower()
     for patterns, kind in ((WITHDRAWN, "@withdrawn"), (PUT_OFF, "@put_off"), (PUT_OFF_UNTIL, "@put_off")):
         for pattern, key in patterns:
             for m in pattern.finditer(text) if WORDS[id(pattern)].search(lower) else ():

