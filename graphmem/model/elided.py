@@ -16,56 +16,98 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import KIN
+from graphmem.model.people import is_first_name
 
-__all__ = ["restore"]
+__all__ = ["about_someone", "restore"]
 
-# a sentence's first word (after "Just", "Finally", ...), a verb of a change of one's own home or work
+# a sentence's first word (after "Just", "Finally", ...), a verb of a change of one's own home or work, or
+# of where one lives and works now ("live in Berlin", "work at Standard Bank", after a comma too: "Based in
+# Johannesburg, work at Standard Bank")
 _DROPPED = re.compile(
-    r"(?:^|[.!?]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also) )?"
+    r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also) )?"
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
-    r"signed))\b)"
+    r"signed|made|resigned))\b)|"
+    r"(?:^|[.!?:,]\s+|\n\s*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
+    r"(?:^|[.!?:]\s+|\n\s*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"  # "At Stripe now"
+)
+# a sentence opening with "Working at" or "Living in" that says nothing more of it is no gerund: "Working at
+# Deloitte, Dublin." (but "Working at Google was hard", "Living in London is expensive")
+_FRAGMENT = re.compile(
+    r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?P<verb>(?i:working|living)) (?:at|for|in) (?=[A-Z]))"
+)
+_FINITE = re.compile(
+    r"\b(?:is|was|are|were|has|had|have|makes?|made|gets?|got|will|would|can|could|feels?|felt|sucks|seems?|"
+    r"became|changed|taught|means|meant|gives?|gave|helps?|helped|pays|paid|costs?|looks?|sounds?|isn't|"
+    r"wasn't|does|did|do|takes?|took|keeps?|kept)\b|'s\b"
 )
 # the subject a verb form drops: "Been ..." is "I've been ...", "Based ..." is "I'm based ..."
-_SUBJECT = {"been": "I've ", "based": "I'm "}
+_SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm "}
+# "i" written in lower case ("i work at HSBC", "i'm in Leeds") and "im" with no apostrophe ("im in Melbourne")
+_LOWER_I = re.compile(r"(?<![\w'’-])i(?=\s|'(?:m|ve|ll|d)\b)")
+_NO_APOSTROPHE = re.compile(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
 
 
-# a sentence whose subject is someone else: "My sister ...", "Emma moved ...", "She ..."
+# a sentence whose subject is someone else: "My sister ...", "Emma moved ...", "She ...", "Jake's doing
+# well.", or a question about them: "What about Tom?", "How's Priya?", "My sister?"
 _ABOUT_SOMEONE = re.compile(
     rf"\s*(?:[Mm]y (?:{KIN})\b|(?:He|She|They)\b|(?!I\b)[A-Z][a-z]+ (?:is|was|has|had|moved|got|left|started|"
-    r"lives|works|went|just)\b)"
+    r"lives|works|went|just)\b|(?:[Ww]hat|[Hh]ow) about\b|[Hh]ow(?:'s| is) (?!I\b)[A-Z]|"
+    r"(?P<name>[A-Z][a-z]+)'s\b)"
 )
 _STOPS = re.compile(r"[.!?\n]")
 
 
-def _about_someone(text: str, at: int) -> bool:
-    """Whether the sentence before the one starting at ``at`` is about someone else."""
+def about_someone(text: str, at: int) -> bool:
+    """Whether the sentence before the one starting at ``at`` is about someone else (its subject dropped,
+    the one starting at ``at`` is theirs: "My sister is well. Left Deloitte in October.")."""
     stops = [m.end() for m in _STOPS.finditer(text, 0, max(0, at - 1))]
-    return bool(stops) and _ABOUT_SOMEONE.match(text, stops[-2] if len(stops) > 1 else 0) is not None
+    if not stops:
+        return False
+    said = _ABOUT_SOMEONE.match(text, stops[-2] if len(stops) > 1 else 0)
+    return said is not None and (said["name"] is None or is_first_name(said["name"]))  # not "It's been ..."
+
+
+def _dropped(text: str) -> list[tuple[int, str]]:
+    """Where a subject is said in ``text`` and what: each sentence that drops it, not after a sentence about
+    someone else."""
+    said: list[tuple[int, str]] = []
+    for m in _DROPPED.finditer(text):
+        at = m.start("word") if m["word"] else m.start("now") if m["now"] else m.start("at")
+        if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
+            said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
+    for m in _FRAGMENT.finditer(text):
+        stop = _STOPS.search(text, m.end())
+        rest = text[m.end() : stop.start() if stop else None]
+        if _FINITE.search(rest) is None and not about_someone(text, m.start("word")):
+            said.append((m.start("word"), _SUBJECT[m["verb"].lower()]))
+    return said
 
 
 def restore(text: str) -> tuple[str, Callable[[int], int]]:
-    """``text`` with the "I" of each sentence that drops it, and the map from a position in it to the same
-    place in ``text`` (a position inside a restored subject maps to where the sentence starts)."""
+    """``text`` with the "I" of each sentence that drops it (and a lower-case "i" written "I"), and the map
+    from a position in it to the same place in ``text`` (a position inside a restored subject maps to where
+    the sentence starts)."""
+    text = _LOWER_I.sub("I", text)  # (the same length: positions hold)
+    inserts = [(m.start() + 1, "'") for m in _NO_APOSTROPHE.finditer(text)]  # "im" -> "I'm"
+    text = _NO_APOSTROPHE.sub("I", text)
+    inserts = sorted(inserts + _dropped(text))
+    if not inserts:
+        return text, lambda at: at
     parts: list[str] = []
-    starts: list[int] = []  # where each restored subject starts, in the restored text
+    starts: list[int] = []  # where each insertion starts, in the restored text
     sizes: list[int] = []  # the characters added up to and including it
     last = added = 0
-    for m in _DROPPED.finditer(text):
-        at = m.start("word")
-        if _about_someone(text, at):
-            continue  # "My sister is well. Left Deloitte in October.": hers, not the speaker's
-        subject = _SUBJECT.get(m["verb"].lower(), "I ")
-        parts += [text[last:at], subject, m["word"][0].lower(), m["word"][1:]]
+    for at, said in inserts:
+        word = text[at : at + 1].lower() if said.endswith(" ") else text[at : at + 1]  # "Got" -> "I got"
+        parts += [text[last:at], said, word]
         starts.append(at + added)
-        added += len(subject)
+        added += len(said)
         sizes.append(added)
-        last = m.end()
-    if not starts:
-        return text, lambda at: at
+        last = at + 1
     parts.append(text[last:])
 
     def back(at: int) -> int:
-        i = bisect_right(starts, at) - 1  # the last subject starting at or before ``at``
+        i = bisect_right(starts, at) - 1  # the last insertion starting at or before ``at``
         if i < 0:
             return at
         inside = at - starts[i] < sizes[i] - (sizes[i - 1] if i else 0)

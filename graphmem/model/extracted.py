@@ -47,9 +47,13 @@ class ExtractedFact:
 
 
 def clean(obj: str) -> str:
-    """A value as said, without a leading article or "my" and a trailing "too", "a lot"."""
+    """A value as said, without a leading article or "my" and a trailing "too", "a lot", "actually", "lol"."""
     obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj.strip(), flags=re.IGNORECASE)
-    return re.sub(r"\s+(?:too|as well|a lot|so much|very much)$", "", obj).strip()
+    return re.sub(
+        r"\s+(?:too|as well|a lot|so much|very much|actually|lol|haha|though|anyway|these days|again)$",
+        "",
+        obj,
+    ).strip()
 
 
 def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:

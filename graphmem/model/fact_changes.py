@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.calloff_patterns import PUT_OFF, PUT_OFF_UNTIL, WITHDRAWN, WORDS
+from graphmem.model.correction_patterns import said_corrections
 from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.pattern_pieces import NOT_SOMEONE
@@ -156,8 +157,10 @@ def household_moves(text: str, out: Found) -> None:
 
 def corrections(text: str, out: Found) -> None:
     """ "Sorry, I meant Liverpool, not Manchester": the right value for each key a plan can hold; the
-    planner applies it to the key whose value or plan the wrong one names (FactInput.corrects)."""
+    planner applies it to the key whose value or plan the wrong one names (FactInput.corrects); then those
+    said in other words (:mod:`graphmem.model.correction_patterns`)."""
     if _CORRECTION_WORDS.search(text) is None:
+        said_corrections(text, out)
         return
     found = [(m, False) for p in CORRECTED for m in p.finditer(text)]
     for m, replans in found + [(m, True) for p in REPLANNED for m in p.finditer(text)]:
@@ -166,6 +169,7 @@ def corrections(text: str, out: Found) -> None:
                 key, m["obj"], FactType.PROFILE, corrects=m["wrong"], replans=replans, span=m.span()
             )
             out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
+    said_corrections(text, out)  # (a slot taken above stands: the wrong value it names)
 
 
 def plans(text: str, out: Found) -> None:

@@ -14,6 +14,7 @@ from graphmem.model.fact_versions import (
     COPIED,
     ENDED,
     RETRACTED,
+    SAID_WRONG,
     CurrentFact,
     FactInput,
     FactPlan,
@@ -189,7 +190,7 @@ def plan_correction(
     wrong = new.corrects or ""
     if (
         current is None
-        or not names(current.value, wrong, whole=True)
+        or not (wrong == SAID_WRONG or names(current.value, wrong, whole=True))
         or _same_value(current.__dict__, new.__dict__)
     ):
         _ignored(out, audit, "correct_ignored", "no current value or plan of the value corrected")

@@ -21,12 +21,10 @@ from graphmem.model.pattern_pieces import (
     AND,
     END,
     FIRM,
-    FIRM_NAME,
     FOR_A_WHILE,
     I_AND,
     INNER_STOP,
     JOB,
-    LEFT_AFTER,
     MOVE_TO,
     MOVED_HOME,
     NAMED,
@@ -45,10 +43,11 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     shield,
 )
-from graphmem.model.places import is_place
+from graphmem.model.places import is_place, narrower
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
-from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS, an_employer
+from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS
+from graphmem.model.work_patterns import firm_and_place
 from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract"]
@@ -64,31 +63,11 @@ def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
     return pattern
 
 
-# the time at a firm: "I've been at Stripe for about a month" (see its entry in _PATTERNS)
-_BEEN_AT = _needs(
-    r"been",
-    re.compile(
-        rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
-        rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} for (?:about |almost |"
-        r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
-        r"a few|several|\d+) (?:years?|months?)\b"
-    ),
-)
-# an employer by its name alone, started at (see its entry in _PATTERNS)
-_STARTED_AT = _needs(
-    r"start",
-    re.compile(
-        rf"{I_AND} started at\s+{FIRM_NAME}"  # (a subject dropped is restored: graphmem.model.elided)
-        rf"(?!\s+(?:as|when I was)\b)"  # not "... when I was 16": a past job
-        rf"(?:{END}|(?=\s+(?:in|on|at) (?:the|their|its|a|an|our|my)\s))"  # "... in their IT department"
-    ),
-)
 # where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
 # branch"
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our)\s(?=.*\b[a-z])")
 _TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
-_LEFT_AFTER = re.compile(LEFT_AFTER)
 
 # --- extraction ------------------------------------------------------------------------------------
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
@@ -119,14 +98,15 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "location",
     ),
-    (  # "I'm based in Denver", "Living in Glasgow these days": a named place only (not "based in marketing",
+    (  # "I'm based in Denver", "Living in Glasgow these days", "I'm a teacher at Nairobi Academy, living in
+        # Nairobi": a named place only (not "based in marketing",
         # "Living in denial", "Living in London has changed me", "Living in Spain for a month was fun")
         FactType.PROFILE,
         _needs(
             r"based|living",
             re.compile(
                 r"(?:\bI(?:'m| am)(?: currently| now| still)? based|"
-                r"(?:^|[.!?]\s+)(?:Currently |Still )?[Ll]iving)"
+                r"(?:^|[.!?]\s+|\bI\b[^.!?\n]{0,80}?,\s+(?:and )?)(?:Currently |Still )?[Ll]iving)"
                 rf" in\s+{NOT_A_DEPARTMENT}{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
             ),
         ),
@@ -196,12 +176,6 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "employer",
     ),
-    (  # "I started at Ericsson last week", "Just started at Ocado!": an employer by its name alone
-        # (graphmem.model.people: not "I started at Oxford in October", "I started at Level 3")
-        FactType.PROFILE,
-        _STARTED_AT,
-        "employer",
-    ),
     (  # "I moved to Leeds for a new job at the BBC", "I'm relocating for a job with Google" (not "I applied
         # for a job at ...": only a move or a leave is for a job taken)
         FactType.PROFILE,
@@ -238,12 +212,6 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
                 r"(?!\s+(?:was|were|ended|finished|used to|had)\b)"
             ),
         ),
-        "employer",
-    ),
-    (  # "I've been at Shopify for three years", "I've been working for Stripe for about a month now" (not
-        # "I've been with my partner / with Vodafone for five years", "at Uni", "at Oxford")
-        FactType.PROFILE,
-        _BEEN_AT,
         "employer",
     ),
     (  # "I work as a nurse at St. Mary's hospital": the role, then where
@@ -311,7 +279,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
 ]
 _PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key, *_ in PATTERNS]  # state_patterns
 _WORDS.update(WORDS)
-_CHECKS = CHECKS | {id(_STARTED_AT): an_employer}  # where the words of a pattern cannot tell
+_CHECKS = CHECKS  # where the words of a pattern cannot tell
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 
 
@@ -330,51 +298,71 @@ def extract(text: str) -> list[ExtractedFact]:
     ]
 
 
+def _stated(
+    fact_type: FactType, template: str, m: re.Match[str], text: str
+) -> tuple[ExtractedFact, ExtractedFact | None] | None:
+    """The fact a match of a keyed pattern states, if its value passes the pattern's checks, and the place an
+    employer is said to be in ("I'm an accountant at KPMG in Toronto"): where one works is where one lives,
+    unless the turn speaks of a home."""
+    groups = m.groupdict()
+    obj = clean(groups.get("then") or groups.get("obj") or "")
+    what = normalize_value(groups.get("what") or "")
+    value, where_in = groups.get("val") or obj, None
+    if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
+        value = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0]
+        value, where_in = firm_and_place(value, text, m.end())  # "KPMG in Toronto"
+    if not value or not fits(template, value):
+        return None
+    if template == "location" and groups.get("and") and not is_place(value):
+        return None  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
+    if (check := _CHECKS.get(id(m.re))) is not None and not check(value, text, m):
+        return None  # "I'm in a meeting", "I started at Oxford", "I'm at Sarah's now"
+    key = template.format(obj=normalize_value(obj), what=what)
+    ahead, span = PROGRESSIVE.search(m.group()) is not None, m.span()
+    if template == "location" and (inside := narrower(text, value, m.end())) is not None:
+        value, span = inside[0], (m.start(), inside[1])  # "I live in Austria, in Salzburg"
+    fact = ExtractedFact(key, "yes" if "{obj}" in template else value, fact_type, ahead=ahead, span=span)
+    if where_in is None or ahead or _HOME_WORDS.search(text):
+        return fact, None
+    return fact, ExtractedFact("location", where_in, FactType.PROFILE, span=m.span())
+
+
+_HOME_WORDS = re.compile(r"(?i:\b(?:live|living|lived|based|home|moved|moving|commute|commuting)\b)")
+
+
 def _extract(text: str) -> list[ExtractedFact]:
     out: dict[tuple[FactType, str], ExtractedFact] = {}
     lower = text.lower()
     said_so = GATE.search(lower) is not None  # any word of a state_patterns one (7 turns in 8 none)
+    worked_in: dict[int, ExtractedFact] = {}  # the place said with an employer, by the employer fact's id
     for fact_type, pattern, template in _PATTERNS:
         if not said_so and id(pattern) in WORDS:
             continue
         words = _WORDS.get(id(pattern))
         for m in pattern.finditer(text) if words is None or words.search(lower) else ():
-            groups = m.groupdict()
             if template is None:
-                verb = groups["verb"].lower()
-                obj = clean(groups["obj"])
+                verb = m["verb"].lower()
+                obj = clean(m["obj"])
                 if not obj or obj.lower() in VAGUE or len(obj.split()) > 6:
                     continue
                 kind = "rule" if fact_type is FactType.RULE else "preference"
                 fact = ExtractedFact(
                     f"{kind}:{normalize_value(obj)}", _VERB_VALUE.get(verb, verb), fact_type, span=m.span()
                 )
+            elif (stated := _stated(fact_type, template, m, text)) is None:
+                continue
             else:
-                obj = clean(groups.get("then") or groups.get("obj") or "")
-                what = normalize_value(groups.get("what") or "")
-                value = groups.get("val") or obj
-                if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
-                    value = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0]
-                if not value or not fits(template, value):
-                    continue
-                if template == "location" and groups.get("and") and not is_place(value):
-                    continue  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
-                if (check := _CHECKS.get(id(m.re))) is not None and not check(value, text, m):
-                    continue  # "I'm in a meeting", "I started at Oxford", "I'm at Sarah's now"
-                if m.re is _STARTED_AT and _LEFT_AFTER.match(text, m.end()):
-                    continue  # "I started at Ericsson in 2019 and left in 2022": no employer now
-                if m.re is _BEEN_AT and (is_place(value) or _LEFT_AFTER.match(text, m.end())):
-                    continue  # "I've been at Oxford for two years", "... but I left last month": no job now
-                key = template.format(obj=normalize_value(obj), what=what)
-                ahead = PROGRESSIVE.search(m.group()) is not None
-                fact = ExtractedFact(
-                    key, "yes" if "{obj}" in template else value, fact_type, ahead=ahead, span=m.span()
-                )
+                fact, place = stated
+                if place is not None:
+                    worked_in[id(fact)] = place
             # two values of a key in a turn: the one said last (a move ahead stands beside the present value)
             where = (fact.fact_type, fact.key + ("@ahead" if fact.ahead else ""))
             kept = out.get(where)
             if kept is None or (kept.span or (0, 0))[1] <= (fact.span or (0, 0))[1]:
                 out[where] = fact
+    employer = out.get((FactType.PROFILE, "employer"))
+    if employer is not None and id(employer) in worked_in:
+        out.setdefault((FactType.PROFILE, "location"), worked_in[id(employer)])
     about_others(text, out)
     household_moves(text, out)
     plans(text, out)

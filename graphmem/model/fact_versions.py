@@ -18,6 +18,7 @@ __all__ = [
     "COPIED",
     "ENDED",
     "RETRACTED",
+    "SAID_WRONG",
     "SOURCE_TRUST",
     "CurrentFact",
     "FactInput",
@@ -36,6 +37,9 @@ SOURCE_TRUST: dict[Source, int] = {Source.USER: 3, Source.TOOL: 2, Source.AGENT:
 
 
 RETRACTED = "retracted"  # the status of a current version closed by a retraction
+# FactInput.corrects of a correction naming no wrong value ("I said that wrong, it's Commerzbank"): the key's
+# current value or pending plan, whatever it is, was said by mistake (no name is written so)
+SAID_WRONG = "*"
 ENDED = "ended"  # the status of the version a retraction records with a valid_to
 COPIED = ("user_id", "agent_id", "key", "value", "fact_type", "source", "confidence", "memory_id")
 """The fields a version resumed after a withdrawn plan takes from the version the plan had closed."""
@@ -74,8 +78,9 @@ class FactInput:
     # "I ended up staying in Leeds": with ``withdraws``, ``value`` is where the speaker stays, so the pending
     # plan that would replace it is withdrawn (a stay anywhere else, a trip, calls nothing off)
     stays: bool = False
-    # "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan naming this was said
-    # by mistake; ``value`` takes its place (graphmem.model.fact_endings.plan_correction)
+    # "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan naming this (any,
+    # when SAID_WRONG) was said by mistake; ``value`` takes its place
+    # (graphmem.model.fact_endings.plan_correction)
     corrects: str | None = None
     # "we're going to Brisbane instead of Sydney": with ``corrects``, a pending plan's value changes (its date
     # kept); a current value is not corrected ("I'm going to Tesco instead of Aldi" is shopping)

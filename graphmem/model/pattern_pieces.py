@@ -115,9 +115,12 @@ KIN = (
 # a first name: "Emma", "Jean-Luc", "O'Neil", "McKenzie" (not "I'm", not the tail of a word)
 NAME = r"(?![IA]\b|I')[A-Z][a-z]*(?:[A-Z][a-z]+)*(?:['-][A-Z]?[a-z]+)*"
 WHO = rf"(?:\b[Mm]y (?P<kin>{KIN})(?: (?P<kin_name>{NAME}))?|(?<![\w'-])(?P<name>{NAME}))"
-NOT_SOMEONE = frozenset(
-    {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One"}
-)
+NOT_SOMEONE = frozenset(  # (nor a sentence's first adverb: "Just moved to a new desk at work")
+    {"She", "He", "They", "We", "It", "This", "That", "There", "Who", "Everyone", "Someone", "Nobody", "One",
+     "Just", "Finally", "Recently", "Officially", "Also", "Then", "Eventually", "Actually", "Apparently",
+     "Honestly", "Anyway", "Sadly", "Luckily", "Hopefully", "Basically", "Today", "Yesterday", "Soon", "Now",
+     "Already", "Still", "Never", "Once"}
+)  # fmt: skip
 # the household ("we") moves only in a home's words: "we moved house to Harrogate", "we're moving home"; "we
 # moved to Slack", "we're moving to Python 3.12" are a team's
 MOVED_HOME = r"(?:moved|moving|move) (?:house|home)"

@@ -15,7 +15,7 @@ from functools import cache
 
 from graphmem.model.places import is_place, without_accents
 
-__all__ = ["is_employer", "is_organisation"]
+__all__ = ["is_employer", "is_first_name", "is_organisation"]
 
 _LEFT_OUT = frozenset({"en"})
 # the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
@@ -46,6 +46,11 @@ def _first_names() -> frozenset[str]:
             ):
                 names.update(str(n).title() if str(n).isupper() else str(n) for n in value)
     return frozenset(names | {without_accents(n) for n in names})
+
+
+def is_first_name(word: str) -> bool:
+    """Whether ``word`` is a person's given name in one of faker's locales ("Jake", "Priya", "Zoë")."""
+    return without_accents(word) in _first_names()
 
 
 def is_organisation(name: str) -> bool:
@@ -79,7 +84,8 @@ _ORGANISATION_WORD = re.compile(
 # the last word of a name one joins as a member, not as staff: "PureGym", "Anytime Fitness", "the Labour
 # Party", "Ashford Town FC", "the Chess Club"
 _MEMBERSHIP = re.compile(
-    r"(?i:gym|fitness|club|party|society|league|FC|choir|scouts|guides|brownies|cubs|watchers)$"
+    r"(?i:gym|fitness|club|party|society|league|FC|choir|scouts|guides|brownies|cubs|watchers|crossfit|yoga|"
+    r"pilates|zumba|bootcamp|toastmasters)$"
 )
 
 

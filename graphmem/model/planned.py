@@ -110,13 +110,16 @@ def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime 
 # Monday", "not before June", "to the 20th" (read as "in June", "on Monday", "on the 20th", in the future)
 _MOVED_TO = re.compile(r"\b(?:to|until|till|til|before)\s+(?=\S)", re.I)
 _ON_DAY = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the \d{1,2}(?:st|nd|rd|th))\b", re.I)
+# a date ruled out after the new one: "(the move is 21 January), not the 12th", "(to June) and not July"
+_RULED_OUT = re.compile(r",?\s+(?:and |but )?not\b(?! (?:until|till|before)\b)", re.I)
 
 
 def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
     """The new start of a plan put off (:data:`graphmem.model.calloff_patterns.PUT_OFF`): the last date after
     the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
-    "till" or "before" included; None when it names none ("the move has been postponed")."""
-    tail = text[span[1] : clause(text, span)[1]]
+    "till" or "before" included, up to a "not" (a date ruled out: "..., not the 12th"); None when it names
+    none ("the move has been postponed")."""
+    tail = _RULED_OUT.split(text[span[1] : clause(text, span)[1]], maxsplit=1)[0]
     tail = _MOVED_TO.sub(lambda m: "on " if _ON_DAY.match(tail, m.end()) else "in ", tail)
     starts = [r.start for r in resolve_dates(tail, said, future=True) if r.start > said]
     return starts[-1] if starts else None  # the last said: "pushed back to June, then to July"

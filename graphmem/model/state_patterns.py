@@ -1,19 +1,17 @@
-"""Where one lives and works, said in the words people use beside "I live in" and "I work at" (pure): "I'm a
-UX designer at Figma", "I'm contracting for Network Rail", "I'm at Miro now", "Home is Leipzig", "I'm in
-Sacramento, CA.", "I've been in Salt Lake City since June", "Moved back home to Swansea". Each pattern's value
-must pass its check: a place people live in (:func:`graphmem.model.places.is_place`) or an organisation's name
-(:func:`graphmem.model.people.is_organisation`), since the same words carry a trip ("I'm in Paris for the
-weekend" is stopped by its words, "I'm in a meeting" by the check) or a friend ("I'm at Sarah's now").
-:func:`graphmem.model.fact_patterns.extract` searches them with its own patterns."""
+"""Where one lives, said in the words people use beside "I live in" (pure): "Home is Leipzig", "I'm in
+Sacramento, CA.", "I've been in Salt Lake City since June", "Moved back home to Swansea", "3 months in Denver
+now"; with :mod:`graphmem.model.work_patterns`, where one works. Each pattern's value must pass its check, a
+place people live in (:func:`graphmem.model.places.is_place`), since the same words carry a trip ("I'm in
+Paris for the weekend" is stopped by its words, "I'm in Tokyo, landed an hour ago" by its sentence's, "I'm in
+a meeting" by the check). :func:`graphmem.model.fact_patterns.extract` searches them with its own
+patterns."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from graphmem.model.elided import about_someone
 from graphmem.model.pattern_pieces import (
-    END,
-    FIRM_NAME,
     FOR_A_WHILE,
     HOUSEHOLD,
     MOVE_TO,
@@ -21,37 +19,12 @@ from graphmem.model.pattern_pieces import (
     PLACE_END,
     SPEAKER,
 )
-from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
+from graphmem.model.work_patterns import I_AM, WORK_PATTERNS, Check
 
-__all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS", "an_employer", "an_organisation"]
+__all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS"]
 
-_I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 _WE_ARE = rf"{HOUSEHOLD}(?:'re| are)(?: now| currently| still)?"
-# what one is at a place that is no job there: "I'm a regular at the Crown", "a mature student at UCL", "a
-# loyal customer at Tesco", "a Prime member with Amazon", "a whizz at Excel", "a sucker for Lush" (the role's
-# last word, before "at"); nor a degree, a while or a past before it: "a bit annoyed with Vodafone", "a
-# little late for Zumba", "a day behind with Duolingo", "a former engineer at Google"
-_NOT_A_JOB = (
-    r"(?!(?:bit|little|tad|lot|day|week|month|year|hour|minute|few|couple|former|ex|retired|previous|past|"
-    r"one-time)[\s-])"
-)
-_NOT_A_ROLE = (
-    r"(?!(?:student|pupil|member|regular|customer|client|\w*patient|guest|visitor|fan|subscriber|tourist|"
-    r"volunteer|holder|shareholder|investor|friend|buyer|flyer|passenger|user|candidate|applicant|speaker|"
-    r"attendee|delegate|contestant|competitor|participant|witness|juror|kid|sucker|stickler|whizz|pro|expert|"
-    r"natural|disaster|nightmare|beginner|novice|genius|wizard|contributor|addict|late|early)s? "
-    r"(?:at|for|with)\b)"
-)
-# a word of work in the sentence: "I'm at Miro now, made the switch in October" (not "I'm at Tesco now, want
-# anything?")
-_WORK_WORDS = re.compile(  # anywhere in the message
-    r"\b(?:job|work|working|role|team|switch|switched|joined|started|hired|hours|colleagues|boss|"
-    r"manager|position|contract|salary|(?<!to )pay|office|shifts?|private|moved on|"
-    # "left Deloitte in May", "went private" (not "left my list at home", "went for the cheap petrol")
-    r"(?i:left) (?=[A-Z]|my (?:old |last )?job)|"
-    r"went (?:private|freelance|contract|in-house|part-time|full-time))\b"
-)
 # a place stated as where one is, not where one is for a while: not "I'm in Paris!", "I'm in London for the
 # weekend", "... until Friday", "... this week", "I'm in Paris visiting my aunt", "I'm in Leeds with work",
 # "I'm in Florida, visiting my parents", "I'm in Berlin next week", "I'm in Copenhagen in March", "... from
@@ -79,13 +52,8 @@ _A_WHILE_LIVED = (
     r"for (?:about |almost |nearly |over |more than )?(?:a|an|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) (?:years?|months?)\b))"
 )
-# a contract for a service, not for work: "I'm on a phone contract with EE", "a monthly contract with BT"
-_NOT_A_SERVICE = (
-    r"(?!(?:phone|mobile|broadband|internet|fibre|sim|energy|gas|electricity|tv|data|airtime|gym|monthly|"
-    r"annual|yearly|rolling|tariff)\b)"
-)
 # a home told for someone else: "Home is Hull for Sam" (not "for now", "for the time being")
-_NOT_FOR_SOMEONE = r"(?!\s+for\b(?! now\b| the (?:moment|time being)\b))"
+_NOT_FOR_SOMEONE = r"(?!,?\s+for\b(?! now\b| the (?:moment|time being)\b))"
 # a clause told of someone else's home before it: "For my parents, Dublin is home", "To my dad, Belfast is
 # home"
 _SOMEONE_ELSES = re.compile(
@@ -94,10 +62,22 @@ _SOMEONE_ELSES = re.compile(
 # a journey on the day said, not a move: "I left Leeds for Bath yesterday", "... this morning, back Sunday"
 _A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
+# the words of a trip, a visit or a sight seen (where one is for now, not where one lives)
+_TRIP = re.compile(
+    r"\b(?:landed|flight|flew|fly(?:ing)? (?:home|back|out)|hotel|hostel|airbnb|holidays?|vacation|trip|"
+    r"visit|visiting|sightseeing|recommend\w*|tourists?|touristy|conference|layover|stopover|honeymoon|"
+    r"backpacking|travell?ing|(?:heading|going|back) (?:home|back)|festival|wedding|jet ?lag\w*|"
+    r"gorgeous|stunning|beautiful|amazing|incredible|loving it|where are you|at (?:my|our) \w+'s|"
+    r"(?:mum|mom|parents|in-laws|grandma|gran|nan)'s?)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?\n]+\s*")
 
 
-# each pattern's check of (value, text, match), where its words cannot tell
-Check = Callable[[str, str, re.Match[str]], bool]
+def _sentence_after(text: str, at: int) -> int:
+    """Where the sentence after the one holding ``at`` ends."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, at)][:2]
+    return ends[-1] if ends else len(text)
 
 
 def _a_place(value: str, text: str, match: re.Match[str]) -> bool:
@@ -106,63 +86,32 @@ def _a_place(value: str, text: str, match: re.Match[str]) -> bool:
     return is_place(value) and (left is None or is_place(left))
 
 
+def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place, and the sentence (or the next) tells no trip: "I'm in Sacramento, CA." but not "I'm in
+    Tokyo, landed an hour ago", "I'm in Dublin. Any restaurant recommendations?", "I've been in Iceland for a
+    month, heading home soon"."""
+    return is_place(value) and _TRIP.search(text, match.start(), _sentence_after(text, match.end())) is None
+
+
+def _moved_myself(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place moved to, in a sentence that drops its subject after no sentence about someone else ("Jake's
+    doing well. Moved to Denver in the spring.", "What about Tom? Moved to Leeds")."""
+    return is_place(value) and not about_someone(text, match.start("verb"))
+
+
 def _a_home(value: str, text: str, match: re.Match[str]) -> bool:
     """A place called home, not someone else's: "For my parents, Dublin is home" (but "To be honest, home is
     Leipzig now")."""
     return is_place(value) and _SOMEONE_ELSES.search(text, 0, match.start() + 1) is None
 
 
-def _at_work(value: str, text: str, match: re.Match[str]) -> bool:
-    """An organisation, in a message about work (:data:`_WORK_WORDS`): "Left Deloitte in October, I'm with
-    Bendigo Bank now", not "I'm at Tesco now, want anything?"."""
-    return is_organisation(value) and _WORK_WORDS.search(text) is not None
-
-
-def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
-    """The value names an organisation (:func:`graphmem.model.people.is_organisation`)."""
-    return is_organisation(value)
-
-
-def an_employer(value: str, text: str, match: re.Match[str]) -> bool:
-    """The value, started at with no role said, names an employer (:func:`graphmem.model.people.is_employer`:
-    not "PureGym")."""
-    return is_employer(value)
-
-
 # each pattern, its key, its check and the words it needs (lower case) before it is searched
-PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
-    # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
-    (
-        re.compile(
-            rf"{_I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+ (?:at|for|with)"
-            rf"\s+{FIRM_NAME}{END}"
-        ),
-        "employer",
-        an_organisation,
-        "(?:'m|am) (?:now |currently |still |actually )?an? ",
-    ),
-    # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"
-    (
-        re.compile(
-            rf"{_I_AM} (?:on an? (?:{_NOT_A_SERVICE}\w+ )?contract (?:at|with|for)|"
-            rf"(?:contracting|freelancing|consulting) (?:at|for|with))\s+{FIRM_NAME}{END}"
-        ),
-        "employer",
-        an_organisation,
-        "contract|freelanc|consult",
-    ),
-    # "I'm at Miro now, made the switch in October", "I'm with Bendigo Bank now doing internal audit"
-    (
-        re.compile(rf"{_I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"),
-        "employer",
-        _at_work,
-        "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
-    ),
+_HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
     (
-        re.compile(rf"(?:{_I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
         "location",
-        _a_place,
+        _lived_in,
         "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
     ),
     # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
@@ -190,7 +139,7 @@ PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     (
         re.compile(rf"\b(?:I|[Ww]e)(?:'ve| have) been (?:living |based )?in\s+{NAMED_PLACE}{_A_WHILE_LIVED}"),
         "location",
-        _a_place,
+        _lived_in,
         "been (?:living |based )?in ",
     ),
     # "I finally moved in with my girlfriend in Warwick"
@@ -226,18 +175,31 @@ PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _a_place,
         "left|leaving|swap|trad",
     ),
-    # a sentence without its subject: "Moved back home to Swansea last month", "Just relocated to Leeds"
+    # a sentence without its subject: "Moved back home to Swansea last month", "Just relocated to Leeds", "big
+    # news: moved up to Porto"
     (
         re.compile(
-            r"(?:^|[.!?]\s+)(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
-            r"(?i:moved|relocated|upped sticks)"
+            r"(?:^|[.!?:]\s+)(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
+            r"(?P<verb>(?i:moved|relocated|upped sticks))"
             rf"{MOVE_TO}"
         ),
         "location",
-        _a_place,
+        _moved_myself,
         "moved|relocated|upped",
     ),
+    # "3 months in Denver now and I still can't get used to the altitude", "two years in Leeds now" (not
+    # weeks: a stay)
+    (
+        re.compile(
+            r"(?:^|[.!?:]\s+|\b(?:and|but|so) )(?:\d+|a few|a couple of|two|three|four|five|six|seven|eight|"
+            rf"nine|ten|eleven|twelve|several|many) (?:months|years) in\s+{NAMED_PLACE}(?= now\b)"
+        ),
+        "location",
+        _lived_in,
+        "months in|years in",
+    ),
 ]
+PATTERNS = WORK_PATTERNS + _HOME_PATTERNS
 CHECKS: dict[int, Check] = {id(p): check for p, _, check, _ in PATTERNS}
 WORDS: dict[int, re.Pattern[str]] = {id(p): re.compile(words) for p, _, _, words in PATTERNS}
 GATE = re.compile("|".join(f"(?:{w.pattern})" for w in WORDS.values()))  # any of them

@@ -1,0 +1,121 @@
+"""Corrections in the words people use beside "I meant X, not Y" (pure; called by
+:func:`graphmem.model.fact_changes.corrections`): a slip owned with the right value alone ("I said that wrong,
+it's Commerzbank"), the value said before set against the right one ("I said Wellington but we're actually in
+Palmerston North", "I said Rome, I meant Paris", "not Leeds, Bradford") and a plan's date corrected ("the
+move is 21 January, not the 12th"). What a correction does is
+:func:`graphmem.model.fact_endings.plan_correction`'s; a date corrected is a put-off
+(:func:`graphmem.model.fact_endings.plan_withdraw`, its date read by
+:func:`graphmem.model.planned.moved_start`)."""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.model.dates import MONTHS, WEEKDAYS
+from graphmem.model.extracted import ExtractedFact
+from graphmem.model.fact_versions import SAID_WRONG
+from graphmem.model.people import is_organisation
+from graphmem.model.places import is_place
+from graphmem.models import FactType
+
+__all__ = ["said_corrections"]
+
+Found = dict[tuple[FactType, str], ExtractedFact]
+# the words every pattern below holds (lower case): a turn without one is not searched
+_WORDS = re.compile(
+    r"wrong|misspo|mistyp|mistake|my bad|typo|scratch that|\bsaid\b|wrote|typed|told you|mentioned|\bput\b|"
+    r"correction|not "
+)
+# a name as written: "Commerzbank", "Palmerston North", "Deutsche Bank" (not "It", "The")
+_NAME = r"(?!(?:I|They|He|She|It|We|You|The|This|That|Sorry|Oops)\b)[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}"
+_AT = r"(?:in |at |to |for |with )?"
+# where the right value's phrase ends: the sentence, a comma, or a conjunction ("it's Commerzbank. ...")
+_ENDS = r"(?=\s*(?:[.!?;,)\n]|$)|\s+(?:and|but|so|not)\b)"
+# a slip owned, the right value alone: "I said that wrong, it's Commerzbank", "my mistake - it's Ocado",
+# "typo, it should be Leith", "Scratch that, I meant Bupa" (not "my bad, it's Tuesday": the value fits no key;
+# nor "my bad, I'm at Tesco, be there soon": being somewhere is a correction only "actually")
+_SLIP = re.compile(
+    r"\b(?:I (?:said|got|wrote|typed|put|had) (?:that|it|this) wrong|I misspoke|I mistyped|"
+    r"[Mm]y (?:mistake|bad)|[Tt]ypo|[Ss]cratch that|(?:that|it) was (?:a typo|wrong|a mistake))\b"
+    r"[,.;:!]?(?:\s*-+)?\s+"
+    r"(?:it's|it is|it should be|should be|it should've been|I meant|I mean|I actually meant|"
+    r"I(?:'m| am) actually (?:in|at|with)|we(?:'re| are) actually in)\s+"
+    rf"{_AT}(?:the )?(?P<obj>{_NAME}){_ENDS}"
+)
+# the value said before against the right one: "Sorry, earlier I said Wellington but we're actually in
+# Palmerston North", "I said Rome, I meant Paris", "I told you Acme but I actually work at Initech" (not "I
+# said hi to Tom, it's his birthday", "I said Rome but I'm in Paris for the weekend": "actually" or "meant")
+_SAID_BUT = re.compile(
+    r"\bI (?:said|wrote|typed|put|told you|mentioned)(?: earlier| before)? (?:the )?(?P<wrong>" + _NAME + r")"
+    r"(?: earlier| before)?(?:,? but|,) (?:I meant|I mean|I actually meant|"
+    r"(?:I(?:'m| am)|we(?:'re| are)|it(?:'s| is)) actually|I actually (?:live|work)|we actually live|"
+    r"(?:I|we) (?:live|work) actually)\s+"
+    rf"{_AT}(?:the )?(?P<obj>{_NAME}){_ENDS}"
+)
+# the right value after the one said, in a correcting turn: "Sorry - not Leeds, Bradford." (the right one
+# ends its sentence: not "not Monday, Tuesday works better for the dentist")
+_NOT_THIS = re.compile(
+    rf"(?:^|[.!?,;:-]\s*)[Nn]ot (?:the )?(?P<wrong>{_NAME}),? (?:the )?(?P<obj>{_NAME})(?=\s*(?:[.!?\n]|$))"
+)
+_CORRECTING = re.compile(r"\b(?:sorry|oops|correction|typo|meant|mistake|my bad|wrong|said)\b", re.I)
+# the wrong value named apart: "Deutsche Bank was my old job", "Wellington is where my parents live"
+_OLD = re.compile(
+    rf"(?P<wrong>{_NAME}) (?:was|is) (?:my (?:old|previous|last|former) "
+    r"(?:job|employer|company|work(?:place)?|place|home|town|city)|where I used to (?:work|live)|"
+    r"where my (?:\w+ ){0,2}(?:live|lives|work|works))\b"
+)
+_DATE = r"(?:\d|(?i:" + "|".join(m for m in MONTHS) + r"|next|mon|tues|wednes|thurs|fri|satur|sun))"
+# a plan's date corrected alone, the wrong one after "not": "correction: the move is 21 January, not the
+# 12th", "sorry, my start date is the 3rd of May, not the 5th" (the new date is read after the verb)
+_REDATED = [
+    (
+        re.compile(
+            r"\b(?:the|my|our) (?:move|relocation|moving date|move date)"
+            r"(?: to [A-Z][\w'-]*(?: [A-Z][\w'-]*)?)? "
+            rf"(?:is|'s|will be|should be|was)(?= (?:on |in )?(?:the )?{_DATE}[^.!?;\n]{{0,30}}?,? not\b)",
+            re.I,
+        ),
+        "location",
+    ),
+    (
+        re.compile(
+            r"\b(?:my|the) start(?:ing)? date(?: (?:at|with) [A-Z][\w&'-]*(?: [A-Z][\w&'-]*)?)? "
+            rf"(?:is|'s|will be|should be|was)(?= (?:on |in )?(?:the )?{_DATE}[^.!?;\n]{{0,30}}?,? not\b)",
+            re.I,
+        ),
+        "employer",
+    ),
+]
+_DAY_WORDS = frozenset(m.casefold() for m in MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow"}
+
+
+def _keys(value: str) -> list[str]:
+    """The keys ``value`` can be: a place's the location, an organisation's the employer; a day's none."""
+    if value.casefold() in _DAY_WORDS:
+        return []
+    return ["location"] if is_place(value) else ["employer"] if is_organisation(value) else []
+
+
+def said_corrections(text: str, out: Found) -> None:
+    """The corrections said in other words than "I meant X, not Y", each of the key its right value fits:
+    the wrong value named (or, naming none, the key's current one: ``SAID_WRONG``); a plan's date corrected
+    as a put-off of the key's pending plan to the date said."""
+    if _WORDS.search(text.lower()) is None:
+        return
+    old = _OLD.search(text)
+    found = [m for p in (_SLIP, _SAID_BUT) for m in p.finditer(text)]
+    if _CORRECTING.search(text):
+        found += list(_NOT_THIS.finditer(text))
+    for m in found:
+        wrong = m.groupdict().get("wrong") or (old["wrong"] if old else SAID_WRONG)
+        for key in _keys(m["obj"]):
+            fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=wrong, span=m.span())
+            out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
+    for pattern, key in _REDATED:
+        for m in pattern.finditer(text):
+            out.setdefault(
+                (FactType.PROFILE, f"{key}@put_off"),
+                ExtractedFact(
+                    key, "", FactType.PROFILE, withdraws=True, put_off=True, planned=True, span=m.span()
+                ),
+            )

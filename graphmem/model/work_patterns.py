@@ -1,0 +1,237 @@
+"""Where one works, said in the words people use beside "I work at" (pure): "I'm a UX designer at Figma",
+"I'm contracting for Network Rail", "I'm at Miro now", "I made the jump to Monash Health", "first week at
+Salesforce done", "I started at Ericsson last week", "I've been at Shopify for three years". Each pattern's
+value must pass its check, mostly that it names an organisation
+(:func:`graphmem.model.people.is_organisation`), since the same words carry a shop ("I'm at Tesco now, want
+anything?") or a friend ("I'm at Sarah's now").
+:mod:`graphmem.model.state_patterns` holds them with the patterns of where one lives."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from graphmem.model.pattern_pieces import (
+    END,
+    FIRM_NAME,
+    I_AND,
+    LEFT_AFTER,
+    NAMED,
+    NAMED_PLACE,
+    NOT_A_DEPARTMENT,
+    OBJ,
+    PLACE_END,
+)
+from graphmem.model.people import is_employer, is_organisation
+from graphmem.model.places import is_place
+
+__all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_employer", "an_organisation", "firm_and_place"]
+
+I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
+# what one is at a place that is no job there: "I'm a regular at the Crown", "a mature student at UCL", "a
+# loyal customer at Tesco", "a Prime member with Amazon", "a whizz at Excel", "a sucker for Lush" (the role's
+# last word, before "at"); nor a degree, a while or a past before it: "a bit annoyed with Vodafone", "a
+# little late for Zumba", "a day behind with Duolingo", "a former engineer at Google"
+_NOT_A_JOB = (
+    r"(?!(?:bit|little|tad|lot|day|week|month|year|hour|minute|few|couple|former|ex|retired|previous|past|"
+    r"one-time)[\s-])"
+)
+_NOT_A_ROLE = (
+    r"(?!(?:student|pupil|member|regular|customer|client|\w*patient|guest|visitor|fan|subscriber|tourist|"
+    r"volunteer|holder|shareholder|investor|friend|buyer|flyer|passenger|user|candidate|applicant|speaker|"
+    r"attendee|delegate|contestant|competitor|participant|witness|juror|kid|sucker|stickler|whizz|pro|expert|"
+    r"natural|disaster|nightmare|beginner|novice|genius|wizard|contributor|addict|late|early|godmother|"
+    r"godfather|godparent|bridesmaid|groomsman|striker|goalkeeper|keeper|defender|midfielder|winger|player|"
+    r"supporter|ambassador|trustee|governor|marshal|mascot)s? "
+    r"(?:at|for|with)\b)"
+)
+# a word of work in the sentence: "I'm at Miro now, made the switch in October" (not "I'm at Tesco now, want
+# anything?", "I'm at Pret now, on my lunch break from work", "... the office wifi is down")
+_WORK_WORDS = re.compile(  # anywhere in the message
+    r"\b(?:job|(?<!from )(?<!for )work|working|role|team|switch|switched|joined|started|hired|hours|"
+    r"colleagues|boss|manager|position|contract|salary|(?<!to )pay|shifts?|private|moved on|"
+    # "left Deloitte in May", "went private" (not "left my list at home", "went for the cheap petrol")
+    r"(?i:left) (?=[A-Z]|my (?:old |last )?job)|"
+    r"went (?:private|freelance|contract|in-house|part-time|full-time))\b"
+)
+# a contract for a service, not for work: "I'm on a phone contract with EE", "a monthly contract with BT"
+_NOT_A_SERVICE = (
+    r"(?!(?:phone|mobile|broadband|internet|fibre|sim|energy|gas|electricity|tv|data|airtime|gym|monthly|"
+    r"annual|yearly|rolling|tariff)\b)"
+)
+# a firm's name ends where the clause does, or before the place it is in ("KPMG in Toronto": see
+# :func:`firm_and_place`)
+_FIRM_END = rf"(?:{END}|(?=\s+in\s+[A-Z]))"
+_PLACE_TAIL = re.compile(r"(?:\s+in\s+|,\s*)(?=\S)")
+
+
+def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
+    """An employer's name and the place said with it, where the words after the name (``text`` from
+    ``end``) or its own last words name one: "Atlassian in Sydney", "KPMG in Toronto", "Deloitte, Dublin",
+    "ikea in malmö" (not "Bank of America", "Theatre in the Park")."""
+    after = _AFTER_FIRM.match(text, end)
+    if after is not None and is_place(after["obj"]):
+        return value, after["obj"]
+    for cut in _PLACE_TAIL.finditer(value):
+        if is_place(place := value[cut.end() :]):
+            return value[: cut.start()], place
+    return value, None
+
+
+_AFTER_FIRM = re.compile(rf"(?:\s+in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
+_I_AM_WORKING = r"(?:\bI (?:now |currently |still )?work|\bI(?:'m| am) (?:now |currently |still )?working)"
+# a trade or a sector worked in, not an organisation: "I work in Retail", "working in Tech"
+_NOT_A_TRADE = (
+    r"(?!(?:Tech|Technology|Retail|Education|Healthcare|Health|Hospitality|Insurance|Banking|Finance|"
+    r"Consulting|Construction|Media|Publishing|Pharma|Government|Sales|Property|Real Estate|Recruitment|"
+    r"Logistics|Manufacturing|Energy|Telecoms?|Fintech|Advertising|Academia|Tourism|Law|Accounting|IT)\b)"
+)
+
+# each pattern's check of (value, text, match), where its words cannot tell
+Check = Callable[[str, str, re.Match[str]], bool]
+
+
+def _at_work(value: str, text: str, match: re.Match[str]) -> bool:
+    """An organisation, in a message about work (:data:`_WORK_WORDS`): "Left Deloitte in October, I'm with
+    Bendigo Bank now", not "I'm at Tesco now, want anything?"."""
+    return is_organisation(value) and _WORK_WORDS.search(text) is not None
+
+
+def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
+    """The value names an organisation (:func:`graphmem.model.people.is_organisation`)."""
+    return is_organisation(value)
+
+
+def an_employer(value: str, text: str, match: re.Match[str]) -> bool:
+    """The value, started at with no role said, names an employer (:func:`graphmem.model.people.is_employer`:
+    not "PureGym")."""
+    return is_employer(value)
+
+
+def _started_at(value: str, text: str, match: re.Match[str]) -> bool:
+    """An employer (:func:`an_employer`) still worked at: not "I started at Ericsson in 2019 and left in
+    2022"."""
+    return is_employer(value) and _LEFT_AFTER.match(text, match.end()) is None
+
+
+def _been_at(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place of work still worked at: not "I've been at Oxford for two years", "... but I left last
+    month"."""
+    return not is_place(value) and _LEFT_AFTER.match(text, match.end()) is None
+
+
+def _joined(value: str, text: str, match: re.Match[str]) -> bool:
+    """An employer joined, in a message that speaks of work beside the joining, or names where it is:
+    "Joined TCS in Pune last month" (not "I joined Strava last week")."""
+    if not is_employer(value):
+        return False
+    rest = text[: match.start()] + text[match.end() :]
+    return _WORK_WORDS.search(rest) is not None or firm_and_place(value, text, match.end())[1] is not None
+
+
+_LEFT_AFTER = re.compile(LEFT_AFTER)
+
+
+# each pattern, its key, its check and the words it needs (lower case) before it is searched
+WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
+    # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
+    (
+        re.compile(
+            rf"{I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+ (?:at|for|with)"
+            rf"\s+{FIRM_NAME}{_FIRM_END}"
+        ),
+        "employer",
+        an_organisation,
+        "(?:'m|am) (?:now |currently |still |actually )?an? ",
+    ),
+    # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"
+    (
+        re.compile(
+            rf"{I_AM} (?:on an? (?:{_NOT_A_SERVICE}\w+ )?contract (?:at|with|for)|"
+            rf"(?:contracting|freelancing|consulting) (?:at|for|with))\s+{FIRM_NAME}{_FIRM_END}"
+        ),
+        "employer",
+        an_organisation,
+        "contract|freelanc|consult",
+    ),
+    # "I'm at Miro now, made the switch in October", "I'm with Bendigo Bank now doing internal audit"
+    (
+        re.compile(rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"),
+        "employer",
+        _at_work,
+        "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
+    ),
+    # "I made the jump to Monash Health", "I made the switch over to Atlassian" (a home: "made the move to
+    # Halifax", graphmem.model.fact_patterns)
+    (
+        re.compile(
+            rf"{I_AND} made the (?:jump|switch|leap|move) (?:over |across )?to\s+{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        an_organisation,
+        "made the",
+    ),
+    # "I got hired by Sonae", "I've been taken on at Arup", "I was headhunted by Monzo"
+    (
+        re.compile(
+            rf"{I_AND} (?:got|was|been) (?:hired|taken on|recruited|headhunted|poached) (?:by|at)\s+"
+            rf"{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        an_organisation,
+        "hired|taken on|recruited|headhunted|poached",
+    ),
+    # "first week at Salesforce done", "My first month at Canva is over" (a day ahead is a plan: "My first
+    # day at Canva is Monday", graphmem.model.planned)
+    (
+        re.compile(
+            rf"\b(?:[Mm]y )?(?:[Ff]irst|[Ss]econd) (?:day|week|month|shift) at\s+{FIRM_NAME}"
+            r"(?=,? (?:is |was )?(?:done|over|complete|finished|went|in the bag|survived)\b|,? (?:was|went) )"
+        ),
+        "employer",
+        an_organisation,
+        "first|second",
+    ),
+    # "I work in Nubank", "I am working in Infosys, Bangalore office": an organisation's name (not a place,
+    # a team or a trade: "I work in London", "I work in HR", "I work in Retail")
+    (
+        re.compile(rf"{_I_AM_WORKING} in\s+{NOT_A_DEPARTMENT}{_NOT_A_TRADE}{FIRM_NAME}{_FIRM_END}"),
+        "employer",
+        an_organisation,
+        "work",
+    ),
+    # "I started at Ericsson last week", "Just started at Ocado!": an employer by its name alone (not "I
+    # started at Oxford in October", "I started at Level 3"; a subject dropped is restored:
+    # graphmem.model.elided)
+    (
+        re.compile(
+            rf"{I_AND} started at\s+{FIRM_NAME}"
+            rf"(?!\s+(?:as|when I was)\b)"  # not "... when I was 16": a past job
+            rf"(?:{END}|(?=\s+(?:in|on|at) (?:the|their|its|a|an|our|my)\s))"  # "... in their IT department"
+        ),
+        "employer",
+        _started_at,
+        "start",
+    ),
+    # "I've been at Shopify for three years", "I've been working for Stripe for about a month now" (not
+    # "I've been with my partner / with Vodafone for five years", "at Uni", "at Oxford")
+    (
+        re.compile(
+            rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
+            rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} for (?:about |almost |"
+            r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+            r"a few|several|\d+) (?:years?|months?)\b"
+        ),
+        "employer",
+        _been_at,
+        "been",
+    ),
+    # "Joined TCS in Pune last month", "I joined Arup in March, loving the team" (with a role: "I joined
+    # Acme as a designer", graphmem.model.fact_patterns)
+    (
+        re.compile(rf"{I_AND} joined\s+{FIRM_NAME}(?!\s+as\b)(?![\w&'-])"),
+        "employer",
+        _joined,
+        "joined",
+    ),
+]

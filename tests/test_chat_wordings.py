@@ -1,0 +1,162 @@
+"""Where the user lives and works, as people type it in a chat: "i" and "im" in lower case, a subject dropped
+in the present ("live in Berlin", "Working at Deloitte, Dublin.", "At Stripe now"), a job changed in other
+words ("made the jump to", "got hired by", "first week at ... done", "I work in Nubank"), where one works
+named with its town ("KPMG in Toronto"); and the same words that tell a trip, a hobby, an errand or someone
+else's news, which change nothing. First what a turn states (pure), then conversations on the real server."""
+
+from __future__ import annotations
+
+import pytest
+from conversation import NOW, assert_values_after, on, say, value_at
+
+from graphmem import GraphMemory
+from graphmem.model.elided import restore
+from graphmem.model.fact_patterns import extract
+
+
+def _stated(text: str) -> set[tuple[str, str]]:
+    return {
+        (f.key, f.value)
+        for f in extract(text)
+        if f.key in ("location", "employer") and not (f.ends or f.withdraws or f.planned or f.subject)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        # "i" and "im" as typed
+        ("i work at HSBC", {("employer", "HSBC")}),
+        ("im in Melbourne", {("location", "Melbourne")}),
+        ("ive been in Leeds since 2019", {("location", "Leeds")}),
+        # a present subject dropped
+        ("live in Berlin", {("location", "Berlin")}),
+        (
+            "Based in Johannesburg, work at Standard Bank.",
+            {("location", "Johannesburg"), ("employer", "Standard Bank")},
+        ),
+        (
+            "Working at Deloitte, Dublin. Need a template for a timesheet.",
+            {("employer", "Deloitte"), ("location", "Dublin")},
+        ),
+        ("Left Deloitte in Sept. At Stripe now, same city.", {("employer", "Stripe")}),
+        # a job changed in other words
+        (
+            "Made the jump to Monash Health a few weeks back, way better culture.",
+            {("employer", "Monash Health")},
+        ),
+        ("I got hired by Sonae last month!", {("employer", "Sonae")}),
+        ("3 months in Denver now and I still can't get used to the altitude.", {("location", "Denver")}),
+        ("Quick one: first week at Salesforce done.", {("employer", "Salesforce")}),
+        ("I live in São Paulo, I work in Nubank.", {("location", "São Paulo"), ("employer", "Nubank")}),
+        ("I am working in Infosys, Bangalore office, since 2019.", {("employer", "Infosys")}),
+        (
+            "Joined TCS in Pune last month itself, shifted with family also.",
+            {("employer", "TCS"), ("location", "Pune")},
+        ),
+        # where one works, with its town: where one lives, unless the turn says otherwise
+        ("I'm an accountant at KPMG in Toronto.", {("employer", "KPMG"), ("location", "Toronto")}),
+        ("I work for Atlassian in Sydney.", {("employer", "Atlassian"), ("location", "Sydney")}),
+        (
+            "I work at the Bank of England in London.",
+            {("employer", "Bank of England"), ("location", "London")},
+        ),
+        ("I work for Google in Zurich but live in Basel.", {("employer", "Google")}),
+        ("I work at Theatre in the Park.", {("employer", "Theatre in the Park")}),
+        (
+            "I'm a teacher at Nairobi Academy, living in Nairobi.",
+            {("employer", "Nairobi Academy"), ("location", "Nairobi")},
+        ),
+    ],
+)
+def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[str, str]]) -> None:
+    assert _stated(text) == stated
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a trip, a visit, a sight (the sentence or the next tells it)
+        "I'm in Tokyo, landed an hour ago.",
+        "I'm in Dublin. Any restaurant recommendations?",
+        "I'm in Rome, it's gorgeous.",
+        "I'm in Leeds, at my mum's.",
+        "I've been in Iceland for a month, heading home soon.",
+        "I've been in Australia for two months backpacking.",
+        "Six months in Bali now, best trip ever.",
+        "Home is Cork, for my grandparents.",
+        # someone else's move, the subject dropped after them
+        "Jake's doing well. Moved to Denver in the spring.",
+        "What about Tom? Moved to Leeds, last I heard.",
+        "My sister? Moved to Madrid last year.",
+        "Just moved to a new desk at work.",
+        # a role that is no job, a shop, an app or a class
+        "I'm a striker for Ashford Town FC.",
+        "I'm a godmother at St Paul's on Sunday.",
+        "I'm at Pret now, on my lunch break from work.",
+        "I'm at Costa now, the office wifi is down.",
+        "I'm joining Duolingo on 1 January to learn Spanish.",
+        "I start at Bupa on Monday for physio.",
+        "I'm joining Crossfit on the 1st.",
+        "I joined Strava last week.",
+        # a gerund, a trade, a department, a town
+        "Working at Google was hard.",
+        "Living in London is expensive.",
+        "I work in HR.",
+        "I work in Retail.",
+        "I work in London.",
+        "My sister, living in Leeds, is fine.",
+        "At Tesco now, want anything?",
+    ],
+)
+def test_the_same_words_state_no_home_or_job(text: str) -> None:
+    assert _stated(text) == set()
+
+
+def test_what_is_restored_maps_back_to_the_message_as_typed() -> None:
+    text = "hi! im in Melbourne. live in Carlton actually"
+    said, back = restore(text)
+    assert said == "hi! I'm in Melbourne. I live in Carlton actually"
+    carlton = said.index("Carlton")
+    assert text[back(carlton) : back(carlton + len("Carlton"))] == "Carlton"
+    assert back(said.index("I live")) == text.index("live")  # inside a subject: where the sentence starts
+    [fact] = [f for f in extract(text) if f.key == "location"]
+    assert fact.value == "Carlton"
+    assert fact.span is not None and text[fact.span[0] : fact.span[1]].startswith("live in Carlton")
+
+
+def test_a_job_changed_in_a_chat_and_its_town(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, on(1), "Working at Deloitte, Dublin. Need a template for a timesheet.")
+    say(mem, user_id, on(5), "Left Deloitte in Sept. At Stripe now, same city.")
+    assert value_at(mem, user_id, "employer", NOW) == "Stripe"
+    assert value_at(mem, user_id, "location", NOW) == "Dublin"
+
+
+@pytest.mark.parametrize(
+    ("key", "turns", "now"),
+    [
+        (
+            "location",
+            [(1, "im in Melbourne"), (8, "joined Fitness First yesterday, need a beginner program")],
+            "Melbourne",
+        ),
+        (
+            "location",
+            [
+                (1, "I'm an accountant at KPMG in Toronto."),
+                (4, "I'm in Lagos this week for a client workshop."),
+            ],
+            "Toronto",
+        ),
+        (
+            "location",
+            [(1, "i live in Austin, TX."), (9, "3 months in Denver now and I still can't sleep.")],
+            "Denver",
+        ),
+        ("employer", [(2, "I'm a PM at Microsoft."), (9, "first week at Salesforce done.")], "Salesforce"),
+    ],
+)
+def test_the_value_held_after_a_chat(
+    mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str
+) -> None:
+    assert_values_after(mem, user_id, key, turns, now, now)
