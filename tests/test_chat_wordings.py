@@ -6,8 +6,10 @@ else's news, which change nothing. First what a turn states (pure), then convers
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
-from conversation import NOW, assert_values_after, on, say, value_at
+from conversation import MARCH, NOW, assert_values_after, on, say, value_at
 
 from graphmem import GraphMemory
 from graphmem.model.elided import restore
@@ -40,6 +42,8 @@ def _stated(text: str) -> set[tuple[str, str]]:
             {("employer", "Deloitte"), ("location", "Dublin")},
         ),
         ("Left Deloitte in Sept. At Stripe now, same city.", {("employer", "Stripe")}),
+        ("Based in Cape Town, working at Takealot.", {("location", "Cape Town"), ("employer", "Takealot")}),
+        ("I live in Leeds 😀. I work at Acme 🙂 !", {("location", "Leeds"), ("employer", "Acme")}),
         # a job changed in other words
         (
             "Made the jump to Monash Health a few weeks back, way better culture.",
@@ -54,6 +58,10 @@ def _stated(text: str) -> set[tuple[str, str]]:
             "Joined TCS in Pune last month itself, shifted with family also.",
             {("employer", "TCS"), ("location", "Pune")},
         ),
+        # a home in other words
+        ("Since moving to Graz in the spring, what's the best way to learn German?", {("location", "Graz")}),
+        ("We now call Tauranga home.", {("location", "Tauranga")}),
+        ("My new flat in Leeds is tiny but I love it.", {("location", "Leeds")}),
         # where one works, with its town: where one lives, unless the turn says otherwise
         ("I'm an accountant at KPMG in Toronto.", {("employer", "KPMG"), ("location", "Toronto")}),
         ("I work for Atlassian in Sydney.", {("employer", "Atlassian"), ("location", "Sydney")}),
@@ -107,6 +115,10 @@ def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[st
         "I work in London.",
         "My sister, living in Leeds, is fine.",
         "At Tesco now, want anything?",
+        "My sister is in Leeds, working at Asda.",
+        "Since moving to Paris for the summer I've been eating well.",
+        "Our new place in Rome for the holidays is lovely.",
+        "My new house in Cornwall, to rent out, needs work.",
     ],
 )
 def test_the_same_words_state_no_home_or_job(text: str) -> None:
@@ -160,3 +172,31 @@ def test_the_value_held_after_a_chat(
     mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str
 ) -> None:
     assert_values_after(mem, user_id, key, turns, now, now)
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("Still sorting out my work permit so I'm not working yet.", True),
+        ("I'm unemployed lol", True),
+        ("I'm between jobs at the moment.", True),
+        ("I'm not working today.", False),
+        ("I'm not working on that.", False),
+        ("I'm not working for free.", False),
+    ],
+)
+def test_no_job_now_said_without_a_name(text: str, ended: bool) -> None:
+    assert [(f.key, f.value) for f in extract(text) if f.ends] == ([("employer", "")] if ended else [])
+
+
+def test_an_emoji_ends_nothing_it_stands_beside() -> None:
+    [offer] = extract("Figma rescinded the offer 😞 so I'm staying at Canva for now.")
+    assert (offer.key, offer.value, offer.withdraws) == ("employer", "Figma", True)
+
+
+def test_a_move_re_dated_in_a_chat(mem: GraphMemory, user_id: str) -> None:
+    say(mem, user_id, on(1), "I live in Dubai.")
+    say(mem, user_id, on(2), "Relocating to Doha on 1 February.")
+    say(mem, user_id, on(3), "The Doha move got delayed, now it's March 15.")
+    assert value_at(mem, user_id, "location", MARCH) == "Dubai"
+    assert value_at(mem, user_id, "location", datetime(2027, 3, 16, 12, tzinfo=UTC)) == "Doha"

@@ -342,12 +342,13 @@ def _merges(ctx: FormationContext, links: linking.LinkPlan, new_id: Callable[[],
 def _when(f: ExtractedFact, text: str, said: datetime) -> tuple[datetime | None, datetime | None]:
     """(start, new date): a plan's start (its clause's date, or the date after "until" of "I'm not moving to
     Leeds until June"), and the date a withdrawal puts the pending plan off to ("pushed back to June")."""
-    if f.span is None or f.ends or f.corrects:
+    if f.span is None or f.ends or (f.corrects and not f.replans):  # a plan changed may say its own day
         return None, None
     if f.put_off:
         moved = moved_start(text, f.span, said)
         return (None, moved) if f.withdraws else (moved, None)
-    return (None if f.withdraws else fact_start(text, f.span, said, future=f.planned, ahead=f.ahead)), None
+    start = fact_start(text, f.span, said, future=f.planned, ahead=f.ahead, replans=f.replans)
+    return (None if f.withdraws else start), None
 
 
 def _since(f: ExtractedFact, text: str, said: datetime) -> datetime:

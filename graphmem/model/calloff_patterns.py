@@ -164,7 +164,8 @@ _DELAYED = (
 )
 _WAS = r"(?:has been|had been|was|got|is|'s been|'s|has|have)(?: now| just)?"
 _JOB_WORDS = r"(?:a |my |the )?(?:new )?(?:job|position|role|work(?:ing)?)"
-_DELAYED_TO = rf"(?:(?=(?: back)? (?:to|until|till)\b)|{OFF_END})"
+# (or "again": "The Doha move got delayed again. Now it's March 15", planned.moved_start)
+_DELAYED_TO = rf"(?: again)?(?:(?=(?: back)? (?:to|until|till)\b)|{OFF_END})"
 PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (  # the place before the move: "Our Delhi move is postponed to 1 April"
         re.compile(

@@ -1,13 +1,17 @@
-"""A chat's dropped "I" restored (pure): "Got laid off from Wells Fargo yesterday", "Been living in Lyon since
-March", "Based in Johannesburg.", "Accepted an offer from Wealthsimple, starting Feb 1." People drop the
-subject of a sentence about themselves; the fact patterns read "I ...". :func:`restore` gives the text with
-the subject said, and a map from its positions back to the text as written, so that a fact's span still
-points into the message (:mod:`graphmem.model.planned` reads its clause there).
+"""A chat's "I" restored (pure): "Got laid off from Wells Fargo yesterday", "Been living in Lyon since March",
+"Based in Johannesburg, work at Standard Bank.", "live in Berlin", "At Stripe now", "im in Melbourne", "i work
+at HSBC". People drop the subject of a sentence about themselves, or type it in lower case; the fact patterns
+read "I ...". :func:`restore` gives the text with the subject said, and a map from its positions back to the
+text as written, so that a fact's span still points into the message (:mod:`graphmem.model.planned` reads
+its clause there). An emoji is read as a space, so that it ends no value ("Lisbon 🎉").
 
-Only a sentence opening with a past form is restored ("Got", "Left", "Started", "Been", "Based", ...): one
-opening with "-ing" is as often a gerund ("Living in London is expensive", "Working at Google was hard"), and
-"Moved", "Moving", "Relocated" keep their own subjectless patterns, which check that the value is a place
-("Moving to Linux on Monday" is no home)."""
+A sentence is restored when it opens with a past form ("Got", "Left", "Started", "Been", "Based", ...), with
+"live" or "work" and a name ("live in Berlin"), or after a comma of one's own sentence ("Based in Cape Town,
+working at Takealot"). One opening with "-ing" is as often a gerund ("Living in London is expensive", "Working
+at Google was hard"), so it is restored only when the sentence says nothing more of it ("Working at Deloitte,
+Dublin."); "Moved", "Moving", "Relocated" keep their own subjectless patterns, which check that the value is
+a place ("Moving to Linux on Monday" is no home). Not after a sentence about someone else ("My sister is
+well. Left Deloitte in October.")."""
 
 from __future__ import annotations
 
@@ -27,7 +31,8 @@ _DROPPED = re.compile(
     r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also) )?"
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned))\b)|"
-    r"(?:^|[.!?:,]\s+|\n\s*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
+    r"(?:^|[.!?:]\s+|\n\s*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
+    r",\s+(?P<then>(?i:live|work|living|working) (?:in|at|for) (?=[A-Z]))|"
     r"(?:^|[.!?:]\s+|\n\s*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"  # "At Stripe now"
 )
 # a sentence opening with "Working at" or "Living in" that says nothing more of it is no gerund: "Working at
@@ -42,6 +47,8 @@ _FINITE = re.compile(
 )
 # the subject a verb form drops: "Been ..." is "I've been ...", "Based ..." is "I'm based ..."
 _SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm "}
+# an emoji is read as a space ("Figma rescinded the offer 😞 so I'm staying"): one character each
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]")
 # "i" written in lower case ("i work at HSBC", "i'm in Leeds") and "im" with no apostrophe ("im in Melbourne")
 _LOWER_I = re.compile(r"(?<![\w'’-])i(?=\s|'(?:m|ve|ll|d)\b)")
 _NO_APOSTROPHE = re.compile(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
@@ -72,22 +79,40 @@ def _dropped(text: str) -> list[tuple[int, str]]:
     someone else."""
     said: list[tuple[int, str]] = []
     for m in _DROPPED.finditer(text):
+        if m["then"]:  # "Based in Cape Town, working at Takealot" (not "My sister, working at Asda, ...")
+            at = m.start("then")
+            if not _someone_said(text, at):
+                said.append((at, "I'm " if m["then"].lower().startswith(("living", "working")) else "I "))
+            continue
         at = m.start("word") if m["word"] else m.start("now") if m["now"] else m.start("at")
+        if m["now"] and _FINITE.search(text, m.end(), _sentence_end(text, m.end())):
+            continue  # "work at Stripe is grand tbh": a subject said, not dropped
         if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
             said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
     for m in _FRAGMENT.finditer(text):
-        stop = _STOPS.search(text, m.end())
-        rest = text[m.end() : stop.start() if stop else None]
+        rest = text[m.end() : _sentence_end(text, m.end())]
         if _FINITE.search(rest) is None and not about_someone(text, m.start("word")):
             said.append((m.start("word"), _SUBJECT[m["verb"].lower()]))
     return said
 
 
+def _sentence_end(text: str, at: int) -> int:
+    stop = _STOPS.search(text, at)
+    return stop.start() if stop else len(text)
+
+
+def _someone_said(text: str, at: int) -> bool:
+    """Whether the sentence holding ``at`` opens with someone else ("My sister is in Leeds, working at
+    ...")."""
+    stops = [m.end() for m in _STOPS.finditer(text, 0, at)]
+    return _ABOUT_SOMEONE.match(text, stops[-1] if stops else 0) is not None
+
+
 def restore(text: str) -> tuple[str, Callable[[int], int]]:
-    """``text`` with the "I" of each sentence that drops it (and a lower-case "i" written "I"), and the map
-    from a position in it to the same place in ``text`` (a position inside a restored subject maps to where
-    the sentence starts)."""
-    text = _LOWER_I.sub("I", text)  # (the same length: positions hold)
+    """``text`` with the "I" of each sentence that drops it (a lower-case "i" written "I", an emoji as a
+    space), and the map from a position in it to the same place in ``text`` (a position inside a restored
+    subject maps to where the sentence starts)."""
+    text = _LOWER_I.sub("I", _EMOJI.sub(" ", text))  # (the same length: positions hold)
     inserts = [(m.start() + 1, "'") for m in _NO_APOSTROPHE.finditer(text)]  # "im" -> "I'm"
     text = _NO_APOSTROPHE.sub("I", text)
     inserts = sorted(inserts + _dropped(text))

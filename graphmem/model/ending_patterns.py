@@ -9,7 +9,7 @@ import re
 
 from graphmem.model.pattern_pieces import END, FOR_A_WHILE, OBJ, PLACE, PLACE_END, STOP
 
-__all__ = ["ENDINGS", "ENDINGS_CHECK"]
+__all__ = ["ENDINGS", "ENDINGS_CHECK", "ENDING_CUES"]
 
 # where an unnamed ending ends: the clause or a time ("I quit my job yesterday"; not "I lost my job interview
 # notes", "I retired my old laptop", "I've retired for the night")
@@ -35,6 +35,16 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{STOP}|my job)\b){OBJ}{END}"),
+        "employer",
+    ),
+    (  # no job now, unnamed: "I'm not working yet", "I'm unemployed lol", "I'm between jobs" (not "I'm not
+        # working today", "... on that", "... for free")
+        re.compile(
+            r"\bI(?:'m| am) (?:currently |still |now )?(?:not working(?: yet| at the moment| right now| at "
+            r"all)?|unemployed|between jobs|out of work|jobless)"
+            r"(?!\s+(?:at(?! the moment| present)|for|on|with|in|from|today|tonight|tomorrow|this|next|until|"
+            r"till)\b|-)"
+        ),
         "employer",
     ),
     (  # "I got laid off from Acme", "I was fired last week"
@@ -84,8 +94,25 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         "location",
     ),
 ]
+# the last day said without "my" or ahead, in a message about leaving a job or naming the firm: "handed in my
+# notice, last day was friday", "Resigned today. Last day at Takealot is the 31st" (a day ahead: the job ends
+# then, graphmem.model.planned.ended_by; not "Last day was Friday, the beach was lovely" on a holiday)
+_LAST_DAY = re.compile(
+    r"(?:^|[.!?,;]\s*|\b(?:and|so) )(?:[Mm]y )?[Ll]ast day"
+    r"(?: (?:at|with) (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*))?"
+    r" (?:was|is|will be)(?= (?:on )?(?:the )?(?:\d|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december)\b))"
+)
+ENDINGS.append((_LAST_DAY, "employer"))
+# what else a pattern needs in its message, by the pattern's id
+ENDING_CUES: dict[int, re.Pattern[str]] = {
+    id(_LAST_DAY): re.compile(
+        r"\b(?:notice|resign\w*|quit|job|work|boss|leaving do|last day (?:at|with) [A-Z])", re.I
+    ),
+}
 # every pattern above holds one of these: a turn without any is not searched
 ENDINGS_CHECK = re.compile(
     r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|[Rr]etired|moved (?:out|away)|"
-    r"don't work|do not work|[Ll]ast day|contract|keys)\b"
+    r"don't work|do not work|[Ll]ast day|contract|keys|not working|unemployed|between jobs|out of work|"
+    r"jobless)\b"
 )

@@ -47,13 +47,16 @@ class ExtractedFact:
 
 
 def clean(obj: str) -> str:
-    """A value as said, without a leading article or "my" and a trailing "too", "a lot", "actually", "lol"."""
+    """A value as said, without a leading article or "my" and a trailing "too", "a lot", "actually", "lol",
+    "btw"."""
     obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj.strip(), flags=re.IGNORECASE)
-    return re.sub(
-        r"\s+(?:too|as well|a lot|so much|very much|actually|lol|haha|though|anyway|these days|again)$",
-        "",
-        obj,
-    ).strip()
+    return _TRAILING.sub("", obj).strip()
+
+
+_TRAILING = re.compile(
+    r"(?:\s+(?:too|as well|a lot|so much|very much|actually|lol|lmao|haha|though|tho|anyway|these days|again|"
+    r"btw|tbh|ngl|fyi|rn|atm|now))+$"
+)
 
 
 def memory_type_hint(extracted: list[ExtractedFact]) -> str | None:

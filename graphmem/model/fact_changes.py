@@ -8,7 +8,7 @@ import re
 
 from graphmem.model.calloff_patterns import PUT_OFF, PUT_OFF_UNTIL, WITHDRAWN, WORDS
 from graphmem.model.correction_patterns import said_corrections
-from graphmem.model.ending_patterns import ENDINGS, ENDINGS_CHECK
+from graphmem.model.ending_patterns import ENDING_CUES, ENDINGS, ENDINGS_CHECK
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.pattern_pieces import NOT_SOMEONE
 from graphmem.model.places import is_place
@@ -40,13 +40,13 @@ _ABOUT_OTHERS_WORDS = re.compile(r"liv|mov|relocat|works")
 # (withdrawals: any word of a pattern's own gate, calloff_patterns.WORDS, or of STAYED)
 _PLAN_WORDS = re.compile("|".join(f"(?:{w.pattern})" for w in WORDS.values()) + "|stay|remain")
 _PLANNED_WORDS = re.compile(  # plans (PLANNED)
-    r"mov|relocat|liv|start|join|job|offer|role|position|signed|bought|closed on|completed on|exchanged on|"
-    r"accepted on"
+    r"mov|relocat|liv|start|join|job|offer|role|position|post|signed|bought|closed on|completed on|"
+    r"exchanged on|accepted|got|found|secured|landed|took|taken|be at"
 )
 _MOVE_WORDS = re.compile(
     r"mov|relocat|upped|emigrat|shift"
 )  # household_moves (as written: "We moved", "Emma and I are moving")
-_CORRECTION_WORDS = re.compile(r" not |meant|instead of|rather than|[Nn]ot \w")  # corrections
+_CORRECTION_WORDS = re.compile(r" not |meant|instead|rather than|[Nn]ot \w")  # corrections
 # words of a clause whose "we" is a team, not a household; what says a move is to a product or for a meeting
 _TEAM = re.compile(
     r"\b(?:work|team|office|sprint|project|meeting|client|company|provider|platform|app)\b", re.I
@@ -181,7 +181,7 @@ def plans(text: str, out: Found) -> None:
         for m in pattern.finditer(text):
             obj = clean(m.group("obj"))
             check = PLAN_CHECKS.get(id(pattern))
-            if obj and fits(key, obj) and (check is None or check(obj)):
+            if obj and fits(key, obj) and (check is None or check(obj, m)):
                 plan = ExtractedFact(key, obj, FactType.PROFILE, span=m.span(), planned=True)
                 out[(FactType.PROFILE, f"{key}@planned")] = plan
                 now = out.get((FactType.PROFILE, key))
@@ -195,6 +195,8 @@ def endings(text: str, out: Found) -> None:
     if not ENDINGS_CHECK.search(text):
         return
     for pattern, key in ENDINGS:
+        if (cue := ENDING_CUES.get(id(pattern))) is not None and cue.search(text) is None:
+            continue  # "Last day was Friday, the beach was lovely": no job's words
         for m in pattern.finditer(text):
             named = m.groupdict()  # none: the current value, whatever it is
             obj = clean(named.get("obj") or named.get("firm") or named.get("town") or "")

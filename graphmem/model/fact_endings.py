@@ -188,6 +188,10 @@ def plan_correction(
     result stands for ``new``'s); naming no such value, nothing changes."""
     audit = {**audit_row(new, current)}
     wrong = new.corrects or ""
+    # a plan changed keeps its day unless it says its own ("going to Lloyds instead, start 11 Jan"): then
+    # ``said`` is that day, and the plan was changed when it was said
+    dated = new.replans and new.planned_at is not None
+    said = new.planned_at if dated and new.planned_at is not None else said
     if (
         current is None
         or not (wrong == SAID_WRONG or names(current.value, wrong, whole=True))
@@ -195,7 +199,9 @@ def plan_correction(
     ):
         _ignored(out, audit, "correct_ignored", "no current value or plan of the value corrected")
         return None
-    right = replace(new, corrects=None, replans=False, valid_from=current.valid_from)
+    right = replace(
+        new, corrects=None, replans=False, valid_from=new.valid_from if dated else current.valid_from
+    )
     pending = withdrawable(current, "", said) and said < current.valid_from
     if new.replans and not pending:  # "I'm going to Tesco instead of Aldi": Aldi held is no plan changed
         _ignored(out, audit, "correct_ignored", "no pending plan of the value replaced")

@@ -65,13 +65,14 @@ STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
     rf"{WHEN}"
 )
-END = rf"(?=\s+(?:{STOP})\b|[.,;!?\n]|$)"
+END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s*$)"  # (spaces before: an emoji read as one)
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 # (or a purpose after it: "Leeds to be closer to family", "Leeds to study")
-PLACE_END = (  # (or where in it: "Leeds near the uni", "Bath, just outside the centre")
-    rf"(?=\s+(?:{STOP}|for|with|near|outside|close to|next to|not far from|"
-    r"to (?!(?:the|a|an|my|our|his|her|their)\b)[a-z]+)\b|[.,;!?\n]|$)"
+# (or where in it: "Leeds near the uni", "Bath, just outside the centre"; or when: "Cork by then")
+PLACE_END = (
+    rf"(?=\s+(?:{STOP}|for|with|near|outside|close to|next to|not far from|by (?:the time|then|now)|"
+    r"to (?!(?:the|a|an|my|our|his|her|their)\b)[a-z]+)\b|\s*[.,;!?\n]|\s*$)"
 )
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
 NAMED = (
@@ -95,13 +96,13 @@ FOR_A_WHILE = (
     r"(?:days?|nights?|weeks?|weekends?|months?|summer|winter|spring|autumn|holidays?|while|bit|term)\b"
 )
 _ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"
-SPEAKER = rf"\bI(?:'ve|'m| have| am)?{_ADVERB}"
+SPEAKER = rf"\bI(?:'ve|'m|'d| have| am| had)?{_ADVERB}"  # ("I'd moved to Cork by then": had)
 # the speaker's household, for where they live: "we moved to Leeds", "Emma and I are moving to Bath"
 HOUSEHOLD = (
     r"(?:\b[Ww]e|\b(?:[Mm]y (?:wife|husband|partner|family|fianc[ée]e?|girlfriend|boyfriend)|[A-Z][a-z]+) "
     r"and I)"
 )
-US = rf"{HOUSEHOLD}(?:'ve|'re| have| are)?{_ADVERB}"
+US = rf"{HOUSEHOLD}(?:'ve|'re|'d| have| are| had)?{_ADVERB}"
 JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
 # the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
 # March and started at Zalando as a data engineer"

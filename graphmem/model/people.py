@@ -53,17 +53,23 @@ def is_first_name(word: str) -> bool:
     return without_accents(word) in _first_names()
 
 
-def is_organisation(name: str) -> bool:
+def is_organisation(name: str, *, first_name: bool = False) -> bool:
     """Whether ``name`` (as written, "the" allowed) can name an employer: a capitalised name that is not a
     person's first name, a relative, a title, a school or a place ("Dyson", "the BBC", "Ericsson"; not
-    "Sarah", "Mum", "Dr Patel", "Uni", "Oxford", "the Netherlands")."""
+    "Sarah", "Mum", "Dr Patel", "Uni", "Oxford", "the Netherlands"). ``first_name``: words seldom said of a
+    person let a first name be a firm's ("I'm starting at Meta": not a possessive, "Sarah's")."""
     bare = re.sub(r"^the\s+", "", name.strip())
     words = _WORD.findall(bare)
-    if not words or not words[0][0].isupper() or is_place(bare):
+    if not words or not words[0][0].isupper():
         return False
     first = re.sub(r"'s$", "", words[0])  # "Sarah's"
+    # a place, unless a first name may be a firm's and this one is ("Meta" is a town too)
+    if is_place(bare) and not (first_name and len(words) == 1 and is_first_name(first)):
+        return False
     if first.casefold() in _NOT_AN_EMPLOYER:
         return False
+    if first_name and first == words[0]:
+        return True
     # a word only an organisation's name holds overrules a first name: "Alberta Health Services", "Morgan
     # Stanley & Co", "Victoria University"
     return without_accents(first) not in _first_names() or (
@@ -89,8 +95,8 @@ _MEMBERSHIP = re.compile(
 )
 
 
-def is_employer(name: str) -> bool:
+def is_employer(name: str, *, first_name: bool = False) -> bool:
     """Whether ``name``, joined or started at with no job or role said beside it, is an employer: an
     organisation (:func:`is_organisation`) one does not join as a member ("PureGym", "Anytime Fitness", "the
     Labour Party", "Weight Watchers")."""
-    return is_organisation(name) and _MEMBERSHIP.search(name.strip()) is None
+    return is_organisation(name, first_name=first_name) and _MEMBERSHIP.search(name.strip()) is None

@@ -60,6 +60,11 @@ __all__ = [
 ]
 
 MOVE_VERB = r"(?:moving|relocating|move|relocate)"
+# a month's or a weekday's name, or "next": "from September", "on Monday", "from next week"
+_MONTH_OR_DAY = (
+    r"(?i:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
+    r"apr|jun|jul|aug|sept?|oct|nov|dec|(?:mon|tues|wednes|thurs|fri|satur|sun)day|next)\b"
+)
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
 THIRD: list[tuple[re.Pattern[str], str]] = [
@@ -139,9 +144,10 @@ JOINING = re.compile(
 # a contract signed, a home bought: a plan, with the day said in its clause or in the next sentence ("Signed
 # with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is
 # December 19th": graphmem.model.planned.day_said_next); with no day, no fact
-SIGNED = re.compile(
+_CONTRACT = r"(?:my|the|a|an|their) (?:new )?(?:job )?(?:contract|offer)(?: letter)?"
+SIGNED = re.compile(  # (or "from": "Signed the offer from Stripe today. My start date is February 2nd")
     r"\bI(?:'ve| have)?(?: just| finally)? signed"
-    rf"(?: (?:my|the|a|an) (?:new )?(?:contract|offer))? with\s+{FIRM_NAME}"
+    rf"(?:(?: {_CONTRACT})? with| {_CONTRACT} from)\s+{FIRM_NAME}"
     r"(?![^.!?\n]*\b(?:phone|mobile|broadband|sim|tariff|plan|gym|membership)\b)"  # a service
 )
 BOUGHT = re.compile(
@@ -152,11 +158,46 @@ BOUGHT = re.compile(
     r"(?!\s+(?:to (?:rent|let)(?: it)? out|as an? (?:investment|holiday|second))\b)"  # not a home
 )
 _WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: be)?"
-# a sentence or a clause without its subject: "Moving to Cheltenham on the 26th", "... but moving to the Gold
+# a sentence or a clause without its subject: "Moving to Cheltenham on the 26th", "Relocating to Doha on 1
+# December", "... but moving to the Gold
 # Coast on 1 August" (a plan only with a date: "Moving to Leeds was the best decision" is none); a place only
 # (graphmem.model.places): "Moving to Linux on Monday" is no home
 MOVING_ALONE = re.compile(
-    rf"(?:^|[.!?]\s+|\b(?:but|and|so) )(?:(?:[Jj]ust|[Ss]oon|[Ff]inally) )?(?i:moving){MOVE_TO}"
+    rf"(?:^|[.!?]\s+|\b(?:but|and|so) )(?:(?:[Jj]ust|[Ss]oon|[Ff]inally) )?(?i:moving|relocating){MOVE_TO}"
+)
+# a home got, found or secured, with its move day said in its clause or the next sentence ("Got the flat in
+# Glasgow! Moving on 9 January", "We found a house in Dundee, we move in on the 3rd"); a place only, and no
+# trip's words in the message ("We found a flat in Porto for the holidays", "Got a flat in Rome for a week")
+GOT_HOME = re.compile(
+    r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? "
+    r"(?:got|found|secured|landed|signed for|signed the lease on) "
+    r"(?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|condo|bungalow|cottage) in\s+"
+    rf"{NAMED_PLACE}{PLACE_END}"
+)
+_TRIP = re.compile(
+    r"\b(?:holidays?|vacation|trip|airbnb|hotel|hostel|week(?:end)?|nights?|festival|visit\w*|honeymoon|"
+    r"conference|tour\w*)\b",
+    re.I,
+)
+# a job or a post accepted, its start said in its clause or in the next sentence ("Accepted a position with
+# the International School of Kigali! I start January 11"): an employer by its name (not "Accepted a role
+# with Sarah's team", "I've taken a job with Dad")
+ACCEPTED = re.compile(
+    rf"{SPEAKER} (?:accepted|taken|took|landed|got|signed for) (?:a |an |the |their )?(?:new )?"
+    rf"(?:job|role|position|post|offer|job offer)(?: offer)? (?:at|with|from)\s+{FIRM_NAME}"
+)
+# where one will be from a date, said of a firm in a message about work or leaving one ("Leaving Nokia,
+# I'll be at Supercell from the 1st of September"; not "I'll be at my mum's from Friday", "I'll be at
+# Heathrow from 6am", "I'll be at Google from Monday for a conference")
+BE_AT = re.compile(
+    rf"\bI(?:'ll| will) be at\s+{FIRM_NAME}(?=\s+(?:from|on|starting)\s+(?:the \d|\d|{_MONTH_OR_DAY}))"
+    r"(?![^.!?\n]*\b(?:for (?:a|the|an) (?:conference|meeting|workshop|training|course|event|visit|day|"
+    r"week|few days)|working from)\b)"
+)
+_WORK_CUE = re.compile(
+    r"\b(?:job|work|role|position|offer|contract|notice|resign\w*|leaving|left|quit\w*|hired|employer|"
+    r"career|salary|start date|first day)\b",
+    re.I,
 )
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
@@ -196,13 +237,29 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
     (JOINING, "employer"),
     (SIGNED, "employer"),
     (BOUGHT, "location"),
+    (GOT_HOME, "location"),
+    (ACCEPTED, "employer"),
+    (BE_AT, "employer"),
 ]
 # what a plan's value must be where its words do not say (graphmem.model.fact_changes.plans)
-PLAN_CHECKS: dict[int, Callable[[str], bool]] = {
-    id(JOINING): is_employer,  # "I'm joining Sarah on Friday", "... PureGym on the 1st"
-    id(MOVING_ALONE): is_place,  # "Moving to Linux on Monday"
-    id(SIGNED): is_employer,  # not "Signed with PureGym"
-    id(BOUGHT): is_place,
+# (of the value and the match)
+_STARTING_AT = re.compile(r"\bstart(?:ing)? at\b", re.I)
+# a place of study started at: "I start at Lincoln in September, the course looks fun"
+_STUDY = re.compile(
+    r"\b(?:uni|university|college|school|course|degree|term|semester|students?|study\w*)\b", re.I
+)
+PLAN_CHECKS: dict[int, Callable[[str, re.Match[str]], bool]] = {
+    # "I'm joining Sarah on Friday", "... PureGym on the 1st"; one starts at a firm, seldom at a person: "I'll
+    # be starting at Meta on December 1"
+    id(JOINING): lambda v, m: is_employer(
+        v, first_name=_STARTING_AT.search(m.group()) is not None and _STUDY.search(m.string) is None
+    ),
+    id(MOVING_ALONE): lambda v, m: is_place(v),  # "Moving to Linux on Monday"
+    id(SIGNED): lambda v, m: is_employer(v),  # not "Signed with PureGym"
+    id(BOUGHT): lambda v, m: is_place(v),
+    id(GOT_HOME): lambda v, m: is_place(v) and _TRIP.search(m.string) is None,
+    id(ACCEPTED): lambda v, m: is_employer(v),
+    id(BE_AT): lambda v, m: is_employer(v) and _WORK_CUE.search(m.string) is not None,
 }
 # "I'm not", "we won't be", "I've decided not to": a plan called off or put off
 # (graphmem.model.calloff_patterns)
@@ -280,6 +337,15 @@ REPLANNED = [
     re.compile(
         rf"\b[Nn]ot (?:the )?(?P<wrong>{_NAME}) any ?more\b[^.!?\n]{{0,60}}?\b(?:going|heading) to "
         rf"(?:the )?(?P<obj>{_NAME}) instead\b"
+    ),
+    # the old one dropped first, in the message's own words: "scratch Hamburg, the job there fell through.
+    # we're going to Cologne instead, same date", "actually turned Barclays down, going to Lloyds instead,
+    # start 11 Jan" (the right one "instead", in the same sentence or the next)
+    re.compile(
+        r"\b(?i:scratch|forget|turned|dropped|ditched|scrapped|declined|passed on)\s+(?:the )?"
+        rf"(?P<wrong>{_NAME})(?: down)?\b[^.!?\n]{{0,80}}?(?:[.!?]\s+[^.!?\n]{{0,40}}?)?"
+        r"\b(?:going|heading|moving|relocating|joining|starting at)(?: to| with)? (?:the )?"
+        rf"(?P<obj>{_NAME}) instead\b"
     ),
 ]
 

@@ -32,6 +32,9 @@ __all__ = [
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
 _CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
+# where a plan's own clause starts after another's dates: "I'll be there from the 20th to the 28th, then
+# straight after, on January 4th, I'm relocating to Singapore" (fact_start)
+_THEN = re.compile(r",\s+then\s+", re.I)
 # a date read as a bound of the statement, not its start
 _BOUND = re.compile(r"\b(?:until|till|til|before|by|since|through|up to)\s*$", re.I)
 
@@ -57,17 +60,27 @@ def phrase_end(text: str, span: tuple[int, int]) -> int:
 
 
 def fact_start(
-    text: str, span: tuple[int, int] | None, said: datetime, *, future: bool = False, ahead: bool = False
+    text: str,
+    span: tuple[int, int] | None,
+    said: datetime,
+    *,
+    future: bool = False,
+    ahead: bool = False,
+    replans: bool = False,
 ) -> datetime | None:
     """The start of the change the clause at ``span`` of ``text`` plans, or None when it plans none: the
     earliest date the clause names that begins after the day ``said`` falls on and is not a bound of it.
     ``future``: the fact was stated in the future tense ("I'm starting my new job on Monday"), so a bare
     weekday or month is the coming one, as in a sentence with "will" or "next". ``ahead``: stated in the
     progressive ("I'm moving to York in March"), so the same holds for its own phrase, up to the next comma,
-    and not for the rest of the clause ("I'm moving to Leeds, I got the offer in May" names a past May)."""
+    and not for the rest of the clause ("I'm moving to Leeds, I got the offer in May" names a past May).
+    ``replans``: a plan's value changed, whose own day only follows it (:func:`replanned_start`)."""
     if span is None:
         return None
+    if replans:
+        return replanned_start(text, span, said)
     start, end = clause(text, span)
+    start = max([start] + [m.end() for m in _THEN.finditer(text, start, span[0])])
     own = text[start:end]
     found = resolve_dates(own, said, future=future)
     if ahead and not future:
@@ -83,8 +96,8 @@ def fact_start(
 # what says a sentence names the day of a plan said just before it: "Moving day is December 19th", "First
 # day is 8 February", "Completion is 22 January, so that's when we move", "I fly out on 3 April"
 _DAY_OF_IT = re.compile(
-    r"\b(?:moving day|move day|move-in|moving in|first day|start date|starting date|we move|I move|I start|"
-    r"we fly|I fly|fly out|flying out)\b",
+    r"\b(?:moving day|move day|move-in|moving in|move in|moving on|first day|start date|starting date|"
+    r"we move|I move|I start|we fly|I fly|fly out|flying out)\b",
     re.I,
 )
 _SENTENCE = re.compile(r"[^.!?\n]+")
@@ -99,8 +112,12 @@ def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime 
     on 3 April")."""
     stop = _STOP.search(text, span[1])
     for m in islice(_SENTENCE.finditer(text, stop.end()), 2) if stop else ():
-        if _DAY_OF_IT.search(m.group()):
-            starts = [r.start for r in resolve_dates(m.group(), said, future=True) if r.start > said]
+        if (cue := _DAY_OF_IT.search(m.group())) is not None:
+            # the cue's own clause: "My start date is February 2nd, so I'll give notice next week"
+            start, end = clause(m.group(), cue.span())
+            starts = [
+                r.start for r in resolve_dates(m.group()[start:end], said, future=True) if r.start > said
+            ]
             if starts:
                 return min(starts)
     return None
@@ -119,10 +136,34 @@ def moved_start(text: str, span: tuple[int, int], said: datetime) -> datetime | 
     the day ``said`` falls on that the clause names from the end of ``span`` on, a date after "to", "until",
     "till" or "before" included, up to a "not" (a date ruled out: "..., not the 12th"); None when it names
     none ("the move has been postponed")."""
-    tail = _RULED_OUT.split(text[span[1] : clause(text, span)[1]], maxsplit=1)[0]
+    end = clause(text, span)[1]
+    now = _NOW_ITS.match(text, end)  # "The Doha move got delayed again. Now it's March 15."
+    tail = text[span[1] : clause(text, (now.end(), now.end()))[1] if now else end]
+    tail = _RULED_OUT.split(tail, maxsplit=1)[0]
     tail = _MOVED_TO.sub(lambda m: "on " if _ON_DAY.match(tail, m.end()) else "in ", tail)
     starts = [r.start for r in resolve_dates(tail, said, future=True) if r.start > said]
     return starts[-1] if starts else None  # the last said: "pushed back to June, then to July"
+
+
+# the new date said in the next sentence or clause: "... delayed again. Now it's March 15", "... got delayed,
+# now it's March 15", "... postponed. The new date is 2 April."
+_NOW_ITS = re.compile(r"[.!;,]\s+(?:(?:so )?now it's|it's now|(?:the )?new date is)\s", re.I)
+
+
+# a plan's new value given with its own day after it: "going to Lloyds instead, start 11 Jan", "..., moving on
+# the 9th" (not "..., I'll tell the landlord next week")
+_NEW_DAY = re.compile(r",?\s+(?:(?:and |so )?(?:I |we )?(?:start(?:s|ing)?|mov(?:e|ing)|from|on)\b)", re.I)
+
+
+def replanned_start(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
+    """The day of a plan whose value is changed (:data:`graphmem.model.plan_patterns.REPLANNED`) said right
+    after the change, led by a start or a move; None when none is said (the old plan's day stands)."""
+    lead = _NEW_DAY.match(text, span[1])
+    if lead is None:
+        return None
+    starts = [r.start for r in resolve_dates(text[lead.start() : clause(text, span)[1]], said, future=True)]
+    later = [d for d in starts if d > said]
+    return min(later) if later else None
 
 
 # a time ahead that no date rule reads ("after Christmas", "soon"; not "after all")
@@ -162,10 +203,17 @@ def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
     """When an ending at ``span`` had happened by: the end of the first date its phrase (to the next comma)
     names that lies wholly before the day ``said`` falls on ("I was fired in 2015": by 1 January 2016, so it
     cannot end a job that began later), else ``said``."""
+    if _AHEAD.search(text, span[0], span[1]):  # "Last day at Takealot is the 31st": ends then
+        day = re.sub(r"^\s*(?:on\s+)?", "on ", text[span[1] : phrase_end(text, span)])  # "on the 31st"
+        ahead = [r.end for r in resolve_dates(day, said, future=True)]
+        return next((end for end in ahead if end > said), said)
     for r in resolve_dates(text[clause(text, span)[0] : phrase_end(text, span)], said):
         if r.end <= said:
             return r.end
     return said
+
+
+_AHEAD = re.compile(r"\b(?:is|will be)$")  # an ending's day said ahead (ended_by)
 
 
 # how long ago a change told with its date is history rather than news: a month, the span of "last month"

@@ -18,6 +18,7 @@ from graphmem.model.pattern_pieces import (
     NAMED_PLACE,
     PLACE_END,
     SPEAKER,
+    US,
 )
 from graphmem.model.places import is_place
 from graphmem.model.work_patterns import I_AM, WORK_PATTERNS, Check
@@ -167,7 +168,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I left Michigan for Irvine", "... which meant leaving Leeds for Bath": both places
     (
         re.compile(
-            rf"(?:{SPEAKER}|\b(?:meant|meaning)) (?:left|leaving|swapped|swapping|traded) "
+            rf"(?:{SPEAKER}|{US}|\b(?:meant|meaning)) (?:left|leaving|swapped|swapping|traded) "
             rf"(?P<from>[A-Z][\w'-]*"
             rf"(?: [A-Z][\w'-]*)*) for\s+{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|{_A_DAYS_TRIP})"
         ),
@@ -197,6 +198,33 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "location",
         _lived_in,
         "months in|years in",
+    ),
+    # "since moving to Graz in the spring", "ever since relocating to Leeds" (a move of one's own, past; not
+    # "since moving to Paris for the summer")
+    (
+        re.compile(rf"\b(?:[Ss]ince|[Ee]ver since) (?:moving|relocating){MOVE_TO}(?!{FOR_A_WHILE})"),
+        "location",
+        _lived_in,
+        "since moving|since relocating",
+    ),
+    # "We now call Tauranga home", "I call Leeds home these days"
+    (
+        re.compile(rf"\b(?:I|[Ww]e) (?:now |currently |still )?call\s+{NAMED_PLACE} home\b"),
+        "location",
+        _a_home,
+        "call",
+    ),
+    # "my new flat in Leith", "our new place in Graz is tiny" (not "a new place in Rome for the holidays",
+    # "... to rent out")
+    (
+        re.compile(
+            r"\b(?:[Mm]y|[Oo]ur) new (?:flat|house|place|apartment|home|condo|bungalow|digs) in\s+"
+            rf"{NAMED_PLACE}(?![\w'-])(?!{FOR_A_WHILE}|,?\s+(?:to (?:rent|let)|as an? (?:holiday|second|"
+            r"investment)|for (?:the )?(?:holidays?|summer))\b)"
+        ),
+        "location",
+        _lived_in,
+        "new",
     ),
 ]
 PATTERNS = WORK_PATTERNS + _HOME_PATTERNS
