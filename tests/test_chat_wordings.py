@@ -14,6 +14,7 @@ from conversation import MARCH, NOW, assert_values_after, on, say, value_at
 from graphmem import GraphMemory
 from graphmem.model.elided import restore
 from graphmem.model.fact_patterns import extract
+from graphmem.model.planned import fact_start
 
 
 def _stated(text: str) -> set[tuple[str, str]]:
@@ -58,7 +59,43 @@ def _stated(text: str) -> set[tuple[str, str]]:
             "Joined TCS in Pune last month itself, shifted with family also.",
             {("employer", "TCS"), ("location", "Pune")},
         ),
+        ("work at KPMG, it's fine", {("employer", "KPMG")}),
+        (
+            "now that I'm with Shelter Cymru I'm on the train into Cardiff every day.",
+            {("employer", "Shelter Cymru")},
+        ),
+        (
+            "I've been at Houston Methodist since April and rent is $1,350.",
+            {("employer", "Houston Methodist")},
+        ),
+        (
+            "As someone who just started at the Canada Mortgage and Housing Corporation, I want to read up.",
+            {("employer", "Canada Mortgage and Housing Corporation")},
+        ),
+        (
+            "Three weeks in at the British Library and I feel like I know nothing.",
+            {("employer", "British Library")},
+        ),
+        (
+            "My sister got a job at Amgen. I'm at Genentech in South San Francisco, so she'll be far.",
+            {("employer", "Genentech"), ("location", "South San Francisco")},
+        ),
+        ("me? still at Dell, nothing exciting", {("employer", "Dell")}),
+        (
+            "I am a postdoc at the University of Michigan and have lived in Ann Arbor since 2022.",
+            {("employer", "University of Michigan"), ("location", "Ann Arbor")},
+        ),
         # a home in other words
+        ("well we'd moved to Cork by the time the baby came in march", {("location", "Cork")}),
+        (
+            "since we'd left Toronto for Hamilton last fall the rent has been better",
+            {("location", "Hamilton")},
+        ),
+        (
+            "Having moved to Aberystwyth in July, I have yet to register with a GP.",
+            {("location", "Aberystwyth")},
+        ),
+        ("ok update: quit samsung, moved back home to Busan, so much cheaper", {("location", "Busan")}),
         ("Since moving to Graz in the spring, what's the best way to learn German?", {("location", "Graz")}),
         ("We now call Tauranga home.", {("location", "Tauranga")}),
         ("My new flat in Leeds is tiny but I love it.", {("location", "Leeds")}),
@@ -119,6 +156,12 @@ def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[st
         "Since moving to Paris for the summer I've been eating well.",
         "Our new place in Rome for the holidays is lovely.",
         "My new house in Cornwall, to rent out, needs work.",
+        "I'm at Tesco in Leeds, want anything?",
+        "I'm at Ikea in Croydon and the queue is insane.",
+        "I'm still at Tesco for milk.",
+        "I started at the University of Leeds in September.",
+        "work at Stripe is grand tbh, it's just the getting there",
+        "My sister quit, moved to Leeds.",
     ],
 )
 def test_the_same_words_state_no_home_or_job(text: str) -> None:
@@ -200,3 +243,25 @@ def test_a_move_re_dated_in_a_chat(mem: GraphMemory, user_id: str) -> None:
     say(mem, user_id, on(3), "The Doha move got delayed, now it's March 15.")
     assert value_at(mem, user_id, "location", MARCH) == "Dubai"
     assert value_at(mem, user_id, "location", datetime(2027, 3, 16, 12, tzinfo=UTC)) == "Doha"
+
+
+@pytest.mark.parametrize(
+    ("text", "plan"),
+    [
+        (
+            "handed in my notice!! starting at Sheffield Hallam University on January 11th as a lecturer",
+            ("employer", "Sheffield Hallam University"),
+        ),
+        ("I start at the University of Leeds on 20 September.", None),  # a student's start
+    ],
+)
+def test_a_place_of_study_is_a_plan_of_work_only_with_a_job(text: str, plan: tuple[str, str] | None) -> None:
+    planned = [(f.key, f.value) for f in extract(text) if f.planned]
+    assert planned == ([plan] if plan else [])
+
+
+def test_a_plans_day_said_before_the_cue_of_the_next_sentence() -> None:
+    text = "We had an offer accepted on a house in Poole! Completion is 22 January, so that's when we move."
+    [plan] = [f for f in extract(text) if f.planned]
+    assert plan.value == "Poole"
+    assert fact_start(text, plan.span, on(1, 11), future=True) == datetime(2027, 1, 22, tzinfo=UTC)

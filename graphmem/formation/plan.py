@@ -387,14 +387,10 @@ def _facts(ctx: FormationContext, memory_ids: Sequence[str], extract: bool) -> l
                     valid_from=start or _since(f, d.content, said),
                     source=d.source,
                     confidence=d.confidence,
-                    ends=f.ends,
-                    withdraws=f.withdraws,
                     put_off_to=moved,
-                    stays=f.stays,
-                    corrects=f.corrects,
-                    replans=f.replans,
                     memory_id=memory_ids[i],
                     planned_at=None if start is None else said,
+                    **f.changes(),
                 )
             )
     return out

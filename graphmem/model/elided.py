@@ -28,7 +28,7 @@ __all__ = ["about_someone", "restore"]
 # of where one lives and works now ("live in Berlin", "work at Standard Bank", after a comma too: "Based in
 # Johannesburg, work at Standard Bank")
 _DROPPED = re.compile(
-    r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also) )?"
+    r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also|now) )?"
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned))\b)|"
     r"(?:^|[.!?:]\s+|\n\s*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
@@ -85,8 +85,8 @@ def _dropped(text: str) -> list[tuple[int, str]]:
                 said.append((at, "I'm " if m["then"].lower().startswith(("living", "working")) else "I "))
             continue
         at = m.start("word") if m["word"] else m.start("now") if m["now"] else m.start("at")
-        if m["now"] and _FINITE.search(text, m.end(), _sentence_end(text, m.end())):
-            continue  # "work at Stripe is grand tbh": a subject said, not dropped
+        if m["now"] and _FINITE.search(text, m.end(), _clause_end(text, m.end())):
+            continue  # "work at Stripe is grand tbh": said with its subject (not "work at KPMG, it's fine")
         if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
             said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
     for m in _FRAGMENT.finditer(text):
@@ -94,6 +94,14 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if _FINITE.search(rest) is None and not about_someone(text, m.start("word")):
             said.append((m.start("word"), _SUBJECT[m["verb"].lower()]))
     return said
+
+
+def _clause_end(text: str, at: int) -> int:
+    stop = _CLAUSE_STOPS.search(text, at)
+    return stop.start() if stop else len(text)
+
+
+_CLAUSE_STOPS = re.compile(r"[.!?,;\n]")
 
 
 def _sentence_end(text: str, at: int) -> int:

@@ -60,9 +60,10 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
             rf"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job{_SAID_END}|"
             r"\bI (?:don't|do not) work there any ?more\b|\bI (?:no longer|don't|do not) work(?: any ?more)?"
             r"(?=\s*[.!;\n]|$)|"
-            rf"\bI(?:'ve| have)?(?: just| finally| officially)? retired"
+            # (not "from the choir"; "I'm now retired from LTA already")
+            rf"\bI(?:'ve| have|'m| am)?(?: just| finally| officially| now)? retired"
             rf"(?: from (?:work|(?:the |my )?(?:[A-Z][\w&'-]*|council|company|firm|job|bank|school|hospital|"
-            rf"police|army|navy|NHS)(?: [A-Z][\w&'-]*)*))?(?!\s+from\b){_SAID_END}|"  # not "from the choir"
+            rf"police|army|navy|NHS)(?: [A-Z][\w&'-]*)*))?(?!\s+from\b)(?: already)?{_SAID_END}|"
             r"\b(?:[Tt]oday|[Yy]esterday|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day) was my last day\b|"
             r"\b[Mm]y last day (?:at [^.,;!?\n]{2,40}? (?:was|is today)|(?:is|was) (?:today|yesterday)|was "
             # a bare "my last day was" only with its day (not "my last day was lovely", "... was a blur")
@@ -75,7 +76,7 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             r"\b[Mm]y (?:(?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*) contract|contract (?:at|with)\s+"
             r"(?P<firm>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*))"
-            r" (?:has )?(?:finished|ended|ran out|came to an end|is over|was terminated)\b"
+            r"(?: (?:has )?(?:finished|ended|ran out|came to an end|is over|was terminated)|'s over)\b"
             # a service's: "My EE contract ended, so I switched to Three" (a job's names no provider)
             r"(?![^.!?\n]*\b(?:switch|phone|sim|broadband|tariff|provider|deal|upgrade)\w*)"
         ),
@@ -104,6 +105,34 @@ _LAST_DAY = re.compile(
     r"january|february|march|april|may|june|july|august|september|october|november|december)\b))"
 )
 ENDINGS.append((_LAST_DAY, "employer"))
+ENDINGS += [
+    (  # a town typed in lower case, without "I": "moved out of brighton last week" (a place only:
+        # graphmem.model.fact_changes.endings; it ends the home only where it names it)
+        re.compile(
+            r"(?:^|[.!?]\s+|\bI(?:'ve| have)? (?:just |finally )?)(?i:moved) (?:out of|away from)\s+"
+            rf"(?!(?:bed|reading|nice|bath|deal|home|town|work|school|hull)\b)(?P<obj>[a-z][\w'-]*)"
+            rf"(?=\s+(?:{STOP}|for|with)\b|[.,;!?\n]|$)(?!\s+to\b|{FOR_A_WHILE})"
+        ),
+        "location",
+    ),
+    (  # no home now: "..., no fixed address for now", "I'm of no fixed abode" (not "a friend with no fixed
+        # address")
+        re.compile(
+            r"(?:^|[.,;!?]\s*|\b(?:I'm|I am|we're|we are|I have|we have|now|and)\s+)(?:of |currently |now )?"
+            r"no fixed (?:address|abode)\b"
+        ),
+        "location",
+    ),
+    (  # said of the employer, with a verb not in the past: "they fire me from Tesco yesterday", "they sacked
+        # me last week"
+        re.compile(
+            r"\b(?:[Tt]hey|[Tt]he company|[Mm]y (?:boss|company|employer))(?: just)? "
+            rf"(?:fire[ds]?|sack(?:ed|s)?|let) me(?: go)?"
+            rf"(?: (?:from|at)\s+(?=[A-Z])(?!(?:{STOP})\b){OBJ}{END}|{_SAID_END})"
+        ),
+        "employer",
+    ),
+]
 # what else a pattern needs in its message, by the pattern's id
 ENDING_CUES: dict[int, re.Pattern[str]] = {
     id(_LAST_DAY): re.compile(
@@ -114,5 +143,5 @@ ENDING_CUES: dict[int, re.Pattern[str]] = {
 ENDINGS_CHECK = re.compile(
     r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|[Rr]etired|moved (?:out|away)|"
     r"don't work|do not work|[Ll]ast day|contract|keys|not working|unemployed|between jobs|out of work|"
-    r"jobless)\b"
+    r"jobless|no fixed|fire[ds]?|sack\w*|let me go)\b"
 )

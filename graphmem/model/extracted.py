@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import TypedDict
 
 from graphmem.model.pattern_pieces import A_TIME, NO_EMPLOYER
 from graphmem.models import FactType
@@ -39,11 +40,34 @@ class ExtractedFact:
     # (graphmem.model.planned.moved_start; called off when none is said)
     put_off: bool = False
     stays: bool = False  # "I ended up staying in Leeds" (with ``withdraws``): see FactInput.stays
+    holds: bool = False  # "still in Geneva till then": held until a pending plan starts (FactInput.holds)
     corrects: str | None = None  # "Sorry, I meant Leeds, not Leicester": the value named wrong (FactInput)
     replans: bool = False  # with ``corrects``: a pending plan's value only ("going to X instead of Y")
     subject: str | None = None  # someone other than the speaker ("Emma lives in Lisbon"): keyed under them
     # where in the turn it was stated (graphmem.model.planned.fact_start reads its clause); not its identity
     span: tuple[int, int] | None = field(default=None, compare=False)
+
+    def changes(self) -> Changes:
+        """What the fact changes beside its value, as :class:`graphmem.model.facts.FactInput` takes it."""
+        return Changes(
+            ends=self.ends,
+            withdraws=self.withdraws,
+            stays=self.stays,
+            holds=self.holds,
+            corrects=self.corrects,
+            replans=self.replans,
+        )
+
+
+class Changes(TypedDict):
+    """The flags of :class:`ExtractedFact` a fact input carries (:class:`graphmem.model.facts.FactInput`)."""
+
+    ends: bool
+    withdraws: bool
+    stays: bool
+    holds: bool
+    corrects: str | None
+    replans: bool
 
 
 def clean(obj: str) -> str:

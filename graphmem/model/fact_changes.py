@@ -10,6 +10,7 @@ from graphmem.model.calloff_patterns import PUT_OFF, PUT_OFF_UNTIL, WITHDRAWN, W
 from graphmem.model.correction_patterns import said_corrections
 from graphmem.model.ending_patterns import ENDING_CUES, ENDINGS, ENDINGS_CHECK
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
+from graphmem.model.move_patterns import lower_calloffs, more_moves
 from graphmem.model.pattern_pieces import NOT_SOMEONE
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import (
@@ -30,6 +31,7 @@ from graphmem.model.plan_patterns import (
     THIRD_WITHDRAWN,
 )
 from graphmem.model.planned import clause
+from graphmem.model.stay_patterns import still_here
 from graphmem.models import FactType
 
 __all__ = ["about_others", "corrections", "endings", "household_moves", "plans", "withdrawals"]
@@ -77,8 +79,8 @@ def about_others(text: str, out: Found) -> None:
                 named = bool(obj) and fits(relation, obj)
                 # someone's plan put off, named, is a plan from the date after "until" (see withdrawals)
                 withdraws = kind == "@withdrawn" or (kind == "@put_off" and not named)
-                if who in NOT_SOMEONE or not (named or (withdraws and not obj)):
-                    continue  # a withdrawal names a place, or none
+                if who in NOT_SOMEONE or who.endswith("ing") or not (named or (withdraws and not obj)):
+                    continue  # a withdrawal names a place, or none ("Having moved to ..." is no one)
                 fact = ExtractedFact(
                     relation, obj if named else "", FactType.PROFILE, subject=who, span=m.span(),
                     ahead=PROGRESSIVE.search(m.group()) is not None,
@@ -89,6 +91,8 @@ def about_others(text: str, out: Found) -> None:
 
 def withdrawals(text: str, out: Found) -> None:
     """Plans called off (``WITHDRAWN``), and the pending plan of a key given a new value "instead"."""
+    still_here(text, out)  # "still in Geneva till then": the value held while a plan waits
+    lower_calloffs(text, out)  # "berlin's off", "nah scrap cardiff"
     lower = text.lower()
     if _PLAN_WORDS.search(lower) is None:  # every pattern below holds one (filters per pattern: WORDS)
         _instead(text, out)
@@ -174,7 +178,9 @@ def corrections(text: str, out: Found) -> None:
 
 def plans(text: str, out: Found) -> None:
     """Changes stated ahead (``PLANNED``): a fact only with a date, kept beside a present value of the key
-    ("I live in Leeds but I'll ..."); the same words read as present too are dropped (it starts later)."""
+    ("I live in Leeds but I'll ..."); the same words read as present too are dropped (it starts later);
+    then moves for good or by one's employer (:func:`graphmem.model.move_patterns.more_moves`)."""
+    more_moves(text, out)
     if _PLANNED_WORDS.search(text.lower()) is None:  # every pattern holds one (4/5 of turns none)
         return
     for pattern, key in PLANNED:
@@ -206,6 +212,8 @@ def endings(text: str, out: Found) -> None:
                     continue  # "I left Leeds for Bath": a home left, no employer (not "I left Nokia")
                 if obj and not (obj[0].isupper() or obj.startswith("the ")):
                     continue  # a firm's name: not "Quit smoking last year!", "Left at the lights"
+            if key == "location" and obj[:1].islower() and not is_place(obj):
+                continue  # a town typed in lower case: "moved out of brighton" (not "moved out of bed")
             if obj.lower() not in VAGUE and (FactType.PROFILE, key) not in out:
                 out[(FactType.PROFILE, key)] = ExtractedFact(
                     key, obj, FactType.PROFILE, ends=True, span=m.span()

@@ -78,6 +78,9 @@ class FactInput:
     # "I ended up staying in Leeds": with ``withdraws``, ``value`` is where the speaker stays, so the pending
     # plan that would replace it is withdrawn (a stay anywhere else, a trip, calls nothing off)
     stays: bool = False
+    # "still in Geneva till then": a value held until the key's pending plan starts, which it does not replace
+    # (graphmem.model.facts; the value the plan replaces, said again, confirms it as any value does)
+    holds: bool = False
     # "Sorry, I meant Liverpool, not Manchester": the key's current value or pending plan naming this (any,
     # when SAID_WRONG) was said by mistake; ``value`` takes its place
     # (graphmem.model.fact_endings.plan_correction)

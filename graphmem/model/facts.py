@@ -152,8 +152,8 @@ def plan(
         past = history.get(new.identity, KeyState())
         new = _redated(new, current, valid_from)
         valid_from = new.valid_from or now
-        if new.ends or new.withdraws or new.corrects:  # "I no longer ...", "... after all", "I meant ..."
-            again = _end_or_withdraw(out, state, history, new, current, valid_from)
+        if new.ends or new.withdraws or new.corrects or new.holds:  # "I no longer ...", "I meant ..."
+            again = _end_or_withdraw(out, state, history, new, current, valid_from, past.last_version)
             if again is not None:  # a plan put off, a value corrected: the value to record
                 queue.append(again)
             continue
@@ -221,6 +221,42 @@ def _redated(new: FactInput, current: CurrentFact | None, valid_from: datetime) 
     return replace(new, withdraws=True, put_off_to=valid_from, valid_from=said)
 
 
+def _holds_until(current: CurrentFact, new: FactInput, valid_from: datetime) -> bool:
+    """Whether ``new``, a value said as still held ("still in Geneva till then": ``holds``), holds until
+    pending plan ``current`` starts rather than replacing it: stated before the plan's start, another value
+    than the plan's and not the one it replaces (that one confirms it)."""
+    return (
+        settles_plan(current, valid_from)
+        and not restates(current, new)
+        and normalize_value(current.value) != normalize_value(new.value)
+    )
+
+
+def _hold_until_plan(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    new: FactInput,
+    current: CurrentFact,
+    valid_from: datetime,
+    last_version: int,
+) -> None:
+    """Record ``new`` as held from ``valid_from`` until plan ``current`` starts, which supersedes it then and
+    resumes it if called off."""
+    version = max(current.version, last_version) + 1
+    row = {**_version_row(new, valid_from, Resolution.NEW, version), "planned_at": None}
+    out.create.append(row)
+    out.close.append({"id": row["id"], "valid_to": current.valid_from, "status": "superseded"})
+    out.supersedes.append({"src": current.id, "dst": row["id"], "valid_from": current.valid_from})
+    reason = "a value held until a pending plan starts: the plan stands"
+    audit = {"resolution": Resolution.NEW.value, "reason": reason, "new_id": row["id"]}
+    out.audit.append({**audit_row(new, current), **audit})
+    out.results.append((row["id"], Resolution.NEW))
+    fields = {**{f: row[f] for f in COPIED}, "valid_from": valid_from}
+    state[new.identity] = replace(
+        current, version=version, replaced=row["id"], replaced_value=new.value, resumes=fields
+    )
+
+
 def _same_month(a: datetime, b: datetime) -> bool:
     return (a.year, a.month) == (b.year, b.month)
 
@@ -232,12 +268,19 @@ def _end_or_withdraw(
     new: FactInput,
     current: CurrentFact | None,
     said: datetime,
+    last_version: int = 0,
 ) -> FactInput | None:
-    """Plan an ending, a withdrawal or a correction (:mod:`graphmem.model.fact_endings`). For a plan put off
-    to a new date ("the move got pushed back to June": ``new.put_off_to``) returns the input that plans the
-    withdrawn plan's value from that date, and for a correction the input that records the right value; its
-    result stands for ``new``'s. A put-off naming another value than the pending plan's, or with no plan
-    pending, changes nothing."""
+    """Plan an ending, a withdrawal or a correction (:mod:`graphmem.model.fact_endings`), or a value held
+    until a pending plan starts (:func:`_hold_until_plan`; no plan pending, it is returned as a plain value).
+    For a plan put off to a new date ("the move got pushed back to June": ``new.put_off_to``) returns the
+    input that plans the withdrawn plan's value from that date, and for a correction the input that records
+    the right value; its result stands for ``new``'s. A put-off naming another value than the pending plan's,
+    or with no plan pending, changes nothing."""
+    if new.holds:  # "still in Geneva till then"
+        if current is None or not _holds_until(current, new, said):
+            return replace(new, holds=False)
+        _hold_until_plan(out, state, new, current, said, last_version)
+        return None
     if new.corrects:  # "Sorry, I meant Liverpool, not Manchester"
         return plan_correction(out, state, history, new, current, said)
     if new.ends:

@@ -35,6 +35,7 @@ __all__ = [
     "STOP",
     "THEN_TO",
     "TO_CONJUNCTION",
+    "TRIP",
     "US",
     "WHEN",
     "WHO",
@@ -69,9 +70,11 @@ END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s*$)"  # (spaces before: an emoji read
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 # (or a purpose after it: "Leeds to be closer to family", "Leeds to study")
-# (or where in it: "Leeds near the uni", "Bath, just outside the centre"; or when: "Cork by then")
+# (or where in it: "Leeds near the uni", "Bath, just outside the centre"; or when: "Cork by then", "Inverness
+# over the summer")
 PLACE_END = (
     rf"(?=\s+(?:{STOP}|for|with|near|outside|close to|next to|not far from|by (?:the time|then|now)|"
+    r"over (?:the|this|last)|"
     r"to (?!(?:the|a|an|my|our|his|her|their)\b)[a-z]+)\b|\s*[.,;!?\n]|\s*$)"
 )
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
@@ -163,7 +166,10 @@ LEFT_AFTER = (
 FIRM = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
 # a firm named alone ("Dyson", "the BBC", "Slaughter and May"); an employer only where it is an
 # organisation's name (graphmem.model.people), not "Sarah", "Oxford"
-FIRM_NAME = r"(?P<obj>(?:the )?[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&|and(?= [A-Z])))*)"
+FIRM_NAME = (  # ("Ateneo de Manila University", "Harris County Attorney's Office" of "... and I start")
+    r"(?P<obj>(?:the )?[A-Z][\w&'-]*(?:\s+(?:(?!I\b|I')[A-Z][\w&'-]*|of|&|and(?= [A-Z])(?! I\b)|"
+    r"(?:de|da|do|di|del|della|des|du|la|le|van|von|der|den|y)(?= [A-Z])))*)"
+)
 # a place as a name is written ("Denver", "the UK", "Ancoats, Manchester"), not "marketing", "denial", "London
 # has changed me"
 NAMED_PLACE = r"(?P<obj>(?:the )?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
@@ -178,3 +184,12 @@ NOT_A_JOB_NOW = "".join(
     for w in ("lost", "losing", "quit", "quitting", "left", "leaving", "from", "miss", "missed", "missing",
               "hated", "hate", "after", "before", "than", "about", "old")
 )  # fmt: skip
+# the words of a trip, a visit or a sight seen (where one is for now, not where one lives or works): read
+# case-blind in the sentence of a value and the next
+TRIP = (
+    r"\b(?:landed|flight|flew|fly(?:ing)? (?:home|back|out)|hotel|hostel|airbnb|holidays?|vacation|trip|"
+    r"visit|visiting|sightseeing|recommend\w*|tourists?|touristy|conference|layover|stopover|honeymoon|"
+    r"backpacking|travell?ing|(?:heading|going|back) (?:home|back)|festival|wedding|jet ?lag\w*|"
+    r"gorgeous|stunning|beautiful|amazing|incredible|loving it|where are you|at (?:my|our) \w+'s|"
+    r"(?:mum|mom|parents|in-laws|grandma|gran|nan)'s?|weekend|till|until|this week)\b"
+)

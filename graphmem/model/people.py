@@ -24,10 +24,13 @@ _NOT_AN_EMPLOYER = frozenset(
     {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "mama", "nan", "nana", "nanna", "gran",
      "granny", "grandma", "grandpa", "grandad", "granddad", "auntie", "aunty", "aunt", "uncle", "cousin",
      "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "lady", "lord", "father",
-     "sister", "brother", "coach", "captain", "officer", "uni", "university", "college", "school", "class",
+     "sister", "brother", "coach", "captain", "officer", "uni", "class",
      "year", "grade", "level", "week", "day", "step", "stage", "chapter", "page", "number", "i", "it", "he",
      "she", "they", "we", "you", "this", "that", "there", "them", "him", "her", "us", "me"}
 )  # fmt: skip
+# a place of study named alone ("I start at University in September"); with its name it is an employer too
+# ("a postdoctoral researcher at the University of Michigan", "College of Policing")
+_STUDY = frozenset({"university", "college", "school"})
 _WORD = re.compile(r"[\w&'-]+")
 
 
@@ -66,7 +69,7 @@ def is_organisation(name: str, *, first_name: bool = False) -> bool:
     # a place, unless a first name may be a firm's and this one is ("Meta" is a town too)
     if is_place(bare) and not (first_name and len(words) == 1 and is_first_name(first)):
         return False
-    if first.casefold() in _NOT_AN_EMPLOYER:
+    if first.casefold() in _NOT_AN_EMPLOYER or (first.casefold() in _STUDY and len(words) == 1):
         return False
     if first_name and first == words[0]:
         return True
@@ -98,5 +101,12 @@ _MEMBERSHIP = re.compile(
 def is_employer(name: str, *, first_name: bool = False) -> bool:
     """Whether ``name``, joined or started at with no job or role said beside it, is an employer: an
     organisation (:func:`is_organisation`) one does not join as a member ("PureGym", "Anytime Fitness", "the
-    Labour Party", "Weight Watchers")."""
-    return is_organisation(name, first_name=first_name) and _MEMBERSHIP.search(name.strip()) is None
+    Labour Party", "Weight Watchers") nor as a student ("the University of Leeds")."""
+    return (
+        is_organisation(name, first_name=first_name)
+        and _MEMBERSHIP.search(name.strip()) is None
+        and _STUDIED_AT.search(name) is None  # "I started at the University of Leeds": a student's
+    )
+
+
+_STUDIED_AT = re.compile(r"\b(?:University|College|School|Sixth Form|Polytechnic)\b")

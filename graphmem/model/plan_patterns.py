@@ -27,7 +27,7 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     WHO,
 )
-from graphmem.model.people import is_employer
+from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
 
 __all__ = [
@@ -128,7 +128,8 @@ WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
 # Oxford in October")
 JOINING = re.compile(
     rf"(?:{WILL} (?:join(?:ing)?|start(?:ing)? at)|\bI(?:'m| am)(?: \w+ly| now)? (?:joining|starting at)|"
-    rf"\bI (?:start at|join)|(?:^|[.!?]\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
+    # (or after a dash or a comma: "I'm leaving Shopify - starting at the Canada Revenue Agency on ...")
+    rf"\bI (?:start at|join)|(?:^|[.!?]\s+|\s[-—]\s+|,\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
     rf"\bI(?:'m| am) leaving\b[^.!?\n]{{0,60}}? to join|"  # "I'm leaving in August to join Microsoft on ..."
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
@@ -227,8 +228,9 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
         # "I've been offered a role": not taken)
         re.compile(
             rf"{SPEAKER} (?:got|accepted|landed|taken|took|signed) (?:(?:a |an |the )?"
-            rf"(?:new )?(?:job |work )?offer (?:at|with|from)|{JOB}(?:at|with)|(?:a |the )?(?:new )?(?:role|"
-            rf"position) (?:at|with))\s+{NAMED}{OBJ}{END}[^.!?;\n]{{0,30}}?\b(?:I(?:'ll| will)? start|I'm "
+            rf"(?:new )?(?:job |work )?offer (?:at|with|from)|{JOB}(?:at|with)|(?:a |the )?(?:new )?"
+            rf"(?:[a-z-]+ )?(?:role|position|post) (?:at|with))\s+{NAMED}{OBJ}{END}[^.!?;\n]{{0,30}}?\b"
+            rf"(?:I(?:'ll| will)? start|I'm "
             rf"starting|starting|start(?:s|ing)? (?:on|in|from|next)|beginning|first day (?:is|will be))\b"
             r"(?!\s+(?:as|out|off|with)\b)"  # a role, not a date: "starting as a junior engineer"
         ),
@@ -248,17 +250,36 @@ _STARTING_AT = re.compile(r"\bstart(?:ing)? at\b", re.I)
 _STUDY = re.compile(
     r"\b(?:uni|university|college|school|course|degree|term|semester|students?|study\w*)\b", re.I
 )
+_A_JOB = re.compile(r"\b(?:job|position|role|post|contract|as an?)\b")
+
+
+def _a_job_taken(value: str, match: re.Match[str]) -> bool:
+    """An employer, or a place of study where the sentence says a job ("starting at Sheffield Hallam
+    University on January 11th as a lecturer", "a position with the International School of Kigali")."""
+    end = _SENTENCE_END.search(match.string, match.end())
+    said = _A_JOB.search(match.string, match.start(), end.start() if end else len(match.string))
+    return is_employer(value) or (is_organisation(value) and said is not None)
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
 PLAN_CHECKS: dict[int, Callable[[str, re.Match[str]], bool]] = {
     # "I'm joining Sarah on Friday", "... PureGym on the 1st"; one starts at a firm, seldom at a person: "I'll
     # be starting at Meta on December 1"
-    id(JOINING): lambda v, m: is_employer(
-        v, first_name=_STARTING_AT.search(m.group()) is not None and _STUDY.search(m.string) is None
+    id(JOINING): lambda v, m: (
+        _a_job_taken(v, m)
+        or is_employer(
+            v, first_name=_STARTING_AT.search(m.group()) is not None and _STUDY.search(m.string) is None
+        )
     ),
     id(MOVING_ALONE): lambda v, m: is_place(v),  # "Moving to Linux on Monday"
     id(SIGNED): lambda v, m: is_employer(v),  # not "Signed with PureGym"
     id(BOUGHT): lambda v, m: is_place(v),
     id(GOT_HOME): lambda v, m: is_place(v) and _TRIP.search(m.string) is None,
-    id(ACCEPTED): lambda v, m: is_employer(v),
+    # a job at a place of study is a job ("a position with the International School of Kigali"); an offer
+    # alone from one may be a student's ("I accepted my offer from the University of Leeds")
+    id(ACCEPTED): _a_job_taken,
     id(BE_AT): lambda v, m: is_employer(v) and _WORK_CUE.search(m.string) is not None,
 }
 # "I'm not", "we won't be", "I've decided not to": a plan called off or put off
@@ -346,6 +367,13 @@ REPLANNED = [
         rf"(?P<wrong>{_NAME})(?: down)?\b[^.!?\n]{{0,80}}?(?:[.!?]\s+[^.!?\n]{{0,40}}?)?"
         r"\b(?:going|heading|moving|relocating|joining|starting at)(?: to| with)? (?:the )?"
         rf"(?P<obj>{_NAME}) instead\b"
+    ),
+    # "instead of" the old one first: "Change of plans - instead of Calgary, the company is sending me to
+    # Edmonton in April", "instead of Leeds, we're moving to York"
+    re.compile(
+        rf"\b(?i:instead of) (?:the )?(?P<wrong>{_NAME}),? [^.!?\n]{{0,50}}?\b(?:(?:sending|moving|posting|"
+        r"transferring|relocating) me|(?:I|[Ww]e)(?:'re| are|'m| am|'ll| will)(?: be)? (?:going|heading|"
+        rf"moving|relocating|joining|starting at)) (?:to |with )?(?:the )?(?P<obj>{_NAME})\b"
     ),
 ]
 

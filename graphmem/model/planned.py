@@ -113,13 +113,13 @@ def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime 
     stop = _STOP.search(text, span[1])
     for m in islice(_SENTENCE.finditer(text, stop.end()), 2) if stop else ():
         if (cue := _DAY_OF_IT.search(m.group())) is not None:
-            # the cue's own clause: "My start date is February 2nd, so I'll give notice next week"
+            # the cue's own clause ("My start date is February 2nd, so I'll give notice next week"), or where
+            # it names none, its sentence ("Completion is 22 January, so that's when we move")
             start, end = clause(m.group(), cue.span())
-            starts = [
-                r.start for r in resolve_dates(m.group()[start:end], said, future=True) if r.start > said
-            ]
-            if starts:
-                return min(starts)
+            for said_in in (m.group()[start:end], m.group()):
+                starts = [r.start for r in resolve_dates(said_in, said, future=True) if r.start > said]
+                if starts:
+                    return min(starts)
     return None
 
 

@@ -18,6 +18,7 @@ from graphmem.model.pattern_pieces import (
     NAMED_PLACE,
     PLACE_END,
     SPEAKER,
+    TRIP,
     US,
 )
 from graphmem.model.places import is_place
@@ -64,14 +65,7 @@ _SOMEONE_ELSES = re.compile(
 _A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
 # the words of a trip, a visit or a sight seen (where one is for now, not where one lives)
-_TRIP = re.compile(
-    r"\b(?:landed|flight|flew|fly(?:ing)? (?:home|back|out)|hotel|hostel|airbnb|holidays?|vacation|trip|"
-    r"visit|visiting|sightseeing|recommend\w*|tourists?|touristy|conference|layover|stopover|honeymoon|"
-    r"backpacking|travell?ing|(?:heading|going|back) (?:home|back)|festival|wedding|jet ?lag\w*|"
-    r"gorgeous|stunning|beautiful|amazing|incredible|loving it|where are you|at (?:my|our) \w+'s|"
-    r"(?:mum|mom|parents|in-laws|grandma|gran|nan)'s?)\b",
-    re.IGNORECASE,
-)
+_TRIP = re.compile(TRIP, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]+\s*")
 
 
@@ -136,12 +130,16 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _a_home,
         "home",
     ),
-    # "I've been in Salt Lake City since June", "we've been in Leeds for two years"
+    # "I've been in Salt Lake City since June", "we've been in Leeds for two years", "I'm a postdoc at ... and
+    # have lived in Ann Arbor since 2022"
     (
-        re.compile(rf"\b(?:I|[Ww]e)(?:'ve| have) been (?:living |based )?in\s+{NAMED_PLACE}{_A_WHILE_LIVED}"),
+        re.compile(
+            rf"(?:\b(?:I|[Ww]e)(?:'ve| have)|\bI\b[^.!?\n]{{0,80}}? and have) "
+            rf"(?:been (?:living |based )?|lived )in\s+{NAMED_PLACE}{_A_WHILE_LIVED}"
+        ),
         "location",
         _lived_in,
-        "been (?:living |based )?in ",
+        "been (?:living |based )?in |lived in ",
     ),
     # "I finally moved in with my girlfriend in Warwick"
     (
@@ -177,10 +175,12 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "left|leaving|swap|trad",
     ),
     # a sentence without its subject: "Moved back home to Swansea last month", "Just relocated to Leeds", "big
-    # news: moved up to Porto"
+    # news: moved up to Porto", "I quit Samsung, moved back home to Busan", "Having moved to Aberystwyth in
+    # July"
     (
         re.compile(
-            r"(?:^|[.!?:]\s+)(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
+            r"(?:^|[.!?:]\s+|\b(?:I|we)\b[^.!?\n]{0,60}?,\s+(?:and |then )?|\b[Hh]aving (?:just |recently )?)"
+            r"(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
             r"(?P<verb>(?i:moved|relocated|upped sticks))"
             rf"{MOVE_TO}"
         ),
@@ -192,7 +192,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # weeks: a stay)
     (
         re.compile(
-            r"(?:^|[.!?:]\s+|\b(?:and|but|so) )(?:\d+|a few|a couple of|two|three|four|five|six|seven|eight|"
+            r"(?:^|[.!?:]\s+|\b(?:and|but|so) )(?i:\d+|a few|a couple of|two|three|four|five|six|seven|eight|"
             rf"nine|ten|eleven|twelve|several|many) (?:months|years) in\s+{NAMED_PLACE}(?= now\b)"
         ),
         "location",

@@ -21,6 +21,7 @@ from graphmem.model.pattern_pieces import (
     NOT_A_DEPARTMENT,
     OBJ,
     PLACE_END,
+    TRIP,
 )
 from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
@@ -49,7 +50,8 @@ _NOT_A_ROLE = (
 # anything?", "I'm at Pret now, on my lunch break from work", "... the office wifi is down")
 _WORK_WORDS = re.compile(  # anywhere in the message
     r"\b(?:job|(?<!from )(?<!for )work|working|role|team|switch|switched|joined|started|hired|hours|"
-    r"colleagues|boss|manager|position|contract|salary|(?<!to )pay|shifts?|private|moved on|"
+    r"colleagues|boss|manager|position|contract|salary|(?<!to )pay|shifts?|private|moved on|used to be at|"
+    r"used to work|"
     # "left Deloitte in May", "went private" (not "left my list at home", "went for the cheap petrol")
     r"(?i:left) (?=[A-Z]|my (?:old |last )?job)|"
     r"went (?:private|freelance|contract|in-house|part-time|full-time))\b"
@@ -129,6 +131,33 @@ def _joined(value: str, text: str, match: re.Match[str]) -> bool:
     return _WORK_WORDS.search(rest) is not None or firm_and_place(value, text, match.end())[1] is not None
 
 
+def _an_employer_named(value: str, text: str, match: re.Match[str]) -> bool:
+    """An employer (not a gym: "I'm still with PureGym"), said before no "for"/"on" of an errand ("I'm still
+    at Tesco for milk")."""
+    return is_employer(value) and _ERRAND.match(text, match.end()) is None
+
+
+def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
+    """An organisation in a town, in a message about work ("My sister got a job at Amgen. I'm at Genentech in
+    South San Francisco"), where no errand or trip is said ("I'm at Tesco in Leeds, want anything?")."""
+    after = _AFTER_FIRM.match(text, match.end())
+    return (
+        is_employer(value)
+        and after is not None
+        and is_place(after["obj"])
+        and _WORK_WORDS.search(text) is not None  # in a message about work: not a shop's visit
+        and _NOT_AT_WORK.search(text) is None
+        and _TRIP.search(text) is None  # "I'm at the Marriott in Lisbon till Sunday"
+    )
+
+
+_TRIP = re.compile(TRIP, re.IGNORECASE)
+_ERRAND = re.compile(r"\s+(?:for|getting|buying|picking|to (?:get|buy|pick|grab))\b")
+_NOT_AT_WORK = re.compile(
+    r"\b(?:want anything|need anything|getting|buying|picking up|shopping|queue|grabbing|for (?:a|the) "
+    r"(?:coffee|meeting|conference|workshop|visit|day|weekend|week))\b",
+    re.I,
+)
 _LEFT_AFTER = re.compile(LEFT_AFTER)
 
 
@@ -175,7 +204,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     (
         re.compile(
             rf"{I_AND} (?:got|was|been) (?:hired|taken on|recruited|headhunted|poached) (?:by|at)\s+"
-            rf"{FIRM_NAME}(?![\w&'-])"
+            rf"{FIRM_NAME}(?![\w&'-])(?![^.!?\n]*\b(?:start|starting|begin|beginning|from)\b)"  # (a plan)
         ),
         "employer",
         an_organisation,
@@ -213,18 +242,52 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _started_at,
         "start",
     ),
-    # "I've been at Shopify for three years", "I've been working for Stripe for about a month now" (not
+    # "I've been at Shopify for three years", "I've been working for Stripe for about a month now", "I've been
+    # at Houston Methodist since April" (not
     # "I've been with my partner / with Vodafone for five years", "at Uni", "at Oxford")
     (
         re.compile(
             rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
-            rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} for (?:about |almost |"
+            rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} (?:for (?:about |almost |"
             r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
-            r"a few|several|\d+) (?:years?|months?)\b"
+            r"a few|several|\d+) (?:years?|months?)|since (?i:(?:early |mid-?|late )?(?:january|february|"
+            r"march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|"
+            r"sept?|oct|nov|dec)|(?:the )?(?:spring|summer|autumn|fall|winter)|\d{4}|last (?:year|month)))\b"
         ),
         "employer",
         _been_at,
         "been",
+    ),
+    # "now that I'm with Shelter Cymru", "now that I work for the NHS", "as someone who just started at the
+    # Canada Mortgage and Housing Corporation", "I'm still at Dell" (with an organisation's name)
+    (
+        re.compile(
+            r"(?:\b[Nn]ow that I(?:'m| am) (?:with|at|working (?:at|for))|\b[Nn]ow that I work (?:at|for)|"
+            r"\b[Aa]s (?:someone|somebody|a person|an? [\w-]+) who(?:'s| has)? (?:just |recently )?"
+            r"(?:started at|joined)|(?:\bI(?:'m| am)|^|[.!?]\s+|\?\s*)(?:[Ss]till|[Nn]ow) (?:at|with))"
+            rf"\s+{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        _an_employer_named,
+        "now that|who|still|now",
+    ),
+    # "Three weeks in at the British Library", "two months in at Canva and loving it"
+    (
+        re.compile(
+            r"(?:^|[.!?]\s+|\b(?:and|but|so) )(?i:\d+|a few|a couple of|two|three|four|five|six|several) "
+            rf"(?:days|weeks|months) in at\s+{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        an_organisation,
+        "in at",
+    ),
+    # "I'm at Genentech in South San Francisco", "I'm at Nokia in Espoo": a firm with its town (see
+    # firm_and_place; not "I'm at Tesco in Leeds, want anything?")
+    (
+        re.compile(rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?=\s+in\s+[A-Z])"),
+        "employer",
+        _at_work_in_town,
+        "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
     ),
     # "Joined TCS in Pune last month", "I joined Arup in March, loving the team" (with a role: "I joined
     # Acme as a designer", graphmem.model.fact_patterns)

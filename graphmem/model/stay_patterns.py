@@ -1,0 +1,63 @@
+"""Where the speaker still lives or works, said beside a plan, without an LLM (pure): "still in Geneva till
+then", "still in madrid till april", "we're staying in Halifax for now", "staying put in Hamburg", "still at
+IBM till then", "staying at Ocado till then". The value holds now (a place is a location, an organisation an
+employer; a name typed in lower case only for a place); said while a plan waits, the value the plan replaces
+confirms it and leaves the plan (:func:`graphmem.model.facts.restates`), any other holds until the plan starts
+(``holds``: :func:`graphmem.model.facts._holds_until`). What they give is
+:func:`graphmem.model.fact_patterns.extract`'s (through :mod:`graphmem.model.fact_changes`)."""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.model.extracted import ExtractedFact, clean, fits
+from graphmem.model.people import is_employer
+from graphmem.model.places import is_place
+from graphmem.models import FactType
+
+__all__ = ["still_here"]
+
+# the stay, then its bound: "still in Geneva till then", "staying at Ocado till then", "still in madrid till
+# april", "we're staying in Halifax for now", "staying put in Hamburg" (to the end of its clause)
+_WHILE = (
+    r"(?:till|until|til) (?:then|I (?:move|go|leave|start)|we (?:move|go|leave))|for now|for the time being|"
+    r"for the moment"
+)
+# an employer held only "till then" ("still at IBM till then"; not "staying at Canva for now" after an offer
+# rescinded, which stands by itself)
+_UNTIL_THEN = re.compile(r"\s+(?:till|until|til) (?:then|I (?:move|go|leave|start))\b")
+STILL = re.compile(
+    r"(?:^|[.!?,;:]\s*|\b(?:I'm|I am|[Ww]e're|[Ww]e are|and|but|so|though)\s+)"
+    r"(?i:(?P<put>staying put|still staying|staying|remaining|still)) (?P<at>in|at)\s+"
+    r"(?P<obj>(?:the )?[A-Za-z][\w&'-]*(?: [A-Z][\w&'-]*){0,3})"
+    rf"(?P<bound>\s+(?:{_WHILE}|(?:till|until|til) \w+)\b)?(?=\s*(?:[.,;!?\n]|$)|\s+(?:and|but|so)\b)"
+)
+# a place typed in lower case that is an everyday word: "still in bed till noon", "staying in reading"
+_COMMON = frozenset({"bed", "reading", "nice", "bath", "deal", "wedding", "holiday", "march", "may", "hull"})
+
+
+def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
+    """The speaker's place or work said as still held (a slot taken stands): a place (in lower case, not an
+    everyday word: :data:`_COMMON`) or an organisation; "still" only with its bound ("till then", "for
+    now": not "I'm still in shock", "still at work")."""
+    if "still" not in text.lower() and "stay" not in text.lower() and "remain" not in text.lower():
+        return
+    for m in STILL.finditer(text):
+        value, bound = clean(m["obj"]), m["bound"]
+        if m["put"].lower() in ("still", "staying", "remaining") and not bound:
+            continue  # "I'm still in shock", "staying in Rome" on a trip
+        written = value[:1].isupper()
+        place = fits("location", value) and is_place(value) and (written or value.lower() not in _COMMON)
+        if m["at"] == "in" and place:
+            slot = (FactType.PROFILE, "location")
+            out.setdefault(
+                slot, ExtractedFact("location", value, FactType.PROFILE, holds=True, span=m.span())
+            )
+        # an organisation, not a place ("staying at the Hilton till Friday": a hotel's bound, not a job's)
+        elif (
+            m["at"] == "at" and written and bound and _UNTIL_THEN.match(bound) and is_employer(value)
+        ) and not is_place(value):
+            slot = (FactType.PROFILE, "employer")
+            out.setdefault(
+                slot, ExtractedFact("employer", value, FactType.PROFILE, holds=True, span=m.span())
+            )
