@@ -85,6 +85,36 @@ def _stated(text: str) -> set[tuple[str, str]]:
             "I am a postdoc at the University of Michigan and have lived in Ann Arbor since 2022.",
             {("employer", "University of Michigan"), ("location", "Ann Arbor")},
         ),
+        (
+            "I work at Jollibee Foods Corporation in Pasig and next week I fly to Hanoi.",
+            {("employer", "Jollibee Foods Corporation")},
+        ),
+        ("got transferred to the Manchester office so we've relocated to Salford", {("location", "Salford")}),
+        # as a profile or an update puts it
+        (
+            "Product manager @ Atlassian, based in Sydney.",
+            {("employer", "Atlassian"), ("location", "Sydney")},
+        ),
+        ("Senior analyst at KPMG, Toronto.", {("employer", "KPMG"), ("location", "Toronto")}),
+        (
+            "PS I forgot to tell you, I left KPA in May, now I am with Bamburi Cement.",
+            {("employer", "Bamburi Cement")},
+        ),
+        (
+            "I finished at Deloitte in June and started at the Ministry of Health in Wellington in July.",
+            {("employer", "Ministry of Health"), ("location", "Wellington")},
+        ),
+        ("edit: I teach at Omaha Central High School now.", {("employer", "Omaha Central High School")}),
+        ("I've been doing supply work for Highland Council since May.", {("employer", "Highland Council")}),
+        (
+            "I left Zenith in September and I now head credit risk at Fidelity Bank.",
+            {("employer", "Fidelity Bank")},
+        ),
+        ("I'm at Barclays, compliance team", {("employer", "Barclays")}),
+        ("been at Accenture 4 yrs now, time flies", {("employer", "Accenture")}),
+        ("I reside in Enugu with my family.", {("location", "Enugu")}),
+        ("We stay in Tampines so east side is best.", {("location", "Tampines")}),
+        ("the kids and I finally moved to Tauranga!!", {("location", "Tauranga")}),
         # a home in other words
         ("well we'd moved to Cork by the time the baby came in march", {("location", "Cork")}),
         (
@@ -162,6 +192,15 @@ def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[st
         "I started at the University of Leeds in September.",
         "work at Stripe is grand tbh, it's just the getting there",
         "My sister quit, moved to Leeds.",
+        "Meeting with the manager at Tesco.",
+        "Lunch with the head chef at Dishoom.",
+        "If I ever got an offer from Google I'd move to Accra in a heartbeat, lol.",
+        "I lead worship at St Mary's.",
+        "I'm doing some work for my mum.",
+        "I teach yoga at the community centre.",
+        "I'm staying in Paris this week.",
+        "When I stay in London I use the tube.",
+        "I'm at Tesco, in the bread aisle",
     ],
 )
 def test_the_same_words_state_no_home_or_job(text: str) -> None:
@@ -253,6 +292,9 @@ def test_a_move_re_dated_in_a_chat(mem: GraphMemory, user_id: str) -> None:
             ("employer", "Sheffield Hallam University"),
         ),
         ("I start at the University of Leeds on 20 September.", None),  # a student's start
+        ("I'm joining Amazon in Seattle on January 4th.", ("employer", "Amazon")),
+        ("I reside in Enugu and we plan to relocate to Lagos in March 2027.", ("location", "Lagos")),
+        ("so we will now relocate to Lagos on 10 January.", ("location", "Lagos")),
     ],
 )
 def test_a_place_of_study_is_a_plan_of_work_only_with_a_job(text: str, plan: tuple[str, str] | None) -> None:
@@ -265,3 +307,15 @@ def test_a_plans_day_said_before_the_cue_of_the_next_sentence() -> None:
     [plan] = [f for f in extract(text) if f.planned]
     assert plan.value == "Poole"
     assert fact_start(text, plan.span, on(1, 11), future=True) == datetime(2027, 1, 22, tzinfo=UTC)
+
+
+def test_a_plans_day_said_after_it_in_its_own_sentence() -> None:
+    text = "I accepted an offer from the Harris County Attorney's Office and I start January 4th."
+    [plan] = [f for f in extract(text) if f.planned]
+    assert plan.value == "Harris County Attorney's Office"  # (not "... and I")
+    assert fact_start(text, plan.span, on(28, 11), future=True) == datetime(2027, 1, 4, tzinfo=UTC)
+
+
+def test_a_move_called_off_before_a_dash() -> None:
+    [off] = [f for f in extract("The Bergen move is off - my partner's job fell through.") if f.withdraws]
+    assert (off.key, off.value) == ("location", "Bergen")

@@ -32,7 +32,7 @@ _DROPPED = re.compile(
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned))\b)|"
     r"(?:^|[.!?:]\s+|\n\s*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
-    r",\s+(?P<then>(?i:live|work|living|working) (?:in|at|for) (?=[A-Z]))|"
+    r",\s+(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z]))|"
     r"(?:^|[.!?:]\s+|\n\s*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"  # "At Stripe now"
 )
 # a sentence opening with "Working at" or "Living in" that says nothing more of it is no gerund: "Working at
@@ -82,7 +82,8 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if m["then"]:  # "Based in Cape Town, working at Takealot" (not "My sister, working at Asda, ...")
             at = m.start("then")
             if not _someone_said(text, at):
-                said.append((at, "I'm " if m["then"].lower().startswith(("living", "working")) else "I "))
+                am = m["then"].lower().startswith(("living", "working", "based"))
+                said.append((at, "I'm " if am else "I "))
             continue
         at = m.start("word") if m["word"] else m.start("now") if m["now"] else m.start("at")
         if m["now"] and _FINITE.search(text, m.end(), _clause_end(text, m.end())):

@@ -51,7 +51,7 @@ _MOVE_WORDS = re.compile(
 _CORRECTION_WORDS = re.compile(r" not |meant|instead|rather than|[Nn]ot \w")  # corrections
 # words of a clause whose "we" is a team, not a household; what says a move is to a product or for a meeting
 _TEAM = re.compile(
-    r"\b(?:work|team|office|sprint|project|meeting|client|company|provider|platform|app)\b", re.I
+    r"\b(?:at work|team|office|sprint|project|meeting|client|company|provider|platform|app)\b", re.I
 )
 _AS_OR_FOR_A_MEETING = re.compile(r"\s+(?:as|for (?:the|a|our) (?:meeting|call|launch|demo|standup|event))\b")
 # a put-off says its new date after this ("pushed back to June", "is now January 8th", "moving on the 15th")

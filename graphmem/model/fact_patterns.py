@@ -89,10 +89,10 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         _needs(
-            r"liv",
+            r"liv|reside|stay in",
             re.compile(
-                rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live)|"
-                rf"{AND} (?:now )?live|{US} (?:live|living))"
+                rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live|"
+                rf"I (?:now |currently )?reside|I stay)|{AND} (?:now )?live|{US} (?:live|living|reside|stay))"
                 rf" in\s+{NAMED}{PLACE}{PLACE_END}"
             ),
         ),

@@ -54,7 +54,7 @@ SENT = re.compile(
 # "We transferred to Davao City last month because of my husband's job" (a home)
 TRANSFERRED = re.compile(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| recently)? (?P<passive>(?:got|was|been|have been) )?"
-    r"transferred to\s+(?:the )?(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)"
+    r"transferred to\s+(?:the )?(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of\b|&))*)"
 )
 _CITY = re.compile(r"\s+(?:City|Town)$")
 

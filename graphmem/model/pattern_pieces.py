@@ -46,7 +46,8 @@ OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
 # a value ends before a conjunction or a time ("I moved to Berlin in March", "two years ago", "on Mondays")
 WHEN = (
     r"in \d+|(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter)|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter|"
+    r"new year)|"
     r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
     r"on (?:the )?\d+(?:st|nd|rd|th)?|(?i:on (?:january|february|march|april|may|june|july|august|"
     r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b|"
@@ -64,6 +65,7 @@ WHEN = (
 )
 STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
+    r"back (?=in|on|at|when|then)|"  # "I left Lego back in February"
     rf"{WHEN}"
 )
 END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s*$)"  # (spaces before: an emoji read as one)
@@ -99,14 +101,19 @@ FOR_A_WHILE = (
     r"(?:days?|nights?|weeks?|weekends?|months?|summer|winter|spring|autumn|holidays?|while|bit|term)\b"
 )
 _ADVERB = r"(?: just| finally| recently| now| already| actually| officially| eventually| ended up)?"
-SPEAKER = rf"\bI(?:'ve|'m|'d| have| am| had)?{_ADVERB}"  # ("I'd moved to Cork by then": had)
+# "I'd" as "I had", before a past form ("I'd moved to Cork by then"; not "I'd move to Accra in a heartbeat")
+_HAD = (
+    r"(?:'d| had)(?=(?: just| already| finally| recently)? (?:moved|left|relocated|settled|lived|been|"
+    r"emigrated))"
+)
+SPEAKER = rf"\bI(?:'ve|'m| have| am|{_HAD})?{_ADVERB}"
 # the speaker's household, for where they live: "we moved to Leeds", "Emma and I are moving to Bath"
 HOUSEHOLD = (
-    r"(?:\b[Ww]e|\b(?:[Mm]y (?:wife|husband|partner|family|fianc[ée]e?|girlfriend|boyfriend)|[A-Z][a-z]+) "
-    r"and I)"
+    r"(?:\b[Ww]e|\b(?:[Mm]y (?:wife|husband|partner|family|fianc[ée]e?|girlfriend|boyfriend|kids|children)|"
+    r"[Tt]he (?:kids|children|family|boys|girls)|[A-Z][a-z]+) and I)"
 )
-US = rf"{HOUSEHOLD}(?:'ve|'re|'d| have| are| had)?{_ADVERB}"
-JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?job "
+US = rf"{HOUSEHOLD}(?:'ve|'re| have| are|{_HAD})?{_ADVERB}"
+JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?(?:job|post) "
 # the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
 # March and started at Zalando as a data engineer"
 AND = r"\bI\b[^.!?\n]{0,80}? and(?: then)?"
@@ -163,11 +170,11 @@ LEFT_AFTER = (
     r"[^.!?\n]*\b(?:but|and|though)(?: then)?(?: I(?:'ve| have)? (?:left|quit)\b| (?:left|quit)"
     r"(?=\s*(?:[.,;!?\n]|$)|\s+(?:in|last|after|there|them|(?:a|an|one|two|three|a few|\d+) \w+ later)\b))"
 )
-FIRM = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of|&))*)\b"  # a name as written: "Bank of America"
+FIRM = r"(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of\b|&))*)\b"  # a name as written: "Bank of America"
 # a firm named alone ("Dyson", "the BBC", "Slaughter and May"); an employer only where it is an
 # organisation's name (graphmem.model.people), not "Sarah", "Oxford"
 FIRM_NAME = (  # ("Ateneo de Manila University", "Harris County Attorney's Office" of "... and I start")
-    r"(?P<obj>(?:the )?[A-Z][\w&'-]*(?:\s+(?:(?!I\b|I')[A-Z][\w&'-]*|of|&|and(?= [A-Z])(?! I\b)|"
+    r"(?P<obj>(?:the )?[A-Z][\w&'-]*(?:\s+(?:(?!I\b|I')[A-Z][\w&'-]*|of\b|&|and(?= [A-Z])(?! I\b)|"
     r"(?:de|da|do|di|del|della|des|du|la|le|van|von|der|den|y)(?= [A-Z])))*)"
 )
 # a place as a name is written ("Denver", "the UK", "Ancoats, Manchester"), not "marketing", "denial", "London

@@ -15,7 +15,7 @@ from functools import cache
 
 from graphmem.model.places import is_place, without_accents
 
-__all__ = ["is_employer", "is_first_name", "is_organisation"]
+__all__ = ["is_employer", "is_first_name", "is_organisation", "is_role", "names_a_kind"]
 
 _LEFT_OUT = frozenset({"en"})
 # the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
@@ -78,6 +78,36 @@ def is_organisation(name: str, *, first_name: bool = False) -> bool:
     return without_accents(first) not in _first_names() or (
         len(words) > 1 and _ORGANISATION_WORD.search(bare) is not None
     )
+
+
+def names_a_kind(name: str) -> bool:
+    """Whether ``name`` ends with the word of an organisation's kind or legal form ("Jollibee Foods
+    Corporation", "Acme Ltd", "Leeds City Council")."""
+    words = _WORD.findall(name)
+    return len(words) > 1 and _ORGANISATION_WORD.fullmatch(words[-1]) is not None
+
+
+@cache
+def _job_words() -> frozenset[str]:
+    from faker.providers.job.en_US import Provider  # some 640 job titles: their head nouns
+
+    heads = {re.findall(r"[A-Za-z]+", job.split(",")[0])[-1].lower() for job in Provider.jobs}
+    return frozenset(heads | _MORE_JOB_WORDS)
+
+
+# head nouns of roles faker's titles lack
+_MORE_JOB_WORDS = frozenset(
+    {"lead", "dev", "intern", "auditor", "paralegal", "cashier", "chef", "cook", "driver", "assistant",
+     "associate", "partner", "founder", "cofounder", "co-founder", "owner", "head", "specialist", "advisor",
+     "adviser", "coordinator", "supervisor", "nurse", "carer", "caregiver", "postdoc", "fellow", "trainee"}
+)  # fmt: skip
+
+
+def is_role(phrase: str) -> bool:
+    """Whether ``phrase`` names a job by its last word ("Senior analyst", "Product lead", "staff nurse"; not
+    "Lunch", "Drinks"): the head nouns of faker's job titles, and a few more."""
+    words = re.findall(r"[A-Za-z-]+", phrase)
+    return bool(words) and words[-1].lower() in _job_words()
 
 
 # the words of an organisation's name, after its first: its kind or its legal form

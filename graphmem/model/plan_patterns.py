@@ -89,7 +89,9 @@ THIRD_PLANNED: list[tuple[re.Pattern[str], str]] = [
 ]
 # where a plan called off without its place or job ends: the clause ("I've decided not to move.", "the move is
 # off, sadly"), not an object or a time ("I'm not moving the couch", "the move is off to a good start")
-OFF_END = r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now|indefinitely))?\s*(?:[.,;!?\n]|$))"
+OFF_END = (  # (or a dash: "The Bergen move is off - my partner's job fell through")
+    r"(?=(?:\s+there)?(?:\s+(?:after all|any ?more|either|for now|indefinitely))?\s*(?:[.,;!?\n]|$|[-–—]\s))"
+)
 # a verb form without its place ends its sentence, or says "after all": "I'm not moving." (not "I'm not
 # moving, this sofa is too comfy", "I decided to stay, the party was too good")
 VERB_OFF_END = (
@@ -121,7 +123,10 @@ THIRD_PUT_OFF: list[tuple[re.Pattern[str], str]] = [
 # Spotify on Monday", "I start work at the BBC next week"): a fact only as a plan with a date
 # (graphmem.model.planned); without one ("I'll move to Oslo one day") it is not a fact yet. As for a job
 # started, a job or work names an employer ("I'll start at the gym" does not), or JOINING's name does.
-WILL = r"\bI(?:'ll| will|'m going to| am going to|'m gonna)(?: be)?"
+WILL = (  # ("I plan to relocate to Lagos in March", "I'll now be moving ...")
+    r"\bI(?:'ll| will|'m going to| am going to|'m gonna|'m planning to| am planning to| plan to| intend to)"
+    r"(?: now)?(?: be)?"
+)
 # a name joined or started at, a date right after it (or after the role): "I'm joining Dyson on 4 January",
 # "I start at Ericsson on 1 October", "I'll be joining the BBC as a producer in March"; an employer only
 # where the name is an organisation's (graphmem.model.people: not "I'm joining Sarah on Friday", "I start at
@@ -133,7 +138,7 @@ JOINING = re.compile(
     rf"\bI(?:'m| am) leaving\b[^.!?\n]{{0,60}}? to join|"  # "I'm leaving in August to join Microsoft on ..."
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
-    rf"[^.,;!?\n]{{2,40}}?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
+    rf"[^.,;!?\n]{{2,40}}?)?(?:\s+in\s+[A-Z][\w'-]*(?: [A-Z][\w'-]*)?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
     # a call or a stream joined, not a firm: "I'm joining Google Meet on Monday at 10", "... for the call"; an
     # app, a class or a treatment for a purpose: "I'm joining Duolingo on 1 January to learn Spanish", "I
     # start at Bupa on Monday for physio"
@@ -158,7 +163,10 @@ BOUGHT = re.compile(
     r"(?!,? and (?:have |'ve )?(?:just |finally )?moved in)"  # moved in: a home now (state_patterns)
     r"(?!\s+(?:to (?:rent|let)(?: it)? out|as an? (?:investment|holiday|second))\b)"  # not a home
 )
-_WE_WILL = rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna)(?: be)?"
+_WE_WILL = (
+    rf"{HOUSEHOLD}(?:'ll| will|'re going to| are going to|'re gonna|'re planning to| are planning to|"
+    r" plan to| intend to)(?: now)?(?: be)?"
+)
 # a sentence or a clause without its subject: "Moving to Cheltenham on the 26th", "Relocating to Doha on 1
 # December", "... but moving to the Gold
 # Coast on 1 August" (a plan only with a date: "Moving to Leeds was the best decision" is none); a place only
@@ -380,7 +388,8 @@ REPLANNED = [
 # The household's move in any words ("We moved to Harrogate", "Emma and I are moving to Bath in March"): a
 # home only where the place is one (graphmem.model.places; "we moved to Slack" is a team's tool)
 HOUSEHOLD_MOVED = re.compile(
-    rf"(?:{US}|{HOUSEHOLD}(?P<will>'ll| will)(?: be)?)(?: (?:packed up|sold up|sold the house) and)? "
+    rf"(?:{US}|{HOUSEHOLD}(?P<will>'ll| will|'re planning to| are planning to| plan to)(?: now)?(?: be)?)"
+    r"(?: (?:packed up|sold up|sold the house) and)? "
     rf"(?:moved|moving|shifted|shifting|made the move|"
     rf"relocated|relocating|upped sticks|emigrated|(?P<now>move|relocate)){MOVE_TO}(?!{FOR_A_WHILE})"
 )

@@ -97,6 +97,7 @@ def fact_start(
 # day is 8 February", "Completion is 22 January, so that's when we move", "I fly out on 3 April"
 _DAY_OF_IT = re.compile(
     r"\b(?:moving day|move day|move-in|moving in|move in|moving on|first day|start date|starting date|"
+    r"completion|closing date|possession|"
     r"we move|I move|I start|we fly|I fly|fly out|flying out)\b",
     re.I,
 )
@@ -105,13 +106,15 @@ _STOP = re.compile(r"[.!?\n]")
 
 
 def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime | None:
-    """The start of a plan whose own clause names no date, said in one of the two sentences after its own
-    that name the day of it (:data:`_DAY_OF_IT`): "We closed on a house in Evanston! Moving day is December
-    19th", "I'm moving to Valencia! I fly out on 3 April"; the earliest date after the day ``said`` falls
-    on. A date in a sentence about something else is not the plan's ("I'm moving to Leeds! My birthday is
-    on 3 April")."""
+    """The start of a plan whose own clause names no date, said in the rest of its sentence or one of the two
+    sentences after it that name the day of it (:data:`_DAY_OF_IT`): "I accepted an offer from X and I start
+    January 4th", "We closed on a house in Evanston! Moving day is December 19th", "I'm moving to Valencia!
+    I fly out on 3 April"; the earliest date after the day ``said`` falls on. A date in a sentence about
+    something else is not the plan's ("I'm moving to Leeds! My birthday is on 3 April")."""
     stop = _STOP.search(text, span[1])
-    for m in islice(_SENTENCE.finditer(text, stop.end()), 2) if stop else ():
+    rest = _SENTENCE.match(text, span[1])  # the rest of its own sentence: "... and I start January 4th"
+    after = islice(_SENTENCE.finditer(text, stop.end()), 2) if stop else ()
+    for m in [*([rest] if rest else []), *after]:
         if (cue := _DAY_OF_IT.search(m.group())) is not None:
             # the cue's own clause ("My start date is February 2nd, so I'll give notice next week"), or where
             # it names none, its sentence ("Completion is 22 January, so that's when we move")

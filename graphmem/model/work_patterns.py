@@ -23,7 +23,7 @@ from graphmem.model.pattern_pieces import (
     PLACE_END,
     TRIP,
 )
-from graphmem.model.people import is_employer, is_organisation
+from graphmem.model.people import is_employer, is_organisation, is_role, names_a_kind
 from graphmem.model.places import is_place
 
 __all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_employer", "an_organisation", "firm_and_place"]
@@ -77,7 +77,13 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
     for cut in _PLACE_TAIL.finditer(value):
         if is_place(place := value[cut.end() :]):
             return value[: cut.start()], place
+    named = _NAMED_IN.search(value)  # a town no gazetteer holds, after a name that is a firm's by its kind
+    if named is not None and names_a_kind(value[: named.start()]):
+        return value[: named.start()], None  # "Jollibee Foods Corporation in Pasig"
     return value, None
+
+
+_NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
 _AFTER_FIRM = re.compile(rf"(?:\s+in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
@@ -135,6 +141,11 @@ def _an_employer_named(value: str, text: str, match: re.Match[str]) -> bool:
     """An employer (not a gym: "I'm still with PureGym"), said before no "for"/"on" of an errand ("I'm still
     at Tesco for milk")."""
     return is_employer(value) and _ERRAND.match(text, match.end()) is None
+
+
+def _a_role_at(value: str, text: str, match: re.Match[str]) -> bool:
+    """An organisation after a job's title that opens its sentence or list item ("Senior analyst at KPMG")."""
+    return is_organisation(value) and is_role(match["role"]) and not match["role"].lower().startswith("my ")
 
 
 def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
@@ -236,7 +247,8 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         re.compile(
             rf"{I_AND} started at\s+{FIRM_NAME}"
             rf"(?!\s+(?:as|when I was)\b)"  # not "... when I was 16": a past job
-            rf"(?:{END}|(?=\s+(?:in|on|at) (?:the|their|its|a|an|our|my)\s))"  # "... in their IT department"
+            # "... in their IT department", "... in Wellington"
+            rf"(?:{END}|(?=\s+(?:in|on|at) (?:the|their|its|a|an|our|my)\s)|(?=\s+in\s+[A-Z]))"
         ),
         "employer",
         _started_at,
@@ -248,11 +260,12 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     (
         re.compile(
             rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
-            rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} (?:for (?:about |almost |"
-            r"nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
-            r"a few|several|\d+) (?:years?|months?)|since (?i:(?:early |mid-?|late )?(?:january|february|"
-            r"march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|"
-            r"sept?|oct|nov|dec)|(?:the )?(?:spring|summer|autumn|fall|winter)|\d{4}|last (?:year|month)))\b"
+            rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} (?:(?:for )?(?:about |"
+            r"almost |nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|"
+            r"nine|ten|a few|several|\d+) (?:years?|yrs?|months?|mos?)|since (?i:(?:early |mid-?|late )?"
+            r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|"
+            r"mar|apr|jun|jul|aug|sept?|oct|nov|dec)|(?:the )?(?:spring|summer|autumn|fall|winter)|\d{4}|"
+            r"last (?:year|month)))\b"
         ),
         "employer",
         _been_at,
@@ -262,7 +275,8 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # Canada Mortgage and Housing Corporation", "I'm still at Dell" (with an organisation's name)
     (
         re.compile(
-            r"(?:\b[Nn]ow that I(?:'m| am) (?:with|at|working (?:at|for))|\b[Nn]ow that I work (?:at|for)|"
+            r"(?:\b[Nn]ow (?:that )?I(?:'m| am) (?:with|at|working (?:at|for))|"
+            r"\b[Nn]ow that I work (?:at|for)|"
             r"\b[Aa]s (?:someone|somebody|a person|an? [\w-]+) who(?:'s| has)? (?:just |recently )?"
             r"(?:started at|joined)|(?:\bI(?:'m| am)|^|[.!?]\s+|\?\s*)(?:[Ss]till|[Nn]ow) (?:at|with))"
             rf"\s+{FIRM_NAME}(?![\w&'-])"
@@ -270,6 +284,26 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "employer",
         _an_employer_named,
         "now that|who|still|now",
+    ),
+    # a role, then where, as a profile says it: "Product manager @ Atlassian, based in Sydney", "Senior
+    # analyst at KPMG, Toronto." (a job's title: not "Lunch at Nando's", "Meeting with the manager at Tesco")
+    (
+        re.compile(
+            r"(?:^|[.!?:;\n]\s*|,\s*)(?P<role>(?:(?!(?:the|a|an|my|his|her|their|our|with|to|for|of|at|in|on|"
+            r"and|or|meeting|met|saw|call|called|talked|spoke|lunch|dinner|drinks)\b)[A-Za-z][\w-]* ){0,3}"
+            r"[A-Za-z][\w-]*) (?:@|at|with)\s+"
+            rf"{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        _a_role_at,
+        "@| at | with ",
+    ),
+    # "I teach at Omaha Central High School now", "I teach maths at Hillside Academy"
+    (
+        re.compile(rf"\bI (?:now |currently |still )?teach (?:[a-z]+ )?(?:at|for)\s+{FIRM_NAME}(?![\w&'-])"),
+        "employer",
+        an_organisation,
+        "teach",
     ),
     # "Three weeks in at the British Library", "two months in at Canva and loving it"
     (
@@ -288,6 +322,39 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "employer",
         _at_work_in_town,
         "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
+    ),
+    # "I'm doing supply work for Highland Council", "..., doing remote work for Naver now", "I've been doing
+    # contract work for the BBC" (an organisation's name: not "doing work for my mum")
+    (
+        re.compile(
+            r"(?:\bI(?:'m| am|'ve been| have been)(?: now| currently| still)? |,\s+(?:and |now |currently )?)"
+            rf"doing (?:[\w-]+ ){{0,2}}work for\s+{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        an_organisation,
+        "doing",
+    ),
+    # "I now head credit risk at Fidelity Bank", "I lead the data team at Monzo" (not "I lead worship at St
+    # Mary's", "... the book club at ...")
+    (
+        re.compile(
+            r"\bI (?:now |currently |still )?(?:head|lead|manage|oversee|coordinate) (?:the |a |our )?"
+            r"(?![^.,;!?\n]*\b(?:club|choir|worship|class|scouts|brownies|bible|book|reading|prayer|youth)\b)"
+            rf"[a-z][\w -]{{1,40}}? (?:at|for|with)\s+{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        an_organisation,
+        "head|lead|manage|oversee|coordinate",
+    ),
+    # "I'm at Barclays, compliance team", "I'm with Deloitte in the audit team"
+    (
+        re.compile(
+            rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?=,? (?:in |on )?(?:the |our |my )?[a-z][\w-]*"
+            r"(?: [a-z][\w-]*)? (?:team|department|dept|ward|desk|division|unit|office)\b)"
+        ),
+        "employer",
+        an_organisation,
+        "team|department|dept|ward|desk|division|unit|office",
     ),
     # "Joined TCS in Pune last month", "I joined Arup in March, loving the team" (with a role: "I joined
     # Acme as a designer", graphmem.model.fact_patterns)
