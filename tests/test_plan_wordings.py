@@ -52,7 +52,9 @@ def _planned(text: str, said: datetime) -> set[tuple[str, str, str | None]]:
             on(4),
             ("employer", "International School of Kigali", "2027-01-11"),
         ),
-        ("I'll be starting at Meta on December 1.", on(20, 11), ("employer", "Meta", "2026-12-01")),
+        # a firm named like a person or a town, in a message about work (not "I'm starting at Victoria on
+        # Monday")
+        ("I'll be starting at Meta on December 1, new job!", on(20, 11), ("employer", "Meta", "2026-12-01")),
         (
             "actually turned Barclays down, going to Lloyds instead, start 11 Jan",
             on(4),
@@ -200,7 +202,7 @@ SCENARIOS = [
         "employer",
         [
             (on(10, 11), "I work at Google."),
-            (on(20, 11), "I'll be starting at Meta on December 1."),
+            (on(20, 11), "I'll be starting at Meta on December 1, new job!"),
             (on(25, 11), "Meta pushed my start date back to January 12, something about a headcount review."),
         ],
         {NOW: "Google", _day(2027, 1, 13): "Meta"},

@@ -64,7 +64,15 @@ _OLD = re.compile(
     r"(?:job|employer|company|work(?:place)?|place|home|town|city)|where I used to (?:work|live)|"
     r"where my (?:\w+ ){0,2}(?:live|lives|work|works))\b"
 )
-_DATE = r"(?:\d|(?i:" + "|".join(m for m in MONTHS) + r"|next|mon|tues|wednes|thurs|fri|satur|sun))"
+# a date's first word: a day of the month, a month, a weekday, "next week" (not "maybe", "100%", "months off",
+# "next level")
+_DATE = (
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\b(?!%)|(?i:(?:"
+    + "|".join(MONTHS + [m[:3] for m in MONTHS] + WEEKDAYS)
+    + r")\b|next (?:week|month|year|"
+    + "|".join(WEEKDAYS)
+    + r")\b))"
+)
 # a plan's date corrected alone, the wrong one after "not": "correction: the move is 21 January, not the
 # 12th", "sorry, my start date is the 3rd of May, not the 5th" (the new date is read after the verb)
 _REDATED = [
@@ -89,8 +97,20 @@ _REDATED = [
 _DAY_WORDS = frozenset(m.casefold() for m in MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow"}
 
 
+# what a slip corrected with no wrong value named must speak of, to be a home's or a job's, unless the
+# message is the bare correction ("I misspoke, I meant Lidl.": at most _BARE words)
+_KEY_WORDS = {
+    "location": re.compile(
+        r"\b(?:live|living|lived|home|moved|move|based|flat|house|apartment|town|city)\b", re.I
+    ),
+    "employer": re.compile(r"\b(?:work|working|job|employer|company|firm|office|role|boss|team)\b", re.I),
+}
+_BARE = 8
+
+
 def _keys(value: str) -> list[str]:
-    """The keys ``value`` can be: a place's the location, an organisation's the employer; a day's none."""
+    """The keys ``value`` can be: the location for a place, the employer for an organisation, none for a
+    day."""
     if value.casefold() in _DAY_WORDS:
         return []
     return ["location"] if is_place(value) else ["employer"] if is_organisation(value) else []
@@ -109,6 +129,8 @@ def said_corrections(text: str, out: Found) -> None:
     for m in found:
         wrong = m.groupdict().get("wrong") or (old["wrong"] if old else SAID_WRONG)
         for key in _keys(m["obj"]):
+            if wrong == SAID_WRONG and len(text.split()) > _BARE and _KEY_WORDS[key].search(text) is None:
+                continue  # "sorry my mistake, it's Zoom not Teams for the call": no home's or job's words
             fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=wrong, span=m.span())
             out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
     for pattern, key in _REDATED:

@@ -50,7 +50,7 @@ _SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm 
 # an emoji is read as a space ("Figma rescinded the offer 😞 so I'm staying"): one character each
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]")
 # "i" written in lower case ("i work at HSBC", "i'm in Leeds") and "im" with no apostrophe ("im in Melbourne")
-_LOWER_I = re.compile(r"(?<![\w'’-])i(?=\s|'(?:m|ve|ll|d)\b)")
+_LOWER_I = re.compile(r"(?<![\w'’-])i(?=\s|['’](?:m|ve|ll|d)\b)")
 _NO_APOSTROPHE = re.compile(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
 
 
@@ -67,10 +67,10 @@ _STOPS = re.compile(r"[.!?\n]")
 def about_someone(text: str, at: int) -> bool:
     """Whether the sentence before the one starting at ``at`` is about someone else (its subject dropped,
     the one starting at ``at`` is theirs: "My sister is well. Left Deloitte in October.")."""
-    stops = [m.end() for m in _STOPS.finditer(text, 0, max(0, at - 1))]
-    if not stops:
+    last = _stop_before(text, max(0, at - 1))
+    if last < 0:
         return False
-    said = _ABOUT_SOMEONE.match(text, stops[-2] if len(stops) > 1 else 0)
+    said = _ABOUT_SOMEONE.match(text, max(0, _stop_before(text, last) + 1))
     return said is not None and (said["name"] is None or is_first_name(said["name"]))  # not "It's been ..."
 
 
@@ -81,13 +81,13 @@ def _dropped(text: str) -> list[tuple[int, str]]:
     for m in _DROPPED.finditer(text):
         if m["then"]:  # "Based in Cape Town, working at Takealot" (not "My sister, working at Asda, ...")
             at = m.start("then")
-            if not _someone_said(text, at):
+            if not _someone_said(text, at) and not _said_with_verb(text, m.end()):
                 am = m["then"].lower().startswith(("living", "working", "based"))
                 said.append((at, "I'm " if am else "I "))
             continue
         at = m.start("word") if m["word"] else m.start("now") if m["now"] else m.start("at")
-        if m["now"] and _FINITE.search(text, m.end(), _clause_end(text, m.end())):
-            continue  # "work at Stripe is grand tbh": said with its subject (not "work at KPMG, it's fine")
+        if m["now"] and _said_with_verb(text, m.end()):
+            continue  # "work at Stripe is grand tbh", "live in Berlin? no way": not a subject dropped
         if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
             said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
     for m in _FRAGMENT.finditer(text):
@@ -95,6 +95,14 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if _FINITE.search(rest) is None and not about_someone(text, m.start("word")):
             said.append((m.start("word"), _SUBJECT[m["verb"].lower()]))
     return said
+
+
+def _said_with_verb(text: str, at: int) -> bool:
+    """Whether the clause from ``at`` has a verb of its own or asks ("work at Stripe is grand", "live in
+    Berlin? no way"), so that "work at", "living in" at its head is no subject dropped (but "work at KPMG,
+    it's fine")."""
+    end = _clause_end(text, at)
+    return _FINITE.search(text, at, end) is not None or text.startswith("?", end)
 
 
 def _clause_end(text: str, at: int) -> int:
@@ -110,21 +118,26 @@ def _sentence_end(text: str, at: int) -> int:
     return stop.start() if stop else len(text)
 
 
+def _stop_before(text: str, at: int) -> int:
+    """Where the last sentence stop before ``at`` is (-1: none), searched backwards."""
+    return max(text.rfind(stop, 0, at) for stop in ".!?\n")
+
+
 def _someone_said(text: str, at: int) -> bool:
     """Whether the sentence holding ``at`` opens with someone else ("My sister is in Leeds, working at
     ...")."""
-    stops = [m.end() for m in _STOPS.finditer(text, 0, at)]
-    return _ABOUT_SOMEONE.match(text, stops[-1] if stops else 0) is not None
+    return _ABOUT_SOMEONE.match(text, _stop_before(text, at) + 1) is not None
 
 
 def restore(text: str) -> tuple[str, Callable[[int], int]]:
     """``text`` with the "I" of each sentence that drops it (a lower-case "i" written "I", an emoji as a
     space), and the map from a position in it to the same place in ``text`` (a position inside a restored
     subject maps to where the sentence starts)."""
-    text = _LOWER_I.sub("I", _EMOJI.sub(" ", text))  # (the same length: positions hold)
+    # (the same length: positions hold; a curly apostrophe typed on a phone as a straight one)
+    text = _LOWER_I.sub("I", _EMOJI.sub(" ", text.replace("’", "'")))
     inserts = [(m.start() + 1, "'") for m in _NO_APOSTROPHE.finditer(text)]  # "im" -> "I'm"
     text = _NO_APOSTROPHE.sub("I", text)
-    inserts = sorted(inserts + _dropped(text))
+    inserts = sorted(dict(inserts + _dropped(text)).items())  # one subject a place ("...,\nWorking at")
     if not inserts:
         return text, lambda at: at
     parts: list[str] = []

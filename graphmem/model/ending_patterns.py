@@ -41,7 +41,7 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         # working today", "... on that", "... for free")
         re.compile(
             r"\bI(?:'m| am) (?:currently |still |now )?(?:not working(?: yet| at the moment| right now| at "
-            r"all)?|unemployed|between jobs|out of work|jobless)"
+            r"all)?|unemployed|between jobs|out of work(?! mode\b)|jobless)"
             r"(?!\s+(?:at(?! the moment| present)|for|on|with|in|from|today|tonight|tomorrow|this|next|until|"
             r"till)\b|-)"
         ),
@@ -116,9 +116,9 @@ ENDINGS += [
         "location",
     ),
     (  # no home now: "..., no fixed address for now", "I'm of no fixed abode" (not "a friend with no fixed
-        # address")
+        # address", "He's got no job and no fixed address")
         re.compile(
-            r"(?:^|[.,;!?]\s*|\b(?:I'm|I am|we're|we are|I have|we have|now|and)\s+)(?:of |currently |now )?"
+            r"(?:^|[.,;!?]\s*|\b(?:I'm|I am|we're|we are|I have|we have|now)\s+)(?:of |currently |now )?"
             r"no fixed (?:address|abode)\b"
         ),
         "location",
@@ -136,7 +136,7 @@ ENDINGS += [
 # what else a pattern needs in its message, by the pattern's id
 ENDING_CUES: dict[int, re.Pattern[str]] = {
     id(_LAST_DAY): re.compile(
-        r"\b(?:notice|resign\w*|quit|job|work|boss|leaving do|last day (?:at|with) [A-Z])", re.I
+        r"\b(?:notice|resign\w*|quit|job|work|boss|leaving do|last day (?:at|with) (?-i:[A-Z]))", re.I
     ),
 }
 # every pattern above holds one of these: a turn without any is not searched

@@ -64,6 +64,20 @@ def _place(value: str) -> bool:
     return is_place(value) or is_place(_CITY.sub("", value))
 
 
+# a trip's, a call's or a journey's words after the place (not a move's)
+_A_STAY = re.compile(
+    r"\b(?:for (?:a|an|the) (?:conference|course|training|trade show|workshop|summit|event|meeting|week|few "
+    r"days|couple of (?:days|weeks))|trade show|on the (?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the "
+    r"airport|the station)|the (?:train|flight|plane|bus) was)\b"
+)
+_STOP = re.compile(r"[.!?\n]")
+
+
+def _end(text: str, at: int) -> int:
+    stop = _STOP.search(text, at)
+    return stop.start() if stop else len(text)
+
+
 _MORE_WORDS = re.compile(r"for good|transferr|sending me|moving me|posting me|relocating me|being|getting")
 
 
@@ -74,12 +88,16 @@ def more_moves(text: str, out: Found) -> None:
         return
     for pattern, planned in ((FOR_GOOD_AHEAD, True), (FOR_GOOD_DONE, False), (SENT, True)):
         for m in pattern.finditer(text):
+            if pattern is SENT and _A_STAY.search(text, m.end(), _end(text, m.end())):
+                continue  # "The company is sending me to Berlin for a conference in April": a trip
             if _place(value := clean(m["obj"])) and fits("location", value):
                 slot = (FactType.PROFILE, "location@planned" if planned else "location")
                 fact = ExtractedFact("location", value, FactType.PROFILE, planned=planned, span=m.span())
                 out.setdefault(slot, fact)
     for m in TRANSFERRED.finditer(text):
         value = clean(m["obj"])
+        if _A_STAY.search(text, m.end(), _end(text, m.end())):
+            continue  # "transferred to Customer Services on the phone", "... to Manchester at Crewe"
         if m["passive"] and is_organisation(value) and not _place(value):  # "got transferred to ... Hospital"
             out.setdefault(
                 (FactType.PROFILE, "employer"),
@@ -108,7 +126,7 @@ SCRAPPED = re.compile(
 # (a lower-case name turned down only "in the end", "after all", or in a message about a job: not "I turned
 # down dessert")
 TURNED_DOWN = re.compile(
-    r"\bI(?:'ve| have)? (?:turned down|declined|rejected|passed on) (?P<obj>[a-z][\w'-]*)"
+    r"\bI(?:'ve| have)? (?:turned down|declined|rejected|passed on) (?P<obj>[a-z][\w'-]*+)"
     r"(?=\s+(?:in the end|after all)\b|(?=.*\b(?:job|offer|role|position|contract|start\w*)\b)"
     r"(?:\s*(?:[.,;!?\n]|$)|\s+(?:so|because|now|sadly)\b))"
 )

@@ -198,5 +198,11 @@ TRIP = (
     r"visit|visiting|sightseeing|recommend\w*|tourists?|touristy|conference|layover|stopover|honeymoon|"
     r"backpacking|travell?ing|(?:heading|going|back) (?:home|back)|festival|wedding|jet ?lag\w*|"
     r"gorgeous|stunning|beautiful|amazing|incredible|loving it|where are you|at (?:my|our) \w+'s|"
-    r"(?:mum|mom|parents|in-laws|grandma|gran|nan)'s?|weekend|till|until|this week)\b"
+    r"(?:mum|mom|parents|in-laws|grandma|gran|nan)'s?|weekend|this week|nomad)\b"
+)
+# the words of an errand at a shop or a firm's counter, not of a job there: "I'm at Tesco in Leeds, want
+# anything?", "still at Sainsbury's, queue is mad"
+ERRAND = (
+    r"\b(?:want anything|need anything|getting|buying|picking up|shopping|queue|grabbing|for (?:a|the) "
+    r"(?:coffee|meeting|conference|workshop|visit|day|weekend|week))\b"
 )

@@ -23,6 +23,7 @@ from graphmem.model.pattern_pieces import (
     PLACE_END,
     SPEAKER,
     STOP,
+    TRIP,
     US,
     WHEN,
     WHO,
@@ -134,7 +135,7 @@ WILL = (  # ("I plan to relocate to Lagos in March", "I'll now be moving ...")
 JOINING = re.compile(
     rf"(?:{WILL} (?:join(?:ing)?|start(?:ing)? at)|\bI(?:'m| am)(?: \w+ly| now)? (?:joining|starting at)|"
     # (or after a dash or a comma: "I'm leaving Shopify - starting at the Canada Revenue Agency on ...")
-    rf"\bI (?:start at|join)|(?:^|[.!?]\s+|\s[-—]\s+|,\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
+    rf"\bI (?:start at|join)|(?:^|[.!?;]\s+|\s[-—]\s+|,\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
     rf"\bI(?:'m| am) leaving\b[^.!?\n]{{0,60}}? to join|"  # "I'm leaving in August to join Microsoft on ..."
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
@@ -183,17 +184,14 @@ GOT_HOME = re.compile(
     r"(?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|condo|bungalow|cottage) in\s+"
     rf"{NAMED_PLACE}{PLACE_END}"
 )
-_TRIP = re.compile(
-    r"\b(?:holidays?|vacation|trip|airbnb|hotel|hostel|week(?:end)?|nights?|festival|visit\w*|honeymoon|"
-    r"conference|tour\w*)\b",
-    re.I,
-)
+_TRIP = re.compile(TRIP + r"|\b(?:nights?|weeks?|tour\w*)\b", re.I)  # a holiday let's words, not a home's
 # a job or a post accepted, its start said in its clause or in the next sentence ("Accepted a position with
 # the International School of Kigali! I start January 11"): an employer by its name (not "Accepted a role
 # with Sarah's team", "I've taken a job with Dad")
 ACCEPTED = re.compile(
     rf"{SPEAKER} (?:accepted|taken|took|landed|got|signed for) (?:a |an |the |their )?(?:new )?"
-    rf"(?:job|role|position|post|offer|job offer)(?: offer)? (?:at|with|from)\s+{FIRM_NAME}"
+    rf"(?:job|role|position|post|offer|job offer)(?: offer)? (?:at|with|from)\s+{FIRM_NAME}(?![\w&'-])"
+    r"(?!\s+(?:on|for) (?:the|our|my|a) (?:house|flat|home|place|property|apartment|condo)\b)"  # a sale
 )
 # where one will be from a date, said of a firm in a message about work or leaving one ("Leaving Nokia,
 # I'll be at Supercell from the 1st of September"; not "I'll be at my mum's from Friday", "I'll be at
@@ -201,7 +199,7 @@ ACCEPTED = re.compile(
 BE_AT = re.compile(
     rf"\bI(?:'ll| will) be at\s+{FIRM_NAME}(?=\s+(?:from|on|starting)\s+(?:the \d|\d|{_MONTH_OR_DAY}))"
     r"(?![^.!?\n]*\b(?:for (?:a|the|an) (?:conference|meeting|workshop|training|course|event|visit|day|"
-    r"week|few days)|working from)\b)"
+    r"week|few days)|working from|shopping|interview|appointment)\b)"
 )
 _WORK_CUE = re.compile(
     r"\b(?:job|work|role|position|offer|contract|notice|resign\w*|leaving|left|quit\w*|hired|employer|"
@@ -277,8 +275,11 @@ PLAN_CHECKS: dict[int, Callable[[str, re.Match[str]], bool]] = {
     # be starting at Meta on December 1"
     id(JOINING): lambda v, m: (
         _a_job_taken(v, m)
-        or is_employer(
-            v, first_name=_STARTING_AT.search(m.group()) is not None and _STUDY.search(m.string) is None
+        or is_employer(  # (a firm named like a person; like a town only in a message about work)
+            v,
+            first_name=_STARTING_AT.search(m.group()) is not None
+            and _STUDY.search(m.string) is None
+            and (not is_place(v) or _WORK_CUE.search(m.string) is not None),
         )
     ),
     id(MOVING_ALONE): lambda v, m: is_place(v),  # "Moving to Linux on Monday"

@@ -21,6 +21,7 @@ from graphmem.model.pattern_pieces import (
     TRIP,
     US,
 )
+from graphmem.model.people import is_role
 from graphmem.model.places import is_place
 from graphmem.model.work_patterns import I_AM, WORK_PATTERNS, Check
 
@@ -86,6 +87,11 @@ def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
     Tokyo, landed an hour ago", "I'm in Dublin. Any restaurant recommendations?", "I've been in Iceland for a
     month, heading home soon"."""
     return is_place(value) and _TRIP.search(text, match.start(), _sentence_after(text, match.end())) is None
+
+
+def _working_in(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place one's job is in (:func:`graphmem.model.people.is_role`), said of no trip."""
+    return is_role(match["role"]) and _lived_in(value, text, match)
 
 
 def _moved_myself(value: str, text: str, match: re.Match[str]) -> bool:
@@ -179,10 +185,12 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # July"
     (
         re.compile(
-            r"(?:^|[.!?:]\s+|\b(?:I|we)\b[^.!?\n]{0,60}?,\s+(?:and |then )?|\b[Hh]aving (?:just |recently )?)"
+            # (after a clause of the speaker's own that names no one else: not "I saw Tom, moved to Leeds")
+            r"(?:^|[.!?:]\s+|\b(?:I|we)\b(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?,\s+"
+            r"(?:and |then )?|(?:^|[.!?:]\s+)[Hh]aving (?:just |recently )?)"
             r"(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
             r"(?P<verb>(?i:moved|relocated|upped sticks))"
-            rf"{MOVE_TO}"
+            rf"{MOVE_TO}(?!{FOR_A_WHILE})"
         ),
         "location",
         _moved_myself,
@@ -206,6 +214,17 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "location",
         _lived_in,
         "since moving|since relocating",
+    ),
+    # "I'm a nurse in Winnipeg", "I'm a high school teacher in Tulsa": a job's title, then the town (not "I'm
+    # a tourist in Rome", "I'm a bridesmaid in Bath next week")
+    (
+        re.compile(
+            rf"{I_AM} an? (?:[\w-]+ ){{0,3}}?(?P<role>[\w-]+) (?:in|based in)\s+{NAMED_PLACE}{PLACE_END}"
+            rf"{_STAYING}"
+        ),
+        "location",
+        _working_in,
+        "(?:'m|am) (?:now |currently |still |actually )?an? ",
     ),
     # "We now call Tauranga home", "I call Leeds home these days"
     (

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.extracted import ExtractedFact, clean, fits
+from graphmem.model.pattern_pieces import ERRAND, TRIP
 from graphmem.model.people import is_employer
 from graphmem.model.places import is_place
 from graphmem.models import FactType
@@ -26,12 +27,30 @@ _WHILE = (
 # an employer held only "till then" ("still at IBM till then"; not "staying at Canva for now" after an offer
 # rescinded, which stands by itself)
 _UNTIL_THEN = re.compile(r"\s+(?:till|until|til) (?:then|I (?:move|go|leave|start))\b")
+# a bound months ahead, not a trip's days: "till april", "until the end of January", "till spring" (not "until
+# tomorrow", "until Sunday")
+_MONTHS_AHEAD = (
+    r"(?:(?:the )?(?:end|start|beginning|middle) of )?(?i:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|spring|summer|autumn|"
+    r"fall|winter|next (?:month|year)|the new year)"
+)
 STILL = re.compile(
     r"(?:^|[.!?,;:]\s*|\b(?:I'm|I am|[Ww]e're|[Ww]e are|and|but|so|though)\s+)"
     r"(?i:(?P<put>staying put|still staying|staying|remaining|still)) (?P<at>in|at)\s+"
     r"(?P<obj>(?:the )?[A-Za-z][\w&'-]*(?: [A-Z][\w&'-]*){0,3})"
-    rf"(?P<bound>\s+(?:{_WHILE}|(?:till|until|til) \w+)\b)?(?=\s*(?:[.,;!?\n]|$)|\s+(?:and|but|so)\b)"
+    rf"(?P<bound>\s+(?:{_WHILE}|(?:till|until|til) {_MONTHS_AHEAD})\b)?"
+    r"(?=\s*(?:[.,;!?\n]|$)|\s+(?:and|but|so)\b)"
 )
+# a home said bare, as a profile or a reply says it: "Still Dublin for now, but ...", "Lyon for now, moving to
+# Marseille in April", "... still in Zurich." (a capitalised place; no trip's words in its sentence)
+_BARE = re.compile(  # (bare, only beside a move: not "Chelsea for now, they're top of the league")
+    r"(?:^|[.!?;:\n]\s*)(?:(?i:still) )?(?P<obj>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
+    r"(?=,? for now\b[^.!?\n]*\b(?:mov|relocat|but|then|till|until))|"
+    r"\b(?:[Ss]till|I'm still|I am still|[Ww]e're still) in (?P<town>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
+    r"(?=\s*(?:[.!?\n]|$))"
+)
+_TRIP_SAID = re.compile(TRIP, re.IGNORECASE)
+_ERRAND_SAID = re.compile(ERRAND, re.IGNORECASE)
 # a place typed in lower case that is an everyday word: "still in bed till noon", "staying in reading"
 _COMMON = frozenset({"bed", "reading", "nice", "bath", "deal", "wedding", "holiday", "march", "may", "hull"})
 
@@ -40,9 +59,16 @@ def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> Non
     """The speaker's place or work said as still held (a slot taken stands): a place (in lower case, not an
     everyday word: :data:`_COMMON`) or an organisation; "still" only with its bound ("till then", "for
     now": not "I'm still in shock", "still at work")."""
+    for m in _BARE.finditer(text):
+        place = m["obj"] or m["town"]
+        if is_place(place) and _TRIP_SAID.search(text) is None:
+            out.setdefault(
+                (FactType.PROFILE, "location"),
+                ExtractedFact("location", place, FactType.PROFILE, holds=True, span=m.span()),
+            )
     if "still" not in text.lower() and "stay" not in text.lower() and "remain" not in text.lower():
         return
-    for m in STILL.finditer(text):
+    for m in STILL.finditer(text) if _TRIP_SAID.search(text) is None else ():  # not "... the hotel is great"
         value, bound = clean(m["obj"]), m["bound"]
         if m["put"].lower() in ("still", "staying", "remaining") and not bound:
             continue  # "I'm still in shock", "staying in Rome" on a trip
@@ -55,7 +81,12 @@ def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> Non
             )
         # an organisation, not a place ("staying at the Hilton till Friday": a hotel's bound, not a job's)
         elif (
-            m["at"] == "at" and written and bound and _UNTIL_THEN.match(bound) and is_employer(value)
+            m["at"] == "at"
+            and written
+            and bound
+            and _UNTIL_THEN.match(bound)
+            and is_employer(value)
+            and _ERRAND_SAID.search(text) is None
         ) and not is_place(value):
             slot = (FactType.PROFILE, "employer")
             out.setdefault(

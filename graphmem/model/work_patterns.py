@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import (
     END,
+    ERRAND,
     FIRM_NAME,
     I_AND,
     LEFT_AFTER,
@@ -21,12 +22,13 @@ from graphmem.model.pattern_pieces import (
     NOT_A_DEPARTMENT,
     OBJ,
     PLACE_END,
+    SHIFT,
     TRIP,
 )
 from graphmem.model.people import is_employer, is_organisation, is_role, names_a_kind
 from graphmem.model.places import is_place
 
-__all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_employer", "an_organisation", "firm_and_place"]
+__all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_organisation", "firm_and_place"]
 
 I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 # what one is at a place that is no job there: "I'm a regular at the Crown", "a mature student at UCL", "a
@@ -77,12 +79,17 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
     for cut in _PLACE_TAIL.finditer(value):
         if is_place(place := value[cut.end() :]):
             return value[: cut.start()], place
+    own = _ITS_TOWN.match(value)  # "Revolut's Krakow (office)", "TCS Chennai (branch)"
+    if own is not None and is_place(own["town"]) and (own["s"] or _A_SITE.match(text, end)):
+        return own["firm"], own["town"]
     named = _NAMED_IN.search(value)  # a town no gazetteer holds, after a name that is a firm's by its kind
     if named is not None and names_a_kind(value[: named.start()]):
         return value[: named.start()], None  # "Jollibee Foods Corporation in Pasig"
     return value, None
 
 
+_ITS_TOWN = re.compile(r"(?P<firm>.+?)(?P<s>'s)? (?P<town>[A-Z][\w-]+(?: [A-Z][\w-]+)?)$")
+_A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headquarters)\b")
 _NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
@@ -110,22 +117,31 @@ def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
     return is_organisation(value)
 
 
-def an_employer(value: str, text: str, match: re.Match[str]) -> bool:
-    """The value, started at with no role said, names an employer (:func:`graphmem.model.people.is_employer`:
-    not "PureGym")."""
-    return is_employer(value)
-
-
 def _started_at(value: str, text: str, match: re.Match[str]) -> bool:
-    """An employer (:func:`an_employer`) still worked at: not "I started at Ericsson in 2019 and left in
-    2022"."""
+    """An employer (:func:`graphmem.model.people.is_employer`) still worked at: not "I started at Ericsson
+    in 2019 and left in 2022"."""
     return is_employer(value) and _LEFT_AFTER.match(text, match.end()) is None
 
 
 def _been_at(value: str, text: str, match: re.Match[str]) -> bool:
-    """A place of work still worked at: not "I've been at Oxford for two years", "... but I left last
-    month"."""
-    return not is_place(value) and _LEFT_AFTER.match(text, match.end()) is None
+    """An employer still worked at: not "I've been at Oxford for two years", "... at church since 2010", "...
+    at Gran's since March", "... but I left last month"."""
+    return is_employer(value) and _LEFT_AFTER.match(text, match.end()) is None
+
+
+def _said_of_work(value: str, text: str, match: re.Match[str]) -> bool:
+    """An employer, in a message that speaks of work beside the match, or whose name says its kind: "I made
+    the jump to Monash Health", "... and my new team is great" (not "I made the jump to Notion from
+    Evernote", "now that I'm with Sky, I get all the sports", "Two days in at Center Parcs")."""
+    if not is_employer(value) or _TRIP.search(text) is not None or _NOT_AT_WORK.search(text) is not None:
+        return False
+    rest = text[: match.start()] + text[match.end() :]
+    kind = names_a_kind(value) and not match.group().lower().startswith(_SWITCH)
+    return kind or _WORK_WORDS.search(rest) is not None
+
+
+# "made the switch to Octopus Energy" is as often a customer's: the kind of its name says nothing
+_SWITCH = ("i made the switch", "made the switch")
 
 
 def _joined(value: str, text: str, match: re.Match[str]) -> bool:
@@ -139,8 +155,13 @@ def _joined(value: str, text: str, match: re.Match[str]) -> bool:
 
 def _an_employer_named(value: str, text: str, match: re.Match[str]) -> bool:
     """An employer (not a gym: "I'm still with PureGym"), said before no "for"/"on" of an errand ("I'm still
-    at Tesco for milk")."""
-    return is_employer(value) and _ERRAND.match(text, match.end()) is None
+    at Tesco for milk"), in a message about work (:func:`_said_of_work`)."""
+    return _ERRAND.match(text, match.end()) is None and _said_of_work(value, text, match)
+
+
+def _a_day_at_work(value: str, text: str, match: re.Match[str]) -> bool:
+    """An employer, a first day there no trip's ("first day at Legoland was amazing")."""
+    return is_employer(value) and _TRIP.search(text) is None
 
 
 def _a_role_at(value: str, text: str, match: re.Match[str]) -> bool:
@@ -164,11 +185,7 @@ def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
 
 _TRIP = re.compile(TRIP, re.IGNORECASE)
 _ERRAND = re.compile(r"\s+(?:for|getting|buying|picking|to (?:get|buy|pick|grab))\b")
-_NOT_AT_WORK = re.compile(
-    r"\b(?:want anything|need anything|getting|buying|picking up|shopping|queue|grabbing|for (?:a|the) "
-    r"(?:coffee|meeting|conference|workshop|visit|day|weekend|week))\b",
-    re.I,
-)
+_NOT_AT_WORK = re.compile(ERRAND, re.I)
 _LEFT_AFTER = re.compile(LEFT_AFTER)
 
 
@@ -208,7 +225,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             rf"{I_AND} made the (?:jump|switch|leap|move) (?:over |across )?to\s+{FIRM_NAME}(?![\w&'-])"
         ),
         "employer",
-        an_organisation,
+        _said_of_work,
         "made the",
     ),
     # "I got hired by Sonae", "I've been taken on at Arup", "I was headhunted by Monzo"
@@ -216,6 +233,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         re.compile(
             rf"{I_AND} (?:got|was|been) (?:hired|taken on|recruited|headhunted|poached) (?:by|at)\s+"
             rf"{FIRM_NAME}(?![\w&'-])(?![^.!?\n]*\b(?:start|starting|begin|beginning|from)\b)"  # (a plan)
+            r"(?!\s+for (?:a|the) (?:ride|trip|lift|day|weekend)\b)"  # "hired by Uber for a ride"
         ),
         "employer",
         an_organisation,
@@ -229,13 +247,16 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             r"(?=,? (?:is |was )?(?:done|over|complete|finished|went|in the bag|survived)\b|,? (?:was|went) )"
         ),
         "employer",
-        an_organisation,
+        _a_day_at_work,
         "first|second",
     ),
     # "I work in Nubank", "I am working in Infosys, Bangalore office": an organisation's name (not a place,
     # a team or a trade: "I work in London", "I work in HR", "I work in Retail")
     (
-        re.compile(rf"{_I_AM_WORKING} in\s+{NOT_A_DEPARTMENT}{_NOT_A_TRADE}{FIRM_NAME}{_FIRM_END}"),
+        re.compile(
+            rf"{_I_AM_WORKING} in\s+{NOT_A_DEPARTMENT}{_NOT_A_TRADE}{FIRM_NAME}{_FIRM_END}"
+            rf"(?!\s+(?:{SHIFT})\b)"  # not "I'm working in Starbucks today"
+        ),
         "employer",
         an_organisation,
         "work",
@@ -312,7 +333,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             rf"(?:days|weeks|months) in at\s+{FIRM_NAME}(?![\w&'-])"
         ),
         "employer",
-        an_organisation,
+        _said_of_work,
         "in at",
     ),
     # "I'm at Genentech in South San Francisco", "I'm at Nokia in Espoo": a firm with its town (see
