@@ -26,6 +26,10 @@ _WORDS = re.compile(
     r"wrong|misspo|mistyp|mistake|my bad|typo|scratch that|\bsaid\b|wrote|typed|told you|mentioned|\bput\b|"
     r"correction|not "
 )
+# the words each kind needs beside those (lower case): a slip owned, a value said before, a date corrected
+_SLIP_WORDS = re.compile(r"wrong|misspo|mistyp|mistake|my bad|typo|scratch that")
+_SAID_WORDS = re.compile(r"\bi (?:said|wrote|typed|put|told you|mentioned)\b")
+_DATE_WORDS = re.compile(r"\b(?:move|relocation|moving date|start(?:ing)? date)\b[^.!?\n]*\bnot\b")
 # a name as written: "Commerzbank", "Palmerston North", "Deutsche Bank" (not "It", "The")
 _NAME = r"(?!(?:I|They|He|She|It|We|You|The|This|That|Sorry|Oops)\b)[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}"
 _AT = r"(?:in |at |to |for |with )?"
@@ -120,12 +124,14 @@ def said_corrections(text: str, out: Found) -> None:
     """The corrections said in other words than "I meant X, not Y", each of the key its right value fits:
     the wrong value named (or, naming none, the key's current one: ``SAID_WRONG``); a plan's date corrected
     as a put-off of the key's pending plan to the date said."""
-    if _WORDS.search(text.lower()) is None:
+    lower = text.lower()
+    if _WORDS.search(lower) is None:
         return
-    old = _OLD.search(text)
-    found = [m for p in (_SLIP, _SAID_BUT) for m in p.finditer(text)]
-    if _CORRECTING.search(text):
+    kinds = ((_SLIP, _SLIP_WORDS), (_SAID_BUT, _SAID_WORDS))
+    found = [m for pattern, words in kinds if words.search(lower) for m in pattern.finditer(text)]
+    if "not " in lower and _CORRECTING.search(text):
         found += list(_NOT_THIS.finditer(text))
+    old = _OLD.search(text) if found else None
     for m in found:
         wrong = m.groupdict().get("wrong") or (old["wrong"] if old else SAID_WRONG)
         for key in _keys(m["obj"]):
@@ -133,7 +139,7 @@ def said_corrections(text: str, out: Found) -> None:
                 continue  # "sorry my mistake, it's Zoom not Teams for the call": no home's or job's words
             fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=wrong, span=m.span())
             out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
-    for pattern, key in _REDATED:
+    for pattern, key in _REDATED if _DATE_WORDS.search(lower) else ():
         for m in pattern.finditer(text):
             out.setdefault(
                 (FactType.PROFILE, f"{key}@put_off"),

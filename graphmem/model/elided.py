@@ -134,7 +134,9 @@ def restore(text: str) -> tuple[str, Callable[[int], int]]:
     space), and the map from a position in it to the same place in ``text`` (a position inside a restored
     subject maps to where the sentence starts)."""
     # (the same length: positions hold; a curly apostrophe typed on a phone as a straight one)
-    text = _LOWER_I.sub("I", _EMOJI.sub(" ", text.replace("’", "'")))
+    if not text.isascii():
+        text = _EMOJI.sub(" ", text.replace("’", "'"))
+    text = _LOWER_I.sub("I", text)
     inserts = [(m.start() + 1, "'") for m in _NO_APOSTROPHE.finditer(text)]  # "im" -> "I'm"
     text = _NO_APOSTROPHE.sub("I", text)
     inserts = sorted(dict(inserts + _dropped(text)).items())  # one subject a place ("...,\nWorking at")

@@ -78,7 +78,10 @@ def _end(text: str, at: int) -> int:
     return stop.start() if stop else len(text)
 
 
-_MORE_WORDS = re.compile(r"for good|transferr|sending me|moving me|posting me|relocating me|being|getting")
+_MORE_WORDS = re.compile(
+    r"for good|transferr|sending me|moving me|posting me|relocating me|(?:being|getting) (?:sent|moved|"
+    r"transferred|relocated|posted)"
+)
 
 
 def more_moves(text: str, out: Found) -> None:
@@ -134,6 +137,11 @@ ROLE_WITHDRAWN = re.compile(
     r"\b[Tt]he (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}) (?:job offer|job|role|position|post|offer) "
     r"(?:has been|had been|was|got|is|'s been) (?:withdrawn|rescinded|pulled|cancel+ed)\b"
 )
+# a word every pattern above holds (a turn without one is not searched)
+_CALLOFF_WORDS = re.compile(
+    r"\boff\b|on hold|cancel|not happening|dead|fell|fallen|scrap|scratch|forget|ditch|drop|turned down|"
+    r"declined|rejected|passed on|withdrawn|rescinded|pulled"
+)  # (searched in the lower-cased text: a case-blind alternation is slow)
 # everyday words that name no plan ("the party's off", "work's off", "scrap that", "the light's off")
 _COMMON = frozenset(
     {
@@ -222,7 +230,7 @@ def _named(key: str, value: str, written: bool) -> bool:
 def lower_calloffs(text: str, out: Found) -> None:
     """Plans called off by a name in lower case or chat words, for each key it can name (a slot taken
     stands); not a plan dropped for another "instead" (:data:`graphmem.model.plan_patterns.REPLANNED`)."""
-    if any(p.search(text) for p in REPLANNED):
+    if _CALLOFF_WORDS.search(text.lower()) is None or any(p.search(text) for p in REPLANNED):
         return
     both = ("location", "employer")
     keyed = (

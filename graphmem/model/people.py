@@ -15,7 +15,7 @@ from functools import cache
 
 from graphmem.model.places import is_place, without_accents
 
-__all__ = ["is_employer", "is_first_name", "is_organisation", "is_role", "names_a_kind"]
+__all__ = ["is_employer", "is_first_name", "is_organisation", "is_role", "job_words", "names_a_kind"]
 
 _LEFT_OUT = frozenset({"en"})
 # the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
@@ -88,7 +88,8 @@ def names_a_kind(name: str) -> bool:
 
 
 @cache
-def _job_words() -> frozenset[str]:
+def job_words() -> frozenset[str]:
+    """The head nouns of job titles (faker's, and a few more): "analyst", "nurse", "lead"."""
     from faker.providers.job.en_US import Provider  # some 640 job titles: their head nouns
 
     heads = {re.findall(r"[A-Za-z]+", job.split(",")[0])[-1].lower() for job in Provider.jobs}
@@ -107,7 +108,7 @@ def is_role(phrase: str) -> bool:
     """Whether ``phrase`` names a job by its last word ("Senior analyst", "Product lead", "staff nurse"; not
     "Lunch", "Drinks"): the head nouns of faker's job titles, and a few more."""
     words = re.findall(r"[A-Za-z-]+", phrase)
-    return bool(words) and words[-1].lower() in _job_words()
+    return bool(words) and words[-1].lower() in job_words()
 
 
 # the words of an organisation's name, after its first: its kind or its legal form

@@ -243,7 +243,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         ),
         "location",
         _lived_in,
-        "new",
+        "new (?:flat|house|place|apartment|home|condo|bungalow|digs) in",
     ),
 ]
 PATTERNS = WORK_PATTERNS + _HOME_PATTERNS

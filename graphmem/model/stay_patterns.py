@@ -59,7 +59,7 @@ def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> Non
     """The speaker's place or work said as still held (a slot taken stands): a place (in lower case, not an
     everyday word: :data:`_COMMON`) or an organisation; "still" only with its bound ("till then", "for
     now": not "I'm still in shock", "still at work")."""
-    for m in _BARE.finditer(text):
+    for m in _BARE.finditer(text) if "for now" in text or "still" in text.lower() else ():
         place = m["obj"] or m["town"]
         if is_place(place) and _TRIP_SAID.search(text) is None:
             out.setdefault(

@@ -166,7 +166,15 @@ def _a_day_at_work(value: str, text: str, match: re.Match[str]) -> bool:
 
 def _a_role_at(value: str, text: str, match: re.Match[str]) -> bool:
     """An organisation after a job's title that opens its sentence or list item ("Senior analyst at KPMG")."""
-    return is_organisation(value) and is_role(match["role"]) and not match["role"].lower().startswith("my ")
+    role = match["role"].lower().split()
+    return is_organisation(value) and is_role(match["role"]) and _NOT_IN_A_ROLE.isdisjoint(role)
+
+
+# words no job's title holds: "Meeting with the manager at Tesco", "Lunch with the head chef at Dishoom"
+_NOT_IN_A_ROLE = frozenset(
+    {"the", "a", "an", "my", "his", "her", "their", "our", "with", "to", "for", "of", "at", "in", "on", "and",
+     "or", "meeting", "met", "saw", "call", "called", "talked", "spoke", "lunch", "dinner", "drinks"}
+)  # fmt: skip
 
 
 def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
@@ -189,6 +197,7 @@ _NOT_AT_WORK = re.compile(ERRAND, re.I)
 _LEFT_AFTER = re.compile(LEFT_AFTER)
 
 
+# a job's title before "@", "at" or "with" (the words the role pattern needs: "analyst at", "lead @")
 # each pattern, its key, its check and the words it needs (lower case) before it is searched
 WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
@@ -259,7 +268,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         ),
         "employer",
         an_organisation,
-        "work",
+        "work(?:ing)? in",
     ),
     # "I started at Ericsson last week", "Just started at Ocado!": an employer by its name alone (not "I
     # started at Oxford in October", "I started at Level 3"; a subject dropped is restored:
@@ -304,15 +313,14 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         ),
         "employer",
         _an_employer_named,
-        "now that|who|still|now",
+        "now that i|now i(?:'m| am) |who(?:'s| has)? (?:just |recently )?(?:started|joined)|"
+        "(?:still|now) (?:at|with)",
     ),
     # a role, then where, as a profile says it: "Product manager @ Atlassian, based in Sydney", "Senior
     # analyst at KPMG, Toronto." (a job's title: not "Lunch at Nando's", "Meeting with the manager at Tesco")
     (
         re.compile(
-            r"(?:^|[.!?:;\n]\s*|,\s*)(?P<role>(?:(?!(?:the|a|an|my|his|her|their|our|with|to|for|of|at|in|on|"
-            r"and|or|meeting|met|saw|call|called|talked|spoke|lunch|dinner|drinks)\b)[A-Za-z][\w-]* ){0,3}"
-            r"[A-Za-z][\w-]*) (?:@|at|with)\s+"
+            r"(?:^|[.!?:;\n]\s*|,\s*)(?P<role>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}) (?:@|at|with)\s+"
             rf"{FIRM_NAME}(?![\w&'-])"
         ),
         "employer",
@@ -353,7 +361,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         ),
         "employer",
         an_organisation,
-        "doing",
+        "work for",
     ),
     # "I now head credit risk at Fidelity Bank", "I lead the data team at Monzo" (not "I lead worship at St
     # Mary's", "... the book club at ...")
@@ -375,7 +383,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         ),
         "employer",
         an_organisation,
-        "team|department|dept|ward|desk|division|unit|office",
+        "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
     ),
     # "Joined TCS in Pune last month", "I joined Arup in March, loving the team" (with a role: "I joined
     # Acme as a designer", graphmem.model.fact_patterns)
