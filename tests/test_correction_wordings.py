@@ -37,17 +37,28 @@ def test_a_country_then_a_place_in_it_is_the_place(text: str, place: str) -> Non
     ("text", "key", "right", "wrong"),
     [
         # a slip owned, the right value alone: the key it fits, the wrong one its current value (or named)
-        ("wait no, I said that wrong, it's Commerzbank.", "employer", "Commerzbank", SAID_WRONG),
+        # (naming no wrong value, only in a message of a home or a job: "My bad, it's Zoom." corrects nothing)
+        (
+            "wait no, I said that wrong, it's Commerzbank. Work's been mad.",
+            "employer",
+            "Commerzbank",
+            SAID_WRONG,
+        ),
         (
             "wait no, I said that wrong, it's Commerzbank. Deutsche Bank was my old job.",
             "employer",
             "Commerzbank",
             "Deutsche Bank",
         ),
-        ("My mistake - it's Ocado.", "employer", "Ocado", SAID_WRONG),
-        ("Typo, it should be Innsbruck.", "location", "Innsbruck", SAID_WRONG),
-        ("I got that wrong, we're actually in Dunedin.", "location", "Dunedin", SAID_WRONG),
-        ("I misspoke, I meant Lidl.", "employer", "Lidl", SAID_WRONG),
+        ("My mistake - it's Ocado. Long week at work.", "employer", "Ocado", SAID_WRONG),
+        ("Typo, it should be Innsbruck. That's where I live.", "location", "Innsbruck", SAID_WRONG),
+        (
+            "I got that wrong, we're actually in Dunedin, we moved last year.",
+            "location",
+            "Dunedin",
+            SAID_WRONG,
+        ),
+        ("I misspoke, I meant Lidl. Long day at work.", "employer", "Lidl", SAID_WRONG),
         # the value said before against the right one
         (
             "Sorry, earlier I said Wellington but we're actually in Palmerston North, Wellington is where my "
@@ -104,6 +115,9 @@ def test_a_date_ruled_out_after_a_put_off_is_not_its_date() -> None:
         "not Monday, Tuesday works better for the dentist",
         "Sorry, not Monday, Tuesday.",  # a day is no place or firm
         "My bad, it's Tuesday.",
+        "My bad, it's Zoom.",  # (a slip with no home's or job's word)
+        "Scratch that, I meant Netflix, the show is on Netflix",
+        "Sorry, I said that wrong, it's the Hilton.",
         "My mistake, it's Tom's turn.",
         "I said Rome but I'm in Paris for the weekend.",  # no "actually", no "meant": a trip
         "I told you Tom would come, but he's actually sick.",
@@ -140,7 +154,7 @@ def test_a_slip_owned_without_the_wrong_value_corrects_the_current_one(
     mem: GraphMemory, user_id: str
 ) -> None:
     say(mem, user_id, on(1), "I work at Deutsche Bank.")
-    say(mem, user_id, on(2), "My mistake, it's Commerzbank.")
+    say(mem, user_id, on(2), "My mistake, it's Commerzbank. Work's been hectic.")
     assert value_at(mem, user_id, "employer", NOW) == "Commerzbank", history(mem, user_id, "employer")
     assert value_at(mem, user_id, "employer", on(1)) == "Commerzbank", history(mem, user_id, "employer")
 

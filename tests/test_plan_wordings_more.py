@@ -84,7 +84,7 @@ def _said(text: str, said: datetime = on(4)) -> set[tuple[str, str, str | None, 
         ("I'm now retired from LTA", ("employer", "", None, "ends")),
         # 8: held while a plan waits
         ("still in Geneva till then", ("location", "Geneva", None, "now")),
-        ("still in madrid till april", ("location", "madrid", None, "now")),
+        ("still in madrid till april, then we move", ("location", "madrid", None, "now")),
         ("we're staying in Halifax for now", ("location", "Halifax", None, "now")),
         ("staying put in Hamburg", ("location", "Hamburg", None, "now")),
         ("still at IBM till then", ("employer", "IBM", None, "now")),

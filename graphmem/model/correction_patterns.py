@@ -101,15 +101,15 @@ _REDATED = [
 _DAY_WORDS = frozenset(m.casefold() for m in MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow"}
 
 
-# what a slip corrected with no wrong value named must speak of, to be a home's or a job's, unless the
-# message is the bare correction ("I misspoke, I meant Lidl.": at most _BARE words)
+# what a slip corrected with no wrong value named must speak of, to be a home's or a job's: "My bad, it's
+# Zoom." corrects nothing, "My bad, I work at Lidl, not Aldi" names its wrong value anyway; a bare "I
+# misspoke, I meant Lidl." is read only with such a word (it would replace the value held, whatever it was)
 _KEY_WORDS = {
     "location": re.compile(
         r"\b(?:live|living|lived|home|moved|move|based|flat|house|apartment|town|city)\b", re.I
     ),
     "employer": re.compile(r"\b(?:work|working|job|employer|company|firm|office|role|boss|team)\b", re.I),
 }
-_BARE = 8
 
 
 def _keys(value: str) -> list[str]:
@@ -135,7 +135,7 @@ def said_corrections(text: str, out: Found) -> None:
     for m in found:
         wrong = m.groupdict().get("wrong") or (old["wrong"] if old else SAID_WRONG)
         for key in _keys(m["obj"]):
-            if wrong == SAID_WRONG and len(text.split()) > _BARE and _KEY_WORDS[key].search(text) is None:
+            if wrong == SAID_WRONG and _KEY_WORDS[key].search(text) is None:
                 continue  # "sorry my mistake, it's Zoom not Teams for the call": no home's or job's words
             fixed = ExtractedFact(key, m["obj"], FactType.PROFILE, corrects=wrong, span=m.span())
             out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)

@@ -3,7 +3,7 @@
 at HSBC". People drop the subject of a sentence about themselves, or type it in lower case; the fact patterns
 read "I ...". :func:`restore` gives the text with the subject said, and a map from its positions back to the
 text as written, so that a fact's span still points into the message (:mod:`graphmem.model.planned` reads
-its clause there). An emoji is read as a space, so that it ends no value ("Lisbon 🎉").
+its clause there). An emoji is read as a full stop, so that it ends a value ("Lisbon 🎉") and a sentence.
 
 A sentence is restored when it opens with a past form ("Got", "Left", "Started", "Been", "Based", ...), with
 "live" or "work" and a name ("live in Berlin"), or after a comma of one's own sentence ("Based in Cape Town,
@@ -28,17 +28,18 @@ __all__ = ["about_someone", "restore"]
 # of where one lives and works now ("live in Berlin", "work at Standard Bank", after a comma too: "Based in
 # Johannesburg, work at Standard Bank")
 _DROPPED = re.compile(
-    r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also|now) )?"
+    r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also|now) )?"
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned))\b)|"
-    r"(?:^|[.!?:]\s+|\n\s*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
+    r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
     r",\s+(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z]))|"
-    r"(?:^|[.!?:]\s+|\n\s*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"  # "At Stripe now"
+    # "At Stripe now"
+    r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"
 )
 # a sentence opening with "Working at" or "Living in" that says nothing more of it is no gerund: "Working at
 # Deloitte, Dublin." (but "Working at Google was hard", "Living in London is expensive")
 _FRAGMENT = re.compile(
-    r"(?:^|[.!?:]\s+|\n\s*)(?P<word>(?P<verb>(?i:working|living)) (?:at|for|in) (?=[A-Z]))"
+    r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<word>(?P<verb>(?i:working|living)) (?:at|for|in) (?=[A-Z]))"
 )
 _FINITE = re.compile(
     r"\b(?:is|was|are|were|has|had|have|makes?|made|gets?|got|will|would|can|could|feels?|felt|sucks|seems?|"
@@ -47,7 +48,8 @@ _FINITE = re.compile(
 )
 # the subject a verb form drops: "Been ..." is "I've been ...", "Based ..." is "I'm based ..."
 _SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm "}
-# an emoji is read as a space ("Figma rescinded the offer 😞 so I'm staying"): one character each
+# an emoji is read as a full stop ("Figma rescinded the offer 😞 so I'm staying", "Big news 🎉 Got the job"):
+# one character each
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]")
 # "i" written in lower case ("i work at HSBC", "i'm in Leeds") and "im" with no apostrophe ("im in Melbourne")
 _LOWER_I = re.compile(r"(?<![\w'’-])i(?=\s|['’](?:m|ve|ll|d)\b)")
@@ -86,8 +88,8 @@ def _dropped(text: str) -> list[tuple[int, str]]:
                 said.append((at, "I'm " if am else "I "))
             continue
         at = m.start("word") if m["word"] else m.start("now") if m["now"] else m.start("at")
-        if m["now"] and _said_with_verb(text, m.end()):
-            continue  # "work at Stripe is grand tbh", "live in Berlin? no way": not a subject dropped
+        if (m["now"] and _said_with_verb(text, m.end())) or text.startswith("?", _clause_end(text, m.end())):
+            continue  # "work at Stripe is grand tbh", "Based in Leeds? DM me": not a subject dropped
         if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
             said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
     for m in _FRAGMENT.finditer(text):
@@ -124,18 +126,23 @@ def _stop_before(text: str, at: int) -> int:
 
 
 def _someone_said(text: str, at: int) -> bool:
-    """Whether the sentence holding ``at`` opens with someone else ("My sister is in Leeds, working at
-    ...")."""
-    return _ABOUT_SOMEONE.match(text, _stop_before(text, at) + 1) is not None
+    """Whether the sentence holding ``at`` opens with someone or something else ("My sister is in Leeds,
+    working at ...", "Our hotel, based in Sydney, is lovely")."""
+    start = _stop_before(text, at) + 1
+    return _ABOUT_SOMEONE.match(text, start) is not None or _SOMETHING.match(text, start) is not None
+
+
+# a sentence about a thing, not the speaker: "Our hotel, based in Sydney, ...", "The firm, based in Leeds"
+_SOMETHING = re.compile(r"\s*(?i:the|our|his|her|their|its|this|that|these|those|a|an)\b")
 
 
 def restore(text: str) -> tuple[str, Callable[[int], int]]:
     """``text`` with the "I" of each sentence that drops it (a lower-case "i" written "I", an emoji as a
-    space), and the map from a position in it to the same place in ``text`` (a position inside a restored
+    full stop), and the map from a position in it to the same place in ``text`` (a position inside a restored
     subject maps to where the sentence starts)."""
     # (the same length: positions hold; a curly apostrophe typed on a phone as a straight one)
     if not text.isascii():
-        text = _EMOJI.sub(" ", text.replace("’", "'"))
+        text = _EMOJI.sub(".", text.replace("’", "'"))
     text = _LOWER_I.sub("I", text)
     inserts = [(m.start() + 1, "'") for m in _NO_APOSTROPHE.finditer(text)]  # "im" -> "I'm"
     text = _NO_APOSTROPHE.sub("I", text)

@@ -43,7 +43,8 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
             r"\bI(?:'m| am) (?:currently |still |now )?(?:not working(?: yet| at the moment| right now| at "
             r"all)?|unemployed|between jobs|out of work(?! mode\b)|jobless)"
             r"(?!\s+(?:at(?! the moment| present)|for|on|with|in|from|today|tonight|tomorrow|this|next|until|"
-            r"till)\b|-)"
+            # (a day's, not a job's: "I'm not working right now, on my lunch")
+            r"till|early)\b|-|[^.!?\n]*\b(?:lunch|break|shift|off sick|on leave|holiday)\b)"
         ),
         "employer",
     ),
@@ -128,7 +129,7 @@ ENDINGS += [
         re.compile(
             r"\b(?:[Tt]hey|[Tt]he company|[Mm]y (?:boss|company|employer))(?: just)? "
             rf"(?:fire[ds]?|sack(?:ed|s)?|let) me(?: go)?"
-            rf"(?: (?:from|at)\s+(?=[A-Z])(?!(?:{STOP})\b){OBJ}{END}|{_SAID_END})"
+            rf"(?: (?:from|at)\s+(?=[A-Z])(?!(?:{STOP})\b){OBJ}{END}|(?! (?:from|at|off) )(?:{_SAID_END}))"
         ),
         "employer",
     ),

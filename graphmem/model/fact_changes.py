@@ -13,12 +13,12 @@ from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.move_patterns import lower_calloffs, more_moves
 from graphmem.model.pattern_pieces import NOT_SOMEONE
 from graphmem.model.places import is_place
+from graphmem.model.plan_checks import PLAN_CHECKS
 from graphmem.model.plan_patterns import (
     AFTER_ALL,
     CORRECTED,
     HOUSEHOLD_MOVED,
     INSTEAD,
-    PLAN_CHECKS,
     PLANNABLE,
     PLANNED,
     PROGRESSIVE,

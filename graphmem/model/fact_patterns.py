@@ -43,11 +43,11 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     shield,
 )
+from graphmem.model.people import firm_and_place
 from graphmem.model.places import is_place, narrower
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
 from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS
-from graphmem.model.work_patterns import firm_and_place
 from graphmem.models import FactType
 
 __all__ = ["ExtractedFact", "extract"]
@@ -89,10 +89,10 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         _needs(
-            r"liv|reside|stay in",
+            r"liv",
             re.compile(
-                rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live|"
-                rf"I (?:now |currently )?reside|I stay)|{AND} (?:now )?live|{US} (?:live|living|reside|stay))"
+                rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live)|"
+                rf"{AND} (?:now )?live|{US} (?:live|living))"
                 rf" in\s+{NAMED}{PLACE}{PLACE_END}"
             ),
         ),

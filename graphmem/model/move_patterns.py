@@ -11,7 +11,7 @@ import re
 
 from graphmem.model.extracted import ExtractedFact, clean, fits
 from graphmem.model.pattern_pieces import AND, NAMED_PLACE
-from graphmem.model.people import is_employer, is_organisation
+from graphmem.model.people import is_employer, is_organisation, names_a_kind
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import REPLANNED
 from graphmem.models import FactType
@@ -31,7 +31,7 @@ _FOR_GOOD = (
 FOR_GOOD_AHEAD = re.compile(
     r"\b(?:I(?:'m| am|'ll| will)|[Ww]e(?:'re| are|'ll| will)|I|[Ww]e)(?: be)?(?: \w+ly)? "
     r"(?:fly(?:ing)?|head(?:ing)?|go(?:ing)?|mov(?:e|ing)|return(?:ing)?)(?: out| back| over)?(?: home)?"
-    rf" to\s+{NAMED_PLACE}(?=[^.!?\n]{{0,40}}?{_FOR_GOOD})"
+    rf" to\s+{NAMED_PLACE}(?=(?:(?! and\b)[^.!?,;\n]){{0,40}}?{_FOR_GOOD})"  # (in its own clause)
 )
 # ... and done: "I finished my contract in Hong Kong and came home to Batangas for good last month"
 FOR_GOOD_DONE = re.compile(
@@ -67,8 +67,9 @@ def _place(value: str) -> bool:
 # a trip's, a call's or a journey's words after the place (not a move's)
 _A_STAY = re.compile(
     r"\b(?:for (?:a|an|the) (?:conference|course|training|trade show|workshop|summit|event|meeting|week|few "
-    r"days|couple of (?:days|weeks))|trade show|on the (?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the "
-    r"airport|the station)|the (?:train|flight|plane|bus) was)\b"
+    r"days|couple of (?:days|weeks)|project)|for (?:\w+ )?(?:days?|weeks?|nights?)|trade show|on the "
+    r"(?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the airport|the station)|the (?:train|flight|plane|"
+    r"bus) was|on (?i:mon|tues|wednes|thurs|fri|satur|sun)day|no help|on hold|by the airline)\b"
 )
 _STOP = re.compile(r"[.!?\n]")
 
@@ -101,7 +102,8 @@ def more_moves(text: str, out: Found) -> None:
         value = clean(m["obj"])
         if _A_STAY.search(text, m.end(), _end(text, m.end())):
             continue  # "transferred to Customer Services on the phone", "... to Manchester at Crewe"
-        if m["passive"] and is_organisation(value) and not _place(value):  # "got transferred to ... Hospital"
+        # "got transferred to Harrogate District Hospital" (by its kind; not "... to Customer Services")
+        if m["passive"] and names_a_kind(value) and is_organisation(value) and not _place(value):
             out.setdefault(
                 (FactType.PROFILE, "employer"),
                 ExtractedFact("employer", value, FactType.PROFILE, span=m.span()),

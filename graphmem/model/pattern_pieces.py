@@ -65,7 +65,7 @@ WHEN = (
 )
 STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
-    r"back (?=in|on|at|when|then)|"  # "I left Lego back in February"
+    r"back (?=in|on|at|when|then)|(?:\w+ )?(?:years?|months?|weeks?) ago|"  # "I left Lego back in February"
     rf"{WHEN}"
 )
 END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s*$)"  # (spaces before: an emoji read as one)

@@ -13,9 +13,19 @@ import pkgutil
 import re
 from functools import cache
 
+from graphmem.model.pattern_pieces import NAMED_PLACE, PLACE_END
 from graphmem.model.places import is_place, without_accents
 
-__all__ = ["is_employer", "is_first_name", "is_organisation", "is_role", "job_words", "names_a_kind"]
+__all__ = [
+    "AFTER_FIRM",
+    "firm_and_place",
+    "is_employer",
+    "is_first_name",
+    "is_organisation",
+    "is_role",
+    "job_words",
+    "names_a_kind",
+]
 
 _LEFT_OUT = frozenset({"en"})
 # the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
@@ -26,7 +36,8 @@ _NOT_AN_EMPLOYER = frozenset(
      "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "lady", "lord", "father",
      "sister", "brother", "coach", "captain", "officer", "uni", "class",
      "year", "grade", "level", "week", "day", "step", "stage", "chapter", "page", "number", "i", "it", "he",
-     "she", "they", "we", "you", "this", "that", "there", "them", "him", "her", "us", "me"}
+     "she", "they", "we", "you", "this", "that", "there", "them", "him", "her", "us", "me", "monday",
+     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 )  # fmt: skip
 # a place of study named alone ("I start at University in September"); with its name it is an employer too
 # ("a postdoctoral researcher at the University of Michigan", "College of Policing")
@@ -141,3 +152,33 @@ def is_employer(name: str, *, first_name: bool = False) -> bool:
 
 
 _STUDIED_AT = re.compile(r"\b(?:University|College|School|Sixth Form|Polytechnic)\b")
+
+
+_PLACE_TAIL = re.compile(r"(?:\s+in\s+|,\s*)(?=\S)")
+
+
+def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
+    """An employer's name and the place said with it, where the words after the name (``text`` from
+    ``end``) or its own last words name one: "Atlassian in Sydney", "KPMG in Toronto", "Deloitte, Dublin",
+    "ikea in malmö" (not "Bank of America", "Theatre in the Park")."""
+    after = AFTER_FIRM.match(text, end)
+    if after is not None and is_place(after["obj"]):
+        return value, after["obj"]
+    for cut in _PLACE_TAIL.finditer(value):
+        if is_place(place := value[cut.end() :]):
+            return value[: cut.start()], place
+    own = _ITS_TOWN.match(value)  # "Revolut's Krakow (office)", "TCS Chennai (branch)"
+    if own is not None and is_place(own["town"]) and (own["s"] or _A_SITE.match(text, end)):
+        return own["firm"], own["town"]
+    named = _NAMED_IN.search(value)  # a town no gazetteer holds, after a name that is a firm's by its kind
+    if named is not None and names_a_kind(value[: named.start()]):
+        return value[: named.start()], None  # "Jollibee Foods Corporation in Pasig"
+    return value, None
+
+
+_ITS_TOWN = re.compile(r"(?P<firm>.+?)(?P<s>'s)? (?P<town>[A-Z][\w-]+(?: [A-Z][\w-]+)?)$")
+_A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headquarters)\b")
+_NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
+
+
+AFTER_FIRM = re.compile(rf"(?:\s+in\s+|,\s*){NAMED_PLACE}{PLACE_END}")

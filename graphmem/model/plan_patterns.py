@@ -7,7 +7,6 @@ when a plan starts is :mod:`graphmem.model.planned`'s."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import (
     END,
@@ -23,13 +22,10 @@ from graphmem.model.pattern_pieces import (
     PLACE_END,
     SPEAKER,
     STOP,
-    TRIP,
     US,
     WHEN,
     WHO,
 )
-from graphmem.model.people import is_employer, is_organisation
-from graphmem.model.places import is_place
 
 __all__ = [
     "AFTER_ALL",
@@ -46,7 +42,6 @@ __all__ = [
     "OFF_END",
     "PLANNABLE",
     "PLANNED",
-    "PLAN_CHECKS",
     "PROGRESSIVE",
     "REPLANNED",
     "SIGNED",
@@ -146,7 +141,9 @@ JOINING = re.compile(
     r"(?![^.!?;\n]*\b(?:at \d|\d(?::\d\d)?\s*(?:am|pm)\b|for the (?:call|meeting|webinar|stream|session)\b|"
     r"to (?:watch|learn|lose|get fit|meet|stream|play|practi[cs]e|train|improve|date|chat|find|try)\b|"
     r"for (?:physio\w*|therapy|treatment|rehab|lessons|classes|a class|a course|a session|my \w+ (?:class|"
-    r"course|lesson|session)s?)\b|new year,? new me))"
+    r"course|lesson|session)s?)\b|new year,? new me|binge|family plan|free trial|subscription|hackathon|"
+    r"meetup|interview|shop|shopping|for (?:my|our|his|her) (?:mum|mom|dad|son|daughter|kids?|sister|"
+    r"brother)))"
 )
 # a contract signed, a home bought: a plan, with the day said in its clause or in the next sentence ("Signed
 # with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is
@@ -155,7 +152,8 @@ _CONTRACT = r"(?:my|the|a|an|their) (?:new )?(?:job )?(?:contract|offer)(?: lett
 SIGNED = re.compile(  # (or "from": "Signed the offer from Stripe today. My start date is February 2nd")
     r"\bI(?:'ve| have)?(?: just| finally)? signed"
     rf"(?:(?: {_CONTRACT})? with| {_CONTRACT} from)\s+{FIRM_NAME}"
-    r"(?![^.!?\n]*\b(?:phone|mobile|broadband|sim|tariff|plan|gym|membership)\b)"  # a service
+    r"(?![^.!?\n]*\b(?:phone|mobile|broadband|sim|tariff|plan|gym|membership|switch|energy|bill|account|"
+    r"subscription|deal)\b)"  # a service
 )
 BOUGHT = re.compile(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:closed on|completed on|exchanged on|bought|"
@@ -184,7 +182,6 @@ GOT_HOME = re.compile(
     r"(?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|condo|bungalow|cottage) in\s+"
     rf"{NAMED_PLACE}{PLACE_END}"
 )
-_TRIP = re.compile(TRIP + r"|\b(?:nights?|weeks?|tour\w*)\b", re.I)  # a holiday let's words, not a home's
 # a job or a post accepted, its start said in its clause or in the next sentence ("Accepted a position with
 # the International School of Kigali! I start January 11"): an employer by its name (not "Accepted a role
 # with Sarah's team", "I've taken a job with Dad")
@@ -200,11 +197,6 @@ BE_AT = re.compile(
     rf"\bI(?:'ll| will) be at\s+{FIRM_NAME}(?=\s+(?:from|on|starting)\s+(?:the \d|\d|{_MONTH_OR_DAY}))"
     r"(?![^.!?\n]*\b(?:for (?:a|the|an) (?:conference|meeting|workshop|training|course|event|visit|day|"
     r"week|few days)|working from|shopping|interview|appointment)\b)"
-)
-_WORK_CUE = re.compile(
-    r"\b(?:job|work|role|position|offer|contract|notice|resign\w*|leaving|left|quit\w*|hired|employer|"
-    r"career|salary|start date|first day)\b",
-    re.I,
 )
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
@@ -249,48 +241,6 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
     (ACCEPTED, "employer"),
     (BE_AT, "employer"),
 ]
-# what a plan's value must be where its words do not say (graphmem.model.fact_changes.plans)
-# (of the value and the match)
-_STARTING_AT = re.compile(r"\bstart(?:ing)? at\b", re.I)
-# a place of study started at: "I start at Lincoln in September, the course looks fun"
-_STUDY = re.compile(
-    r"\b(?:uni|university|college|school|course|degree|term|semester|students?|study\w*)\b", re.I
-)
-_A_JOB = re.compile(r"\b(?:job|position|role|post|contract|as an?)\b")
-
-
-def _a_job_taken(value: str, match: re.Match[str]) -> bool:
-    """An employer, or a place of study where the sentence says a job ("starting at Sheffield Hallam
-    University on January 11th as a lecturer", "a position with the International School of Kigali")."""
-    end = _SENTENCE_END.search(match.string, match.end())
-    said = _A_JOB.search(match.string, match.start(), end.start() if end else len(match.string))
-    return is_employer(value) or (is_organisation(value) and said is not None)
-
-
-_SENTENCE_END = re.compile(r"[.!?\n]")
-
-
-PLAN_CHECKS: dict[int, Callable[[str, re.Match[str]], bool]] = {
-    # "I'm joining Sarah on Friday", "... PureGym on the 1st"; one starts at a firm, seldom at a person: "I'll
-    # be starting at Meta on December 1"
-    id(JOINING): lambda v, m: (
-        _a_job_taken(v, m)
-        or is_employer(  # (a firm named like a person; like a town only in a message about work)
-            v,
-            first_name=_STARTING_AT.search(m.group()) is not None
-            and _STUDY.search(m.string) is None
-            and (not is_place(v) or _WORK_CUE.search(m.string) is not None),
-        )
-    ),
-    id(MOVING_ALONE): lambda v, m: is_place(v),  # "Moving to Linux on Monday"
-    id(SIGNED): lambda v, m: is_employer(v),  # not "Signed with PureGym"
-    id(BOUGHT): lambda v, m: is_place(v),
-    id(GOT_HOME): lambda v, m: is_place(v) and _TRIP.search(m.string) is None,
-    # a job at a place of study is a job ("a position with the International School of Kigali"); an offer
-    # alone from one may be a student's ("I accepted my offer from the University of Leeds")
-    id(ACCEPTED): _a_job_taken,
-    id(BE_AT): lambda v, m: is_employer(v) and _WORK_CUE.search(m.string) is not None,
-}
 # "I'm not", "we won't be", "I've decided not to": a plan called off or put off
 # (graphmem.model.calloff_patterns)
 NOT_WILL = (

@@ -226,6 +226,17 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _working_in,
         "(?:'m|am) (?:now |currently |still |actually )?an? ",
     ),
+    # "I reside in Enugu", "we stay in Tampines" (where "stay" is "live"; a place, no trip said: not "we stay
+    # in Premier Inn when in London")
+    (
+        re.compile(
+            r"\b(?:I|[Ww]e)(?: now| currently)? (?:reside|stay) in\s+"
+            rf"{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|\s+(?:when|whenever|if)\b)"
+        ),
+        "location",
+        _lived_in,
+        "reside|stay in",
+    ),
     # "We now call Tauranga home", "I call Leeds home these days"
     (
         re.compile(rf"\b(?:I|[Ww]e) (?:now |currently |still )?call\s+{NAMED_PLACE} home\b"),

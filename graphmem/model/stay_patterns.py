@@ -44,12 +44,16 @@ STILL = re.compile(
 # a home said bare, as a profile or a reply says it: "Still Dublin for now, but ...", "Lyon for now, moving to
 # Marseille in April", "... still in Zurich." (a capitalised place; no trip's words in its sentence)
 _BARE = re.compile(  # (bare, only beside a move: not "Chelsea for now, they're top of the league")
-    r"(?:^|[.!?;:\n]\s*)(?:(?i:still) )?(?P<obj>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
-    r"(?=,? for now\b[^.!?\n]*\b(?:mov|relocat|but|then|till|until))|"
-    r"\b(?:[Ss]till|I'm still|I am still|[Ww]e're still) in (?P<town>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
-    r"(?=\s*(?:[.!?\n]|$))"
+    r"(?:^|[.!?;:\n][^\S\n]*)(?:(?i:still) )?(?P<obj>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
+    r"(?=,? for now\b[^.!?\n]*\b(?:mov|relocat|then|till|until))|"
+    r"(?:^|[.!;:\n,][^\S\n]*)(?:[Ss]till|I'm still|I am still|[Ww]e're still) in (?P<town>[A-Z][\w'-]+"
+    r"(?: [A-Z][\w'-]+)?)(?=\s*(?:[.!\n]|$))"  # (of one's own sentence or clause, not asked)
 )
 _TRIP_SAID = re.compile(TRIP, re.IGNORECASE)
+_MONTHS_AHEAD_ONLY = re.compile(rf"\s+(?:till|until|til) {_MONTHS_AHEAD}")
+_A_MOVE = re.compile(
+    r"\b(?:mov(?:e|es|ed|ing)|relocat\w*|new (?:job|role|flat|house|place|home)|start(?:s|ing)?)\b", re.I
+)
 _ERRAND_SAID = re.compile(ERRAND, re.IGNORECASE)
 # a place typed in lower case that is an everyday word: "still in bed till noon", "staying in reading"
 _COMMON = frozenset({"bed", "reading", "nice", "bath", "deal", "wedding", "holiday", "march", "may", "hull"})
@@ -70,6 +74,8 @@ def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> Non
         return
     for m in STILL.finditer(text) if _TRIP_SAID.search(text) is None else ():  # not "... the hotel is great"
         value, bound = clean(m["obj"]), m["bound"]
+        if bound and _MONTHS_AHEAD_ONLY.match(bound) and _A_MOVE.search(text) is None:
+            continue  # "We're staying in Cornwall till the end of August": a summer's stay, no plan said
         if m["put"].lower() in ("still", "staying", "remaining") and not bound:
             continue  # "I'm still in shock", "staying in Rome" on a trip
         written = value[:1].isupper()

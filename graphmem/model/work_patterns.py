@@ -18,17 +18,22 @@ from graphmem.model.pattern_pieces import (
     I_AND,
     LEFT_AFTER,
     NAMED,
-    NAMED_PLACE,
     NOT_A_DEPARTMENT,
     OBJ,
-    PLACE_END,
     SHIFT,
     TRIP,
 )
-from graphmem.model.people import is_employer, is_organisation, is_role, names_a_kind
+from graphmem.model.people import (
+    AFTER_FIRM,
+    firm_and_place,
+    is_employer,
+    is_organisation,
+    is_role,
+    names_a_kind,
+)
 from graphmem.model.places import is_place
 
-__all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_organisation", "firm_and_place"]
+__all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_organisation"]
 
 I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 # what one is at a place that is no job there: "I'm a regular at the Crown", "a mature student at UCL", "a
@@ -64,36 +69,10 @@ _NOT_A_SERVICE = (
     r"annual|yearly|rolling|tariff)\b)"
 )
 # a firm's name ends where the clause does, or before the place it is in ("KPMG in Toronto": see
-# :func:`firm_and_place`)
+# :func:`graphmem.model.people.firm_and_place`)
 _FIRM_END = rf"(?:{END}|(?=\s+in\s+[A-Z]))"
-_PLACE_TAIL = re.compile(r"(?:\s+in\s+|,\s*)(?=\S)")
 
 
-def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
-    """An employer's name and the place said with it, where the words after the name (``text`` from
-    ``end``) or its own last words name one: "Atlassian in Sydney", "KPMG in Toronto", "Deloitte, Dublin",
-    "ikea in malmö" (not "Bank of America", "Theatre in the Park")."""
-    after = _AFTER_FIRM.match(text, end)
-    if after is not None and is_place(after["obj"]):
-        return value, after["obj"]
-    for cut in _PLACE_TAIL.finditer(value):
-        if is_place(place := value[cut.end() :]):
-            return value[: cut.start()], place
-    own = _ITS_TOWN.match(value)  # "Revolut's Krakow (office)", "TCS Chennai (branch)"
-    if own is not None and is_place(own["town"]) and (own["s"] or _A_SITE.match(text, end)):
-        return own["firm"], own["town"]
-    named = _NAMED_IN.search(value)  # a town no gazetteer holds, after a name that is a firm's by its kind
-    if named is not None and names_a_kind(value[: named.start()]):
-        return value[: named.start()], None  # "Jollibee Foods Corporation in Pasig"
-    return value, None
-
-
-_ITS_TOWN = re.compile(r"(?P<firm>.+?)(?P<s>'s)? (?P<town>[A-Z][\w-]+(?: [A-Z][\w-]+)?)$")
-_A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headquarters)\b")
-_NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
-
-
-_AFTER_FIRM = re.compile(rf"(?:\s+in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
 _I_AM_WORKING = r"(?:\bI (?:now |currently |still )?work|\bI(?:'m| am) (?:now |currently |still )?working)"
 # a trade or a sector worked in, not an organisation: "I work in Retail", "working in Tech"
 _NOT_A_TRADE = (
@@ -120,7 +99,15 @@ def an_organisation(value: str, text: str, match: re.Match[str]) -> bool:
 def _started_at(value: str, text: str, match: re.Match[str]) -> bool:
     """An employer (:func:`graphmem.model.people.is_employer`) still worked at: not "I started at Ericsson
     in 2019 and left in 2022"."""
-    return is_employer(value) and _LEFT_AFTER.match(text, match.end()) is None
+    return (
+        is_employer(value)
+        and _LEFT_AFTER.match(text, match.end()) is None
+        # "started at the Ministry of Sound last night, what a club" (in its own sentence)
+        and _A_NIGHT_OUT.match(text, match.end()) is None
+    )
+
+
+_A_NIGHT_OUT = re.compile(r"[^.!?\n]*\b(?:last night|tonight|club|gig|party|rave|pub crawl)\b", re.I)
 
 
 def _been_at(value: str, text: str, match: re.Match[str]) -> bool:
@@ -136,11 +123,13 @@ def _said_of_work(value: str, text: str, match: re.Match[str]) -> bool:
     if not is_employer(value) or _TRIP.search(text) is not None or _NOT_AT_WORK.search(text) is not None:
         return False
     rest = text[: match.start()] + text[match.end() :]
-    kind = names_a_kind(value) and not match.group().lower().startswith(_SWITCH)
+    said = match.group().lower()
+    kind = names_a_kind(value) and not said.startswith(_SWITCH) and " with " not in said  # a supplier's
     return kind or _WORK_WORDS.search(rest) is not None
 
 
-# "made the switch to Octopus Energy" is as often a customer's: the kind of its name says nothing
+# "made the switch to Octopus Energy", "now I'm with Octopus Energy" are as often a customer's: the kind of
+# its name says nothing
 _SWITCH = ("i made the switch", "made the switch")
 
 
@@ -167,7 +156,20 @@ def _a_day_at_work(value: str, text: str, match: re.Match[str]) -> bool:
 def _a_role_at(value: str, text: str, match: re.Match[str]) -> bool:
     """An organisation after a job's title that opens its sentence or list item ("Senior analyst at KPMG")."""
     role = match["role"].lower().split()
-    return is_organisation(value) and is_role(match["role"]) and _NOT_IN_A_ROLE.isdisjoint(role)
+    return (
+        is_organisation(value)
+        and is_role(match["role"])
+        and _NOT_IN_A_ROLE.isdisjoint(role)
+        and _SOMEONE_DID.match(text, match.end()) is None  # "Driver at Uber was rude today": someone's
+    )
+
+
+# a verb after the firm: the title is of someone the speaker met ("Manager at Tesco told me off", "Product
+# manager @ Atlassian is hiring")
+_SOMEONE_DID = re.compile(
+    r"\s+(?:was|is|were|are|has|had|told|said|says|came|comes|coming|called|rang|sent|gave|did|does|will|won't|"
+    r"can|can't|could|should|would|helped|fixed|asked)\b"
+)
 
 
 # words no job's title holds: "Meeting with the manager at Tesco", "Lunch with the head chef at Dishoom"
@@ -180,7 +182,7 @@ _NOT_IN_A_ROLE = frozenset(
 def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
     """An organisation in a town, in a message about work ("My sister got a job at Amgen. I'm at Genentech in
     South San Francisco"), where no errand or trip is said ("I'm at Tesco in Leeds, want anything?")."""
-    after = _AFTER_FIRM.match(text, match.end())
+    after = AFTER_FIRM.match(text, match.end())
     return (
         is_employer(value)
         and after is not None
@@ -320,7 +322,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # analyst at KPMG, Toronto." (a job's title: not "Lunch at Nando's", "Meeting with the manager at Tesco")
     (
         re.compile(
-            r"(?:^|[.!?:;\n]\s*|,\s*)(?P<role>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}) (?:@|at|with)\s+"
+            r"(?:^|[.!?:;\n][^\S\n]*|,\s*)(?P<role>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}) (?:@|at|with)\s+"
             rf"{FIRM_NAME}(?![\w&'-])"
         ),
         "employer",
