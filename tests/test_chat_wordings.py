@@ -115,6 +115,31 @@ def _stated(text: str) -> set[tuple[str, str]]:
         ("I reside in Enugu with my family.", {("location", "Enugu")}),
         ("We stay in Pune so the east side is best.", {("location", "Pune")}),
         ("the kids and I finally moved to Tauranga!!", {("location", "Tauranga")}),
+        # the third probe's, read after its blind score
+        ("I work at Target corporate in Minneapolis.", {("employer", "Target"), ("location", "Minneapolis")}),
+        ("I work for Fonterra in their logistics team.", {("employer", "Fonterra")}),
+        ("I work at Foyles on Charing Cross Road, mostly in the kids' section.", {("employer", "Foyles")}),
+        ("I am working in TCS Chennai.", {("employer", "TCS"), ("location", "Chennai")}),
+        ("I'm in Lyon atm and still haven't packed a single box", {("location", "Lyon")}),
+        ("renting in Cardiff atm, what's a fair price for a 2 bed?", {("location", "Cardiff")}),
+        ("I'm a Brazilian living in Lisbon for four years now.", {("location", "Lisbon")}),
+        (
+            "I live in Valencia and work in Mercadona offices.",
+            {("location", "Valencia"), ("employer", "Mercadona")},
+        ),
+        ("my flat in Reading has a mouse problem", {("location", "Reading")}),
+        (
+            "update lol: escaped the boiler nightmare, moved down to Newcastle last weekend.",
+            {("location", "Newcastle")},
+        ),
+        (
+            "grand so I'm not at Bewley's anymore, got taken on by Aer Lingus as cabin crew",
+            {("employer", "Aer Lingus")},
+        ),
+        (
+            "We moved from Toronto to Halifax last year.",
+            {("location", "Halifax")},
+        ),  # (a place ending in "to")
         # a home in other words
         ("well we'd moved to Cork by the time the baby came in march", {("location", "Cork")}),
         (
@@ -314,6 +339,13 @@ def test_a_move_re_dated_in_a_chat(mem: GraphMemory, user_id: str) -> None:
         ),
         ("I start at the University of Leeds on 20 September.", None),  # a student's start
         ("I'm starting at Victoria on Monday.", None),  # a name a person's or a town's, no word of work
+        (
+            "Big news, I've been offered a role at Air New Zealand and I said yes! Start date is 1 February.",
+            ("employer", "Air New Zealand"),
+        ),
+        ("I got accepted to join Equity Bank from 1st July as a data analyst.", ("employer", "Equity Bank")),
+        ("I'm at Unilever in London, leaving to join Diageo on 4 January.", ("employer", "Diageo")),
+        ("We fly to São Paulo on the 10th of March and we stay there for good.", ("location", "São Paulo")),
         ("I'm joining Amazon in Seattle on January 4th.", ("employer", "Amazon")),
         ("I reside in Enugu and we plan to relocate to Lagos in March 2027.", ("location", "Lagos")),
         ("so we will now relocate to Lagos on 10 January.", ("location", "Lagos")),
@@ -397,6 +429,9 @@ def test_one_subject_restored_where_two_openers_meet() -> None:
         "I'm not working right now, on my lunch.",
         "They fire me from the five-a-side team lol.",
         "My bad, it's Zoom.",
+        "Tom quit, got a job at Google.",
+        "my old flat in Leeds had mice",
+        "our holiday house in Cornwall is lovely",
     ],
 )
 def test_the_review_s_sentences_change_nothing(text: str) -> None:
@@ -415,3 +450,21 @@ def test_runs_of_newlines_and_emoji_openers() -> None:
 def test_an_accepted_job_without_a_day_is_held_now() -> None:
     facts = extract("I've accepted a job at Google, starting as a junior engineer.")
     assert ("employer", "Google", False) in [(f.key, f.value, f.planned) for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("quit starbucks yesterday!! no job rn and honestly loving it", ("employer", "")),
+        ("Well, that's me retired! Had my leaving do on Friday.", ("employer", "")),
+        ("I resigned from Foyles last month to look after my mum.", ("employer", "Foyles")),
+        ("Not working at all at the moment.", ("employer", "")),
+    ],
+)
+def test_a_job_ended_in_other_words(text: str, ended: tuple[str, str]) -> None:
+    assert ended in [(f.key, f.value) for f in extract(text) if f.ends]
+
+
+def test_a_plan_called_off_by_telling_the_firm() -> None:
+    text = "Barclays made a counteroffer and I took it, so I've told Monzo I'm not coming after all."
+    assert [(f.key, f.value) for f in extract(text) if f.withdraws] == [("employer", "Monzo")]

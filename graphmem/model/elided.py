@@ -32,7 +32,8 @@ _DROPPED = re.compile(
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned))\b)|"
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
-    r",\s+(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z]))|"
+    r",\s+(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z])|"
+    r"(?i:got|started|joined|quit|left) (?=\S))|"
     # "At Stripe now"
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"
 )
@@ -64,6 +65,7 @@ _ABOUT_SOMEONE = re.compile(
     r"(?P<name>[A-Z][a-z]+)'s\b)"
 )
 _STOPS = re.compile(r"[.!?\n]")
+_I_SAID = re.compile(r"\bI\b")  # a sentence of the speaker's own, before a past form after its comma
 
 
 def about_someone(text: str, at: int) -> bool:
@@ -83,7 +85,9 @@ def _dropped(text: str) -> list[tuple[int, str]]:
     for m in _DROPPED.finditer(text):
         if m["then"]:  # "Based in Cape Town, working at Takealot" (not "My sister, working at Asda, ...")
             at = m.start("then")
-            if not _someone_said(text, at) and not _said_with_verb(text, m.end()):
+            past = not m["then"].lower().startswith(("live", "work", "based"))  # "..., got taken on by X"
+            mine = not past or _I_SAID.search(text, _stop_before(text, at) + 1, at) is not None
+            if mine and not _someone_said(text, at) and not _said_with_verb(text, m.end()):
                 am = m["then"].lower().startswith(("living", "working", "based"))
                 said.append((at, "I'm " if am else "I "))
             continue

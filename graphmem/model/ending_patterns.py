@@ -34,7 +34,10 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         "employer",
     ),
     (
-        re.compile(rf"\bI(?:'ve| have)? (?:left|quit) (?:my job at\s+)?(?!(?:{STOP}|my job)\b){OBJ}{END}"),
+        re.compile(  # "I resigned from Foyles last month"
+            rf"\bI(?:'ve| have)? (?:left|quit|resigned from) (?:my job at\s+)?(?!(?:{STOP}|my job)\b)"
+            rf"{OBJ}{END}"
+        ),
         "employer",
     ),
     (  # no job now, unnamed: "I'm not working yet", "I'm unemployed lol", "I'm between jobs" (not "I'm not
@@ -59,6 +62,8 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         # longer work!", "Retired from the council in October", "my last day was Friday"
         re.compile(
             rf"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job{_SAID_END}|"
+            r"\b(?:[Tt]hat's|[Tt]hat is) me retired\b|\bno job (?:rn|right now|at the moment|now)\b|"
+            r"(?:^|[.!?]\s+)[Nn]ot working (?:at all|at the moment|right now)\b|"
             r"\bI (?:don't|do not) work there any ?more\b|\bI (?:no longer|don't|do not) work(?: any ?more)?"
             r"(?=\s*[.!;\n]|$)|"
             # (not "from the choir"; "I'm now retired from LTA already")
@@ -143,6 +148,8 @@ ENDING_CUES: dict[int, re.Pattern[str]] = {
 # every pattern above holds one of these: a turn without any is not searched
 ENDINGS_CHECK = re.compile(
     r"\b(?:no longer|any ?more|left|quit|lost|laid off|fired|let go|redundant|[Rr]etired|moved (?:out|away)|"
-    r"don't work|do not work|[Ll]ast day|contract|keys|not working|unemployed|between jobs|out of work|"
+    r"don't work|do not work|[Ll]ast day|contract|keys|[Nn]ot working|unemployed|between jobs|out of work|"
+    r"resigned|"
+    r"me retired|no job|"
     r"jobless|no fixed|fire[ds]?|sack\w*|let me go)\b"
 )

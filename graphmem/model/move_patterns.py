@@ -31,7 +31,9 @@ _FOR_GOOD = (
 FOR_GOOD_AHEAD = re.compile(
     r"\b(?:I(?:'m| am|'ll| will)|[Ww]e(?:'re| are|'ll| will)|I|[Ww]e)(?: be)?(?: \w+ly)? "
     r"(?:fly(?:ing)?|head(?:ing)?|go(?:ing)?|mov(?:e|ing)|return(?:ing)?)(?: out| back| over)?(?: home)?"
-    rf" to\s+{NAMED_PLACE}(?=(?:(?! and\b)[^.!?,;\n]){{0,40}}?{_FOR_GOOD})"  # (in its own clause)
+    # (in its own clause, or "... and we stay there for good")
+    rf" to\s+{NAMED_PLACE}(?=(?:(?! and\b)[^.!?,;\n]){{0,40}}?{_FOR_GOOD}|[^.!?\n]{{0,40}}?\band (?:we|I)"
+    rf"(?:'ll| will)? (?:stay|live|settle|remain)\b[^.!?\n]{{0,20}}?{_FOR_GOOD})"
 )
 # ... and done: "I finished my contract in Hong Kong and came home to Batangas for good last month"
 FOR_GOOD_DONE = re.compile(
@@ -135,6 +137,12 @@ TURNED_DOWN = re.compile(
     r"(?=\s+(?:in the end|after all)\b|(?=.*\b(?:job|offer|role|position|contract|start\w*)\b)"
     r"(?:\s*(?:[.,;!?\n]|$)|\s+(?:so|because|now|sadly)\b))"
 )
+# "I've told Monzo I'm not coming after all", "told Deliveroo I won't be joining"
+TOLD_NOT_COMING = re.compile(
+    r"\bI(?:'ve| have)? told (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}) (?:that )?"
+    r"I(?:'m| am| won't be| will not"
+    r" be|'m not| am not) (?:not )?(?:coming|joining|starting|taking (?:it|the (?:job|role|offer)))\b"
+)
 ROLE_WITHDRAWN = re.compile(
     r"\b[Tt]he (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}) (?:job offer|job|role|position|post|offer) "
     r"(?:has been|had been|was|got|is|'s been) (?:withdrawn|rescinded|pulled|cancel+ed)\b"
@@ -142,7 +150,7 @@ ROLE_WITHDRAWN = re.compile(
 # a word every pattern above holds (a turn without one is not searched)
 _CALLOFF_WORDS = re.compile(
     r"\boff\b|on hold|cancel|not happening|dead|fell|fallen|scrap|scratch|forget|ditch|drop|turned down|"
-    r"declined|rejected|passed on|withdrawn|rescinded|pulled"
+    r"declined|rejected|passed on|withdrawn|rescinded|pulled|not coming|not joining|won't be joining"
 )  # (searched in the lower-cased text: a case-blind alternation is slow)
 # everyday words that name no plan ("the party's off", "work's off", "scrap that", "the light's off")
 _COMMON = frozenset(
@@ -240,6 +248,7 @@ def lower_calloffs(text: str, out: Found) -> None:
         (NAME_FELL, both),
         (SCRAPPED, both),
         (TURNED_DOWN, ("employer",)),
+        (TOLD_NOT_COMING, ("employer",)),
         (ROLE_WITHDRAWN, ("employer",)),
     )
     for pattern, keys in keyed:

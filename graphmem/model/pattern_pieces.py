@@ -65,7 +65,8 @@ WHEN = (
 )
 STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
-    r"back (?=in|on|at|when|then)|(?:\w+ )?(?:years?|months?|weeks?) ago|"  # "I left Lego back in February"
+    # "I left Lego back in February", "Facebook years ago", "I'm in Lyon atm"
+    r"atm|rn|at the moment|right now|back (?=in|on|at|when|then)|(?:\w+ )?(?:years?|months?|weeks?) ago|"
     rf"{WHEN}"
 )
 END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s*$)"  # (spaces before: an emoji read as one)
@@ -86,7 +87,7 @@ NAMED = (
 )  # or one word typed in lower case: "I live in london"
 # where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
 # closer to family")
-_FROM = r"(?: (?:from|out of) (?:(?!to\b)[^.,;!?\n]){2,40}?)?"
+_FROM = r"(?: (?:from|out of) (?:(?!\bto\b)[^.,;!?\n]){2,40}?)?"
 MOVE_TO = (  # ("moved up to Newcastle", "relocated down to London")
     rf"(?: house| back(?: home)?| home| away| over| up| down| out)?{_FROM} to\s+{NAMED}{PLACE}{PLACE_END}"
 )

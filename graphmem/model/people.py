@@ -14,7 +14,7 @@ import re
 from functools import cache
 
 from graphmem.model.pattern_pieces import NAMED_PLACE, PLACE_END
-from graphmem.model.places import is_place, without_accents
+from graphmem.model.places import is_place, is_region, without_accents
 
 __all__ = [
     "AFTER_FIRM",
@@ -168,7 +168,16 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
         if is_place(place := value[cut.end() :]):
             return value[: cut.start()], place
     own = _ITS_TOWN.match(value)  # "Revolut's Krakow (office)", "TCS Chennai (branch)"
-    if own is not None and is_place(own["town"]) and (own["s"] or _A_SITE.match(text, end)):
+    if (
+        own is not None
+        and is_place(own["town"])
+        and (
+            own["s"]
+            or _A_SITE.match(text, end)
+            # a firm by its initials, then its town ("TCS Chennai"; not "Deutsche Bank", "Network Rail")
+            or (_ACRONYM.fullmatch(own["firm"]) is not None and not is_region(own["town"]))
+        )
+    ):  # "Revolut's Krakow office", "TCS Chennai" (not "Air New Zealand", "Bank of America")
         return own["firm"], own["town"]
     named = _NAMED_IN.search(value)  # a town no gazetteer holds, after a name that is a firm's by its kind
     if named is not None and names_a_kind(value[: named.start()]):
@@ -177,6 +186,7 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
 
 
 _ITS_TOWN = re.compile(r"(?P<firm>.+?)(?P<s>'s)? (?P<town>[A-Z][\w-]+(?: [A-Z][\w-]+)?)$")
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
 _A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headquarters)\b")
 _NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 

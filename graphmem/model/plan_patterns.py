@@ -131,10 +131,12 @@ JOINING = re.compile(
     rf"(?:{WILL} (?:join(?:ing)?|start(?:ing)? at)|\bI(?:'m| am)(?: \w+ly| now)? (?:joining|starting at)|"
     # (or after a dash or a comma: "I'm leaving Shopify - starting at the Canada Revenue Agency on ...")
     rf"\bI (?:start at|join)|(?:^|[.!?;]\s+|\s[-—]\s+|,\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
-    rf"\bI(?:'m| am) leaving\b[^.!?\n]{{0,60}}? to join|"  # "I'm leaving in August to join Microsoft on ..."
+    # "I'm leaving in August to join Microsoft on ...", "I got accepted to join Equity Bank from 1st July"
+    rf"(?:\bI(?:'m| am)|,) leaving\b[^.!?\n]{{0,60}}? to join|"
+    rf"\bI (?:got|have been|was|'ve been) accepted to join|"
     rf"{SPEAKER} (?:got|have) (?:a |an |my )?(?:[\w-]+ )?(?:job|role|position) lined up (?:at|with))"
     rf"\s+{FIRM_NAME}(?:\s+as an?\s+(?!(?:new |paying )?(?:customer|member|client|patient|guest|student)s?\b)"
-    rf"[^.,;!?\n]{{2,40}}?)?(?:\s+in\s+[A-Z][\w'-]*(?: [A-Z][\w'-]*)?)?(?=\s+(?:{WHEN}|next|this|on)\b)"
+    rf"[^.,;!?\n]{{2,40}}?)?(?:\s+in\s+[A-Z][\w'-]*(?: [A-Z][\w'-]*)?)?(?=\s+(?:{WHEN}|next|this|on|from)\b)"
     # a call or a stream joined, not a firm: "I'm joining Google Meet on Monday at 10", "... for the call"; an
     # app, a class or a treatment for a purpose: "I'm joining Duolingo on 1 January to learn Spanish", "I
     # start at Bupa on Monday for physio"
@@ -186,7 +188,9 @@ GOT_HOME = re.compile(
 # the International School of Kigali! I start January 11"): an employer by its name (not "Accepted a role
 # with Sarah's team", "I've taken a job with Dad")
 ACCEPTED = re.compile(
-    rf"{SPEAKER} (?:accepted|taken|took|landed|got|signed for) (?:a |an |the |their )?(?:new )?"
+    rf"(?:{SPEAKER} (?:accepted|taken|took|landed|got|signed for)|"
+    rf"{SPEAKER} (?:been |was )?offered(?=[^.!?\n]*\b"
+    rf"(?:and|so) I (?:said yes|accepted|took it)\b)) (?:a |an |the |their )?(?:new )?"
     rf"(?:job|role|position|post|offer|job offer)(?: offer)? (?:at|with|from)\s+{FIRM_NAME}(?![\w&'-])"
     r"(?!\s+(?:on|for) (?:the|our|my|a) (?:house|flat|home|place|property|apartment|condo)\b)"  # a sale
 )

@@ -186,7 +186,8 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     (
         re.compile(
             # (after a clause of the speaker's own that names no one else: not "I saw Tom, moved to Leeds")
-            r"(?:^|[.!?:]\s+|\b(?:I|we)\b(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?,\s+"
+            r"(?:^|[.!?:]\s+|(?:\b(?:I|we)\b|(?:^|[.!?:]\s+)(?-i:[a-z]\w+ed)\b)"
+            r"(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?,\s+"
             r"(?:and |then )?|(?:^|[.!?:]\s+)[Hh]aving (?:just |recently )?)"
             r"(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
             r"(?P<verb>(?i:moved|relocated|upped sticks))"
@@ -236,6 +237,22 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "location",
         _lived_in,
         "reside|stay in",
+    ),
+    # "my flat in Reading has a mouse problem", "our house in Leeds" (not "my old flat in Leeds", "our
+    # holiday house in Cornwall", "my parents' house in York", "my flat in Leeds, which I rent out", "I moved
+    # out of my place in Soho")
+    (
+        re.compile(
+            r"(?<!out of )(?<!from )(?<!left )\b(?:[Mm]y|[Oo]ur) (?!(?:old|previous|former|first|last|"
+            r"holiday|summer|second|parents'|mum's|mom's|dad's|nan's|gran's)\b)(?:[\w-]+ )?"
+            r"(?:flat|house|apartment|condo|bungalow|place) in\s+"
+            rf"{NAMED_PLACE}(?![\w'-])(?!,? (?:which|that) (?:I|we) (?:rent out|let)|,? to (?:rent|let)|"
+            r"\s+(?:is|was) "
+            r"(?:for sale|on the market|let)\b)"
+        ),
+        "location",
+        _lived_in,
+        "my |our ",
     ),
     # "We now call Tauranga home", "I call Leeds home these days"
     (

@@ -58,7 +58,7 @@ _NOT_A_ROLE = (
 _WORK_WORDS = re.compile(  # anywhere in the message
     r"\b(?:job|(?<!from )(?<!for )work|working|role|team|switch|switched|joined|started|hired|hours|"
     r"colleagues|boss|manager|position|contract|salary|(?<!to )pay|shifts?|private|moved on|used to be at|"
-    r"used to work|"
+    r"used to work|leaving to join|"
     # "left Deloitte in May", "went private" (not "left my list at home", "went for the cheap petrol")
     r"(?i:left) (?=[A-Z]|my (?:old |last )?job)|"
     r"went (?:private|freelance|contract|in-house|part-time|full-time))\b"
@@ -70,10 +70,13 @@ _NOT_A_SERVICE = (
 )
 # a firm's name ends where the clause does, or before the place it is in ("KPMG in Toronto": see
 # :func:`graphmem.model.people.firm_and_place`)
-_FIRM_END = rf"(?:{END}|(?=\s+in\s+[A-Z]))"
+_FIRM_END = rf"(?:{END}|(?=\s+in\s+[A-Z])|(?=\s+(?:office|offices|branch|site|campus|plant|store|HQ)\b))"
 
 
-_I_AM_WORKING = r"(?:\bI (?:now |currently |still )?work|\bI(?:'m| am) (?:now |currently |still )?working)"
+_I_AM_WORKING = (  # ("I live in Valencia and work in Mercadona offices")
+    r"(?:\bI (?:now |currently |still )?work|\bI(?:'m| am) (?:now |currently |still )?working|"
+    r"\bI\b[^.!?\n]{0,80}? and (?:now )?work)"
+)
 # a trade or a sector worked in, not an organisation: "I work in Retail", "working in Tech"
 _NOT_A_TRADE = (
     r"(?!(?:Tech|Technology|Retail|Education|Healthcare|Health|Hospitality|Insurance|Banking|Finance|"
@@ -199,7 +202,6 @@ _NOT_AT_WORK = re.compile(ERRAND, re.I)
 _LEFT_AFTER = re.compile(LEFT_AFTER)
 
 
-# a job's title before "@", "at" or "with" (the words the role pattern needs: "analyst at", "lead @")
 # each pattern, its key, its check and the words it needs (lower case) before it is searched
 WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
