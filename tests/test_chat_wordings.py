@@ -430,6 +430,7 @@ def test_one_subject_restored_where_two_openers_meet() -> None:
         "They fire me from the five-a-side team lol.",
         "My bad, it's Zoom.",
         "Tom quit, got a job at Google.",
+        "Not working at all anymore.",  # (said of a thing as often: a laptop, a tap)
         "my old flat in Leeds had mice",
         "our holiday house in Cornwall is lovely",
     ],
@@ -458,7 +459,6 @@ def test_an_accepted_job_without_a_day_is_held_now() -> None:
         ("quit starbucks yesterday!! no job rn and honestly loving it", ("employer", "")),
         ("Well, that's me retired! Had my leaving do on Friday.", ("employer", "")),
         ("I resigned from Foyles last month to look after my mum.", ("employer", "Foyles")),
-        ("Not working at all at the moment.", ("employer", "")),
     ],
 )
 def test_a_job_ended_in_other_words(text: str, ended: tuple[str, str]) -> None:

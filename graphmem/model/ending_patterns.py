@@ -63,7 +63,6 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             rf"\bI(?:'ve| have)? (?:just )?(?:quit|left|lost) my job{_SAID_END}|"
             r"\b(?:[Tt]hat's|[Tt]hat is) me retired\b|\bno job (?:rn|right now|at the moment|now)\b|"
-            r"(?:^|[.!?]\s+)[Nn]ot working (?:at all|at the moment|right now)\b|"
             r"\bI (?:don't|do not) work there any ?more\b|\bI (?:no longer|don't|do not) work(?: any ?more)?"
             r"(?=\s*[.!;\n]|$)|"
             # (not "from the choir"; "I'm now retired from LTA already")

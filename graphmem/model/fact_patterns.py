@@ -43,7 +43,7 @@ from graphmem.model.pattern_pieces import (
     WHEN,
     shield,
 )
-from graphmem.model.people import firm_and_place
+from graphmem.model.people import firm_and_place, name_only
 from graphmem.model.places import is_place, narrower
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
@@ -67,25 +67,6 @@ def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
 # branch"
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our|their|its|his|her)\s(?=.*\b[a-z])")
-# the words of a firm's name between its capitalised ones ("Bank of America", "Marks and Spencer")
-_PARTICLES = frozenset(
-    {"of", "and", "&", "the", "for", "in", "at", "by", "de", "da", "du", "van", "von", "der", "la", "le", "y",
-     "hospital", "school", "college", "university", "council", "bank", "library", "clinic", "surgery",
-     "centre", "center", "academy", "trust"}
-)  # fmt: skip
-# (not "on": "Foyles on Charing Cross Road" is Foyles; but "Theatre in the Park", "St. Mary's hospital")
-
-
-def _name_only(value: str) -> str:
-    """A firm's name up to its first word in lower case that is no particle: "Target corporate" -> "Target",
-    "Foyles on Charing Cross Road" -> "Foyles" (a name typed in lower case is kept: "ikea")."""
-    if not value[:1].isupper():
-        return value
-    words = value.split(" ")
-    cut = next((i for i, w in enumerate(words[1:], 1) if w[:1].islower() and w not in _PARTICLES), len(words))
-    return " ".join(words[:cut])
-
-
 _TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
 
 # --- extraction ------------------------------------------------------------------------------------
@@ -332,7 +313,7 @@ def _stated(
     if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
         value = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0]
         value, where_in = firm_and_place(value, text, m.end())  # "KPMG in Toronto"
-        value = _name_only(value)
+        value = name_only(value)
     if not value or not fits(template, value):
         return None
     if template == "location" and groups.get("and") and not is_place(value):

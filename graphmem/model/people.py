@@ -24,6 +24,7 @@ __all__ = [
     "is_organisation",
     "is_role",
     "job_words",
+    "name_only",
     "names_a_kind",
 ]
 
@@ -192,3 +193,27 @@ _NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
 AFTER_FIRM = re.compile(rf"(?:\s+in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
+
+
+# the words of a firm's name between its capitalised ones ("Bank of America", "Marks and Spencer")
+_PARTICLES = frozenset(
+    {"of", "and", "&", "the", "for", "in", "at", "by", "on", "de", "da", "du", "van", "von", "der", "la",
+     "le", "y", "hospital", "school", "college", "university", "council", "bank", "library", "clinic",
+     "surgery", "centre", "center", "academy", "trust"}
+)  # fmt: skip
+# ("Theatre in the Park", "Pizza on the Park", "St. Mary's hospital"; a street is cut: _STREET)
+_STREET = re.compile(
+    r"\s+on (?:\d|[A-Z][\w'-]*(?: [A-Z][\w'-]*)* (?:Road|Rd|Street|St|Avenue|Ave|Lane|Way|Boulevard|"
+    r"Square)\b)"
+)
+
+
+def name_only(value: str) -> str:
+    """A firm's name up to its first word in lower case that is no particle: "Target corporate" -> "Target",
+    "Foyles on Charing Cross Road" -> "Foyles" (a name typed in lower case is kept: "ikea")."""
+    value = _STREET.split(value)[0]  # "Foyles on Charing Cross Road", "starbucks on 5th ave"
+    if not value[:1].isupper():
+        return value
+    words = value.split(" ")
+    cut = next((i for i, w in enumerate(words[1:], 1) if w[:1].islower() and w not in _PARTICLES), len(words))
+    return " ".join(words[:cut])
