@@ -146,6 +146,11 @@ def _stated(text: str) -> set[tuple[str, str]]:
             "since we'd left Toronto for Hamilton last fall the rent has been better",
             {("location", "Hamilton")},
         ),
+        # a big city by another name ("Bangalore" is GeoNames' Bengaluru), "shifted" as "moved"
+        (
+            "I have joined Flipkart last month and shifted to Bangalore for the same.",
+            {("location", "Bangalore")},
+        ),
         (
             "Having moved to Aberystwyth in July, I have yet to register with a GP.",
             {("location", "Aberystwyth")},
@@ -431,6 +436,7 @@ def test_one_subject_restored_where_two_openers_meet() -> None:
         "My bad, it's Zoom.",
         "Tom quit, got a job at Google.",
         "Not working at all anymore.",  # (said of a thing as often: a laptop, a tap)
+        "I shifted my meeting to Monday.",
         "my old flat in Leeds had mice",
         "our holiday house in Cornwall is lovely",
     ],

@@ -118,7 +118,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (
         FactType.PROFILE,
         _needs(
-            r"mov|relocat",
+            r"mov|relocat|shift",
             re.compile(
                 rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move|"
                 rf"shifted|shifting|made the move)|"

