@@ -19,7 +19,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import KIN
+from graphmem.model.pattern_pieces import KIN, sentence_end
 from graphmem.model.people import is_first_name
 
 __all__ = ["about_someone", "restore"]
@@ -97,7 +97,7 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
             said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
     for m in _FRAGMENT.finditer(text):
-        rest = text[m.end() : _sentence_end(text, m.end())]
+        rest = text[m.end() : sentence_end(text, m.end())]
         if _FINITE.search(rest) is None and not about_someone(text, m.start("word")):
             said.append((m.start("word"), _SUBJECT[m["verb"].lower()]))
     return said
@@ -117,11 +117,6 @@ def _clause_end(text: str, at: int) -> int:
 
 
 _CLAUSE_STOPS = re.compile(r"[.!?,;\n]")
-
-
-def _sentence_end(text: str, at: int) -> int:
-    stop = _STOPS.search(text, at)
-    return stop.start() if stop else len(text)
 
 
 def _stop_before(text: str, at: int) -> int:

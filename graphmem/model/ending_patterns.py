@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.pattern_pieces import END, FOR_A_WHILE, OBJ, PLACE, PLACE_END, STOP
+from graphmem.model.places import EVERYDAY
 
 __all__ = ["ENDINGS", "ENDINGS_CHECK", "ENDING_CUES"]
 
@@ -110,12 +111,13 @@ _LAST_DAY = re.compile(
     r"january|february|march|april|may|june|july|august|september|october|november|december)\b))"
 )
 ENDINGS.append((_LAST_DAY, "employer"))
+_EVERYDAY = "|".join(re.escape(w) for w in sorted(EVERYDAY, key=len, reverse=True))
 ENDINGS += [
     (  # a town typed in lower case, without "I": "moved out of brighton last week" (a place only:
         # graphmem.model.fact_changes.endings; it ends the home only where it names it)
         re.compile(
             r"(?:^|[.!?]\s+|\bI(?:'ve| have)? (?:just |finally )?)(?i:moved) (?:out of|away from)\s+"
-            rf"(?!(?:bed|reading|nice|bath|deal|home|town|work|school|hull)\b)(?P<obj>[a-z][\w'-]*)"
+            rf"(?!(?:{_EVERYDAY})\b)(?P<obj>[a-z][\w'-]*)"
             rf"(?=\s+(?:{STOP}|for|with)\b|[.,;!?\n]|$)(?!\s+to\b|{FOR_A_WHILE})"
         ),
         "location",

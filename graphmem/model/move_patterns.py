@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from graphmem.model.extracted import ExtractedFact, clean, fits
-from graphmem.model.pattern_pieces import AND, NAMED_PLACE
+from graphmem.model.pattern_pieces import AND, NAMED_PLACE, sentence_end
 from graphmem.model.people import is_employer, is_organisation, names_a_kind
-from graphmem.model.places import is_place
+from graphmem.model.places import EVERYDAY, is_place
 from graphmem.model.plan_patterns import REPLANNED
 from graphmem.models import FactType
 
@@ -73,14 +73,6 @@ _A_STAY = re.compile(
     r"(?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the airport|the station)|the (?:train|flight|plane|"
     r"bus) was|on (?i:mon|tues|wednes|thurs|fri|satur|sun)day|no help|on hold|by the airline)\b"
 )
-_STOP = re.compile(r"[.!?\n]")
-
-
-def _end(text: str, at: int) -> int:
-    stop = _STOP.search(text, at)
-    return stop.start() if stop else len(text)
-
-
 _MORE_WORDS = re.compile(
     r"for good|transferr|sending me|moving me|posting me|relocating me|(?:being|getting) (?:sent|moved|"
     r"transferred|relocated|posted)"
@@ -94,7 +86,7 @@ def more_moves(text: str, out: Found) -> None:
         return
     for pattern, planned in ((FOR_GOOD_AHEAD, True), (FOR_GOOD_DONE, False), (SENT, True)):
         for m in pattern.finditer(text):
-            if pattern is SENT and _A_STAY.search(text, m.end(), _end(text, m.end())):
+            if pattern is SENT and _A_STAY.search(text, m.end(), sentence_end(text, m.end())):
                 continue  # "The company is sending me to Berlin for a conference in April": a trip
             if _place(value := clean(m["obj"])) and fits("location", value):
                 slot = (FactType.PROFILE, "location@planned" if planned else "location")
@@ -102,7 +94,7 @@ def more_moves(text: str, out: Found) -> None:
                 out.setdefault(slot, fact)
     for m in TRANSFERRED.finditer(text):
         value = clean(m["obj"])
-        if _A_STAY.search(text, m.end(), _end(text, m.end())):
+        if _A_STAY.search(text, m.end(), sentence_end(text, m.end())):
             continue  # "transferred to Customer Services on the phone", "... to Manchester at Crewe"
         # "got transferred to Harrogate District Hospital" (by its kind; not "... to Customer Services")
         if m["passive"] and names_a_kind(value) and is_organisation(value) and not _place(value):
@@ -152,85 +144,12 @@ _CALLOFF_WORDS = re.compile(
     r"\boff\b|on hold|cancel|not happening|dead|fell|fallen|scrap|scratch|forget|ditch|drop|turned down|"
     r"declined|rejected|passed on|withdrawn|rescinded|pulled|not coming|not joining|won't be joining"
 )  # (searched in the lower-cased text: a case-blind alternation is slow)
-# everyday words that name no plan ("the party's off", "work's off", "scrap that", "the light's off")
-_COMMON = frozenset(
-    {
-        "it",
-        "that",
-        "this",
-        "everything",
-        "work",
-        "light",
-        "heating",
-        "power",
-        "wifi",
-        "trip",
-        "plan",
-        "move",
-        "job",
-        "deal",
-        "party",
-        "wedding",
-        "holiday",
-        "sale",
-        "offer",
-        "deposit",
-        "mortgage",
-        "date",
-        "idea",
-        "game",
-        "match",
-        "meeting",
-        "bed",
-        "reading",
-        "nice",
-        "bath",
-        "school",
-        "uni",
-        "home",
-        "house",
-        "flat",
-        "gym",
-        "class",
-        "lesson",
-        "dinner",
-        "lunch",
-        "show",
-        "gig",
-        "concert",
-        "flight",
-        "train",
-        "bus",
-        "car",
-        "weekend",
-        "season",
-        "contract",
-        "one",
-        "shift",
-        "day",
-        "night",
-        "week",
-        "month",
-        "year",
-        "it's",
-        "that's",
-        "stuff",
-        "thing",
-        "project",
-        "launch",
-        "team",
-        "tv",
-        "heat",
-        "water",
-        "gas",
-    }
-)
 
 
 def _named(key: str, value: str, written: bool) -> bool:
     """Whether ``value`` can name a plan of ``key``: a place, or an employer's name (one typed in lower case
     read as written with a capital); not an everyday word."""
-    if value.lower() in _COMMON or not fits(key, value):
+    if value.lower() in EVERYDAY or not fits(key, value):
         return False
     if key == "location":
         return is_place(value)

@@ -7,7 +7,9 @@ import re
 
 __all__ = [
     "AND",
+    "AN_ERRAND",
     "A_TIME",
+    "A_TRIP",
     "END",
     "FIRM",
     "FIRM_NAME",
@@ -18,6 +20,7 @@ __all__ = [
     "JOB",
     "KIN",
     "LEFT_AFTER",
+    "MONTH",
     "MOVED_HOME",
     "MOVE_TO",
     "NAME",
@@ -30,6 +33,7 @@ __all__ = [
     "OBJ",
     "PLACE",
     "PLACE_END",
+    "SEASON",
     "SHIFT",
     "SPEAKER",
     "STOP",
@@ -39,6 +43,7 @@ __all__ = [
     "US",
     "WHEN",
     "WHO",
+    "sentence_end",
     "shield",
 ]
 
@@ -207,3 +212,19 @@ ERRAND = (
     r"\b(?:want anything|need anything|getting|buying|picking up|shopping|queue|grabbing|for (?:a|the) "
     r"(?:coffee|meeting|conference|workshop|visit|day|weekend|week))\b"
 )
+# a month's name, whole or short (lower case; read inside "(?i:...)"): "March", "sept", "dec"
+MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
+    r"apr|jun|jul|aug|sept?|oct|nov|dec)"
+)
+SEASON = r"(?:spring|summer|autumn|fall|winter)"
+# the trip's and the errand's words above, compiled once (case-blind)
+A_TRIP = re.compile(TRIP, re.IGNORECASE)
+AN_ERRAND = re.compile(ERRAND, re.IGNORECASE)
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
+
+
+def sentence_end(text: str, at: int) -> int:
+    """Where the sentence holding ``at`` ends: its next stop, or the end of ``text``."""
+    stop = _SENTENCE_STOP.search(text, at)
+    return stop.start() if stop else len(text)

@@ -42,7 +42,7 @@ _NOT_AN_EMPLOYER = frozenset(
 )  # fmt: skip
 # a place of study named alone ("I start at University in September"); with its name it is an employer too
 # ("a postdoctoral researcher at the University of Michigan", "College of Policing")
-_STUDY = frozenset({"university", "college", "school"})
+_STUDY_NAMED_ALONE = frozenset({"university", "college", "school"})
 _WORD = re.compile(r"[\w&'-]+")
 
 
@@ -81,7 +81,7 @@ def is_organisation(name: str, *, first_name: bool = False) -> bool:
     # a place, unless a first name may be a firm's and this one is ("Meta" is a town too)
     if is_place(bare) and not (first_name and len(words) == 1 and is_first_name(first)):
         return False
-    if first.casefold() in _NOT_AN_EMPLOYER or (first.casefold() in _STUDY and len(words) == 1):
+    if first.casefold() in _NOT_AN_EMPLOYER or (first.casefold() in _STUDY_NAMED_ALONE and len(words) == 1):
         return False
     if first_name and first == words[0]:
         return True

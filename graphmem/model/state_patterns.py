@@ -12,13 +12,15 @@ import re
 
 from graphmem.model.elided import about_someone
 from graphmem.model.pattern_pieces import (
+    A_TRIP,
     FOR_A_WHILE,
     HOUSEHOLD,
+    MONTH,
     MOVE_TO,
     NAMED_PLACE,
     PLACE_END,
+    SEASON,
     SPEAKER,
-    TRIP,
     US,
 )
 from graphmem.model.people import is_role
@@ -42,15 +44,10 @@ _STAYING = (
 # "since June", "since 2019", "since college", "for two years": a month, a season, a year or a time of life
 # (not "since Monday", "since yesterday", "since the 3rd", "since 9am", "since last week", "since the
 # funeral", "for the weekend")
-_SEASON = r"(?:spring|summer|autumn|fall|winter)"
-_MONTH = (
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
-    r"apr|jun|jul|aug|sept?|oct|nov|dec)"
-)
 _A_WHILE_LIVED = (
-    rf"(?=\s+(?:since (?i:(?:early |mid-?|late )?(?:the )?{_MONTH}\b|(?:the |last )?{_SEASON}\b|\d{{4}}\b|"
+    rf"(?=\s+(?:since (?i:(?:early |mid-?|late )?(?:the )?{MONTH}\b|(?:the |last )?{SEASON}\b|\d{{4}}\b|"
     rf"last (?:year|month)\b|the (?:start|beginning|middle|end) of (?:the |last |this )?(?:year|month|"
-    rf"{_SEASON}|{_MONTH}|\d{{4}})\b|(?:I|we) (?:was|were|moved|came|got|left|graduated|married)\b|college|"
+    rf"{SEASON}|{MONTH}|\d{{4}})\b|(?:I|we) (?:was|were|moved|came|got|left|graduated|married)\b|college|"
     r"uni|university|school|graduation|birth|covid|lockdown|the (?:pandemic|lockdown|divorce)\b)|"
     r"for (?:about |almost |nearly |over |more than )?(?:a|an|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) (?:years?|months?)\b))"
@@ -66,7 +63,6 @@ _SOMEONE_ELSES = re.compile(
 _A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
 # the words of a trip, a visit or a sight seen (where one is for now, not where one lives)
-_TRIP = re.compile(TRIP, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]+\s*")
 
 
@@ -86,7 +82,7 @@ def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
     """A place, and the sentence (or the next) tells no trip: "I'm in Sacramento, CA." but not "I'm in
     Tokyo, landed an hour ago", "I'm in Dublin. Any restaurant recommendations?", "I've been in Iceland for a
     month, heading home soon"."""
-    return is_place(value) and _TRIP.search(text, match.start(), _sentence_after(text, match.end())) is None
+    return is_place(value) and A_TRIP.search(text, match.start(), _sentence_after(text, match.end())) is None
 
 
 def _working_in(value: str, text: str, match: re.Match[str]) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from graphmem.model.extracted import ExtractedFact, clean, fits
-from graphmem.model.pattern_pieces import ERRAND, TRIP
+from graphmem.model.pattern_pieces import A_TRIP, AN_ERRAND, MONTH, SEASON
 from graphmem.model.people import is_employer
-from graphmem.model.places import is_place
+from graphmem.model.places import EVERYDAY, is_place
 from graphmem.models import FactType
 
 __all__ = ["still_here"]
@@ -30,9 +30,7 @@ _UNTIL_THEN = re.compile(r"\s+(?:till|until|til) (?:then|I (?:move|go|leave|star
 # a bound months ahead, not a trip's days: "till april", "until the end of January", "till spring" (not "until
 # tomorrow", "until Sunday")
 _MONTHS_AHEAD = (
-    r"(?:(?:the )?(?:end|start|beginning|middle) of )?(?i:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|spring|summer|autumn|"
-    r"fall|winter|next (?:month|year)|the new year)"
+    rf"(?:(?:the )?(?:end|start|beginning|middle) of )?(?i:{MONTH}|{SEASON}|next (?:month|year)|the new year)"
 )
 STILL = re.compile(
     r"(?:^|[.!?,;:]\s*|\b(?:I'm|I am|[Ww]e're|[Ww]e are|and|but|so|though)\s+)"
@@ -49,37 +47,33 @@ _BARE = re.compile(  # (bare, only beside a move: not "Chelsea for now, they're 
     r"(?:^|[.!;:\n,][^\S\n]*)(?:[Ss]till|I'm still|I am still|[Ww]e're still) in (?P<town>[A-Z][\w'-]+"
     r"(?: [A-Z][\w'-]+)?)(?=\s*(?:[.!\n]|$))"  # (of one's own sentence or clause, not asked)
 )
-_TRIP_SAID = re.compile(TRIP, re.IGNORECASE)
 _MONTHS_AHEAD_ONLY = re.compile(rf"\s+(?:till|until|til) {_MONTHS_AHEAD}")
 _A_MOVE = re.compile(
     r"\b(?:mov(?:e|es|ed|ing)|relocat\w*|new (?:job|role|flat|house|place|home)|start(?:s|ing)?)\b", re.I
 )
-_ERRAND_SAID = re.compile(ERRAND, re.IGNORECASE)
-# a place typed in lower case that is an everyday word: "still in bed till noon", "staying in reading"
-_COMMON = frozenset({"bed", "reading", "nice", "bath", "deal", "wedding", "holiday", "march", "may", "hull"})
 
 
 def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> None:
     """The speaker's place or work said as still held (a slot taken stands): a place (in lower case, not an
-    everyday word: :data:`_COMMON`) or an organisation; "still" only with its bound ("till then", "for
+    everyday word: :data:`EVERYDAY`) or an organisation; "still" only with its bound ("till then", "for
     now": not "I'm still in shock", "still at work")."""
     for m in _BARE.finditer(text) if "for now" in text or "still" in text.lower() else ():
         place = m["obj"] or m["town"]
-        if is_place(place) and _TRIP_SAID.search(text) is None:
+        if is_place(place) and A_TRIP.search(text) is None:
             out.setdefault(
                 (FactType.PROFILE, "location"),
                 ExtractedFact("location", place, FactType.PROFILE, holds=True, span=m.span()),
             )
     if "still" not in text.lower() and "stay" not in text.lower() and "remain" not in text.lower():
         return
-    for m in STILL.finditer(text) if _TRIP_SAID.search(text) is None else ():  # not "... the hotel is great"
+    for m in STILL.finditer(text) if A_TRIP.search(text) is None else ():  # not "... the hotel is great"
         value, bound = clean(m["obj"]), m["bound"]
         if bound and _MONTHS_AHEAD_ONLY.match(bound) and _A_MOVE.search(text) is None:
             continue  # "We're staying in Cornwall till the end of August": a summer's stay, no plan said
         if m["put"].lower() in ("still", "staying", "remaining") and not bound:
             continue  # "I'm still in shock", "staying in Rome" on a trip
         written = value[:1].isupper()
-        place = fits("location", value) and is_place(value) and (written or value.lower() not in _COMMON)
+        place = fits("location", value) and is_place(value) and (written or value.lower() not in EVERYDAY)
         if m["at"] == "in" and place:
             slot = (FactType.PROFILE, "location")
             out.setdefault(
@@ -92,7 +86,7 @@ def still_here(text: str, out: dict[tuple[FactType, str], ExtractedFact]) -> Non
             and bound
             and _UNTIL_THEN.match(bound)
             and is_employer(value)
-            and _ERRAND_SAID.search(text) is None
+            and AN_ERRAND.search(text) is None
         ) and not is_place(value):
             slot = (FactType.PROFILE, "employer")
             out.setdefault(

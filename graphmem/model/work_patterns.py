@@ -12,16 +12,18 @@ import re
 from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import (
+    A_TRIP,
+    AN_ERRAND,
     END,
-    ERRAND,
     FIRM_NAME,
     I_AND,
     LEFT_AFTER,
+    MONTH,
     NAMED,
     NOT_A_DEPARTMENT,
     OBJ,
+    SEASON,
     SHIFT,
-    TRIP,
 )
 from graphmem.model.people import (
     AFTER_FIRM,
@@ -123,7 +125,7 @@ def _said_of_work(value: str, text: str, match: re.Match[str]) -> bool:
     """An employer, in a message that speaks of work beside the match, or whose name says its kind: "I made
     the jump to Monash Health", "... and my new team is great" (not "I made the jump to Notion from
     Evernote", "now that I'm with Sky, I get all the sports", "Two days in at Center Parcs")."""
-    if not is_employer(value) or _TRIP.search(text) is not None or _NOT_AT_WORK.search(text) is not None:
+    if not is_employer(value) or A_TRIP.search(text) is not None or AN_ERRAND.search(text) is not None:
         return False
     rest = text[: match.start()] + text[match.end() :]
     said = match.group().lower()
@@ -153,7 +155,7 @@ def _an_employer_named(value: str, text: str, match: re.Match[str]) -> bool:
 
 def _a_day_at_work(value: str, text: str, match: re.Match[str]) -> bool:
     """An employer, a first day there no trip's ("first day at Legoland was amazing")."""
-    return is_employer(value) and _TRIP.search(text) is None
+    return is_employer(value) and A_TRIP.search(text) is None
 
 
 def _a_role_at(value: str, text: str, match: re.Match[str]) -> bool:
@@ -191,14 +193,12 @@ def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
         and after is not None
         and is_place(after["obj"])
         and _WORK_WORDS.search(text) is not None  # in a message about work: not a shop's visit
-        and _NOT_AT_WORK.search(text) is None
-        and _TRIP.search(text) is None  # "I'm at the Marriott in Lisbon till Sunday"
+        and AN_ERRAND.search(text) is None
+        and A_TRIP.search(text) is None  # "I'm at the Marriott in Lisbon till Sunday"
     )
 
 
-_TRIP = re.compile(TRIP, re.IGNORECASE)
 _ERRAND = re.compile(r"\s+(?:for|getting|buying|picking|to (?:get|buy|pick|grab))\b")
-_NOT_AT_WORK = re.compile(ERRAND, re.I)
 _LEFT_AFTER = re.compile(LEFT_AFTER)
 
 
@@ -297,9 +297,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} (?:(?:for )?(?:about |"
             r"almost |nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|"
             r"nine|ten|a few|several|\d+) (?:years?|yrs?|months?|mos?)|since (?i:(?:early |mid-?|late )?"
-            r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|"
-            r"mar|apr|jun|jul|aug|sept?|oct|nov|dec)|(?:the )?(?:spring|summer|autumn|fall|winter)|\d{4}|"
-            r"last (?:year|month)))\b"
+            rf"{MONTH}|(?:the )?{SEASON}|\d{{4}}|last (?:year|month)))\b"
         ),
         "employer",
         _been_at,
