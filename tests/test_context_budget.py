@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
 from graphmem.embedding import Embedder
-from graphmem.retrieval.context import ContextItem, _fact_vectors, _fit_by_renders, _fit_by_sums, fit, render
+from graphmem.retrieval.context import ContextItem, _fit_by_renders, _fit_by_sums, fit, render
+from graphmem.retrieval.fact_vectors import fact_vectors
 
 
 def token_counter_of(embedder: Embedder) -> Callable[[str], int]:
@@ -142,9 +143,9 @@ class _Counting:
 def test_fact_texts_are_embedded_once_per_embedder() -> None:
     first, second = _Counting(), _Counting()
     texts = ["location Lisbon", "diet vegetarian", "location Lisbon"]
-    assert _fact_vectors(first, texts) == [[1.0, float(len(t)), 0.5] for t in texts]
+    assert fact_vectors(first, texts) == [[1.0, float(len(t)), 0.5] for t in texts]
     assert first.asked == ["location Lisbon", "diet vegetarian"]
-    _fact_vectors(first, [*texts, "employer Acme"])
+    fact_vectors(first, [*texts, "employer Acme"])
     assert first.asked == ["location Lisbon", "diet vegetarian", "employer Acme"]  # only the new one
-    _fact_vectors(second, texts[:1])
+    fact_vectors(second, texts[:1])
     assert second.asked == ["location Lisbon"]  # another embedder, another vector space

@@ -7,13 +7,30 @@
 // server's), $situation (the conversation's vector or null: `situation` is its cosine with the context key),
 // $filtering (a recall filter reads the type and tags) and $with_metadata (and the metadata JSON text).
 // `text` is the search text; `asked` the questions feedback marked the memory useful for (full text).
-// `outdated_by`: for an outdated memory, the memories whose statements outdated it (SUPERSEDES).
+// `outdated_by`: for an outdated memory, the memories whose statements outdated it (SUPERSEDES); `holds`:
+// the keys of its facts that a read at $as_of as known at $known_at (both default now) returns (fact_at's
+// rule): "I live in Kraków and work at Comarch" is outdated for where one lives, not for where one works
+// (graphmem.model.timescope.still_holds).
 // `withdrawn`: the outdated marks withdrawn before the current one, [from, at, until] lists, read only by an
 // audit ($known_at: graphmem.model.timescope.is_outdated; at now none of them holds).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
        strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
-       .access_count, .outdated_from, .outdated_at, .reinstated_at,
+       .access_count, .outdated_from, .outdated_at, .reinstated_at, .outdated_keys,
        outdated_by: CASE WHEN __m__.outdated_from IS NOT NULL THEN [(__m__)<-[:SUPERSEDES]-(later:Memory) | later.id] END,
+       holds: CASE WHEN __m__.outdated_from IS NOT NULL
+                   THEN [(__m__)<-[:DERIVED_FROM]-(f:Fact)
+                         WHERE f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
+                           AND f.valid_from <= coalesce($as_of, datetime())
+                           AND coalesce(coalesce($as_of, datetime()) < {{fact_valid_to(f, coalesce($known_at, datetime()))}}, true)
+                           AND NOT EXISTS { // the version fact_at reads there: of two that hold, the later recorded
+                             MATCH (g:Fact)
+                             WHERE g.user_id = f.user_id AND g.key = f.key AND g.status <> 'conflicted'
+                               AND g.recorded_at <= coalesce($known_at, datetime())
+                               AND g.valid_from <= coalesce($as_of, datetime())
+                               AND coalesce(coalesce($as_of, datetime()) < {{fact_valid_to(g, coalesce($known_at, datetime()))}}, true)
+                               AND (g.recorded_at > f.recorded_at
+                                    OR (g.recorded_at = f.recorded_at AND g.valid_from > f.valid_from)) }
+                         | f.key] END,
        withdrawn: CASE WHEN $known_at IS NOT NULL AND __m__.withdrawn_from IS NOT NULL
                        THEN [__m__.withdrawn_from, __m__.withdrawn_at, __m__.withdrawn_until] END,
        .inhibition, .inhibited_at, .confirmed, .open_conflicts,

@@ -28,6 +28,7 @@ from graphmem.model import adaptation
 from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
 from graphmem.model.keys import asked_key
+from graphmem.retrieval.fact_vectors import key_cosines
 from graphmem.retrieval.search import SearchRequest, embed_queries, fetch_pool, rank
 from graphmem.store import audit, lenient
 from graphmem.store.driver import Tx
@@ -184,6 +185,7 @@ def score_candidates(
             views=resolve_views(j.query, None).views,
         )
         row = without_question(fetch_pool(rt, req), j.query)
+        row["key_cosines"] = key_cosines(rt.embedder, vector, row["memories"])  # as search() ranks it
         for cand in candidates:
             ranked = rank(row, replace(req, preset=base.model_copy(update=dict(cand))), None)
             order = [h.id for h in ranked.hits + ranked.competitors]

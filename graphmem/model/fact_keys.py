@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RELATION_ALIASES", "canonical_key"]
+__all__ = ["RELATION_ALIASES", "canonical_key", "key_words"]
 
 RELATION_ALIASES: dict[str, str] = {
     alias: canonical
@@ -35,3 +35,15 @@ def canonical_key(key: str, user_id: str | None = None) -> str:
     if sep and subject.strip().lower() in {"me", "user", "i", (user_id or "").lower()}:
         return relation
     return f"{subject}{sep}{relation}"
+
+
+def key_words(key: str) -> str:
+    """A key as words for comparing it with a question by meaning: its subject, then its relation with every
+    alias of it (``Sam/location`` -> ``Sam location, city, home, ..., town``: bge-small puts "Where do I
+    work now?" nearer ``location`` than ``employer`` by their names alone, 0.595 against 0.589, and nearer
+    the employer's aliases than the location's, 0.655 against 0.620); any other key its own words
+    (``preference:green_tea`` -> ``preference green tea``)."""
+    subject, _, relation = key.rpartition("/")
+    names = [n for n, canonical in RELATION_ALIASES.items() if canonical == relation] or [relation]
+    words = ", ".join(dict.fromkeys(" ".join(re.split(r"[_:]+", n)).strip() for n in names))
+    return f"{subject} {words}".strip()

@@ -81,8 +81,27 @@ def asks_only(content: str) -> bool:
     of its pool, and a memory's words do not change."""
     sentences = [s for s in _SENTENCE_END.split(content.strip()) if s]
     return any(s.rstrip().endswith("?") for s in sentences) and all(
-        s.rstrip().endswith("?") or len(s.split()) <= 3 for s in sentences
+        (s.rstrip().endswith("?") and not _states_first(s)) or len(s.split()) <= 3 for s in sentences
     )
+
+
+# A question that first says something of the speaker, in a clause of its own before a comma or a dash:
+# "I live in Leeds, any tips for a gym?", "living in Cape Town, any good hikes?" (the subject left out, as in
+# chat), "my dog is sick - what should I do?". Such a turn states what it says; the clause must begin with
+# I/we/my/our or a verb in -ing and a preposition, and hold four words or more ("I mean, isn't it?", "I love
+# that, how did you do it?" still only ask). A clause that supposes ("If I moved to Leeds, would I...") is
+# not one: it starts with its subordinating word.
+_FIRST_CLAUSE = re.compile(
+    r"^\W*(?:(?:I|we)(?:'m|'re|'ve|'d)?\b|(?:my|our)\b|\w+ing (?:in|at|for|with|from|to|on|near)\b)"
+    r"[^,;:?!—–]*?(?=\s*(?:,|;|:|\s[—–-]\s))",
+    re.IGNORECASE,
+)
+
+
+def _states_first(sentence: str) -> bool:
+    """Whether a question sentence begins with a first-person statement of four words or more."""
+    clause = _FIRST_CLAUSE.match(sentence)
+    return clause is not None and len(clause.group().split()) >= 4
 
 
 def personalized_pagerank(

@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-__all__ = ["STALE_FACTOR", "TimeScope", "asks_about_the_past", "currency", "is_outdated", "prefer_current"]
+__all__ = [
+    "STALE_FACTOR",
+    "TimeScope",
+    "asks_about_the_past",
+    "currency",
+    "is_outdated",
+    "prefer_current",
+    "still_holds",
+]
 
 # A statement no longer current keeps this share of its score for a present-tense question: it ranks
 # below a current statement of similar relevance but still surfaces when nothing current matches.
@@ -90,12 +98,41 @@ def _times(value: Any) -> list[datetime]:
     return value if ok else []
 
 
-def currency(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> float:
+def currency(
+    memory: Mapping[str, Any],
+    query: str,
+    scope: TimeScope,
+    now: datetime,
+    keys: Mapping[str, float] | None = None,
+) -> float:
     """The factor a hit's score is multiplied by: :data:`STALE_FACTOR` for an outdated statement asked
-    about in the present tense, else 1."""
+    about in the present tense, unless what the question is about still holds (:func:`still_holds`), else 1.
+    ``keys``: the question's cosine with the words of fact keys (graphmem.retrieval.fact_vectors)."""
     if not is_outdated(memory, scope, now) or asks_about_the_past(query):  # the cheap test first
         return 1.0
-    return STALE_FACTOR
+    return 1.0 if still_holds(memory, keys or {}) else STALE_FACTOR
+
+
+def still_holds(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
+    """Whether an outdated statement still states something current that the question may be about: a fact
+    of it holds at the read's time (``holds``, its keys) whose key is one it is outdated for too (a plan
+    changed while the value holds: "I'm based in Hamburg and we're planning to move to Munich", then Vienna
+    instead), or whose key the question is as near to (``keys``: cosines) as every key it is outdated for
+    ("I live in Kraków and work at Comarch", then the home corrected: outdated for "Where do I live now?",
+    current for "Where do I work now?"). Without a fact that holds, or a cosine for each key: outdated."""
+    held, gone = stored_keys(memory.get("holds")), stored_keys(memory.get("outdated_keys"))
+    if not held or not gone:
+        return False
+    if held & gone:
+        return True
+    if not (held | gone) <= keys.keys():
+        return False
+    return max(keys[k] for k in held) >= max(keys[k] for k in gone)
+
+
+def stored_keys(value: Any) -> set[str]:
+    """A stored list of keys as a set; anything else (written by hand) reads as none."""
+    return {k for k in value if isinstance(k, str)} if isinstance(value, list) else set()
 
 
 def prefer_current(

@@ -4,8 +4,6 @@ token budget counted with a real tokenizer, with a report of what was kept and d
 from __future__ import annotations
 
 import logging
-import math
-import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -20,6 +18,7 @@ from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
 from graphmem.retrieval import recall as recall_use_case
+from graphmem.retrieval.fact_vectors import cosine, fact_vectors
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
@@ -145,38 +144,13 @@ def rank_facts(rt: Runtime, query: str, facts: list[dict[str, Any]]) -> list[dic
     texts = [fact_text(f).replace("_", " ").replace(":", " ").replace("/", " ") for f in facts]
     try:
         q = embed_checked(rt.embedder, [query])[0]
-        rest = _fact_vectors(rt.embedder, texts)
+        rest = fact_vectors(rt.embedder, texts)
     except EmbedderError as exc:
         logger.warning("embedding facts failed; context keeps them by recency: %s", exc)
         return facts
-    scores = [_cosine(q, v) for v in rest]
+    scores = [cosine(q, v) for v in rest]
     order = sorted(range(len(facts)), key=lambda i: (-scores[i], i))
     return [facts[i] for i in order]
-
-
-FACT_VECTORS_MAX = 4096
-"""Fact texts whose vectors are kept per embedder (a user's facts change rarely and every context() ranks them
-all: embedding ten of them again cost 15 of a context's 88 ms on a LoCoMo tenant)."""
-_fact_cache: weakref.WeakKeyDictionary[Any, dict[str, list[float]]] = weakref.WeakKeyDictionary()
-
-
-def _fact_vectors(embedder: Any, texts: list[str]) -> list[list[float]]:
-    """The vectors of ``texts``, embedding only those not embedded before by this embedder."""
-    try:
-        cache = _fact_cache.setdefault(embedder, {})
-    except TypeError:  # an embedder that cannot be weakly referenced is not cached
-        cache = {}
-    missing = [t for t in dict.fromkeys(texts) if t not in cache]
-    if missing:
-        if len(cache) + len(missing) > FACT_VECTORS_MAX:
-            cache.clear()
-        cache.update(zip(missing, embed_checked(embedder, missing), strict=True))
-    return [cache[t] for t in texts]
-
-
-def _cosine(a: list[float], b: list[float]) -> float:
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return sum(x * y for x, y in zip(a, b, strict=False)) / norm if norm else 0.0
 
 
 def candidate_items(

@@ -25,6 +25,7 @@ from graphmem.model.recall_filter import RecallFilter
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, filtered, reference
+from graphmem.retrieval.fact_vectors import key_cosines
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
 from graphmem.retrieval.ranked import Ranked, RankedHit
@@ -186,7 +187,9 @@ def search(rt: Runtime, req: SearchRequest) -> Ranked:
     row = fetch_pool(rt, req)
     row = row if row["seeds"] else substring_pool(rt, req)
     row["reference"] = reference.for_pool(rt.embedder, req.embedding, row["seeds"], req.preset.pool_k)
-    return rank(filtered.widen(rt, req, row) if filtered.short(row, req) else row, req, rt)
+    row = filtered.widen(rt, req, row) if filtered.short(row, req) else row
+    row["key_cosines"] = key_cosines(rt.embedder, req.embedding, row["memories"])
+    return rank(row, req, rt)
 
 
 def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
@@ -308,7 +311,7 @@ def _signals(
     }
     own = linear_fusion(cosine, bm25, req.preset.vector_weight if cosine else 0.0)
     when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
-    current = currencies(memories, row["links"], own, req.query, req.k, when, now)
+    current = currencies(memories, row["links"], own, req.query, req.k, when, now, row.get("key_cosines"))
     own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
     return _Signals(cosine, bm25, own, current)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from graphmem.model.date_queries import overlaps
 from graphmem.model.fact_keys import RELATION_ALIASES
+from graphmem.model.planned import supposed
 from graphmem.model.scoring import (
     ASKING_FACTOR,
     OTHER_VOICE_FACTOR,
@@ -268,13 +269,15 @@ def currencies(
     k: int,
     scope: TimeScope,
     now: datetime,
+    keys: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
     """Each memory's currency factor (graphmem.model.timescope.currency: :data:`STALE_FACTOR` for a
-    statement outdated by a later fact), also :data:`STALE_FACTOR` for one :func:`changed_later` finds, and a
-    turn matched through its context key no more current than the previous turn it borrows from, unless it
-    is what outdated that turn ("I live in London." / "I moved to Glasgow.": the second is the current
+    statement outdated by a later fact, unless what the question asks of it still holds; ``keys``: the
+    question's cosine with fact keys' words), also :data:`STALE_FACTOR` for one :func:`changed_later` finds,
+    and a turn matched through its context key no more current than the previous turn it borrows from, unless
+    it is what outdated that turn ("I live in London." / "I moved to Glasgow.": the second is the current
     statement, matched through the first's words)."""
-    current = {mid: currency(m, query, scope, now) for mid, m in memories.items()}
+    current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
     changers = changed_later(memories, own, query, k, links)
     for mid in changers:
         current[mid] = min(current[mid], STALE_FACTOR)
@@ -323,8 +326,8 @@ def changed_later(
     changed: dict[str, set[str]] = {}
     for new in words:
         content = str(memories[new].get("content") or "")
-        if asks_only(content) or not CHANGE.search(content):
-            continue
+        if asks_only(content) or all(supposed(content, m.span()) for m in CHANGE.finditer(content)):
+            continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
         for old in words:
             if (
                 old != new

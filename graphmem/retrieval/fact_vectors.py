@@ -1,0 +1,64 @@
+"""Vectors of fact texts, embedded once per embedder: the context ranks current facts by them, and recall
+asks which of an outdated statement's keys a question is about (graphmem.model.timescope.still_holds)."""
+
+from __future__ import annotations
+
+import logging
+import math
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from graphmem.embedding import embed_checked
+from graphmem.errors import EmbedderError
+from graphmem.model.fact_keys import key_words
+from graphmem.model.timescope import stored_keys
+
+logger = logging.getLogger(__name__)
+
+FACT_VECTORS_MAX = 4096
+"""Fact texts whose vectors are kept per embedder (a user's facts change rarely and every context() ranks them
+all: embedding ten of them again cost 15 of a context's 88 ms on a LoCoMo tenant)."""
+_fact_cache: weakref.WeakKeyDictionary[Any, dict[str, list[float]]] = weakref.WeakKeyDictionary()
+
+
+def fact_vectors(embedder: Any, texts: list[str]) -> list[list[float]]:
+    """The vectors of ``texts``, embedding only those not embedded before by this embedder."""
+    try:
+        cache = _fact_cache.setdefault(embedder, {})
+    except TypeError:  # an embedder that cannot be weakly referenced is not cached
+        cache = {}
+    missing = [t for t in dict.fromkeys(texts) if t not in cache]
+    if missing:
+        if len(cache) + len(missing) > FACT_VECTORS_MAX:
+            cache.clear()
+        cache.update(zip(missing, embed_checked(embedder, missing), strict=True))
+    return [cache[t] for t in texts]
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return sum(x * y for x, y in zip(a, b, strict=False)) / norm if norm else 0.0
+
+
+def key_cosines(
+    embedder: Any, query: Sequence[float] | None, memories: Iterable[Mapping[str, Any]]
+) -> dict[str, float]:
+    """The query vector's cosine with the words of each key that decides an outdated statement's currency: of
+    the pool's memories outdated for some keys (``outdated_keys``) while other keys of theirs still hold
+    (``holds``; cypher/fragments/pool_memory.cypher). Usually none, then nothing is embedded. An embedder
+    that fails leaves them out (logged): such a statement stays outdated, as it was before."""
+    keys: set[str] = set()
+    for memory in memories:
+        held, gone = stored_keys(memory.get("holds")), stored_keys(memory.get("outdated_keys"))
+        if held and gone and not held & gone:
+            keys |= held | gone
+    if not keys or query is None:
+        return {}
+    ordered = sorted(keys)
+    try:
+        vectors = fact_vectors(embedder, [key_words(k) for k in ordered])
+    except EmbedderError as exc:
+        logger.warning("embedding fact keys failed; outdated statements stay outdated: %s", exc)
+        return {}
+    return {k: cosine(query, v) for k, v in zip(ordered, vectors, strict=True)}

@@ -1,0 +1,178 @@
+"""Which statement recall puts first for a question about the present, when a statement says several things
+(round 44): outdated for one key is not outdated for another that still holds; a plan changed while the
+value it would replace still holds leaves that value's statement current; a change only supposed ("If I
+moved to ...") outdates nothing; a question that first states something of the speaker is a statement.
+Pure rules first, then the scenarios on the real server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from conversation import NOW, say
+
+from graphmem import GraphMemory
+from graphmem.model.fact_keys import key_words
+from graphmem.model.scoring import asks_only
+from graphmem.model.timescope import STALE_FACTOR, TimeScope, currency, still_holds
+from graphmem.retrieval.signals import changed_later
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+BEFORE = datetime(2025, 12, 20, 12, tzinfo=UTC)  # after the scenarios' turns, before any plan's date
+
+
+def on(day: int) -> datetime:
+    """A scenario turn's time: November 2025, in the past whenever the suite runs."""
+    return datetime(2025, 11, day, 10, tzinfo=UTC)
+
+
+OUTDATED = {"outdated_from": T0, "outdated_at": T0}
+
+
+@pytest.mark.parametrize(
+    ("holds", "outdated", "cosines", "expected"),
+    [
+        (["employer"], ["location"], {"employer": 0.66, "location": 0.64}, True),  # asked of the work
+        (["employer"], ["location"], {"employer": 0.53, "location": 0.71}, False),  # asked of the home
+        (["employer"], ["location"], {"employer": 0.66}, False),  # a cosine missing: outdated, as before
+        (["location"], ["location"], {}, True),  # the plan changed, the value holds
+        ([], ["location"], {"location": 0.9}, False),  # nothing of it holds
+        (None, ["location"], {}, False),  # read by an older graphmem: no holds
+        (["employer"], None, {"employer": 0.9}, False),
+        ("employer", ["location"], {"employer": 0.9, "location": 0.1}, False),  # written by hand
+        ([3, None], ["location"], {}, False),
+    ],
+)
+def test_an_outdated_statement_still_holds_for_what_of_it_holds(
+    holds: object, outdated: object, cosines: dict[str, float], expected: bool
+) -> None:
+    memory = {**OUTDATED, "holds": holds, "outdated_keys": outdated}
+    assert still_holds(memory, cosines) is expected
+    present = currency(memory, "Where do I work now?", TimeScope(), NOW, cosines)
+    assert present == (1.0 if expected else STALE_FACTOR)
+    # asked about the past, or a memory never outdated: no factor either way
+    assert currency(memory, "Where did I work before?", TimeScope(), NOW, cosines) == 1.0
+    assert currency({"holds": holds}, "Where do I work now?", TimeScope(), NOW, cosines) == 1.0
+
+
+def test_a_key_reads_as_its_relation_and_aliases() -> None:
+    assert key_words("location").startswith("location, city, home")
+    assert key_words("Sam/employer") == "Sam employer, company, works at, workplace, work place, job company"
+    assert key_words("preference:green_tea") == "preference green tea"
+    assert key_words("favourite_colour") == "favourite colour"
+
+
+@pytest.mark.parametrize(
+    ("text", "only_asks"),
+    [
+        ("living in Cape Town, any good hikes?", False),
+        ("I live in Leeds, any tips for a gym?", False),
+        ("my knee is playing up again - should I see a physio?", False),
+        ("We drove up to Inverness on Friday, have you been?", False),
+        ("What inspired it?", True),
+        ("I mean, isn't it great?", True),  # three words: an interjection
+        ("I love that, how did you do it?", True),
+        ("If I moved to Leeds, would I like it?", True),  # supposes: begins with its subordinating word
+        ("Wow, that sounds great, did you enjoy it?", True),  # not of the speaker
+        ("Speaking of which, did you go?", True),
+        ("Hey Mel, how are you?", True),
+    ],
+)
+def test_a_question_that_first_states_something_of_the_speaker_states_it(text: str, only_asks: bool) -> None:
+    assert asks_only(text) is only_asks
+
+
+def test_a_supposed_change_changes_nothing() -> None:
+    memories = {
+        "old": {"content": "I'm in Oslo and work for Equinor.", "said": 1, "speaker": "user"},
+        "if": {
+            "content": "If I moved to Bergen, could I stay at Equinor? I'm just daydreaming here.",
+            "said": 2,
+            "speaker": "user",
+        },
+        "did": {"content": "I moved to Bergen and still work for Equinor.", "said": 3, "speaker": "user"},
+    }
+    links = [["old", "if", "RELATED_TO"], ["old", "did", "RELATED_TO"]]
+    own = {"old": 1.0, "if": 0.9, "did": 0.8}
+    assert changed_later(memories, own, "Where do I live now?", 10, links) == {"old": {"did"}}
+    del memories["did"]
+    assert changed_later(memories, own, "Where do I live now?", 10, links) == {}
+
+
+def _first(mem: GraphMemory, user_id: str, question: str, as_of: datetime | None = None) -> str:
+    hits = mem.recall(question, user_id=user_id, k=5, reinforce=False, as_of=as_of)
+    assert hits, question
+    return hits[0].memory.id
+
+
+def _filler(mem: GraphMemory, user_id: str) -> None:
+    for day, text in enumerate(
+        (
+            "Can you suggest a good recipe for banana bread?",
+            "How do I fix a squeaky door hinge?",
+            "Any tips for sleeping better?",
+            "Recommend me a sci-fi novel please.",
+        ),
+        start=1,
+    ):
+        say(mem, user_id, on(day), text)
+
+
+def test_a_home_corrected_leaves_the_work_stated_beside_it_current(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    both = say(mem, user_id, on(10), "I rent a room in Porto and I work at Farfetch.")
+    fixed = say(
+        mem, user_id, on(12), "Correction: I don't live in Porto, I live in Braga. I only work in Porto."
+    )
+    node = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_keys AS k", {"id": both})[0]
+    assert node["k"] == ["location"]
+    assert _first(mem, user_id, "Where do I work now?") == both
+    assert _first(mem, user_id, "Where do I live now?") == fixed
+
+
+def test_a_plan_moved_leaves_the_home_stated_with_it_current(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    home = say(mem, user_id, on(10), "I live in Ghent. We're moving to Antwerp on 20 January.")
+    say(
+        mem,
+        user_id,
+        on(12),
+        "Oops, I had the date wrong: the move to Antwerp is on 27 January, not the 20th.",
+    )
+    assert mem.facts.get(user_id, "location", as_of=BEFORE).value == "Ghent"  # type: ignore[union-attr]
+    node = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS f", {"id": home})[0]
+    assert node["f"] is not None  # the plan it stated was replaced: the statement is marked
+    assert _first(mem, user_id, "Where do I live now?", as_of=BEFORE) == home
+
+
+def test_a_move_only_supposed_outdates_nothing(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    home = say(mem, user_id, on(10), "I'm in Oslo and work for Equinor.")
+    say(
+        mem,
+        user_id,
+        on(12),
+        "If I moved to Bergen, could I stay at Equinor? I'm just daydreaming here.",
+    )
+    assert _first(mem, user_id, "Where do I live now?") == home
+
+
+def test_a_home_said_before_a_question_outranks_a_trip(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    home = say(mem, user_id, on(10), "renting in Cardiff atm, any tips on finding a cheaper flat?")
+    say(mem, user_id, on(12), "We're off to Lisbon for a week in January, what should we pack?")
+    assert _first(mem, user_id, "Where do I live now?") == home
+
+
+def test_a_plan_brought_forward_leaves_the_old_job_outdated(mem: GraphMemory, user_id: str) -> None:
+    """The old job's version keeps the end the plan gave it (March) while the job started early holds from
+    November: two versions hold in between, and a read takes the later recorded (fact_at), so the old job's
+    statement holds nothing then."""
+    _filler(mem, user_id)
+    old = say(mem, user_id, on(10), "I work at Ocado.")
+    say(mem, user_id, on(12), "I'm joining Monzo in March.")
+    early = say(mem, user_id, on(20), "Monzo wanted me sooner, so I started at Monzo last Monday!")
+    assert mem.facts.get(user_id, "employer", as_of=BEFORE).value == "Monzo"  # type: ignore[union-attr]
+    node = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS f", {"id": old})[0]
+    assert node["f"] is not None
+    assert _first(mem, user_id, "Where do I work now?", as_of=BEFORE) == early
