@@ -14,7 +14,14 @@ from conversation import NOW, say
 from graphmem import GraphMemory
 from graphmem.model.fact_keys import key_words
 from graphmem.model.scoring import asks_only
-from graphmem.model.timescope import STALE_FACTOR, TimeScope, currency, still_holds
+from graphmem.model.timescope import (
+    STALE_FACTOR,
+    TimeScope,
+    asks_about_the_future,
+    currency,
+    not_yet,
+    still_holds,
+)
 from graphmem.retrieval.signals import changed_later
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -53,6 +60,44 @@ def test_an_outdated_statement_still_holds_for_what_of_it_holds(
     # asked about the past, or a memory never outdated: no factor either way
     assert currency(memory, "Where did I work before?", TimeScope(), NOW, cosines) == 1.0
     assert currency({"holds": holds}, "Where do I work now?", TimeScope(), NOW, cosines) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("ahead", "holds", "expected"),
+    [
+        (["location"], [], True),  # "we'll be moving to Oxford on 1 February"
+        (["location"], None, True),
+        (["location"], ["location"], False),  # "I live in Leeds and we're moving to York in March"
+        (["employer"], ["location"], False),
+        ([], [], False),
+        (None, None, False),  # no fact extracted
+        ("location", [], False),  # written by hand
+    ],
+)
+def test_a_statement_of_a_plan_only_is_not_yet_current(ahead: object, holds: object, expected: bool) -> None:
+    memory = {"ahead": ahead, "holds": holds}
+    assert not_yet(memory) is expected
+    stale = STALE_FACTOR if expected else 1.0
+    assert currency(memory, "Where do I live now?", TimeScope(), NOW) == stale
+    assert currency(memory, "Where will I live in March?", TimeScope(), NOW) == 1.0
+    assert currency(memory, "Where did I live last year?", TimeScope(), NOW) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("question", "future"),
+    [
+        ("Where do I live now?", False),
+        ("What is my job?", False),
+        ("Which company am I at?", False),
+        ("Where will I live?", True),
+        ("Where'll I be in March?", True),
+        ("When do I start at HSBC?", True),
+        ("Where am I moving?", True),
+        ("What's next for me?", True),
+    ],
+)
+def test_what_asks_about_the_future(question: str, future: bool) -> None:
+    assert asks_about_the_future(question) is future
 
 
 def test_a_key_reads_as_its_relation_and_aliases() -> None:
@@ -176,3 +221,12 @@ def test_a_plan_brought_forward_leaves_the_old_job_outdated(mem: GraphMemory, us
     node = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_from AS f", {"id": old})[0]
     assert node["f"] is not None
     assert _first(mem, user_id, "Where do I work now?", as_of=BEFORE) == early
+
+
+def test_a_plan_does_not_outrank_the_job_it_will_replace(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    job = say(mem, user_id, on(20), "I've been with Ocado for five years.")
+    plan = say(mem, user_id, on(22), "Handed in my notice today, I start at Monzo on 12 January!")
+    assert _first(mem, user_id, "Where do I work now?", as_of=BEFORE) == job
+    assert _first(mem, user_id, "When do I start at Monzo?", as_of=BEFORE) == plan
+    assert _first(mem, user_id, "Where do I work now?") == plan  # from 12 January 2026 it holds

@@ -10,14 +10,16 @@
 // `outdated_by`: for an outdated memory, the memories whose statements outdated it (SUPERSEDES); `holds`:
 // the keys of its facts that a read at $as_of as known at $known_at (both default now) returns (fact_at's
 // rule): "I live in Kraków and work at Comarch" is outdated for where one lives, not for where one works
-// (graphmem.model.timescope.still_holds).
+// (graphmem.model.timescope.still_holds); `ahead`: the keys of its plans that start after $as_of and stand
+// as known at $known_at (not called off): "we'll be moving to Oxford on 1 February" is not where one lives
+// yet (graphmem.model.timescope.not_yet). Both null for a memory no fact was extracted from.
 // `withdrawn`: the outdated marks withdrawn before the current one, [from, at, until] lists, read only by an
 // audit ($known_at: graphmem.model.timescope.is_outdated; at now none of them holds).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
        strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
        .access_count, .outdated_from, .outdated_at, .reinstated_at, .outdated_keys,
        outdated_by: CASE WHEN __m__.outdated_from IS NOT NULL THEN [(__m__)<-[:SUPERSEDES]-(later:Memory) | later.id] END,
-       holds: CASE WHEN __m__.outdated_from IS NOT NULL
+       holds: CASE WHEN EXISTS { (__m__)<-[:DERIVED_FROM]-() } // a degree: only facts derive from a memory
                    THEN [(__m__)<-[:DERIVED_FROM]-(f:Fact)
                          WHERE f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
                            AND f.valid_from <= coalesce($as_of, datetime())
@@ -30,6 +32,13 @@ __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, c
                                AND coalesce(coalesce($as_of, datetime()) < {{fact_valid_to(g, coalesce($known_at, datetime()))}}, true)
                                AND (g.recorded_at > f.recorded_at
                                     OR (g.recorded_at = f.recorded_at AND g.valid_from > f.valid_from)) }
+                         | f.key] END,
+       ahead: CASE WHEN EXISTS { (__m__)<-[:DERIVED_FROM]-() } // a degree: only facts derive from a memory
+                   THEN [(__m__)<-[:DERIVED_FROM]-(f:Fact)
+                         WHERE f.planned_at IS NOT NULL AND f.status <> 'conflicted'
+                           AND f.recorded_at <= coalesce($known_at, datetime())
+                           AND f.valid_from > coalesce($as_of, datetime())
+                           AND coalesce(f.valid_from < {{fact_valid_to(f, coalesce($known_at, datetime()))}}, true)
                          | f.key] END,
        withdrawn: CASE WHEN $known_at IS NOT NULL AND __m__.withdrawn_from IS NOT NULL
                        THEN [__m__.withdrawn_from, __m__.withdrawn_at, __m__.withdrawn_until] END,

@@ -25,9 +25,11 @@ from typing import Any
 __all__ = [
     "STALE_FACTOR",
     "TimeScope",
+    "asks_about_the_future",
     "asks_about_the_past",
     "currency",
     "is_outdated",
+    "not_yet",
     "prefer_current",
     "still_holds",
 ]
@@ -39,6 +41,13 @@ STALE_FACTOR = 0.5
 _PAST = re.compile(
     r"\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|back when|ago|"
     r"had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|former|prior)\b",
+    re.IGNORECASE,
+)
+
+
+_FUTURE = re.compile(
+    r"\b(?:will|shall|going to|gonna|about to|plans?|planning|planned|next|soon|upcoming|later|future|"
+    r"tomorrow|mov(?:e|es|ing)|relocat\w*|start(?:s|ing)?|join(?:s|ing)?)\b|\w'll\b",
     re.IGNORECASE,
 )
 
@@ -106,11 +115,29 @@ def currency(
     keys: Mapping[str, float] | None = None,
 ) -> float:
     """The factor a hit's score is multiplied by: :data:`STALE_FACTOR` for an outdated statement asked
-    about in the present tense, unless what the question is about still holds (:func:`still_holds`), else 1.
+    about in the present tense, unless what the question is about still holds (:func:`still_holds`), and
+    for a statement of a plan only (:func:`not_yet`) unless the question asks about the future; else 1.
     ``keys``: the question's cosine with the words of fact keys (graphmem.retrieval.fact_vectors)."""
-    if not is_outdated(memory, scope, now) or asks_about_the_past(query):  # the cheap test first
+    outdated = is_outdated(memory, scope, now)
+    if (not outdated and not not_yet(memory)) or asks_about_the_past(query):  # the cheap tests first
         return 1.0
-    return 1.0 if still_holds(memory, keys or {}) else STALE_FACTOR
+    if outdated:
+        return 1.0 if still_holds(memory, keys or {}) else STALE_FACTOR
+    return 1.0 if asks_about_the_future(query) else STALE_FACTOR
+
+
+def not_yet(memory: Mapping[str, Any]) -> bool:
+    """Whether a statement only says what is planned: a plan of it has not started at the read's time
+    (``ahead``, its keys: "we'll be moving to Oxford on 1 February") and no fact of it holds then (``holds``:
+    "I live in Leeds and we're moving to Oxford in February" says where one lives too). For a question about
+    the present such a statement is not yet the answer, as an outdated one is no longer it."""
+    return bool(stored_keys(memory.get("ahead"))) and not stored_keys(memory.get("holds"))
+
+
+def asks_about_the_future(query: str) -> bool:
+    """Whether a question asks about what is planned ("Where will I live?", "When do I start at HSBC?",
+    "Where am I moving?"): a future form, or a word of the changes plans are made of."""
+    return _FUTURE.search(query) is not None
 
 
 def still_holds(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
