@@ -6,6 +6,7 @@ Pure rules first, then the scenarios on the real server."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -43,6 +44,11 @@ OUTDATED = {"outdated_from": T0, "outdated_at": T0}
         (["employer"], ["location"], {"employer": 0.53, "location": 0.71}, False),  # asked of the home
         (["employer"], ["location"], {"employer": 0.66}, False),  # a cosine missing: outdated, as before
         (["location"], ["location"], {}, True),  # the plan changed, the value holds
+        # the home corrected, then a new job planned: listed for both keys while the job still holds
+        (["employer"], ["location", "employer"], {"employer": 0.53, "location": 0.71}, False),
+        (["employer"], ["location", "employer"], {"employer": 0.66, "location": 0.64}, True),
+        (["employer"], ["location", "employer"], {}, False),
+        (["location", "employer"], ["location", "employer"], {}, True),
         ([], ["location"], {"location": 0.9}, False),  # nothing of it holds
         (None, ["location"], {}, False),  # read by an older graphmem: no holds
         (["employer"], None, {"employer": 0.9}, False),
@@ -121,10 +127,24 @@ def test_a_key_reads_as_its_relation_and_aliases() -> None:
         ("Wow, that sounds great, did you enjoy it?", True),  # not of the speaker
         ("Speaking of which, did you go?", True),
         ("Hey Mel, how are you?", True),
+        # a preamble, or a word in -ing that says nothing of the speaker: the turn still only asks
+        ("I have a quick question, how do I boil an egg?", True),
+        ("I have a question: what is the capital of France?", True),
+        ("I was just wondering, what's the weather like in Paris?", True),
+        ("According to the forecast, will it rain tomorrow?", True),
+        ("Looking at the map, which way is north?", True),
+        ("Anything in particular you'd recommend, or should I pick?", True),
+        ("Moving on to dessert, any ideas?", True),
     ],
 )
 def test_a_question_that_first_states_something_of_the_speaker_states_it(text: str, only_asks: bool) -> None:
     assert asks_only(text) is only_asks
+
+
+def test_a_long_run_of_spaces_is_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert asks_only("I am" + " " * 20_000 + "here?") is True  # a content of the size the write allows
+    assert time.perf_counter() - started < 0.5  # was 5 s: the lookahead scanned the run at each character
 
 
 def test_a_supposed_change_changes_nothing() -> None:
@@ -142,6 +162,24 @@ def test_a_supposed_change_changes_nothing() -> None:
     assert changed_later(memories, own, "Where do I live now?", 10, links) == {"old": {"did"}}
     del memories["did"]
     assert changed_later(memories, own, "Where do I live now?", 10, links) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I sold the Corolla last spring, I bought a Tesla.",
+        "After I sold the Corolla, I bought a Tesla.",
+        "Once we sold the Corolla, we bought a Tesla.",
+    ],
+)
+def test_a_change_told_in_a_clause_of_time_is_stated(text: str) -> None:
+    memories = {
+        "old": {"content": "I drive a Toyota Corolla.", "said": 1, "speaker": "user"},
+        "new": {"content": text, "said": 2, "speaker": "user"},
+    }
+    links = [["old", "new", "RELATED_TO"]]
+    found = changed_later(memories, {"old": 1.0, "new": 0.9}, "What car do I drive?", 10, links)
+    assert found == {"old": {"new"}}
 
 
 def _first(mem: GraphMemory, user_id: str, question: str, as_of: datetime | None = None) -> str:
@@ -230,3 +268,21 @@ def test_a_plan_does_not_outrank_the_job_it_will_replace(mem: GraphMemory, user_
     assert _first(mem, user_id, "Where do I work now?", as_of=BEFORE) == job
     assert _first(mem, user_id, "When do I start at Monzo?", as_of=BEFORE) == plan
     assert _first(mem, user_id, "Where do I work now?") == plan  # from 12 January 2026 it holds
+
+
+def test_a_job_planned_after_the_home_was_corrected_leaves_the_home_outdated(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """The statement's mark lists both keys once the new job is planned, while its job still holds until the
+    plan's date: for where one lives it is outdated all the same."""
+    _filler(mem, user_id)
+    both = say(mem, user_id, on(10), "I rent a room in Porto and I work at Farfetch.")
+    say(mem, user_id, on(12), "Correction: I don't live in Porto, I live in Braga. I only work in Porto.")
+    say(mem, user_id, on(14), "Big news: I'm joining Zalando on 1 February!")
+    node = mem.query("MATCH (m:Memory {id: $id}) RETURN m.outdated_keys AS k", {"id": both})[0]
+    assert sorted(node["k"]) == ["employer", "location"]
+    hits = mem.recall("Where do I live now?", user_id=user_id, k=5, reinforce=False, as_of=BEFORE)
+    found = {h.memory.id: h.explanation.components["currency"] for h in hits}
+    assert found[both] == STALE_FACTOR
+    hits = mem.recall("Where do I work now?", user_id=user_id, k=5, reinforce=False, as_of=BEFORE)
+    assert hits[0].memory.id == both

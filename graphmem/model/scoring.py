@@ -85,15 +85,27 @@ def asks_only(content: str) -> bool:
     )
 
 
+# What opens a question without stating anything of the speaker: a preamble ("I have a quick question, ...",
+# "I was just wondering, ..."), a word in -ing that is no verb of the speaker's ("According to the forecast",
+# "Anything in particular you'd like"), or one that looks at something else ("Looking at the map, ...").
+_ASKS_FIRST = (
+    r"(?:I|we)(?:'m|'re| am| are| was| were)?(?: just| only| really)? (?:wondering|curious)\b"
+    r"|(?:I|we) (?:have|had|'ve got|'ve|got) (?:a|another|one more|one)(?: \w+)? question\b"
+    r"|(?:my|our) question\b"
+    r"|(?:according|regarding|concerning|something|anything|nothing|everything|looking|speaking|talking"
+    r"|moving on|going back|coming back|getting back)\b"
+)
+
 # A question that first says something of the speaker, in a clause of its own before a comma or a dash:
 # "I live in Leeds, any tips for a gym?", "living in Cape Town, any good hikes?" (the subject left out, as in
 # chat), "my dog is sick - what should I do?". Such a turn states what it says; the clause must begin with
 # I/we/my/our or a verb in -ing and a preposition, and hold four words or more ("I mean, isn't it?", "I love
 # that, how did you do it?" still only ask). A clause that supposes ("If I moved to Leeds, would I...") is
-# not one: it starts with its subordinating word.
+# not one: it starts with its subordinating word; nor is a clause :data:`_ASKS_FIRST` opens.
 _FIRST_CLAUSE = re.compile(
-    r"^\W*(?:(?:I|we)(?:'m|'re|'ve|'d)?\b|(?:my|our)\b|\w+ing (?:in|at|for|with|from|to|on|near)\b)"
-    r"[^,;:?!—–]*?(?=\s*(?:,|;|:|\s[—–-]\s))",
+    r"^\W*(?!" + _ASKS_FIRST + r")"
+    r"(?:(?:I|we)(?:'m|'re|'ve|'d)?\b|(?:my|our)\b|\w+ing (?:in|at|for|with|from|to|on|near)\b)"
+    r"[^,;:?!—–]*?(?=[,;:]|\s[—–-]\s)",  # no \s* before the comma: linear on a long run of spaces
     re.IGNORECASE,
 )
 

@@ -30,6 +30,7 @@ __all__ = [
     "currency",
     "is_outdated",
     "not_yet",
+    "outdated_for",
     "prefer_current",
     "still_holds",
 ]
@@ -142,19 +143,31 @@ def asks_about_the_future(query: str) -> bool:
 
 def still_holds(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
     """Whether an outdated statement still states something current that the question may be about: a fact
-    of it holds at the read's time (``holds``, its keys) whose key is one it is outdated for too (a plan
-    changed while the value holds: "I'm based in Hamburg and we're planning to move to Munich", then Vienna
-    instead), or whose key the question is as near to (``keys``: cosines) as every key it is outdated for
-    ("I live in Kraków and work at Comarch", then the home corrected: outdated for "Where do I live now?",
-    current for "Where do I work now?"). Without a fact that holds, or a cosine for each key: outdated."""
-    held, gone = stored_keys(memory.get("holds")), stored_keys(memory.get("outdated_keys"))
-    if not held or not gone:
+    of it holds at the read's time (``holds``, its keys) and every key it is outdated for still holds too (a
+    plan changed while the value holds: "I'm based in Hamburg and we're planning to move to Munich", then
+    Vienna instead), or the question is as near (``keys``: cosines) to a held key as to every key it is
+    outdated for that no longer holds (:func:`outdated_for`; "I live in Kraków and work at Comarch", then the
+    home corrected: outdated for "Where do I live now?", current for "Where do I work now?"). Without a fact
+    that holds, or a cosine for each key: outdated."""
+    held, gone = outdated_for(memory)
+    if not held or not stored_keys(memory.get("outdated_keys")):  # nothing of it holds, or no keys listed
         return False
-    if held & gone:
+    if not gone:  # every key it is outdated for still holds
         return True
     if not (held | gone) <= keys.keys():
         return False
     return max(keys[k] for k in held) >= max(keys[k] for k in gone)
+
+
+def outdated_for(memory: Mapping[str, Any]) -> tuple[set[str], set[str]]:
+    """The keys of a statement's facts that hold at the read's time (``holds``) and the keys it is outdated
+    for that do not (``outdated_keys`` less those): a key outdated while its value holds (a plan of it
+    changed, or a change of it planned for later than the read) outdates nothing yet. ``outdated_keys`` is
+    the mark as it stands now, so it can also name a key whose change starts after ``as_of`` or was learnt
+    after ``known_at``: "I live in Kraków and work at Comarch", the home corrected, then a new job planned
+    for March, lists both keys while the job still holds; the home is what it is outdated for."""
+    held, listed = stored_keys(memory.get("holds")), stored_keys(memory.get("outdated_keys"))
+    return held, listed - held
 
 
 def stored_keys(value: Any) -> set[str]:

@@ -12,7 +12,7 @@ from typing import Any
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.model.fact_keys import key_words
-from graphmem.model.timescope import stored_keys
+from graphmem.model.timescope import outdated_for
 
 logger = logging.getLogger(__name__)
 
@@ -45,13 +45,14 @@ def key_cosines(
     embedder: Any, query: Sequence[float] | None, memories: Iterable[Mapping[str, Any]]
 ) -> dict[str, float]:
     """The query vector's cosine with the words of each key that decides an outdated statement's currency: of
-    the pool's memories outdated for some keys (``outdated_keys``) while other keys of theirs still hold
-    (``holds``; cypher/fragments/pool_memory.cypher). Usually none, then nothing is embedded. An embedder
-    that fails leaves them out (logged): such a statement stays outdated, as it was before."""
+    the pool's memories outdated for some keys that no longer hold while other keys of theirs still hold
+    (graphmem.model.timescope.outdated_for; cypher/fragments/pool_memory.cypher). Usually none, then nothing
+    is embedded. An embedder that fails leaves them out (logged): such a statement stays outdated, as it was
+    before."""
     keys: set[str] = set()
     for memory in memories:
-        held, gone = stored_keys(memory.get("holds")), stored_keys(memory.get("outdated_keys"))
-        if held and gone and not held & gone:
+        held, gone = outdated_for(memory)
+        if held and gone:
             keys |= held | gone
     if not keys or query is None:
         return {}

@@ -13,7 +13,6 @@ from typing import Any
 
 from graphmem.model.date_queries import overlaps
 from graphmem.model.fact_keys import RELATION_ALIASES
-from graphmem.model.planned import supposed
 from graphmem.model.scoring import (
     ASKING_FACTOR,
     OTHER_VOICE_FACTOR,
@@ -326,7 +325,7 @@ def changed_later(
     changed: dict[str, set[str]] = {}
     for new in words:
         content = str(memories[new].get("content") or "")
-        if asks_only(content) or all(supposed(content, m.span()) for m in CHANGE.finditer(content)):
+        if asks_only(content) or all(_supposed(content, m.span()) for m in CHANGE.finditer(content)):
             continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
         for old in words:
             if (
@@ -338,6 +337,22 @@ def changed_later(
             ):
                 changed.setdefault(old, set()).add(new)
     return changed
+
+
+_SUPPOSING = re.compile(
+    r"\b(?:if|unless|whether|in case|imagine|what if|suppose|supposing|should|shall|could|would|can|will|do|"
+    r"does|did|must)\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$",
+    re.IGNORECASE,
+)
+"""What supposes or asks a change (``CHANGE``'s verbs are past forms: "If I moved to Bergen, ...", "Should
+we have switched ..."), right before its subject. Not ``graphmem.model.planned.supposed``'s time words
+(when, once, before, after, until): "When I sold the Corolla last spring, I bought a Tesla" states the
+sale."""
+
+
+def _supposed(text: str, span: tuple[int, int]) -> bool:
+    """Whether the change at ``span`` is only supposed or asked (:data:`_SUPPOSING`)."""
+    return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
 
 
 def _content_words(text: str) -> set[str]:
