@@ -68,25 +68,40 @@ def test_an_outdated_statement_still_holds_for_what_of_it_holds(
     assert currency({"holds": holds}, "Where do I work now?", TimeScope(), NOW, cosines) == 1.0
 
 
+ASKED_OF_HOME = {
+    "location": 0.70,
+    "employer": 0.52,
+    "occupation": 0.45,
+    "name": 0.50,
+    "age": 0.50,
+    "partner": 0.43,
+}
+
+
 @pytest.mark.parametrize(
-    ("ahead", "holds", "expected"),
+    ("ahead", "holds", "cosines", "expected"),
     [
-        (["location"], [], True),  # "we'll be moving to Oxford on 1 February"
-        (["location"], None, True),
-        (["location"], ["location"], False),  # "I live in Leeds and we're moving to York in March"
-        (["employer"], ["location"], False),
-        ([], [], False),
-        (None, None, False),  # no fact extracted
-        ("location", [], False),  # written by hand
+        (["location"], [], ASKED_OF_HOME, True),  # "we'll be moving to Oxford on 1 February"
+        (["location"], None, ASKED_OF_HOME, True),
+        (["location"], ["location"], ASKED_OF_HOME, False),  # "I live in Leeds and we're moving to York ..."
+        (["employer"], ["location"], ASKED_OF_HOME, False),
+        (["employer"], [], ASKED_OF_HOME, False),  # a job planned: not what "Where do I live?" asks
+        (["location"], [], {**ASKED_OF_HOME, "name": 0.8}, False),  # "What's my cat called?": nearer name
+        (["location"], [], {"location": 0.7}, False),  # a cosine missing: left whole
+        ([], [], ASKED_OF_HOME, False),
+        (None, None, ASKED_OF_HOME, False),  # no fact extracted
+        ("location", [], ASKED_OF_HOME, False),  # written by hand
     ],
 )
-def test_a_statement_of_a_plan_only_is_not_yet_current(ahead: object, holds: object, expected: bool) -> None:
+def test_a_statement_of_a_plan_only_is_not_yet_current(
+    ahead: object, holds: object, cosines: dict[str, float], expected: bool
+) -> None:
     memory = {"ahead": ahead, "holds": holds}
-    assert not_yet(memory) is expected
+    assert not_yet(memory, cosines) is expected
     stale = STALE_FACTOR if expected else 1.0
-    assert currency(memory, "Where do I live now?", TimeScope(), NOW) == stale
-    assert currency(memory, "Where will I live in March?", TimeScope(), NOW) == 1.0
-    assert currency(memory, "Where did I live last year?", TimeScope(), NOW) == 1.0
+    assert currency(memory, "Where do I live now?", TimeScope(), NOW, cosines) == stale
+    assert currency(memory, "Where will I live in March?", TimeScope(), NOW, cosines) == 1.0
+    assert currency(memory, "Where did I live last year?", TimeScope(), NOW, cosines) == 1.0
 
 
 @pytest.mark.parametrize(
@@ -286,3 +301,10 @@ def test_a_job_planned_after_the_home_was_corrected_leaves_the_home_outdated(
     assert found[both] == STALE_FACTOR
     hits = mem.recall("Where do I work now?", user_id=user_id, k=5, reinforce=False, as_of=BEFORE)
     assert hits[0].memory.id == both
+
+
+def test_a_plan_stays_whole_for_a_question_about_something_else(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    say(mem, user_id, on(18), "The cat keeps knocking plants off the balcony.")
+    plan = say(mem, user_id, on(20), "I start at Monzo on 12 January, so my cat Luna gets a new routine.")
+    assert _first(mem, user_id, "What's my cat called?", as_of=BEFORE) == plan

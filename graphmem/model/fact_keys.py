@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RELATION_ALIASES", "canonical_key", "key_words"]
+__all__ = ["RELATIONS", "RELATION_ALIASES", "canonical_key", "key_words"]
 
 RELATION_ALIASES: dict[str, str] = {
     alias: canonical
@@ -24,6 +24,10 @@ RELATION_ALIASES: dict[str, str] = {
     }.items()
     for alias in (canonical, *aliases)
 }
+
+RELATIONS: tuple[str, ...] = tuple(dict.fromkeys(RELATION_ALIASES.values()))
+"""The canonical relations of the key scheme: ``location``, ``employer``, ``occupation``, ``name``, ``age``,
+``partner``."""
 
 
 def canonical_key(key: str, user_id: str | None = None) -> str:

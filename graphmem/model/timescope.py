@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from graphmem.model.fact_keys import RELATIONS
+
 __all__ = [
     "STALE_FACTOR",
     "TimeScope",
@@ -31,6 +33,7 @@ __all__ = [
     "is_outdated",
     "not_yet",
     "outdated_for",
+    "planned_only",
     "prefer_current",
     "still_holds",
 ]
@@ -120,19 +123,34 @@ def currency(
     for a statement of a plan only (:func:`not_yet`) unless the question asks about the future; else 1.
     ``keys``: the question's cosine with the words of fact keys (graphmem.retrieval.fact_vectors)."""
     outdated = is_outdated(memory, scope, now)
-    if (not outdated and not not_yet(memory)) or asks_about_the_past(query):  # the cheap tests first
+    if (not outdated and not not_yet(memory, keys or {})) or asks_about_the_past(query):  # cheap tests first
         return 1.0
     if outdated:
         return 1.0 if still_holds(memory, keys or {}) else STALE_FACTOR
     return 1.0 if asks_about_the_future(query) else STALE_FACTOR
 
 
-def not_yet(memory: Mapping[str, Any]) -> bool:
-    """Whether a statement only says what is planned: a plan of it has not started at the read's time
-    (``ahead``, its keys: "we'll be moving to Oxford on 1 February") and no fact of it holds then (``holds``:
-    "I live in Leeds and we're moving to Oxford in February" says where one lives too). For a question about
-    the present such a statement is not yet the answer, as an outdated one is no longer it."""
-    return bool(stored_keys(memory.get("ahead"))) and not stored_keys(memory.get("holds"))
+def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
+    """Whether a statement only says what is planned, of what the question asks: a plan of it has not started
+    at the read's time (``ahead``, its keys: "we'll be moving to Oxford on 1 February"), no fact of it holds
+    then (``holds``: "I live in Leeds and we're moving to Oxford in February" says where one lives too), and
+    the question is nearer to a planned key than to every other relation of the key scheme (``keys``:
+    cosines; "What's my cat called?" is not asked of "I start at Monzo on 12 January, Luna is thrilled").
+    For such a question the statement is not yet the answer, as an outdated one is no longer it. Without a
+    cosine for each key it is left whole."""
+    ahead = planned_only(memory)
+    if not ahead:
+        return False
+    asked = ahead | set(RELATIONS)
+    if not asked <= keys.keys():
+        return False
+    return max(keys[k] for k in ahead) >= max(keys[k] for k in asked)
+
+
+def planned_only(memory: Mapping[str, Any]) -> set[str]:
+    """The keys of a statement's plans when no fact of it holds (what :func:`not_yet` weighs), else none."""
+    ahead = stored_keys(memory.get("ahead"))
+    return set() if stored_keys(memory.get("holds")) else ahead
 
 
 def asks_about_the_future(query: str) -> bool:

@@ -11,8 +11,8 @@ from typing import Any
 
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
-from graphmem.model.fact_keys import key_words
-from graphmem.model.timescope import outdated_for
+from graphmem.model.fact_keys import RELATIONS, key_words
+from graphmem.model.timescope import outdated_for, planned_only
 
 logger = logging.getLogger(__name__)
 
@@ -44,16 +44,19 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 def key_cosines(
     embedder: Any, query: Sequence[float] | None, memories: Iterable[Mapping[str, Any]]
 ) -> dict[str, float]:
-    """The query vector's cosine with the words of each key that decides an outdated statement's currency: of
-    the pool's memories outdated for some keys that no longer hold while other keys of theirs still hold
-    (graphmem.model.timescope.outdated_for; cypher/fragments/pool_memory.cypher). Usually none, then nothing
-    is embedded. An embedder that fails leaves them out (logged): such a statement stays outdated, as it was
+    """The query vector's cosine with the words of each key that decides a statement's currency: of the pool's
+    memories outdated for some keys that no longer hold while other keys of theirs still hold
+    (graphmem.model.timescope.outdated_for; cypher/fragments/pool_memory.cypher), and of those that state
+    plans only, their keys and the key scheme's relations (``not_yet``). Usually none, then nothing is
+    embedded. An embedder that fails leaves them out (logged): such a statement stays outdated, as it was
     before."""
     keys: set[str] = set()
     for memory in memories:
         held, gone = outdated_for(memory)
         if held and gone:
             keys |= held | gone
+        if planned := planned_only(memory):  # graphmem.model.timescope.not_yet
+            keys |= planned | set(RELATIONS)
     if not keys or query is None:
         return {}
     ordered = sorted(keys)
