@@ -37,12 +37,28 @@ def history(mem: GraphMemory, user_id: str, key: str = "location") -> list[tuple
     ]
 
 
+def noon(year: int, month: int, day: int) -> datetime:
+    """A day to read a value on: 12:00 UTC."""
+    return datetime(year, month, day, 12, tzinfo=UTC)
+
+
+def assert_values_on(
+    mem: GraphMemory,
+    user_id: str,
+    key: str,
+    turns: list[tuple[datetime, str]],
+    values: dict[datetime, str | None],
+) -> None:
+    """Say ``turns`` (when, text), then the key's value on each day of ``values`` is the one given."""
+    for when, text in turns:
+        say(mem, user_id, when, text)
+    for at, value in values.items():
+        assert value_at(mem, user_id, key, at) == value, (at, history(mem, user_id, key))
+
+
 def assert_values_after(
     mem: GraphMemory, user_id: str, key: str, turns: list[tuple[int, str]], now: str | None, march: str | None
 ) -> None:
     """Say ``turns`` (day of December 2026, text), then the key's value is ``now`` on :data:`NOW` and
     ``march`` on :data:`MARCH`."""
-    for day, text in turns:
-        say(mem, user_id, on(day), text)
-    for at, value in ((NOW, now), (MARCH, march)):
-        assert value_at(mem, user_id, key, at) == value, (at, history(mem, user_id, key))
+    assert_values_on(mem, user_id, key, [(on(day), text) for day, text in turns], {NOW: now, MARCH: march})

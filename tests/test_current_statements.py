@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+import conversation
 import pytest
 from conversation import NOW, say
 
@@ -31,7 +32,7 @@ BEFORE = datetime(2025, 12, 20, 12, tzinfo=UTC)  # after the scenarios' turns, b
 
 def on(day: int) -> datetime:
     """A scenario turn's time: November 2025, in the past whenever the suite runs."""
-    return datetime(2025, 11, day, 10, tzinfo=UTC)
+    return conversation.on(day, 11, 2025)
 
 
 OUTDATED = {"outdated_from": T0, "outdated_at": T0}

@@ -6,10 +6,10 @@ then conversations on the real server, then sentences with the same words that p
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pytest
-from conversation import NOW, history, on, say, value_at
+from conversation import NOW, assert_values_on, noon, on
 
 from graphmem import GraphMemory
 from graphmem.formation.plan import _when
@@ -161,10 +161,6 @@ def test_the_same_words_end_or_replan_nothing(text: str) -> None:
     assert [f for f in extract(text) if f.ends or f.corrects or f.withdraws] == []
 
 
-def _day(year: int, month: int, day: int) -> datetime:
-    return datetime(year, month, day, 12, tzinfo=UTC)
-
-
 SCENARIOS = [
     (  # 1
         "employer",
@@ -172,7 +168,7 @@ SCENARIOS = [
             (on(1), "I work at Nokia."),
             (on(2), "Leaving Nokia, I'll be at Supercell from the 1st of September."),
         ],
-        {NOW: "Nokia", _day(2027, 9, 2): "Supercell"},
+        {NOW: "Nokia", noon(2027, 9, 2): "Supercell"},
     ),
     (  # 2
         "employer",
@@ -184,7 +180,7 @@ SCENARIOS = [
                 "next week.",
             ),
         ],
-        {_day(2027, 2, 1): "Monzo", _day(2027, 2, 3): "Stripe"},
+        {noon(2027, 2, 1): "Monzo", noon(2027, 2, 3): "Stripe"},
     ),
     (  # 3
         "employer",
@@ -196,7 +192,7 @@ SCENARIOS = [
                 "can't wait.",
             ),
         ],
-        {_day(2027, 1, 10): "Greenfield Academy", _day(2027, 1, 12): "International School of Kigali"},
+        {noon(2027, 1, 10): "Greenfield Academy", noon(2027, 1, 12): "International School of Kigali"},
     ),
     (  # 4
         "employer",
@@ -205,7 +201,7 @@ SCENARIOS = [
             (on(20, 11), "I'll be starting at Meta on December 1, new job!"),
             (on(25, 11), "Meta pushed my start date back to January 12, something about a headcount review."),
         ],
-        {NOW: "Google", _day(2027, 1, 13): "Meta"},
+        {NOW: "Google", noon(2027, 1, 13): "Meta"},
     ),
     (  # 5
         "location",
@@ -214,7 +210,7 @@ SCENARIOS = [
             (on(2), "We're moving to Doha on 1 February."),
             (on(3), "The Doha move got delayed, now it's March 15."),
         ],
-        {_day(2027, 2, 2): "Dubai", _day(2027, 3, 16): "Doha"},
+        {noon(2027, 2, 2): "Dubai", noon(2027, 3, 16): "Doha"},
     ),
     (  # 6
         "location",
@@ -223,7 +219,7 @@ SCENARIOS = [
             (on(2), "We're moving to Hamburg on 1 February."),
             (on(3), "scratch Hamburg, the job there fell through. we're going to Cologne instead, same date"),
         ],
-        {_day(2027, 1, 31): "Berlin", _day(2027, 2, 2): "Cologne"},
+        {noon(2027, 1, 31): "Berlin", noon(2027, 2, 2): "Cologne"},
     ),
     (
         "employer",
@@ -232,7 +228,7 @@ SCENARIOS = [
             (on(2), "I'm joining Barclays on 4 January."),
             (on(3), "actually turned Barclays down, going to Lloyds instead, start 11 Jan"),
         ],
-        {_day(2027, 1, 5): "HSBC", _day(2027, 1, 12): "Lloyds"},
+        {noon(2027, 1, 5): "HSBC", noon(2027, 1, 12): "Lloyds"},
     ),
     (  # 7
         "location",
@@ -240,7 +236,7 @@ SCENARIOS = [
             (on(1), "I live in Edinburgh."),
             (on(4), "Got the flat in Glasgow! Moving on 9 January, can you give me a moving checklist?"),
         ],
-        {_day(2027, 1, 8): "Edinburgh", _day(2027, 1, 10): "Glasgow"},
+        {noon(2027, 1, 8): "Edinburgh", noon(2027, 1, 10): "Glasgow"},
     ),
     (  # 8
         "location",
@@ -253,7 +249,7 @@ SCENARIOS = [
                 "is letting me transfer to their office there.",
             ),
         ],
-        {NOW: "Sydney", _day(2027, 1, 3): "Sydney", _day(2027, 1, 5): "Singapore"},
+        {NOW: "Sydney", noon(2027, 1, 3): "Sydney", noon(2027, 1, 5): "Singapore"},
     ),
     (  # 9
         "employer",
@@ -261,7 +257,7 @@ SCENARIOS = [
             (on(1), "I work at Takealot."),
             (on(4), "Resigned today. Last day at Takealot is the 31st, then I join Yoco on 4 January."),
         ],
-        {NOW: "Takealot", _day(2027, 1, 2): None, _day(2027, 1, 5): "Yoco"},
+        {NOW: "Takealot", noon(2027, 1, 2): None, noon(2027, 1, 5): "Yoco"},
     ),
     (
         "employer",
@@ -286,7 +282,7 @@ SCENARIOS = [
             (on(1), "I live in Leeds."),
             (on(2), "We found a flat in Porto for the holidays. We fly out on 3 May."),
         ],
-        {NOW: "Leeds", _day(2027, 5, 4): "Leeds"},
+        {NOW: "Leeds", noon(2027, 5, 4): "Leeds"},
     ),
 ]
 
@@ -299,7 +295,4 @@ def test_the_value_on_each_day_after_a_plan_in_everyday_words(
     turns: list[tuple[datetime, str]],
     values: dict[datetime, str | None],
 ) -> None:
-    for when, text in turns:
-        say(mem, user_id, when, text)
-    for at, value in values.items():
-        assert value_at(mem, user_id, key, at) == value, (at, history(mem, user_id, key))
+    assert_values_on(mem, user_id, key, turns, values)

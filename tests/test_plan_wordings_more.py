@@ -7,10 +7,10 @@ then sentences with the same words that plan, end or call off nothing."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pytest
-from conversation import NOW, history, on, say, value_at
+from conversation import NOW, assert_values_on, noon, on
 
 from graphmem import GraphMemory
 from graphmem.formation.plan import _when
@@ -139,15 +139,11 @@ def test_the_same_words_change_nothing(text: str) -> None:
     assert {f for f in _said(text) if f[0] in ("location", "employer")} == set()
 
 
-def _day(year: int, month: int, day: int) -> datetime:
-    return datetime(year, month, day, 12, tzinfo=UTC)
-
-
 SCENARIOS = [
     (
         "location",
         [(on(1), "I live in Sydney."), (on(4), "I'm flying to Auckland on 9 January for good")],
-        {NOW: "Sydney", _day(2027, 1, 8): "Sydney", _day(2027, 1, 10): "Auckland"},
+        {NOW: "Sydney", noon(2027, 1, 8): "Sydney", noon(2027, 1, 10): "Auckland"},
     ),
     (
         "location",
@@ -160,12 +156,12 @@ SCENARIOS = [
     (
         "location",
         [(on(1), "I live in Rome."), (on(2), "I'm flying to Paris on 9 January for good food.")],
-        {_day(2027, 1, 10): "Rome"},
+        {noon(2027, 1, 10): "Rome"},
     ),
     (
         "location",
         [(on(1), "I live in Calgary."), (on(4), "the company is sending me to Edmonton in April")],
-        {_day(2027, 3, 31): "Calgary", _day(2027, 4, 2): "Edmonton"},
+        {noon(2027, 3, 31): "Calgary", noon(2027, 4, 2): "Edmonton"},
     ),
     (
         "employer",
@@ -190,7 +186,7 @@ SCENARIOS = [
             (on(2), "We're moving to Berlin on 1 February."),
             (on(3), "berlin's off, jonas lost the job offer so we're staying put"),
         ],
-        {_day(2027, 2, 2): "Munich"},
+        {noon(2027, 2, 2): "Munich"},
     ),
     (
         "location",
@@ -199,7 +195,7 @@ SCENARIOS = [
             (on(2), "We're moving to Cardiff on 1 February."),
             (on(3), "nah scrap cardiff, lost the deposit"),
         ],
-        {_day(2027, 2, 2): "Leeds"},
+        {noon(2027, 2, 2): "Leeds"},
     ),
     (
         "location",
@@ -208,7 +204,7 @@ SCENARIOS = [
             (on(2), "We're moving to Berlin on 1 February."),
             (on(3), "toronto's on hold indefinitely"),
         ],
-        {_day(2027, 1, 31): "Munich", _day(2027, 2, 2): "Berlin"},
+        {noon(2027, 1, 31): "Munich", noon(2027, 2, 2): "Berlin"},
     ),
     (
         "employer",
@@ -217,7 +213,7 @@ SCENARIOS = [
             (on(2), "I'm joining Revolut on 4 January."),
             (on(3), "ok i turned down revolut in the end"),
         ],
-        {_day(2027, 1, 5): "HSBC"},
+        {noon(2027, 1, 5): "HSBC"},
     ),
     (
         "employer",
@@ -226,7 +222,7 @@ SCENARIOS = [
             (on(2), "I'm joining Deliveroo on 4 January."),
             (on(3), "deliveroo fell through"),
         ],
-        {_day(2027, 1, 5): "HSBC"},
+        {noon(2027, 1, 5): "HSBC"},
     ),
     (
         "location",
@@ -235,7 +231,7 @@ SCENARIOS = [
             (on(2), "The company is sending me to Calgary on 1 March."),
             (on(3), "Change of plans - instead of Calgary, the company is sending me to Edmonton in April."),
         ],
-        {_day(2027, 3, 2): "Vancouver", _day(2027, 4, 2): "Edmonton"},
+        {noon(2027, 3, 2): "Vancouver", noon(2027, 4, 2): "Edmonton"},
     ),
     (
         "location",
@@ -281,12 +277,12 @@ SCENARIOS = [
             (on(2), "I'm moving to Zurich on 1 March."),
             (on(4), "still in Geneva till then"),
         ],
-        {NOW: "Geneva", _day(2027, 2, 27): "Geneva", _day(2027, 3, 2): "Zurich"},
+        {NOW: "Geneva", noon(2027, 2, 27): "Geneva", noon(2027, 3, 2): "Zurich"},
     ),
     (
         "location",
         [(on(1), "I'm moving to Zurich on 1 March."), (on(4), "we're staying in Halifax for now")],
-        {NOW: "Halifax", _day(2027, 3, 2): "Zurich"},
+        {NOW: "Halifax", noon(2027, 3, 2): "Zurich"},
     ),
     (
         "employer",
@@ -295,7 +291,7 @@ SCENARIOS = [
             (on(2), "I'm joining Google on 4 January."),
             (on(4), "still at IBM till then"),
         ],
-        {NOW: "IBM", _day(2027, 1, 5): "Google"},
+        {NOW: "IBM", noon(2027, 1, 5): "Google"},
     ),
     # a value held until a plan, then the plan called off: the value held goes on
     (
@@ -305,7 +301,7 @@ SCENARIOS = [
             (on(4), "still in Geneva till then"),
             (on(5), "I'm not moving to Zurich after all."),
         ],
-        {NOW: "Geneva", _day(2027, 3, 2): "Geneva"},
+        {NOW: "Geneva", noon(2027, 3, 2): "Geneva"},
     ),
     # the same words changing nothing held
     (
@@ -315,12 +311,12 @@ SCENARIOS = [
             (on(2), "I'm moving to York on 1 March."),
             (on(4), "still in bed till noon"),
         ],
-        {NOW: "Leeds", _day(2027, 3, 2): "York"},
+        {NOW: "Leeds", noon(2027, 3, 2): "York"},
     ),
     (
         "location",
         [(on(1), "I live in Leeds."), (on(2), "I'm flying to Rome on 9 January, for good food and wine.")],
-        {_day(2027, 1, 10): "Leeds"},
+        {noon(2027, 1, 10): "Leeds"},
     ),
 ]
 
@@ -333,7 +329,4 @@ def test_the_value_on_each_day_in_more_everyday_words(
     turns: list[tuple[datetime, str]],
     values: dict[datetime, str | None],
 ) -> None:
-    for when, text in turns:
-        say(mem, user_id, when, text)
-    for at, value in values.items():
-        assert value_at(mem, user_id, key, at) == value, (at, history(mem, user_id, key))
+    assert_values_on(mem, user_id, key, turns, values)

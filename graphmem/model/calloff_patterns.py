@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.model.pattern_pieces import END, NAMED, OBJ, PLACE, PLACE_END
+from graphmem.model.pattern_pieces import END, MONTH_NAME, NAMED, OBJ, PLACE, PLACE_END
 from graphmem.model.plan_patterns import (
     MOVE_VERB,
     NOT_A_DATE,
@@ -201,8 +201,7 @@ PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (  # "the Pittsburgh move is now January 8th", "the move is now on the 20th"
         re.compile(
             rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)(?: {_PROPER})? (?:move|relocation) (?:is|'s) now"
-            r"(?= (?:on |in )?(?:the )?(?:\d|(?i:january|february|march|april|may|june|july|august|september|"
-            r"october|november|december|next|mon|tues|wednes|thurs|fri|satur|sun)))"
+            rf"(?= (?:on |in )?(?:the )?(?:\d|(?i:{MONTH_NAME}|next|mon|tues|wednes|thurs|fri|satur|sun)))"
         ),
         "location",
     ),

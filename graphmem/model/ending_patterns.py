@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.model.pattern_pieces import END, FOR_A_WHILE, OBJ, PLACE, PLACE_END, STOP
+from graphmem.model.pattern_pieces import END, FOR_A_WHILE, MONTH_NAME, OBJ, PLACE, PLACE_END, STOP, WEEKDAY
 from graphmem.model.places import EVERYDAY
 
 __all__ = ["ENDINGS", "ENDINGS_CHECK", "ENDING_CUES"]
@@ -73,8 +73,7 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
             r"\b(?:[Tt]oday|[Yy]esterday|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day) was my last day\b|"
             r"\b[Mm]y last day (?:at [^.,;!?\n]{2,40}? (?:was|is today)|(?:is|was) (?:today|yesterday)|was "
             # a bare "my last day was" only with its day (not "my last day was lovely", "... was a blur")
-            r"(?=(?:on |the )?(?:\d|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|last|this|"
-            r"january|february|march|april|may|june|july|august|september|october|november|december)\b)))"
+            rf"(?=(?:on |the )?(?:\d|(?i:{WEEKDAY}|last|this|{MONTH_NAME})\b)))"
         ),
         "employer",
     ),
@@ -107,8 +106,7 @@ ENDINGS: list[tuple[re.Pattern[str], str]] = [
 _LAST_DAY = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:and|so) )(?:[Mm]y )?[Ll]ast day"
     r"(?: (?:at|with) (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*))?"
-    r" (?:was|is|will be)(?= (?:on )?(?:the )?(?:\d|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december)\b))"
+    rf" (?:was|is|will be)(?= (?:on )?(?:the )?(?:\d|(?i:{WEEKDAY}|{MONTH_NAME})\b))"
 )
 ENDINGS.append((_LAST_DAY, "employer"))
 _EVERYDAY = "|".join(re.escape(w) for w in sorted(EVERYDAY, key=len, reverse=True))

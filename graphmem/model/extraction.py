@@ -11,6 +11,7 @@ from typing import Protocol
 from graphmem.model import entities, fact_patterns
 from graphmem.model.entities import Mention
 from graphmem.model.fact_patterns import ExtractedFact
+from graphmem.model.pattern_pieces import MONTH_NAME
 
 
 class CueDirection(StrEnum):
@@ -57,8 +58,7 @@ _SO_ADJ = re.compile(
     r"\bso\s+(?:much|many|good|great|happy|sad|glad|proud|cool|nice|fun|\w+ly|\w+ful)\b", re.I
 )
 _SINCE_TIME = re.compile(
-    r"\bsince\s+(?:\d+|last|then|yesterday|childhood|january|february|march|april|may|"
-    r"june|july|august|september|october|november|december|\w+day)\b",
+    rf"\bsince\s+(?:\d+|last|then|yesterday|childhood|{MONTH_NAME}|\w+day)\b",
     re.I,
 )
 

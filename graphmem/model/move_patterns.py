@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.extracted import ExtractedFact, clean, fits
-from graphmem.model.pattern_pieces import AND, NAMED_PLACE, sentence_end
+from graphmem.model.pattern_pieces import AND, NAMED_PLACE, WEEKDAY, sentence_end
 from graphmem.model.people import is_employer, is_organisation, names_a_kind
 from graphmem.model.places import EVERYDAY, is_place
 from graphmem.model.plan_patterns import REPLANNED
@@ -71,7 +71,7 @@ _A_STAY = re.compile(
     r"\b(?:for (?:a|an|the) (?:conference|course|training|trade show|workshop|summit|event|meeting|week|few "
     r"days|couple of (?:days|weeks)|project)|for (?:\w+ )?(?:days?|weeks?|nights?)|trade show|on the "
     r"(?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the airport|the station)|the (?:train|flight|plane|"
-    r"bus) was|on (?i:mon|tues|wednes|thurs|fri|satur|sun)day|no help|on hold|by the airline)\b"
+    rf"bus) was|on (?i:{WEEKDAY})|no help|on hold|by the airline)\b"
 )
 _MORE_WORDS = re.compile(
     r"for good|transferr|sending me|moving me|posting me|relocating me|(?:being|getting) (?:sent|moved|"

@@ -48,16 +48,18 @@ __all__ = [
 ]
 
 OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
+# the words of the calendar, lower case (read inside "(?i:...)"): a month's name whole ("March"), whole or
+# short ("sept", "dec"), a season, a day of the week ("Monday")
+MONTH_NAME = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+MONTH = rf"(?:{MONTH_NAME}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
+SEASON = r"(?:spring|summer|autumn|fall|winter)"
+WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 # a value ends before a conjunction or a time ("I moved to Berlin in March", "two years ago", "on Mondays")
 WHEN = (
-    r"in \d+|(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|in (?:the )?(?:spring|summer|autumn|fall|winter|"
-    r"new year)|"
-    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on (?:weekdays|weekends|the weekend)|"
-    r"on (?:the )?\d+(?:st|nd|rd|th)?|(?i:on (?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b|"
-    r"in (?:early|mid|late)\b|in mid-|from (?:the |next |january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|"
+    rf"in \d+|(?i:in {MONTH}|in (?:the )?(?:{SEASON}|new year)|"
+    rf"on {WEEKDAY}s?|on (?:weekdays|weekends|the weekend)|"
+    rf"on (?:the )?\d+(?:st|nd|rd|th)?|(?i:on {MONTH}\b|"
+    rf"in (?:early|mid|late)\b|in mid-|from (?:the |next |{MONTH_NAME}|\d+|{WEEKDAY}))|"
     r"(?:at|by|before|towards?|around) the (?:end|start|beginning|middle) of|after|before|"
     r"soon|later|eventually|one day|some ?day|at some point|forever|at the moment|these days|right now|"
     r"for now|currently|"
@@ -212,12 +214,6 @@ ERRAND = (
     r"\b(?:want anything|need anything|getting|buying|picking up|shopping|queue|grabbing|for (?:a|the) "
     r"(?:coffee|meeting|conference|workshop|visit|day|weekend|week))\b"
 )
-# a month's name, whole or short (lower case; read inside "(?i:...)"): "March", "sept", "dec"
-MONTH = (
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|"
-    r"apr|jun|jul|aug|sept?|oct|nov|dec)"
-)
-SEASON = r"(?:spring|summer|autumn|fall|winter)"
 # the trip's and the errand's words above, compiled once (case-blind)
 A_TRIP = re.compile(TRIP, re.IGNORECASE)
 AN_ERRAND = re.compile(ERRAND, re.IGNORECASE)

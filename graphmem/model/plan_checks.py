@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import FOR_A_WHILE, MONTH, SEASON, TRIP, sentence_end
+from graphmem.model.pattern_pieces import FOR_A_WHILE, MONTH, SEASON, TRIP, WEEKDAY, sentence_end
 from graphmem.model.people import is_employer, is_organisation
 from graphmem.model.places import is_place
 from graphmem.model.plan_patterns import ACCEPTED, BE_AT, BOUGHT, GOT_HOME, JOINING, MOVING_ALONE, SIGNED
@@ -47,7 +47,7 @@ _FOR_SOMEONE = re.compile(
 # at Google, starting as a junior engineer")
 _DAY_AHEAD = re.compile(
     r"[^.!?\n]*(?:[.!?\n]+[^.!?\n]*)?\b(?:\d|(?i:"
-    rf"{MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|next|tomorrow|{SEASON}|the new year)\b)"
+    rf"{MONTH}|{WEEKDAY}|next|tomorrow|{SEASON}|the new year)\b)"
 )
 
 

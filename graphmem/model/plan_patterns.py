@@ -15,15 +15,18 @@ from graphmem.model.pattern_pieces import (
     HOUSEHOLD,
     JOB,
     MONTH,
+    MONTH_NAME,
     MOVE_TO,
     NAMED,
     NAMED_PLACE,
     OBJ,
     PLACE,
     PLACE_END,
+    SEASON,
     SPEAKER,
     STOP,
     US,
+    WEEKDAY,
     WHEN,
     WHO,
 )
@@ -58,7 +61,7 @@ __all__ = [
 
 MOVE_VERB = r"(?:moving|relocating|move|relocate)"
 # a month's or a weekday's name, or "next": "from September", "on Monday", "from next week"
-_MONTH_OR_DAY = rf"(?i:{MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|next)\b"
+_MONTH_OR_DAY = rf"(?i:{MONTH}|{WEEKDAY}|next)\b"
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
 THIRD: list[tuple[re.Pattern[str], str]] = [
@@ -252,8 +255,7 @@ NOT_WILL = (
 )
 # not a date, after a value's words: "instead of February", "the move to March" (a month)
 NOT_A_DATE = (
-    r"(?!(?i:january|february|march|april|may|june|july|august|september|october|november|december|next|"
-    r"the (?:end|start|beginning|\d)|\d|early|mid|late|spring|summer|autumn|fall|winter|later|after)\b)"
+    rf"(?!(?i:{MONTH_NAME}|next|the (?:end|start|beginning|\d)|\d|early|mid|late|{SEASON}|later|after)\b)"
 )
 # Where the speaker stays, said as how a plan ended ("I ended up staying in Leeds", "In the end I stayed in
 # Bath", "we've decided to stay in Glasgow", "I'm staying in Leeds now"; the sentence says "ended up",

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from itertools import islice
 
 from graphmem.model.dates import resolve_dates
+from graphmem.model.pattern_pieces import WEEKDAY
 
 __all__ = [
     "clause",
@@ -129,7 +130,7 @@ def day_said_next(text: str, span: tuple[int, int], said: datetime) -> datetime 
 # the new date of a plan put off, after its verb: "pushed back to June", "not moving until March", "moved till
 # Monday", "not before June", "to the 20th" (read as "in June", "on Monday", "on the 20th", in the future)
 _MOVED_TO = re.compile(r"\b(?:to|until|till|til|before)\s+(?=\S)", re.I)
-_ON_DAY = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the \d{1,2}(?:st|nd|rd|th))\b", re.I)
+_ON_DAY = re.compile(rf"(?:{WEEKDAY}|the \d{{1,2}}(?:st|nd|rd|th))\b", re.I)
 # a date ruled out after the new one: "(the move is 21 January), not the 12th", "(to June) and not July"
 _RULED_OUT = re.compile(r",?\s+(?:and |but )?not\b(?! (?:until|till|before)\b)", re.I)
 

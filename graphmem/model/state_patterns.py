@@ -16,6 +16,7 @@ from graphmem.model.pattern_pieces import (
     FOR_A_WHILE,
     HOUSEHOLD,
     MONTH,
+    MONTH_NAME,
     MOVE_TO,
     NAMED_PLACE,
     PLACE_END,
@@ -36,8 +37,7 @@ _WE_ARE = rf"{HOUSEHOLD}(?:'re| are)(?: now| currently| still)?"
 # Thursday", "I'm in Cardiff, just for the day", "I'm in York, back Monday"
 _STAYING = (
     r"(?!\s*!|,?\s+(?:for|until|till|on|this|today|tonight|tomorrow|with|during|visiting|next|from|just|back|"
-    r"(?i:in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"(?:the )?(?:spring|summer|autumn|fall|winter)))|"
+    rf"(?i:in (?:{MONTH_NAME}|(?:the )?{SEASON}))|"
     r"at the (?:airport|station|"
     r"hospital|office)|right now|again|overnight)\b)"
 )
