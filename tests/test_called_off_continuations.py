@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graphmem import GraphMemory
+from graphmem.model.timescope import CURRENT_FACTOR
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday: "next month" is April
 MAY = datetime(2026, 5, 5, tzinfo=UTC)
@@ -42,7 +43,7 @@ def test_the_old_place_called_off_again_or_stated_again_stays(
         "retracted",
         "current",
     ]
-    assert _currency(mem, user_id, leeds) == 1.0
+    assert _currency(mem, user_id, leeds) == CURRENT_FACTOR  # the current home's statement again
 
 
 @pytest.mark.parametrize("batch", [False, True])
@@ -54,4 +55,4 @@ def test_a_plan_made_instead_then_called_off_leaves_the_old_place(
     leeds, *_ = _say(mem, user_id, [LEEDS, PLAN, instead, off], batch)
     for at in (SAID + timedelta(days=10), MAY):  # after Oslo's date, and after Manchester's
         assert mem.facts.get(user_id, "location", as_of=at).value == "Leeds", at  # type: ignore[union-attr]
-    assert _currency(mem, user_id, leeds) == 1.0
+    assert _currency(mem, user_id, leeds) == CURRENT_FACTOR  # the current home's statement again

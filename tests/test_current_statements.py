@@ -17,9 +17,11 @@ from graphmem import GraphMemory
 from graphmem.model.fact_keys import key_words
 from graphmem.model.scoring import asks_only
 from graphmem.model.timescope import (
+    CURRENT_FACTOR,
     STALE_FACTOR,
     TimeScope,
     asks_about_the_future,
+    backs,
     currency,
     not_yet,
     still_holds,
@@ -69,6 +71,7 @@ def test_an_outdated_statement_still_holds_for_what_of_it_holds(
     assert currency({"holds": holds}, "Where do I work now?", TimeScope(), NOW, cosines) == 1.0
 
 
+WHERE = "Where do I live now?"
 ASKED_OF_HOME = {
     "location": 0.70,
     "employer": 0.52,
@@ -99,10 +102,54 @@ def test_a_statement_of_a_plan_only_is_not_yet_current(
 ) -> None:
     memory = {"ahead": ahead, "holds": holds}
     assert not_yet(memory, cosines) is expected
-    stale = STALE_FACTOR if expected else 1.0
-    assert currency(memory, "Where do I live now?", TimeScope(), NOW, cosines) == stale
+    stale = STALE_FACTOR if expected else CURRENT_FACTOR if backs(memory, cosines, WHERE) else 1.0
+    assert currency(memory, WHERE, TimeScope(), NOW, cosines) == stale
     assert currency(memory, "Where will I live in March?", TimeScope(), NOW, cosines) == 1.0
     assert currency(memory, "Where did I live last year?", TimeScope(), NOW, cosines) == 1.0
+
+
+ASKED_OF_WORK = {**ASKED_OF_HOME, "location": 0.62, "employer": 0.66, "Sam/employer": 0.58}
+WORK_NOW = "Where do I work now?"
+
+
+@pytest.mark.parametrize(
+    ("holds", "question", "cosines", "expected"),
+    [
+        (["employer"], WORK_NOW, ASKED_OF_WORK, True),  # "I'm a consultant at Bain"
+        (["employer", "location"], WORK_NOW, ASKED_OF_WORK, True),  # "I live in Oslo and work for Equinor"
+        (["location"], WORK_NOW, ASKED_OF_WORK, False),  # the home's statement: not what is asked
+        (["employer"], WORK_NOW, ASKED_OF_HOME, False),  # nearer the home by its vector
+        (["employer"], "What car do I drive?", ASKED_OF_WORK, False),  # no word of the relation
+        (["Sam/employer"], WORK_NOW, {**ASKED_OF_WORK, "Sam/employer": 0.7}, False),  # Sam is not asked of
+        (["Sam/employer"], "Where does Sam work?", {**ASKED_OF_WORK, "Sam/employer": 0.7}, True),
+        (["Sam/employer"], "Where does Sam work?", ASKED_OF_WORK, False),  # nearer the user's own key
+        (["employer"], "Where does Sam work?", ASKED_OF_WORK, False),  # the user's job, someone else asked
+        (
+            ["preference:green tea"],
+            "What tea do I like?",
+            {**ASKED_OF_WORK, "preference:green tea": 0.9},
+            False,
+        ),
+        (["employer"], WORK_NOW, {"employer": 0.66, "location": 0.62}, False),  # a relation's cosine missing
+        ([], WORK_NOW, ASKED_OF_WORK, False),
+        (None, WORK_NOW, ASKED_OF_WORK, False),  # no fact extracted
+        ("employer", WORK_NOW, ASKED_OF_WORK, False),  # written by hand
+    ],
+)
+def test_the_statement_a_current_fact_was_read_from_backs_a_question_of_its_key(
+    holds: object, question: str, cosines: dict[str, float], expected: bool
+) -> None:
+    memory = {"holds": holds}
+    assert backs(memory, cosines, question) is expected
+    current = CURRENT_FACTOR if expected else 1.0
+    assert currency(memory, question, TimeScope(), NOW, cosines) == current
+    # asked about the past or about what is planned: the current statement is not the answer to prefer
+    assert currency(memory, "Where did I work before?", TimeScope(), NOW, cosines) == 1.0
+    assert currency(memory, "Where will I work next year?", TimeScope(), NOW, cosines) == 1.0
+    # outdated for a key that no longer holds, asked about it: stale whatever else it states
+    held = [k for k in holds if k != "location"] if isinstance(holds, list) else holds
+    stale = {**OUTDATED, "holds": held, "outdated_keys": ["location"]}
+    assert currency(stale, "Where do I live now?", TimeScope(), NOW, ASKED_OF_HOME) == STALE_FACTOR
 
 
 @pytest.mark.parametrize(
@@ -302,6 +349,49 @@ def test_a_job_planned_after_the_home_was_corrected_leaves_the_home_outdated(
     assert found[both] == STALE_FACTOR
     hits = mem.recall("Where do I work now?", user_id=user_id, k=5, reinforce=False, as_of=BEFORE)
     assert hits[0].memory.id == both
+
+
+def test_the_statement_of_the_current_job_outranks_an_offer(mem: GraphMemory, user_id: str) -> None:
+    """A later turn about work at another place, a job offered for a year ahead, is no job yet: the statement
+    the employer was read from is the answer to "Where do I work now?" (it ranked second before: the offer's
+    turn is the nearer match, and its plan, read from "from September 2027", is not read as one)."""
+    _filler(mem, user_id)
+    job = say(
+        mem,
+        user_id,
+        on(10),
+        "I'm a teacher at Westfield Primary and I live in Sheffield. Need some ideas for a rainy-day PE "
+        "lesson.",
+    )
+    say(
+        mem,
+        user_id,
+        on(20),
+        "Exciting: I've been offered deputy head at Oakwood Academy from September 2027. Until then I'm "
+        "staying put at Westfield. Any advice for preparing for leadership?",
+    )
+    assert mem.facts.get(user_id, "employer").value == "Westfield Primary"  # type: ignore[union-attr]
+    assert _first(mem, user_id, "Where do I work now?") == job
+    hits = mem.recall("Where do I work now?", user_id=user_id, k=5, reinforce=False)
+    assert hits[0].explanation.components["currency"] == CURRENT_FACTOR
+
+
+def test_the_statement_of_the_current_home_outranks_a_move_planned_for_next_year(
+    mem: GraphMemory, user_id: str
+) -> None:
+    _filler(mem, user_id)
+    home = say(
+        mem, user_id, on(10), "i'm in Lisbon, freelancing as a designer, how do i find clients on linkedin"
+    )
+    say(
+        mem,
+        user_id,
+        on(20),
+        "Got the visa for Canada!! We fly to Toronto in June 2027, can't believe it. What should I know "
+        "about Toronto winters?",
+    )
+    assert mem.facts.get(user_id, "location").value == "Lisbon"  # type: ignore[union-attr]
+    assert _first(mem, user_id, "Where do I live now?") == home
 
 
 def test_a_plan_stays_whole_for_a_question_about_something_else(mem: GraphMemory, user_id: str) -> None:

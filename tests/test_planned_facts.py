@@ -15,6 +15,7 @@ from graphmem.model import facts
 from graphmem.model.fact_patterns import extract
 from graphmem.model.facts import CurrentFact, FactInput, Resolution
 from graphmem.model.planned import fact_start, happened_at
+from graphmem.model.timescope import CURRENT_FACTOR
 from graphmem.models import FactType, Source
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
@@ -135,10 +136,10 @@ def test_a_move_planned_for_next_year_leaves_the_current_place_current(
     assert [i.text for i in ctx.items if i.kind == "fact"] == [
         f"location: Leeds (from {jan.date()}: Manchester)"
     ]
-    # the statement of the current place is not outdated yet: a present-tense question still finds it
+    # the statement of the current place is not outdated yet: it is the current answer (timescope.backs)
     hits = mem.recall("Where do I live?", user_id=user_id, k=2, reinforce=False)
     leeds = next(h for h in hits if "Leeds" in h.memory.content and h.memory.id != planning)
-    assert leeds.explanation.components.get("currency", 1.0) == 1.0
+    assert leeds.explanation.components.get("currency") == CURRENT_FACTOR
 
 
 def test_a_plan_replaced_before_it_starts_keeps_what_was_known_then(mem: GraphMemory, user_id: str) -> None:

@@ -14,7 +14,7 @@ from graphmem import GraphMemory
 from graphmem.model import facts
 from graphmem.model.fact_patterns import extract
 from graphmem.model.facts import CurrentFact, FactInput
-from graphmem.model.timescope import STALE_FACTOR, TimeScope, is_outdated
+from graphmem.model.timescope import CURRENT_FACTOR, STALE_FACTOR, TimeScope, is_outdated
 from graphmem.models import FactType, Source
 
 SAID = datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # a Tuesday
@@ -211,7 +211,9 @@ def test_a_move_called_off_leaves_the_old_place_current(mem: GraphMemory, user_i
     change = mem.temporal.diff(user_id, SAID + timedelta(days=6), APRIL + timedelta(days=2)).changed_facts
     assert change == []  # nothing changes at the withdrawn plan's date
     now = _currency(mem, user_id)
-    assert now[leeds] == 1.0 and now[plan] == STALE_FACTOR  # Leeds is current again; the plan is not
+    assert (
+        now[leeds] == CURRENT_FACTOR and now[plan] == STALE_FACTOR
+    )  # Leeds is current again; the plan is not
     assert _currency(mem, user_id, known_at=checkpoint)[leeds] == STALE_FACTOR  # as the engine knew then
     edge = mem.query(
         "MATCH (a:Memory {id: $a})-[s:SUPERSEDES]->(b:Memory {id: $b}) RETURN s.key AS key",
@@ -227,7 +229,7 @@ def test_a_retracted_plan_marks_the_statements_as_a_called_off_one(mem: GraphMem
     plan = say(mem, user_id, SAID, "I'm moving to Manchester next month, can't wait.")
     mem.facts.retract(user_id, "location")  # the plan: the current version as recorded
     currency = _currency(mem, user_id)
-    assert currency[leeds] == 1.0 and currency[plan] == STALE_FACTOR
+    assert currency[leeds] == CURRENT_FACTOR and currency[plan] == STALE_FACTOR
 
 
 def test_calling_off_without_a_pending_plan_changes_nothing(mem: GraphMemory, user_id: str) -> None:

@@ -12,16 +12,15 @@
 // rule): "I live in Kraków and work at Comarch" is outdated for where one lives, not for where one works
 // (graphmem.model.timescope.still_holds); `ahead`: the keys of its plans that start after $as_of and stand
 // as known at $known_at (not called off): "we'll be moving to Oxford on 1 February" is not where one lives
-// yet (graphmem.model.timescope.not_yet). `ahead` null for a memory no fact was extracted from, `holds` also
-// for one neither outdated nor stating a plan (no rule reads it there: each fact would cost a key lookup).
+// yet (graphmem.model.timescope.not_yet); and a statement whose fact of the asked key holds is the current
+// answer (graphmem.model.timescope.backs). Both null for a memory no fact was extracted from.
 // `withdrawn`: the outdated marks withdrawn before the current one, [from, at, until] lists, read only by an
 // audit ($known_at: graphmem.model.timescope.is_outdated; at now none of them holds).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
        strength: {{strength_now(__m__, coalesce($now, datetime()))}}, .importance, .confidence,
        .access_count, .outdated_from, .outdated_at, .reinstated_at, .outdated_keys,
        outdated_by: CASE WHEN __m__.outdated_from IS NOT NULL THEN [(__m__)<-[:SUPERSEDES]-(later:Memory) | later.id] END,
-       holds: CASE WHEN __m__.outdated_from IS NOT NULL // read only where currency reads it: an outdated
-                     OR EXISTS { (__m__)<-[:DERIVED_FROM]-(planned:Fact) WHERE planned.planned_at IS NOT NULL } // or a plan's memory
+       holds: CASE WHEN EXISTS { (__m__)<-[:DERIVED_FROM]-() } // a degree: only facts derive from a memory
                    THEN [(__m__)<-[:DERIVED_FROM]-(f:Fact)
                          WHERE f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
                            AND f.valid_from <= coalesce($as_of, datetime())

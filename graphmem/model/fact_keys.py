@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RELATIONS", "RELATION_ALIASES", "canonical_key", "key_words"]
+__all__ = ["RELATIONS", "RELATION_ALIASES", "asks_of", "canonical_key", "key_words"]
 
 RELATION_ALIASES: dict[str, str] = {
     alias: canonical
@@ -51,3 +51,28 @@ def key_words(key: str) -> str:
     names = [n for n, canonical in RELATION_ALIASES.items() if canonical == relation] or [relation]
     words = ", ".join(dict.fromkeys(" ".join(re.split(r"[_:]+", n)).strip() for n in names))
     return f"{subject} {words}".strip()
+
+
+_ASKED_BY: dict[str, frozenset[str]] = {
+    relation: frozenset(words.split())
+    for relation, words in {
+        "location": "live lives living home hometown city town country based reside resides residence stay "
+        "staying location address neighbourhood neighborhood area",
+        "employer": "work works working job company employer employed workplace office firm",
+        "occupation": "work works working job occupation profession career role position title living",
+        "name": "name called",
+        "age": "age old born birthday",
+        "partner": "partner spouse husband wife boyfriend girlfriend married dating fiance fiancee engaged "
+        "relationship",
+    }.items()
+}
+"""The words a question about each relation of the key scheme uses ("Where do I live?", "Who do I work
+for?", "How old am I?", "Am I married?"): a question without one of them is not about the relation, however
+near its vector falls (every question is nearest to some relation)."""
+_WORD = re.compile(r"[a-z]+")
+
+
+def asks_of(query: str) -> set[str]:
+    """The relations of the key scheme whose words the query uses (lower-cased word match)."""
+    words = set(_WORD.findall(query.lower()))
+    return {relation for relation, cues in _ASKED_BY.items() if words & cues}

@@ -22,25 +22,33 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphmem.model.fact_keys import RELATIONS
+from graphmem.model.fact_keys import RELATIONS, asks_of
+from graphmem.model.intent import named_entities
 
 __all__ = [
+    "CURRENT_FACTOR",
     "STALE_FACTOR",
     "TimeScope",
     "asks_about_the_future",
     "asks_about_the_past",
+    "backs",
     "currency",
     "is_outdated",
     "not_yet",
     "outdated_for",
     "planned_only",
     "prefer_current",
+    "scheme_keys",
     "still_holds",
 ]
 
 # A statement no longer current keeps this share of its score for a present-tense question: it ranks
 # below a current statement of similar relevance but still surfaces when nothing current matches.
 STALE_FACTOR = 0.5
+# The statement a current fact of the asked key was read from counts this much more for a present-tense
+# question about that key: as far above a statement of similar relevance as an outdated one falls below it
+# ("I'm a consultant at Bain" above "on site with our client, Heineken" for "Where do I work now?").
+CURRENT_FACTOR = 1 / STALE_FACTOR
 
 _PAST = re.compile(
     r"\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|back when|ago|"
@@ -120,14 +128,20 @@ def currency(
 ) -> float:
     """The factor a hit's score is multiplied by: :data:`STALE_FACTOR` for an outdated statement asked
     about in the present tense, unless what the question is about still holds (:func:`still_holds`), and
-    for a statement of a plan only (:func:`not_yet`) unless the question asks about the future; else 1.
+    for a statement of a plan only (:func:`not_yet`) unless the question asks about the future;
+    :data:`CURRENT_FACTOR` for the statement of what holds now of the key asked about (:func:`backs`) when
+    the question asks about neither the past nor the future; else 1.
     ``keys``: the question's cosine with the words of fact keys (graphmem.retrieval.fact_vectors)."""
-    outdated = is_outdated(memory, scope, now)
-    if (not outdated and not not_yet(memory, keys or {})) or asks_about_the_past(query):  # cheap tests first
+    outdated, keys = is_outdated(memory, scope, now), keys or {}
+    planned = not outdated and not_yet(memory, keys)
+    current = backs(memory, keys, query)
+    if (not outdated and not planned and not current) or asks_about_the_past(query):  # cheap tests first
         return 1.0
-    if outdated:
-        return 1.0 if still_holds(memory, keys or {}) else STALE_FACTOR
-    return 1.0 if asks_about_the_future(query) else STALE_FACTOR
+    if outdated and not still_holds(memory, keys):
+        return STALE_FACTOR
+    if planned:
+        return 1.0 if asks_about_the_future(query) else STALE_FACTOR
+    return CURRENT_FACTOR if current and not asks_about_the_future(query) else 1.0
 
 
 def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
@@ -145,6 +159,31 @@ def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
     if not asked <= keys.keys():
         return False
     return max(keys[k] for k in ahead) >= max(keys[k] for k in asked)
+
+
+def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> bool:
+    """Whether a statement is what the current value of the question's key was read from: a fact of it of the
+    key scheme's relations (graphmem.model.fact_keys.RELATIONS: the keys that hold one value at a time) holds
+    at the read's time (``holds``); the question uses a word of that relation (``asks_of``: "live", "home",
+    "work", "job", ...) and names the key's subject if it has one ("Where does Ana live?" for
+    ``Ana/location``; a key of the user's own for a question that names no one); and it is nearer to that key
+    than to every other relation (``keys``: cosines, the rule of :func:`not_yet`). "I'm a consultant at Bain"
+    backs "Where do I work now?" while Bain is the employer; "My sister Ana lives in Porto" does not back
+    "What car do I drive?"; a preference read from a statement backs nothing (one holds many). Without a
+    cosine for each key: no."""
+    held = scheme_keys(memory.get("holds"))
+    if not held:
+        return False
+    asked, names = asks_of(query), {n.lower().removesuffix("'s") for n in named_entities(query)}
+    held = {k for k in held if k.rpartition("/")[2] in asked and _named(k.rpartition("/")[0], names)}
+    if not held or not (held | set(RELATIONS)) <= keys.keys():
+        return False
+    return max(keys[k] for k in held) >= max(keys[k] for k in held | set(RELATIONS))
+
+
+def _named(subject: str, names: set[str]) -> bool:
+    """A key's subject is the one asked about: named in the question; the user (no subject) if no one is."""
+    return subject.lower() in names if subject else not names
 
 
 def planned_only(memory: Mapping[str, Any]) -> set[str]:
@@ -186,6 +225,11 @@ def outdated_for(memory: Mapping[str, Any]) -> tuple[set[str], set[str]]:
     for March, lists both keys while the job still holds; the home is what it is outdated for."""
     held, listed = stored_keys(memory.get("holds")), stored_keys(memory.get("outdated_keys"))
     return held, listed - held
+
+
+def scheme_keys(value: Any) -> set[str]:
+    """Of a stored list of keys, those of the key scheme's relations (``location``, ``Sam/employer``)."""
+    return {k for k in stored_keys(value) if k.rpartition("/")[2] in RELATIONS}
 
 
 def stored_keys(value: Any) -> set[str]:

@@ -12,7 +12,7 @@ from typing import Any
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.model.fact_keys import RELATIONS, key_words
-from graphmem.model.timescope import outdated_for, planned_only
+from graphmem.model.timescope import outdated_for, planned_only, scheme_keys
 
 logger = logging.getLogger(__name__)
 
@@ -46,10 +46,11 @@ def key_cosines(
 ) -> dict[str, float]:
     """The query vector's cosine with the words of each key that decides a statement's currency: of the pool's
     memories outdated for some keys that no longer hold while other keys of theirs still hold
-    (graphmem.model.timescope.outdated_for; cypher/fragments/pool_memory.cypher), and of those that state
-    plans only, their keys and the key scheme's relations (``not_yet``). Usually none, then nothing is
-    embedded. An embedder that fails leaves them out (logged): such a statement stays outdated, as it was
-    before."""
+    (graphmem.model.timescope.outdated_for; cypher/fragments/pool_memory.cypher), of those that state
+    plans only, their keys and the key scheme's relations (``not_yet``), and of those a fact of the scheme
+    holds of, its key and the relations (``backs``). Without such a memory nothing is embedded; the key texts
+    are embedded once per embedder (:func:`fact_vectors`). An embedder that fails leaves them out (logged):
+    such a statement keeps the currency it had before round 44."""
     keys: set[str] = set()
     for memory in memories:
         held, gone = outdated_for(memory)
@@ -57,6 +58,8 @@ def key_cosines(
             keys |= held | gone
         if planned := planned_only(memory):  # graphmem.model.timescope.not_yet
             keys |= planned | set(RELATIONS)
+        if current := scheme_keys(memory.get("holds")):  # graphmem.model.timescope.backs
+            keys |= current | set(RELATIONS)
     if not keys or query is None:
         return {}
     ordered = sorted(keys)
