@@ -159,6 +159,44 @@ def _stated(text: str) -> set[tuple[str, str]]:
         ("Since moving to Graz in the spring, what's the best way to learn German?", {("location", "Graz")}),
         ("We now call Tauranga home.", {("location", "Tauranga")}),
         ("My new flat in Leeds is tiny but I love it.", {("location", "Leeds")}),
+        # the town before the home, where the home is, a move told as "shifted" (round 45)
+        (
+            "Finally unpacked the last box in our Bergen apartment! Best waterproof jacket?",
+            {("location", "Bergen")},
+        ),
+        ("my London flat is tiny, any storage hacks?", {("location", "London")}),
+        (
+            "ok so we moved in together!! our new place is in Round Rock, way cheaper",
+            {("location", "Round Rock")},
+        ),
+        ("Joined a new team this month. Shifted to Mumbai with family.", {("location", "Mumbai")}),
+        ("So we finally did it — moved to Bath last weekend! Any recs?", {("location", "Bath")}),
+        ("Settled into Tacoma finally, the house is so much bigger.", {("location", "Tacoma")}),
+        ("so we're all moving to Bend in July 😬 how do i tell my team?", {("location", "Bend")}),
+        (
+            "We bought a house in Gleisdorf, moved in June! Vegetable garden tips?",
+            {("location", "Gleisdorf")},
+        ),
+        (
+            "hi! I'm a data analyst at Allianz here in Munich. meal prep plan?",
+            {("employer", "Allianz"), ("location", "Munich")},
+        ),
+        ("I'm a backend engineer at Shopify (fully remote). Design doc tips?", {("employer", "Shopify")}),
+        (
+            "I live in Brussels, working at the European Commission as translator.",
+            {("location", "Brussels"), ("employer", "European Commission")},
+        ),
+        (
+            "I'm in Cape Town, working at Takealot, any hikes?",
+            {("location", "Cape Town"), ("employer", "Takealot")},
+        ),
+        ("Left Miro, joined Adyen on May 15 🎉 first-90-days plan please", {("employer", "Adyen")}),
+        (
+            "i live in tbilisi, work for TBC Bank. gift for my boss?",
+            {("location", "tbilisi"), ("employer", "TBC Bank")},
+        ),
+        ("I work at TCS Chennai.", {("employer", "TCS"), ("location", "Chennai")}),
+        ("I work at Unilever in supply chain.", {("employer", "Unilever")}),  # not "Unilever in"
         # where one works, with its town: where one lives, unless the turn says otherwise
         ("I'm an accountant at KPMG in Toronto.", {("employer", "KPMG"), ("location", "Toronto")}),
         ("I work for Atlassian in Sydney.", {("employer", "Atlassian"), ("location", "Sydney")}),
@@ -252,6 +290,23 @@ def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[st
         "I'm still in Madrid until Sunday",
         "we're still staying in Rome, the hotel is great",
         "I'm still at Sainsbury's until I leave, queue is mad",
+        "our old Leeds flat was so damp",
+        "my Cornwall holiday house needs a new roof",
+        "We loved our Paris apartment for the week",
+        "Loved our Lisbon apartment on holiday, what a view",
+        "We've handed back the keys to our Lisbon flat, so we're homeless for a month",
+        "We sold our Leeds house in the spring",
+        "My Google Home keeps mishearing me",
+        "The team shifted to Python last year",
+        "My sister — moved to Leeds last year, loves it",
+        "Tom - moved to Leeds",
+        "Settled in now, the new place is lovely.",
+        "Settled into a routine now",
+        "I think so, working at Google sounds fun",
+        "I work at home mostly",
+        "I told my boss, work at home is fine",
+        "Our Manchester flat is on hold.",
+        "The Leeds house purchase fell through, our Leeds house hunt goes on",
     ],
 )
 def test_the_same_words_state_no_home_or_job(text: str) -> None:

@@ -22,7 +22,11 @@ def fits(key: str, value: str) -> bool:
         return False
     if key == "location":
         return not any(c.isdigit() for c in value)
-    return key != "employer" or not (value.lower() in NO_EMPLOYER or A_TIME.fullmatch(value))
+    if key != "employer":
+        return True
+    lowered = value.lower()  # also a where with more words: "home mostly" (not "Home Depot")
+    where = lowered in NO_EMPLOYER or (value[:1].islower() and lowered.split(" ", 1)[0] in NO_EMPLOYER)
+    return not (where or A_TIME.fullmatch(value))
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,11 @@ def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
 # where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
 # branch"
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
+# the speaker's home, then a comma: "I live in Glasgow, work at the BBC", "I live in Brussels, working at the
+# European Commission", "I'm in Cape Town, working at Takealot" (not "I met Tom, working at Google now", "I
+# think so, working at Google sounds fun")
+_HOURS = r"(?: remotely| full[- ]time| part[- ]time)?"
+_I_COMMA = r"\bI(?: live| am living|'m living|'m based| am based|'m| am) in [^.!?,;\n]{2,40},(?: and)?"
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our|their|its|his|her)\s(?=.*\b[a-z])")
 _TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
 
@@ -129,12 +134,14 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "location",
     ),
-    # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol", "We rent a flat in
-    # Brighton"
+    # "I've settled into my flat in Ancoats, Manchester", "we settled in Bristol", "Settled into Tacoma
+    # finally", "We rent a flat in Brighton"
     (
         FactType.PROFILE,
         re.compile(
-            rf"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? (?:settled (?:in|into)"
+            rf"(?:\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? |"
+            rf"(?:^|[.!?]\s+)(?:(?:[Jj]ust|[Ff]inally) )?)"
+            rf"(?:(?-i:[Ss])ettled (?:in|into)"
             rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in)\s+{NAMED}{PLACE}{PLACE_END}"
         ),
         "location",
@@ -155,17 +162,19 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         _needs(
             r"work",
             re.compile(
-                rf"(?:(?:\bI|{AND}) (?:now |currently )?work(?: remotely| full[- ]time| part[- ]time)?|"
-                rf"\bI(?:'m| am) (?:now |currently )?working(?: remotely| full[- ]time| part[- ]time)?"
+                rf"(?:(?:\bI|{AND}|{_I_COMMA}) (?:now |currently )?work{_HOURS}|"
+                rf"(?:\bI(?:'m| am)|{_I_COMMA}) (?:now |currently )?working{_HOURS}"
                 rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
             ),
         ),
         "employer",
     ),
-    (  # "I left Acme last week to join Spotify", "I left Acme and joined Google"
+    (  # "I left Acme last week to join Spotify", "I left Acme and joined Google", "Left Miro, joined Adyen"
         FactType.PROFILE,
         re.compile(
-            rf"\bI(?:'ve| have)? (?:just )?left (?=[A-Z])[^.,;!?\n]{{2,60}}? (?:to join|and joined)\s+"
+            rf"(?:\bI(?:'ve| have)? (?:just )?|(?:^|[.!?]\s+)(?:[Jj]ust )?)(?-i:[Ll])eft "
+            rf"(?=[A-Z])[^.,;!?\n]{{2,60}}?"
+            r"(?: to join|,? and joined|, joined)\s+"
             rf"{NAMED}{OBJ}{END}"
         ),
         "employer",

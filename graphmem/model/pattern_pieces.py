@@ -72,11 +72,13 @@ WHEN = (
 )
 STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
-    # "I left Lego back in February", "Facebook years ago", "I'm in Lyon atm"
-    r"atm|rn|at the moment|right now|back (?=in|on|at|when|then)|(?:\w+ )?(?:years?|months?|weeks?) ago|"
+    # "I left Lego back in February", "Facebook years ago", "I'm in Lyon atm", "Allianz here in Munich"
+    r"atm|rn|at the moment|right now|here|finally|at last|back (?=in|on|at|when|then)|"
+    r"(?:\w+ )?(?:years?|months?|weeks?) ago|"
     rf"{WHEN}"
 )
-END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s*$)"  # (spaces before: an emoji read as one)
+# (spaces before: an emoji read as one; a bracket after: "Shopify (fully remote)")
+END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s+\(|\s*$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 # (or a purpose after it: "Leeds to be closer to family", "Leeds to study")
@@ -89,9 +91,9 @@ PLACE_END = (
 )
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
 NAMED = (
-    r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part)\b)[a-z]+"
-    rf"(?:[.,;!?\n]|$|\s+(?:{STOP})\b))"
-)  # or one word typed in lower case: "I live in london"
+    r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part|there|nicely|well|"
+    rf"fine|ok|okay|{STOP})\b)[a-z]+(?:[.,;!?\n]|$|\s+(?:{STOP})\b))"
+)  # or one word typed in lower case: "I live in london" (not "Settled in now,")
 # where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
 # closer to family")
 _FROM = r"(?: (?:from|out of) (?:(?!\bto\b)[^.,;!?\n]){2,40}?)?"
@@ -120,7 +122,7 @@ HOUSEHOLD = (
     r"(?:\b[Ww]e|\b(?:[Mm]y (?:wife|husband|partner|family|fianc[ée]e?|girlfriend|boyfriend|kids|children)|"
     r"[Tt]he (?:kids|children|family|boys|girls)|[A-Z][a-z]+) and I)"
 )
-US = rf"{HOUSEHOLD}(?:'ve|'re| have| are|{_HAD})?{_ADVERB}"
+US = rf"{HOUSEHOLD}(?:'ve|'re| have| are|{_HAD})?(?: all| both)?{_ADVERB}"  # ("we're all moving to Bend")
 JOB = r"(?:a |my |the )?(?:new |first |part-time |full-time )?(?:job|post) "
 # the speaker as the subject of a job taken, also after "and" in a sentence of theirs: "I moved to Berlin in
 # March and started at Zalando as a data engineer"

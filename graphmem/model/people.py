@@ -176,7 +176,11 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
             own["s"]
             or _A_SITE.match(text, end)
             # a firm by its initials, then its town ("TCS Chennai"; not "Deutsche Bank", "Network Rail")
-            or (_ACRONYM.fullmatch(own["firm"]) is not None and not is_region(own["town"]))
+            or (
+                _ACRONYM.fullmatch(own["firm"]) is not None
+                and not is_region(own["town"])
+                and not names_a_kind(value)  # "TBC Bank", "HSBC Bank": the kind, not a town named Bank
+            )
         )
     ):  # "Revolut's Krakow office", "TCS Chennai" (not "Air New Zealand", "Bank of America")
         return own["firm"], own["town"]
@@ -192,7 +196,7 @@ _A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headqu
 _NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
-AFTER_FIRM = re.compile(rf"(?:\s+in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
+AFTER_FIRM = re.compile(rf"(?:\s+(?:here\s+)?in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
 
 
 # the words of a firm's name between its capitalised ones ("Bank of America", "Marks and Spencer")
@@ -208,12 +212,18 @@ _STREET = re.compile(
 )
 
 
+_LINKS = frozenset({"of", "and", "&", "the", "for", "in", "at", "by", "on"})  # (not "hospital", "school")
+
+
 def name_only(value: str) -> str:
-    """A firm's name up to its first word in lower case that is no particle: "Target corporate" -> "Target",
-    "Foyles on Charing Cross Road" -> "Foyles" (a name typed in lower case is kept: "ikea")."""
+    """A firm's name up to its first word in lower case that is no particle, less the particles it ends with:
+    "Target corporate" -> "Target", "Foyles on Charing Cross Road" -> "Foyles", "Turkish Airlines in revenue
+    management" -> "Turkish Airlines" (a name typed in lower case is kept: "ikea")."""
     value = _STREET.split(value)[0]  # "Foyles on Charing Cross Road", "starbucks on 5th ave"
     if not value[:1].isupper():
         return value
     words = value.split(" ")
     cut = next((i for i, w in enumerate(words[1:], 1) if w[:1].islower() and w not in _PARTICLES), len(words))
+    while cut > 1 and words[cut - 1] in _LINKS:
+        cut -= 1  # a link word the name did not go on with: "Turkish Airlines in revenue management"
     return " ".join(words[:cut])

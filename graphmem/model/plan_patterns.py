@@ -162,7 +162,7 @@ BOUGHT = re.compile(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:closed on|completed on|exchanged on|bought|"
     r"(?:had|got) an offer accepted on) (?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|"
     rf"condo|bungalow|cottage) in\s+{NAMED_PLACE}{PLACE_END}"
-    r"(?!,? and (?:have |'ve )?(?:just |finally )?moved in)"  # moved in: a home now (state_patterns)
+    r"(?!,? (?:and )?(?:have |'ve )?(?:just |finally )?moved in)"  # moved in: a home now (state_patterns)
     r"(?!\s+(?:to (?:rent|let)(?: it)? out|as an? (?:investment|holiday|second))\b)"  # not a home
 )
 _WE_WILL = (

@@ -153,13 +153,14 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _a_place,
         "in with",
     ),
-    # "We've just bought a house in Sheffield and moved in last Friday" (bought alone may be to let)
+    # "We've just bought a house in Sheffield and moved in last Friday", "We bought a house in Gleisdorf,
+    # moved in June!" (bought alone may be to let)
     (
         re.compile(
             r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:bought|got the keys to|closed on) "
             r"(?:a|an|our|my) "
             rf"(?:[\w-]+ )?(?:house|flat|home|place|apartment|bungalow|cottage) in\s+{NAMED_PLACE}"
-            r"(?=,? and (?:have |'ve )?(?:just |finally )?moved in\b)"
+            r"(?=,? (?:and )?(?:have |'ve )?(?:just |finally )?moved in\b)"
         ),
         "location",
         _a_place,
@@ -177,21 +178,21 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "left|leaving|swap|trad",
     ),
     # a sentence without its subject: "Moved back home to Swansea last month", "Just relocated to Leeds", "big
-    # news: moved up to Porto", "I quit Samsung, moved back home to Busan", "Having moved to Aberystwyth in
-    # July"
+    # news: moved up to Porto", "we finally did it — moved to Bath", "I quit Samsung, moved back home to
+    # Busan", "Having moved to Aberystwyth in July"
     (
         re.compile(
             # (after a clause of the speaker's own that names no one else: not "I saw Tom, moved to Leeds")
-            r"(?:^|[.!?:]\s+|(?:\b(?:I|we)\b|(?:^|[.!?:]\s+)(?-i:[a-z]\w+ed)\b)"
+            r"(?:^|[.!?:]\s+|\b(?:I|we)\b[^.!?\n]{0,60}?\s[—–-]\s+|(?:\b(?:I|we)\b|(?:^|[.!?:]\s+)(?-i:[a-z]\w+ed)\b)"
             r"(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?,\s+"
             r"(?:and |then )?|(?:^|[.!?:]\s+)[Hh]aving (?:just |recently )?)"
             r"(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
-            r"(?P<verb>(?i:moved|relocated|upped sticks))"
+            r"(?P<verb>(?i:moved|relocated|upped sticks|shifted))"
             rf"{MOVE_TO}(?!{FOR_A_WHILE})"
         ),
         "location",
         _moved_myself,
-        "moved|relocated|upped",
+        "moved|relocated|upped|shifted",
     ),
     # "3 months in Denver now and I still can't get used to the altitude", "two years in Leeds now" (not
     # weeks: a stay)
@@ -245,6 +246,34 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             rf"{NAMED_PLACE}(?![\w'-])(?!,? (?:which|that) (?:I|we) (?:rent out|let)|,? to (?:rent|let)|"
             r"\s+(?:is|was) "
             r"(?:for sale|on the market|let)\b)"
+        ),
+        "location",
+        _lived_in,
+        "my |our ",
+    ),
+    # "the last box in our Bergen apartment", "my London flat is tiny", "our new Leeds house": the town before
+    # the home (not "our old Leeds flat", "my Cornwall holiday house", "our Paris apartment for the week",
+    # "handed back the keys to our Lisbon flat", "we sold our Leeds house")
+    (
+        re.compile(
+            r"(?<!out of )(?<!from )(?<!left )(?<!leaving )(?<!keys to )(?<!sold )(?<!selling )(?<!miss )"
+            r"\b(?:[Mm]y|[Oo]ur) (?:new )?(?P<obj>[A-Z][\w'-]*(?: [A-Z][\w'-]*)?) "
+            r"(?:flat|house|apartment|condo|home)\b"
+            rf"(?!{FOR_A_WHILE}|,?\s+(?:to (?:rent|let)|is (?:for sale|on the market))\b)"
+            # a home not (yet) had: "Our Manchester flat is on hold", "the Leeds house purchase"
+            r"(?!\s+(?:purchase|sale|viewing|deal|hunt|search|move|plans?)\b|\s+(?:is|was|'s|has) (?:now )?"
+            r"(?:off|on hold|cancelled|canceled|fallen through|falling through|gone|sold|not happening)\b|"
+            r"\s+fell through\b)"
+        ),
+        "location",
+        _lived_in,
+        "my |our ",
+    ),
+    # "our new place is in Round Rock", "my flat's in Leith" (where the home is, not what it is like)
+    (
+        re.compile(
+            r"\b(?:[Mm]y|[Oo]ur) (?:new )?(?:flat|house|place|apartment|home|condo)(?:'s| is) (?:now )?in\s+"
+            rf"{NAMED_PLACE}{PLACE_END}"
         ),
         "location",
         _lived_in,
