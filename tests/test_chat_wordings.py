@@ -172,7 +172,6 @@ def _stated(text: str) -> set[tuple[str, str]]:
         ("Joined a new team this month. Shifted to Mumbai with family.", {("location", "Mumbai")}),
         ("So we finally did it — moved to Bath last weekend! Any recs?", {("location", "Bath")}),
         ("Settled into Tacoma finally, the house is so much bigger.", {("location", "Tacoma")}),
-        ("so we're all moving to Bend in July 😬 how do i tell my team?", {("location", "Bend")}),
         (
             "We bought a house in Gleisdorf, moved in June! Vegetable garden tips?",
             {("location", "Gleisdorf")},
@@ -190,7 +189,6 @@ def _stated(text: str) -> set[tuple[str, str]]:
             "I'm in Cape Town, working at Takealot, any hikes?",
             {("location", "Cape Town"), ("employer", "Takealot")},
         ),
-        ("Left Miro, joined Adyen on May 15 🎉 first-90-days plan please", {("employer", "Adyen")}),
         (
             "i live in tbilisi, work for TBC Bank. gift for my boss?",
             {("location", "tbilisi"), ("employer", "TBC Bank")},
@@ -306,6 +304,21 @@ def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[st
         "I work at home mostly",
         "I told my boss, work at home is fine",
         "Our Manchester flat is on hold.",
+        # a review's (round 45): other people's moves, homes left, let or missed, a stay, the job as a subject
+        "I heard from Jo yesterday — moved to Leeds with her boyfriend",
+        "I think my brother — moved to Madrid last year — is happy",
+        "We put our Leeds flat on the market",
+        "We're renting out our Leeds flat from June",
+        "My ex still lives in our Denver apartment",
+        "I grew up in my Bristol house",
+        "I loved my Barcelona apartment back in 2019",
+        "Our Rome apartment has a great view, we're here till Sunday",
+        "I'm in a good place, working at Costa is fine",
+        "I'm in charge of hiring, working at Amazon is stressful",
+        "Settled into Seattle for the conference",
+        "Just settled into Rome for the week",
+        "We both live in hope.",
+        "I bought a house in Leeds, moved in with my parents till it's ready",
         "The Leeds house purchase fell through, our Leeds house hunt goes on",
     ],
 )
@@ -529,3 +542,11 @@ def test_a_job_ended_in_other_words(text: str, ended: tuple[str, str]) -> None:
 def test_a_plan_called_off_by_telling_the_firm() -> None:
     text = "Barclays made a counteroffer and I took it, so I've told Monzo I'm not coming after all."
     assert [(f.key, f.value) for f in extract(text) if f.withdraws] == [("employer", "Monzo")]
+
+
+def test_a_household_all_moving_is_a_plan() -> None:
+    """A household "all moving" plans a move, as one moving does ("we're all moving to Bend in July"): a
+    review found the first version read it as a home from the day it was said."""
+    for text in ("so we're all moving to Bend in July", "so we're moving to Bend in July"):
+        (fact,) = extract(text)
+        assert (fact.key, fact.value, fact.ahead) == ("location", "Bend", True), text

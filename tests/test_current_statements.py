@@ -6,15 +6,17 @@ Pure rules first, then the scenarios on the real server."""
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import conversation
 import pytest
 from conversation import NOW, say
 
 from graphmem import GraphMemory
-from graphmem.model.fact_keys import key_words
+from graphmem.model.fact_keys import RELATIONS, asks_of, key_words
 from graphmem.model.scoring import asks_only
 from graphmem.model.timescope import (
     CURRENT_FACTOR,
@@ -102,7 +104,7 @@ def test_a_statement_of_a_plan_only_is_not_yet_current(
 ) -> None:
     memory = {"ahead": ahead, "holds": holds}
     assert not_yet(memory, cosines) is expected
-    stale = STALE_FACTOR if expected else CURRENT_FACTOR if backs(memory, cosines, WHERE) else 1.0
+    stale = STALE_FACTOR if expected else CURRENT_FACTOR if holds == ["location"] else 1.0  # the home's own
     assert currency(memory, WHERE, TimeScope(), NOW, cosines) == stale
     assert currency(memory, "Where will I live in March?", TimeScope(), NOW, cosines) == 1.0
     assert currency(memory, "Where did I live last year?", TimeScope(), NOW, cosines) == 1.0
@@ -124,6 +126,9 @@ WORK_NOW = "Where do I work now?"
         (["Sam/employer"], "Where does Sam work?", {**ASKED_OF_WORK, "Sam/employer": 0.7}, True),
         (["Sam/employer"], "Where does Sam work?", ASKED_OF_WORK, False),  # nearer the user's own key
         (["employer"], "Where does Sam work?", ASKED_OF_WORK, False),  # the user's job, someone else asked
+        (["employer"], "Where does my sister work?", ASKED_OF_WORK, False),
+        (["sister/employer"], "Where does my sister work?", {**ASKED_OF_WORK, "sister/employer": 0.7}, True),
+        (["employer"], "Is the post office open?", ASKED_OF_WORK, False),  # a word of work, not asked of it
         (
             ["preference:green tea"],
             "What tea do I like?",
@@ -150,6 +155,37 @@ def test_the_statement_a_current_fact_was_read_from_backs_a_question_of_its_key(
     held = [k for k in holds if k != "location"] if isinstance(holds, list) else holds
     stale = {**OUTDATED, "holds": held, "outdated_keys": ["location"]}
     assert currency(stale, "Where do I live now?", TimeScope(), NOW, ASKED_OF_HOME) == STALE_FACTOR
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Where do I live now?", {"location"}),
+        ("Where am I based these days?", {"location"}),
+        ("What city do I live in?", {"location"}),
+        ("Where does my sister live?", {"location"}),
+        ("Where do I work now?", {"employer"}),
+        ("Who does Sam work for?", {"employer"}),
+        ("What do I do for a living?", {"occupation"}),
+        ("How old am I?", {"age"}),
+        ("How old is my sister?", {"age"}),
+        ("What is my name?", {"name"}),
+        ("Am I married?", {"partner"}),
+        ("What's my dog called?", set()),
+        ("How old is my car?", set()),
+        ("What's my email address?", set()),
+        ("Is the post office open?", set()),
+        ("What's the title of the book?", set()),
+        ("What's the living room paint colour?", set()),
+        ("Which dating app is best?", set()),
+        ("Which country should I visit?", set()),
+        ("What is a good home workout?", set()),
+        ("How do I work on my posture?", set()),
+        ("What car do I drive?", set()),
+    ],
+)
+def test_what_a_question_asks_about(question: str, asked: set[str]) -> None:
+    assert asks_of(question) == asked
 
 
 @pytest.mark.parametrize(
@@ -399,3 +435,12 @@ def test_a_plan_stays_whole_for_a_question_about_something_else(mem: GraphMemory
     say(mem, user_id, on(18), "The cat keeps knocking plants off the balcony.")
     plan = say(mem, user_id, on(20), "I start at Monzo on 12 January, so my cat Luna gets a new routine.")
     assert _first(mem, user_id, "What's my cat called?", as_of=BEFORE) == plan
+
+
+def test_the_pool_reads_the_key_scheme_s_relations() -> None:
+    """The pool reads, of a memory neither outdated nor stating a plan, only the facts of the key scheme's
+    relations (what timescope.backs weighs): its Cypher names them, and they must be RELATIONS."""
+    text = (Path(__file__).parent.parent / "cypher" / "fragments" / "pool_memory.cypher").read_text()
+    named = re.search(r"last\(split\(f\.key, '/'\)\) IN \[([^\]]*)\]", text)
+    assert named is not None
+    assert tuple(re.findall(r"'(\w+)'", named.group(1))) == RELATIONS

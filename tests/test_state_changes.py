@@ -90,19 +90,20 @@ def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "question"),
+    ("old", "new", "question", "backed"),
     [
-        ("I live in London.", "I moved to Glasgow.", "Where do I live now?"),  # a fact marks the first
+        ("I live in London.", "I moved to Glasgow.", "Where do I live now?", True),  # a fact marks the first
         (
             "I live in London.",
             "I'm moving to Glasgow next week.",
             "Where do I live now?",
+            True,
         ),  # a plan: marked later
-        CHANGES[0],  # the change rule marks it
+        (*CHANGES[0], False),  # the change rule marks it (no fact: no statement of a current fact)
     ],
 )
 def test_the_change_said_right_after_the_statement_it_outdates_stays_current(
-    mem: GraphMemory, user_id: str, old: str, new: str, question: str
+    mem: GraphMemory, user_id: str, old: str, new: str, question: str, backed: bool
 ) -> None:
     """Two turns of one session, one after the other: the second is matched through its context key (the
     first turn with it), yet it is the current statement, not one borrowing the first's staleness."""
@@ -120,4 +121,4 @@ def test_the_change_said_right_after_the_statement_it_outdates_stays_current(
     assert texts.index(new) < texts.index(old)
     currency = {h.memory.content: h.explanation.components["currency"] for h in hits}
     # not scored down; the statement of the current home backs the question (timescope.CURRENT_FACTOR)
-    assert currency[new] in (1.0, CURRENT_FACTOR) and currency[old] < 1.0
+    assert currency[new] == (CURRENT_FACTOR if backed else 1.0) and currency[old] < 1.0

@@ -13,7 +13,9 @@
 // (graphmem.model.timescope.still_holds); `ahead`: the keys of its plans that start after $as_of and stand
 // as known at $known_at (not called off): "we'll be moving to Oxford on 1 February" is not where one lives
 // yet (graphmem.model.timescope.not_yet); and a statement whose fact of the asked key holds is the current
-// answer (graphmem.model.timescope.backs). Both null for a memory no fact was extracted from.
+// answer (graphmem.model.timescope.backs: of a memory neither outdated nor stating a plan, `holds` lists only
+// the key scheme's keys, so a memory of preferences costs no version lookup). Both null for a memory no fact
+// was extracted from.
 // `withdrawn`: the outdated marks withdrawn before the current one, [from, at, until] lists, read only by an
 // audit ($known_at: graphmem.model.timescope.is_outdated; at now none of them holds).
 __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, coalesce($now, datetime()))}},
@@ -22,7 +24,12 @@ __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, c
        outdated_by: CASE WHEN __m__.outdated_from IS NOT NULL THEN [(__m__)<-[:SUPERSEDES]-(later:Memory) | later.id] END,
        holds: CASE WHEN EXISTS { (__m__)<-[:DERIVED_FROM]-() } // a degree: only facts derive from a memory
                    THEN [(__m__)<-[:DERIVED_FROM]-(f:Fact)
-                         WHERE f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
+                         // of a memory neither outdated nor stating a plan only the key scheme's are read (backs):
+                         // the relations of graphmem.model.fact_keys.RELATIONS
+                         WHERE (__m__.outdated_from IS NOT NULL
+                                OR last(split(f.key, '/')) IN ['location', 'employer', 'occupation', 'name', 'age', 'partner']
+                                OR EXISTS { (__m__)<-[:DERIVED_FROM]-(planned:Fact) WHERE planned.planned_at IS NOT NULL })
+                           AND f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
                            AND f.valid_from <= coalesce($as_of, datetime())
                            AND coalesce(coalesce($as_of, datetime()) < {{fact_valid_to(f, coalesce($known_at, datetime()))}}, true)
                            AND NOT EXISTS { // the version fact_at reads there: of two that hold, the later recorded

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RELATIONS", "RELATION_ALIASES", "asks_of", "canonical_key", "key_words"]
+from graphmem.model.pattern_pieces import KIN
+
+__all__ = ["RELATIONS", "RELATION_ALIASES", "asked_about", "asks_of", "canonical_key", "key_words"]
 
 RELATION_ALIASES: dict[str, str] = {
     alias: canonical
@@ -53,26 +55,48 @@ def key_words(key: str) -> str:
     return f"{subject} {words}".strip()
 
 
-_ASKED_BY: dict[str, frozenset[str]] = {
-    relation: frozenset(words.split())
+# the one asked about, lower-cased: the speaker, a relative ("my sister"), a name ("sam"; not "it", "my car")
+_WHO = (
+    rf"(?:i|we|you|(?:my|his|her|their|our) (?:{KIN})|"
+    r"(?!(?:it|this|that|there|the|a|an|my|his|her|their|our|your)\b)[a-z]+)"
+)
+_ASKED_BY: dict[str, re.Pattern[str]] = {
+    relation: re.compile(rf"\b(?:{words})\b")
     for relation, words in {
-        "location": "live lives living home hometown city town country based reside resides residence stay "
-        "staying location address neighbourhood neighborhood area",
-        "employer": "work works working job company employer employed workplace office firm",
-        "occupation": "work works working job occupation profession career role position title living",
-        "name": "name called",
-        "age": "age old born birthday",
-        "partner": "partner spouse husband wife boyfriend girlfriend married dating fiance fiancee engaged "
-        "relationship",
+        "location": rf"where (?:do|does|did|am|is|are) {_WHO} (?:live|living|stay|staying|based|reside)|"
+        r"(?:live|lives|living|based|reside|resides) in|where(?:'s| is) home|"
+        r"(?:my|his|her|their|our) (?:home|hometown|home town|city|town|country|address|neighbou?rhood)",
+        "employer": rf"where (?:do|does|did|am|is|are) {_WHO} (?:work|working|employed)|"
+        rf"who (?:do|does|did|am|is|are) {_WHO} (?:work|working) for|work(?:s|ing)? (?:at|for)|"
+        r"employed|employer|"
+        r"(?:my|his|her|their) (?:job|work|company|employer|firm|workplace)",
+        "occupation": rf"what (?:do|does) {_WHO} do(?: for (?:a living|work))?|for a living|"
+        r"work(?:s|ing)? as|"
+        r"(?:my|his|her|their) (?:job|occupation|profession|career|role|job title)",
+        "name": r"(?:my|his|her|their) name|what am i called|call me",
+        "age": rf"how old (?:am|is|are) {_WHO}|(?:my|his|her|their) age|when (?:was|were) {_WHO} born|"
+        r"(?:my|his|her|their) birthday",
+        "partner": r"(?:my|his|her|their) (?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[ée]e?)|"
+        r"married|"
+        rf"engaged|who (?:am|is|are) {_WHO} (?:dating|seeing)|relationship status",
     }.items()
 }
-"""The words a question about each relation of the key scheme uses ("Where do I live?", "Who do I work
-for?", "How old am I?", "Am I married?"): a question without one of them is not about the relation, however
-near its vector falls (every question is nearest to some relation)."""
-_WORD = re.compile(r"[a-z]+")
+"""How a question asks about each relation of the key scheme ("Where do I live?", "Who does Sam work for?",
+"How old am I?", "Am I married?"), as phrases rather than words: "What's my dog called?", "How old is my
+car?", "Is the post office open?" ask about none. A question that asks about no relation is not about one,
+however near its vector falls (every question is nearest to some relation)."""
 
 
 def asks_of(query: str) -> set[str]:
-    """The relations of the key scheme whose words the query uses (lower-cased word match)."""
-    words = set(_WORD.findall(query.lower()))
-    return {relation for relation, cues in _ASKED_BY.items() if words & cues}
+    """The relations of the key scheme the query asks about (:data:`_ASKED_BY`, lower-cased)."""
+    text = query.lower().replace("\u2019", "'")
+    return {relation for relation, asked in _ASKED_BY.items() if asked.search(text)}
+
+
+_RELATIVE = re.compile(rf"\b(?:my|his|her|their|our) ({KIN})\b")
+
+
+def asked_about(query: str, names: set[str]) -> set[str]:
+    """Who a question asks about, lower-cased: the names in it (``names``) and the relatives it names after a
+    possessive ("Where does my sister live?" asks about ``sister``: the subject of ``sister/location``)."""
+    return names | set(_RELATIVE.findall(query.lower()))

@@ -70,7 +70,9 @@ def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
 # European Commission", "I'm in Cape Town, working at Takealot" (not "I met Tom, working at Google now", "I
 # think so, working at Google sounds fun")
 _HOURS = r"(?: remotely| full[- ]time| part[- ]time)?"
-_I_COMMA = r"\bI(?: live| am living|'m living|'m based| am based|'m| am) in [^.!?,;\n]{2,40},(?: and)?"
+_I_COMMA = (
+    r"\bI(?: live| am living|'m living|'m based| am based|'m| am) in (?=[A-Z])[^.!?,;\n]{2,40},(?: and)?"
+)
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our|their|its|his|her)\s(?=.*\b[a-z])")
 _TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
 
@@ -142,7 +144,12 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
             rf"(?:\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? |"
             rf"(?:^|[.!?]\s+)(?:(?:[Jj]ust|[Ff]inally) )?)"
             rf"(?:(?-i:[Ss])ettled (?:in|into)"
-            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in)\s+{NAMED}{PLACE}{PLACE_END}"
+            rf"(?: [^.,;!?\n]{{2,40}}? in)?|moved into [^.,;!?\n]{{2,40}}? in)\s+"
+            # (not a stay: "Settled into Seattle for the conference", "... Rome for the week")
+            r"(?![^.!?\n]*\bfor (?:the|a|an|one|two|three|a few) (?:\w+ )?"
+            r"(?:conference|week|weekend|night|trip|"
+            r"holidays?|days?|month|summer|festival|course)\b)"
+            rf"{NAMED}{PLACE}{PLACE_END}"
         ),
         "location",
     ),
@@ -165,16 +172,15 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
                 rf"(?:(?:\bI|{AND}|{_I_COMMA}) (?:now |currently )?work{_HOURS}|"
                 rf"(?:\bI(?:'m| am)|{_I_COMMA}) (?:now |currently )?working{_HOURS}"
                 rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
+                r"(?!\s+(?:is|sounds|was|seems)\b)"  # the job as a subject: "working at Google sounds fun"
             ),
         ),
         "employer",
     ),
-    (  # "I left Acme last week to join Spotify", "I left Acme and joined Google", "Left Miro, joined Adyen"
+    (  # "I left Acme last week to join Spotify", "I left Acme and joined Google"
         FactType.PROFILE,
         re.compile(
-            rf"(?:\bI(?:'ve| have)? (?:just )?|(?:^|[.!?]\s+)(?:[Jj]ust )?)(?-i:[Ll])eft "
-            rf"(?=[A-Z])[^.,;!?\n]{{2,60}}?"
-            r"(?: to join|,? and joined|, joined)\s+"
+            rf"\bI(?:'ve| have)? (?:just )?left (?=[A-Z])[^.,;!?\n]{{2,60}}? (?:to join|and joined)\s+"
             rf"{NAMED}{OBJ}{END}"
         ),
         "employer",

@@ -78,7 +78,7 @@ STOP = (
     rf"{WHEN}"
 )
 # (spaces before: an emoji read as one; a bracket after: "Shopify (fully remote)")
-END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|\s+\(|\s*$)"
+END = rf"(?=\s+(?:{STOP})\b|\s*[.,;!?\n]|(?<!\s)\s+\(|\s*$)"
 # a place: words, optionally ", Town" ("Ancoats, Manchester")
 PLACE = r"(?P<obj>[^.,;!?\n]{2,40}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?)"
 # (or a purpose after it: "Leeds to be closer to family", "Leeds to study")
@@ -92,7 +92,7 @@ PLACE_END = (
 # a place the speaker moves to or lives in is named: "London", "the UK" (not "the couch", "a shared house")
 NAMED = (
     r"(?=(?:the |a |an )?[A-Z0-9]|(?!(?:the|a|an|my|our|his|her|their|this|that|some|part|there|nicely|well|"
-    rf"fine|ok|okay|{STOP})\b)[a-z]+(?:[.,;!?\n]|$|\s+(?:{STOP})\b))"
+    rf"fine|ok|okay|hope|fear|denial|luxury|peace|sin|{STOP})\b)[a-z]+(?:[.,;!?\n]|$|\s+(?:{STOP})\b))"
 )  # or one word typed in lower case: "I live in london" (not "Settled in now,")
 # where a move goes, after its verb: "(house|back|away) (from Leeds|out of London) to Manchester" (not "to be
 # closer to family")

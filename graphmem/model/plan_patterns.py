@@ -162,7 +162,7 @@ BOUGHT = re.compile(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:closed on|completed on|exchanged on|bought|"
     r"(?:had|got) an offer accepted on) (?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|"
     rf"condo|bungalow|cottage) in\s+{NAMED_PLACE}{PLACE_END}"
-    r"(?!,? (?:and )?(?:have |'ve )?(?:just |finally )?moved in)"  # moved in: a home now (state_patterns)
+    r"(?!,? (?:and )?(?:have |'ve )?(?:just |finally )?moved in\b(?! with\b))"  # a home now (state_patterns)
     r"(?!\s+(?:to (?:rent|let)(?: it)? out|as an? (?:investment|holiday|second))\b)"  # not a home
 )
 _WE_WILL = (
@@ -272,7 +272,9 @@ STAY_CUE = re.compile(
     re.I,
 )
 # stated in the present progressive ("I'm moving", "Emma is relocating"; not "I was moving boxes")
-PROGRESSIVE = re.compile(r"(?:'m|\b(?:am|is|are)|'re)(?: \w+ly| now| just)? (?:moving|relocating|starting)\b")
+PROGRESSIVE = re.compile(
+    r"(?:'m|\b(?:am|is|are)|'re)(?: all| both)?(?: \w+ly| now| just)? (?:moving|relocating|starting)\b"
+)
 # a new value of a key whose plan it replaces: "instead", or "instead of" what the plan names ("I'm moving to
 # Oslo instead of Manchester"; "I work at Acme instead of freelancing" names no plan; "instead of February"
 # names a date, not a value; "instead of going to Manchester", "instead of joining Spotify" name the plan's

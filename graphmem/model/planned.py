@@ -32,7 +32,10 @@ __all__ = [
 ]
 
 # where a clause ends: a sentence stop, a semicolon, a line, or a coordinating conjunction between clauses
-_CLAUSE_END = re.compile(r"[.!?;\n]|,?\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I)
+# (a run of spaces is entered at its first: searching from each of its spaces would take quadratic time)
+_CLAUSE_END = re.compile(
+    r"[.!?;\n]|(?:,|(?<![\s,]))\s+(?:and|but|so|because|while|although|though|whereas)\s+", re.I
+)
 # where a plan's own clause starts after another's dates: "I'll be there from the 20th to the 28th, then
 # straight after, on January 4th, I'm relocating to Singapore" (fact_start)
 _THEN = re.compile(r",\s+then\s+", re.I)

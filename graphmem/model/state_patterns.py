@@ -96,6 +96,28 @@ def _moved_myself(value: str, text: str, match: re.Match[str]) -> bool:
     return is_place(value) and not about_someone(text, match.start("verb"))
 
 
+# what a sentence says of a home that is not (or no longer, or not yet) where the speaker lives: "We put our
+# Leeds flat on the market", "My ex still lives in our Denver apartment", "I grew up in my Bristol house", "I
+# loved my Barcelona apartment back in 2019", "Our Rome apartment has a great view, we're here till Sunday"
+_NOT_MY_HOME_NOW = re.compile(
+    r"\b(?:grew up|used to|loved|miss(?:ed|ing)?|dream\w*|remember\w*|lived|still lives?|lives in|"
+    r"on the market|"
+    r"rent(?:ing|ed)? (?:it )?out|put|sold|selling|till|until|back in \d{4}|keys|host)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_START = re.compile(r".*[.!?\n]", re.DOTALL)
+
+
+def _home_named_first(value: str, text: str, match: re.Match[str]) -> bool:
+    """A home named by its town first ("our Bergen apartment"), lived in now: :func:`_lived_in`, and its
+    sentence says nothing of a home left, let, missed or someone else's (:data:`_NOT_MY_HOME_NOW`)."""
+    before = _SENTENCE_START.match(text, 0, match.start())
+    start = before.end() if before else 0
+    end = _SENTENCE_END.search(text, match.end())
+    sentence = text[start : end.start() if end else len(text)]
+    return _lived_in(value, text, match) and _NOT_MY_HOME_NOW.search(sentence) is None
+
+
 def _a_home(value: str, text: str, match: re.Match[str]) -> bool:
     """A place called home, not someone else's: "For my parents, Dublin is home" (but "To be honest, home is
     Leipzig now")."""
@@ -160,7 +182,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:bought|got the keys to|closed on) "
             r"(?:a|an|our|my) "
             rf"(?:[\w-]+ )?(?:house|flat|home|place|apartment|bungalow|cottage) in\s+{NAMED_PLACE}"
-            r"(?=,? (?:and )?(?:have |'ve )?(?:just |finally )?moved in\b)"
+            r"(?=,? (?:and )?(?:have |'ve )?(?:just |finally )?moved in\b(?! with\b))"
         ),
         "location",
         _a_place,
@@ -183,7 +205,9 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     (
         re.compile(
             # (after a clause of the speaker's own that names no one else: not "I saw Tom, moved to Leeds")
-            r"(?:^|[.!?:]\s+|\b(?:I|we)\b[^.!?\n]{0,60}?\s[—–-]\s+|(?:\b(?:I|we)\b|(?:^|[.!?:]\s+)(?-i:[a-z]\w+ed)\b)"
+            # (or a dash after a clause of the speaker's own naming no one else: "we did it — moved to Bath")
+            r"(?:^|[.!?:]\s+|\b(?:I|[Ww]e)\b(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?"
+            r"\s[—–-]\s+|(?:\b(?:I|we)\b|(?:^|[.!?:]\s+)(?-i:[a-z]\w+ed)\b)"
             r"(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?,\s+"
             r"(?:and |then )?|(?:^|[.!?:]\s+)[Hh]aving (?:just |recently )?)"
             r"(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently|[Oo]fficially) )?"
@@ -266,7 +290,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             r"\s+fell through\b)"
         ),
         "location",
-        _lived_in,
+        _home_named_first,
         "my |our ",
     ),
     # "our new place is in Round Rock", "my flat's in Leith" (where the home is, not what it is like)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphmem.model.fact_keys import RELATIONS, asks_of
+from graphmem.model.fact_keys import RELATIONS, asked_about, asks_of
 from graphmem.model.intent import named_entities
 
 __all__ = [
@@ -164,17 +164,19 @@ def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
 def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> bool:
     """Whether a statement is what the current value of the question's key was read from: a fact of it of the
     key scheme's relations (graphmem.model.fact_keys.RELATIONS: the keys that hold one value at a time) holds
-    at the read's time (``holds``); the question uses a word of that relation (``asks_of``: "live", "home",
-    "work", "job", ...) and names the key's subject if it has one ("Where does Ana live?" for
-    ``Ana/location``; a key of the user's own for a question that names no one); and it is nearer to that key
-    than to every other relation (``keys``: cosines, the rule of :func:`not_yet`). "I'm a consultant at Bain"
-    backs "Where do I work now?" while Bain is the employer; "My sister Ana lives in Porto" does not back
-    "What car do I drive?"; a preference read from a statement backs nothing (one holds many). Without a
-    cosine for each key: no."""
+    at the read's time (``holds``); the question asks about that relation (``asks_of``: "Where do I live?",
+    "Who do I work for?", "How old am I?"; not "What's my dog called?") and about the key's subject if it has
+    one (``asked_about``: "Where does Ana live?" for ``Ana/location``, "Where does my sister live?" for
+    ``sister/location``; a key of the user's own for a question about no one else); and it is nearer to that
+    key than to every other relation (``keys``: cosines, the rule of :func:`not_yet`). "I'm a consultant at
+    Bain" backs "Where do I work now?" while Bain is the employer; "My sister Ana lives in Porto" does not
+    back "What car do I drive?"; a preference read from a statement backs nothing (one holds many). Without
+    a cosine for each key: no."""
     held = scheme_keys(memory.get("holds"))
     if not held:
         return False
-    asked, names = asks_of(query), {n.lower().removesuffix("'s") for n in named_entities(query)}
+    asked = asks_of(query)
+    names = asked_about(query, {n.lower().removesuffix("'s") for n in named_entities(query)})
     held = {k for k in held if k.rpartition("/")[2] in asked and _named(k.rpartition("/")[0], names)}
     if not held or not (held | set(RELATIONS)) <= keys.keys():
         return False
