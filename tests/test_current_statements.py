@@ -387,47 +387,40 @@ def test_a_job_planned_after_the_home_was_corrected_leaves_the_home_outdated(
     assert hits[0].memory.id == both
 
 
-def test_the_statement_of_the_current_job_outranks_an_offer(mem: GraphMemory, user_id: str) -> None:
-    """A later turn about work at another place, a job offered for a year ahead, is no job yet: the statement
-    the employer was read from is the answer to "Where do I work now?" (it ranked second before: the offer's
-    turn is the nearer match, and its plan, read from "from September 2027", is not read as one)."""
-    _filler(mem, user_id)
-    job = say(
-        mem,
-        user_id,
-        on(10),
-        "I'm a teacher at Westfield Primary and I live in Sheffield. Need some ideas for a rainy-day PE "
-        "lesson.",
-    )
-    say(
-        mem,
-        user_id,
-        on(20),
-        "Exciting: I've been offered deputy head at Oakwood Academy from September 2027. Until then I'm "
-        "staying put at Westfield. Any advice for preparing for leadership?",
-    )
-    assert mem.facts.get(user_id, "employer").value == "Westfield Primary"  # type: ignore[union-attr]
-    assert _first(mem, user_id, "Where do I work now?") == job
-    hits = mem.recall("Where do I work now?", user_id=user_id, k=5, reinforce=False)
-    assert hits[0].explanation.components["currency"] == CURRENT_FACTOR
-
-
-def test_the_statement_of_the_current_home_outranks_a_move_planned_for_next_year(
-    mem: GraphMemory, user_id: str
+@pytest.mark.parametrize(
+    ("first", "later", "key", "value", "question"),
+    [
+        (  # a job offered for a year ahead, whose plan the rules do not read as one
+            "I'm a teacher at Westfield Primary and I live in Sheffield. Need some ideas for a rainy-day PE "
+            "lesson.",
+            "Exciting: I've been offered deputy head at Oakwood Academy from September 2027. Until then I'm "
+            "staying put at Westfield. Any advice for preparing for leadership?",
+            "employer",
+            "Westfield Primary",
+            "Where do I work now?",
+        ),
+        (  # a move for next year, told as a flight
+            "i'm in Lisbon, freelancing as a designer, how do i find clients on linkedin",
+            "Got the visa for Canada!! We fly to Toronto in June 2027, can't believe it. What should I know "
+            "about Toronto winters?",
+            "location",
+            "Lisbon",
+            "Where do I live now?",
+        ),
+    ],
+)
+def test_the_statement_of_the_current_value_outranks_a_nearer_worded_turn(
+    mem: GraphMemory, user_id: str, first: str, later: str, key: str, value: str, question: str
 ) -> None:
+    """A later turn nearer to the question's words that states no current value (an offer, a flight): the
+    statement the current fact was read from is the answer (it ranked second before, timescope.backs)."""
     _filler(mem, user_id)
-    home = say(
-        mem, user_id, on(10), "i'm in Lisbon, freelancing as a designer, how do i find clients on linkedin"
-    )
-    say(
-        mem,
-        user_id,
-        on(20),
-        "Got the visa for Canada!! We fly to Toronto in June 2027, can't believe it. What should I know "
-        "about Toronto winters?",
-    )
-    assert mem.facts.get(user_id, "location").value == "Lisbon"  # type: ignore[union-attr]
-    assert _first(mem, user_id, "Where do I live now?") == home
+    stated = say(mem, user_id, on(10), first)
+    say(mem, user_id, on(20), later)
+    assert mem.facts.get(user_id, key).value == value  # type: ignore[union-attr]
+    hits = mem.recall(question, user_id=user_id, k=5, reinforce=False)
+    assert hits[0].memory.id == stated
+    assert hits[0].explanation.components["currency"] == CURRENT_FACTOR
 
 
 def test_a_plan_stays_whole_for_a_question_about_something_else(mem: GraphMemory, user_id: str) -> None:
