@@ -550,3 +550,23 @@ def test_a_household_all_moving_is_a_plan() -> None:
     for text in ("so we're all moving to Bend in July", "so we're moving to Bend in July"):
         (fact,) = extract(text)
         assert (fact.key, fact.value, fact.ahead) == ("location", "Bend", True), text
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        (
+            "Small correction: I said I live in Lyon but it's actually Villeurbanne, near me?",
+            "location",
+            "Villeurbanne",
+        ),
+        ("I said I work at Acme but I actually work at Initech", "employer", "Initech"),
+    ],
+)
+def test_a_statement_said_before_and_corrected_states_only_the_correction(
+    text: str, key: str, value: str
+) -> None:
+    """The statement reported as said ("I said I live in Lyon") is not stated again: the correction alone is
+    read (before round 45 the old value was read too, and as the later fact it won)."""
+    facts = extract(text)
+    assert [(f.key, f.value, f.corrects is not None) for f in facts] == [(key, value, True)]

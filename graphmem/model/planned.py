@@ -199,11 +199,18 @@ _SUPPOSING = re.compile(
 )
 
 
+# a statement reported as said before, which a correction follows: "I said I live in Lyon but it's actually
+# Villeurbanne" (the correction is read by graphmem.model.correction_patterns)
+_REPORTED = re.compile(r"\bI (?:said|wrote|typed)(?: that)?\s+$")
+
+
 def supposed(text: str, span: tuple[int, int]) -> bool:
-    """Whether the statement at ``span`` is asked or supposed, not stated: a subordinating or asking word
-    leads it, right before its subject ("If I moved to Berlin, ...", "Nine more days until I move to
-    Manchester!", "When I moved to London ten years ago, ...", "Should I move to Berlin?")."""
-    return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
+    """Whether the statement at ``span`` is asked, supposed or reported, not stated: a subordinating or asking
+    word leads it, right before its subject ("If I moved to Berlin, ...", "Nine more days until I move to
+    Manchester!", "When I moved to London ten years ago, ...", "Should I move to Berlin?"), or "I said" ("I
+    said I live in Lyon but it's actually Villeurbanne")."""
+    before = text[max(0, span[0] - 40) : span[0]]
+    return _SUPPOSING.search(before) is not None or _REPORTED.search(before) is not None
 
 
 def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
