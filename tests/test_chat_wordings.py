@@ -570,3 +570,10 @@ def test_a_statement_said_before_and_corrected_states_only_the_correction(
     read (before round 45 the old value was read too, and as the later fact it won)."""
     facts = extract(text)
     assert [(f.key, f.value, f.corrects is not None) for f in facts] == [(key, value, True)]
+
+
+@pytest.mark.parametrize(
+    "text", ["As I said I live in Leeds, so nothing in London please", "like I said I live in Leeds"]
+)
+def test_a_statement_said_again_is_stated(text: str) -> None:
+    assert _stated(text) == {("location", "Leeds")}

@@ -200,8 +200,9 @@ _SUPPOSING = re.compile(
 
 
 # a statement reported as said before, which a correction follows: "I said I live in Lyon but it's actually
-# Villeurbanne" (the correction is read by graphmem.model.correction_patterns)
-_REPORTED = re.compile(r"\bI (?:said|wrote|typed)(?: that)?\s+$")
+# Villeurbanne" (the correction is read by graphmem.model.correction_patterns); not one said again ("As I said
+# I live in Leeds", "like I said I work at Arup")
+_REPORTED = re.compile(r"(?<![Aa]s )(?<![Ll]ike )\bI (?:said|wrote|typed)(?: that)?\s+$")
 
 
 def supposed(text: str, span: tuple[int, int]) -> bool:
