@@ -20,12 +20,14 @@ from graphmem.model.dates import resolve_dates
 from graphmem.model.pattern_pieces import WEEKDAY
 
 __all__ = [
+    "SUPPOSING_WORDS",
     "clause",
     "day_said_next",
     "ended_by",
     "fact_start",
     "happened_at",
     "later_unnamed",
+    "leading",
     "moved_start",
     "phrase_end",
     "supposed",
@@ -192,11 +194,21 @@ def later_unnamed(text: str, span: tuple[int, int]) -> bool:
 # what leads a statement that supposes or asks rather than states, right before its subject: "if I moved to
 # Berlin", "once I move", "until I move", "Should I move to Berlin?" (not "After that I moved to Leeds", "When
 # I retired I moved to Spain", "Did I tell you I moved to Lisbon?"; "In May I moved": no modal "may")
-_SUPPOSING = re.compile(
-    r"\b(?:if|once|when|whenever|until|till|unless|whether|in case|before|after|as soon as|imagine|what if|"
-    r"should|shall|could|would|can|will|do|does|did|must)\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$",
-    re.I,
+SUPPOSING_WORDS = (
+    r"if|unless|whether|in case|imagine|what if|suppose|supposing|should|shall|could|would|can|will|do|does|"
+    r"did|must"
 )
+"""The words that suppose or ask what follows them (graphmem.retrieval.signals reads changes with these only:
+a change told after a time word is stated)."""
+_TIME_WORDS = r"once|when|whenever|until|till|before|after|as soon as"
+
+
+def leading(words: str) -> re.Pattern[str]:
+    """A pattern of one of ``words`` right before a statement's subject (searched in the text before it)."""
+    return re.compile(rf"\b(?:{words})\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$", re.I)
+
+
+_SUPPOSING = leading(f"{_TIME_WORDS}|{SUPPOSING_WORDS}")
 
 
 # a statement reported as said before, which a correction follows: "I said I live in Lyon but it's actually

@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from graphmem.model.fact_keys import RELATIONS, asked_about, asks_of
@@ -153,12 +154,7 @@ def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
     For such a question the statement is not yet the answer, as an outdated one is no longer it. Without a
     cosine for each key it is left whole."""
     ahead = planned_only(memory)
-    if not ahead:
-        return False
-    asked = ahead | set(RELATIONS)
-    if not asked <= keys.keys():
-        return False
-    return max(keys[k] for k in ahead) >= max(keys[k] for k in asked)
+    return bool(ahead) and _nearest(ahead, set(RELATIONS), keys)
 
 
 def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> bool:
@@ -175,17 +171,31 @@ def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> b
     held = scheme_keys(memory.get("holds"))
     if not held:
         return False
-    asked = asks_of(query)
-    names = asked_about(query, {n.lower().removesuffix("'s") for n in named_entities(query)})
-    held = {k for k in held if k.rpartition("/")[2] in asked and _named(k.rpartition("/")[0], names)}
-    if not held or not (held | set(RELATIONS)) <= keys.keys():
-        return False
-    return max(keys[k] for k in held) >= max(keys[k] for k in held | set(RELATIONS))
+    relations, names = _asked(query)
+    held = {k for k in held if _asked_of(k, relations, names)}
+    return bool(held) and _nearest(held, set(RELATIONS), keys)
 
 
-def _named(subject: str, names: set[str]) -> bool:
-    """A key's subject is the one asked about: named in the question; the user (no subject) if no one is."""
-    return subject.lower() in names if subject else not names
+@lru_cache(maxsize=256)
+def _asked(query: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What a question asks about (``asks_of``) and of whom (``asked_about``): read once per question, not
+    once per candidate."""
+    names = {n.lower().removesuffix("'s") for n in named_entities(query)}
+    return frozenset(asks_of(query)), frozenset(asked_about(query, names))
+
+
+def _asked_of(key: str, relations: frozenset[str], names: frozenset[str]) -> bool:
+    """Whether the question asks about ``key``: its relation, and its subject named in the question (the user,
+    no subject, when no one is)."""
+    subject, _, relation = key.rpartition("/")
+    return relation in relations and (subject.lower() in names if subject else not names)
+
+
+def _nearest(chosen: set[str], rivals: set[str], keys: Mapping[str, float]) -> bool:
+    """Whether the question is at least as near (``keys``: cosines) to one of ``chosen`` as to every key of
+    ``rivals``; without a cosine for each: no."""
+    every = chosen | rivals
+    return every <= keys.keys() and max(keys[k] for k in chosen) >= max(keys[k] for k in every)
 
 
 def planned_only(memory: Mapping[str, Any]) -> set[str]:
@@ -211,11 +221,7 @@ def still_holds(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
     held, gone = outdated_for(memory)
     if not held or not stored_keys(memory.get("outdated_keys")):  # nothing of it holds, or no keys listed
         return False
-    if not gone:  # every key it is outdated for still holds
-        return True
-    if not (held | gone) <= keys.keys():
-        return False
-    return max(keys[k] for k in held) >= max(keys[k] for k in gone)
+    return not gone or _nearest(held, gone, keys)  # every key it is outdated for still holds, or asked less
 
 
 def outdated_for(memory: Mapping[str, Any]) -> tuple[set[str], set[str]]:

@@ -18,7 +18,7 @@ from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
 from graphmem.retrieval import recall as recall_use_case
-from graphmem.retrieval.fact_vectors import cosine, fact_vectors
+from graphmem.retrieval.fact_vectors import cosines, fact_vectors
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
@@ -148,7 +148,7 @@ def rank_facts(rt: Runtime, query: str, facts: list[dict[str, Any]]) -> list[dic
     except EmbedderError as exc:
         logger.warning("embedding facts failed; context keeps them by recency: %s", exc)
         return facts
-    scores = [cosine(q, v) for v in rest]
+    scores = cosines(q, rest)
     order = sorted(range(len(facts)), key=lambda i: (-scores[i], i))
     return [facts[i] for i in order]
 

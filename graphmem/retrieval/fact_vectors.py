@@ -4,7 +4,6 @@ asks which of an outdated statement's keys a question is about (graphmem.model.t
 from __future__ import annotations
 
 import logging
-import math
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.model.fact_keys import RELATIONS, key_words
+from graphmem.model.knn import unit_rows
 from graphmem.model.timescope import outdated_for, planned_only, scheme_keys
 
 logger = logging.getLogger(__name__)
@@ -36,9 +36,12 @@ def fact_vectors(embedder: Any, texts: list[str]) -> list[list[float]]:
     return [cache[t] for t in texts]
 
 
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return sum(x * y for x, y in zip(a, b, strict=False)) / norm if norm else 0.0
+def cosines(query: Sequence[float], vectors: Sequence[Sequence[float]]) -> list[float]:
+    """The query vector's cosine with each of ``vectors`` (0 for a zero vector), in one matrix product."""
+    if not vectors:
+        return []
+    scores = unit_rows(vectors) @ unit_rows([query])[0]
+    return [float(x) for x in scores]
 
 
 def key_cosines(
@@ -68,4 +71,4 @@ def key_cosines(
     except EmbedderError as exc:
         logger.warning("embedding fact keys failed; outdated statements stay outdated: %s", exc)
         return {}
-    return {k: cosine(query, v) for k, v in zip(ordered, vectors, strict=True)}
+    return dict(zip(ordered, cosines(query, vectors), strict=True))

@@ -13,6 +13,7 @@ from typing import Any
 
 from graphmem.model.date_queries import overlaps
 from graphmem.model.fact_keys import RELATION_ALIASES
+from graphmem.model.planned import SUPPOSING_WORDS, leading
 from graphmem.model.scoring import (
     ASKING_FACTOR,
     OTHER_VOICE_FACTOR,
@@ -339,11 +340,7 @@ def changed_later(
     return changed
 
 
-_SUPPOSING = re.compile(
-    r"\b(?:if|unless|whether|in case|imagine|what if|suppose|supposing|should|shall|could|would|can|will|do|"
-    r"does|did|must)\s+(?:(?:ever|just|only|really|\w+ly)\s+)?$",
-    re.IGNORECASE,
-)
+_SUPPOSING = leading(SUPPOSING_WORDS)
 """What supposes or asks a change (``CHANGE``'s verbs are past forms: "If I moved to Bergen, ...", "Should
 we have switched ..."), right before its subject. Not ``graphmem.model.planned.supposed``'s time words
 (when, once, before, after, until): "When I sold the Corolla last spring, I bought a Tesla" states the
