@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import KIN, sentence_end
 from graphmem.model.people import is_first_name
+from graphmem.model.places import is_place
 
 __all__ = ["about_someone", "restore"]
 
@@ -30,9 +31,10 @@ __all__ = ["about_someone", "restore"]
 _DROPPED = re.compile(
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also|now) )?"
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
-    r"signed|made|resigned))\b)|"
+    r"signed|made|resigned|starting))\b|(?P<still>(?i:still) in (?=[A-Z])))|"
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
-    r",\s+(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z])|"
+    r"(?:,\s+(?:but |and )?|\s(?:rn|atm|now|currently)\s+(?=working|living))"
+    r"(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z])|"
     r"(?i:got|started|joined|quit|left) (?=\S))|"
     # "At Stripe now"
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<at>(?i:at) (?=[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)* now\b))"
@@ -45,10 +47,10 @@ _FRAGMENT = re.compile(
 _FINITE = re.compile(
     r"\b(?:is|was|are|were|has|had|have|makes?|made|gets?|got|will|would|can|could|feels?|felt|sucks|seems?|"
     r"became|changed|taught|means|meant|gives?|gave|helps?|helped|pays|paid|costs?|looks?|sounds?|isn't|"
-    r"wasn't|does|did|do|takes?|took|keeps?|kept)\b|'s\b"
+    r"wasn't|does|did|do|takes?|took|keeps?|kept)\b|\b(?i:it|he|she|that|there|what|who|here|this)'s\b"
 )
 # the subject a verb form drops: "Been ..." is "I've been ...", "Based ..." is "I'm based ..."
-_SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm "}
+_SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm ", "starting": "I'm "}
 # an emoji is read as a full stop ("Figma rescinded the offer 😞 so I'm staying", "Big news 🎉 Got the job"):
 # one character each
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]")
@@ -60,8 +62,9 @@ _NO_APOSTROPHE = re.compile(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
 # a sentence whose subject is someone else: "My sister ...", "Emma moved ...", "She ...", "Jake's doing
 # well.", or a question about them: "What about Tom?", "How's Priya?", "My sister?"
 _ABOUT_SOMEONE = re.compile(
-    rf"\s*(?:[Mm]y (?:{KIN})\b|(?:He|She|They)\b|(?!I\b)[A-Z][a-z]+ (?:is|was|has|had|moved|got|left|started|"
-    r"lives|works|went|just)\b|(?:[Ww]hat|[Hh]ow) about\b|[Hh]ow(?:'s| is) (?!I\b)[A-Z]|"
+    rf"\s*(?:[Mm]y (?:{KIN})\b|(?i:he|she|they)\b|"
+    r"(?!I\b)[A-Z][a-z]+ (?:is|was|has|had|moved|got|left|started|lives|works|went|just)\b|"
+    r"(?:[Ww]hat|[Hh]ow) about\b|[Hh]ow(?:'s| is) (?!I\b)[A-Z]|"
     r"(?P<name>[A-Z][a-z]+)'s\b)"
 )
 _STOPS = re.compile(r"[.!?\n]")
@@ -86,8 +89,14 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if m["then"]:  # "Based in Cape Town, working at Takealot" (not "My sister, working at Asda, ...")
             at = m.start("then")
             past = not m["then"].lower().startswith(("live", "work", "based"))  # "..., got taken on by X"
-            mine = not past or _I_SAID.search(text, _stop_before(text, at) + 1, at) is not None
-            if mine and not _someone_said(text, at) and not _said_with_verb(text, m.end()):
+            start = _stop_before(text, at) + 1  # the speaker's: no past form of someone else's sentence
+            mine = not past or _I_SAID.search(text, start, at) is not None or _no_one(text, start, at)
+            if (
+                mine
+                and not _someone_said(text, at)
+                and not _person_before(text, m.start())
+                and not _said_with_verb(text, m.end())
+            ):
                 am = m["then"].lower().startswith(("living", "working", "based"))
                 said.append((at, "I'm " if am else "I "))
             continue
@@ -95,12 +104,24 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if (m["now"] and _said_with_verb(text, m.end())) or text.startswith("?", _clause_end(text, m.end())):
             continue  # "work at Stripe is grand tbh", "Based in Leeds? DM me": not a subject dropped
         if not about_someone(text, at):  # "My sister is well. Left Deloitte in October.": hers
-            said.append((at, "I'm " if m["at"] else _SUBJECT.get((m["verb"] or "").lower(), "I ")))
+            said.append(
+                (at, "I'm " if m["at"] or m["still"] else _SUBJECT.get((m["verb"] or "").lower(), "I "))
+            )
     for m in _FRAGMENT.finditer(text):
         rest = text[m.end() : sentence_end(text, m.end())]
         if _FINITE.search(rest) is None and not about_someone(text, m.start("word")):
             said.append((m.start("word"), _SUBJECT[m["verb"].lower()]))
     return said
+
+
+def _no_one(text: str, start: int, end: int) -> bool:
+    """Whether the words from ``start`` to ``end`` have no verb and name no one: an opening of one's own
+    ("ok good news, got a job at ...", "switched jobs finally, joined ..."; not "Tom quit, got a job ...")."""
+    names = _CAPITALISED.findall(text, start, end)
+    return _FINITE.search(text, start, end) is None and not any(is_first_name(w) for w in names)
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 
 
 def _said_with_verb(text: str, at: int) -> bool:
@@ -129,6 +150,18 @@ def _someone_said(text: str, at: int) -> bool:
     working at ...", "Our hotel, based in Sydney, is lovely")."""
     start = _stop_before(text, at) + 1
     return _ABOUT_SOMEONE.match(text, start) is not None or _SOMETHING.match(text, start) is not None
+
+
+# the last word before a comma: "I met Tom, working at Google now" (the clause describes Tom, the name next to
+# it, not the speaker; but "Based in Cape Town, working at Takealot")
+_LAST_WORD = re.compile(r"(?P<name>[A-Z][a-z]+)\s*$")
+
+
+def _person_before(text: str, comma: int) -> bool:
+    """Whether a person's first name ends the clause before the comma at ``comma`` (not a town that is also
+    a name: "Based in Sydney, working at Atlassian")."""
+    last = _LAST_WORD.search(text, max(0, comma - 40), comma)
+    return last is not None and is_first_name(last["name"]) and not is_place(last["name"])
 
 
 # a sentence about a thing, not the speaker: "Our hotel, based in Sydney, ...", "The firm, based in Leeds"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
 from graphmem.model.pattern_pieces import A_TIME, NO_EMPLOYER
+from graphmem.model.people import RELATIVES
 from graphmem.models import FactType
 
 __all__ = ["VAGUE", "ExtractedFact", "clean", "fits", "memory_type_hint", "with_subject"]
@@ -26,7 +27,8 @@ def fits(key: str, value: str) -> bool:
         return True
     lowered = value.lower()  # also a where with more words: "home mostly" (not "Home Depot")
     where = lowered in NO_EMPLOYER or (value[:1].islower() and lowered.split(" ", 1)[0] in NO_EMPLOYER)
-    return not (where or A_TIME.fullmatch(value))
+    relative = lowered.split(" ", 1)[0] in RELATIVES  # a person, not a firm: "a job with Dad on the farm"
+    return not (where or relative or A_TIME.fullmatch(value))
 
 
 @dataclass(frozen=True)

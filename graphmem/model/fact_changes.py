@@ -163,17 +163,21 @@ def corrections(text: str, out: Found) -> None:
     """ "Sorry, I meant Liverpool, not Manchester": the right value for each key a plan can hold; the
     planner applies it to the key whose value or plan the wrong one names (FactInput.corrects); then those
     said in other words (:mod:`graphmem.model.correction_patterns`)."""
-    if _CORRECTION_WORDS.search(text) is None:
-        said_corrections(text, out)
-        return
-    found = [(m, False) for p in CORRECTED for m in p.finditer(text)]
-    for m, replans in found + [(m, True) for p in REPLANNED for m in p.finditer(text)]:
+    found: list[tuple[re.Match[str], bool]] = []
+    if _CORRECTION_WORDS.search(text) is not None:
+        found = [(m, False) for p in CORRECTED for m in p.finditer(text)]
+        found += [(m, True) for p in REPLANNED for m in p.finditer(text)]
+    for m, replans in found:
         for key in PLANNABLE:
             fixed = ExtractedFact(
                 key, m["obj"], FactType.PROFILE, corrects=m["wrong"], replans=replans, span=m.span()
             )
             out.setdefault((FactType.PROFILE, f"{key}@corrects"), fixed)
     said_corrections(text, out)  # (a slot taken above stands: the wrong value it names)
+    for key in PLANNABLE:  # the right value is stated once, as the correction ("... I actually work at X")
+        right, plain = out.get((FactType.PROFILE, f"{key}@corrects")), out.get((FactType.PROFILE, key))
+        if right is not None and plain is not None and right.value == plain.value:
+            del out[(FactType.PROFILE, key)]
 
 
 def plans(text: str, out: Found) -> None:

@@ -19,9 +19,11 @@ from graphmem.model.fact_changes import (
 from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
     AND,
+    AND_NAME,
     END,
     FIRM,
     FOR_A_WHILE,
+    FOR_AN_EVENT,
     I_AND,
     INNER_STOP,
     JOB,
@@ -69,12 +71,15 @@ def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
 # the speaker's home, then a comma: "I live in Glasgow, work at the BBC", "I live in Brussels, working at the
 # European Commission", "I'm in Cape Town, working at Takealot" (not "I met Tom, working at Google now", "I
 # think so, working at Google sounds fun")
-_HOURS = r"(?: remotely| full[- ]time| part[- ]time)?"
+_NOW = r"(?:now |currently |actually |also |still )?"  # "I actually work for Lloydspharmacy"
+_HOURS = r"(?: remotely| full[- ]time| part[- ]time| in [A-Z][\w'-]*(?: [A-Z][\w'-]*)?(?= at| for))?"
 _I_COMMA = (
     r"\bI(?: live| am living|'m living|'m based| am based|'m| am) in (?=[A-Z])[^.!?,;\n]{2,40},(?: and)?"
 )
 _EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our|their|its|his|her)\s(?=.*\b[a-z])")
-_TIME_TAIL = re.compile(rf"\s+(?:{WHEN}|last|this|next)\b")
+_TIME_TAIL = re.compile(
+    rf"\s+(?:{WHEN}|last|this|next|for (?:\S+ )?(?:\S+ )?(?:years?|months?|weeks?|ages)\b)\b"
+)
 
 # --- extraction ------------------------------------------------------------------------------------
 _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
@@ -105,18 +110,18 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "location",
     ),
-    (  # "I'm based in Denver", "Living in Glasgow these days", "I'm a teacher at Nairobi Academy, living in
-        # Nairobi": a named place only (not "based in marketing",
-        # "Living in denial", "Living in London has changed me", "Living in Spain for a month was fun")
+    (  # "I'm based in Denver" (or "out of Denver"), "Living in Glasgow these days", "I'm a teacher at
+        # Nairobi Academy, living in Nairobi": a named place only (not "based in marketing", "Living in
+        # denial", "Living in London has changed me", "Living in Spain for a month was fun")
         FactType.PROFILE,
         _needs(
             r"based|living|renting",
             re.compile(
                 r"(?:\bI(?:'m| am)(?: currently| now| still)? based|"
-                r"(?:^|[.!?]\s+|\bI\b[^.!?\n]{0,80}?,\s+(?:and )?)(?:Currently |Still )?"
+                r"(?:^|[.!?]\s+|\bI\b[^.!?\n]{0,80}?(?:,\s+(?:and |but )?|\s+but\s+))(?:Currently |Still )?"
                 r"(?:[Ll]iving|[Rr]enting)|"
                 r"\bI(?:'m| am) an? [\w-]+(?: [\w-]+)? living)"
-                rf" in\s+{NOT_A_DEPARTMENT}{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
+                rf" (?:in|out of)\s+{NOT_A_DEPARTMENT}{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE})"
             ),
         ),
         "location",
@@ -169,8 +174,8 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         _needs(
             r"work",
             re.compile(
-                rf"(?:(?:\bI|{AND}|{_I_COMMA}) (?:now |currently )?work{_HOURS}|"
-                rf"(?:\bI(?:'m| am)|{_I_COMMA}) (?:now |currently )?working{_HOURS}"
+                rf"(?:(?:\bI|{AND}|{_I_COMMA}) {_NOW}work{_HOURS}|"
+                rf"(?:\bI(?:'m| am)|{_I_COMMA}) {_NOW}working{_HOURS}"
                 rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
                 r"(?!\s+(?:is|sounds|was|seems)\b)"  # the job as a subject: "working at Google sounds fun"
             ),
@@ -193,25 +198,13 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "employer",
     ),
-    (  # "I moved to Leeds for a new job at the BBC", "I'm relocating for a job with Google" (not "I applied
-        # for a job at ...": only a move or a leave is for a job taken)
-        FactType.PROFILE,
-        _needs(
-            r"job",
-            re.compile(
-                rf"{SPEAKER} (?:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for "
-                rf"{JOB}(?:at|with)\s+{OBJ}{END}"
-            ),
-        ),
-        "employer",
-    ),
     (  # "I started a new job at Spotify last week", "I've got a job with the BBC", "Started a new job at
         # Sainsbury's on Monday"
         FactType.PROFILE,
         _needs(
-            r"job",
+            r"job|post",
             re.compile(
-                rf"{I_AND} (?:started|got|took|accepted|landed) {JOB}"
+                rf"{I_AND} (?:started|got|took|taken|accepted|landed) {JOB}"
                 rf"(?:at|with)\s+{OBJ}{END}"
             ),
         ),
@@ -256,7 +249,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         _needs(
             r"join|start|job",
             re.compile(
-                rf"{I_AND} (?:(?:started|got|took|accepted|landed) {JOB}|joined |"
+                rf"{I_AND} (?:(?:started|got|took|taken|accepted|landed) {JOB}|joined |"
                 rf"started (?:working )?(?:at|for) )"
                 rf"[^.!?\n]{{0,60}}?\bas an?\s+{OBJ}{END}"
             ),
@@ -326,11 +319,15 @@ def _stated(
     what = normalize_value(groups.get("what") or "")
     value, where_in = groups.get("val") or obj, None
     if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
-        value = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0]
-        value, where_in = firm_and_place(value, text, m.end())  # "KPMG in Toronto"
+        value, end = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0], m.end()
+        if value == obj and (two := AND_NAME.match(text, end)) is not None:  # "Marks and Spencer"
+            value, end = value + two.group(), two.end()
+        value, where_in = firm_and_place(value, text, end)  # "KPMG in Toronto"
         value = name_only(value)
     if not value or not fits(template, value):
         return None
+    if template == "location" and FOR_AN_EVENT.match(text, m.end()) is not None:
+        return None  # "Moved to Mumbai for the conference": a stay, no home
     if template == "location" and groups.get("and") and not is_place(value):
         return None  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
     if (check := _CHECKS.get(id(m.re))) is not None and not check(value, text, m):

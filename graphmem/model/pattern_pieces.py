@@ -7,12 +7,14 @@ import re
 
 __all__ = [
     "AND",
+    "AND_NAME",
     "AN_ERRAND",
     "A_TIME",
     "A_TRIP",
     "END",
     "FIRM",
     "FIRM_NAME",
+    "FOR_AN_EVENT",
     "FOR_A_WHILE",
     "HOUSEHOLD",
     "INNER_STOP",
@@ -73,7 +75,8 @@ WHEN = (
 STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
     # "I left Lego back in February", "Facebook years ago", "I'm in Lyon atm", "Allianz here in Munich"
-    r"atm|rn|at the moment|right now|here|finally|at last|back (?=in|on|at|when|then)|"
+    r"atm|rn|at the moment|right now|(?:out |over |up |down )?here|finally|at last|"
+    r"back (?=in|on|at|when|then)|"
     r"(?:\w+ )?(?:years?|months?|weeks?) ago|"
     rf"{WHEN}"
 )
@@ -106,6 +109,14 @@ THEN_TO = (
     rf"{NAMED}(?P<then>[^.,;!?\n]{{2,40}}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?){PLACE_END})"
 )
 # a while away, after a place: "(I moved out of London) for a week", "(we moved to Harrogate) for the weekend"
+# a firm named by two names ("Marks and Spencer", "Procter & Gamble now"): a capitalised word after "and" that
+# ends the clause or is followed by where or as what (not "Google and Sarah works at Meta")
+AND_NAME = re.compile(r"\s+(?:and|&)\s+[A-Z][\w'-]+(?=\s*[.,;!?\n]|\s*$|\s+(?:in|as|since|now|on)\b)")
+# an event one goes somewhere for, after the place ("I moved to Mumbai for the conference")
+FOR_AN_EVENT = re.compile(
+    r"\s+for (?:the|a|an|my|our|this|that) (?:\w+ )?(?:conference|trip|festival|wedding|funeral|workshop|"
+    r"retreat|tournament|summit|expo|gig|concert)s?\b"
+)
 FOR_A_WHILE = (
     r"\s+for\s+(?:a|an|the|one|two|three|four|a few|a couple of|several|some|\d+)\s+(?:\w+\s+)?"
     r"(?:days?|nights?|weeks?|weekends?|months?|summer|winter|spring|autumn|holidays?|while|bit|term)\b"

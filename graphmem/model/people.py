@@ -18,6 +18,7 @@ from graphmem.model.places import is_place, is_region, without_accents
 
 __all__ = [
     "AFTER_FIRM",
+    "RELATIVES",
     "firm_and_place",
     "is_employer",
     "is_first_name",
@@ -29,13 +30,16 @@ __all__ = [
 ]
 
 _LEFT_OUT = frozenset({"en"})
-# the words that name a relative, a title or a place of study before or instead of a name: "Mum", "Dr Patel",
-# "Uncle Joe", "University"
-_NOT_AN_EMPLOYER = frozenset(
+# the words that name a relative before or instead of a name: "Mum", "Uncle Joe"
+RELATIVES = frozenset(
     {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "mama", "nan", "nana", "nanna", "gran",
      "granny", "grandma", "grandpa", "grandad", "granddad", "auntie", "aunty", "aunt", "uncle", "cousin",
-     "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "lady", "lord", "father",
-     "sister", "brother", "coach", "captain", "officer", "uni", "class",
+     "father", "mother", "sister", "brother"}
+)  # fmt: skip
+# and a title or a place of study: "Dr Patel", "University"
+_NOT_AN_EMPLOYER = RELATIVES | frozenset(
+    {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "lady", "lord",
+     "coach", "captain", "officer", "uni", "class",
      "year", "grade", "level", "week", "day", "step", "stage", "chapter", "page", "number", "i", "it", "he",
      "she", "they", "we", "you", "this", "that", "there", "them", "him", "her", "us", "me", "monday",
      "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -112,7 +116,14 @@ def job_words() -> frozenset[str]:
 _MORE_JOB_WORDS = frozenset(
     {"lead", "dev", "intern", "auditor", "paralegal", "cashier", "chef", "cook", "driver", "assistant",
      "associate", "partner", "founder", "cofounder", "co-founder", "owner", "head", "specialist", "advisor",
-     "adviser", "coordinator", "supervisor", "nurse", "carer", "caregiver", "postdoc", "fellow", "trainee"}
+     "adviser", "coordinator", "supervisor", "nurse", "carer", "caregiver", "postdoc", "fellow", "trainee",
+     "mechanic", "receptionist", "tech", "servant", "electrician", "plumber", "bartender", "waiter",
+     "waitress",
+     "cleaner", "porter", "barber", "hairdresser", "stylist", "teller", "courier", "guard", "labourer",
+     "laborer", "welder", "carpenter", "baker", "butcher", "vet", "housekeeper", "nanny", "dispatcher",
+     "machinist", "builder", "roofer", "painter", "decorator", "gardener", "landscaper", "farmer", "steward",
+     "attendant", "recruiter", "salesman", "salesperson", "rep", "pm", "swe", "sde", "sre", "cto", "ceo",
+     "cfo", "coo", "vp", "gp"}
 )  # fmt: skip
 
 
@@ -184,9 +195,13 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
         )
     ):  # "Revolut's Krakow office", "TCS Chennai" (not "Air New Zealand", "Bank of America")
         return own["firm"], own["town"]
-    named = _NAMED_IN.search(value)  # a town no gazetteer holds, after a name that is a firm's by its kind
-    if named is not None and names_a_kind(value[: named.start()]):
-        return value[: named.start()], None  # "Jollibee Foods Corporation in Pasig"
+    # a town no gazetteer holds, after a name that is a firm's by its kind or its initials
+    named = _NAMED_IN.search(value)
+    if named is not None and (
+        names_a_kind(firm := value[: named.start()])
+        or _ACRONYM.fullmatch(firm.removeprefix("the ")) is not None
+    ):
+        return firm, None  # "Jollibee Foods Corporation in Pasig", "the BBC in Pacific Quay"
     return value, None
 
 
@@ -196,7 +211,7 @@ _A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headqu
 _NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
-AFTER_FIRM = re.compile(rf"(?:\s+(?:here\s+)?in\s+|,\s*){NAMED_PLACE}{PLACE_END}")
+AFTER_FIRM = re.compile(rf"(?:\s+(?:here\s+)?in\s+|,\s*(?:in\s+)?){NAMED_PLACE}{PLACE_END}")
 
 
 # the words of a firm's name between its capitalised ones ("Bank of America", "Marks and Spencer")

@@ -217,13 +217,22 @@ _SUPPOSING = leading(f"{_TIME_WORDS}|{SUPPOSING_WORDS}")
 _REPORTED = re.compile(r"(?<![Aa]s )(?<![Ll]ike )\bI (?:said|wrote|typed)(?: that)?\s+$")
 
 
+# the verb of a question put before its subject: "Are we moving to Denver?", "Am I still living in Leeds?"
+# (only in a sentence that ends with a question mark: "The good news is I got the job")
+_INVERTED = leading("are|am|is|was|were|have|has|had")
+_STOP = re.compile(r"[.!?\n]")
+
+
 def supposed(text: str, span: tuple[int, int]) -> bool:
     """Whether the statement at ``span`` is asked, supposed or reported, not stated: a subordinating or asking
     word leads it, right before its subject ("If I moved to Berlin, ...", "Nine more days until I move to
-    Manchester!", "When I moved to London ten years ago, ...", "Should I move to Berlin?"), or "I said" ("I
-    said I live in Lyon but it's actually Villeurbanne")."""
+    Manchester!", "When I moved to London ten years ago, ...", "Should I move to Berlin?", "Are we moving to
+    Denver?"), or "I said" ("I said I live in Lyon but it's actually Villeurbanne")."""
     before = text[max(0, span[0] - 40) : span[0]]
-    return _SUPPOSING.search(before) is not None or _REPORTED.search(before) is not None
+    if _SUPPOSING.search(before) is not None or _REPORTED.search(before) is not None:
+        return True
+    stop = _STOP.search(text, span[1])
+    return stop is not None and stop.group() == "?" and _INVERTED.search(before) is not None
 
 
 def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:

@@ -26,6 +26,7 @@ from graphmem.model.pattern_pieces import (
 )
 from graphmem.model.people import is_role
 from graphmem.model.places import is_place
+from graphmem.model.role_patterns import ROLE_PATTERNS
 from graphmem.model.work_patterns import I_AM, WORK_PATTERNS, Check
 
 __all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS"]
@@ -78,6 +79,18 @@ def _a_place(value: str, text: str, match: re.Match[str]) -> bool:
     return is_place(value) and (left is None or is_place(left))
 
 
+# a home had for others or for a while: "... to rent out", "as a holiday let", "for the summer"
+_NOT_TO_LIVE_IN = (
+    r",?\s+(?:to (?:rent|let)|as an? (?:holiday|second|investment)|for (?:the )?(?:holidays?|summer))\b"
+)
+_WHERE = "(?:based|up|over|down|out)"  # "I'm up in Grand Rapids", "I'm over in Adelaide"
+
+
+def _a_based_place(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place by its name ("toronto-based" typed in lower case too)."""
+    return is_place(value) or is_place(value.title())
+
+
 def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
     """A place, and the sentence (or the next) tells no trip: "I'm in Sacramento, CA." but not "I'm in
     Tokyo, landed an hour ago", "I'm in Dublin. Any restaurant recommendations?", "I've been in Iceland for a
@@ -126,12 +139,12 @@ def _a_home(value: str, text: str, match: re.Match[str]) -> bool:
 
 # each pattern, its key, its check and the words it needs (lower case) before it is searched
 _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
-    # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
+    # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ...", "I'm up in Grand Rapids"
     (
-        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:{_WHERE} )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
         "location",
         _lived_in,
-        "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
+        rf"(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:{_WHERE} )?in ",
     ),
     # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
     (
@@ -303,6 +316,35 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _lived_in,
         "my |our ",
     ),
+    # "I'm a Toronto-based designer", "Denver-based nurse here" (not "a London-based company", "We hired a
+    # Berlin-based agency")
+    (
+        re.compile(
+            r"(?:(?P<i>\bI(?:'m| am) (?:a |an )?(?:\w+ )??)|(?:^|[.!?]\s+))"
+            r"(?P<obj>(?(i)[A-Z]|[A-Za-z])[\w']*(?: [A-Z][\w']*)?)-based"
+            # after "I'm a", not a firm's; at a sentence's start, the speaker's when "here" or a stop follows
+            r"(?(i)(?! (?:company|firm|startup|agency|business)\b)|(?=(?: \w+){0,3} here\b|\s*[,.!?\n]|\s*$))"
+        ),
+        "location",
+        _a_based_place,
+        "-based",
+    ),
+    # "we live in a small town called Bend", "we live in a flat in Manchester, Didsbury", "New flat in
+    # Leeds, near Kirkstall", "signed a lease in Philadelphia" (a home described, or rented; not "a flat in
+    # Rome for the holidays")
+    (
+        re.compile(
+            rf"(?:(?:\bI|{HOUSEHOLD}) (?:now |still )?live in (?:a|an) (?:[\w-]+ ){{0,2}}?"
+            r"(?:town|city|village|suburb|flat|house|apartment|place|condo|studio|bungalow|cottage) "
+            r"(?:called |named |in\s+)|"
+            r"(?:^|[.!?]\s+)[Nn]ew (?:flat|house|apartment|place|home|condo) in\s+|"
+            rf"{SPEAKER} signed (?:a|the|our) (?:new )?lease (?:on (?:a|an) [\w ]{{2,30}}? )?in\s+)"
+            rf"{NAMED_PLACE}(?![\w'-])(?!{FOR_A_WHILE}|{_NOT_TO_LIVE_IN})"
+        ),
+        "location",
+        _lived_in,
+        "live in a|new |lease",
+    ),
     # "We now call Tauranga home", "I call Leeds home these days"
     (
         re.compile(rf"\b(?:I|[Ww]e) (?:now |currently |still )?call\s+{NAMED_PLACE} home\b"),
@@ -315,15 +357,14 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     (
         re.compile(
             r"\b(?:[Mm]y|[Oo]ur) new (?:flat|house|place|apartment|home|condo|bungalow|digs) in\s+"
-            rf"{NAMED_PLACE}(?![\w'-])(?!{FOR_A_WHILE}|,?\s+(?:to (?:rent|let)|as an? (?:holiday|second|"
-            r"investment)|for (?:the )?(?:holidays?|summer))\b)"
+            rf"{NAMED_PLACE}(?![\w'-])(?!{FOR_A_WHILE}|{_NOT_TO_LIVE_IN})"
         ),
         "location",
         _lived_in,
         "new (?:flat|house|place|apartment|home|condo|bungalow|digs) in",
     ),
 ]
-PATTERNS = WORK_PATTERNS + _HOME_PATTERNS
+PATTERNS = WORK_PATTERNS + ROLE_PATTERNS + _HOME_PATTERNS
 CHECKS: dict[int, Check] = {id(p): check for p, _, check, _ in PATTERNS}
 WORDS: dict[int, re.Pattern[str]] = {id(p): re.compile(words) for p, _, _, words in PATTERNS}
 GATE = re.compile("|".join(f"(?:{w.pattern})" for w in WORDS.values()))  # any of them

@@ -34,10 +34,10 @@ from graphmem.model.people import (
     names_a_kind,
 )
 from graphmem.model.places import is_place
+from graphmem.model.role_patterns import I_AM, a_job_at
 
 __all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_organisation"]
 
-I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 # what one is at a place that is no job there: "I'm a regular at the Crown", "a mature student at UCL", "a
 # loyal customer at Tesco", "a Prime member with Amazon", "a whizz at Excel", "a sucker for Lush" (the role's
 # last word, before "at"); nor a degree, a while or a past before it: "a bit annoyed with Vodafone", "a
@@ -207,11 +207,11 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
     (
         re.compile(
-            rf"{I_AM} an? {_NOT_A_JOB}(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+ (?:at|for|with)"
+            rf"{I_AM} an? {_NOT_A_JOB}(?P<role>(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+) (?:at|for|with)"
             rf"\s+{FIRM_NAME}{_FIRM_END}"
         ),
         "employer",
-        an_organisation,
+        a_job_at,
         "(?:'m|am) (?:now |currently |still |actually )?an? ",
     ),
     # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"

@@ -1,0 +1,166 @@
+"""Where the user lives and works, in wordings read from round 46 on (pure): a job's title before a firm
+a town or a first name also names ("a vet tech at Banfield", "a lawyer at Clifford Chance"), the people one
+works with ("my boss at Canva"), a business named ("a bakery called Crumb & Co"), a profile line ("Nurse, NHS
+Lothian, Edinburgh"), a post taken ("accepted a postdoc at UBC", "transferred to ..."), "X-based", "based
+out of", "I'm up in ...", a home described ("a small town called Bend", "signed a lease in ..."), subjects
+chat drops after an opening of one's own ("ok good news, got a job at ..."); and the same words that ask,
+speak of someone else, a trip or a thing, which state nothing. The wordings came from conversations written
+for the current-state benchmark (benchmarks/current_state.py) by people who had not read the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.model.fact_patterns import extract
+
+
+def _stated(text: str) -> set[tuple[str, str]]:
+    return {
+        (f.key, f.value)
+        for f in extract(text)
+        if f.key in ("location", "employer") and not (f.ends or f.withdraws or f.planned or f.subject)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        # a job's title, then a firm whose name a town or a first name also is
+        ("I'm a vet tech at Banfield in Phoenix.", {("employer", "Banfield"), ("location", "Phoenix")}),
+        ("I'm a lawyer at Clifford Chance, in their Hong Kong office.", {("employer", "Clifford Chance")}),
+        ("i'm a mechanic at Adelaide Brighton Cement", {("employer", "Adelaide Brighton Cement")}),
+        ("I'm HR manager at Heineken, in Amsterdam", {("employer", "Heineken"), ("location", "Amsterdam")}),
+        ("I'm an engineer at BP out here, offshore rotations mostly", {("employer", "BP")}),
+        ("I'm a self-employed plumber in Christchurch", {("location", "Christchurch")}),
+        # the people one works with, a business one runs or works at by its name
+        ("how do I tell my boss at Canva I'm burnt out", {("employer", "Canva")}),
+        ("my team at Monzo is hiring", {("employer", "Monzo")}),
+        (
+            "hi, I run a small bakery called Crumb & Co in Hobart",
+            {("employer", "Crumb & Co"), ("location", "Hobart")},
+        ),
+        ("i'm a line cook, work at a ramen spot called Ippudo in Midtown", {("employer", "Ippudo")}),
+        # a profile line
+        ("Nurse, NHS Lothian, Edinburgh", {("employer", "NHS Lothian"), ("location", "Edinburgh")}),
+        (
+            "I'm Priya, 29, product manager, Swiggy, Bangalore",
+            {("employer", "Swiggy"), ("location", "Bangalore")},
+        ),
+        ("Current: Warehouse associate, Amazon, Reno NV", {("employer", "Amazon"), ("location", "Reno")}),
+        # a post taken, a transfer, a title after the firm
+        ("accepted a postdoc at UBC last week", {("employer", "UBC")}),
+        (
+            "Hello! Just started a new role at Unilever in Rotterdam",
+            {("employer", "Unilever"), ("location", "Rotterdam")},
+        ),
+        (
+            "transferred to South Central Ambulance Service in May",
+            {("employer", "South Central Ambulance Service")},
+        ),
+        ("quit blue bottle lol. new gig at Philz Coffee, closer to home", {("employer", "Philz Coffee")}),
+        ("Zalando didn't work out, I'm now at N26 as a backend dev.", {("employer", "N26")}),
+        ("moved to Razorpay as senior PM. same city", {("employer", "Razorpay")}),
+        ("I've taken a job with Boston Scientific, also in Galway.", {("employer", "Boston Scientific")}),
+        (
+            "I just relocated to Seattle for a role at Amazon.",
+            {("location", "Seattle"), ("employer", "Amazon")},
+        ),
+        ("Just moved to Berlin for a job at Zalando!", {("location", "Berlin"), ("employer", "Zalando")}),
+        # two names, or initials and a quarter no gazetteer holds
+        ("I work at Marks and Spencer in Leeds", {("employer", "Marks and Spencer"), ("location", "Leeds")}),
+        ("I work at Procter & Gamble now.", {("employer", "Procter & Gamble")}),
+        ("I work at the BBC in Pacific Quay", {("employer", "BBC")}),
+        (
+            "I'm from Chennai, but working in Dubai at Emirates NBD for 6 years now",
+            {("employer", "Emirates NBD")},
+        ),
+        ("I actually work for Lloydspharmacy", {("employer", "Lloydspharmacy")}),
+        # where one lives, in other words
+        ("I'm based out of Denver", {("location", "Denver")}),
+        ("I'm a freelance Toronto-based designer", {("location", "Toronto")}),
+        ("Hi! Denver-based nurse here, quick question", {("location", "Denver")}),
+        ("I am a New York-based writer.", {("location", "New York")}),
+        (
+            "I'm up in Grand Rapids, I work at Steelcase",
+            {("location", "Grand Rapids"), ("employer", "Steelcase")},
+        ),
+        ("she lives in Perth with my sister. I'm over in Adelaide", {("location", "Adelaide")}),
+        ("we live in a small town called Bend in Oregon", {("location", "Bend")}),
+        ("we finally moved! New flat in Leeds, near Kirkstall.", {("location", "Leeds")}),
+        (
+            "ok i did it. signed a lease in Philadelphia. Etsy let me go remote",
+            {("location", "Philadelphia")},
+        ),
+        ("still in Brisbane, boxes everywhere.", {("location", "Brisbane")}),
+        ("I'm Irish but living in Kraków", {("location", "Kraków")}),
+        # a subject dropped after an opening of one's own
+        ("ok good news, got a job at Deakin University", {("employer", "Deakin University")}),
+        (
+            "switched jobs finally, joined Persistent Systems last monday.",
+            {("employer", "Persistent Systems")},
+        ),
+        ("I'm in Dublin rn working for Google", {("location", "Dublin"), ("employer", "Google")}),
+        (
+            "i quit McDonald's lol, working at Nando's in Croydon now",
+            {("employer", "Nando's"), ("location", "Croydon")},
+        ),
+        ("Based in Sydney, working at Atlassian", {("location", "Sydney"), ("employer", "Atlassian")}),
+    ],
+)
+def test_a_home_or_a_job_in_other_words(text: str, stated: set[tuple[str, str]]) -> None:
+    assert _stated(text) == stated
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # asked, not stated: the verb before its subject, in a question
+        "Are we moving to Denver?",
+        "Are we moving to Denver next year? I hope so",
+        "Am I still living in Leeds? lol",
+        # someone else's, or a thing's
+        "I met Tom, working at Google now",
+        "Tom quit, got a job at Google.",
+        "he's here, working at Arup",
+        "My wife moved for a job at Google",
+        "my friend's boss at Google is nice",
+        "My old boss at Coolblue called",
+        "My manager at Tesco was awful",
+        "My sister runs a cafe called Rosie's",
+        "I have a dog called Rex",
+        "London-based companies are hiring",
+        "We hired a Berlin-based agency",
+        "I'm a London-based company",
+        "Previous: cashier, Tesco, Leeds",
+        "Eggs, Tesco, London",
+        # a trip, a desk, a person, an errand
+        "I moved to Mumbai for the conference",
+        "Moved to Lisbon for the summit, back Friday",
+        "I'm out in Denver for the week",
+        "I'm down in Brighton visiting mum",
+        "I got transferred to Customer Services, no help at all.",
+        "New job at Google looks fun",
+        "got a coffee at Pret",
+        "I'm at Sarah's as a guest",
+        "I'm a regular at Sarah's",
+        "Accepted a role with Sarah's team!",
+        "I took a job with Dad on the farm.",
+        "I'm a tourist in Paris",
+    ],
+)
+def test_the_same_words_state_nothing(text: str) -> None:
+    assert _stated(text) == set()
+
+
+def test_a_firm_said_with_a_name_after_and_is_two_names_only_before_a_stop() -> None:
+    """ "Marks and Spencer" is one name; "Google and Sarah works at Meta" names the speaker's firm and
+    Sarah's (hers is keyed under her)."""
+    assert _stated("I work at Barnes and Noble as a cashier") == {("employer", "Barnes and Noble")}
+    assert _stated("I work at Google and Sarah works at Meta") == {("employer", "Google")}
+
+
+def test_a_rhetorical_question_still_states() -> None:
+    """An inverted question of telling ("Did I tell you ...?") states what it tells; "The good news is I ..."
+    is no question."""
+    assert _stated("Did I tell you I moved to Leeds?") == {("location", "Leeds")}
+    assert _stated("The good news is I got the job at Google") == {("employer", "Google")}
