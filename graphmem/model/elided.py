@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import KIN, sentence_end
-from graphmem.model.people import is_first_name
+from graphmem.model.people import RELATIVES, is_first_name
 from graphmem.model.places import is_place
 
 __all__ = ["about_someone", "restore"]
@@ -33,7 +33,7 @@ _DROPPED = re.compile(
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned|starting))\b|(?P<still>(?i:still) in (?=[A-Z])))|"
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<now>(?i:live|work) (?:in|at|for) (?=[A-Z]))|"
-    r"(?:,\s+(?:but |and )?|\s(?:rn|atm|now|currently)\s+(?=working|living))"
+    r"(?:,\s+(?:but )?|\s(?:rn|atm|now|currently)\s+(?=working|living))"
     r"(?P<then>(?i:live|work|living|working|based) (?:in|at|for) (?=[A-Z])|"
     r"(?i:got|started|joined|quit|left) (?=\S))|"
     # "At Stripe now"
@@ -47,7 +47,9 @@ _FRAGMENT = re.compile(
 _FINITE = re.compile(
     r"\b(?:is|was|are|were|has|had|have|makes?|made|gets?|got|will|would|can|could|feels?|felt|sucks|seems?|"
     r"became|changed|taught|means|meant|gives?|gave|helps?|helped|pays|paid|costs?|looks?|sounds?|isn't|"
-    r"wasn't|does|did|do|takes?|took|keeps?|kept)\b|\b(?i:it|he|she|that|there|what|who|here|this)'s\b"
+    r"wasn't|does|did|do|takes?|took|keeps?|kept)\b|"
+    # "it's", "London's expensive" (not a name's: "Nando's in Croydon", "Nando's now")
+    r"'s(?= (?!(?:in|at|on|near|by|for|now|too|here|there|tho|though|lol)\b)[a-z])"
 )
 # the subject a verb form drops: "Been ..." is "I've been ...", "Based ..." is "I'm based ..."
 _SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm ", "starting": "I'm "}
@@ -64,8 +66,8 @@ _NO_APOSTROPHE = re.compile(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
 _ABOUT_SOMEONE = re.compile(
     rf"\s*(?:[Mm]y (?:{KIN})\b|(?i:he|she|they)\b|"
     r"(?!I\b)[A-Z][a-z]+ (?:is|was|has|had|moved|got|left|started|lives|works|went|just)\b|"
-    r"(?:[Ww]hat|[Hh]ow) about\b|[Hh]ow(?:'s| is) (?!I\b)[A-Z]|"
-    r"(?P<name>[A-Z][a-z]+)'s\b)"
+    r"(?:[Ww]hat|[Hh]ow) about\b|[Hh]ow(?:'s| is) (?!I\b)[A-Z]|(?:[Ii]s|[Dd]oes|[Hh]as) (?!I\b)[A-Z][a-z]+\b|"
+    r"(?P<name>[A-Z][a-z]+)(?:'s\b|\?))"
 )
 _STOPS = re.compile(r"[.!?\n]")
 _I_SAID = re.compile(r"\bI\b")  # a sentence of the speaker's own, before a past form after its comma
@@ -89,7 +91,7 @@ def _dropped(text: str) -> list[tuple[int, str]]:
         if m["then"]:  # "Based in Cape Town, working at Takealot" (not "My sister, working at Asda, ...")
             at = m.start("then")
             past = not m["then"].lower().startswith(("live", "work", "based"))  # "..., got taken on by X"
-            start = _stop_before(text, at) + 1  # the speaker's: no past form of someone else's sentence
+            start = max(_stop_before(text, at) + 1, at - _REACH)  # the speaker's, not someone else's sentence
             mine = not past or _I_SAID.search(text, start, at) is not None or _no_one(text, start, at)
             if (
                 mine
@@ -118,10 +120,18 @@ def _no_one(text: str, start: int, end: int) -> bool:
     """Whether the words from ``start`` to ``end`` have no verb and name no one: an opening of one's own
     ("ok good news, got a job at ...", "switched jobs finally, joined ..."; not "Tom quit, got a job ...")."""
     names = _CAPITALISED.findall(text, start, end)
-    return _FINITE.search(text, start, end) is None and not any(is_first_name(w) for w in names)
+    return (
+        _FINITE.search(text, start, end) is None
+        and _SOMEONE.search(text, start, end) is None
+        and not any(is_first_name(w) for w in names)
+    )
 
 
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+# someone named by a pronoun or a relative: "Big week for my sister, got a job ...", "Congrats to Mum, ..."
+_SOMEONE = re.compile(
+    rf"\b(?i:he|she|they|him|her|them|his|their|(?:my|our) (?:{KIN})|{'|'.join(RELATIVES)})\b"
+)
 
 
 def _said_with_verb(text: str, at: int) -> bool:
@@ -133,8 +143,12 @@ def _said_with_verb(text: str, at: int) -> bool:
 
 
 def _clause_end(text: str, at: int) -> int:
-    stop = _CLAUSE_STOPS.search(text, at)
-    return stop.start() if stop else len(text)
+    """Where the clause from ``at`` ends, looking no further than :data:`_REACH` characters."""
+    stop = _CLAUSE_STOPS.search(text, at, at + _REACH)
+    return stop.start() if stop else min(len(text), at + _REACH)
+
+
+_REACH = 300  # how far a clause is read around a subject restored: a bound, so that a long text stays linear
 
 
 _CLAUSE_STOPS = re.compile(r"[.!?,;\n]")
@@ -152,16 +166,20 @@ def _someone_said(text: str, at: int) -> bool:
     return _ABOUT_SOMEONE.match(text, start) is not None or _SOMETHING.match(text, start) is not None
 
 
-# the last word before a comma: "I met Tom, working at Google now" (the clause describes Tom, the name next to
-# it, not the speaker; but "Based in Cape Town, working at Takealot")
-_LAST_WORD = re.compile(r"(?P<name>[A-Z][a-z]+)\s*$")
+# the last words before a comma: "I met Tom, working at Google now", "I met her at uni, ..." (the clause
+# describes the one named next to it, not the speaker; but "Based in Cape Town, working at Takealot")
+_LAST_WORD = re.compile(
+    rf"(?:(?P<name>[A-Z][a-z]+)|(?P<kin>\b(?i:her|him|them|(?:my|our) (?:{KIN}))))[\s,]*$"
+)
 
 
 def _person_before(text: str, comma: int) -> bool:
-    """Whether a person's first name ends the clause before the comma at ``comma`` (not a town that is also
-    a name: "Based in Sydney, working at Atlassian")."""
+    """Whether a person (a first name, a pronoun, a relative) ends the clause before the comma at ``comma``
+    (not a town that is also a name: "Based in Sydney, working at Atlassian")."""
     last = _LAST_WORD.search(text, max(0, comma - 40), comma)
-    return last is not None and is_first_name(last["name"]) and not is_place(last["name"])
+    if last is None:
+        return False
+    return last["kin"] is not None or (is_first_name(last["name"]) and not is_place(last["name"]))
 
 
 # a sentence about a thing, not the speaker: "Our hotel, based in Sydney, ...", "The firm, based in Leeds"

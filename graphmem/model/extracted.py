@@ -27,7 +27,7 @@ def fits(key: str, value: str) -> bool:
         return True
     lowered = value.lower()  # also a where with more words: "home mostly" (not "Home Depot")
     where = lowered in NO_EMPLOYER or (value[:1].islower() and lowered.split(" ", 1)[0] in NO_EMPLOYER)
-    relative = lowered.split(" ", 1)[0] in RELATIVES  # a person, not a firm: "a job with Dad on the farm"
+    relative = lowered in RELATIVES  # a person, not a firm: "a job with Dad" (but "Mother Earth Brewing")
     return not (where or relative or A_TIME.fullmatch(value))
 
 

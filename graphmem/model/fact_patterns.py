@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from graphmem.model.dates import WEEKDAYS
 from graphmem.model.elided import restore
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.fact_changes import (
@@ -320,7 +321,8 @@ def _stated(
     value, where_in = groups.get("val") or obj, None
     if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
         value, end = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0], m.end()
-        if value == obj and (two := AND_NAME.match(text, end)) is not None:  # "Marks and Spencer"
+        two = AND_NAME.match(text, end)  # "Marks and Spencer" (not "Tesco and Mum", "Amazon and Sunday")
+        if value == obj and two and fits("employer", two["name"]) and two["name"].lower() not in WEEKDAYS:
             value, end = value + two.group(), two.end()
         value, where_in = firm_and_place(value, text, end)  # "KPMG in Toronto"
         value = name_only(value)

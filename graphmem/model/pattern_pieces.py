@@ -108,15 +108,18 @@ THEN_TO = (
     r"(?:[^.!?;\n]{0,40}? and(?: then| later| eventually)?(?: moved)? to\s+"
     rf"{NAMED}(?P<then>[^.,;!?\n]{{2,40}}?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)?){PLACE_END})"
 )
-# a while away, after a place: "(I moved out of London) for a week", "(we moved to Harrogate) for the weekend"
 # a firm named by two names ("Marks and Spencer", "Procter & Gamble now"): a capitalised word after "and" that
 # ends the clause or is followed by where or as what (not "Google and Sarah works at Meta")
-AND_NAME = re.compile(r"\s+(?:and|&)\s+[A-Z][\w'-]+(?=\s*[.,;!?\n]|\s*$|\s+(?:in|as|since|now|on)\b)")
-# an event one goes somewhere for, after the place ("I moved to Mumbai for the conference")
-FOR_AN_EVENT = re.compile(
-    r"\s+for (?:the|a|an|my|our|this|that) (?:\w+ )?(?:conference|trip|festival|wedding|funeral|workshop|"
-    r"retreat|tournament|summit|expo|gig|concert)s?\b"
+AND_NAME = re.compile(
+    r"\s+(?:and|&)\s+(?P<name>[A-Z][\w'-]+)(?=\s*[.,;!?\n]|\s*$|\s+(?:in|as|since|now|on)\b)"
 )
+# an event one goes somewhere for, after the place and ending its phrase ("I moved to Mumbai for the
+# conference", "... for the summit next week"; not "for a gig at Caesars", "for the trip of a lifetime")
+FOR_AN_EVENT = re.compile(
+    r"\s+for (?:the|a|an|this|that) (?:\w+ )?(?:conference|trip|festival|wedding|funeral|workshop|retreat|"
+    r"tournament|summit|expo|gig|concert)s?(?=\s*[.,;:!?\n]|\s*$|\s+(?:in|on|this|next|last|and|but|so|then)\b)"
+)
+# a while away, after a place: "(I moved out of London) for a week", "(we moved to Harrogate) for the weekend"
 FOR_A_WHILE = (
     r"\s+for\s+(?:a|an|the|one|two|three|four|a few|a couple of|several|some|\d+)\s+(?:\w+\s+)?"
     r"(?:days?|nights?|weeks?|weekends?|months?|summer|winter|spring|autumn|holidays?|while|bit|term)\b"
@@ -171,7 +174,7 @@ A_TIME = re.compile(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
     re.I,
 )
 # the rest of a phrase up to a conjunction: "I'm working at Google and I have a meeting tomorrow" is a job
-TO_CONJUNCTION = r"(?:(?!\b(?:and|but|so|because)\b)[^.,;!?\n])*"
+TO_CONJUNCTION = r"(?:(?!\b(?:and|but|so|because)\b)[^.,;!?\n]){0,150}"  # (bounded: linear on a long clause)
 # A full stop inside a name ("St. Mary's", "Washington D.C.", "Dr. Smith") is not the end of a value: such
 # stops are swapped for a character no value pattern stops at while matching, and swapped back in the values.
 ABBREVIATION = re.compile(

@@ -218,9 +218,10 @@ _REPORTED = re.compile(r"(?<![Aa]s )(?<![Ll]ike )\bI (?:said|wrote|typed)(?: tha
 
 
 # the verb of a question put before its subject: "Are we moving to Denver?", "Am I still living in Leeds?"
-# (only in a sentence that ends with a question mark: "The good news is I got the job")
+# (only in a sentence that ends with a question mark: "The good news is I got the job"; and not one the
+# speaker answers: "Are we moving to Denver? Yes!")
 _INVERTED = leading("are|am|is|was|were|have|has|had")
-_STOP = re.compile(r"[.!?\n]")
+_ANSWERED = re.compile(r"\?+\s*(?i:yes|yep|yeah|yup|indeed|we are|I am)\b")
 
 
 def supposed(text: str, span: tuple[int, int]) -> bool:
@@ -232,7 +233,12 @@ def supposed(text: str, span: tuple[int, int]) -> bool:
     if _SUPPOSING.search(before) is not None or _REPORTED.search(before) is not None:
         return True
     stop = _STOP.search(text, span[1])
-    return stop is not None and stop.group() == "?" and _INVERTED.search(before) is not None
+    return (
+        stop is not None
+        and stop.group() == "?"
+        and _INVERTED.search(before) is not None
+        and _ANSWERED.match(text, stop.start()) is None
+    )
 
 
 def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:

@@ -8,15 +8,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, OBJ, SPEAKER
-from graphmem.model.people import is_first_name, is_organisation, is_role
+from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, NOT_A_DEPARTMENT, OBJ, SPEAKER
+from graphmem.model.people import is_first_name, is_organisation, is_role, names_a_kind
 from graphmem.model.places import is_place, is_region
 
-__all__ = ["I_AM", "ROLE_PATTERNS", "a_job_at"]
+__all__ = ["I_AM", "NEAR", "ROLE_PATTERNS", "Check", "a_job_at", "said_near"]
 
 I_AM = r"\bI(?:'m| am)(?: now| currently| still| actually)?"
 
+# each pattern's check of (value, text, match), where its words cannot tell
 Check = Callable[[str, str, re.Match[str]], bool]
+
+
+def said_near(words: re.Pattern[str], text: str, match: re.Match[str]) -> bool:
+    """Whether ``words`` occur in the message within :data:`NEAR` characters of the match (a bound: a
+    check run for each match of a long text stays linear)."""
+    return words.search(text, max(0, match.start() - NEAR), match.end() + NEAR) is not None
+
+
+NEAR = 300
 
 
 def a_job_at(value: str, text: str, match: re.Match[str]) -> bool:
@@ -31,8 +41,17 @@ def a_job_at(value: str, text: str, match: re.Match[str]) -> bool:
 
 
 def _worked_with(value: str, text: str, match: re.Match[str]) -> bool:
-    """An organisation, not a town ("my team in Leeds"), nor what was ("My manager at Tesco was awful")."""
-    return is_organisation(value) and _WAS.match(text, match.end()) is None
+    """An organisation, not a town, in a message that tells no job left ("My manager at Tesco was awful",
+    "My colleagues at Google threw me a leaving party", "Remember my boss at Canva? I quit.")."""
+    return (
+        is_organisation(value) and _WAS.match(text, match.end()) is None and not said_near(_LEFT, text, match)
+    )
+
+
+def _moved_over(value: str, text: str, match: re.Match[str]) -> bool:
+    """An organisation, in a message that speaks of work: "jumped ship to Harbour Energy, better pay" (not
+    "Went over to Tesco for milk", "Moved over to Monzo, better app", "Jumped ship to Android")."""
+    return _worked_with(value, text, match) and said_near(_WORK, text, match)
 
 
 def _named_firm(value: str, text: str, match: re.Match[str]) -> bool:
@@ -42,6 +61,10 @@ def _named_firm(value: str, text: str, match: re.Match[str]) -> bool:
 
 
 _WAS = re.compile(r"\s+(?:was|were|used to|had)\b")
+_LEFT = re.compile(r"\b(?i:quit|left|leaving|used to|former|ex-|old job|previous|remember)")
+_WORK = re.compile(
+    r"\b(?i:job|role|team|boss|manager|pay|salary|position|hours|shifts?|colleagues|offer|hired|career|work)\b"
+)
 # what a business is, before its name: "a small bakery called", "a ramen spot called"
 _A_BUSINESS = (
     r"(?:shop|store|bakery|cafe|café|coffee shop|restaurant|bar|pub|business|company|firm|agency|studio|"
@@ -51,9 +74,9 @@ _A_BUSINESS = (
 
 
 def _as_a_job(value: str, text: str, match: re.Match[str]) -> bool:
-    """A job's title after the name, which may open with a first name ("I'm now at N26 as a backend dev",
-    "moved to Razorpay as senior PM"; not "I'm at Sarah's as a guest")."""
-    return is_role(match["role"]) and is_organisation(value, first_name=True)
+    """A job's title after an organisation's name ("I'm now at N26 as a backend dev", "moved to Razorpay as
+    senior PM"; not "I'm at Sarah's as a guest", "I'm with Sarah as a mentor")."""
+    return is_role(match["role"]) and is_organisation(value)
 
 
 def _a_new_job(value: str, text: str, match: re.Match[str]) -> bool:
@@ -61,50 +84,103 @@ def _a_new_job(value: str, text: str, match: re.Match[str]) -> bool:
     return is_organisation(value) and _SPOKEN_OF.match(text, match.end()) is None
 
 
+def _transferred(value: str, text: str, match: re.Match[str]) -> bool:
+    """An employer transferred to: an organisation by the word of its kind ("Ambulance Service", "NHS
+    Trust") or in a message about work; else a patient, a flight or money is ("by ambulance", "because of
+    fog", "transferred to Revolut")."""
+    return _a_new_job(value, text, match) and (names_a_kind(value) or said_near(_WORK, text, match))
+
+
 def _a_post_taken(value: str, text: str, match: re.Match[str]) -> bool:
     """A job's title or a post taken at an organisation ("accepted a postdoc at UBC", "landed an internship
     at Arup"; not "got a coffee at Pret", "a role with Sarah's team")."""
     someones = value.endswith("'s") and is_first_name(value[:-2])  # "a role with Sarah's team"
     post = is_role(match["role"]) or match["role"].split()[-1].lower() in _POSTS
-    return post and not someones and is_organisation(value, first_name=True)
+    return (
+        post
+        and not someones
+        and is_organisation(value, first_name=True)
+        and _SPOKEN_OF.match(text, match.end()) is None  # "a placement at Great Ormond Street for my son"
+    )
 
 
-_SPOKEN_OF = re.compile(r"\s+(?:looks|sounds|seems|is|was|would|could|might|\?)")
-_POSTS = frozenset(
-    {"role", "position", "job", "post", "internship", "placement", "residency", "contract", "gig"}
+# after the firm: a post spoken of or had for someone else ("New job at Google looks fun", "New role at
+# Stripe, for my sister!", "New job at Google? Congrats Tom!")
+_SPOKEN_OF = re.compile(
+    rf"\s*\?|,?\s+(?:looks|sounds|seems|is|was|would|could|might|for (?:my|his|her|their|our) (?:{KIN}|son|"
+    r"daughter|kids?|child|friend)|for (?:him|her|them))\b"
 )
+_POSTS = frozenset({"role", "position", "job", "post", "internship", "placement", "residency", "gig"})
 # a desk one is put through to on the phone, not an employer: "transferred to Customer Services"
-_NO_DESK = r"(?!(?:the )?(?:[A-Z]\w+ )?(?:Services?|Support|Desk|Helpdesk|Department|Line|Team)\b)"
+_NO_DESK = (
+    rf"{NOT_A_DEPARTMENT}"
+    r"(?!(?:the )?(?:[A-Z]\w+ )?(?:Services?|Support|Desk|Helpdesk|Department|Line|Team|Accounts?|Billing|"
+    r"Claims|Reception)\b)"
+)
 _DROPPED_I = (
     r"(?:\bI(?:'ve| have| had|'d)?(?: just| finally| recently| now)? |(?:^|[.!?]\s+)(?i:just |finally )?)"
 )
 
 
 def _a_profile(value: str, text: str, match: re.Match[str]) -> bool:
-    """A job's title, an organisation and a town, one after another ("Nurse, NHS Lothian, Edinburgh"), not
-    a former one ("Previous: cashier, Tesco, Leeds")."""
+    """A job's title, an organisation and a town, one after another ("Nurse, NHS Lothian, Edinburgh"; a
+    headline's town may be left out: "nurse @ Mount Sinai"), not a former one ("Previous: cashier, Tesco,
+    Leeds")."""
     said = match.groupdict()
-    firm, town = said.get("firm") or said["obj"], said.get("town") or said["obj"]
-    line = text.rfind("\n", 0, match.start()) + 1
+    firm = said["firm"] if "firm" in said else said["obj"]
+    town = said["town"] if "town" in said else said["obj"]
+    role = match.start("role")
+    line = text.rfind("\n", 0, role) + 1
     return (
         is_role(match["role"])
         and is_organisation(firm, first_name=True)
-        and is_place(town)
-        and _FORMER.search(text, line, match.start() + 1) is None
+        and (town is None or is_place(town))
+        and _NOT_MINE.search(text, line, role) is None
+        and not any(is_first_name(w) for w in _NAMED.findall(text, line, role))
+        and _AFTER_A_PROFILE.match(text, match.end()) is None
     )
 
 
-_FORMER = re.compile(r"\b(?i:previous(?:ly)?|former(?:ly)?|past|prior|before|used to|ex)\b")
+# a line that is not the speaker's present job: a former one, someone else's, a post offered or wished for
+# ("Previous: cashier, Tesco, Leeds", "My sister: nurse, ...", "Job ad: ...", "Dream job: ...")
+_NOT_MINE = re.compile(
+    rf"\b(?i:previous(?:ly)?|former(?:ly)?|past|prior|before|used to|ex|(?:my|our|his|her|their) (?:{KIN})|"
+    r"he|she|they|hire|hiring|job ad|ad|advert|vacancy|opening|dream|applied|applying|apply|looking for|"
+    r"wanted|"
+    r"recruiter|candidate|offer(?:ed)?)\b"
+)
+_NAMED = re.compile(
+    r"(?<!I'm )(?<!I am )(?<!is )\b[A-Z][a-z]+\b"
+)  # a name before the line's items: "Tom, 34, ..."
+# a verb after the items: someone else's ("Recruiter, Amazon, Seattle reached out", "... | London looks like")
+_AFTER_A_PROFILE = re.compile(
+    r"\s+(?:is|was|are|were|has|had|reached|looks|sounds|seems|says|said|called|wants|just|posted)\b"
+)
+
+
+_SEP = r"\s*[,|•·]\s*"  # between a profile's items: "Nurse, NHS Lothian", "Analyst | Standard Chartered"
+_ITEM_START = rf"(?:^|[.!?:;]\s*['\"]?|\n\s*|{_SEP})"
+_ROLE = r"(?P<role>[A-Za-z][\w-]*(?: [\w-]+){0,2})"
+_FIRM = r"[A-Z][\w&-]*(?:'\w+)?(?: (?:[A-Z][\w&-]*(?:'\w+)?|of|&))*"  # ("McDonald's", not "Spotify'")
+_TOWN = r"[A-Z][\w-]*(?:'\w+)?(?: [A-Z][a-z][\w-]*(?:'\w+)?)*"
+_STATE = r"(?: [A-Z]{2})?(?![\w-]|'\w)"  # a US state's code after the town, left out: "Reno NV"
 
 
 def _profile(firm: str, town: str) -> re.Pattern[str]:
-    """A profile line's items, each after a comma: a job's title, the employer, the town (a US state's code
-    after it left out: "Reno NV")."""
-    return re.compile(
-        r"(?:^|[.!?:;]\s*|\n\s*|,\s+)(?P<role>[A-Za-z][\w-]*(?: [\w-]+){0,2}),\s+"
-        rf"(?P<{firm}>[A-Z][\w&'-]*(?: (?:[A-Z][\w&'-]*|of|&))*),\s+"
-        rf"(?P<{town}>[A-Z][\w'-]*(?: [A-Z][a-z][\w'-]*)*)(?: [A-Z]{{2}})?(?![\w'-])"
-    )
+    """A profile line's items, each after a comma or a bar: a job's title, the employer, the town ("Nurse,
+    NHS Lothian, Edinburgh", "Senior Analyst | Standard Chartered | Singapore")."""
+    return re.compile(rf"{_ITEM_START}{_ROLE}{_SEP}(?P<{firm}>{_FIRM}){_SEP}(?P<{town}>{_TOWN}){_STATE}")
+
+
+# a verb after the firm: the title is someone else's ("Product manager @ Atlassian is hiring")
+_NO_VERB = r"(?!\s+(?:is|was|are|were|has|had|have|told|said|says|will|would|can|could|wants?|needs?|called))"
+
+
+def _headline(firm: str, town: str, *, with_town: bool) -> re.Pattern[str]:
+    """A headline's title at an employer, its town after a bar or a comma: "Data Engineer @ Spotify |
+    Stockholm", "new job: nurse @ Mount Sinai"."""
+    where = rf"(?:{_SEP}(?P<{town}>{_TOWN}){_STATE})" + ("" if with_town else "?")
+    return re.compile(rf"{_ITEM_START}{_ROLE} ?@ ?(?P<{firm}>{_FIRM})(?![\w&-]|'\w){_NO_VERB}{where}")
 
 
 ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
@@ -121,8 +197,29 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "job|role|position|post",
     ),
     # a profile line: "Nurse, NHS Lothian, Edinburgh", "I'm Priya, 29, product manager, Swiggy, Bangalore"
-    (_profile("obj", "town"), "employer", _a_profile, ", "),
-    (_profile("firm", "obj"), "location", _a_profile, ", "),
+    (_profile("obj", "town"), "employer", _a_profile, ",|\\||•|·"),
+    (_profile("firm", "obj"), "location", _a_profile, ",|\\||•|·"),
+    (_headline("obj", "town", with_town=False), "employer", _a_profile, "@"),
+    (_headline("firm", "obj", with_town=True), "location", _a_profile, "@"),
+    # "jumped ship to Harbour Energy", "moved over to Aldi, better pay" (a firm, in a message about work; a
+    # town is a move: graphmem.model.fact_patterns)
+    (
+        re.compile(rf"{_DROPPED_I}(?i:jumped ship|moved over|switched over) to\s+{FIRM_NAME}(?![\w&'-])"),
+        "employer",
+        _moved_over,
+        "jumped ship|moved over|switched over",
+    ),
+    # "fully remote for Shopify", "working remote for GitLab", "I work remotely for Canva" (not "my wife works
+    # remote for ...": the speaker's own sentence or clause)
+    (
+        re.compile(
+            r"(?:\bI(?:'m| am)? |(?:^|[.!?,]\s+))(?:now |currently |still )?(?:fully |working |work )?"
+            rf"remote(?:ly)? (?:for|at|with)\s+{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        _worked_with,
+        "remote",
+    ),
     # "I'm HR manager at Heineken", "I'm head chef at Dishoom": a job's title without an article
     (
         re.compile(
@@ -145,15 +242,22 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         _as_a_job,
         " as ",
     ),
-    # "new gig at Philz Coffee, closer to home", "got transferred to South Central Ambulance Service"
+    # "quit blue bottle lol. new gig at Philz Coffee, closer to home" (not "Tom, new job at Google, says hi")
     (
-        re.compile(
-            rf"(?:(?:^|[.!?,]\s+)(?i:new) (?:job|gig|role|position)|{_DROPPED_I}(?:got |was |been )?"
-            rf"(?i:transferred)) (?:at|with|to)\s+{_NO_DESK}{FIRM_NAME}(?![\w&'-])"
-        ),
+        re.compile(rf"(?:^|[.!?]\s+)(?i:new) (?:job|gig|role|position) (?:at|with)\s+{FIRM_NAME}(?![\w&'-])"),
         "employer",
         _a_new_job,
-        "new |transferred",
+        "new ",
+    ),
+    # "got transferred to South Central Ambulance Service" (not "transferred to Customer Services", "... to
+    # Addenbrookes by ambulance", "I transferred to Revolut last night")
+    (
+        re.compile(
+            rf"{_DROPPED_I}(?:got |was |been )?(?i:transferred) to\s+{_NO_DESK}{FIRM_NAME}(?![\w&'-])"
+        ),
+        "employer",
+        _transferred,
+        "transferred",
     ),
     # "accepted a postdoc at UBC", "landed an internship at Arup", "Just started a new role at Unilever"
     (

@@ -15,6 +15,7 @@ from graphmem.model.pattern_pieces import (
     A_TRIP,
     FOR_A_WHILE,
     HOUSEHOLD,
+    KIN,
     MONTH,
     MONTH_NAME,
     MOVE_TO,
@@ -26,7 +27,7 @@ from graphmem.model.pattern_pieces import (
 )
 from graphmem.model.people import is_role
 from graphmem.model.places import is_place
-from graphmem.model.role_patterns import ROLE_PATTERNS
+from graphmem.model.role_patterns import ROLE_PATTERNS, said_near
 from graphmem.model.work_patterns import I_AM, WORK_PATTERNS, Check
 
 __all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS"]
@@ -81,14 +82,32 @@ def _a_place(value: str, text: str, match: re.Match[str]) -> bool:
 
 # a home had for others or for a while: "... to rent out", "as a holiday let", "for the summer"
 _NOT_TO_LIVE_IN = (
-    r",?\s+(?:to (?:rent|let)|as an? (?:holiday|second|investment)|for (?:the )?(?:holidays?|summer))\b"
+    r",?\s+(?:to (?:rent|let)|as an? (?:holiday|second|investment)|for (?:the )?(?:holidays?|summer)|"
+    rf"for (?:my|his|her|their|our) (?:{KIN}|son|daughter|kids|mum|mom|dad)|"
+    r"in (?:the|a|my) (?:game|dream|story|"
+    r"book|novel|show|film|movie))\b|\s*\?"
 )
-_WHERE = "(?:based|up|over|down|out)"  # "I'm up in Grand Rapids", "I'm over in Adelaide"
+
+
+def _no_trip(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place, with no trip's word near it (pattern_pieces.TRIP; "came for", "here to see")."""
+    return is_place(value) and not said_near(A_TRIP, text, match) and not said_near(_CAME_FOR, text, match)
+
+
+_CAME_FOR = re.compile(r"\b(?:came|come|here|over|down|up) (?:for|to visit|to see)\b", re.I)
 
 
 def _a_based_place(value: str, text: str, match: re.Match[str]) -> bool:
-    """A place by its name ("toronto-based" typed in lower case too)."""
-    return is_place(value) or is_place(value.title())
+    """A place by its name ("toronto-based" typed in lower case too); after "I'm a", a job's title follows
+    ("I'm a Toronto-based designer"; not "I'm a Paris-based fashion brand fan")."""
+    title = _TITLE.match(text, match.end())
+    job = not match["i"] or (title is not None and is_role(title["title"]))
+    return job and (is_place(value) or is_place(value.title()))
+
+
+_TITLE = re.compile(
+    r"(?P<title>(?: [\w-]+){0,3}?)(?=[.,;:!?\n]|\s*$| (?:and|but|here|at|for|with|in|who|from)\b)"
+)
 
 
 def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
@@ -139,12 +158,20 @@ def _a_home(value: str, text: str, match: re.Match[str]) -> bool:
 
 # each pattern, its key, its check and the words it needs (lower case) before it is searched
 _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
-    # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ...", "I'm up in Grand Rapids"
+    # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
     (
-        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:{_WHERE} )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
         "location",
         _lived_in,
-        rf"(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:{_WHERE} )?in ",
+        "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
+    ),
+    # "I'm up in Grand Rapids", "I'm over in Adelaide" (not "Just landed, I'm over in Dublin", "I'm down in
+    # Miami, came for spring break": said of a trip as often, so no trip's word anywhere in the message)
+    (
+        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:up|over|down|out) in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        "location",
+        _no_trip,
+        "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:up|over|down|out) in ",
     ),
     # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
     (
@@ -317,7 +344,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "my |our ",
     ),
     # "I'm a Toronto-based designer", "Denver-based nurse here" (not "a London-based company", "We hired a
-    # Berlin-based agency")
+    # Berlin-based agency", "Spotify, Stockholm-based, is hiring")
     (
         re.compile(
             r"(?:(?P<i>\bI(?:'m| am) (?:a |an )?(?:\w+ )??)|(?:^|[.!?]\s+))"
@@ -337,8 +364,11 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
             rf"(?:(?:\bI|{HOUSEHOLD}) (?:now |still )?live in (?:a|an) (?:[\w-]+ ){{0,2}}?"
             r"(?:town|city|village|suburb|flat|house|apartment|place|condo|studio|bungalow|cottage) "
             r"(?:called |named |in\s+)|"
-            r"(?:^|[.!?]\s+)[Nn]ew (?:flat|house|apartment|place|home|condo) in\s+|"
-            rf"{SPEAKER} signed (?:a|the|our) (?:new )?lease (?:on (?:a|an) [\w ]{{2,30}}? )?in\s+)"
+            r"(?:^|[.!?]\s+)[Nn]ew (?:flat|house|apartment|home|condo) in\s+|"
+            rf"{SPEAKER} signed (?:a|the|our) (?:new )?(?:\d-year |one-year |year-long )?lease "
+            r"(?:on (?:a|an|the) (?:[\w-]+ ){0,2}?"
+            r"(?:flat|house|apartment|place|condo|studio|unit|room|home) )?"
+            r"in\s+)"
             rf"{NAMED_PLACE}(?![\w'-])(?!{FOR_A_WHILE}|{_NOT_TO_LIVE_IN})"
         ),
         "location",

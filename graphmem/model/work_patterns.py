@@ -9,7 +9,6 @@ anything?") or a friend ("I'm at Sarah's now").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from graphmem.model.pattern_pieces import (
     A_TRIP,
@@ -34,7 +33,7 @@ from graphmem.model.people import (
     names_a_kind,
 )
 from graphmem.model.places import is_place
-from graphmem.model.role_patterns import I_AM, a_job_at
+from graphmem.model.role_patterns import I_AM, Check, a_job_at
 
 __all__ = ["I_AM", "WORK_PATTERNS", "Check", "an_organisation"]
 
@@ -85,9 +84,6 @@ _NOT_A_TRADE = (
     r"Consulting|Construction|Media|Publishing|Pharma|Government|Sales|Property|Real Estate|Recruitment|"
     r"Logistics|Manufacturing|Energy|Telecoms?|Fintech|Advertising|Academia|Tourism|Law|Accounting|IT)\b)"
 )
-
-# each pattern's check of (value, text, match), where its words cannot tell
-Check = Callable[[str, str, re.Match[str]], bool]
 
 
 def _at_work(value: str, text: str, match: re.Match[str]) -> bool:
