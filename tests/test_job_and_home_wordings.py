@@ -139,7 +139,6 @@ def test_a_home_or_a_job_in_other_words(text: str, stated: set[tuple[str, str]])
         "My wife moved for a job at Google",
         "my friend's boss at Google is nice",
         "My old boss at Coolblue called",
-        "My manager at Tesco was awful",
         "My sister runs a cafe called Rosie's",
         "I have a dog called Rex",
         "London-based companies are hiring",
@@ -204,6 +203,14 @@ def test_a_home_or_a_job_in_other_words(text: str, stated: set[tuple[str, str]])
         "Just landed, I'm over in Dublin.",
         "I'm down in Miami, came for spring break.",
         "Living in London's expensive.",
+        # found by a second review
+        "Wife: nurse, NHS Lothian, Edinburgh",
+        "Retired nurse, NHS Lothian, Edinburgh",
+        "Nurse, NHS Lothian, Edinburgh until 2019",
+        "New job at Google for Tom!",
+        "I got transferred to Warwick Hospital by ambulance",
+        "Got transferred to Gatwick because of fog.",
+        "Are we moving to Denver? Yeah right, as if.",
     ],
 )
 def test_the_same_words_state_nothing(text: str) -> None:
@@ -217,6 +224,8 @@ def test_a_firm_said_with_a_name_after_and_is_two_names_only_before_a_stop() -> 
     assert _stated("I work at Google and Sarah works at Meta") == {("employer", "Google")}
     assert _stated("I work at Tesco and Mum.") == {("employer", "Tesco")}
     assert _stated("I work for Amazon and Sunday.") == {("employer", "Amazon")}
+    assert _stated("I work at Aldi and Saturdays.") == {("employer", "Aldi")}
+    assert _stated("I work at Tesco and May.") == {("employer", "Tesco")}
 
 
 @pytest.mark.parametrize(
@@ -234,6 +243,20 @@ def test_a_firm_said_with_a_name_after_and_is_two_names_only_before_a_stop() -> 
         # an inverted question the speaker answers
         ("Are we moving to Denver? Yes! I'm so excited.", {("location", "Denver")}),
         ("I'm a freelance Toronto-based designer at a small studio", {("location", "Toronto")}),
+        # and by a second review: true statements a first guard refused
+        ("My team at Monzo is leaving for an offsite tomorrow.", {("employer", "Monzo")}),
+        (
+            "Hi Tom! Nurse, NHS Lothian, Edinburgh. Nice to meet you",
+            {("employer", "NHS Lothian"), ("location", "Edinburgh")},
+        ),
+        ("Job: nurse, NHS Lothian, Edinburgh", {("employer", "NHS Lothian"), ("location", "Edinburgh")}),
+        ("I'm a Leeds-based software developer working remotely", {("location", "Leeds")}),
+        ("I'm Denver-based now", {("location", "Denver")}),
+        ("Still in Berlin lol", {("location", "Berlin")}),
+        (
+            "transferred to South Central Ambulance Service, we've moved to Oxford",
+            {("employer", "South Central Ambulance Service"), ("location", "Oxford")},
+        ),
     ],
 )
 def test_the_review_s_cases_state_what_they_say(text: str, stated: set[tuple[str, str]]) -> None:

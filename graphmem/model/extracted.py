@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
+from graphmem.model.dates import MONTHS, WEEKDAYS
 from graphmem.model.pattern_pieces import A_TIME, NO_EMPLOYER
 from graphmem.model.people import RELATIVES
 from graphmem.models import FactType
@@ -28,7 +29,8 @@ def fits(key: str, value: str) -> bool:
     lowered = value.lower()  # also a where with more words: "home mostly" (not "Home Depot")
     where = lowered in NO_EMPLOYER or (value[:1].islower() and lowered.split(" ", 1)[0] in NO_EMPLOYER)
     relative = lowered in RELATIVES  # a person, not a firm: "a job with Dad" (but "Mother Earth Brewing")
-    return not (where or relative or A_TIME.fullmatch(value))
+    day = lowered in MONTHS or lowered in WEEKDAYS or lowered.removesuffix("s") in WEEKDAYS  # "Saturdays"
+    return not (where or relative or day or A_TIME.fullmatch(value))
 
 
 @dataclass(frozen=True)

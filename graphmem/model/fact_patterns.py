@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from graphmem.model.dates import WEEKDAYS
 from graphmem.model.elided import restore
 from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
 from graphmem.model.fact_changes import (
@@ -322,7 +321,7 @@ def _stated(
     if template == "employer":  # "Unilever in the marketing team", "Rivian last month"
         value, end = _TIME_TAIL.split(_EMPLOYER_TAIL.split(value)[0])[0], m.end()
         two = AND_NAME.match(text, end)  # "Marks and Spencer" (not "Tesco and Mum", "Amazon and Sunday")
-        if value == obj and two and fits("employer", two["name"]) and two["name"].lower() not in WEEKDAYS:
+        if value == obj and two and fits("employer", two["name"].removesuffix("'s")):
             value, end = value + two.group(), two.end()
         value, where_in = firm_and_place(value, text, end)  # "KPMG in Toronto"
         value = name_only(value)

@@ -52,10 +52,12 @@ SENT = re.compile(
     rf"(?: over| out| back| across| down| up)? to\s+(?:the |their |our |its )?{NAMED_PLACE}"
     r"(?:\s+(?:office|branch|site|HQ|headquarters|base|plant|store|team))?"
 )
-# ... and done: "I got transferred to Harrogate District Hospital" (an employer, when an organisation),
+# ... and done: "I got transferred to Harrogate District Hospital", "transferred to South Central Ambulance
+# Service" (an employer, when an organisation),
 # "We transferred to Davao City last month because of my husband's job" (a home)
 TRANSFERRED = re.compile(
-    r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| recently)? (?P<passive>(?:got|was|been|have been) )?"
+    r"(?:\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| recently)? (?P<passive>(?:got|was|been|have been) )?|"
+    r"(?P<bare>(?:^|[.!?]\s+)(?i:just |finally )?(?i:got )?))"  # "Got transferred to ...": the speaker's
     r"transferred to\s+(?:the )?(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of\b|&))*)"
 )
 _CITY = re.compile(r"\s+(?:City|Town)$")
@@ -71,7 +73,8 @@ _A_STAY = re.compile(
     r"\b(?:for (?:a|an|the) (?:conference|course|training|trade show|workshop|summit|event|meeting|week|few "
     r"days|couple of (?:days|weeks)|project)|for (?:\w+ )?(?:days?|weeks?|nights?)|trade show|on the "
     r"(?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the airport|the station)|the (?:train|flight|plane|"
-    rf"bus) was|on (?i:{WEEKDAY})|no help|on hold|by the airline)\b"
+    rf"bus) was|on (?i:{WEEKDAY})|no help|on hold|by the airline|by (?:ambulance|air|helicopter)|"
+    r"for (?:treatment|surgery|tests|scans|care))\b"
 )
 _MORE_WORDS = re.compile(
     r"for good|transferr|sending me|moving me|posting me|relocating me|(?:being|getting) (?:sent|moved|"
@@ -97,12 +100,18 @@ def more_moves(text: str, out: Found) -> None:
         if _A_STAY.search(text, m.end(), sentence_end(text, m.end())):
             continue  # "transferred to Customer Services on the phone", "... to Manchester at Crewe"
         # "got transferred to Harrogate District Hospital" (by its kind; not "... to Customer Services")
-        if m["passive"] and names_a_kind(value) and is_organisation(value) and not _place(value):
+        if (
+            (m["passive"] or m["bare"] is not None)
+            and names_a_kind(value)
+            and is_organisation(value)
+            and not _place(value)
+        ):
             out.setdefault(
                 (FactType.PROFILE, "employer"),
                 ExtractedFact("employer", value, FactType.PROFILE, span=m.span()),
             )
-        elif _place(value) and fits("location", value):
+        elif m["bare"] is None and _place(value) and fits("location", value):  # (bare: "Got transferred to
+            # Gatwick because of fog" is a flight as often)
             out.setdefault(
                 (FactType.PROFILE, "location"),
                 ExtractedFact("location", value, FactType.PROFILE, span=m.span()),

@@ -75,7 +75,7 @@ WHEN = (
 STOP = (
     rf"and|but|because|since|so|when|if|though|although|as|now|too|next|this|last|instead|starting|any ?more|"
     # "I left Lego back in February", "Facebook years ago", "I'm in Lyon atm", "Allianz here in Munich"
-    r"atm|rn|at the moment|right now|(?:out |over |up |down )?here|finally|at last|"
+    r"atm|rn|at the moment|right now|(?:out |over |up |down )?here|finally|at last|lol|haha|tbh|btw|"
     r"back (?=in|on|at|when|then)|"
     r"(?:\w+ )?(?:years?|months?|weeks?) ago|"
     rf"{WHEN}"

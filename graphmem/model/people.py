@@ -136,7 +136,7 @@ def is_role(phrase: str) -> bool:
 
 # the words of an organisation's name, after its first: its kind or its legal form
 _ORGANISATION_WORD = re.compile(
-    r"&|\b(?:Services?|Health|Healthcare|Hospital|Trust|Bank|Council|University|College|School|Academy|Group|"
+    r"&|\b(?:Services?|Health|Healthcare|Hospital|Infirmary|Trust|Bank|Council|University|College|School|Academy|Group|"
     r"Holdings|Ltd|Limited|Inc|LLC|LLP|PLC|plc|Corp|Corporation|Company|Co|Partners|Associates|Capital|"
     r"Insurance|Energy|Motors|Airlines|Airways|Media|Systems|Solutions|Technologies|Technology|Labs|"
     r"Foods|Pharmaceuticals|Consulting|Industries|International|Authority|Agency|Institute|Foundation|"

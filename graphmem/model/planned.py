@@ -221,7 +221,7 @@ _REPORTED = re.compile(r"(?<![Aa]s )(?<![Ll]ike )\bI (?:said|wrote|typed)(?: tha
 # (only in a sentence that ends with a question mark: "The good news is I got the job"; and not one the
 # speaker answers: "Are we moving to Denver? Yes!")
 _INVERTED = leading("are|am|is|was|were|have|has|had")
-_ANSWERED = re.compile(r"\?+\s*(?i:yes|yep|yeah|yup|indeed|we are|I am)\b")
+_ANSWERED = re.compile(r"\?+\s*(?i:yes|yep|yeah|yup|indeed|we are|I am)(?=\s*[!.]|\s*$|\s+(?:we|I)\b)")
 
 
 def supposed(text: str, span: tuple[int, int]) -> bool:

@@ -1,6 +1,7 @@
 """Where one works, said by a job's title or by the people one works with (pure): "I'm a lawyer at Clifford
 Chance", "a vet tech at Banfield", "my boss at Canva", "I run a bakery called Crumb & Co", "I work at a ramen
-spot called Ippudo". :mod:`graphmem.model.work_patterns` holds the other wordings of work and uses
+spot called Ippudo"; and the town of a job's title, "I'm a Toronto-based designer".
+:mod:`graphmem.model.work_patterns` holds the other wordings of work and uses
 :func:`a_job_at`; :mod:`graphmem.model.state_patterns` holds both with the patterns of where one lives."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, NOT_A_DEPARTMENT, OBJ, SPEAKER
-from graphmem.model.people import is_first_name, is_organisation, is_role, names_a_kind
+from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, OBJ, SPEAKER
+from graphmem.model.people import RELATIVES, is_first_name, is_organisation, is_role
 from graphmem.model.places import is_place, is_region
 
 __all__ = ["I_AM", "NEAR", "ROLE_PATTERNS", "Check", "a_job_at", "said_near"]
@@ -60,8 +61,11 @@ def _named_firm(value: str, text: str, match: re.Match[str]) -> bool:
     return is_organisation(value, first_name=True)
 
 
-_WAS = re.compile(r"\s+(?:was|were|used to|had)\b")
-_LEFT = re.compile(r"\b(?i:quit|left|leaving|used to|former|ex-|old job|previous|remember)")
+_WAS = re.compile(r"\s+used to\b")
+_LEFT = re.compile(
+    r"\b(?i:I(?:'ve| have)? (?:just )?(?:quit|left|resigned)|leaving (?:party|do|drinks|card)|used to|former|"
+    r"ex-|old job|previous|before I (?:quit|left)|remember)\b"
+)
 _WORK = re.compile(
     r"\b(?i:job|role|team|boss|manager|pay|salary|position|hours|shifts?|colleagues|offer|hired|career|work)\b"
 )
@@ -84,13 +88,6 @@ def _a_new_job(value: str, text: str, match: re.Match[str]) -> bool:
     return is_organisation(value) and _SPOKEN_OF.match(text, match.end()) is None
 
 
-def _transferred(value: str, text: str, match: re.Match[str]) -> bool:
-    """An employer transferred to: an organisation by the word of its kind ("Ambulance Service", "NHS
-    Trust") or in a message about work; else a patient, a flight or money is ("by ambulance", "because of
-    fog", "transferred to Revolut")."""
-    return _a_new_job(value, text, match) and (names_a_kind(value) or said_near(_WORK, text, match))
-
-
 def _a_post_taken(value: str, text: str, match: re.Match[str]) -> bool:
     """A job's title or a post taken at an organisation ("accepted a postdoc at UBC", "landed an internship
     at Arup"; not "got a coffee at Pret", "a role with Sarah's team")."""
@@ -108,15 +105,9 @@ def _a_post_taken(value: str, text: str, match: re.Match[str]) -> bool:
 # Stripe, for my sister!", "New job at Google? Congrats Tom!")
 _SPOKEN_OF = re.compile(
     rf"\s*\?|,?\s+(?:looks|sounds|seems|is|was|would|could|might|for (?:my|his|her|their|our) (?:{KIN}|son|"
-    r"daughter|kids?|child|friend)|for (?:him|her|them))\b"
+    r"daughter|kids?|child|friend)|for (?:him|her|them)|for [A-Z][a-z]+|[A-Z][a-z]+ says)\b"
 )
 _POSTS = frozenset({"role", "position", "job", "post", "internship", "placement", "residency", "gig"})
-# a desk one is put through to on the phone, not an employer: "transferred to Customer Services"
-_NO_DESK = (
-    rf"{NOT_A_DEPARTMENT}"
-    r"(?!(?:the )?(?:[A-Z]\w+ )?(?:Services?|Support|Desk|Helpdesk|Department|Line|Team|Accounts?|Billing|"
-    r"Claims|Reception)\b)"
-)
 _DROPPED_I = (
     r"(?:\bI(?:'ve| have| had|'d)?(?: just| finally| recently| now)? |(?:^|[.!?]\s+)(?i:just |finally )?)"
 )
@@ -130,13 +121,16 @@ def _a_profile(value: str, text: str, match: re.Match[str]) -> bool:
     firm = said["firm"] if "firm" in said else said["obj"]
     town = said["town"] if "town" in said else said["obj"]
     role = match.start("role")
-    line = text.rfind("\n", 0, role) + 1
+    said_from = (
+        max(text.rfind(stop, 0, role) for stop in ".!?\n") + 1
+    )  # its own sentence: "Hi Tom! Nurse, ..."
     return (
         is_role(match["role"])
         and is_organisation(firm, first_name=True)
         and (town is None or is_place(town))
-        and _NOT_MINE.search(text, line, role) is None
-        and not any(is_first_name(w) for w in _NAMED.findall(text, line, role))
+        and _NOT_MINE.search(text, said_from, role) is None
+        and _FORMER_TITLE.search(match["role"]) is None  # "Retired nurse, ..."
+        and not any(is_first_name(w) for w in _NAMED.findall(text, said_from, role))
         and _AFTER_A_PROFILE.match(text, match.end()) is None
     )
 
@@ -144,17 +138,22 @@ def _a_profile(value: str, text: str, match: re.Match[str]) -> bool:
 # a line that is not the speaker's present job: a former one, someone else's, a post offered or wished for
 # ("Previous: cashier, Tesco, Leeds", "My sister: nurse, ...", "Job ad: ...", "Dream job: ...")
 _NOT_MINE = re.compile(
-    rf"\b(?i:previous(?:ly)?|former(?:ly)?|past|prior|before|used to|ex|(?:my|our|his|her|their) (?:{KIN})|"
-    r"he|she|they|hire|hiring|job ad|ad|advert|vacancy|opening|dream|applied|applying|apply|looking for|"
-    r"wanted|"
-    r"recruiter|candidate|offer(?:ed)?)\b"
+    rf"\b(?i:previous(?:ly)?|former(?:ly)?|past|prior|before|used to|ex|retired|(?:my|our|his|her|their) "
+    rf"(?:{KIN})|{KIN}|{'|'.join(RELATIVES)}|he|she|they|hire|hiring|job ad|ad|advert|vacancy|opening|dream|"
+    r"applied|applying|apply|looking for|wanted|recruit\w*|interview\w*|shortlist\w*|fwd|from|sender|"
+    r"candidate|offer(?:ed)?)\b"
 )
+_FORMER_TITLE = re.compile(r"\b(?i:retired|former|ex|previous|past)\b")
+# a name before the items: "Tom, 34, nurse, ..." (not a label or a greeting: "Job: nurse, ...", "Hi, ...")
 _NAMED = re.compile(
-    r"(?<!I'm )(?<!I am )(?<!is )\b[A-Z][a-z]+\b"
-)  # a name before the line's items: "Tom, 34, ..."
+    r"(?<!I'm )(?<!I am )(?<!is )\b"
+    r"(?!(?:Job|Title|Role|Position|Current|Currently|Now|Work|Hi|Hey|Hello|Cheers|"
+    r"Thanks|Best|Regards|Profile|Bio|Me)\b)[A-Z][a-z]+\b"
+)
 # a verb after the items: someone else's ("Recruiter, Amazon, Seattle reached out", "... | London looks like")
 _AFTER_A_PROFILE = re.compile(
-    r"\s+(?:is|was|are|were|has|had|reached|looks|sounds|seems|says|said|called|wants|just|posted)\b"
+    r"\s+(?:is|was|are|were|has|had|reached|looks|sounds|seems|says|said|called|wants|just|posted|messaged|"
+    r"emailed|until|till|turned|got rejected)\b|\s*[(—–-]\s*(?:\d{4}|until|till|interview|rejected|applied)"
 )
 
 
@@ -183,7 +182,35 @@ def _headline(firm: str, town: str, *, with_town: bool) -> re.Pattern[str]:
     return re.compile(rf"{_ITEM_START}{_ROLE} ?@ ?(?P<{firm}>{_FIRM})(?![\w&-]|'\w){_NO_VERB}{where}")
 
 
+def _a_based_place(value: str, text: str, match: re.Match[str]) -> bool:
+    """A place by its name ("toronto-based" typed in lower case too); after "I'm a", a job's title follows
+    ("I'm a Toronto-based designer"; not "I'm a Paris-based fashion brand fan")."""
+    title = _TITLE.match(text, match.end())  # after "I'm a": a job ("I'm Denver-based now" needs none)
+    job = not match["i"] or re.search(r"\ban?\b", match["i"]) is None
+    job = job or (title is not None and is_role(title["title"]))
+    return job and (is_place(value) or is_place(value.title()))
+
+
+_TITLE = re.compile(
+    r"(?P<title>(?: [\w-]+){0,3}?)"
+    r"(?=[.,;:!?\n]|\s*$| (?:and|but|here|at|for|with|in|who|from|of)\b| \w+ing\b)"
+)
+
+
 ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
+    # "I'm a Toronto-based designer", "Denver-based nurse here" (not "a London-based company", "We hired a
+    # Berlin-based agency", "Spotify, Stockholm-based, is hiring")
+    (
+        re.compile(
+            r"(?:(?P<i>\bI(?:'m| am) (?:a |an )?(?:\w+ )??)|(?:^|[.!?]\s+))"
+            r"(?P<obj>(?(i)[A-Z]|[A-Za-z])[\w']*(?: [A-Z][\w']*)?)-based"
+            # after "I'm a", not a firm's; at a sentence's start, the speaker's when "here" or a stop follows
+            r"(?(i)(?! (?:company|firm|startup|agency|business)\b)|(?=(?: \w+){0,3} here\b|\s*[,.!?\n]|\s*$))"
+        ),
+        "location",
+        _a_based_place,
+        "-based",
+    ),
     # "I moved to Leeds for a new job at the BBC", "Just relocated for a role with Google" (not "I applied for
     # a job at ...": only a move or a leave is for a job taken)
     (
@@ -248,16 +275,6 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "employer",
         _a_new_job,
         "new ",
-    ),
-    # "got transferred to South Central Ambulance Service" (not "transferred to Customer Services", "... to
-    # Addenbrookes by ambulance", "I transferred to Revolut last night")
-    (
-        re.compile(
-            rf"{_DROPPED_I}(?:got |was |been )?(?i:transferred) to\s+{_NO_DESK}{FIRM_NAME}(?![\w&'-])"
-        ),
-        "employer",
-        _transferred,
-        "transferred",
     ),
     # "accepted a postdoc at UBC", "landed an internship at Arup", "Just started a new role at Unilever"
     (

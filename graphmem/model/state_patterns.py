@@ -24,10 +24,11 @@ from graphmem.model.pattern_pieces import (
     SEASON,
     SPEAKER,
     US,
+    sentence_end,
 )
 from graphmem.model.people import is_role
 from graphmem.model.places import is_place
-from graphmem.model.role_patterns import ROLE_PATTERNS, said_near
+from graphmem.model.role_patterns import ROLE_PATTERNS
 from graphmem.model.work_patterns import I_AM, WORK_PATTERNS, Check
 
 __all__ = ["CHECKS", "GATE", "PATTERNS", "WORDS"]
@@ -90,24 +91,16 @@ _NOT_TO_LIVE_IN = (
 
 
 def _no_trip(value: str, text: str, match: re.Match[str]) -> bool:
-    """A place, with no trip's word near it (pattern_pieces.TRIP; "came for", "here to see")."""
-    return is_place(value) and not said_near(A_TRIP, text, match) and not said_near(_CAME_FOR, text, match)
+    """A place, with no trip's word in its sentence (pattern_pieces.TRIP; "came for", "here to see")."""
+    start, end = max(text.rfind(s, 0, match.start()) for s in ".!?\n") + 1, sentence_end(text, match.end())
+    return (
+        is_place(value)
+        and A_TRIP.search(text, start, end) is None
+        and _CAME_FOR.search(text, start, end) is None
+    )
 
 
 _CAME_FOR = re.compile(r"\b(?:came|come|here|over|down|up) (?:for|to visit|to see)\b", re.I)
-
-
-def _a_based_place(value: str, text: str, match: re.Match[str]) -> bool:
-    """A place by its name ("toronto-based" typed in lower case too); after "I'm a", a job's title follows
-    ("I'm a Toronto-based designer"; not "I'm a Paris-based fashion brand fan")."""
-    title = _TITLE.match(text, match.end())
-    job = not match["i"] or (title is not None and is_role(title["title"]))
-    return job and (is_place(value) or is_place(value.title()))
-
-
-_TITLE = re.compile(
-    r"(?P<title>(?: [\w-]+){0,3}?)(?=[.,;:!?\n]|\s*$| (?:and|but|here|at|for|with|in|who|from)\b)"
-)
 
 
 def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
@@ -342,19 +335,6 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "location",
         _lived_in,
         "my |our ",
-    ),
-    # "I'm a Toronto-based designer", "Denver-based nurse here" (not "a London-based company", "We hired a
-    # Berlin-based agency", "Spotify, Stockholm-based, is hiring")
-    (
-        re.compile(
-            r"(?:(?P<i>\bI(?:'m| am) (?:a |an )?(?:\w+ )??)|(?:^|[.!?]\s+))"
-            r"(?P<obj>(?(i)[A-Z]|[A-Za-z])[\w']*(?: [A-Z][\w']*)?)-based"
-            # after "I'm a", not a firm's; at a sentence's start, the speaker's when "here" or a stop follows
-            r"(?(i)(?! (?:company|firm|startup|agency|business)\b)|(?=(?: \w+){0,3} here\b|\s*[,.!?\n]|\s*$))"
-        ),
-        "location",
-        _a_based_place,
-        "-based",
     ),
     # "we live in a small town called Bend", "we live in a flat in Manchester, Didsbury", "New flat in
     # Leeds, near Kirkstall", "signed a lease in Philadelphia" (a home described, or rented; not "a flat in
