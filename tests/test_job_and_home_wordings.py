@@ -253,6 +253,7 @@ def test_a_firm_said_with_a_name_after_and_is_two_names_only_before_a_stop() -> 
         ("I'm a Leeds-based software developer working remotely", {("location", "Leeds")}),
         ("I'm Denver-based now", {("location", "Denver")}),
         ("Still in Berlin lol", {("location", "Berlin")}),
+        ("lmao I wrote Boston?? I meant Austin.", {("location", "Austin")}),
         (
             "transferred to South Central Ambulance Service, we've moved to Oxford",
             {("employer", "South Central Ambulance Service"), ("location", "Oxford")},

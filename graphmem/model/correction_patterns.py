@@ -47,14 +47,14 @@ _SLIP = re.compile(
     rf"{_AT}(?:the )?(?P<obj>{_NAME}){_ENDS}"
 )
 # the value said before against the right one: "Sorry, earlier I said Wellington but we're actually in
-# Palmerston North", "I said Rome, I meant Paris", "I said I live in Lyon but it's actually Villeurbanne", "I
-# told you Acme but I actually work at Initech" (not "I said hi to Tom, it's his birthday", "I said Rome but
-# I'm in Paris for the weekend": "actually" or "meant")
+# Palmerston North", "I said Rome, I meant Paris", "I wrote Boston?? I meant Austin", "I said I live in Lyon
+# but it's actually Villeurbanne", "I told you Acme but I actually work at Initech" (not "I said hi to Tom,
+# it's his birthday", "I said Rome but I'm in Paris for the weekend": "actually" or "meant")
 _SAID_BUT = re.compile(
     r"\bI (?:said|wrote|typed|put|told you|mentioned)(?: earlier| before)?(?: that)?"
     r"(?: (?:I|we) (?:live|work|am|'m|are|'re|was|were)(?: based)? (?:in|at|for))? (?:the )?"
     rf"(?P<wrong>{_NAME})"
-    r"(?: earlier| before)?(?:,? but|,) (?:I meant|I mean|I actually meant|"
+    r"(?: earlier| before)?(?:,? but|[,.!?]+) (?:I meant|I mean|I actually meant|"
     r"(?:I(?:'m| am)|we(?:'re| are)|it(?:'s| is)) actually|I actually (?:live|work)|we actually live|"
     r"(?:I|we) (?:live|work) actually)\s+"
     rf"{_AT}(?:the )?(?P<obj>{_NAME}){_ENDS}"
