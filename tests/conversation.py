@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from graphmem import GraphMemory
+from graphmem.model.fact_patterns import extract
 
 
 def say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:
@@ -62,3 +63,13 @@ def assert_values_after(
     """Say ``turns`` (day of December 2026, text), then the key's value is ``now`` on :data:`NOW` and
     ``march`` on :data:`MARCH`."""
     assert_values_on(mem, user_id, key, [(on(day), text) for day, text in turns], {NOW: now, MARCH: march})
+
+
+def home_and_work(text: str) -> set[tuple[str, str]]:
+    """The home and employer a turn states as the speaker's own now, as (key, value): no ending, withdrawal,
+    plan or someone else's."""
+    return {
+        (f.key, f.value)
+        for f in extract(text)
+        if f.key in ("location", "employer") and not (f.ends or f.withdraws or f.planned or f.subject)
+    }

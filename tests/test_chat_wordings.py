@@ -9,20 +9,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from conversation import MARCH, NOW, assert_values_after, on, say, value_at
+from conversation import MARCH, NOW, assert_values_after, home_and_work, on, say, value_at
 
 from graphmem import GraphMemory
 from graphmem.model.elided import restore
 from graphmem.model.fact_patterns import extract
 from graphmem.model.planned import fact_start
-
-
-def _stated(text: str) -> set[tuple[str, str]]:
-    return {
-        (f.key, f.value)
-        for f in extract(text)
-        if f.key in ("location", "employer") and not (f.ends or f.withdraws or f.planned or f.subject)
-    }
 
 
 @pytest.mark.parametrize(
@@ -211,7 +203,7 @@ def _stated(text: str) -> set[tuple[str, str]]:
     ],
 )
 def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[str, str]]) -> None:
-    assert _stated(text) == stated
+    assert home_and_work(text) == stated
 
 
 @pytest.mark.parametrize(
@@ -323,7 +315,7 @@ def test_a_chat_states_where_one_lives_and_works(text: str, stated: set[tuple[st
     ],
 )
 def test_the_same_words_state_no_home_or_job(text: str) -> None:
-    assert _stated(text) == set()
+    assert home_and_work(text) == set()
 
 
 def test_what_is_restored_maps_back_to_the_message_as_typed() -> None:
@@ -575,5 +567,5 @@ def test_a_statement_said_before_and_corrected_states_only_the_correction(
 @pytest.mark.parametrize(
     "text", ["As I said I live in Leeds, so nothing in London please", "like I said I live in Leeds"]
 )
-def test_a_statement_said_again_is_stated(text: str) -> None:
-    assert _stated(text) == {("location", "Leeds")}
+def test_a_statement_said_again_ishome_and_work(text: str) -> None:
+    assert home_and_work(text) == {("location", "Leeds")}

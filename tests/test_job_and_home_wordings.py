@@ -10,16 +10,7 @@ for the current-state benchmark (benchmarks/current_state.py) by people who had 
 from __future__ import annotations
 
 import pytest
-
-from graphmem.model.fact_patterns import extract
-
-
-def _stated(text: str) -> set[tuple[str, str]]:
-    return {
-        (f.key, f.value)
-        for f in extract(text)
-        if f.key in ("location", "employer") and not (f.ends or f.withdraws or f.planned or f.subject)
-    }
+from conversation import home_and_work
 
 
 @pytest.mark.parametrize(
@@ -122,7 +113,7 @@ def _stated(text: str) -> set[tuple[str, str]]:
     ],
 )
 def test_a_home_or_a_job_in_other_words(text: str, stated: set[tuple[str, str]]) -> None:
-    assert _stated(text) == stated
+    assert home_and_work(text) == stated
 
 
 @pytest.mark.parametrize(
@@ -214,18 +205,18 @@ def test_a_home_or_a_job_in_other_words(text: str, stated: set[tuple[str, str]])
     ],
 )
 def test_the_same_words_state_nothing(text: str) -> None:
-    assert _stated(text) == set()
+    assert home_and_work(text) == set()
 
 
 def test_a_firm_said_with_a_name_after_and_is_two_names_only_before_a_stop() -> None:
     """ "Marks and Spencer" is one name; "Google and Sarah works at Meta" names the speaker's firm and
     Sarah's (hers is keyed under her); a relative or a day after "and" is no part of a name."""
-    assert _stated("I work at Barnes and Noble as a cashier") == {("employer", "Barnes and Noble")}
-    assert _stated("I work at Google and Sarah works at Meta") == {("employer", "Google")}
-    assert _stated("I work at Tesco and Mum.") == {("employer", "Tesco")}
-    assert _stated("I work for Amazon and Sunday.") == {("employer", "Amazon")}
-    assert _stated("I work at Aldi and Saturdays.") == {("employer", "Aldi")}
-    assert _stated("I work at Tesco and May.") == {("employer", "Tesco")}
+    assert home_and_work("I work at Barnes and Noble as a cashier") == {("employer", "Barnes and Noble")}
+    assert home_and_work("I work at Google and Sarah works at Meta") == {("employer", "Google")}
+    assert home_and_work("I work at Tesco and Mum.") == {("employer", "Tesco")}
+    assert home_and_work("I work for Amazon and Sunday.") == {("employer", "Amazon")}
+    assert home_and_work("I work at Aldi and Saturdays.") == {("employer", "Aldi")}
+    assert home_and_work("I work at Tesco and May.") == {("employer", "Tesco")}
 
 
 @pytest.mark.parametrize(
@@ -261,11 +252,11 @@ def test_a_firm_said_with_a_name_after_and_is_two_names_only_before_a_stop() -> 
     ],
 )
 def test_the_review_s_cases_state_what_they_say(text: str, stated: set[tuple[str, str]]) -> None:
-    assert _stated(text) == stated
+    assert home_and_work(text) == stated
 
 
 def test_a_rhetorical_question_still_states() -> None:
     """An inverted question of telling ("Did I tell you ...?") states what it tells; "The good news is I ..."
     is no question."""
-    assert _stated("Did I tell you I moved to Leeds?") == {("location", "Leeds")}
-    assert _stated("The good news is I got the job at Google") == {("employer", "Google")}
+    assert home_and_work("Did I tell you I moved to Leeds?") == {("location", "Leeds")}
+    assert home_and_work("The good news is I got the job at Google") == {("employer", "Google")}

@@ -19,7 +19,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import KIN, sentence_end
+from graphmem.model.pattern_pieces import KIN, sentence_end, sentence_start
 from graphmem.model.people import RELATIVES, is_first_name
 from graphmem.model.places import is_place
 
@@ -156,7 +156,7 @@ _CLAUSE_STOPS = re.compile(r"[.!?,;\n]")
 
 def _stop_before(text: str, at: int) -> int:
     """Where the last sentence stop before ``at`` is (-1: none), searched backwards."""
-    return max(text.rfind(stop, 0, at) for stop in ".!?\n")
+    return sentence_start(text, at) - 1
 
 
 def _someone_said(text: str, at: int) -> bool:

@@ -46,6 +46,7 @@ __all__ = [
     "WHEN",
     "WHO",
     "sentence_end",
+    "sentence_start",
     "shield",
 ]
 
@@ -234,6 +235,11 @@ ERRAND = (
 A_TRIP = re.compile(TRIP, re.IGNORECASE)
 AN_ERRAND = re.compile(ERRAND, re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
+
+
+def sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding ``at`` starts: after the last stop before it, or at 0."""
+    return max(text.rfind(stop, 0, at) for stop in ".!?\n") + 1
 
 
 def sentence_end(text: str, at: int) -> int:

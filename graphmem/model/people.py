@@ -118,12 +118,11 @@ _MORE_JOB_WORDS = frozenset(
      "associate", "partner", "founder", "cofounder", "co-founder", "owner", "head", "specialist", "advisor",
      "adviser", "coordinator", "supervisor", "nurse", "carer", "caregiver", "postdoc", "fellow", "trainee",
      "mechanic", "receptionist", "tech", "servant", "electrician", "plumber", "bartender", "waiter",
-     "waitress",
-     "cleaner", "porter", "barber", "hairdresser", "stylist", "teller", "courier", "guard", "labourer",
-     "laborer", "welder", "carpenter", "baker", "butcher", "vet", "housekeeper", "nanny", "dispatcher",
-     "machinist", "builder", "roofer", "painter", "decorator", "gardener", "landscaper", "farmer", "steward",
-     "attendant", "recruiter", "salesman", "salesperson", "rep", "pm", "swe", "sde", "sre", "cto", "ceo",
-     "cfo", "coo", "vp", "gp", "physio"}
+     "waitress", "cleaner", "porter", "barber", "hairdresser", "stylist", "teller", "courier", "guard",
+     "labourer", "laborer", "welder", "carpenter", "baker", "butcher", "vet", "housekeeper", "nanny",
+     "dispatcher", "machinist", "builder", "roofer", "painter", "decorator", "gardener", "landscaper",
+     "farmer", "steward", "attendant", "recruiter", "salesman", "salesperson", "rep", "pm", "swe", "sde",
+     "sre", "cto", "ceo", "cfo", "coo", "vp", "gp", "physio"}
 )  # fmt: skip
 
 
@@ -136,8 +135,8 @@ def is_role(phrase: str) -> bool:
 
 # the words of an organisation's name, after its first: its kind or its legal form
 _ORGANISATION_WORD = re.compile(
-    r"&|\b(?:Services?|Health|Healthcare|Hospital|Infirmary|Trust|Bank|Council|University|College|School|Academy|Group|"
-    r"Holdings|Ltd|Limited|Inc|LLC|LLP|PLC|plc|Corp|Corporation|Company|Co|Partners|Associates|Capital|"
+    r"&|\b(?:Services?|Health|Healthcare|Hospital|Infirmary|Trust|Bank|Council|University|College|School|"
+    r"Academy|Group|Holdings|Ltd|Limited|Inc|LLC|LLP|PLC|plc|Corp|Corporation|Company|Co|Partners|Associates|Capital|"
     r"Insurance|Energy|Motors|Airlines|Airways|Media|Systems|Solutions|Technologies|Technology|Labs|"
     r"Foods|Pharmaceuticals|Consulting|Industries|International|Authority|Agency|Institute|Foundation|"
     r"Studios|Games|Software|Logistics|Construction|Engineering|Retail|Stores|Hotels|Resorts)\b"

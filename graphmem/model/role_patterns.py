@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, OBJ, SPEAKER
+from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, OBJ, SPEAKER, sentence_start
 from graphmem.model.people import RELATIVES, is_first_name, is_organisation, is_role
 from graphmem.model.places import is_place, is_region
 
@@ -121,9 +121,7 @@ def _a_profile(value: str, text: str, match: re.Match[str]) -> bool:
     firm = said["firm"] if "firm" in said else said["obj"]
     town = said["town"] if "town" in said else said["obj"]
     role = match.start("role")
-    said_from = (
-        max(text.rfind(stop, 0, role) for stop in ".!?\n") + 1
-    )  # its own sentence: "Hi Tom! Nurse, ..."
+    said_from = sentence_start(text, role)  # its own sentence: "Hi Tom! Nurse, ...": "Hi Tom! Nurse, ..."
     return (
         is_role(match["role"])
         and is_organisation(firm, first_name=True)

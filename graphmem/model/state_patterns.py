@@ -25,6 +25,7 @@ from graphmem.model.pattern_pieces import (
     SPEAKER,
     US,
     sentence_end,
+    sentence_start,
 )
 from graphmem.model.people import is_role
 from graphmem.model.places import is_place
@@ -85,14 +86,13 @@ def _a_place(value: str, text: str, match: re.Match[str]) -> bool:
 _NOT_TO_LIVE_IN = (
     r",?\s+(?:to (?:rent|let)|as an? (?:holiday|second|investment)|for (?:the )?(?:holidays?|summer)|"
     rf"for (?:my|his|her|their|our) (?:{KIN}|son|daughter|kids|mum|mom|dad)|"
-    r"in (?:the|a|my) (?:game|dream|story|"
-    r"book|novel|show|film|movie))\b|\s*\?"
+    r"in (?:the|a|my) (?:game|dream|story|book|novel|show|film|movie))\b|\s*\?"
 )
 
 
 def _no_trip(value: str, text: str, match: re.Match[str]) -> bool:
     """A place, with no trip's word in its sentence (pattern_pieces.TRIP; "came for", "here to see")."""
-    start, end = max(text.rfind(s, 0, match.start()) for s in ".!?\n") + 1, sentence_end(text, match.end())
+    start, end = sentence_start(text, match.start()), sentence_end(text, match.end())
     return (
         is_place(value)
         and A_TRIP.search(text, start, end) is None
@@ -159,7 +159,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
     ),
     # "I'm up in Grand Rapids", "I'm over in Adelaide" (not "Just landed, I'm over in Dublin", "I'm down in
-    # Miami, came for spring break": said of a trip as often, so no trip's word anywhere in the message)
+    # Miami, came for spring break": said of a trip as often, so no trip's word anywhere in the sentence)
     (
         re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:up|over|down|out) in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
         "location",
