@@ -2,8 +2,8 @@
 
     nice -n 10 .venv/bin/python benchmarks/gdpr_delete.py --memories 20000
 
-The user's graph is written with the queries formation uses (``memory_tails``, ``memory_create``,
-``follows_create``, ``fact_create``) in batches of 1,000: sessions of 50 memories chained by FOLLOWS, one
+The user's graph is written with the queries formation uses (``formation_write``: session tails, memories
+and FOLLOWS; ``fact_create``) in batches of 1,000: sessions of 50 memories chained by FOLLOWS, one
 fact version per 20 memories, synthetic unit vectors (no embedder: the deletion never embeds). The other
 users of the server (other tests, other work) stay: the point is that the lookups are indexed, so the time
 depends on this user's size, not on the database's. ``--baseline`` also builds a second, identical user
@@ -26,7 +26,7 @@ from typing import Any
 from machine import neo4j_version, stamp
 
 from graphmem import GraphMemory, Settings
-from graphmem.formation.writer import session_uid, user_key
+from graphmem.formation.writer import session_uid, user_key, write_params
 
 BATCH = 1000
 SESSION = 50
@@ -129,9 +129,9 @@ def build(mem: GraphMemory, user_id: str, n: int, rng: random.Random) -> None:
                 )
 
         def work(tx: Any) -> None:
-            tx.run("memory_tails", sessions=list(sessions.values()), now=now)  # noqa: B023
-            tx.run("memory_create", rows=rows, now=now)  # noqa: B023
-            tx.run("follows_create", pairs=follows, user_id=user_id, now=now)  # noqa: B023
+            sessions_ = list(sessions.values())  # noqa: B023
+            params = write_params(user_id, now, sessions=sessions_, rows=rows, follows=follows)  # noqa: B023
+            tx.run("formation_write", **params)
             tx.run("fact_create", rows=facts, now=now)  # noqa: B023
 
         store.unit_of_work(work)

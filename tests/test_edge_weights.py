@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from store_calls import record_calls
 
 from graphmem import GraphMemory
+from graphmem.formation.writer import write_params
 from graphmem.model import edge_weights as spec
 from graphmem.model.dynamics import DynamicsParams
 from graphmem.store.queries import expand, query
@@ -162,7 +163,7 @@ def test_the_decay_job_writes_what_the_specification_says_and_only_that(
 
 
 def _formed(dyn: GraphMemory, user: str, n: int, at: datetime) -> None:
-    """``n`` memories and the RELATED_TO edges formation writes between neighbours (related_create)."""
+    """``n`` memories and the RELATED_TO edges formation writes between neighbours (formation_write)."""
     _store(dyn, user, [])
     dyn.runtime.store.run_statement(
         "UNWIND range(1, $n) AS i CREATE (:Memory {id: $u + '-' + i, user_id: $u, status: 'active', "
@@ -173,7 +174,7 @@ def _formed(dyn: GraphMemory, user: str, n: int, at: datetime) -> None:
         {"src": f"{user}-{i}", "dst": f"{user}-{i + 1}", "weight": 0.6 + i / 100, "valid_from": at}
         for i in range(n)
     ]
-    dyn.runtime.store.write_auto("related_create", pairs=pairs, user_id=user, now=at)
+    dyn.runtime.store.write_auto("formation_write", **write_params(user, at, related=pairs))
 
 
 def test_later_decay_runs_leave_unchanged_edges_alone(dyn: GraphMemory) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from graphmem import GraphMemory, MemoryNotFound, Settings, TenantMismatch, ValidationError
 from graphmem.config import MAX_BATCH
-from graphmem.model import heuristics
+from graphmem.model import fact_patterns, heuristics
 from graphmem.temporal import facts as factbase_module
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
@@ -365,3 +365,47 @@ def test_a_new_event_close_to_an_old_one_is_not_merged_into_it(mem: GraphMemory,
         session_id="d18",
     )
     assert again[0].id == a[0].id  # the same words again are still a repeat
+
+
+def test_a_batch_writes_its_memories_edges_and_entities_in_one_statement(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round trips of the write transaction (issue 14): the session's tail, the memories and every edge and
+    entity are one statement (formation_write); a fact adds its own; the audit step closes it."""
+    store = mem.runtime.store
+    mem.add_messages(DAY_ONE[:2], user_id=user_id, session_id="day-0")  # the next session has a tail
+    statements: list[list[str]] = []
+    unit_of_work = store.unit_of_work
+
+    def recorded(work: Any) -> Any:
+        names: list[str] = []
+        statements.append(names)
+
+        def counted(tx: Any) -> Any:
+            run = tx.run
+
+            def named(name: str, /, **params: Any) -> Any:
+                names.append(name)
+                return run(name, **params)
+
+            tx.run = named
+            return work(tx)
+
+        return unit_of_work(counted)
+
+    monkeypatch.setattr(store, "unit_of_work", recorded)
+    plain = [m for m in DAY_ONE[2:] if not fact_patterns.extract(m["content"])]  # no fact stated
+    mem.add_messages(plain, user_id=user_id, session_id="day-1")
+    assert statements == [["formation_write", "audit_append"]]
+    day_one = (
+        "MATCH (m:Memory {user_id: $u, session_id: 'day-1'})-[r]-() RETURN collect(DISTINCT type(r)) AS kinds"
+    )
+    views = rows(mem, day_one, user_id)[0]["kinds"]
+    assert {"FOLLOWS", "RELATED_TO", "ENTITY", "IN_SESSION", "CAUSES"} <= set(views)
+    cross = rows(
+        mem,
+        "MATCH (:Memory {user_id: $u, session_id: 'day-0'})-[f:FOLLOWS {kind: 'cross_session'}]->"
+        "(:Memory {session_id: 'day-1'}) RETURN count(f) AS n",
+        user_id,
+    )
+    assert cross == [{"n": 1}]

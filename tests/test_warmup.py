@@ -125,18 +125,8 @@ def test_warm_formation_runs_formations_statements_and_writes_nothing(
         assert read_names.count(FILTERED + "entity_similar_index") == 2
     assert all(params.get("user_id", WARM_TENANT) == WARM_TENANT for _, params in reads)
     assert len(rehearsed) == 2  # a one-turn write and a small batch: the list-size ranges plan apart
-    statements = {
-        "memory_tails",
-        "memory_create",
-        "entity_upsert",
-        "entity_link",
-        "fact_current",
-        "fact_create",
-    }
+    statements = {"formation_write", "fact_current", "fact_create"}
     assert all(statements <= set(names) for names in rehearsed)
-    assert {"follows_create", "causes_create"} <= set(
-        rehearsed[1]
-    )  # the batch chains its turns, gives a cause
     assert all(names[-1] == "audit_append" for names in rehearsed)  # the audit step, in the same transaction
 
 
@@ -157,7 +147,7 @@ def test_a_library_process_warms_up_through_the_facade(
         gc.unfreeze()
     assert seconds > 0
     assert any("recall_pool" in name for name, _ in reads)
-    assert any(any(name == "memory_create" for name, _ in r) for r in rehearsals)
+    assert any(any(name == "formation_write" for name, _ in r) for r in rehearsals)
     assert mem.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == before
     reads.clear()
     gc.unfreeze()

@@ -1,0 +1,99 @@
+// Formation's writes in one statement, one round trip (graphmem.formation.writer.apply; before round 47 seven
+// statements, ~1 ms of round trip each): the session's tail, the memories, their FOLLOWS, RELATED_TO, CAUSES
+// and ENTITY edges and the entities, in this order, so every formation takes its locks in the same order
+// (writer._in_lock_order sorts each edge list by the node it attaches to). Each part is a unit subquery over its
+// own list; an empty list writes nothing. Every edge is bi-temporal: valid from the memory's occurred_at,
+// recorded now, never overwritten.
+// $user_id: the tenant (both ends of every edge must belong to it); $now: datetime (transaction time)
+// $plan: the lists, in one map (graphmem.formation.writer.write_params says why):
+//   sessions: [] or [{uid, user_id, session_id, agent_id, first_id, last_id}]: the session the batch extends
+//   rows: [{id, user_id, content, embedding, context_embedding, session_uid, props: map of scalar properties}]
+//   follows: [{src, dst, weight, kind}]; related: [{src, dst, weight}]
+//   causes: [{src, dst, weight, cue, method, valid_from}]
+//   entities: [{id, user_id, name, type, key, aliases, embedding}]; links: [{memory_id, entity_id, name}]
+CALL () {
+  // The FOLLOWS predecessor of the session's first new memory: the session's last memory, or for a new session
+  // the user's last memory (the last memory of the previous session); the tail pointers move to the batch.
+  UNWIND $plan.sessions AS s
+  MERGE (u:User {id: s.user_id})
+    ON CREATE SET u.user_id = s.user_id, u.created_at = $now
+  MERGE (sess:Session {uid: s.uid})
+    ON CREATE SET sess.user_id = s.user_id, sess.session_id = s.session_id, sess.agent_id = s.agent_id,
+                  sess.created_at = $now, sess.new = true
+  WITH s, u, sess, CASE WHEN sess.new THEN u.last_memory_id ELSE sess.last_memory_id END AS prev_id,
+       coalesce(sess.new, false) AS is_new
+  REMOVE sess.new
+  SET sess.last_memory_id = s.last_id, sess.updated_at = $now,
+      u.last_memory_id = s.last_id, u.last_session_uid = s.uid
+  RETURN collect(CASE WHEN prev_id IS NOT NULL AND prev_id <> ''
+                      THEN {src: prev_id, dst: s.first_id, weight: CASE WHEN is_new THEN 0.5 ELSE 1.0 END,
+                            kind: CASE WHEN is_new THEN 'cross_session' ELSE 'session' END} END) AS tail
+}
+CALL () {
+  // The memories with their embeddings (compact float vectors) and session links; decay_due at the epoch (the
+  // next decay run computes the new memory's coefficients), created_at $now unless the row has one.
+  UNWIND $plan.rows AS row
+  CREATE (m:Memory {id: row.id})
+  SET m += row.props, m.user_id = row.user_id, m.content = row.content,
+      m.recorded_at = $now, m.created_at = coalesce(row.props.created_at, $now), m.version = 1,
+      m.decay_due = datetime({epochSeconds: 0})
+  WITH m, row
+  CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+  CALL db.create.setNodeVectorProperty(m, 'context_embedding', row.context_embedding)
+  WITH m, row
+  OPTIONAL MATCH (s:Session {uid: row.session_uid})
+  FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | CREATE (m)-[:IN_SESSION]->(s))
+  RETURN count(m) AS created
+}
+CALL (tail) {
+  // Temporal view: FOLLOWS between consecutive memories (valid from the later one's occurred_at).
+  UNWIND tail + $plan.follows AS p
+  MATCH (a:Memory {id: p.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: p.dst}) WHERE b.user_id = $user_id
+  CREATE (a)-[:FOLLOWS {weight: p.weight, kind: p.kind, valid_from: b.occurred_at, valid_to: null,
+                        recorded_at: $now, expired_at: null}]->(b)
+  RETURN count(*) AS followed
+}
+CALL () {
+  // Semantic view: RELATED_TO from a new memory to similar memories of the user; weight = cosine, the base its
+  // weight decays from (fragments/edge_weight_now) from now on; weight_due at the epoch: the next decay run
+  // stores its rate. Association is a decay input of both ends.
+  UNWIND $plan.related AS p
+  MATCH (a:Memory {id: p.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: p.dst}) WHERE b.user_id = $user_id
+  CREATE (a)-[:RELATED_TO {weight: p.weight, weight_base: p.weight, weight_updated_at: $now,
+                           weight_due: datetime({epochSeconds: 0}), valid_from: a.occurred_at, valid_to: null,
+                           recorded_at: $now, expired_at: null}]->(b)
+  SET a.decay_due = datetime({epochSeconds: 0}), b.decay_due = datetime({epochSeconds: 0})
+  RETURN count(*) AS related
+}
+CALL () {
+  // Causal view: CAUSES (cause -> effect) from causal cues or an extractor.
+  UNWIND $plan.causes AS p
+  MATCH (a:Memory {id: p.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: p.dst}) WHERE b.user_id = $user_id
+  CREATE (a)-[:CAUSES {weight: p.weight, cue: p.cue, method: p.method, valid_from: p.valid_from,
+                       valid_to: null, recorded_at: $now, expired_at: null}]->(b)
+  RETURN count(*) AS caused
+}
+CALL () {
+  // Entities (the entity view's nodes); a new surface form is kept as an alias.
+  UNWIND $plan.entities AS e
+  MERGE (n:Entity {id: e.id})
+    ON CREATE SET n.user_id = e.user_id, n.name = e.name, n.type = e.type, n.key = e.key, n.aliases = [],
+                  n.mention_count = 0, n.created_at = $now, n.embedding = e.embedding
+  SET n.aliases = n.aliases + [a IN e.aliases WHERE NOT a IN n.aliases],
+      n.updated_at = $now
+  RETURN count(n) AS upserted
+}
+CALL () {
+  // Entity view: ENTITY edges from memories to the entities they mention (valid from the memory's occurred_at).
+  UNWIND $plan.links AS l
+  MATCH (m:Memory {id: l.memory_id}) WHERE m.user_id = $user_id
+  MATCH (e:Entity {id: l.entity_id}) WHERE e.user_id = $user_id
+  CREATE (m)-[:ENTITY {weight: 1.0, name: l.name, valid_from: m.occurred_at, valid_to: null,
+                       recorded_at: $now, expired_at: null}]->(e)
+  SET e.mention_count = coalesce(e.mention_count, 0) + 1
+  RETURN count(*) AS linked
+}
+RETURN created, followed, related, caused, upserted, linked
