@@ -1,6 +1,6 @@
 // Retract a locked current fact version: its transaction time closes now (status retracted, valid_to kept
 // null: as recorded from now on it held nowhere); the ended version a retraction with a valid_to records is
-// created by fact_create and linked to it here with SUPERSEDES.
+// created by fact_write and linked to it here with SUPERSEDES.
 // $user_id, $id: the retracted version, $ended_id: the ended version's id or null, $now
 MATCH (f:Fact {id: $id}) WHERE f.user_id = $user_id
 SET f.expired_at = $now, f.status = 'retracted'

@@ -1,12 +1,14 @@
 // Formation's writes in one statement, one round trip (graphmem.formation.writer.apply; before round 47 seven
-// statements, ~1 ms of round trip each): the session's tail, the memories, their FOLLOWS, RELATED_TO, CAUSES
-// and ENTITY edges and the entities, in this order, so every formation takes its locks in the same order
-// (writer._in_lock_order sorts each edge list by the node it attaches to). Each part is a unit subquery over its
-// own list; an empty list writes nothing. Every edge is bi-temporal: valid from the memory's occurred_at,
-// recorded now, never overwritten.
+// statements, ~1 ms of round trip each): the session's tail, the memories, FOLLOWS, RELATED_TO and CAUSES
+// edges, the entities and the ENTITY edges, in this order, so every formation takes its locks in the same order
+// (writer._in_lock_order sorts the RELATED_TO, CAUSES and ENTITY lists by the node they attach to). Each part
+// is a subquery over its own list that returns one aggregate row whatever the list holds (a part that could
+// return no row would skip every part after it); an empty list writes nothing. Every edge is bi-temporal:
+// valid from the memory's occurred_at, recorded now, never overwritten.
 // $user_id: the tenant (both ends of every edge must belong to it); $now: datetime (transaction time)
 // $plan: the lists, in one map (graphmem.formation.writer.write_params says why):
-//   sessions: [] or [{uid, user_id, session_id, agent_id, first_id, last_id}]: the session the batch extends
+//   sessions: [{uid, user_id, session_id, agent_id, first_id, last_id}]: the session the batch extends (formation
+//     sends none or one; each one listed gets its tail's FOLLOWS link)
 //   rows: [{id, user_id, content, embedding, context_embedding, session_uid, props: map of scalar properties}]
 //   follows: [{src, dst, weight, kind}]; related: [{src, dst, weight}]
 //   causes: [{src, dst, weight, cue, method, valid_from}]

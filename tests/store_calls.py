@@ -18,3 +18,31 @@ def record_calls(store: Any, method: str, monkeypatch: pytest.MonkeyPatch) -> li
 
     monkeypatch.setattr(store, method, recording)
     return calls
+
+
+def record_transactions(
+    store: Any, method: str, monkeypatch: pytest.MonkeyPatch
+) -> list[list[tuple[str, dict[str, Any]]]]:
+    """Per transaction run through ``store.<method>`` (``unit_of_work``, ``rehearse``) from now on, the named
+    statements it runs and their parameters, in order."""
+    transactions: list[list[tuple[str, dict[str, Any]]]] = []
+    original = getattr(store, method)
+
+    def recording(work: Any) -> Any:
+        statements: list[tuple[str, dict[str, Any]]] = []
+        transactions.append(statements)
+
+        def recorded(tx: Any) -> Any:
+            run = tx.run
+
+            def named(name: str, /, **params: Any) -> Any:
+                statements.append((name, params))
+                return run(name, **params)
+
+            tx.run = named
+            return work(tx)
+
+        return original(recorded)
+
+    monkeypatch.setattr(store, method, recording)
+    return transactions

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from store_calls import record_transactions
 
 from graphmem import GraphMemory, MemoryNotFound, Settings, TenantMismatch, ValidationError
 from graphmem.config import MAX_BATCH
@@ -126,7 +127,8 @@ def test_follows_chain_within_and_across_sessions(mem: GraphMemory, user_id: str
     expected[(one[-1].id, two[0].id)] = "cross_session"
     expected[(two[0].id, two[2].id)] = "session"  # the duplicate in between made no node
     assert chain == expected
-    assert all(e["vf"] is not None and e["ra"] is not None and e["w"] > 0 for e in edges)
+    assert all(e["vf"] is not None and e["ra"] is not None for e in edges)
+    assert {e["kind"]: e["w"] for e in edges} == {"session": 1.0, "cross_session": 0.5}
 
 
 def test_related_to_edges_carry_cosine_weights(mem: GraphMemory, user_id: str, conversation: Any) -> None:
@@ -367,6 +369,9 @@ def test_a_new_event_close_to_an_old_one_is_not_merged_into_it(mem: GraphMemory,
     assert again[0].id == a[0].id  # the same words again are still a repeat
 
 
+KEY = "Alice/location"  # a named speaker's fact is keyed by the speaker
+
+
 def test_a_batch_writes_its_memories_edges_and_entities_in_one_statement(
     mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -374,29 +379,30 @@ def test_a_batch_writes_its_memories_edges_and_entities_in_one_statement(
     entity are one statement (formation_write); a fact adds its own; the audit step closes it."""
     store = mem.runtime.store
     mem.add_messages(DAY_ONE[:2], user_id=user_id, session_id="day-0")  # the next session has a tail
-    statements: list[list[str]] = []
-    unit_of_work = store.unit_of_work
-
-    def recorded(work: Any) -> Any:
-        names: list[str] = []
-        statements.append(names)
-
-        def counted(tx: Any) -> Any:
-            run = tx.run
-
-            def named(name: str, /, **params: Any) -> Any:
-                names.append(name)
-                return run(name, **params)
-
-            tx.run = named
-            return work(tx)
-
-        return unit_of_work(counted)
-
-    monkeypatch.setattr(store, "unit_of_work", recorded)
+    transactions = record_transactions(store, "unit_of_work", monkeypatch)
     plain = [m for m in DAY_ONE[2:] if not fact_patterns.extract(m["content"])]  # no fact stated
     mem.add_messages(plain, user_id=user_id, session_id="day-1")
-    assert statements == [["formation_write", "audit_append"]]
+
+    def statements() -> list[list[str]]:
+        return [[name for name, _ in t] for t in transactions]
+
+    assert statements() == [["formation_write", "audit_append"]]
+    moves = ["I live in Bristol now.", "Actually I moved to York last week."]  # day-0 said Leeds
+    for said in moves:
+        mem.add_messages(
+            [{"role": "user", "name": "Alice", "content": said}], user_id=user_id, session_id="day-1"
+        )
+    assert statements()[1:] == [["formation_write", "fact_current", "fact_write", "audit_append"]] * 2
+    history = [(f.value, f.status) for f in mem.facts.history(user_id, KEY)]
+    assert sorted(history) == [("Bristol", "superseded"), ("Leeds", "superseded"), ("York", "current")]
+    outdated = rows(
+        mem,
+        "MATCH (old:Memory {user_id: $u})<-[s:SUPERSEDES]-(new:Memory) "
+        "RETURN old.content AS old, new.content AS new, old.outdated_keys AS keys, s.key AS key",
+        user_id,
+    )
+    assert sorted((r["old"], r["new"]) for r in outdated) == [(DAY_ONE[0]["content"], moves[0]), tuple(moves)]
+    assert all(r["keys"] == [KEY] and r["key"] == KEY for r in outdated)
     day_one = (
         "MATCH (m:Memory {user_id: $u, session_id: 'day-1'})-[r]-() RETURN collect(DISTINCT type(r)) AS kinds"
     )

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from store_calls import record_transactions
 
 from graphmem import GraphMemory
 from graphmem.formation.warmup import warm_formation
@@ -19,32 +20,14 @@ def recording(
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[list[tuple[str, dict[str, Any]]]]]:
     """Record ``store``'s named reads and, per rehearsal, the statements its transaction runs."""
     reads: list[tuple[str, dict[str, Any]]] = []
-    rehearsals: list[list[tuple[str, dict[str, Any]]]] = []
-    original_read, original_rehearse = store.read, store.rehearse
+    original_read = store.read
 
     def read(name: str, /, **params: Any) -> Any:
         reads.append((name, params))
         return original_read(name, **params)
 
-    def rehearse(work: Any) -> Any:
-        statements: list[tuple[str, dict[str, Any]]] = []
-        rehearsals.append(statements)
-
-        def recorded(tx: Any) -> Any:
-            run = tx.run
-
-            def named(name: str, /, **params: Any) -> Any:
-                statements.append((name, params))
-                return run(name, **params)
-
-            tx.run = named
-            return work(tx)
-
-        return original_rehearse(recorded)
-
     monkeypatch.setattr(store, "read", read)
-    monkeypatch.setattr(store, "rehearse", rehearse)
-    return reads, rehearsals
+    return reads, record_transactions(store, "rehearse", monkeypatch)
 
 
 def test_warm_plans_runs_recalls_statements_and_writes_nothing(
@@ -125,8 +108,10 @@ def test_warm_formation_runs_formations_statements_and_writes_nothing(
         assert read_names.count(FILTERED + "entity_similar_index") == 2
     assert all(params.get("user_id", WARM_TENANT) == WARM_TENANT for _, params in reads)
     assert len(rehearsed) == 2  # a one-turn write and a small batch: the list-size ranges plan apart
-    statements = {"formation_write", "fact_current", "fact_create"}
+    statements = {"formation_write", "fact_current", "fact_write"}
     assert all(statements <= set(names) for names in rehearsed)
+    batch = dict(rehearsals[1])["formation_write"]["plan"]
+    assert batch["follows"] and batch["causes"]  # the batch chains its turns, gives a cause
     assert all(names[-1] == "audit_append" for names in rehearsed)  # the audit step, in the same transaction
 
 

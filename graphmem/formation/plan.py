@@ -75,13 +75,13 @@ class FormationPlan:
 
     user_id: str
     now: datetime
-    rows: tuple[Row, ...]  # new Memory nodes (``memory_create``)
+    rows: tuple[Row, ...]  # new Memory nodes (``formation_write``, like every list below but merges)
     follows: tuple[Row, ...]  # FOLLOWS chain inside the batch
-    session: Row | None  # the Session node to extend (``memory_tails``), if the batch has a session
+    session: Row | None  # the Session node to extend (its tail: the first row's FOLLOWS), if any
     related: tuple[Row, ...]
     causes: tuple[Row, ...]
-    entities: tuple[Row, ...]  # ``entity_upsert``
-    entity_links: tuple[Row, ...]  # ``entity_link``
+    entities: tuple[Row, ...]  # Entity nodes, created or given an alias
+    entity_links: tuple[Row, ...]  # ENTITY edges
     merges: tuple[Row, ...]  # near-duplicates of stored memories (``memory_merge_duplicate``)
     facts: tuple[FactInput, ...]
     memory_ids: tuple[str, ...]  # per draft: the id of the memory it becomes (new, merged into, or earlier)

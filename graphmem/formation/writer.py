@@ -27,6 +27,7 @@ from graphmem.models import Memory
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
+from graphmem.store.values import list_map
 from graphmem.temporal import facts as factbase
 
 logger = logging.getLogger(__name__)
@@ -122,20 +123,19 @@ def apply(tx: Tx, plan: FormationPlan) -> list[dict[str, Any]]:
     work may be retried by the driver: this must not mutate anything outside itself (the plan included).
     """
     user_id, now = plan.user_id, plan.now
-    tx.run(
-        "formation_write",
-        **write_params(
-            user_id,
-            now,
-            sessions=() if plan.session is None else (plan.session,),
-            rows=[_as_sent(r, now) for r in plan.rows],
-            follows=plan.follows,
-            related=_in_lock_order(plan.related, "dst", "src"),
-            causes=_in_lock_order(plan.causes, "dst", "src"),
-            entities=plan.entities,
-            links=_in_lock_order(plan.entity_links, "entity_id", "memory_id"),
-        ),
+    params = write_params(
+        user_id,
+        now,
+        sessions=() if plan.session is None else (plan.session,),
+        rows=[_as_sent(r, now) for r in plan.rows],
+        follows=plan.follows,
+        related=_in_lock_order(plan.related, "dst", "src"),
+        causes=_in_lock_order(plan.causes, "dst", "src"),
+        entities=plan.entities,
+        links=_in_lock_order(plan.entity_links, "entity_id", "memory_id"),
     )
+    if any(params["plan"].values()):  # every turn a near-duplicate: nothing new to write
+        tx.run("formation_write", **params)
     merged = (
         tx.run(
             "memory_merge_duplicate",
@@ -164,19 +164,17 @@ def write_params(
     links: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """The parameters of ``formation_write`` (its header names each list's rows; an empty list writes
-    nothing). The lists travel in one map, ``$plan``: the server keys its plan cache on each list
-    parameter's size range (empty, 1, 10, 100, 1,000 and more plan apart, ~170 ms each for this statement),
-    so seven list parameters would plan once per combination of their sizes; a map is planned once."""
-    lists = {
-        "sessions": sessions,
-        "rows": rows,
-        "follows": follows,
-        "related": related,
-        "causes": causes,
-        "entities": entities,
-        "links": links,
-    }
-    return {"user_id": user_id, "now": now, "plan": {k: list(v) for k, v in lists.items()}}
+    nothing), its lists in one map (:func:`graphmem.store.values.list_map`)."""
+    plan = list_map(
+        sessions=sessions,
+        rows=rows,
+        follows=follows,
+        related=related,
+        causes=causes,
+        entities=entities,
+        links=links,
+    )
+    return {"user_id": user_id, "now": now, "plan": plan}
 
 
 def add_turns(

@@ -98,7 +98,7 @@ def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> b
     """Whether the memory's statement had stopped holding at ``scope.as_of`` (default now), as known at
     ``scope.known_at`` (default now): a mark held in transaction time from ``outdated_at`` until
     ``reinstated_at``; marks withdrawn before the current one are kept in the lists ``withdrawn_from``,
-    ``withdrawn_at`` and ``withdrawn_until`` (cypher/fact_outdate_memories.cypher), which recall reads as one
+    ``withdrawn_at`` and ``withdrawn_until`` (cypher/fact_write.cypher), which recall reads as one
     value, ``withdrawn`` (the three lists), and only for a ``known_at`` read: at now none of them holds."""
     since, withdrawn = memory.get("outdated_from"), memory.get("withdrawn")
     if since is None and withdrawn is None:  # most memories: never outdated (recall asks for every candidate)

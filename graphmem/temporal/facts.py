@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -17,13 +17,14 @@ from graphmem.models import Fact
 from graphmem.store import records
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
+from graphmem.store.values import list_map
 
 # A step run inside a write's transaction once its result is known (audit event, idempotency key).
 Commit = Callable[[Tx, Fact], None]
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "retract_fact", "set_fact"]
+__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "retract_fact", "set_fact", "write_params"]
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:
@@ -65,20 +66,20 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     }
     plan = facts.plan(inputs, currents, now, states)
     user_id = inputs[0].user_id
-    if plan.create:
-        tx.run("fact_create", rows=[{"valid_to": None, "expire": False, **r} for r in plan.create], now=now)
-    if plan.close or plan.revoked:
-        closes = plan.close + [{"id": r, "revoke": True} for r in plan.revoked]
-        tx.run("fact_close", closes=closes, user_id=user_id, now=now)
-    if plan.supersedes or plan.conflicts_with:
-        tx.run(
-            "fact_edges", supersedes=plan.supersedes, conflicts=plan.conflicts_with, user_id=user_id, now=now
-        )
-    if plan.reinstated:  # first: the batch's own marks come after (graphmem.model.fact_endings)
-        tx.run("fact_reinstate_memories", reinstated=plan.reinstated, user_id=user_id, now=now)
-    if plan.outdated:
-        tx.run("fact_outdate_memories", outdated=plan.outdated, user_id=user_id, now=now)
-    tx.run("fact_audit", audit=plan.audit, now=now)
+    tx.run(
+        "fact_write",
+        **write_params(
+            user_id,
+            now,
+            create=[{"valid_to": None, "expire": False, **r} for r in plan.create],
+            closes=plan.close + [{"id": r, "revoke": True} for r in plan.revoked],
+            supersedes=plan.supersedes,
+            conflicts=plan.conflicts_with,
+            reinstated=plan.reinstated,
+            outdated=plan.outdated,
+            audit=plan.audit,
+        ),
+    )
     logger.debug(
         "facts: %d inputs, %d new versions, %d closed", len(inputs), len(plan.create), len(plan.close)
     )
@@ -128,12 +129,10 @@ def retract_fact(
             )
         except ValueError as exc:
             raise ValidationError("valid_to", str(exc)) from exc
-        if retraction.create is not None:
-            tx.run("fact_create", rows=[retraction.create], now=when)
-        if retraction.revoke is not None:
-            tx.run(
-                "fact_close", closes=[{"id": retraction.revoke, "revoke": True}], user_id=user_id, now=when
-            )
+        if retraction.create is not None or retraction.revoke is not None:
+            create = [] if retraction.create is None else [retraction.create]
+            revoke = [] if retraction.revoke is None else [{"id": retraction.revoke, "revoke": True}]
+            tx.run("fact_write", **write_params(user_id, when, create=create, closes=revoke))
         ended_id = retraction.create["id"] if retraction.create is not None else None
         tx.run("fact_retract", user_id=user_id, id=retraction.close_id, ended_id=ended_id, now=when)
         if valid_to is None and current.get("planned_at") is not None:
@@ -155,11 +154,36 @@ def _withdrawn_statements(
 ) -> None:
     """A plan retracted: its statement stops holding now, and the statement of the value it had closed (the
     resumed version's memory) is current again, as for a plan called off in conversation."""
-    if retraction.create is not None:  # first, as a batch's (graphmem.temporal.facts.apply)
-        reinstated = [{"fact": retraction.create["id"], "key": key}]
-        tx.run("fact_reinstate_memories", reinstated=reinstated, user_id=user_id, now=when)
+    # reinstated first, as a batch's (graphmem.temporal.facts.apply); fact_write runs them in that order
+    reinstated = [] if retraction.create is None else [{"fact": retraction.create["id"], "key": key}]
     outdated = [{"old": retraction.close_id, "new": None, "key": key, "at": when}]
-    tx.run("fact_outdate_memories", outdated=outdated, user_id=user_id, now=when)
+    tx.run("fact_write", **write_params(user_id, when, reinstated=reinstated, outdated=outdated))
+
+
+def write_params(
+    user_id: str,
+    now: datetime,
+    *,
+    create: Sequence[dict[str, Any]] = (),
+    closes: Sequence[dict[str, Any]] = (),
+    supersedes: Sequence[dict[str, Any]] = (),
+    conflicts: Sequence[dict[str, Any]] = (),
+    reinstated: Sequence[dict[str, Any]] = (),
+    outdated: Sequence[dict[str, Any]] = (),
+    audit: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """The parameters of ``fact_write`` (its header names each list's rows; an empty list writes nothing),
+    its lists in one map (:func:`graphmem.store.values.list_map`)."""
+    plan = list_map(
+        create=create,
+        closes=closes,
+        supersedes=supersedes,
+        conflicts=conflicts,
+        reinstated=reinstated,
+        outdated=outdated,
+        audit=audit,
+    )
+    return {"user_id": user_id, "now": now, "plan": plan}
 
 
 def _resumed(row: Any) -> dict[str, Any] | None:
