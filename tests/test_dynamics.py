@@ -17,6 +17,7 @@ from graphmem.errors import StoreError
 from graphmem.model import dynamics as d
 from graphmem.model import knn
 from graphmem.model.anchors import NEVER
+from graphmem.retrieval.effects import effects_params
 from graphmem.store.migrations import server_filters_vectors
 from graphmem.store.queries import expand, variant
 from graphmem.temporal import migrate
@@ -539,7 +540,8 @@ def test_promotion_to_common_knowledge(dyn: GraphMemory, user_id: str) -> None:
             "context": "writing" if i % 2 else "support",
             "query": "x",
         }
-        dyn.runtime.store.write("recall_record", event=event, now=start + timedelta(days=i))
+        at = start + timedelta(days=i)
+        dyn.runtime.store.write("recall_effects", **effects_params([user_id], at, events=[event]))
     run = dyn.jobs.run("promote", user_id=user_id, now=start + timedelta(days=10))
     assert run.counts["promoted"] == 1
     promoted = node(dyn, hot.id)

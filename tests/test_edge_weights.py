@@ -21,6 +21,7 @@ from graphmem import GraphMemory
 from graphmem.formation.writer import write_params
 from graphmem.model import edge_weights as spec
 from graphmem.model.dynamics import DynamicsParams
+from graphmem.retrieval.effects import effects_params
 from graphmem.store.queries import expand, query
 from graphmem.temporal import migrate
 
@@ -227,9 +228,8 @@ def test_co_recall_reweights_from_the_derived_weight(dyn: GraphMemory) -> None:
     _formed(dyn, user, 1, NOW)
     dyn.jobs.run("decay", user_id=user, now=NOW)
     later = NOW + timedelta(days=30)
-    dyn.runtime.store.write_auto(
-        "memory_co_recalled", ids=[f"{user}-0", f"{user}-1"], tenants=[user], now=later, rate=0.1
-    )
+    returned = [f"{user}-0", f"{user}-1"]  # recalled together: co-recall (and reinforcement) at rate 0.1
+    dyn.runtime.store.write_auto("recall_effects", **effects_params([user], later, reinforced=returned))
     props, weight = _edges(dyn, user, later)[0]
     w = 0.6 * (1 - P.edge_decay) ** 30
     assert _close(weight, w + 0.1 * (1 - w)) and props["weight_updated_at"] == later

@@ -13,6 +13,7 @@ from typing import Any
 
 import pydantic
 import pytest
+from store_calls import record_transactions
 
 from graphmem import GraphMemory, Settings, ValidationError
 from graphmem.config import RetrievalPreset
@@ -82,6 +83,22 @@ def test_recall_takes_at_most_two_round_trips(
     assert hits and "Rex" in hits[0].memory.content
     assert store.calls[0] == "read:recall_pool"
     assert len(store.calls) <= 2, store.calls
+
+
+def test_a_recall_writes_its_effects_in_one_statement(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second round trip (issue 14): reinforcement, co-recall, inhibition of competitors and the record
+    are one statement (recall_effects), then the returned rows are read in the same transaction."""
+    _conversation(mem, user_id)
+    transactions = record_transactions(mem.runtime.store, "unit_of_work", monkeypatch)
+    hits = mem.recall("what is my dog called?", user_id=user_id, k=3, reinforce=True)
+    assert [[name for name, _ in t] for t in transactions] == [["recall_effects", "memory_fetch"]]
+    plan = transactions[0][0][1]["plan"]
+    assert plan["reinforced"] == sorted(h.memory.id for h in hits) == sorted(plan["co_recalled"])
+    assert len(plan["events"]) == 1  # the recall recorded
+    stored = mem.query("MATCH (m:Memory {id: $id}) RETURN m.recall_hits AS n", {"id": hits[0].memory.id})
+    assert stored == [{"n": 1}]
 
 
 def test_a_short_filtered_recall_takes_one_more_read(mem: GraphMemory, user_id: str) -> None:

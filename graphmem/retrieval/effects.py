@@ -6,6 +6,7 @@ graphmem.store.deferred); the statements and their parameters are the same eithe
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from graphmem.model import heuristics, metamemory
 from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.store.driver import Tx
 from graphmem.store.runtime import Runtime
+from graphmem.store.values import list_map
 
 if TYPE_CHECKING:  # recall imports this module
     from graphmem.retrieval.recall import RecallRequest
@@ -33,17 +35,46 @@ class RecallEffects:
     event: dict[str, Any] | None = None  # the RecallEvent (None: recalls are not recorded)
 
     def apply(self, tx: Tx) -> None:
-        if self.reinforced:
-            r = heuristics.REINFORCEMENT.cypher()
-            ids, tenants, now = self.reinforced, self.tenants, self.now
-            tx.run("memory_reinforce", ids=ids, tenants=tenants, now=now, r=r, share=1.0)
-            if len(self.reinforced) > 1:
-                tx.run("memory_co_recalled", ids=ids, tenants=tenants, now=now, rate=SYNERGY_RATE)
-        if self.suppressed:
-            rif = metamemory.RIF.cypher()
-            tx.run("memory_suppress", updates=self.suppressed, tenants=self.tenants, now=self.now, rif=rif)
-        if self.event is not None:
-            tx.run("recall_record", event=self.event, now=self.now)
+        """Write the effects: one statement (``recall_effects``), nothing when there is nothing to write."""
+        if self.reinforced or self.suppressed or self.event is not None:
+            tx.run("recall_effects", **self.params())
+
+    def params(self) -> dict[str, Any]:
+        """The parameters of ``recall_effects``: its lists in one map (graphmem.store.values.list_map)."""
+        return effects_params(
+            self.tenants,
+            self.now,
+            reinforced=self.reinforced,
+            suppressed=self.suppressed,
+            events=() if self.event is None else (self.event,),
+        )
+
+
+def effects_params(
+    tenants: list[str],
+    now: datetime,
+    *,
+    reinforced: Sequence[str] = (),
+    suppressed: Sequence[dict[str, Any]] = (),
+    events: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """The parameters of ``recall_effects`` for these lists (co-recall: the reinforced ids when two or more
+    were returned together), with the heuristics' constants."""
+    plan = list_map(
+        reinforced=reinforced,
+        co_recalled=reinforced if len(reinforced) > 1 else (),
+        suppressed=suppressed,
+        events=events,
+    )
+    return {
+        "tenants": tenants,
+        "now": now,
+        "plan": plan,
+        "r": heuristics.REINFORCEMENT.cypher(),
+        "share": 1.0,
+        "rate": SYNERGY_RATE,
+        "rif": metamemory.RIF.cypher(),
+    }
 
 
 def effects_of(

@@ -75,8 +75,8 @@ def warm_plans(rt: Runtime) -> float:
                 recall(rt, _request(query), now=now)
         recall(rt, replace(_request(WARM_QUERIES[0]), filters=WARM_FILTER), now=now)  # recall_filtered
         rt.store.rehearse(_effects(rt, now, 0, changes=False))  # record and fetch: reinforce=False
-        for competitors in (WARM_K, MAX_COMPETITORS):  # both list-size ranges of a recall's competitors
-            rt.store.rehearse(_changed(_effects(rt, now, competitors, changes=True)))
+        # the effects' lists travel in one map (store.values.list_map): one plan whatever their sizes
+        rt.store.rehearse(_changed(_effects(rt, now, MAX_COMPETITORS, changes=True)))
         reference.vectors(rt.embedder)  # a small tenant's confidence reads them (~0.4 s to embed once)
     except GraphMemError as exc:
         logger.warning("warming recall's query plans failed (recall will plan on first use): %s", exc)
@@ -98,7 +98,8 @@ def _effects(
     """Recall's write transaction for made-up hits of the warm-up tenant: every statement runs with the
     parameter types of a real recall that reinforces, and matches no memory. The server's plan cache also
     keys on the size range of a list parameter (measured: 1, 2-10 and 11-100 items plan apart), so the
-    rehearsal returns ``WARM_K`` hits, a default recall's, and has ``competitors`` competitors."""
+    rehearsal returns ``WARM_K`` hits, a default recall's (the rows' read takes their ids as a list), and has
+    ``competitors`` competitors."""
     hits = [
         RankedHit(f"{WARM_TENANT}-{i}", {}, 1.0 - i / 100, 0.5, {"vector": i + 1}, (), (), {})
         for i in range(WARM_K)
@@ -118,7 +119,9 @@ def _changed(work: Callable[[Tx], list[dict[str, Any]]]) -> Callable[[Tx], list[
 class _Changed:
     """A transaction that holds a pending change after its first statement, as a real recall's does once its
     reinforcement has written: the server plans the later statements apart for a transaction with changes
-    (measured: ``memory_co_recalled`` warmed without them took 70-120 ms again after a real reinforcement)."""
+    (measured when co-recall was a statement of its own: warmed without them it took 70-120 ms again after a
+    real reinforcement; since round 47 the effects are one statement, ``recall_effects``, and the rows' read
+    follows it)."""
 
     def __init__(self, tx: Tx) -> None:
         self._tx, self._first = tx, True
