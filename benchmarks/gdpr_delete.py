@@ -28,8 +28,8 @@ from typing import Any
 from machine import neo4j_version, stamp
 
 from graphmem import GraphMemory, Settings
-from graphmem.formation.writer import session_uid, user_key, write_params
-from graphmem.temporal.facts import write_params as fact_params
+from graphmem.formation.writer import formation_params, session_uid, user_key
+from graphmem.temporal.facts import fact_params
 
 BATCH = 1000
 SESSION = 50
@@ -133,7 +133,7 @@ def build(mem: GraphMemory, user_id: str, n: int, rng: random.Random) -> None:
 
         def work(tx: Any) -> None:
             sessions_ = list(sessions.values())  # noqa: B023
-            params = write_params(user_id, now, sessions=sessions_, rows=rows, follows=follows)  # noqa: B023
+            params = formation_params(user_id, now, sessions=sessions_, rows=rows, follows=follows)  # noqa: B023
             tx.run("formation_write", **params)
             tx.run("fact_write", **fact_params(user_id, now, create=facts))  # noqa: B023
 

@@ -6,7 +6,7 @@
 // return no row would skip every part after it); an empty list writes nothing. Every edge is bi-temporal:
 // valid from the memory's occurred_at, recorded now, never overwritten.
 // $user_id: the tenant (both ends of every edge must belong to it); $now: datetime (transaction time)
-// $plan: the lists, in one map (graphmem.formation.writer.write_params says why):
+// $plan: the lists, in one map (graphmem.store.values.list_map says why):
 //   sessions: [{uid, user_id, session_id, agent_id, first_id, last_id}]: the session the batch extends (formation
 //     sends none or one; each one listed gets its tail's FOLLOWS link)
 //   rows: [{id, user_id, content, embedding, context_embedding, session_uid, props: map of scalar properties}]

@@ -1,6 +1,6 @@
 // A near-duplicate reinforces the existing memory instead of a new node: one more access, and the strength
 // grown as graphmem.model.heuristics.reinforce with way 'restore' (testing effect: stating a memory again
-// strengthens restore_share as much as recalling it; spacing as in recall_effects), capped at 4. The merge
+// strengthens restore_share as much as recalling it; spacing as in recall_write), capped at 4. The merge
 // is recorded as a Merge node (what was said, when, how similar) pointing at the memory.
 // $merges: list of {i, id, merge_id, content, similarity, occurred_at, metadata}
 // $user_id, $now; $r: Reinforcement map {gain, spacing_days, restore_share}

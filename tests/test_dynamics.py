@@ -541,7 +541,7 @@ def test_promotion_to_common_knowledge(dyn: GraphMemory, user_id: str) -> None:
             "query": "x",
         }
         at = start + timedelta(days=i)
-        dyn.runtime.store.write("recall_effects", **effects_params([user_id], at, events=[event]))
+        dyn.runtime.store.write("recall_write", **effects_params([user_id], at, events=[event]))
     run = dyn.jobs.run("promote", user_id=user_id, now=start + timedelta(days=10))
     assert run.counts["promoted"] == 1
     promoted = node(dyn, hot.id)

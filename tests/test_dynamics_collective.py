@@ -66,13 +66,13 @@ _STATE = st.fixed_dictionaries(
 @SETTINGS
 @given(states=st.lists(_STATE, min_size=1, max_size=6))
 def test_reinforcement_cypher_matches_the_rule(dyn: GraphMemory, states: list[dict[str, Any]]) -> None:
-    """Recall (recall_effects) and re-stating (memory_merge_duplicate) grow strength exactly as
+    """Recall (recall_write) and re-stating (memory_merge_duplicate) grow strength exactly as
     heuristics.reinforce says, with spacing, and recall more than re-stating (testing effect)."""
     user = disposable(f"test-{uuid.uuid4()}")
     ids = _create(dyn, user, [{k: v for k, v in s.items() if v is not None} for s in states])
     twins = _create(dyn, user + "-b", [{k: v for k, v in s.items() if v is not None} for s in states])
     r = h.REINFORCEMENT.cypher()
-    dyn.runtime.store.write("recall_effects", **effects_params([user], NOW, reinforced=ids))
+    dyn.runtime.store.write("recall_write", **effects_params([user], NOW, reinforced=ids))
     merge = {"content": "again", "similarity": 0.97, "occurred_at": NOW, "metadata": "{}"}
     merges = [{"i": i, "id": mid, "merge_id": f"{mid}-m", **merge} for i, mid in enumerate(twins)]
     dyn.runtime.store.write("memory_merge_duplicate", merges=merges, user_id=user + "-b", now=NOW, r=r)
@@ -109,7 +109,7 @@ def test_inhibition_cypher_matches_the_rule(
     props = [{"inhibition": i, "inhibited_at": at if i is not None else None} for i, at, _ in rows]
     ids = _create(dyn, user, [{k: v for k, v in p.items() if v is not None} for p in props])
     updates = [{"id": mid, "activation": a} for mid, (_, _, a) in zip(ids, rows, strict=True)]
-    dyn.runtime.store.write("recall_effects", **effects_params([user], NOW, suppressed=updates))
+    dyn.runtime.store.write("recall_write", **effects_params([user], NOW, suppressed=updates))
     for mid, (i, at, a) in zip(ids, rows, strict=True):
         got = _props(dyn, mid)
         want = mm.inhibited(mm.inhibition_now(i, at if i is not None else None, NOW), a)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from store_calls import record_calls
 
 from graphmem import GraphMemory
-from graphmem.formation.writer import write_params
+from graphmem.formation.writer import formation_params
 from graphmem.model import edge_weights as spec
 from graphmem.model.dynamics import DynamicsParams
 from graphmem.retrieval.effects import effects_params
@@ -175,7 +175,7 @@ def _formed(dyn: GraphMemory, user: str, n: int, at: datetime) -> None:
         {"src": f"{user}-{i}", "dst": f"{user}-{i + 1}", "weight": 0.6 + i / 100, "valid_from": at}
         for i in range(n)
     ]
-    dyn.runtime.store.write_auto("formation_write", **write_params(user, at, related=pairs))
+    dyn.runtime.store.write_auto("formation_write", **formation_params(user, at, related=pairs))
 
 
 def test_later_decay_runs_leave_unchanged_edges_alone(dyn: GraphMemory) -> None:
@@ -229,7 +229,7 @@ def test_co_recall_reweights_from_the_derived_weight(dyn: GraphMemory) -> None:
     dyn.jobs.run("decay", user_id=user, now=NOW)
     later = NOW + timedelta(days=30)
     returned = [f"{user}-0", f"{user}-1"]  # recalled together: co-recall (and reinforcement) at rate 0.1
-    dyn.runtime.store.write_auto("recall_effects", **effects_params([user], later, reinforced=returned))
+    dyn.runtime.store.write_auto("recall_write", **effects_params([user], later, reinforced=returned))
     props, weight = _edges(dyn, user, later)[0]
     w = 0.6 * (1 - P.edge_decay) ** 30
     assert _close(weight, w + 0.1 * (1 - w)) and props["weight_updated_at"] == later

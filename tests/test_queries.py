@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from graphmem import GraphMemory
+from graphmem.formation.writer import formation_params
+from graphmem.retrieval.effects import effects_params
 from graphmem.store import migrations
 from graphmem.store.queries import (
     FILTERED,
@@ -18,6 +22,7 @@ from graphmem.store.queries import (
     query_names,
     schema_statements,
 )
+from graphmem.temporal.facts import fact_params
 
 SOURCE = "\n".join(p.read_text() for p in Path(__file__).parents[1].joinpath("graphmem").rglob("*.py"))
 LIBRARY_QUERIES = [n for n in query_names() if "/" not in n]
@@ -131,3 +136,24 @@ def test_bad_query_names_are_refused() -> None:
     for bad in ["../pyproject", "x;y", "", "Recall_Exact"]:
         with pytest.raises(KeyError):
             query(bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("formation_write", formation_params("u", datetime.now(UTC))),
+        ("fact_write", fact_params("u", datetime.now(UTC))),
+        ("recall_write", effects_params(["u"], datetime.now(UTC))),
+    ],
+)
+def test_a_statements_plan_fields_are_the_ones_its_caller_sends(name: str, params: dict[str, Any]) -> None:
+    """A field of ``$plan`` that the statement names and the caller does not send reads as null, and
+    ``UNWIND null`` writes nothing without an error: the two must agree, field for field."""
+    named = set(re.findall(r"\$plan\.(\w+)", query(name)))
+    assert named == set(params["plan"]), name
+    assert set(re.findall(r"\$(\w+)", query(name))) - {"plan"} <= set(params) - {"plan"}, name
+
+
+def test_co_recall_needs_two_memories_returned_together() -> None:
+    one, two = (effects_params(["u"], datetime.now(UTC), reinforced=ids) for ids in (["a"], ["a", "b"]))
+    assert one["plan"]["co_recalled"] == [] and two["plan"]["co_recalled"] == ["a", "b"]

@@ -89,11 +89,11 @@ def test_a_recall_writes_its_effects_in_one_statement(
     mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The second round trip (issue 14): reinforcement, co-recall, inhibition of competitors and the record
-    are one statement (recall_effects), then the returned rows are read in the same transaction."""
+    are one statement (recall_write), then the returned rows are read in the same transaction."""
     _conversation(mem, user_id)
     transactions = record_transactions(mem.runtime.store, "unit_of_work", monkeypatch)
     hits = mem.recall("what is my dog called?", user_id=user_id, k=3, reinforce=True)
-    assert [[name for name, _ in t] for t in transactions] == [["recall_effects", "memory_fetch"]]
+    assert [[name for name, _ in t] for t in transactions] == [["recall_write", "memory_fetch"]]
     plan = transactions[0][0][1]["plan"]
     assert plan["reinforced"] == sorted(h.memory.id for h in hits) == sorted(plan["co_recalled"])
     assert len(plan["events"]) == 1  # the recall recorded

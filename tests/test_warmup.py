@@ -52,10 +52,10 @@ def test_warm_plans_runs_recalls_statements_and_writes_nothing(
     assert mem.runtime.tenant_profiles.get(WARM_TENANT) is None  # the made-up profile is not left behind
     assert all(params["tenants"] == [WARM_TENANT] for params in pools)
     assert [params["tenants"] for name, params in reads if name == "recall_filtered"] == [[WARM_TENANT]]
-    assert {"recall_effects", "memory_fetch"} <= set(rehearsed)
+    assert {"recall_write", "memory_fetch"} <= set(rehearsed)
     # the rows' read is also planned for a transaction that holds a change, as in a real recall's
     changed = [[name for name, _ in run] for run in rehearsals if ("warmup_pending_change", {}) in run]
-    assert changed == [["recall_effects", "warmup_pending_change", "memory_fetch"]]
+    assert changed == [["recall_write", "warmup_pending_change", "memory_fetch"]]
     assert after == before  # the rehearsal rolled back; the warm-up tenant holds nothing
     hits = mem.recall("where is my passport?", user_id=user_id)  # the tenant's own recall still works
     assert hits and "passport" in hits[0].memory.content

@@ -41,9 +41,9 @@ __all__ = [
     "embedding_text",
     "entity_id",
     "form",
+    "formation_params",
     "session_uid",
     "user_key",
-    "write_params",
 ]
 
 
@@ -123,7 +123,7 @@ def apply(tx: Tx, plan: FormationPlan) -> list[dict[str, Any]]:
     work may be retried by the driver: this must not mutate anything outside itself (the plan included).
     """
     user_id, now = plan.user_id, plan.now
-    params = write_params(
+    params = formation_params(
         user_id,
         now,
         sessions=() if plan.session is None else (plan.session,),
@@ -151,7 +151,7 @@ def apply(tx: Tx, plan: FormationPlan) -> list[dict[str, Any]]:
     return merged
 
 
-def write_params(
+def formation_params(
     user_id: str,
     now: datetime,
     *,

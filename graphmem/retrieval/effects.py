@@ -1,7 +1,7 @@
 """What a recall changes: reinforcement of what it returns, co-recall, retrieval-induced forgetting of its
 competitors, and its record. Built once per recall, then written either in the request's own transaction
 (``Settings.recall_effects="inline"``) or later by a background writer (``"deferred"``,
-graphmem.store.deferred); the statements and their parameters are the same either way."""
+graphmem.store.deferred); the statement and its parameters are the same either way."""
 
 from __future__ import annotations
 
@@ -35,12 +35,12 @@ class RecallEffects:
     event: dict[str, Any] | None = None  # the RecallEvent (None: recalls are not recorded)
 
     def apply(self, tx: Tx) -> None:
-        """Write the effects: one statement (``recall_effects``), nothing when there is nothing to write."""
+        """Write the effects: one statement (``recall_write``), nothing when there is nothing to write."""
         if self.reinforced or self.suppressed or self.event is not None:
-            tx.run("recall_effects", **self.params())
+            tx.run("recall_write", **self.params())
 
     def params(self) -> dict[str, Any]:
-        """The parameters of ``recall_effects``: its lists in one map (graphmem.store.values.list_map)."""
+        """The parameters of ``recall_write``: its lists in one map (graphmem.store.values.list_map)."""
         return effects_params(
             self.tenants,
             self.now,
@@ -58,7 +58,7 @@ def effects_params(
     suppressed: Sequence[dict[str, Any]] = (),
     events: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The parameters of ``recall_effects`` for these lists (co-recall: the reinforced ids when two or more
+    """The parameters of ``recall_write`` for these lists (co-recall: the reinforced ids when two or more
     were returned together), with the heuristics' constants."""
     plan = list_map(
         reinforced=reinforced,
@@ -70,7 +70,7 @@ def effects_params(
         "tenants": tenants,
         "now": now,
         "plan": plan,
-        "r": heuristics.REINFORCEMENT.cypher(),
+        "reinforcement": heuristics.REINFORCEMENT.cypher(),
         "share": 1.0,
         "rate": SYNERGY_RATE,
         "rif": metamemory.RIF.cypher(),

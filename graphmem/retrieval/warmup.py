@@ -74,9 +74,10 @@ def warm_plans(rt: Runtime) -> float:
             for query in WARM_QUERIES:
                 recall(rt, _request(query), now=now)
         recall(rt, replace(_request(WARM_QUERIES[0]), filters=WARM_FILTER), now=now)  # recall_filtered
-        rt.store.rehearse(_effects(rt, now, 0, changes=False))  # record and fetch: reinforce=False
-        # the effects' lists travel in one map (store.values.list_map): one plan whatever their sizes
-        rt.store.rehearse(_changed(_effects(rt, now, MAX_COMPETITORS, changes=True)))
+        rt.store.rehearse(_effects(rt, now, changes=False))  # record and fetch: reinforce=False
+        # the effects' lists travel in one map (store.values.list_map): one plan whatever their sizes; the
+        # rows' read takes the returned ids as a list of a default recall's size
+        rt.store.rehearse(_changed(_effects(rt, now, changes=True)))
         reference.vectors(rt.embedder)  # a small tenant's confidence reads them (~0.4 s to embed once)
     except GraphMemError as exc:
         logger.warning("warming recall's query plans failed (recall will plan on first use): %s", exc)
@@ -92,14 +93,13 @@ def _request(query: str) -> RecallRequest:
     )
 
 
-def _effects(
-    rt: Runtime, now: datetime, competitors: int, *, changes: bool
-) -> Callable[[Tx], list[dict[str, Any]]]:
+def _effects(rt: Runtime, now: datetime, *, changes: bool) -> Callable[[Tx], list[dict[str, Any]]]:
     """Recall's write transaction for made-up hits of the warm-up tenant: every statement runs with the
-    parameter types of a real recall that reinforces, and matches no memory. The server's plan cache also
-    keys on the size range of a list parameter (measured: 1, 2-10 and 11-100 items plan apart), so the
-    rehearsal returns ``WARM_K`` hits, a default recall's (the rows' read takes their ids as a list), and has
-    ``competitors`` competitors."""
+    parameter types of a real recall that reinforces (``changes``: with competitors to inhibit), and matches
+    no memory. The server's plan cache also keys on the size range of a list parameter (measured: 1, 2-10 and
+    11-100 items plan apart), so the rehearsal returns ``WARM_K`` hits, a default recall's: the rows' read
+    takes their ids as a list (the effects' lists travel in one map, planned once whatever their sizes)."""
+    competitors = MAX_COMPETITORS if changes else 0
     hits = [
         RankedHit(f"{WARM_TENANT}-{i}", {}, 1.0 - i / 100, 0.5, {"vector": i + 1}, (), (), {})
         for i in range(WARM_K)
@@ -120,7 +120,7 @@ class _Changed:
     """A transaction that holds a pending change after its first statement, as a real recall's does once its
     reinforcement has written: the server plans the later statements apart for a transaction with changes
     (measured when co-recall was a statement of its own: warmed without them it took 70-120 ms again after a
-    real reinforcement; since round 47 the effects are one statement, ``recall_effects``, and the rows' read
+    real reinforcement; since round 47 the effects are one statement, ``recall_write``, and the rows' read
     follows it)."""
 
     def __init__(self, tx: Tx) -> None:

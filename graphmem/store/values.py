@@ -65,12 +65,12 @@ def read_packed(read: Callable[..., Rows], name: str, *, packed: bool, **params:
 
 
 def list_map(**lists: Iterable[Any]) -> dict[str, list[Any]]:
-    """The lists of a statement that writes several kinds of rows (``formation_write``, ``fact_write``), as
-    the fields of one map parameter (``$plan``). Neo4j keys its plan cache on each list parameter's size
-    range as well as its type (an empty list, and 1, 10, 100 and 1,000 items, plan apart: ~170 ms each for
-    ``formation_write``), so a statement with seven list parameters plans once per combination of their
-    sizes; a map is planned once. Every part of such a statement seeks its nodes by id, so the sizes the
-    planner no longer sees change nothing in its plan."""
+    """The lists of a statement that writes several kinds of rows (``formation_write``, ``fact_write``,
+    ``recall_write``), as the fields of one map parameter (``$plan``). Neo4j keys its plan cache on each
+    list parameter's size range as well as its type (an empty list, and 1, 10, 100 and 1,000 items, plan
+    apart: ~170 ms each for ``formation_write``), so a statement with seven list parameters plans once per
+    combination of their sizes; a map is planned once. Every part of such a statement seeks its nodes by
+    id, so the sizes the planner no longer sees change nothing in its plan."""
     return {k: list(v) for k, v in lists.items()}
 
 

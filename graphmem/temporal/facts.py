@@ -24,7 +24,7 @@ Commit = Callable[[Tx, Fact], None]
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "retract_fact", "set_fact", "write_params"]
+__all__ = ["Commit", "FactInput", "apply", "fact_from_row", "fact_params", "retract_fact", "set_fact"]
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:
@@ -68,7 +68,7 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     user_id = inputs[0].user_id
     tx.run(
         "fact_write",
-        **write_params(
+        **fact_params(
             user_id,
             now,
             create=[{"valid_to": None, "expire": False, **r} for r in plan.create],
@@ -132,7 +132,7 @@ def retract_fact(
         if retraction.create is not None or retraction.revoke is not None:
             create = [] if retraction.create is None else [retraction.create]
             revoke = [] if retraction.revoke is None else [{"id": retraction.revoke, "revoke": True}]
-            tx.run("fact_write", **write_params(user_id, when, create=create, closes=revoke))
+            tx.run("fact_write", **fact_params(user_id, when, create=create, closes=revoke))
         ended_id = retraction.create["id"] if retraction.create is not None else None
         tx.run("fact_retract", user_id=user_id, id=retraction.close_id, ended_id=ended_id, now=when)
         if valid_to is None and current.get("planned_at") is not None:
@@ -157,10 +157,10 @@ def _withdrawn_statements(
     # reinstated first, as a batch's (graphmem.temporal.facts.apply); fact_write runs them in that order
     reinstated = [] if retraction.create is None else [{"fact": retraction.create["id"], "key": key}]
     outdated = [{"old": retraction.close_id, "new": None, "key": key, "at": when}]
-    tx.run("fact_write", **write_params(user_id, when, reinstated=reinstated, outdated=outdated))
+    tx.run("fact_write", **fact_params(user_id, when, reinstated=reinstated, outdated=outdated))
 
 
-def write_params(
+def fact_params(
     user_id: str,
     now: datetime,
     *,

@@ -8,7 +8,7 @@
 //   reinforced: the returned ids; co_recalled: the same ids when two or more were returned, else []
 //   suppressed: [{id, activation}]; events: [] or [{id, user_id, query, memory_ids, levels, scores, intent,
 //   as_of, known_at, k, ...}]
-// $r: Reinforcement map {gain, spacing_days, restore_share}; $share: the testing share of recall (1);
+// $reinforcement: Reinforcement map {gain, spacing_days, restore_share}; $share: the testing share of recall (1);
 // $rate: the synergy rate; $rif: {rate, max_inhibition, recovery_days}
 CALL () {
   // Recall reinforces what it returns (graphmem.model.heuristics.reinforce, way 'recall'): one more access and
@@ -21,8 +21,8 @@ CALL () {
        {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
        duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS d
   WITH m, n, s, (d.seconds + d.nanosecondsOfSecond / 1000000000.0) / 86400.0 AS gap
-  WITH m, n, s + $r.gain * log(2 + n) / (1 + n)
-         * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap < 0.0 THEN 0.0 ELSE gap END) / $r.spacing_days))) * $share AS s1
+  WITH m, n, s + $reinforcement.gain * log(2 + n) / (1 + n)
+         * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap < 0.0 THEN 0.0 ELSE gap END) / $reinforcement.spacing_days))) * $share AS s1
   SET m.access_count = n + 1, m.last_accessed_at = $now, m.strength = CASE WHEN s1 > 4.0 THEN 4.0 ELSE s1 END,
       m.recall_hits = coalesce(m.recall_hits, 0) + 1, m.inhibition = null, m.inhibited_at = null,
       m.decay_due = datetime({epochSeconds: 0}) // a decay input moved: the next decay run evaluates it
