@@ -275,3 +275,55 @@ def test_a_summary_shows_every_source_among_the_channels_best_up_to_the_cap() ->
     assert "z" not in summary_details(row, cosine, {}, 0.5, k=100)["s"]  # 0.2: under the median (0.47)
     row["seeds"][0]["found"][0]["vias"] = [["z", 0.2], ["a", 0.9]]  # any order: best first
     assert summary_details(row, cosine, {}, 0.5, k=100)["s"] == ("a",)
+
+
+class _Logits:
+    """A stand-in cross-encoder: fixed logits per passage."""
+
+    def __init__(self, logits: dict[str, float]) -> None:
+        self.logits = logits
+
+    def score(self, query: str, passages: list[str]) -> list[float]:
+        return [self.logits[p] for p in passages]
+
+
+def test_the_cross_encoder_blend_carries_the_engines_factors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cross-encoder judges meaning only: a statement the engine knows to be outdated (currency 0.5)
+    keeps that factor when the cross-encoder reads it as the best match, so the current statement (backed,
+    2) stays first; with every factor 1 the blend is the measured 50/50 of the two relevances."""
+    from graphmem.retrieval import rerank as rr
+
+    texts = {
+        "now": "Settled into my flat in Ancoats",
+        "then": "I live in Leeds",
+        "else": "Rex loves the park",
+    }
+    monkeypatch.setattr(
+        rr, "cross_encoder", lambda: _Logits({texts["then"]: 3.0, texts["else"]: 1.0, texts["now"]: 0.0})
+    )
+    memories = {m: {"text": t} for m, t in texts.items()}
+    relevance = {"now": 1.0, "then": 0.9, "else": 0.2}
+    factors = {"now": 2.0, "then": 0.5, "else": 1.0}
+
+    def ranked(factors: dict[str, float]) -> list[str]:
+        parts = {m: {"relevance": r} for m, r in relevance.items()}
+        scores = {m: factors[m] * r for m, r in relevance.items()}
+        out = rr.rerank("Where do I live now?", 3, memories, scores, parts, factors)
+        assert parts["then"]["rerank"] == 1.0 and parts["now"]["rerank"] == 0.0  # min-max logits, shown
+        return sorted(out, key=lambda m: -out[m])
+
+    assert ranked(factors) == ["now", "then", "else"]
+    # blended 50/50 without factors: then 0.5 + 0.5 * 0.875, now 0.5 * 1.0, else 0.5 / 3
+    assert ranked({m: 1.0 for m in texts}) == ["then", "now", "else"]
+
+
+def test_the_cross_encoder_leaves_the_rest_below_in_their_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphmem.retrieval import rerank as rr
+
+    monkeypatch.setattr(rr, "cross_encoder", lambda: _Logits({"a": 0.0, "b": 5.0, "c": 1.0}))
+    memories = {m: {"text": m} for m in "abcde"}
+    scores = {"a": 0.9, "b": 0.7, "c": 0.5, "d": 0.3, "e": 0.1}
+    parts = {m: {"relevance": s} for m, s in scores.items()}
+    out = rr.rerank("q", 3, memories, scores, parts, {m: 1.0 for m in scores})
+    assert sorted(out, key=lambda m: -out[m]) == ["b", "a", "c", "d", "e"]
+    assert min(out[m] for m in "abc") > out["d"] and (out["d"], out["e"]) == (0.3, 0.1)

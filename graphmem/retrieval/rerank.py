@@ -30,16 +30,21 @@ def rerank(
     memories: Mapping[str, Mapping[str, Any]],
     scores: dict[str, float],
     parts: dict[str, dict[str, float]],
+    factors: Mapping[str, float],
 ) -> dict[str, float]:
-    """Cross-encoder over the top ``top_n``: 50/50 blend of its min-max logits with the min-max score (the
-    blend measured best in ../shared/reference/offline-models.md); the rest keep their order below."""
+    """Cross-encoder over the top ``top_n``: its min-max logits blended 50/50 with the min-max relevance the
+    engine gave (``parts[id]["relevance"]``, before the factors: the blend measured best in
+    ../shared/reference/offline-models.md), times the memory's ``factors`` (currency, metamemory, asking,
+    context: graphmem.retrieval.search), as the engine's own relevance is. The cross-encoder reads meaning
+    only; that a statement was outdated by a later one, that recall inhibited it, that it only asks, it does
+    not know, so its score carries them as the engine's does. The rest keep their order below."""
     top = sorted(scores, key=lambda m: -scores[m])[:top_n]
     texts = [_passage(memories[m]) for m in top]
     ce = minmax(dict(zip(top, cross_encoder().score(query, texts), strict=True)))
-    base = minmax({m: scores[m] for m in top})
+    base = minmax({m: parts[m]["relevance"] for m in top})
     floor = max((s for m, s in scores.items() if m not in ce), default=0.0)
     out = dict(scores)
     for mid in top:
         parts[mid]["rerank"] = ce[mid]
-        out[mid] = floor + 1.0 + 0.5 * ce[mid] + 0.5 * base[mid]
+        out[mid] = floor + 1.0 + factors[mid] * (0.5 * ce[mid] + 0.5 * base[mid])
     return out

@@ -249,11 +249,11 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         ppr, paths = pagerank(row, memories, signals.own, req.views, names, req.preset)
         stages.append("pagerank")
     dates = query_dates(req.query, req.as_of or datetime.now(UTC))
-    scores, parts = _combine(memories, signals, ppr, req, dates.millis)
+    scores, parts, factors = _combine(memories, signals, ppr, req, dates.millis)
     if req.filters is not None:  # activation spread through every memory; only those it admits are returned
         scores = {mid: s for mid, s in scores.items() if req.filters.admits(memories[mid])}
     if req.preset.rerank and rt is not None:
-        scores = rerank(req.query, req.preset.rerank_top, memories, scores, parts)
+        scores = rerank(req.query, req.preset.rerank_top, memories, scores, parts, factors)
         stages.append("rerank")
     order = diversify(
         [(mid, s, memories[mid].get("session_id")) for mid, s in scores.items()],
@@ -322,15 +322,17 @@ def _combine(
     ppr: Mapping[str, float],
     req: SearchRequest,
     span: tuple[int, int] | None,
-) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
-    """Each memory's score: relevance (own score blended with PageRank) plus the speaker and date boosts,
-    a small share of memory state, times currency; and its stage values for the explanation."""
+) -> tuple[dict[str, float], dict[str, dict[str, float]], dict[str, float]]:
+    """Each memory's score: relevance (own score blended with PageRank, plus the speaker and date boosts and a
+    small share of memory state) times its factors (currency, metamemory, asking, context); its stage values
+    for the explanation (``relevance`` is the score before the factors); and the factors' product."""
     preset, names = req.preset, query_names(req.query)
     # span: the question's date expressions (model.date_queries.query_dates)
     now = req.now or datetime.now(UTC)
     asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
     episode = session_match(memories, signals.own, asks)
     scores: dict[str, float] = {}
+    factors: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     for mid, memory in memories.items():
         speaker = str(memory.get("speaker") or "").lower()
@@ -354,8 +356,10 @@ def _combine(
         context = 1.0 if situation is None else context_boost(2 * float(situation) - 1)
         cue = relevance + boost + dated + session
         mixed = cue * (1 - preset.state_weight) + state * preset.state_weight
-        scores[mid] = signals.current[mid] * meta * asks[mid] * context * mixed
+        factors[mid] = signals.current[mid] * meta * asks[mid] * context
+        scores[mid] = factors[mid] * mixed
         parts[mid] = {
+            "relevance": mixed,
             "cosine": signals.cosine.get(mid, 0.0),
             "bm25": signals.bm25.get(mid, 0.0),
             "fused": own,
@@ -369,7 +373,7 @@ def _combine(
             "asking": asks[mid],
             "context": context,
         }
-    return scores, parts
+    return scores, parts, factors
 
 
 def _source_ranks(seeds: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, int]]:
