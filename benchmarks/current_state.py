@@ -12,6 +12,7 @@ question is not answered by the conversation's last words. Then, per expected ke
 
 - **recall@1**: the first-ranked hit of ``recall("Where do I live now?" | "Where do I work now?", k=5,
   reinforce=False)`` states the current value (holds one of its strings);
+  ``--presets balanced precise`` asks with each preset on the same tenants (first hits per preset);
 - **fact**: ``facts.get(user, key)`` gives the current value (one of its strings equals or holds the value,
   or the value holds the canonical one).
 
@@ -27,6 +28,7 @@ import argparse
 import json
 import time
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -68,7 +70,15 @@ def fact_right(value: str | None, expect: dict[str, Any]) -> bool:
     )
 
 
-def run_case(mem: GraphMemory, case: dict[str, Any], today: datetime, filler: int) -> list[dict[str, Any]]:
+def run_case(
+    mem: GraphMemory,
+    case: dict[str, Any],
+    today: datetime,
+    filler: int,
+    presets: Sequence[str] = ("balanced",),
+) -> list[dict[str, Any]]:
+    """One conversation formed into a fresh tenant, then each expected key asked with each of ``presets``
+    (the first one's answer is the row's ``recall_at_1`` and ``first_hit``; every one's under ``presets``)."""
     user = f"cs-{case['id']}-{uuid.uuid4().hex[:8]}"
     start = today - timedelta(days=case["ask_day"])
     try:
@@ -84,16 +94,19 @@ def run_case(mem: GraphMemory, case: dict[str, Any], today: datetime, filler: in
             )
         rows = []
         for key, expect in case["expect"].items():
-            hits = mem.recall(QUESTIONS[key], user_id=user, k=5, reinforce=False)
-            top = hits[0].memory.content if hits else ""
+            answers = {}
+            for preset in presets:
+                hits = mem.recall(QUESTIONS[key], user_id=user, k=5, reinforce=False, preset=preset)
+                top = hits[0].memory.content if hits else ""
+                answers[preset] = {"recall_at_1": names(top, expect["accept"]), "first_hit": top}
             got = mem.facts.get(user, key)
             rows.append(
                 {
                     "id": case["id"],
                     "key": key,
                     "expect": expect["value"],
-                    "recall_at_1": names(top, expect["accept"]),
-                    "first_hit": top,
+                    **answers[presets[0]],
+                    "presets": answers,
                     "fact": got.value if got else None,
                     "fact_right": fact_right(got.value if got else None, expect),
                 }
@@ -104,7 +117,9 @@ def run_case(mem: GraphMemory, case: dict[str, Any], today: datetime, filler: in
 
 
 def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Cases, first hits and facts per key and in all; with more than one preset, first hits per preset."""
     out: dict[str, Any] = {}
+    presets = list(rows[0].get("presets", {})) if rows else []
     for key in (*QUESTIONS, "all"):
         part = [r for r in rows if key in ("all", r["key"])]
         out[key] = {
@@ -112,6 +127,10 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "recall_at_1": sum(r["recall_at_1"] for r in part),
             "fact": sum(r["fact_right"] for r in part),
         }
+        if len(presets) > 1:
+            out[key]["recall_at_1_by_preset"] = {
+                p: sum(r["presets"][p]["recall_at_1"] for r in part) for p in presets
+            }
     return out
 
 
@@ -122,6 +141,9 @@ def main() -> None:
         "--filler", type=int, default=len(FILLER), help="neutral turns after the conversation"
     )
     parser.add_argument("--only", nargs="*", help="case ids")
+    parser.add_argument(
+        "--presets", nargs="+", default=["balanced"], help="recall presets asked, each on the same tenants"
+    )
     parser.add_argument("--show", action="store_true", help="print every miss")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -134,9 +156,9 @@ def main() -> None:
     with GraphMemory.connect(settings=Settings(record_recalls=False)) as mem:
         version = neo4j_version(mem.query)
         for case in cases:
-            rows.extend(run_case(mem, case, today, args.filler))
+            rows.extend(run_case(mem, case, today, args.filler, args.presets))
     result = {
-        **stamp(version, data=[str(p) for p in args.data], filler=args.filler),
+        **stamp(version, data=[str(p) for p in args.data], filler=args.filler, presets=args.presets),
         "seconds": round(time.perf_counter() - clock, 1),
         "totals": totals(rows),
         "cases": rows,

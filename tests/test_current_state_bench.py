@@ -53,11 +53,22 @@ def test_a_conversation_is_scored_by_what_recall_and_facts_answer(mem: GraphMemo
         },
     }
     today = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)
-    rows = {r["key"]: r for r in current_state.run_case(mem, case, today, filler=3)}
+    rows = {
+        r["key"]: r
+        for r in current_state.run_case(mem, case, today, filler=3, presets=("balanced", "precise"))
+    }
     assert rows["location"]["fact"] == "York" and rows["location"]["fact_right"]
     assert rows["location"]["recall_at_1"] and "York" in rows["location"]["first_hit"]
     assert rows["employer"]["fact"] == "Arup" and rows["employer"]["recall_at_1"]
-    assert current_state.totals(list(rows.values()))["all"] == {"cases": 2, "recall_at_1": 2, "fact": 2}
+    assert rows["location"]["presets"]["balanced"]["first_hit"] == rows["location"]["first_hit"]
+    precise = rows["location"]["presets"]["precise"]
+    assert precise["recall_at_1"], precise  # with the cross-encoder the moved-to town stays first
+    assert current_state.totals(list(rows.values()))["all"] == {
+        "cases": 2,
+        "recall_at_1": 2,
+        "fact": 2,
+        "recall_at_1_by_preset": {"balanced": 2, "precise": 2},
+    }
     # a value the turns never name is no hit
     wrong = {**case, "id": "t2", "expect": {"location": {"value": "Bath", "accept": ["Bath"]}}}
     (row,) = current_state.run_case(mem, wrong, today, filler=0)
