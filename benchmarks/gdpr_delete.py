@@ -3,12 +3,13 @@
     nice -n 10 .venv/bin/python benchmarks/gdpr_delete.py --memories 20000
 
 The user's graph is written with the queries formation uses (``formation_write``: session tails, memories
-and FOLLOWS; ``fact_write``) in batches of 1,000: sessions of 50 memories chained by FOLLOWS (since round 47
-the statement also links each new session to the user's last memory, as formation does: ~2 % more FOLLOWS
-than the earlier ``gdpr_delete.json`` counted), one fact version per 20 memories, synthetic unit vectors (no
-embedder: the deletion never embeds). The other
-users of the server (other tests, other work) stay: the point is that the lookups are indexed, so the time
-depends on this user's size, not on the database's. ``--baseline`` also builds a second, identical user
+(both vectors) and FOLLOWS; ``fact_write``) in batches of 1,000: sessions of 50 memories chained by FOLLOWS
+(since round 47 the statement also links each batch's first session to the user's last memory stored before
+it, as formation does: 40,980 relationships for 20,000 memories against 40,600 in the round-26 file), one
+fact version per 20 memories, synthetic unit vectors (no embedder: the deletion never embeds;
+``tests/test_gdpr_bench.py`` builds a small user the same way). The other users of the server (other tests,
+other work) stay: the point is that the lookups are indexed, so the time depends on this user's size, not on
+the database's. ``--baseline`` also builds a second, identical user
 and deletes it with the statements delete_user used before (label-less ``MATCH (n) WHERE n.user_id = ...``
 scans, as of commit d346f33) for comparison. Result: benchmarks/results/gdpr_delete.json.
 """
@@ -28,6 +29,7 @@ from typing import Any
 from machine import neo4j_version, stamp
 
 from graphmem import GraphMemory, Settings
+from graphmem.embedding import BGE_SMALL
 from graphmem.formation.writer import formation_params, session_uid, user_key
 from graphmem.temporal.facts import fact_params
 
@@ -51,6 +53,7 @@ class NoEmbedder:
     """The deletion path never embeds; connect() wants an embedder."""
 
     dimension = DIMENSION
+    name = BGE_SMALL  # the default embedder's space: init() accepts a store that holds its vectors
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         raise AssertionError("not used")
@@ -76,6 +79,7 @@ def build(mem: GraphMemory, user_id: str, n: int, rng: random.Random) -> None:
                 "user_id": user_id,
                 "content": f"Synthetic memory {i} of session {sid}: I walked the dog and had tea.",
                 "embedding": vector(rng),
+                "context_embedding": vector(rng),  # formation_write sets both vector properties
                 "session_uid": session_uid(user_id, sid),
                 "props": {
                     "user_key": user_key(user_id),
