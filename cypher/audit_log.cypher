@@ -1,9 +1,19 @@
-// Audit events, oldest first, filtered by user (by hash, so a deleted user's tombstone matches), target id
-// and time.
-// $user_hash (null: any), $target_id (null: any), $since (null: any)
-MATCH (a:AuditEvent)
-WHERE ($user_hash IS NULL OR a.user_hash = $user_hash)
-  AND ($target_id IS NULL OR $target_id IN a.target_ids)
-  AND ($since IS NULL OR a.at >= $since)
-RETURN a {.*} AS event
-ORDER BY a.at, a.id
+// One user's audit events (by hash, so a deleted user's tombstone matches), oldest first, filtered by target
+// id and time, one page at a time: at most $limit events after the event $after (a cursor: the last event of
+// the previous page, which must be this user's), ordered by time, then id. Sought by the user's hash
+// (audit_user_hash): the read costs the user's own log, not every user's (audit_log_any reads those).
+// $user_hash, $target_id (null: any), $since / $until (null: unbounded; inclusive), $after (an event id or
+// null), $limit (integer)
+OPTIONAL MATCH (cursor:AuditEvent {id: $after})
+WHERE cursor.user_hash = $user_hash
+CALL (cursor) {
+  MATCH (a:AuditEvent)
+  WHERE a.user_hash = $user_hash
+    AND ($target_id IS NULL OR $target_id IN a.target_ids)
+    AND ($since IS NULL OR a.at >= $since)
+    AND ($until IS NULL OR a.at <= $until)
+    AND ($after IS NULL OR a.at > cursor.at OR (a.at = cursor.at AND a.id > cursor.id))
+  WITH a ORDER BY a.at, a.id LIMIT $limit
+  RETURN collect(a {.*}) AS events
+}
+RETURN $after IS NULL OR cursor IS NOT NULL AS cursor_found, events

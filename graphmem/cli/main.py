@@ -30,6 +30,7 @@ from graphmem.cli.common import connect as _connect
 from graphmem.cli.doctor import register as register_doctor
 from graphmem.cli.embeddings import register as register_embeddings
 from graphmem.cli.evolve import register as register_evolve
+from graphmem.cli.history import register as register_history
 from graphmem.cli.jobs import register as register_jobs
 from graphmem.cli.keys import register as register_keys
 from graphmem.cli.kit import register as register_kit
@@ -48,6 +49,7 @@ register_jobs(app)  # graphmem jobs ..., graphmem worker, graphmem health
 register_agent(app)  # graphmem mcp, graphmem api, graphmem facts ..., graphmem core ...
 register_memory(app)  # graphmem memory update|forget|history, graphmem context, graphmem timeline
 register_users(app)  # graphmem export, delete-user, anonymize-user, import
+register_history(app)  # graphmem snapshot, diff, audit
 register_embeddings(app)  # graphmem reembed
 register_keys(app)  # graphmem keys create | list | revoke
 register_doctor(app)  # graphmem doctor

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from graphmem.errors import ValidationError
+from graphmem.facade.memories import MAX_PAGE
 from graphmem.model import validation as check
 from graphmem.store import audit
 from graphmem.store.audit import AuditEvent
@@ -68,12 +69,28 @@ class Temporal:
         )
 
     def audit_log(
-        self, *, user_id: str | None = None, target_id: str | None = None, since: datetime | None = None
+        self,
+        *,
+        user_id: str | None = None,
+        target_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        after: str | None = None,
+        limit: int | None = None,
     ) -> list[AuditEvent]:
-        """Audit events, oldest first; ``user_id`` also finds a deleted user's tombstone."""
-        return audit.log(
+        """Audit events, oldest first; ``user_id`` also finds a deleted user's tombstone; ``since`` /
+        ``until`` bound their time (inclusive). One page at a time: at most ``limit`` events (1 to 1,000;
+        ``None``: all) after the event ``after`` (the previous page's last id; an id that is not an event of
+        the same user's log is a :class:`ValidationError`)."""
+        events, found = audit.page(
             self._rt,
             user_id=check.identifier(user_id, "user_id", required=False),
             target_id=check.identifier(target_id, "target_id", required=False),
             since=check.aware_datetime(since, "since"),
+            until=check.aware_datetime(until, "until"),
+            after=check.identifier(after, "after", required=False),
+            limit=None if limit is None else check.bounded_int(limit, "limit", 1, MAX_PAGE),
         )
+        if not found:
+            raise ValidationError("after", "is not an event of this audit log")
+        return events

@@ -22,7 +22,7 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["AuditEvent", "append", "log", "record", "user_hash"]
+__all__ = ["AuditEvent", "append", "log", "page", "record", "user_hash"]
 
 
 class AuditEvent(BaseModel):
@@ -96,18 +96,38 @@ def event_from_row(row: dict[str, Any]) -> AuditEvent:
     return records.model_from_row(AuditEvent, data, what=what, fallback={"at": records.EPOCH})
 
 
-def log(
+ALL = 2**62
+"""The page size of a read that asked for no limit (Cypher's LIMIT takes an integer)."""
+
+
+def page(
     rt: Runtime,
     *,
     user_id: str | None = None,
     target_id: str | None = None,
     since: datetime | None = None,
-) -> list[AuditEvent]:
-    """Events, oldest first, optionally for one user (tombstones included), one target, or since a time."""
+    until: datetime | None = None,
+    after: str | None = None,
+    limit: int | None = None,
+) -> tuple[list[AuditEvent], bool]:
+    """Events, oldest first, optionally for one user (tombstones included), one target, or a time range
+    (inclusive); at most ``limit`` of them after the event ``after`` (the previous page's last), and whether
+    ``after`` is an event of that user's log (else the page is empty)."""
+    scope = {} if user_id is None else {"user_hash": user_hash(user_id)}
     rows = rt.store.read(
-        "audit_log",
-        user_hash=None if user_id is None else user_hash(user_id),
+        "audit_log_any" if user_id is None else "audit_log",
+        **scope,
         target_id=target_id,
         since=since,
+        until=until,
+        after=after,
+        limit=ALL if limit is None else limit,
     )
-    return [event_from_row(r["event"]) for r in rows]
+    if not rows:
+        return [], after is None
+    return [event_from_row(e) for e in rows[0]["events"]], bool(rows[0]["cursor_found"])
+
+
+def log(rt: Runtime, *, user_id: str | None = None) -> list[AuditEvent]:
+    """Every event of a user's log (tombstones included), oldest first."""
+    return page(rt, user_id=user_id)[0]

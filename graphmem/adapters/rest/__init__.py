@@ -3,8 +3,8 @@
 Every route but ``GET /health`` and the dashboard page needs the key in the ``X-API-Key`` header. Every error
 is a JSON body ``{"error": <type>, "detail": <message>}``: bad input a 4xx (request-schema failures add
 ``errors``, FastAPI's list), never a 500 with a traceback. One router per area: ``memories``, ``facts``,
-``scopes`` (agent and organisation routes), ``users``, ``core``, ``dashboard``, ``automation`` (request
-bodies in ``bodies``, error mapping in ``errors``).
+``scopes`` (agent and organisation routes), ``users``, ``history`` (snapshot, diff, audit log), ``core``,
+``dashboard``, ``automation`` (request bodies in ``bodies``, error mapping in ``errors``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from graphmem import errors
 from graphmem.adapters import auth as keyauth
 from graphmem.adapters import rest_evolve, rest_explorer
-from graphmem.adapters.rest import automation, core, dashboard, facts, memories, scopes, users
+from graphmem.adapters.rest import automation, core, dashboard, facts, history, memories, scopes, users
 from graphmem.adapters.rest.admission import Admission, Slots, default_slots
 from graphmem.adapters.rest.errors import API_KEY_HEADER, install_error_handlers, status_of
 from graphmem.memory import GraphMemory
@@ -62,6 +62,6 @@ def create_app(mem: GraphMemory, api_key: str) -> FastAPI:
     rest_explorer.include(app, mem, auth)
     rest_evolve.include(app, mem, auth)  # topics, tuning
     app.include_router(automation.health_router(mem))
-    for area in (memories, facts, scopes, users, core, dashboard, automation):
+    for area in (memories, facts, scopes, users, history, core, dashboard, automation):
         app.include_router(area.router(mem, auth))
     return app

@@ -1,0 +1,15 @@
+// Every user's audit events (an operator's read: events about one target id, or in a time range), oldest
+// first, one page at a time, as audit_log pages one user's: at most $limit events after the event $after.
+// $target_id (null: any), $since / $until (null: unbounded; inclusive), $after (an event id or null),
+// $limit (integer)
+OPTIONAL MATCH (cursor:AuditEvent {id: $after})
+CALL (cursor) {
+  MATCH (a:AuditEvent)
+  WHERE ($target_id IS NULL OR $target_id IN a.target_ids)
+    AND ($since IS NULL OR a.at >= $since)
+    AND ($until IS NULL OR a.at <= $until)
+    AND ($after IS NULL OR a.at > cursor.at OR (a.at = cursor.at AND a.id > cursor.id))
+  WITH a ORDER BY a.at, a.id LIMIT $limit
+  RETURN collect(a {.*}) AS events
+}
+RETURN $after IS NULL OR cursor IS NOT NULL AS cursor_found, events
