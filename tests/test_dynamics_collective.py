@@ -160,6 +160,38 @@ def test_retrieval_practice_inhibits_unpractised_competitors(dyn: GraphMemory, u
         _drop(off, other)
 
 
+def test_the_pool_reads_when_recall_inhibited_a_memory_as_epoch_milliseconds(
+    dyn: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recall's pool rows carry no times (the driver decodes a date-time ~50x slower than an integer, and a
+    tenant recalled often has most memories inhibited): an inhibited memory's row gives ``inhibited_ms``,
+    and ranking lowers it by the same factor as the stored ``inhibited_at`` gives."""
+    ids, _ = _rif_run(dyn, user_id)
+    pools: list[list[dict[str, Any]]] = []
+    read = dyn.runtime.store.read
+
+    def spy(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        rows = read(name, **params)
+        if "recall_pool" in name:
+            pools.append(rows[0]["memories"])
+        return rows
+
+    monkeypatch.setattr(dyn.runtime.store, "read", spy)
+    hits = dyn.recall("the fruits I listed", user_id=user_id, k=4, hops=0, reinforce=False)
+    rows = {r["id"]: r for r in pools[0]}
+    mango = rows[ids["mango"]]
+    stored = _props(dyn, ids["mango"])
+    assert "inhibited_at" not in mango and mango["inhibited_ms"] == int(
+        stored["inhibited_at"].timestamp() * 1000
+    )
+    assert not [v for r in pools[0] for v in r.values() if isinstance(v, datetime)]  # no time decoded
+    now = datetime.now(UTC)
+    factor = mm.ranking_factor(mango, now)
+    assert factor == pytest.approx(mm.ranking_factor(stored, now), abs=1e-6) and factor < 1.0
+    shown = {h.memory.id: h.explanation.components["metamemory"] for h in hits}
+    assert shown.get(ids["mango"], 0.0) < 1.0 and shown.get(ids["hammer"], 1.0) == 1.0
+
+
 def test_co_recalled_memories_strengthen_their_link(dyn: GraphMemory, user_id: str) -> None:
     a = dyn.remember("My sister Ana plays the cello in an orchestra", user_id=user_id)
     b = dyn.remember("Ana's orchestra plays the cello suites in May", user_id=user_id)

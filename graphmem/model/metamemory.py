@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -75,6 +75,21 @@ def inhibition_now(
     return _unit(float(inhibition)) * math.pow(0.5, days / params.recovery_days)
 
 
+def inhibited_since(memory: Mapping[str, Any]) -> datetime | None:
+    """When recall last inhibited a memory: a stored row's ``inhibited_at``, or a recall pool row's
+    ``inhibited_ms`` (epoch milliseconds: the pool reads no times, which are slow to decode)."""
+    at = memory.get("inhibited_at")
+    if at is not None:
+        return at  # type: ignore[no-any-return]
+    ms = memory.get("inhibited_ms")
+    if isinstance(ms, int) and not isinstance(ms, bool):
+        try:
+            return datetime.fromtimestamp(ms / 1000, UTC)
+        except (OverflowError, OSError, ValueError):  # a year Python cannot hold (written by hand)
+            return None
+    return None
+
+
 def inhibited(current: float, activation: float, params: RifParams = RIF) -> float:
     """Inhibition after one more recall that activated the memory (``activation`` in [0, 1]) without
     returning it."""
@@ -111,7 +126,7 @@ def ranking_factor(memory: Mapping[str, Any], now: datetime, params: RifParams =
     """What ranking multiplies a memory's score by: ``1 - inhibition now``, times ``1 - CONFLICT_SUPPRESSION``
     while it has open conflicts and is not confirmed (1 for a memory never inhibited and without conflicts,
     so a store recall never wrote to ranks exactly as without metamemory)."""
-    factor = 1.0 - inhibition_now(memory.get("inhibition"), memory.get("inhibited_at"), now, params)
+    factor = 1.0 - inhibition_now(memory.get("inhibition"), inhibited_since(memory), now, params)
     if int(memory.get("open_conflicts") or 0) > 0 and not int(memory.get("confirmed") or 0):
         factor *= 1.0 - CONFLICT_SUPPRESSION
     return factor
