@@ -160,6 +160,37 @@ def test_retrieval_practice_inhibits_unpractised_competitors(dyn: GraphMemory, u
         _drop(off, other)
 
 
+def test_a_recall_inhibits_only_its_strongest_competitors(dyn: GraphMemory, user_id: str) -> None:
+    """Retrieval-induced forgetting falls on the few strongest competitors of the cue (at most
+    ``MAX_COMPETITORS``), not on everything it activated: eleven fruits listed alike all answer "the fruits I
+    listed" about as well, and one recall of it (k = 1) inhibits five of the ten it did not return. The first
+    rule inhibited every candidate above half the returned memory's relevance (up to 20: all ten here), and an
+    agent's recalls then cost the questions it had not asked 0.038 R@10 on LoCoMo (benchmarks/rif_use.py)."""
+    fruits = [
+        "banana",
+        "cherry",
+        "mango",
+        "peach",
+        "plum",
+        "apple",
+        "pear",
+        "grape",
+        "lemon",
+        "melon",
+        "kiwi",
+    ]
+    ids = {
+        f: dyn.remember(f"{f.capitalize()} is one of the fruits I listed", user_id=user_id).id for f in fruits
+    }
+    for tool in ("hammer", "wrench", "saw", "pliers"):
+        dyn.remember(f"{tool.capitalize()} is one of the tools I listed", user_id=user_id)
+    shown = dyn.recall("the fruits I listed", user_id=user_id, k=1, hops=0)
+    dyn.flush()  # the recall's effects, if deferred
+    inhibited = {f for f, mid in ids.items() if (_props(dyn, mid).get("inhibition") or 0.0) > 0}
+    assert mm.MAX_COMPETITORS == 5 and len(inhibited) == mm.MAX_COMPETITORS, inhibited
+    assert shown[0].memory.id not in {ids[f] for f in inhibited}
+
+
 def test_the_pool_reads_when_recall_inhibited_a_memory_as_epoch_milliseconds(
     dyn: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
