@@ -2,8 +2,9 @@
 // __m__, one compact row (recall_pool's memories, and recall_filtered's: one shape for both). No times, which
 // are slow to decode (~55 µs each in the driver, against ~1 µs for an integer): the event range, when the
 // memory was said (`said`, its occurred_at) and when recall last inhibited it (`inhibited_ms`, its
-// inhibited_at: most memories of a tenant that is recalled often) come as epoch milliseconds. __now__ here is a boolean: whether the caller has the memory's query cosines already (the exact
-// scan's), so that none is computed again (`cosine` and `context_cosine` null).
+// inhibited_at: most memories of a tenant that is recalled often) come as epoch milliseconds. __now__ here
+// is a boolean: whether the caller has the memory's query cosines already (the exact scan's), so that none
+// is computed again (`cosine` and `context_cosine` null).
 // Reads the parameters $embedding, $known_at, $now (the recall's clock for derived retention and strength; null: the
 // server's), $situation (the conversation's vector or null: `situation` is its cosine with the context key),
 // $filtering (a recall filter reads the type and tags) and $with_metadata (and the metadata JSON text).

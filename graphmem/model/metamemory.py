@@ -55,8 +55,9 @@ MAX_COMPETITORS = 5
 strong competitors of a cue (in Anderson's paradigm a category's other exemplars, five in
 ``benchmarks/rif_experiment.py``), not on everything it activated: with 20, an agent's recalls of half of a
 LoCoMo conversation's questions inhibited 540 of ~1,300 memories and cost the other half 0.038 R@10 (0.024 on
-the practised half); with 5 the unpractised half kept its R@10 (+0.002) and the retrieval-practice effect
-stayed the same (RIF +0.37). ``benchmarks/rif_use.py`` measures both (docs/dynamics.md)."""
+the practised half); with 5 the unpractised half keeps its R@10 (+0.000; the practised half -0.007) and the
+retrieval-practice effect stays the same (RIF +0.37). ``benchmarks/rif_use.py`` measures the first, and
+``benchmarks/rif_experiment.py`` the second (docs/dynamics.md)."""
 
 
 def _unit(x: float) -> float:
