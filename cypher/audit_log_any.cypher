@@ -10,6 +10,6 @@ CALL (cursor) {
     AND ($until IS NULL OR a.at <= $until)
     AND ($after IS NULL OR a.at > cursor.at OR (a.at = cursor.at AND a.id > cursor.id))
   WITH a ORDER BY a.at, a.id LIMIT $limit
-  RETURN collect(a {.*}) AS events
+  RETURN collect({__properties__: {{property_pairs(a, [])}}}) AS events
 }
 RETURN $after IS NULL OR cursor IS NOT NULL AS cursor_found, events

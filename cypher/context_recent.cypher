@@ -8,6 +8,6 @@ MATCH (m:Memory) WHERE m.user_id IN $tenants
        AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
        AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
   AND ($alive_at IS NOT NULL OR NOT m.status IN ['forgotten', 'superseded'])
-RETURN m {.*, embedding: null, context_embedding: null} AS memory
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS memory
 ORDER BY coalesce(m.occurred_at, m.created_at) DESC
 LIMIT $k

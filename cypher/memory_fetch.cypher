@@ -1,11 +1,12 @@
 // Memories of the readable tenants by id, with their cosine similarity to the query (null without one),
-// retention and strength derived at $now.
+// retention and strength derived at $now. Properties as fragments/property_pairs (date-times packed; the
+// store reads `memory` as one map: graphmem.store.values.to_native).
 // $ids, $tenants (the tenant keys the read may see: graphmem.model.scopes), $embedding: list of floats or null
 // $now: the reader's clock for the derived retention and strength (null: the server's)
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
-RETURN m {.*, embedding: null, context_embedding: null, // retention and strength derived now (the
-          // coefficients left out, so that no reader derives them twice)
-          retention: {{retention_now(m, coalesce($now, datetime()))}}, strength: {{strength_now(m, coalesce($now, datetime()))}},
-          retention_scale: null, retention_rate: null, strength_rate: null, strength_floor: null} AS memory,
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding', 'retention_scale', 'retention_rate', 'strength_rate', 'strength_floor'])}},
+        // retention and strength derived now (the coefficients left out, so that no reader derives them twice)
+        retention: {{retention_now(m, coalesce($now, datetime()))}},
+        strength: {{strength_now(m, coalesce($now, datetime()))}}} AS memory,
        CASE WHEN $embedding IS NULL THEN null ELSE {{typed_cosine(m.embedding, $embedding)}} END AS cosine

@@ -3,5 +3,5 @@
 MATCH (m:Memory {id: $id}) WHERE m.user_id = $user_id
 OPTIONAL MATCH (v:MemoryVersion)-[:VERSION_OF]->(m)
 WITH m, v ORDER BY v.version
-WITH m, [x IN collect(v) | x {.*}] AS previous
-RETURN previous, m {.*, embedding: null, context_embedding: null} AS current
+WITH m, [x IN collect(v) | {__properties__: {{property_pairs(x, [])}}}] AS previous
+RETURN previous, {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS current

@@ -10,4 +10,4 @@ WITH m, 0.4 * {{typed_number(m.importance, 0.5)}}
         + 0.1 AS score
 ORDER BY score DESC, m.created_at DESC
 LIMIT $k
-RETURN m {.*, embedding: null, context_embedding: null} AS memory, score
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS memory, score

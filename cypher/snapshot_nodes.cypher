@@ -21,5 +21,5 @@ CALL () {
   WITH n.key AS key, coalesce(n.agent_id, '') AS agent, collect(n)[0] AS n
   RETURN n
 }
-RETURN coalesce(n.id, n.uid) AS id, labels(n)[0] AS label, n {.*, embedding: null, context_embedding: null} AS props
+RETURN coalesce(n.id, n.uid) AS id, labels(n)[0] AS label, {__properties__: {{property_pairs(n, ['embedding', 'context_embedding'])}}} AS props
 ORDER BY label, id

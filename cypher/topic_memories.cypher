@@ -2,6 +2,6 @@
 // $topic_id, $user_id: tenant; $live: live statuses; $k: most rows
 MATCH (t:Topic {id: $topic_id}) WHERE t.user_id = $user_id
 MATCH (m:Memory)-[:IN_TOPIC]->(t) WHERE m.status IN $live
-RETURN m {.*, embedding: null, context_embedding: null} AS memory
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS memory
 ORDER BY {{strength_now(m, datetime())}} * coalesce(m.importance, 0.5) DESC, m.created_at
 LIMIT $k

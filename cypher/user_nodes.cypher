@@ -21,5 +21,5 @@ CALL () {
   UNION MATCH (n:Reconstruction) WHERE n.user_id = $user_id RETURN n
 }
 RETURN elementId(n) AS element_id, coalesce(n.id, n.uid, elementId(n)) AS key, labels(n) AS labels,
-       CASE WHEN $props THEN n {.*, embedding: null, context_embedding: null} ELSE null END AS props
+       CASE WHEN $props THEN {__properties__: {{property_pairs(n, ['embedding', 'context_embedding'])}}} ELSE null END AS props
 ORDER BY labels[0], key

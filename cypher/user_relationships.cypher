@@ -6,5 +6,5 @@ MATCH (a)-[r]-()
 WITH DISTINCT r
 WITH startNode(r) AS a, r, endNode(r) AS b
 RETURN coalesce(a.id, a.uid, elementId(a)) AS src, type(r) AS type, coalesce(b.id, b.uid, elementId(b)) AS dst,
-       properties(r) AS props
+       {__properties__: {{property_pairs(r, [])}}} AS props // date-times packed
 ORDER BY type, src, dst

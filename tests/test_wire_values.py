@@ -76,3 +76,51 @@ def test_maps_and_lists_are_cleaned_in_place() -> None:
     }
     inner["content"].encode("utf-8")  # the lone surrogate replaced
     assert row["scores"] == [[0.5, None]]
+
+
+def test_a_packed_time_reads_as_the_drivers_would_at_its_offset() -> None:
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from graphmem.store.values import PACKED_TIME
+
+    plus2 = datetime(2026, 1, 1, 10, 0, 0, 123456, tzinfo=timezone(timedelta(hours=2)))
+    packed = [int(plus2.timestamp()), 123456789, 7200]
+    out = to_native({"created_at": {PACKED_TIME: packed}})["created_at"]
+    assert out == plus2 and out.utcoffset() == timedelta(hours=2) and out.microsecond == 123456
+    utc = to_native({PACKED_TIME: [0, 0, 0]})
+    assert utc == datetime(1970, 1, 1, tzinfo=UTC) and utc.utcoffset() == timedelta(0)
+    # the calendar's first instant at +05:00 lies in year 0 in UTC (the driver fails the whole record there)
+    first = to_native({PACKED_TIME: [-62135596800 - 5 * 3600, 0, 5 * 3600]})
+    assert first == datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5)))
+    assert to_native({PACKED_TIME: [-62135596800 - 1, 0, 0]}) is None  # before the calendar: missing
+    assert to_native({PACKED_TIME: ["soon", 0, 0]}) is None
+    assert to_native({PACKED_TIME: [1, 2]}) is None
+    # a map with the key and more is not a packed time, and not decoded as one
+    assert to_native({PACKED_TIME: [0, 0, 0], "x": 1}) == {PACKED_TIME: [0, 0, 0], "x": 1}
+
+
+def test_property_pairs_read_as_one_map_with_the_same_rules_as_any_map() -> None:
+    from datetime import UTC, datetime
+
+    from graphmem.store.values import PACKED_TIME, PROPERTIES
+
+    row = {
+        PROPERTIES: [
+            ["content", "a\ud800b"],
+            ["recorded_at", {PACKED_TIME: [86400, 0, 0]}],
+            ["created_at", "last spring"],  # a time property of another type reads as missing
+            ["strength", 3.0],
+            ["tags", ["x"]],
+        ],
+        "strength": 0.5,  # the map's own keys add to the properties or replace them
+        "retention": math.nan,
+    }
+    assert to_native(row) == {
+        "content": clean_text("a\ud800b"),
+        "recorded_at": datetime(1970, 1, 2, tzinfo=UTC),
+        "created_at": None,
+        "strength": 0.5,
+        "tags": ["x"],
+        "retention": None,
+    }
+    assert to_native({PROPERTIES: None, "id": "m"}) == {"id": "m"}

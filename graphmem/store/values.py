@@ -4,10 +4,11 @@ later read fail."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import neo4j
@@ -114,17 +115,56 @@ def to_native(value: Any) -> Any:
                 value[i] = clean
         return value
     if kind is dict:
-        typed = _TYPED.get
-        for k, v in value.items():  # values replaced, keys untouched: safe while iterating
-            clean = to_native(v)
-            if clean is not None and typed(k) is not None:
-                clean = _typed(k, clean)
-            if clean is not v:
-                value[k] = clean
-        return value
+        if PROPERTIES in value or (PACKED_TIME in value and len(value) == 1):
+            return _unpacked(value)
+        return _walk_map(value)
     if isinstance(value, neo4j.graph.Node):
         return {k: _typed(k, to_native(v)) for k, v in value.items()}
     return _to_native_other(value)
+
+
+PROPERTIES = "__properties__"
+"""The key of a map that is a node's properties as [name, value] pairs (``fragments/property_pairs``)."""
+
+PACKED_TIME = "__time__"
+"""The key of a map that is a date-time as [epoch seconds, nanosecond, UTC offset in seconds]."""
+
+_EPOCH = datetime(1970, 1, 1)  # naive: a packed time's wall time is built from it
+
+
+def _unpacked(value: dict[str, Any]) -> Any:
+    """A packed time as a Python one at its offset (built from its wall time there, so that the calendar's
+    first day at a positive offset, which lies in year 0 in UTC and fails the driver's whole record, reads
+    too; one beyond Python's calendar reads as missing); a node's property pairs as its property map, the
+    map's other keys added (or replacing), walked as any map. Property values cannot be maps, so stored data
+    never takes these shapes."""
+    if PACKED_TIME in value and len(value) == 1:
+        try:
+            seconds, nanosecond, offset = value[PACKED_TIME]
+            wall = _EPOCH + timedelta(seconds=seconds + offset, microseconds=nanosecond // 1000)
+            return wall.replace(tzinfo=_zone(offset))
+        except (TypeError, ValueError, OverflowError):
+            return None
+    pairs = value.pop(PROPERTIES, None)
+    merged = {key: v for key, v in pairs} if isinstance(pairs, list) else {}
+    merged.update(value)
+    return _walk_map(merged)
+
+
+def _walk_map(value: dict[str, Any]) -> dict[str, Any]:
+    typed = _TYPED.get
+    for k, v in value.items():  # values replaced, keys untouched: safe while iterating
+        clean = to_native(v)
+        if clean is not None and typed(k) is not None:
+            clean = _typed(k, clean)
+        if clean is not v:
+            value[k] = clean
+    return value
+
+
+@functools.cache
+def _zone(offset: int) -> timezone:
+    return timezone(timedelta(seconds=offset))
 
 
 VECTOR_MIN = 8

@@ -1,0 +1,77 @@
+"""Date-times read packed (cypher/fragments/property_pairs, decoded by graphmem.store.values.to_native) come
+out as the driver decodes them, instant and offset, on every path that reads a memory's properties."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from graphmem import GraphMemory
+
+HAND_TIMES = """
+MATCH (m:Memory {id: $id})
+SET m.confirmed_at = datetime('2025-03-04T05:06:07.123456789+05:30'),
+    m.inhibited_at = datetime('2024-02-29T23:59:59.999999999Z'),
+    m.reviewed_at = datetime('2020-06-01T12:00:00[Europe/London]'),
+    m.planned_at = localdatetime('2021-01-01T08:00:00'),
+    m.outdated_at = 'not a time'
+"""
+
+
+def _driver_props(mem: GraphMemory, memory_id: str) -> dict[str, Any]:
+    st = mem.runtime.store
+    with st.driver.session(database=st.database) as s:
+        record = s.run("MATCH (m:Memory {id: $id}) RETURN m {.*} AS m", id=memory_id).single()
+        assert record is not None
+        props = dict(record["m"])
+    props.pop("embedding", None)
+    props.pop("context_embedding", None)
+    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in props.items()}
+
+
+def test_a_memorys_times_read_packed_equal_the_drivers(mem: GraphMemory, user_id: str) -> None:
+    said = datetime(2023, 5, 25, 13, 14, 1, 250000, tzinfo=timezone(timedelta(hours=-7)))
+    memory = mem.remember("I moved the sourdough starter to the cellar", user_id=user_id, occurred_at=said)
+    mem.runtime.store.run_statement(HAND_TIMES, {"id": memory.id})
+    expected = _driver_props(mem, memory.id)
+    assert isinstance(expected["planned_at"], datetime) and expected["planned_at"].tzinfo is None
+
+    row = mem.runtime.store.read("memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=None)
+    got = row[0]["memory"]
+    for key, value in expected.items():
+        if key in ("retention_scale", "retention_rate", "strength_rate", "strength_floor"):
+            assert key not in got  # left out: recall derives retention and strength once
+        elif key == "outdated_at":
+            assert got[key] is None  # a time property holding text reads as missing, as before
+        elif isinstance(value, datetime):
+            assert got[key] == value, key
+            assert got[key].utcoffset() == value.utcoffset(), key
+            assert got[key].microsecond == value.microsecond, key
+        elif key not in ("retention", "strength"):
+            assert got[key] == value, key
+    assert got["confirmed_at"].utcoffset() == timedelta(hours=5, minutes=30)
+    assert got["occurred_at"] == said and got["occurred_at"].utcoffset() == timedelta(hours=-7)
+
+    fetched = mem.memories.get(memory.id, user_id=user_id)
+    assert fetched.occurred_at == said and fetched.occurred_at.utcoffset() == timedelta(hours=-7)
+    listed = mem.memories.list(user_id=user_id)
+    assert [m.occurred_at for m in listed] == [said]
+    exported = mem.users.export(user_id)["memories"][0]
+    assert exported["occurred_at"] == said.isoformat() and exported["confirmed_at"].startswith(
+        "2025-03-04T05:06:07.123456"
+    )
+
+
+def test_a_time_the_driver_cannot_decode_reads_in_utc_instead_of_failing_the_read(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """The calendar's first instant stored at a positive offset lies in year 0 in UTC: the driver fails the
+    whole record; the packed read keeps it, at its offset."""
+    memory = mem.remember("The oldest thing I own is a clay pot", user_id=user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory {id: $id}) SET m.reviewed_at = datetime('0001-01-01T00:00:00+05:00')",
+        {"id": memory.id},
+    )
+    row = mem.runtime.store.read("memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=None)
+    assert row[0]["memory"]["reviewed_at"] == datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5)))
+    assert mem.memories.get(memory.id, user_id=user_id).content == "The oldest thing I own is a clay pot"
