@@ -26,5 +26,8 @@ CALL () {
 WITH at, recorded, kind, id, text, session_id
 WHERE at IS NOT NULL AND ($start IS NULL OR at >= $start) AND ($end IS NULL OR at <= $end)
   AND ($known_at IS NULL OR coalesce(recorded, at) <= $known_at)
-RETURN at, kind, id, text, session_id
-ORDER BY at, kind, id
+WITH at AS t, kind, id, text, session_id
+RETURN CASE WHEN t IS :: ZONED DATETIME // packed as fragments/property_pairs packs: ~1 µs to read, not ~60
+            THEN {__time__: [t.epochSeconds, t.nanosecond, t.offsetSeconds]} ELSE t END AS at,
+       kind, id, text, session_id
+ORDER BY t, kind, id

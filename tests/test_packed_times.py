@@ -56,6 +56,8 @@ def test_a_memorys_times_read_packed_equal_the_drivers(mem: GraphMemory, user_id
     assert fetched.occurred_at == said and fetched.occurred_at.utcoffset() == timedelta(hours=-7)
     listed = mem.memories.list(user_id=user_id)
     assert [m.occurred_at for m in listed] == [said]
+    [event] = [e for e in mem.temporal.timeline(user_id) if e.kind == "memory"]
+    assert event.at == said and event.at.utcoffset() == timedelta(hours=-7)
     exported = mem.users.export(user_id)["memories"][0]
     assert exported["occurred_at"] == said.isoformat() and exported["confirmed_at"].startswith(
         "2025-03-04T05:06:07.123456"
@@ -75,3 +77,26 @@ def test_a_time_the_driver_cannot_decode_reads_in_utc_instead_of_failing_the_rea
     row = mem.runtime.store.read("memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=None)
     assert row[0]["memory"]["reviewed_at"] == datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5)))
     assert mem.memories.get(memory.id, user_id=user_id).content == "The oldest thing I own is a clay pot"
+
+
+def test_properties_named_like_the_packing_read_as_plain_properties(mem: GraphMemory, user_id: str) -> None:
+    """A node given `__properties__` or `__time__` by hand (any value) is read as any other: nothing fails,
+    nothing else of it changes."""
+    memory = mem.remember("My bike is a green Brompton", user_id=user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory {id: $id}) SET m.__properties__ = ['a', 'b'], m.__time__ = [1, 2, 3]",
+        {"id": memory.id},
+    )
+    row = mem.runtime.store.read("memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=None)
+    got = row[0]["memory"]
+    assert got["__properties__"] == ["a", "b"] and got["__time__"] == [1, 2, 3]
+    assert got["content"] == "My bike is a green Brompton" and isinstance(got["recorded_at"], datetime)
+    assert mem.memories.get(memory.id, user_id=user_id).content == "My bike is a green Brompton"
+    assert [h.memory.id for h in mem.recall("green bike", user_id=user_id)] == [memory.id]
+    assert mem.users.export(user_id)["memories"][0]["content"] == "My bike is a green Brompton"
+    st = mem.runtime.store
+    with st.driver.session(database=st.database) as s:  # a map projection elsewhere (the kit, users' Cypher)
+        [record] = list(s.run("MATCH (m:Memory {id: $id}) RETURN m {.*, embedding: null} AS m", id=memory.id))
+    from graphmem.store.values import record_values
+
+    assert record_values(record)["m"]["content"] == "My bike is a green Brompton"

@@ -124,3 +124,11 @@ def test_property_pairs_read_as_one_map_with_the_same_rules_as_any_map() -> None
         "retention": None,
     }
     assert to_native({PROPERTIES: None, "id": "m"}) == {"id": "m"}
+
+
+def test_malformed_property_pairs_are_skipped_not_raised() -> None:
+    from graphmem.store.values import PROPERTIES
+
+    row = {PROPERTIES: [["ok", 1], "a", ["x"], [1, 2], ["y", 2, 3], None], "id": "m"}
+    assert to_native(row) == {"ok": 1, "id": "m"}
+    assert to_native({PROPERTIES: ["a", "b"], "content": "kept"}) == {"content": "kept"}

@@ -137,7 +137,8 @@ def _unpacked(value: dict[str, Any]) -> Any:
     first day at a positive offset, which lies in year 0 in UTC and fails the driver's whole record, reads
     too; one beyond Python's calendar reads as missing); a node's property pairs as its property map, the
     map's other keys added (or replacing), walked as any map. Property values cannot be maps, so stored data
-    never takes these shapes."""
+    never takes these shapes; a map projection (``n {.*}``) of a node given a property named
+    ``__properties__`` by hand leaves that property out, whatever it holds."""
     if PACKED_TIME in value and len(value) == 1:
         try:
             seconds, nanosecond, offset = value[PACKED_TIME]
@@ -145,8 +146,12 @@ def _unpacked(value: dict[str, Any]) -> Any:
             return wall.replace(tzinfo=_zone(offset))
         except (TypeError, ValueError, OverflowError):
             return None
-    pairs = value.pop(PROPERTIES, None)
-    merged = {key: v for key, v in pairs} if isinstance(pairs, list) else {}
+    pairs = value.pop(PROPERTIES, None)  # a property of that name written by hand: any value, read as nothing
+    merged = {}
+    if isinstance(pairs, list):
+        for pair in pairs:
+            if type(pair) is list and len(pair) == 2 and type(pair[0]) is str:
+                merged[pair[0]] = pair[1]
     merged.update(value)
     return _walk_map(merged)
 
