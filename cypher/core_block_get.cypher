@@ -7,4 +7,4 @@
 // $user_id, $label
 MATCH (m:CoreBlock) WHERE m.user_id = $user_id AND m.core_label = $label
 WITH m ORDER BY m.expired_at IS NULL DESC, {{typed_number(m.version, 0)}} DESC, m.recorded_at DESC LIMIT 1
-RETURN m {.*, embedding: null, context_embedding: null} AS block
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS block

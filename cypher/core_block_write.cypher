@@ -22,4 +22,4 @@ CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
 FOREACH (_ IN CASE WHEN old IS NULL THEN [] ELSE [1] END |
   SET old.status = 'superseded', old.expired_at = $now, old.valid_to = $now, old.status_changed_at = $now
   CREATE (m)-[:SUPERSEDES {valid_from: $now, recorded_at: $now}]->(old))
-RETURN m {.*, embedding: null, context_embedding: null} AS block
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS block

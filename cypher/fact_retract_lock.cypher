@@ -18,6 +18,6 @@ OPTIONAL CALL (f) { // back through plans that held nowhere, as fact_current.cyp
   WITH p, length(path) AS hops
   WHERE coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from AND p.revoked_at IS NULL,
                 false)
-  RETURN p {.*} AS resumed ORDER BY hops LIMIT 1
+  RETURN {__properties__: {{property_pairs(p, [])}}} AS resumed ORDER BY hops LIMIT 1
 }
-RETURN f {.*} AS fact, resumed
+RETURN {__properties__: {{property_pairs(f, [])}}} AS fact, resumed

@@ -3,6 +3,6 @@
 UNWIND $jobs AS job
 CALL (job) {
   MATCH (r:JobRun {job: job})
-  RETURN r {.*} AS run ORDER BY r.started_at DESC LIMIT 1
+  RETURN {__properties__: {{property_pairs(r, [])}}} AS run ORDER BY r.started_at DESC LIMIT 1
 }
 RETURN job, run

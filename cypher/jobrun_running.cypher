@@ -1,4 +1,4 @@
 // Runs of a job still marked running (to detect runs whose process died).
 // $job
 MATCH (r:JobRun {job: $job, status: 'running'})
-RETURN r {.*} AS run
+RETURN {__properties__: {{property_pairs(r, [])}}} AS run

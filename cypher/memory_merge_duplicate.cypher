@@ -20,4 +20,4 @@ CREATE (r:Merge {id: d.merge_id, user_id: $user_id, content: d.content, similari
                  occurred_at: d.occurred_at, metadata: d.metadata, recorded_at: $now})-[:MERGED_INTO {
                  weight: d.similarity, valid_from: d.occurred_at, valid_to: null, recorded_at: $now,
                  expired_at: null}]->(m)
-RETURN d.i AS i, m {.*, embedding: null, context_embedding: null} AS memory
+RETURN d.i AS i, {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS memory

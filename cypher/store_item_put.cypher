@@ -24,4 +24,4 @@ UNION
 SET m.content = $content, m.store_value = $value, m.updated_at = $now
 WITH m
 CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
-RETURN m {.*, embedding: null, context_embedding: null} AS item
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS item

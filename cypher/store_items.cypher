@@ -3,5 +3,5 @@
 MATCH (m:StoreItem)
 WHERE m.user_id = $user_id AND m.status <> 'forgotten' AND m.store_ns[0..size($prefix)] = $prefix
   AND ($keys IS NULL OR (m.store_ns = $prefix AND m.store_key IN $keys))
-RETURN m {.*, embedding: null, context_embedding: null} AS item
+RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS item
 ORDER BY m.updated_at DESC
