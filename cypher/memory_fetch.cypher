@@ -5,8 +5,10 @@
 // $now: the reader's clock for the derived retention and strength (null: the server's)
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
-RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding', 'retention_scale', 'retention_rate', 'strength_rate', 'strength_floor'])}},
-        // retention and strength derived now (the coefficients left out, so that no reader derives them twice)
+// retention and strength are derived now, their coefficients left out (so that no reader derives them twice)
+WITH m, ['embedding', 'context_embedding', 'retention_scale', 'retention_rate', 'strength_rate',
+         'strength_floor'] AS left_out
+RETURN {__properties__: {{property_pairs(m, left_out)}},
         retention: {{retention_now(m, coalesce($now, datetime()))}},
         strength: {{strength_now(m, coalesce($now, datetime()))}}} AS memory,
        CASE WHEN $embedding IS NULL THEN null ELSE {{typed_cosine(m.embedding, $embedding)}} END AS cosine

@@ -149,3 +149,30 @@ def test_fact_texts_are_embedded_once_per_embedder() -> None:
     assert first.asked == ["location Lisbon", "diet vegetarian", "employer Acme"]  # only the new one
     fact_vectors(second, texts[:1])
     assert second.asked == ["location Lisbon"]  # another embedder, another vector space
+
+
+def test_a_context_embeds_its_query_once(mem: GraphMemory, user_id: str, monkeypatch: object) -> None:
+    """Facts are ranked by the vector recall searched with, not by a second embedding of the query."""
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    mem.facts.set(user_id, "location", "Lisbon")
+    mem.facts.set(user_id, "diet", "vegetarian")
+    mem.remember("I cycle to the office along the river", user_id=user_id)
+    embedder = mem.runtime.embedder
+    asked: list[tuple[str, str]] = []
+    for name in ("embed", "embed_queries"):
+        original = getattr(embedder, name)
+
+        def counting(
+            texts: Sequence[str], original: Callable[..., list[list[float]]] = original, name: str = name
+        ) -> object:
+            asked.extend((name, t) for t in texts)
+            return original(texts)
+
+        monkeypatch.setattr(embedder, name, counting)
+    query = "Which city do I live in?"
+    context = mem.context(query, user_id=user_id, reinforce=False)
+    facts = [item.text for item in context.items if item.kind == "fact"]
+    assert facts[0].startswith("location") and len(facts) == 2
+    assert [n for n, t in asked if t == query] == ["embed_queries"], asked  # recall's, and no other

@@ -77,7 +77,7 @@ def assemble(
     the tokens the context used and dropped (the dashboard's value panel)."""
     held = recall_use_case.recall_held(rt, req)
     try:
-        facts = rank_facts(rt, req.query, scoped_facts(rt, who, when))
+        facts = rank_facts(rt, req.query, scoped_facts(rt, who, when), query_vector=held.query_vector)
         recent = rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
         core = [] if who.user_id is None else core_blocks.list_blocks(rt, who.user_id)
         count = token_counter(rt)
@@ -135,15 +135,19 @@ def scoped_facts(rt: Runtime, who: Caller, when: TimeScope) -> list[dict[str, An
     return [r for r in rows if order.index(r["tenant"]) == narrowest[r["key"]]]
 
 
-def rank_facts(rt: Runtime, query: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def rank_facts(
+    rt: Runtime, query: str, facts: list[dict[str, Any]], *, query_vector: list[float] | None = None
+) -> list[dict[str, Any]]:
     """Current facts, most relevant to ``query`` first: by cosine of the query with each fact's text
     (relation words in the key carry the meaning: "where do I live" is near ``location: Leeds``); ties
-    and a failing embedder keep the stored order (most recently recorded first)."""
+    and a failing embedder keep the stored order (most recently recorded first). ``query_vector``: the
+    query as recall embedded it (its vector query, with the model's query instruction), so that a context
+    embeds its query once; without it the query is embedded here."""
     if len(facts) < 2:
         return facts
     texts = [fact_text(f).replace("_", " ").replace(":", " ").replace("/", " ") for f in facts]
     try:
-        q = embed_checked(rt.embedder, [query])[0]
+        q = query_vector if query_vector is not None else embed_checked(rt.embedder, [query])[0]
         rest = fact_vectors(rt.embedder, texts)
     except EmbedderError as exc:
         logger.warning("embedding facts failed; context keeps them by recency: %s", exc)

@@ -35,3 +35,4 @@ class Ranked:
     graph_size: int
     stages: list[str] = field(default_factory=list)
     relevance: dict[str, float] = field(default_factory=dict)  # each candidate's own relevance (the cue's)
+    query_vector: list[float] | None = None  # the vector the pool was searched with (None: full text only)

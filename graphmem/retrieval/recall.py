@@ -8,7 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -117,6 +117,7 @@ class Held:
 
     hits: list[Hit]
     effects: RecallEffects | None  # None: nothing to write (nothing found, or neither a change nor a record)
+    query_vector: list[float] | None = None  # what the query was embedded as (context() ranks facts by it)
 
 
 def recall_held(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> Held:
@@ -150,7 +151,7 @@ def _recall(rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: boo
     ranked, intent = run_search(rt, req, now)
     latency_ms = round((time.perf_counter() - started) * 1000, 1)
     if not ranked.hits:  # nothing found writes nothing (a recall must not create a user's first node)
-        return Held([], None)
+        return Held([], None, ranked.query_vector)
     changes = _changes(rt, req)
     effects = None  # nothing to write: neither a change nor a record
     if changes or rt.settings.record_recalls:
@@ -167,7 +168,7 @@ def _recall(rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: boo
     hits = [to_hit(h, full, ranked, now) for h in ranked.hits if h.id in full]
     if req.reconstruct:
         hits = reconstruct(rt, hits, user_id=req.user_id, tenants=req.readable, query=req.query, now=now)
-    return Held(hits, effects)
+    return Held(hits, effects, ranked.query_vector)
 
 
 def _defer(rt: Runtime, user_id: str, effects: RecallEffects) -> None:
@@ -224,7 +225,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
             filters=req.filters,
         ),
     )
-    return ranked, decision.intent.value
+    return replace(ranked, query_vector=embedding), decision.intent.value
 
 
 def tenant_keys(tenants: list[str]) -> str:

@@ -167,7 +167,7 @@ def _walk_map(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)  # offsets in use: a handful (whole minutes within ±18 hours at most)
 def _zone(offset: int) -> timezone:
     return timezone(timedelta(seconds=offset))
 
