@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from graphmem import GraphMemory
 from graphmem.embedding import Embedder
 from graphmem.retrieval.context import ContextItem, _fit_by_renders, _fit_by_sums, fit, render
@@ -151,11 +153,10 @@ def test_fact_texts_are_embedded_once_per_embedder() -> None:
     assert second.asked == ["location Lisbon"]  # another embedder, another vector space
 
 
-def test_a_context_embeds_its_query_once(mem: GraphMemory, user_id: str, monkeypatch: object) -> None:
+def test_a_context_embeds_its_query_once(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Facts are ranked by the vector recall searched with, not by a second embedding of the query."""
-    import pytest
-
-    assert isinstance(monkeypatch, pytest.MonkeyPatch)
     mem.facts.set(user_id, "location", "Lisbon")
     mem.facts.set(user_id, "diet", "vegetarian")
     mem.remember("I cycle to the office along the river", user_id=user_id)

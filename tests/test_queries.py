@@ -117,8 +117,8 @@ def test_strict_variant_passes_explain(mem: GraphMemory, name: str) -> None:
 
 def test_no_statement_returns_a_node_with_its_times_for_the_driver_to_decode() -> None:
     """A whole node comes back as fragments/property_pairs (date-times packed: ~1 µs to read, against the
-    driver's 55-80 µs), never as a map projection of all its properties or the node itself (the Browser kit,
-    written for people, excepted)."""
+    driver's 55-80 µs), never as a map projection of all its properties (``n {.*}``, ``properties(r)``; the
+    Browser kit, written for people, excepted)."""
     whole = re.compile(r"\b\w+ \{\s*\.\*|RETURN[^\n]*\bproperties\(")
     for name in LIBRARY_QUERIES:
         text = query(name)
