@@ -27,7 +27,6 @@ WITH at, recorded, kind, id, text, session_id
 WHERE at IS NOT NULL AND ($start IS NULL OR at >= $start) AND ($end IS NULL OR at <= $end)
   AND ($known_at IS NULL OR coalesce(recorded, at) <= $known_at)
 WITH at AS t, kind, id, text, session_id
-RETURN CASE WHEN t IS :: ZONED DATETIME // packed as fragments/property_pairs packs: ~1 µs to read, not ~60
-            THEN {__time__: [t.epochSeconds, t.nanosecond, t.offsetSeconds]} ELSE t END AS at,
+RETURN {{packed_time(t, null)}} AS at, // ~1 µs to read, not ~60
        kind, id, text, session_id
 ORDER BY t, kind, id

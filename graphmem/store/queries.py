@@ -68,10 +68,10 @@ def expand(text: str, *, strict: bool = False) -> str:
     raise ValueError(f"fragments nest deeper than {FRAGMENT_DEPTH} levels")
 
 
-_INCLUDE = re.compile(r"\{\{(\w+)\(([\w.]+),\s*(.*?)\)\}\}")
+_INCLUDE = re.compile(r"\{\{(\w+)\(([\w.]+(?:\[\w+\])?),\s*(.*?)\)\}\}")
 """``{{name(variable, clock)}}`` in a statement: the expression of ``cypher/fragments/<name>.cypher`` over
-that node variable (or property) and clock (or default) expression (its ``__m__`` and ``__now__``),
-parenthesised."""
+that node variable (or property, or dynamic property ``m[key]``) and clock (or default) expression (its
+``__m__`` and ``__now__``), parenthesised."""
 
 
 @functools.cache

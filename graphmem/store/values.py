@@ -127,7 +127,8 @@ PROPERTIES = "__properties__"
 """The key of a map that is a node's properties as [name, value] pairs (``fragments/property_pairs``)."""
 
 PACKED_TIME = "__time__"
-"""The key of a map that is a date-time as [epoch seconds, nanosecond, UTC offset in seconds]."""
+"""The key of a map that is a date-time as [epoch seconds, nanosecond, UTC offset in seconds]
+(``fragments/packed_time``)."""
 
 _EPOCH = datetime(1970, 1, 1)  # naive: a packed time's wall time is built from it
 
