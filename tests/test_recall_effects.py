@@ -383,10 +383,10 @@ def test_a_context_that_fails_after_its_recall_still_writes_the_recalls_effects(
     _ingest(mem, user_id, FACTS[:3])
 
     def broken(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("core blocks unreadable")
+        raise RuntimeError("the assembly failed")
 
-    monkeypatch.setattr(assembly.core_blocks, "list_blocks", broken)
-    with pytest.raises(RuntimeError, match="core blocks unreadable"):
+    monkeypatch.setattr(assembly, "fit", broken)
+    with pytest.raises(RuntimeError, match="the assembly failed"):
         mem.context(QUERIES[0], user_id=user_id)
     events = mem.query(
         "MATCH (r:RecallEvent) WHERE r.user_id = $u RETURN r.context_tokens_used AS used", {"u": user_id}

@@ -85,6 +85,33 @@ def test_recall_takes_at_most_two_round_trips(
     assert len(store.calls) <= 2, store.calls
 
 
+def test_a_context_takes_three_round_trips(mem: GraphMemory, user_id: str) -> None:
+    """context(): the pool; the hits with the facts, recent history and core memory (context_read); the
+    recall's effects. It took six (the hits, facts, history and core memory each read apart)."""
+    _conversation(mem, user_id)
+    mem.facts.set(user_id, "city", "Lisbon")
+    mem.core.set(user_id, "persona", "Answers briefly")
+    counted, store = _counting(mem)
+    counted.context("what is my dog called?", user_id=user_id, k=3)  # warms the size cache
+    store.calls.clear()
+    context = counted.context("what is my dog called?", user_id=user_id, k=3)
+    assert store.calls == ["read:recall_pool", "read:context_read", "transaction"], store.calls
+    assert {item.kind for item in context.kept} >= {"core", "fact", "memory", "history"}
+    assert "Rex" in context.text and "location: Lisbon" in context.text and "Answers briefly" in context.text
+
+
+def test_a_context_whose_recall_finds_nothing_still_reads_facts_once(mem: GraphMemory, user_id: str) -> None:
+    """No hits to fetch: the context's read runs alone after the search (an empty pool tries a substring
+    match too), and nothing is written."""
+    mem.facts.set(user_id, "city", "Lisbon")
+    counted, store = _counting(mem)
+    counted.context("where do I live?", user_id=user_id)
+    store.calls.clear()
+    context = counted.context("where do I live?", user_id=user_id)
+    assert store.calls == ["read:recall_pool", "read:recall_substring", "read:context_read"], store.calls
+    assert [item.text for item in context.kept if item.kind == "fact"] == ["location: Lisbon"]
+
+
 def test_a_recall_writes_its_effects_in_one_statement(
     mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

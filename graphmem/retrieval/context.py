@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -73,15 +74,17 @@ def assemble(
     rt: Runtime, req: recall_use_case.RecallRequest, who: Caller, when: TimeScope, budget: int
 ) -> Context:
     """``GraphMemory.context``: recall, the scoped facts ranked by the query, recent history and core memory,
-    fitted to ``budget``. The recall's effects are written after the assembly, so its RecallEvent records
-    the tokens the context used and dropped (the dashboard's value panel)."""
-    held = recall_use_case.recall_held(rt, req)
+    fitted to ``budget``. Facts, history and core memory are read with the recall's hits, in one round trip
+    (``cypher/context_read.cypher``): a context takes three (the pool, that read, the recall's effects).
+    The recall's effects are written after the assembly, so its RecallEvent records the tokens the context
+    used and dropped (the dashboard's value panel)."""
+    reads = ContextReads(rt, who, when)
+    held = recall_use_case.recall_held(rt, req, fetch=reads.fetch)
     try:
-        facts = rank_facts(rt, req.query, scoped_facts(rt, who, when), query_vector=held.query_vector)
-        recent = rt.store.read("context_recent", tenants=who.personal(), k=RECENT_HISTORY, **when.params())
-        core = [] if who.user_id is None else core_blocks.list_blocks(rt, who.user_id)
+        parts = reads.parts()
+        facts = rank_facts(rt, req.query, parts.facts, query_vector=held.query_vector)
         count = token_counter(rt)
-        context = fit(candidate_items(facts, held.hits, recent, count, core=core), budget, count)
+        context = fit(candidate_items(facts, held.hits, parts.recent, count, core=parts.core), budget, count)
     except Exception:  # the recall happened: its effects are written all the same, without the tokens
         try:
             recall_use_case.commit(rt, req.user_id, held.effects)
@@ -93,6 +96,49 @@ def assemble(
         rt, req.user_id, held.effects, context_tokens_used=context.tokens, context_tokens_dropped=dropped
     )
     return context
+
+
+@dataclass(frozen=True)
+class ContextParts:
+    """What a context lists besides its recalled memories."""
+
+    facts: list[
+        dict[str, Any]
+    ]  # current facts, each key from its narrowest scope, most recently recorded first
+    recent: list[dict[str, Any]]  # the latest memories' rows, newest first
+    core: list[CoreBlock]
+
+
+class ContextReads:
+    """``context_read``: the recall's hits (as its :data:`~graphmem.retrieval.recall.Fetch`), facts, recent
+    history and core memory in one statement; read by :meth:`parts` alone when the recall found nothing."""
+
+    def __init__(self, rt: Runtime, who: Caller, when: TimeScope) -> None:
+        self._rt, self._who, self._when = rt, who, when
+        self._row: dict[str, Any] | None = None
+
+    def fetch(self, ids: list[str], now: datetime) -> list[dict[str, Any]]:
+        self._row = self._read(ids, now)
+        return [{"memory": memory} for memory in self._row["fetched"]]
+
+    def parts(self) -> ContextParts:
+        row = self._row if self._row is not None else self._read([], datetime.now(UTC))
+        core = [core_blocks.block_from_row(block) for block in row["core"]]
+        return ContextParts(facts=narrowest(row["facts"], self._who), recent=row["recent"], core=core)
+
+    def _read(self, ids: list[str], now: datetime) -> dict[str, Any]:
+        who = self._who
+        rows = self._rt.store.read(
+            "context_read",
+            ids=ids,
+            tenants=[t for _, t in who.readable()],
+            personal=who.personal(),
+            user_id=who.user_id,
+            k=RECENT_HISTORY,
+            now=now,
+            **self._when.params(),
+        )
+        return rows[0]
 
 
 def token_counter(rt: Runtime) -> Callable[[str], int]:
@@ -120,19 +166,14 @@ def fact_text(fact: dict[str, Any]) -> str:
     return f"{fact['key']}: {fact['value']} (from {day}: {fact.get('next_value')})"
 
 
-def scoped_facts(rt: Runtime, who: Caller, when: TimeScope) -> list[dict[str, Any]]:
+def narrowest(rows: list[dict[str, Any]], who: Caller) -> list[dict[str, Any]]:
     """The current facts of every scope ``who`` may read; a key set in several scopes keeps only its
     narrowest scope's value (a user's fact overrides its organisation's; docs/scopes.md)."""
     order = [t for _, t in who.readable()]
-    now = datetime.now(UTC)
-    rows = rt.store.read(
-        "context_facts", tenants=order, as_of=when.as_of or now, known_at=when.known_at or now
-    )
-    narrowest: dict[str, int] = {}
+    rank: dict[str, int] = {}
     for r in rows:
-        rank = order.index(r["tenant"])
-        narrowest[r["key"]] = min(rank, narrowest.get(r["key"], rank))
-    return [r for r in rows if order.index(r["tenant"]) == narrowest[r["key"]]]
+        rank[r["key"]] = min(order.index(r["tenant"]), rank.get(r["key"], len(order)))
+    return [r for r in rows if order.index(r["tenant"]) == rank[r["key"]]]
 
 
 def rank_facts(
@@ -196,7 +237,7 @@ def candidate_items(
         text = " | ".join(memory_line(d) for d in hit.details) if hit.details else memory_line(hit.memory)
         add("memory" if hit.confidence >= RELEVANT else "possible", text, hit.memory.id, hit.score)
     for row in recent:
-        memory = memory_from_row(row["memory"])
+        memory = memory_from_row(row)
         if memory.id not in recalled:
             add("history", memory_line(memory), memory.id)
     return items

@@ -120,11 +120,18 @@ class Held:
     query_vector: list[float] | None = None  # what the query was embedded as (context() ranks facts by it)
 
 
-def recall_held(rt: Runtime, req: RecallRequest, *, now: datetime | None = None) -> Held:
+Fetch = Callable[[list[str], datetime], list[dict[str, Any]]]
+"""Reads the rows of the memories a recall returns (their ids, the recall's clock), as memory_fetch does."""
+
+
+def recall_held(
+    rt: Runtime, req: RecallRequest, *, now: datetime | None = None, fetch: Fetch | None = None
+) -> Held:
     """A recall that leaves its effects to the caller, who may add to the record before :func:`commit`
     (``context()`` adds the tokens its assembly used and dropped). The hits are read before the effects are
-    written, as in the deferred mode."""
-    return _recall(rt, req, now or datetime.now(UTC), write_inline=False)
+    written, as in the deferred mode; ``fetch`` reads them in place of memory_fetch (``context()`` reads
+    what else it needs in the same round trip), and is not called when nothing was found."""
+    return _recall(rt, req, now or datetime.now(UTC), write_inline=False, fetch=fetch)
 
 
 def commit(rt: Runtime, user_id: str, effects: RecallEffects | None, **record: Any) -> None:
@@ -146,7 +153,9 @@ def _changes(rt: Runtime, req: RecallRequest) -> bool:
     return req.reinforce and req.as_of is None and req.known_at is None and rt.settings.reinforce_on_recall
 
 
-def _recall(rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: bool) -> Held:
+def _recall(
+    rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: bool, fetch: Fetch | None = None
+) -> Held:
     started = time.perf_counter()
     ranked, intent = run_search(rt, req, now)
     latency_ms = round((time.perf_counter() - started) * 1000, 1)
@@ -163,7 +172,10 @@ def _recall(rt: Runtime, req: RecallRequest, now: datetime, *, write_inline: boo
         effects = None  # written
     else:  # the rows are read first, so hits show the state before this recall's effects
         ids = fetched(ranked.hits)
-        rows = rt.store.read("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now)
+        if fetch is not None:
+            rows = fetch(ids, now)
+        else:
+            rows = rt.store.read("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now)
     full = {r["memory"]["id"]: r["memory"] for r in rows}
     hits = [to_hit(h, full, ranked, now) for h in ranked.hits if h.id in full]
     if req.reconstruct:
