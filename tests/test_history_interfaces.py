@@ -70,6 +70,30 @@ def test_the_audit_log_reads_a_page_at_a_time(mem: GraphMemory, user_id: str) ->
             mem.temporal.audit_log(user_id=user_id, limit=bad)  # type: ignore[arg-type]
 
 
+def test_the_audit_log_reads_newest_first_a_page_at_a_time(mem: GraphMemory, user_id: str) -> None:
+    """ "What happened lately": the same events latest first, paged by the same cursor (the page after an
+    event is the older one), bounded by time as in the other order; an operator's read of every user too."""
+    _history(mem, user_id)
+    whole = mem.temporal.audit_log(user_id=user_id)
+    latest = mem.temporal.audit_log(user_id=user_id, newest_first=True)
+    assert [e.id for e in latest] == [e.id for e in reversed(whole)]
+    pages, after = [], None
+    while True:
+        page = mem.temporal.audit_log(user_id=user_id, after=after, limit=2, newest_first=True)
+        pages.append([e.id for e in page])
+        if len(page) < 2:
+            break
+        after = page[-1].id
+    assert pages == [[e.id for e in latest[:2]], [e.id for e in latest[2:4]], [latest[4].id]]
+    middle = mem.temporal.audit_log(user_id=user_id, since=whole[1].at, until=whole[3].at, newest_first=True)
+    assert [e.id for e in middle] == [e.id for e in reversed(whole[1:4])]
+    mine = {e.id for e in whole}
+    everyone = mem.temporal.audit_log(since=whole[0].at, newest_first=True, limit=1000)
+    assert [e.id for e in everyone if e.id in mine] == [e.id for e in latest]
+    with pytest.raises(ValidationError, match="newest_first"):
+        mem.temporal.audit_log(user_id=user_id, newest_first="yes")  # type: ignore[arg-type]
+
+
 def test_rest_reads_snapshot_diff_and_audit(mem: GraphMemory, client: TestClient, user_id: str) -> None:
     ids = _history(mem, user_id)
     mid_march = (MARCH + timedelta(days=14)).isoformat()
@@ -94,6 +118,10 @@ def test_rest_reads_snapshot_diff_and_audit(mem: GraphMemory, client: TestClient
     assert [e["action"] for e in first["events"]] == ["set_fact", "remember", "set_fact"]
     rest = client.get(f"/users/{user_id}/audit", params={"limit": 3, "after": first["next"]}).json()
     assert [e["action"] for e in rest["events"]] == ["remember", "remember"] and rest["next"] is None
+    latest = client.get(f"/users/{user_id}/audit", params={"limit": 3, "newest_first": "true"}).json()
+    assert [e["action"] for e in latest["events"]] == ["remember", "remember", "set_fact"]
+    older = client.get(f"/users/{user_id}/audit", params={"newest_first": True, "after": latest["next"]})
+    assert [e["action"] for e in older.json()["events"]] == ["remember", "set_fact"]
     odd = client.get(f"/users/{user_id}/audit", params={"after": "no-such-event"})
     assert odd.status_code == 422 and odd.json()["error"] == "ValidationError", odd.text
     assert client.get(f"/users/{user_id}/audit", params={"limit": 5000}).status_code == 422
@@ -117,6 +145,11 @@ def test_the_cli_shows_snapshot_diff_and_audit(mem: GraphMemory, user_id: str, t
     assert page.exit_code == 0 and "set_fact" in page.output and "--after" in page.output, page.output
     events = runner.invoke(app, ["audit", "-u", user_id, "--json"])
     assert [e["action"] for e in json.loads(events.stdout)][-1] == "remember"
+    latest = runner.invoke(app, ["audit", "-u", user_id, "--newest", "-n", "2"], env=WIDE)
+    assert latest.exit_code == 0 and "--newest --after" in latest.output, latest.output
+    newest = runner.invoke(app, ["audit", "-u", user_id, "--newest", "--json"])
+    actions = [e["action"] for e in json.loads(newest.stdout)]
+    assert actions[0] == "remember" and actions[-1] == "set_fact"
     odd = runner.invoke(app, ["audit", "-u", user_id, "--after", "no-such-event"])
     assert odd.exit_code == 1 and "after" in odd.output, odd.output
 

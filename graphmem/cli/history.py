@@ -101,14 +101,21 @@ def audit(
         str | None, typer.Option("--after", help="the page after this event id (the last one shown)")
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="events per page (1 to 1,000)")] = AUDIT_PAGE,
+    newest: Annotated[bool, typer.Option("--newest", help="latest first (what happened lately)")] = False,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Who changed what in a user's memory, oldest first, a page at a time (ids and counts, never content;
-    a deleted user's tombstone events too)."""
+    """Who changed what in a user's memory, oldest first (--newest: latest first), a page at a time (ids
+    and counts, never content; a deleted user's tombstone events too)."""
     with _connect(home) as mem:
         events = mem.temporal.audit_log(
-            user_id=user, target_id=target, since=since, until=until, after=after, limit=limit
+            user_id=user,
+            target_id=target,
+            since=since,
+            until=until,
+            after=after,
+            limit=limit,
+            newest_first=newest,
         )
     if as_json:
         _print_json([e.model_dump(mode="json") for e in events])
@@ -126,7 +133,8 @@ def audit(
         )
     console.print(table)
     if len(events) == limit:
-        console.print(f"[dim]more: graphmem audit -u {escape(user)} --after {events[-1].id}[/]")
+        order = " --newest" if newest else ""
+        console.print(f"[dim]more: graphmem audit -u {escape(user)}{order} --after {events[-1].id}[/]")
 
 
 def register(app: typer.Typer) -> None:

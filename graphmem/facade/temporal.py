@@ -77,11 +77,13 @@ class Temporal:
         until: datetime | None = None,
         after: str | None = None,
         limit: int | None = None,
+        newest_first: bool = False,
     ) -> list[AuditEvent]:
-        """Audit events, oldest first; ``user_id`` also finds a deleted user's tombstone; ``since`` /
-        ``until`` bound their time (inclusive). One page at a time: at most ``limit`` events (1 to 1,000;
-        ``None``: all) after the event ``after`` (the previous page's last id; an id that is not an event of
-        the same user's log is a :class:`ValidationError`)."""
+        """Audit events, oldest first (``newest_first``: latest first, for "what happened lately");
+        ``user_id`` also finds a deleted user's tombstone; ``since`` / ``until`` bound their time (inclusive).
+        One page at a time: at most ``limit`` events (1 to 1,000; ``None``: all) after the event ``after`` in
+        that order (the previous page's last id; an id that is not an event of the same user's log is a
+        :class:`ValidationError`)."""
         events, found = audit.page(
             self._rt,
             user_id=check.identifier(user_id, "user_id", required=False),
@@ -90,6 +92,7 @@ class Temporal:
             until=check.aware_datetime(until, "until"),
             after=check.identifier(after, "after", required=False),
             limit=None if limit is None else check.bounded_int(limit, "limit", 1, MAX_PAGE),
+            newest_first=check.boolean(newest_first, "newest_first"),
         )
         if not found:
             raise ValidationError("after", "is not an event of this audit log")

@@ -109,10 +109,11 @@ def page(
     until: datetime | None = None,
     after: str | None = None,
     limit: int | None = None,
+    newest_first: bool = False,
 ) -> tuple[list[AuditEvent], bool]:
-    """Events, oldest first, optionally for one user (tombstones included), one target, or a time range
-    (inclusive); at most ``limit`` of them after the event ``after`` (the previous page's last), and whether
-    ``after`` is an event of that user's log (else the page is empty)."""
+    """Events, oldest first (``newest_first``: the reverse), optionally for one user (tombstones included),
+    one target, or a time range (inclusive); at most ``limit`` of them after the event ``after`` (the
+    previous page's last), and whether ``after`` is an event of that user's log (else the page is empty)."""
     scope = {} if user_id is None else {"user_hash": user_hash(user_id)}
     rows = rt.store.read(
         "audit_log_any" if user_id is None else "audit_log",
@@ -122,6 +123,7 @@ def page(
         until=until,
         after=after,
         limit=ALL if limit is None else limit,
+        newest_first=newest_first,
     )
     if not rows:
         return [], after is None

@@ -39,12 +39,20 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         target_id: str | None = None,
         after: str | None = None,
         limit: int = AUDIT_PAGE,
+        newest_first: bool = False,
     ) -> dict[str, Any]:
-        """Who changed what in the user's memory, oldest first: one page of at most ``limit`` events (1 to
-        1,000) after the event ``after``; ``next`` is the id to ask the next page with (null when this page
-        is not full: nothing follows). A deleted user's tombstone events are found by the same id."""
+        """Who changed what in the user's memory, oldest first (``newest_first=true``: latest first): one page
+        of at most ``limit`` events (1 to 1,000) after the event ``after``; ``next`` is the id to ask the next
+        page with (null when this page is not full: nothing follows). A deleted user's tombstone events are
+        found by the same id."""
         events = mem.temporal.audit_log(
-            user_id=user_id, target_id=target_id, since=since, until=until, after=after, limit=limit
+            user_id=user_id,
+            target_id=target_id,
+            since=since,
+            until=until,
+            after=after,
+            limit=limit,
+            newest_first=newest_first,
         )
         return {
             "events": [e.model_dump(mode="json") for e in events],
