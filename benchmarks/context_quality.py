@@ -17,7 +17,10 @@ people: a question that user's memories cannot answer). Reported:
 - the same under the rule before round 31 (recalled memories listed only when one reached confidence 0.5,
   otherwise none), derived from the same contexts: the rule's inputs are the hits' confidences, which the
   item kinds record;
-- the context's tokens (mean, p95).
+- the context's tokens (mean, p95);
+- its latency (p50, p95, query embedding included) and round trips to Neo4j (counted by a wrapper around the
+  store, as ``tests/test_recall_pipeline.py`` counts them; with the recall record and reinforcement off, as
+  here, a context writes nothing, so the effects' transaction is not among them).
 
 Writes JSON with the machine's load at start and end. Run it alone.
 """
@@ -35,15 +38,20 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import MAIN, evidence_ids, reuse_ingestion
 from machine import neo4j_version, stamp
+from roundtrips import CountingStore
 
 from graphmem import GraphMemory, Settings
 
 LISTED = ("memory", "possible", "history")
 
 
-def _ask(mem: GraphMemory, question: str, user: str) -> dict[str, Any]:
+def _ask(mem: GraphMemory, store: CountingStore, question: str, user: str) -> dict[str, Any]:
+    store.calls.clear()
+    started = time.perf_counter()
     ctx = mem.context(question, user_id=user, k=10, reinforce=False)
     return {
+        "ms": (time.perf_counter() - started) * 1000,
+        "round_trips": len(store.calls),
         "relevant": [i.memory_id for i in ctx.kept if i.kind == "memory"],
         "listed": [i.memory_id for i in ctx.kept if i.kind in LISTED],
         "recalled": [i.memory_id for i in ctx.items if i.kind in ("memory", "possible")],
@@ -64,7 +72,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     own: list[dict[str, Any]] = []
     foreign: list[dict[str, Any]] = []
     started = time.perf_counter()
-    with GraphMemory.connect(settings=Settings(record_recalls=False)) as mem:
+    with GraphMemory.connect(settings=Settings(record_recalls=False)) as client:
+        store = CountingStore(client.runtime.store)  # type: ignore[arg-type]
+        mem = GraphMemory(store, client.embedder, client.runtime.settings)  # type: ignore[arg-type]
         ingested = reuse_ingestion(mem, data, args.user_prefix)
         if ingested is None:
             raise SystemExit(
@@ -79,10 +89,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 gold = {info["dia_to_memory"][e] for e in evidence_ids(qa, set(info["dia_to_memory"]))}
                 if not gold:
                     continue
-                asked = _ask(mem, qa["question"], info["user_id"])
+                asked = _ask(mem, store, qa["question"], info["user_id"])
                 own.append({**asked, "gold": sorted(gold)})
                 if other["user_id"] != info["user_id"]:
-                    foreign.append(_ask(mem, qa["question"], other["user_id"]))
+                    foreign.append(_ask(mem, store, qa["question"], other["user_id"]))
         header = stamp(neo4j_version(mem.query), user_prefix=args.user_prefix)
     evidence = sum(len(q["gold"]) for q in own)
 
@@ -102,6 +112,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return len(lost) / len(found)
 
     tokens = sorted(q["tokens"] for q in own + foreign)
+    latency = sorted(q["ms"] for q in own + foreign)
+    trips = [q["round_trips"] for q in own + foreign]
     return {
         "stamp": header,
         "seconds": round(time.perf_counter() - started, 1),
@@ -120,6 +132,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "answerable_with_notice": round(statistics.fmean(q["notice"] for q in own), 4),
         "tokens_mean": round(statistics.fmean(tokens), 1),
         "tokens_p95": tokens[int(0.95 * (len(tokens) - 1))],
+        "context_ms_p50": round(latency[len(latency) // 2], 1),
+        "context_ms_p95": round(latency[int(0.95 * (len(latency) - 1))], 1),
+        "round_trips_mean": round(statistics.fmean(trips), 3),
+        "round_trips_max": max(trips),
     }
 
 

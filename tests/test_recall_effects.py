@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -59,8 +60,10 @@ class GatedStore:
         self.inner = inner
         self.gate = threading.Event()
         self.transactions = 0
+        self.waiting = 0  # transactions that reached the gate
 
     def unit_of_work(self, work: Callable[[Tx], T]) -> T:
+        self.waiting += 1
         assert self.gate.wait(30), "the gate was never opened"
         result = self.inner.unit_of_work(work)
         self.transactions += 1
@@ -318,7 +321,10 @@ def test_a_full_queue_writes_inline(mem: GraphMemory, user_id: str) -> None:
     client.runtime.deferred._max_pending = 1
     try:
         recall(client.runtime, _request(QUERIES[0], user_id), now=NOW)  # queued (held by the gate)
-        threading.Timer(0.3, store.gate.set).start()
+        # the gate opens once the second recall waits at it too (not after a fixed delay, which a slow
+        # search could outlast: the first write then landed and the second was queued); a second recall
+        # that queued never reaches the gate, and the 10 s bound opens it for the assertions to fail
+        _open_when_waiting(store, 2, within=10)
         recall(client.runtime, _request(QUERIES[0], user_id), now=NOW)  # full: written here (after the gate)
         assert store.transactions >= 1  # its own write, committed before it returned
         assert client.flush(timeout=30)
@@ -327,6 +333,18 @@ def test_a_full_queue_writes_inline(mem: GraphMemory, user_id: str) -> None:
         store.gate.set()
         client.runtime.deferred.close()
     assert len(_state(mem, user_id)["events"]) == 2
+
+
+def _open_when_waiting(store: GatedStore, waiting: int, *, within: float) -> None:
+    """Open ``store``'s gate once ``waiting`` transactions wait at it, or after ``within`` seconds."""
+
+    def run() -> None:
+        deadline = time.monotonic() + within
+        while store.waiting < waiting and time.monotonic() < deadline:
+            time.sleep(0.01)
+        store.gate.set()
+
+    threading.Thread(target=run, daemon=True).start()
 
 
 class WriterGatedStore(GatedStore):

@@ -100,12 +100,11 @@ def assemble(
 
 @dataclass(frozen=True)
 class ContextParts:
-    """What a context lists besides its recalled memories."""
+    """What a context lists besides its recalled memories: the current facts (a key from its narrowest
+    scope only, the latest recorded first), the latest memories' rows (newest first), the core blocks."""
 
-    facts: list[
-        dict[str, Any]
-    ]  # current facts, each key from its narrowest scope, most recently recorded first
-    recent: list[dict[str, Any]]  # the latest memories' rows, newest first
+    facts: list[dict[str, Any]]
+    recent: list[dict[str, Any]]
     core: list[CoreBlock]
 
 
