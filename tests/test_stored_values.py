@@ -152,6 +152,8 @@ def test_facts_and_core_blocks_with_odd_stored_fields_read(
     assert (fact.value, fact.fact_type, fact.confidence) == ('["Lyon", "Paris"]', "custom", 1.0)
     [block] = mem.core.list(user_id)
     assert (block.value, block.limit, block.description, block.version) == ("likes dogs", 2000, "", 1)
+    context = mem.context("where do I live?", user_id=user_id)  # one read: facts, core blocks, history
+    assert 'location: ["Lyon", "Paris"]' in context.text and "[human] likes dogs" in context.text
     for path in (f"/users/{user_id}/facts/history?key=city", f"/users/{user_id}/core"):
         response = client.get(path)
         assert response.status_code == 200, (path, response.text)

@@ -20,6 +20,7 @@ from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.fact_vectors import cosines, fact_vectors
+from graphmem.store import records
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 
@@ -155,14 +156,16 @@ def token_counter(rt: Runtime) -> Callable[[str], int]:
 def fact_text(fact: dict[str, Any]) -> str:
     """How a fact reads in a context: ``key: value`` (``preference:tea: love``); with a plan not started yet,
     its date and value too (``location: Leeds (from 2026-04-01: Manchester)``, or ``employer: Spotify (from
-    2026-03-16)`` for a key that holds no value before it)."""
+    2026-03-16)`` for a key that holds no value before it). Values read as the facts API reads them
+    (``records.text``: a list set by hand reads as its JSON)."""
+    key, value, upcoming = (records.optional_text(fact.get(k)) for k in ("key", "value", "next_value"))
     nxt = fact.get("next_from")
     if not isinstance(nxt, datetime):
-        return f"{fact['key']}: {fact['value']}"
+        return f"{key}: {value}"
     day = nxt.astimezone(UTC).date().isoformat()
-    if fact.get("value") is None:
-        return f"{fact['key']}: {fact.get('next_value')} (from {day})"
-    return f"{fact['key']}: {fact['value']} (from {day}: {fact.get('next_value')})"
+    if value is None:
+        return f"{key}: {upcoming} (from {day})"
+    return f"{key}: {value} (from {day}: {upcoming})"
 
 
 def narrowest(rows: list[dict[str, Any]], who: Caller) -> list[dict[str, Any]]:
