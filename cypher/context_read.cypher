@@ -10,8 +10,10 @@
 //   Superseded, ended, retracted and conflicted versions never appear once they stopped holding. Each names
 //   its tenant: graphmem.retrieval.context.narrowest keeps a key's narrowest scope. Most recently recorded
 //   first.
-// - recent: the $k latest memories of the $personal tenants (session and user scope) at the read's times
+// - recent: the $k latest memories of the $personal tenants (session and user scope) by when they were said
+//   (occurred_at: every memory graphmem writes has one, init() backfills older ones), at the read's times
 //   (graphmem.model.timescope): happened by $as_of, recorded by $known_at, alive at $alive_at; newest first.
+//   Read in the order of the index memory_user_occurred: the cost is the few read, not the tenant.
 // - core: the current core memory blocks of $user_id (null: none), by label.
 // $ids, $tenants, $personal: lists of strings; $now: datetime; $as_of, $known_at, $alive_at: datetimes or
 // null (now); $k: integer; $user_id: string or null
@@ -39,14 +41,21 @@ CALL () {
                   next_from: {{packed_time(next.valid_from, null)}}}) AS facts
 }
 CALL () {
-  MATCH (m:Memory) WHERE m.user_id IN $personal
-    AND ($as_of IS NULL OR coalesce(m.occurred_at, m.created_at, m.recorded_at) <= $as_of)
-    AND ($known_at IS NULL OR m.recorded_at <= $known_at)
-    AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
-         AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
-         AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
-    AND ($alive_at IS NOT NULL OR NOT m.status IN ['forgotten', 'superseded'])
-  WITH m ORDER BY coalesce(m.occurred_at, m.created_at) DESC
+  UNWIND $personal AS tenant
+  CALL (tenant) { // each tenant's latest $k in the order of memory_user_occurred: no sort of the tenant
+    MATCH (m:Memory) USING INDEX m:Memory(user_id, occurred_at) // the planner's own choice varied with statistics
+    WHERE m.user_id = tenant AND m.occurred_at IS NOT NULL
+      AND ($as_of IS NULL OR m.occurred_at <= $as_of)
+      AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+      AND ($alive_at IS NULL OR ((m.expired_at IS NULL OR m.expired_at > $alive_at)
+           AND (m.forgotten_at IS NULL OR m.forgotten_at > $alive_at)
+           AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
+      AND ($alive_at IS NOT NULL OR NOT m.status IN ['forgotten', 'superseded'])
+    WITH m ORDER BY m.user_id DESC, m.occurred_at DESC // the index's order (its first key is fixed here)
+    LIMIT $k
+    RETURN m
+  }
+  WITH m ORDER BY m.occurred_at DESC
   LIMIT $k
   RETURN collect({__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}}) AS recent
 }

@@ -17,6 +17,8 @@ from store_calls import record_transactions
 
 from graphmem import GraphMemory, Settings, ValidationError
 from graphmem.config import RetrievalPreset
+from graphmem.store.queries import query
+from graphmem.store.values import to_native
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 from roundtrips import CountingStore
@@ -110,6 +112,51 @@ def test_a_context_whose_recall_finds_nothing_still_reads_facts_once(mem: GraphM
     context = counted.context("where do I live?", user_id=user_id)
     assert store.calls == ["read:recall_pool", "read:recall_substring", "read:context_read"], store.calls
     assert [item.text for item in context.kept if item.kind == "fact"] == ["location: Lisbon"]
+
+
+def _occurred_seek_rows(mem: GraphMemory, name: str, params: dict[str, Any]) -> tuple[list[int], list[Any]]:
+    """PROFILE ``name``: the rows each seek of the (user_id, occurred_at) index yielded, and the records."""
+    with mem.runtime.store.driver.session() as session:
+        result = session.run("PROFILE " + query(name), params)
+        rows = list(result)
+        plan = result.consume().profile
+    seeks, todo = [], [plan]
+    while todo:
+        op = todo.pop()
+        if "NodeIndexSeek" in op["operatorType"] and "occurred_at" in op["args"]["Details"]:
+            seeks.append(op["rows"])
+        todo.extend(op.get("children", []))
+    return seeks, rows
+
+
+def test_recent_history_and_a_first_list_page_read_the_latest_few_not_the_tenant(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """A context's recent history and the first page of memories.list are read in the order of the (user_id,
+    occurred_at) index: of a 40-memory tenant the seek yields about the few they show (both sorted all 40:
+    their cost grew with the tenant, a context 173-208 ms at 25,000 memories, a list page 63 ms)."""
+    start = datetime(2026, 3, 1, tzinfo=UTC)
+    turns = [f"Note {i}: the plants on shelf {i} need water" for i in range(40)]
+    mem.add_messages(
+        [
+            {"role": "user", "content": t, "timestamp": start + timedelta(hours=i)}
+            for i, t in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id="s",
+    )
+    params = {"ids": [], "tenants": [user_id], "personal": [user_id], "user_id": user_id, "k": 10}
+    params |= {"now": datetime.now(UTC), "as_of": None, "known_at": None, "alive_at": None}
+    seeks, [row] = _occurred_seek_rows(mem, "context_read", params)
+    assert seeks == [10], seeks
+    latest = mem.memories.list(user_id, limit=10)
+    assert [m["id"] for m in to_native(row["recent"])] == [m.id for m in latest]
+    assert [m.content for m in latest] == turns[::-1][:10]
+    listed = {"user_id": user_id, "offset": 0, "limit": 10, "now": None, "statuses": ["active"]}
+    listed |= {"memory_type": None, "session_id": None, "tags": []}
+    seeks, _ = _occurred_seek_rows(mem, "memory_list", listed)
+    assert len(seeks) == 1 and seeks[0] <= 11, seeks  # the page and the first row after it (ties)
+    assert mem.memories.count(user_id) == 40
 
 
 def test_a_recall_writes_its_effects_in_one_statement(
