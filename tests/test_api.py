@@ -236,6 +236,10 @@ def test_dashboard_routes(client: TestClient, user_id: str) -> None:
     assert events[0]["text"] == "I adopted a dog named Rex"
     known = client.get(f"/users/{user_id}/timeline", params={"known_at": between}).json()
     assert [e["text"] for e in known] == ["I adopted a dog named Rex"]  # the second was recorded later
+    # the dashboard's read: the latest events first, as many as it shows
+    latest = client.get(f"/users/{user_id}/timeline", params={"newest_first": "true", "limit": 1}).json()
+    assert [e["text"] for e in latest] == ["How to bake bread"]
+    assert client.get(f"/users/{user_id}/timeline", params={"limit": 0}).status_code == 422
 
 
 def test_stats_fold() -> None:

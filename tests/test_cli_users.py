@@ -216,6 +216,11 @@ def test_recall_and_context_as_of_a_past_time(mem: GraphMemory, user_id: str) ->
     january = _json(["timeline", "-u", user_id, "--start", "2026-01-01", "--end", "2026-01-31", "--json"])
     assert isinstance(january, list) and [e["text"] for e in january] == ["I live in Leeds near the park"]
     assert _json(["timeline", "-u", user_id, "--known-at", "2000-01-01", "--json"]) == []
+    latest = _json(["timeline", "-u", user_id, "--newest", "--limit", "2", "--json"])
+    assert (
+        latest == [e.model_dump(mode="json") for e in mem.temporal.timeline(user_id, newest_first=True)][:2]
+    )
+    assert isinstance(latest, list) and len(latest) == 2 and latest[0]["at"] >= latest[1]["at"]
     table = runner.invoke(app, ["timeline", "-u", user_id])
     assert table.exit_code == 0 and "2026-02-10 09:00" in table.stdout and "Manchester" in table.stdout
 

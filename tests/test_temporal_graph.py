@@ -6,9 +6,12 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import networkx as nx
+import pytest
 
 from graphmem import FactType, GraphMemory
+from graphmem.errors import ValidationError
 from graphmem.model.facts import FactInput
+from graphmem.store.queries import query
 from graphmem.temporal import facts as factbase
 
 
@@ -80,3 +83,71 @@ def test_a_diff_of_a_key_two_agents_hold_reads_the_latest_recorded(mem: GraphMem
         changed = mem.temporal.diff(user_id, t0 + timedelta(days=5), t0 + timedelta(days=20)).changed_facts
         assert [(c.key, c.before, c.after) for c in changed] == [("base", "Nice", "Rome")]
     assert mem.facts.get(user_id, "base", as_of=t0 + timedelta(days=20)).value == "Rome"  # type: ignore[union-attr]
+
+
+def _timeline_seeks(mem: GraphMemory, params: dict[str, object]) -> dict[str, list[int]]:
+    """PROFILE timeline_events: the rows each seek of a Memory time index yielded, by the index's time key."""
+    with mem.runtime.store.driver.session() as session:
+        result = session.run("PROFILE " + query("timeline_events"), params)
+        list(result)
+        plan = result.consume().profile
+    seeks: dict[str, list[int]] = {"occurred_at": [], "forgotten_at": []}
+    todo = [plan]
+    while todo:
+        op = todo.pop()
+        for key, rows in seeks.items():
+            if "NodeIndexSeek" in op["operatorType"] and f"Memory(user_id, {key})" in op["args"]["Details"]:
+                rows.append(op["rows"])
+        todo.extend(op.get("children", []))
+    return seeks
+
+
+def test_a_timeline_page_is_the_first_or_latest_few_and_reads_only_those(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """``limit`` keeps the first events of the order, ``newest_first`` reverses it: each page equals the same
+    slice of the whole timeline (memories, forgetting, an update, facts mixed). The memories and the forgotten
+    ones are read in the order of their (user_id, time) index, bounded by the window there: a page of 5 of a
+    40-memory tenant seeks 5 (the timeline read every memory of the tenant for any page or window)."""
+    t0 = datetime(2026, 3, 1, tzinfo=UTC)
+    written = mem.add_messages(
+        [
+            {
+                "role": "user",
+                "content": f"Note {i}: shelf {i} needs water",
+                "timestamp": t0 + timedelta(hours=i),
+            }
+            for i in range(40)
+        ],
+        user_id=user_id,
+        session_id="s",
+    )
+    mem.facts.set(user_id, "city", "Leeds")
+    mem.facts.set(user_id, "city", "York")
+    mem.forget(written[0].id, user_id=user_id)
+    mem.forget(written[39].id, user_id=user_id)
+    mem.memories.update(written[2].id, user_id=user_id, expected_version=1, content="Shelf 2 is dry")
+    whole = mem.temporal.timeline(user_id)
+    assert len(whole) == 40 + 2 + 1 + 2 + 1  # memories, forgotten, updated, facts recorded / closed
+    for limit in (1, 5, 44):
+        assert mem.temporal.timeline(user_id, limit=limit) == whole[:limit]
+        latest = mem.temporal.timeline(user_id, limit=limit, newest_first=True)
+        assert [e.at for e in latest] == sorted((e.at for e in whole), reverse=True)[:limit]
+    assert mem.temporal.timeline(user_id, newest_first=True) == sorted(
+        whole, key=lambda e: (e.at, e.kind, e.id), reverse=True
+    )
+    window = {"start": t0 + timedelta(hours=10), "end": t0 + timedelta(hours=19)}
+    assert (
+        mem.temporal.timeline(user_id, **window, limit=3) == [e for e in whole if e.kind == "memory"][10:13]
+    )
+
+    # rows the seeks yield in all (one seek per order, the other order's branch yields none)
+    params = {"user_id": user_id, "start": None, "end": None, "known_at": None, "limit": 5}
+    for newest in (True, False):
+        assert sum(_timeline_seeks(mem, params | {"newest_first": newest})["occurred_at"]) == 5
+    framed = _timeline_seeks(mem, params | {**window, "limit": None, "newest_first": False})
+    assert (sum(framed["occurred_at"]), sum(framed["forgotten_at"])) == (10, 0)
+    assert sum(_timeline_seeks(mem, params | {"limit": None, "newest_first": False})["forgotten_at"]) == 2
+    for bad in ({"limit": 0}, {"limit": 1001}, {"limit": "5"}, {"newest_first": "yes"}):
+        with pytest.raises(ValidationError):
+            mem.temporal.timeline(user_id, **bad)  # type: ignore[arg-type]

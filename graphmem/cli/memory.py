@@ -239,13 +239,19 @@ def timeline(
         datetime | None, typer.Option("--end", help="up to then, inclusive (ISO date or date-time)")
     ] = None,
     known_at: KnownAtOption = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", help="the first N events (1 to 1,000; default: all)")
+    ] = None,
+    newest: Annotated[bool, typer.Option("--newest", help="latest first (what happened lately)")] = False,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """A user's dated events, oldest first: memories at their valid time, updates, forgetting, fact versions
-    recorded and closed; with --known-at, only what had been recorded by then."""
+    """A user's dated events, oldest first (--newest: latest first): memories at their valid time, updates,
+    forgetting, fact versions recorded and closed; with --known-at, only what had been recorded by then."""
     with _connect(home) as mem:
-        events = mem.temporal.timeline(user, start=start, end=end, known_at=known_at)
+        events = mem.temporal.timeline(
+            user, start=start, end=end, known_at=known_at, limit=limit, newest_first=newest
+        )
     if as_json:
         _print_json([e.model_dump(mode="json") for e in events])
         return

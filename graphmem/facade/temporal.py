@@ -36,16 +36,22 @@ class Temporal:
         start: datetime | None = None,
         end: datetime | None = None,
         known_at: datetime | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
     ) -> list[TimelineEvent]:
         """A user's dated events, oldest first: memories (at their valid time, ``occurred_at``), updates,
         forgetting, fact versions recorded and closed; ``start``/``end`` bound them (inclusive);
-        ``known_at`` keeps only what the engine had recorded by then."""
+        ``known_at`` keeps only what the engine had recorded by then. ``limit`` (1 to 1,000; ``None``: all)
+        keeps the first events in that order; ``newest_first`` reverses it ("what happened lately": the
+        latest ``limit`` events, latest first). Either read costs what it returns, not the user's history."""
         return snapshots.timeline(
             self._rt,
             check.user_id(user_id),
             start=check.aware_datetime(start, "start"),
             end=check.aware_datetime(end, "end"),
             known_at=check.aware_datetime(known_at, "known_at"),
+            limit=None if limit is None else check.bounded_int(limit, "limit", 1, MAX_PAGE),
+            newest_first=check.boolean(newest_first, "newest_first"),
         )
 
     def snapshot(self, user_id: str, *, as_of: datetime, known_at: datetime | None = None) -> GraphSnapshot:

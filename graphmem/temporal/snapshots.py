@@ -135,9 +135,20 @@ def timeline(
     start: datetime | None,
     end: datetime | None,
     known_at: datetime | None = None,
+    limit: int | None = None,
+    newest_first: bool = False,
 ) -> list[TimelineEvent]:
-    """Dated events between ``start`` and ``end`` (valid time), of those recorded by ``known_at``."""
-    rows = rt.store.read("timeline_events", user_id=user_id, start=start, end=end, known_at=known_at)
+    """Dated events between ``start`` and ``end`` (valid time), of those recorded by ``known_at``: the first
+    ``limit`` (``None``: all) in time order, or in reverse with ``newest_first``."""
+    rows = rt.store.read(
+        "timeline_events",
+        user_id=user_id,
+        start=start,
+        end=end,
+        known_at=known_at,
+        limit=limit,
+        newest_first=newest_first,
+    )
     return [
         records.model_from_row(TimelineEvent, r, what="timeline event", fallback={"at": records.EPOCH})
         for r in rows

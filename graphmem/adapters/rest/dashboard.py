@@ -37,10 +37,15 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         start: datetime | None = None,
         end: datetime | None = None,
         known_at: datetime | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
     ) -> list[Any]:
-        """The user's dated events, oldest first, between ``start`` and ``end``; ``known_at``: only what the
-        engine had recorded by then (docs/temporal.md)."""
-        events = mem.temporal.timeline(user_id, start=start, end=end, known_at=known_at)
+        """The user's dated events, oldest first (``newest_first=true``: latest first), between ``start`` and
+        ``end``; ``known_at``: only what the engine had recorded by then (docs/temporal.md); ``limit`` (1 to
+        1,000; none: all): the first events in that order."""
+        events = mem.temporal.timeline(
+            user_id, start=start, end=end, known_at=known_at, limit=limit, newest_first=newest_first
+        )
         return [e.model_dump(mode="json") for e in events]
 
     return api
