@@ -6,7 +6,8 @@
    bulk path, ``add_messages`` in calls of ``--batch`` messages (one session per call, the default
    embedder, extraction on); the sentences are drawn from templates, so near-duplicate merging is off
    (``duplicate_threshold=1.0``) for the fill alone;
-2. timing: per repeat, the first list page, a deep page (offset at nine tenths), and the count with no
+2. timing: per repeat, the first list page, a deep page (offset at nine tenths), the same page by cursor
+   (``after=`` the memory before it, which the baseline offset page reads past), and the count with no
    filter, with a session filter, a memory-type filter and a tag filter (which no memory carries: the
    whole tenant is read), each through the public facade on one connection; the median and the spread
    of ``--repeats`` runs are reported in ms, with the load average before and after (another process may
@@ -74,9 +75,12 @@ def timed(call: Callable[[], Any]) -> tuple[float, Any]:
 
 def measure(mem: GraphMemory, user: str, repeats: int) -> dict[str, Any]:
     total = mem.memories.count(user)
+    deep = total * 9 // 10
+    before = mem.memories.list(user, limit=1, offset=deep - 1)[0].id  # the cursor of the deep page
     calls: dict[str, Callable[[], Any]] = {
         "list_page_0": lambda: mem.memories.list(user, limit=100),
-        "list_page_deep": lambda: mem.memories.list(user, limit=100, offset=total * 9 // 10),
+        "list_page_deep": lambda: mem.memories.list(user, limit=100, offset=deep),
+        "list_page_deep_by_cursor": lambda: mem.memories.list(user, limit=100, after=before),
         "count": lambda: mem.memories.count(user),
         "count_session": lambda: mem.memories.count(user, session_id="s3"),
         "count_type": lambda: mem.memories.count(user, memory_type="episodic"),
@@ -84,6 +88,8 @@ def measure(mem: GraphMemory, user: str, repeats: int) -> dict[str, Any]:
     }
     for call in calls.values():  # plans and page cache warm, as in a running server
         call()
+    by_offset, by_cursor = calls["list_page_deep"](), calls["list_page_deep_by_cursor"]()
+    assert [m.id for m in by_offset] == [m.id for m in by_cursor], "the cursor page is not the offset page"
     ms: dict[str, list[float]] = {name: [] for name in calls}
     results: dict[str, Any] = {}
     for _ in range(repeats):

@@ -69,9 +69,59 @@ def test_list_pages_newest_first_and_filters(mem: GraphMemory, user_id: str) -> 
     assert ids["train"] not in {m.id for m in mem.memories.list(user_id)}  # live ones by default
     assert [m.id for m in mem.memories.list(user_id, status="forgotten")] == [ids["train"]]
     assert mem.memories.list(f"{user_id}-other") == []
-    for bad in ({"limit": 0}, {"limit": 1001}, {"offset": -1}, {"status": ["lost"]}, {"memory_type": "x"}):
+    for bad in (
+        {"limit": 0},
+        {"limit": 1001},
+        {"offset": -1},
+        {"status": ["lost"]},
+        {"memory_type": "x"},
+        {"after": ids["train"] + "-x"},
+        {"after": 5},
+    ):
         with pytest.raises(ValidationError):
             mem.memories.list(user_id, **bad)  # type: ignore[arg-type]
+
+
+def test_list_pages_by_cursor_through_what_offsets_give(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    """``after`` (the previous page's last id) gives the pages ``offset`` gives, in the same order, ties on
+    the time included; with a filter, after a memory the filter leaves out (it is a place, not a row);
+    another user's memory, or one that is not there, is refused. REST and CLI page the same way."""
+    t0 = datetime(2026, 5, 1, tzinfo=UTC)
+    turns = [
+        {
+            "role": "user",
+            "content": f"Jar {i} of jam is on the top shelf",
+            "timestamp": t0 + timedelta(hours=i // 3),
+        }
+        for i in range(11)  # three memories a time: ties
+    ]
+    mem.add_messages(turns, user_id=user_id, session_id="s")
+    whole = [m.id for m in mem.memories.list(user_id)]
+    assert len(whole) == 11
+    pages, after = [], None
+    while True:
+        page = [m.id for m in mem.memories.list(user_id, limit=4, after=after)]
+        pages.append(page)
+        if len(page) < 4:
+            break
+        after = page[-1]
+    assert pages == [whole[0:4], whole[4:8], whole[8:11]]
+    assert [m.id for m in mem.memories.list(user_id, limit=2, after=whole[2], offset=1)] == whole[4:6]
+    mem.forget(whole[5], user_id=user_id)
+    assert [m.id for m in mem.memories.list(user_id, after=whole[5])] == whole[6:]
+    assert [m.id for m in mem.memories.list(user_id, status="forgotten", after=whole[0])] == [whole[5]]
+    other = mem.remember("Someone else's jam", user_id=f"{user_id}-other")
+    for bad in (other.id, "no-such-memory"):
+        with pytest.raises(ValidationError, match="after"):
+            mem.memories.list(user_id, after=bad)
+    rest = client.get(f"/users/{user_id}/memories", params={"limit": 3, "after": whole[1]})
+    assert [m["id"] for m in rest.json()] == whole[2:5]
+    assert client.get(f"/users/{user_id}/memories", params={"after": other.id}).status_code == 422
+    cli = CliRunner().invoke(app, ["memory", "list", "-u", user_id, "-n", "2", "--after", whole[6]], env=WIDE)
+    assert cli.exit_code == 0, cli.output
+    assert f"showing 2 after {whole[6]}, of 10; next page: --after {whole[8]}" in " ".join(cli.output.split())
 
 
 def test_get_reads_one_memory_of_its_user_whatever_its_status(mem: GraphMemory, user_id: str) -> None:

@@ -156,6 +156,11 @@ def test_recent_history_and_a_first_list_page_read_the_latest_few_not_the_tenant
     listed |= {"memory_type": None, "session_id": None, "tags": []}
     seeks, _ = _occurred_seek_rows(mem, "memory_list", listed)
     assert len(seeks) == 1 and seeks[0] <= 11, seeks  # the page and the first row after it (ties)
+    # a deep page by cursor reads from the cursor's place on: a page, not the 25 before it nor the rest
+    everything = mem.memories.list(user_id, limit=40)
+    seeks, [page] = _occurred_seek_rows(mem, "memory_list_after", listed | {"after": everything[24].id})
+    assert len(seeks) == 1 and seeks[0] <= 12, seeks  # the cursor's tie, the page, the first row after it
+    assert [m["id"] for m in to_native(page["memories"])] == [m.id for m in everything[25:35]]
     assert mem.memories.count(user_id) == 40
 
 

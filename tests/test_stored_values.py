@@ -18,7 +18,7 @@ from conftest import disposable
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from graphmem import GraphMemory
+from graphmem import GraphMemory, ValidationError
 from graphmem.adapters import auth, dashboard, ops
 from graphmem.adapters.langgraph import GraphMemStore
 from graphmem.adapters.rest import create_app
@@ -536,6 +536,10 @@ def test_listing_and_filtered_recall_read_odd_stored_values(mem: GraphMemory, us
         id=odd.id,
     )
     assert {m.id for m in mem.memories.list(user_id)} >= {odd.id}
+    with pytest.raises(
+        ValidationError, match="after"
+    ):  # no place in the order to page from: refused, not a 500
+        mem.memories.list(user_id, after=odd.id)
     assert mem.memories.get(odd.id, user_id=user_id).tags == ()
     for filters in ({"tags": ["bike"]}, {"metadata": {"k": 1}}, {"memory_type": "episodic"}):
         hits = mem.recall("what bike do I ride?", user_id=user_id, reinforce=False, filters=filters)

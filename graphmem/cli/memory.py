@@ -167,6 +167,9 @@ def list_memories(
     user: ScopeUserOption = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="memories per page (at most 1,000)")] = 20,
     offset: Annotated[int, typer.Option("--offset", help="skip this many (newest first)")] = 0,
+    after: Annotated[
+        str | None, typer.Option("--after", help="the page after this memory id (the last one shown)")
+    ] = None,
     status: Annotated[
         list[str] | None, typer.Option("--status", help="repeat for several (default: active, weak, dormant)")
     ] = None,
@@ -191,18 +194,21 @@ def list_memories(
     }
     reach: dict[str, Any] = {"user_id": user, "scope": scope, "agent_id": agent, "org_id": org}
     with _connect(home) as mem:
-        memories = mem.memories.list(limit=limit, offset=offset, **filters, **reach)
+        memories = mem.memories.list(limit=limit, offset=offset, after=after, **filters, **reach)
         total = None if as_json else mem.memories.count(**filters, **reach)
     if as_json:
         _print_json([_ops().memory_json(m) for m in memories])
         return
     whose = _whose(scope, user, session, agent, org)
+    where = f"from {offset + 1}" if after is None else f"after {after}"
     if not memories:
-        console.print(
-            f"no memories of {whose} match" if not total else f"{total} match, none from {offset + 1}"
-        )
+        console.print(f"no memories of {whose} match" if not total else f"{total} match, none {where}")
         return
     shown = f"showing {offset + 1}–{offset + len(memories)} of {total}"
+    if after is not None:
+        shown = f"showing {len(memories)} {where}, of {total}"
+    if len(memories) == limit:
+        shown += f"; next page: --after {memories[-1].id}"
     console.print(_page_table(memories, f"memories of {whose}"))
     console.print(shown)
 

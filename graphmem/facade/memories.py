@@ -138,6 +138,7 @@ class Memories:
         *,
         limit: int = 100,
         offset: int = 0,
+        after: str | None = None,
         status: builtins.list[MemoryStatus | str] | MemoryStatus | str | None = None,
         memory_type: MemoryType | str | None = None,
         session_id: str | None = None,
@@ -147,22 +148,29 @@ class Memories:
         org_id: str | None = None,
     ) -> builtins.list[Memory]:
         """The scope's memories, the latest first by when they happened (``occurred_at``, as the timeline
-        orders them), ``limit`` (at most 1,000) from ``offset``;
+        orders them), ``limit`` (at most 1,000) from ``offset``, after the memory ``after`` when given (the
+        previous page's last id: a cursor, which reads from its place on, where a deep ``offset`` reads the
+        memories it skips; an id that is not a memory of the scope is a :class:`ValidationError`);
         only those in ``status`` (default: the live ones, active, weak and dormant), of ``memory_type``, of
         ``session_id`` and carrying every one of ``tags``. ``scope`` and its ids as for :meth:`get`
         (``user_id`` may be None for an agent's or an organisation's; their memories carry no session, so a
         ``session_id`` filter finds none of them). :meth:`count` says how many match. Read-only: listing
         reinforces nothing."""
         tenant, _ = check.owner(user_id, scope, session_id, agent_id, org_id)
-        rows = self._rt.store.read(
-            "memory_list",
-            user_id=tenant,
+        cursor = check.identifier(after, "after", required=False)
+        page = {
+            "user_id": tenant,
             **_filters(status, memory_type, session_id, tags),
-            offset=check.bounded_int(offset, "offset", 0, 10**9),
-            limit=check.bounded_int(limit, "limit", 1, MAX_PAGE),
-            now=None,
-        )
-        return [memory_from_row(r["memory"]) for r in rows]
+            "offset": check.bounded_int(offset, "offset", 0, 10**9),
+            "limit": check.bounded_int(limit, "limit", 1, MAX_PAGE),
+            "now": None,
+        }
+        if cursor is None:
+            return [memory_from_row(r["memory"]) for r in self._rt.store.read("memory_list", **page)]
+        [row] = self._rt.store.read("memory_list_after", **page, after=cursor)
+        if not row["cursor_found"]:
+            raise ValidationError("after", "is not a memory of this scope")
+        return [memory_from_row(r) for r in row["memories"]]
 
     def count(
         self,

@@ -85,11 +85,14 @@ page: a JSON array, as before the header)."""
 
 @dataclass
 class MemoryPage:
-    """The query parameters of a memory listing: the page (``limit`` at most 1,000) and the filters; repeat
-    ``status`` (default: active, weak, dormant) or ``tag`` (a memory must carry every one) to give several."""
+    """The query parameters of a memory listing: the page (``limit`` at most 1,000; ``after``: the previous
+    page's last id, a cursor that reads from its place on, where a deep ``offset`` reads what it skips) and
+    the filters; repeat ``status`` (default: active, weak, dormant) or ``tag`` (a memory must carry every
+    one) to give several."""
 
     limit: int = 100
     offset: int = 0
+    after: str | None = None
     status: Annotated[list[str] | None, Query()] = None
     memory_type: str | None = None
     session_id: str | None = None
@@ -103,7 +106,8 @@ class MemoryPage:
             "session_id": self.session_id,
             "tags": self.tag,
         }
-        memories = mem.memories.list(limit=self.limit, offset=self.offset, **filters, **scope)
+        page: dict[str, Any] = {"limit": self.limit, "offset": self.offset, "after": self.after}
+        memories = mem.memories.list(**page, **filters, **scope)
         response.headers[TOTAL_COUNT] = str(mem.memories.count(**filters, **scope))
         return [ops.memory_json(m) for m in memories]
 
