@@ -1,4 +1,5 @@
-"""What ``mem.memories.count`` costs next to a ``mem.memories.list`` page, at one large tenant.
+"""What ``mem.memories.count`` costs next to a ``mem.memories.list`` page, at one large tenant; and the
+timeline's reads there.
 
     .venv/bin/python benchmarks/memory_count.py --memories 25000 --repeats 7
 
@@ -9,7 +10,9 @@
 2. timing: per repeat, the first list page, a deep page (offset at nine tenths), the same page by cursor
    (``after=`` the memory before it, which the baseline offset page reads past), and the count with no
    filter, with a session filter, a memory-type filter and a tag filter (which no memory carries: the
-   whole tenant is read), each through the public facade on one connection; the median and the spread
+   whole tenant is read); the timeline's latest 500 events newest first (the dashboard's read) and one
+   week's window, next to the whole timeline (the baseline: what the dashboard read before round 52),
+   each through the public facade on one connection; the median and the spread
    of ``--repeats`` runs are reported in ms, with the load average before and after (another process may
    share the machine);
 3. ``--drop`` deletes the tenant afterwards (a shared development server keeps its size).
@@ -77,10 +80,16 @@ def measure(mem: GraphMemory, user: str, repeats: int) -> dict[str, Any]:
     total = mem.memories.count(user)
     deep = total * 9 // 10
     before = mem.memories.list(user, limit=1, offset=deep - 1)[0].id  # the cursor of the deep page
+    week = mem.memories.list(user, limit=1, offset=total // 2)[0].occurred_at or datetime.now(
+        UTC
+    )  # mid-history
     calls: dict[str, Callable[[], Any]] = {
         "list_page_0": lambda: mem.memories.list(user, limit=100),
         "list_page_deep": lambda: mem.memories.list(user, limit=100, offset=deep),
         "list_page_deep_by_cursor": lambda: mem.memories.list(user, limit=100, after=before),
+        "timeline_whole": lambda: mem.temporal.timeline(user),
+        "timeline_latest_500": lambda: mem.temporal.timeline(user, limit=500, newest_first=True),
+        "timeline_week": lambda: mem.temporal.timeline(user, start=week, end=week + timedelta(days=7)),
         "count": lambda: mem.memories.count(user),
         "count_session": lambda: mem.memories.count(user, session_id="s3"),
         "count_type": lambda: mem.memories.count(user, memory_type="episodic"),
@@ -103,6 +112,7 @@ def measure(mem: GraphMemory, user: str, repeats: int) -> dict[str, Any]:
             for name, v in ms.items()
         },
         "counts": {k: v for k, v in results.items() if isinstance(v, int)},
+        "rows": {k: len(v) for k, v in results.items() if isinstance(v, list)},
     }
 
 
