@@ -1,13 +1,13 @@
 // A user's history as dated events, oldest first (or newest first): memories (at their occurred time, i.e.
-// valid time), memory updates and forgetting, fact versions recorded and closed; each with the transaction time
-// the engine recorded it (`recorded`), so $known_at keeps only what had been recorded by then.
+// valid time), memory updates and forgetting, fact versions recorded and closed; each with the transaction
+// time the engine recorded it (`recorded`), so $known_at keeps only what had been recorded by then.
 // Each kind is read in its time's order and cut at $limit before the merge: the memories (a tenant's bulk) in
 // the order of memory_user_occurred and the forgotten ones in that of memory_user_forgotten, bounded by the
-// window there (the planner's own choice varies with statistics, hence the hints), so a page or a window costs
-// what it returns, not the tenant. A memory's time is its occurred_at (every memory graphmem writes has one;
-// init() backfills older ones).
-// $user_id, $start (null: open), $end (null: open), $known_at (null: now), $limit (integer; null: all),
-// $newest_first (boolean)
+// window there (the planner's own choice varies with statistics, hence the hints), so a page or a window
+// costs what it returns, not the tenant. A memory's time is its occurred_at (every memory graphmem writes has
+// one; init() backfills older ones).
+// $user_id, $start (null: open), $end (null: open), $known_at (null: now), $limit (integer; null: all, read
+// as 2^62), $newest_first (boolean)
 WITH coalesce($start, datetime('0001-01-01T00:00:00Z')) AS low,
      coalesce($end, datetime('9999-12-31T23:59:59Z')) AS high
 CALL (low, high) {
@@ -28,24 +28,29 @@ CALL (low, high) {
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, forgotten_at)
   WHERE m.user_id = $user_id AND m.forgotten_at >= low AND m.forgotten_at <= high
     AND ($known_at IS NULL OR m.forgotten_at <= $known_at)
-  WITH m ORDER BY CASE WHEN $newest_first THEN m.forgotten_at END DESC, m.forgotten_at LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY CASE WHEN $newest_first THEN m.forgotten_at END DESC, m.forgotten_at
+  LIMIT coalesce($limit, 4611686018427387904)
   RETURN m.forgotten_at AS at, 'memory_forgotten' AS kind, m.id AS id, m.forgotten_reason AS text,
          m.session_id AS session_id
   UNION ALL
   MATCH (v:MemoryVersion) WHERE v.user_id = $user_id AND v.expired_at >= low AND v.expired_at <= high
     AND ($known_at IS NULL OR v.expired_at <= $known_at)
-  WITH v ORDER BY CASE WHEN $newest_first THEN v.expired_at END DESC, v.expired_at LIMIT coalesce($limit, 4611686018427387904)
-  RETURN v.expired_at AS at, 'memory_updated' AS kind, v.memory_id AS id, v.content AS text, null AS session_id
+  WITH v ORDER BY CASE WHEN $newest_first THEN v.expired_at END DESC, v.expired_at
+  LIMIT coalesce($limit, 4611686018427387904)
+  RETURN v.expired_at AS at, 'memory_updated' AS kind, v.memory_id AS id, v.content AS text,
+         null AS session_id
   UNION ALL
   MATCH (f:Fact) WHERE f.user_id = $user_id AND f.recorded_at >= low AND f.recorded_at <= high
     AND ($known_at IS NULL OR f.recorded_at <= $known_at)
-  WITH f ORDER BY CASE WHEN $newest_first THEN f.recorded_at END DESC, f.recorded_at LIMIT coalesce($limit, 4611686018427387904)
+  WITH f ORDER BY CASE WHEN $newest_first THEN f.recorded_at END DESC, f.recorded_at
+  LIMIT coalesce($limit, 4611686018427387904)
   RETURN f.recorded_at AS at, 'fact_recorded' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
   UNION ALL
   MATCH (f:Fact) WHERE f.user_id = $user_id AND f.expired_at >= low AND f.expired_at <= high
     AND ($known_at IS NULL OR f.expired_at <= $known_at)
-  WITH f ORDER BY CASE WHEN $newest_first THEN f.expired_at END DESC, f.expired_at LIMIT coalesce($limit, 4611686018427387904)
+  WITH f ORDER BY CASE WHEN $newest_first THEN f.expired_at END DESC, f.expired_at
+  LIMIT coalesce($limit, 4611686018427387904)
   RETURN f.expired_at AS at, 'fact_closed' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
 }

@@ -99,6 +99,14 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         "description",
     ),
     ("block description NUL", lambda m, u: m.core.set(u, "human", "x", description="a\x00b"), "description"),
+    # round 52's probe: two keys that are one once normalised kept one value and dropped the other
+    (
+        "metadata keys one once NFC",
+        lambda m, u: m.remember("x", user_id=u, metadata={"e\u0301": 1, "\u00e9": 2}),
+        "metadata",
+    ),
+    # and a text within the limit that NFC lengthens past it was stored longer than the limit allows
+    ("content longer once NFC", lambda m, u: m.remember("\U0001d160" * 10_000, user_id=u), "content"),
 ]
 
 

@@ -3,7 +3,7 @@ out as the driver decodes them, instant and offset, on every path that reads a m
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from graphmem import GraphMemory
@@ -44,6 +44,8 @@ def test_a_memorys_times_read_packed_equal_the_drivers(mem: GraphMemory, user_id
         elif key == "outdated_at":
             assert got[key] is None  # a time property holding text reads as missing, as before
         elif isinstance(value, datetime):
+            if value.tzinfo is None:  # a local date-time set by hand reads at UTC (it would fail comparisons)
+                value = value.replace(tzinfo=UTC)
             assert got[key] == value, key
             assert got[key].utcoffset() == value.utcoffset(), key
             assert got[key].microsecond == value.microsecond, key

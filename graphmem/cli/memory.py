@@ -207,7 +207,9 @@ def list_memories(
     shown = f"showing {offset + 1}–{offset + len(memories)} of {total}"
     if after is not None:
         shown = f"showing {len(memories)} {where}, of {total}"
-    if len(memories) == limit:
+    if (
+        len(memories) == limit and memories[-1].occurred_at is not None
+    ):  # a page's end has a place to go on from
         shown += f"; next page: --after {memories[-1].id}"
     console.print(_page_table(memories, f"memories of {whose}"))
     console.print(shown)

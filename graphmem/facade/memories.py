@@ -169,6 +169,8 @@ class Memories:
             return [memory_from_row(r["memory"]) for r in self._rt.store.read("memory_list", **page)]
         [row] = self._rt.store.read("memory_list_after", **page, after=cursor)
         if not row["cursor_found"]:
+            if row["cursor_known"]:  # its occurred_at was set by hand to another type: no place in the order
+                raise ValidationError("after", "has no date-time occurred_at to page from; page by offset")
             raise ValidationError("after", "is not a memory of this scope")
         return [memory_from_row(r) for r in row["memories"]]
 

@@ -43,6 +43,10 @@ def text(value: object, field: str, *, max_chars: int) -> str:
     if len(value) > max_chars:
         raise ValidationError(field, f"is {len(value)} characters long; the maximum is {max_chars}")
     value = clean_string(value, field)
+    if len(value) > max_chars:  # NFC may lengthen text ("\U0001d160" is three characters once normalised)
+        raise ValidationError(
+            field, f"is {len(value)} characters long once normalised; the maximum is {max_chars}"
+        )
     if not value.strip():
         raise ValidationError(field, "must not be empty or whitespace")
     return value
@@ -184,10 +188,13 @@ def _json_value(value: object, field: str, depth: int, seen: set[int]) -> Any:
         if isinstance(value, dict):
             if not all(isinstance(key, str) for key in value):
                 raise ValidationError(field, "must have string keys")
-            return {
+            checked = {
                 clean_string(k, field): _json_value(v, f"{field}.{k}", depth + 1, seen)
                 for k, v in value.items()
             }
+            if len(checked) < len(value):  # "e\u0301" and "\u00e9": one key once normalised, one value lost
+                raise ValidationError(field, "has keys that are the same text once normalised (NFC)")
+            return checked
         return [_json_value(v, f"{field}[{i}]", depth + 1, seen) for i, v in enumerate(value)]
     raise ValidationError(
         field, f"must be JSON (str, int, float, bool, None, list, dict), not {type(value).__name__}"

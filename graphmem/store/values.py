@@ -8,12 +8,12 @@ import functools
 import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import neo4j
 import numpy as np
-from neo4j.time import Date, DateTime
+from neo4j.time import Date, DateTime, Duration
 
 from graphmem.errors import StoreError
 from graphmem.store.queries import variant
@@ -193,6 +193,8 @@ def _to_native_other(value: Any) -> Any:
         return clean_text(value)
     if isinstance(value, DateTime | Date):
         return value.to_native()
+    if isinstance(value, Duration):  # a tuple by class, but not one its values rebuild: read as ISO text
+        return value.iso_format()
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, neo4j.graph.Relationship):
@@ -239,8 +241,9 @@ TIME_PROPERTIES = frozenset(
 by hand) reads as missing."""
 
 
-TEXT_PROPERTIES = frozenset({"content", "session_id", "speaker", "role"})
-"""Properties graphmem reads as text (grouped, hashed, tokenised): another type reads as its JSON text."""
+TEXT_PROPERTIES = frozenset({"id", "content", "session_id", "speaker", "role"})
+"""Properties graphmem reads as text (grouped, hashed, sorted, tokenised): another type reads as its JSON
+text (an id set by hand to a number would fail a sort among the others, or a model)."""
 
 _TYPED = {
     **dict.fromkeys(NUMERIC_PROPERTIES, "number"),
@@ -258,7 +261,11 @@ def _typed(key: str, value: Any) -> Any:
         return value if isinstance(value, int | float) and not isinstance(value, bool) else None
     if kind == "text":
         return value if isinstance(value, str) else text(value)
-    return value if isinstance(value, datetime) else None
+    if not isinstance(value, datetime):
+        return None
+    # a local date-time set by hand (no zone) reads as UTC, as a naive time is taken at the boundary: it
+    # would fail every comparison with the engine's zoned times
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 class FloatList(list):  # type: ignore[type-arg]

@@ -158,8 +158,10 @@ def timeline(
 def snapshot(rt: Runtime, user_id: str, *, as_of: datetime, known_at: datetime | None) -> GraphSnapshot:
     known = known_at or datetime.now(UTC)
     rows = rt.store.read("snapshot_nodes", user_id=user_id, as_of=as_of, known_at=known)
-    nodes = [
-        SnapshotNode(id=r["id"], label=r["label"], properties=jsonable(_as_known(r["props"], known)))
+    nodes = [  # an id set by hand to another type reads as its text (records.text), as in a property map
+        SnapshotNode(
+            id=records.text(r["id"]), label=r["label"], properties=jsonable(_as_known(r["props"], known))
+        )
         for r in rows
     ]
     ids = [n.id for n in nodes]
@@ -167,7 +169,12 @@ def snapshot(rt: Runtime, user_id: str, *, as_of: datetime, known_at: datetime |
         rt.store.read("snapshot_edges", user_id=user_id, ids=ids, as_of=as_of, known_at=known) if ids else []
     )
     edges = [
-        SnapshotEdge(src=r["src"], type=r["type"], dst=r["dst"], properties=jsonable(r["props"]))
+        SnapshotEdge(
+            src=records.text(r["src"]),
+            type=r["type"],
+            dst=records.text(r["dst"]),
+            properties=jsonable(r["props"]),
+        )
         for r in edge_rows
     ]
     return GraphSnapshot(user_id=user_id, as_of=as_of, known_at=known, nodes=nodes, edges=edges)

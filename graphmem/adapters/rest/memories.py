@@ -99,7 +99,9 @@ class MemoryPage:
     tag: Annotated[list[str] | None, Query()] = None
 
     def listed(self, mem: GraphMemory, response: Response, **scope: Any) -> list[dict[str, Any]]:
-        """The page of the scope's memories (``mem.memories.list``), its total in ``X-Total-Count``."""
+        """The page of the scope's memories (``mem.memories.list``), its total in ``X-Total-Count`` (not on a
+        page asked by cursor: the count reads every memory of the scope, the first page gave it, and a
+        cursor page would cost it again and again)."""
         filters: dict[str, Any] = {
             "status": self.status,
             "memory_type": self.memory_type,
@@ -108,7 +110,8 @@ class MemoryPage:
         }
         page: dict[str, Any] = {"limit": self.limit, "offset": self.offset, "after": self.after}
         memories = mem.memories.list(**page, **filters, **scope)
-        response.headers[TOTAL_COUNT] = str(mem.memories.count(**filters, **scope))
+        if self.after is None:
+            response.headers[TOTAL_COUNT] = str(mem.memories.count(**filters, **scope))
         return [ops.memory_json(m) for m in memories]
 
 
@@ -131,8 +134,9 @@ def _reads(api: APIRouter, mem: GraphMemory) -> None:
         org_id: str | None = None,
         scope: str = "user",
     ) -> list[dict[str, Any]]:
-        """The user's memories (or those of ``scope``), newest first, a page at a time; the header
-        ``X-Total-Count`` says how many match the filters."""
+        """The user's memories (or those of ``scope``), newest first, a page at a time (``after``: the page
+        after that memory); the header ``X-Total-Count`` says how many match the filters (on pages asked
+        without ``after``)."""
         keyauth.require_grant(request, *shared(scope, agent_id, org_id))
         return page.listed(mem, response, user_id=user_id, scope=scope, agent_id=agent_id, org_id=org_id)
 
