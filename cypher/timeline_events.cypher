@@ -1,55 +1,71 @@
 // A user's history as dated events, oldest first (or newest first): memories (at their occurred time, i.e.
 // valid time), memory updates and forgetting, fact versions recorded and closed; each with the transaction
 // time the engine recorded it (`recorded`), so $known_at keeps only what had been recorded by then.
-// Each kind is read in its time's order and cut at $limit before the merge: the memories (a tenant's bulk) in
-// the order of memory_user_occurred and the forgotten ones in that of memory_user_forgotten, bounded by the
-// window there (the planner's own choice varies with statistics, hence the hints), so a page or a window
-// costs what it returns, not the tenant. A memory's time is its occurred_at (every memory graphmem writes has
-// one; init() backfills older ones).
+// Each kind is read in its time's order (ties by id, as the merge orders them) and cut at $limit before
+// the merge: the memories (a tenant's bulk) in the order of memory_user_occurred and the forgotten ones in
+// that of memory_user_forgotten, bounded by the window there (the planner's own choice varies with statistics, hence
+// the hints; a hinted index that is missing or not yet online is a warning, and the read plans without it),
+// so their part of a page or a window costs what it returns, not the tenant; a user's memory versions and
+// facts (few beside the memories) are read whole and sorted. A memory's time is its occurred_at (every
+// memory graphmem writes has one; init() backfills older ones).
 // $user_id, $start (null: open), $end (null: open), $known_at (null: now), $limit (integer; null: all, read
 // as 2^62), $newest_first (boolean)
-WITH coalesce($start, datetime('0001-01-01T00:00:00Z')) AS low,
-     coalesce($end, datetime('9999-12-31T23:59:59Z')) AS high
+WITH coalesce($start, datetime('-9999-01-01T00:00:00Z')) AS low, // open bounds beyond any time graphmem
+     coalesce($end, datetime('+99999-12-31T23:59:59Z')) AS high // reads (years 1-9999 at any offset)
 CALL (low, high) {
   WITH $newest_first AS newest WHERE NOT newest
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, occurred_at)
   WHERE m.user_id = $user_id AND m.occurred_at >= low AND m.occurred_at <= high
     AND ($known_at IS NULL OR coalesce(m.recorded_at, m.occurred_at) <= $known_at)
-  WITH m ORDER BY m.user_id, m.occurred_at LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id, m.occurred_at, m.id LIMIT coalesce($limit, 4611686018427387904)
   RETURN m.occurred_at AS at, 'memory' AS kind, m.id AS id, m.content AS text, m.session_id AS session_id
   UNION ALL
   WITH $newest_first AS newest WHERE newest
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, occurred_at)
   WHERE m.user_id = $user_id AND m.occurred_at >= low AND m.occurred_at <= high
     AND ($known_at IS NULL OR coalesce(m.recorded_at, m.occurred_at) <= $known_at)
-  WITH m ORDER BY m.user_id DESC, m.occurred_at DESC LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id DESC, m.occurred_at DESC, m.id DESC LIMIT coalesce($limit, 4611686018427387904)
   RETURN m.occurred_at AS at, 'memory' AS kind, m.id AS id, m.content AS text, m.session_id AS session_id
   UNION ALL
+  WITH $newest_first AS newest WHERE NOT newest
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, forgotten_at)
   WHERE m.user_id = $user_id AND m.forgotten_at >= low AND m.forgotten_at <= high
     AND ($known_at IS NULL OR m.forgotten_at <= $known_at)
-  WITH m ORDER BY CASE WHEN $newest_first THEN m.forgotten_at END DESC, m.forgotten_at
-  LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id, m.forgotten_at, m.id LIMIT coalesce($limit, 4611686018427387904)
+  RETURN m.forgotten_at AS at, 'memory_forgotten' AS kind, m.id AS id, m.forgotten_reason AS text,
+         m.session_id AS session_id
+  UNION ALL
+  WITH $newest_first AS newest WHERE newest
+  MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, forgotten_at)
+  WHERE m.user_id = $user_id AND m.forgotten_at >= low AND m.forgotten_at <= high
+    AND ($known_at IS NULL OR m.forgotten_at <= $known_at)
+  WITH m ORDER BY m.user_id DESC, m.forgotten_at DESC, m.id DESC LIMIT coalesce($limit, 4611686018427387904)
   RETURN m.forgotten_at AS at, 'memory_forgotten' AS kind, m.id AS id, m.forgotten_reason AS text,
          m.session_id AS session_id
   UNION ALL
   MATCH (v:MemoryVersion) WHERE v.user_id = $user_id AND v.expired_at >= low AND v.expired_at <= high
     AND ($known_at IS NULL OR v.expired_at <= $known_at)
-  WITH v ORDER BY CASE WHEN $newest_first THEN v.expired_at END DESC, v.expired_at
+  WITH v ORDER BY CASE WHEN $newest_first THEN v.expired_at END DESC,
+           CASE WHEN $newest_first THEN v.memory_id END DESC,
+           v.expired_at, v.memory_id
   LIMIT coalesce($limit, 4611686018427387904)
   RETURN v.expired_at AS at, 'memory_updated' AS kind, v.memory_id AS id, v.content AS text,
          null AS session_id
   UNION ALL
   MATCH (f:Fact) WHERE f.user_id = $user_id AND f.recorded_at >= low AND f.recorded_at <= high
     AND ($known_at IS NULL OR f.recorded_at <= $known_at)
-  WITH f ORDER BY CASE WHEN $newest_first THEN f.recorded_at END DESC, f.recorded_at
+  WITH f ORDER BY CASE WHEN $newest_first THEN f.recorded_at END DESC,
+           CASE WHEN $newest_first THEN f.id END DESC,
+           f.recorded_at, f.id
   LIMIT coalesce($limit, 4611686018427387904)
   RETURN f.recorded_at AS at, 'fact_recorded' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
   UNION ALL
   MATCH (f:Fact) WHERE f.user_id = $user_id AND f.expired_at >= low AND f.expired_at <= high
     AND ($known_at IS NULL OR f.expired_at <= $known_at)
-  WITH f ORDER BY CASE WHEN $newest_first THEN f.expired_at END DESC, f.expired_at
+  WITH f ORDER BY CASE WHEN $newest_first THEN f.expired_at END DESC,
+           CASE WHEN $newest_first THEN f.id END DESC,
+           f.expired_at, f.id
   LIMIT coalesce($limit, 4611686018427387904)
   RETURN f.expired_at AS at, 'fact_closed' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id

@@ -115,7 +115,7 @@ def test_a_timeline_page_is_the_first_or_latest_few_and_reads_only_those(
             {
                 "role": "user",
                 "content": f"Note {i}: shelf {i} needs water",
-                "timestamp": t0 + timedelta(hours=i),
+                "timestamp": t0 + timedelta(hours=i // 3),  # three a time: ties
             }
             for i in range(40)
         ],
@@ -129,24 +129,22 @@ def test_a_timeline_page_is_the_first_or_latest_few_and_reads_only_those(
     mem.memories.update(written[2].id, user_id=user_id, expected_version=1, content="Shelf 2 is dry")
     whole = mem.temporal.timeline(user_id)
     assert len(whole) == 40 + 2 + 1 + 2 + 1  # memories, forgotten, updated, facts recorded / closed
-    for limit in (1, 5, 44):
+    newest = sorted(whole, key=lambda e: (e.at, e.kind, e.id), reverse=True)
+    assert mem.temporal.timeline(user_id, newest_first=True) == newest
+    for limit in (1, 5, 7, 44):  # pages end inside ties
         assert mem.temporal.timeline(user_id, limit=limit) == whole[:limit]
-        latest = mem.temporal.timeline(user_id, limit=limit, newest_first=True)
-        assert [e.at for e in latest] == sorted((e.at for e in whole), reverse=True)[:limit]
-    assert mem.temporal.timeline(user_id, newest_first=True) == sorted(
-        whole, key=lambda e: (e.at, e.kind, e.id), reverse=True
-    )
-    window = {"start": t0 + timedelta(hours=10), "end": t0 + timedelta(hours=19)}
-    assert (
-        mem.temporal.timeline(user_id, **window, limit=3) == [e for e in whole if e.kind == "memory"][10:13]
-    )
+        assert mem.temporal.timeline(user_id, limit=limit, newest_first=True) == newest[:limit]
+    window = {"start": t0 + timedelta(hours=3), "end": t0 + timedelta(hours=6)}
+    framed_whole = [e for e in whole if e.kind == "memory" and window["start"] <= e.at <= window["end"]]
+    assert len(framed_whole) == 12 and mem.temporal.timeline(user_id, **window, limit=4) == framed_whole[:4]
 
-    # rows the seeks yield in all (one seek per order, the other order's branch yields none)
+    # rows the seeks yield in all (one seek per order, the other order's branch yields none): the page, the
+    # rest of the tie at its end (sorted by id) and a row past it, not the 40
     params = {"user_id": user_id, "start": None, "end": None, "known_at": None, "limit": 5}
     for newest in (True, False):
-        assert sum(_timeline_seeks(mem, params | {"newest_first": newest})["occurred_at"]) == 5
+        assert 5 <= sum(_timeline_seeks(mem, params | {"newest_first": newest})["occurred_at"]) <= 8
     framed = _timeline_seeks(mem, params | {**window, "limit": None, "newest_first": False})
-    assert (sum(framed["occurred_at"]), sum(framed["forgotten_at"])) == (10, 0)
+    assert (sum(framed["occurred_at"]), sum(framed["forgotten_at"])) == (12, 0)
     assert sum(_timeline_seeks(mem, params | {"limit": None, "newest_first": False})["forgotten_at"]) == 2
     for bad in ({"limit": 0}, {"limit": 1001}, {"limit": "5"}, {"newest_first": "yes"}):
         with pytest.raises(ValidationError):

@@ -195,18 +195,22 @@ def list_memories(
     reach: dict[str, Any] = {"user_id": user, "scope": scope, "agent_id": agent, "org_id": org}
     with _connect(home) as mem:
         memories = mem.memories.list(limit=limit, offset=offset, after=after, **filters, **reach)
-        total = None if as_json else mem.memories.count(**filters, **reach)
+        # the count reads the whole scope: a page asked by cursor does not pay it again (as REST)
+        total = None if as_json or after is not None else mem.memories.count(**filters, **reach)
     if as_json:
         _print_json([_ops().memory_json(m) for m in memories])
         return
     whose = _whose(scope, user, session, agent, org)
     where = f"from {offset + 1}" if after is None else f"after {after}"
     if not memories:
-        console.print(f"no memories of {whose} match" if not total else f"{total} match, none {where}")
+        if after is not None:
+            console.print(f"no memories of {whose} {where}")
+        else:
+            console.print(f"no memories of {whose} match" if not total else f"{total} match, none {where}")
         return
     shown = f"showing {offset + 1}–{offset + len(memories)} of {total}"
     if after is not None:
-        shown = f"showing {len(memories)} {where}, of {total}"
+        shown = f"showing {len(memories)} {where}"
     if (
         len(memories) == limit and memories[-1].occurred_at is not None
     ):  # a page's end has a place to go on from

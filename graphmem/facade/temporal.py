@@ -43,7 +43,8 @@ class Temporal:
         forgetting, fact versions recorded and closed; ``start``/``end`` bound them (inclusive);
         ``known_at`` keeps only what the engine had recorded by then. ``limit`` (1 to 1,000; ``None``: all)
         keeps the first events in that order; ``newest_first`` reverses it ("what happened lately": the
-        latest ``limit`` events, latest first). Either read costs what it returns, not the user's history."""
+        latest ``limit`` events, latest first). The memories are read from an index in that order, so a page
+        or a window costs what it returns, not the user's history (versions and facts, fewer, are sorted)."""
         return snapshots.timeline(
             self._rt,
             check.user_id(user_id),

@@ -243,7 +243,9 @@ by hand) reads as missing."""
 
 TEXT_PROPERTIES = frozenset({"id", "content", "session_id", "speaker", "role"})
 """Properties graphmem reads as text (grouped, hashed, sorted, tokenised): another type reads as its JSON
-text (an id set by hand to a number would fail a sort among the others, or a model)."""
+text (an id set by hand to a number would fail a sort among the others, or a model). Only a map's ``id``
+key is read so: an id carried under another key or in a list (recall's links, a mention's ``memory``) stays
+as stored, and a lookup by it finds nothing rather than failing."""
 
 _TYPED = {
     **dict.fromkeys(NUMERIC_PROPERTIES, "number"),
