@@ -8,8 +8,8 @@
 // so their part of a page or a window costs what it returns, not the tenant; a user's memory versions and
 // facts (few beside the memories) are read whole and sorted. A memory's time is its occurred_at (every
 // memory graphmem writes has one; init() backfills older ones).
-// $user_id, $start (null: open), $end (null: open), $known_at (null: now), $limit (integer; null: all, read
-// as 2^62), $newest_first (boolean)
+// $user_id, $start (null: open), $end (null: open), $known_at (null: now), $limit (integer; all:
+// graphmem.store.audit.ALL), $newest_first (boolean)
 WITH coalesce($start, datetime('-9999-01-01T00:00:00Z')) AS low, // open bounds beyond any time graphmem
      coalesce($end, datetime('+99999-12-31T23:59:59Z')) AS high // reads (years 1-9999 at any offset)
 CALL (low, high) {
@@ -17,21 +17,21 @@ CALL (low, high) {
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, occurred_at)
   WHERE m.user_id = $user_id AND m.occurred_at >= low AND m.occurred_at <= high
     AND ($known_at IS NULL OR coalesce(m.recorded_at, m.occurred_at) <= $known_at)
-  WITH m ORDER BY m.user_id, m.occurred_at, m.id LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id, m.occurred_at, m.id LIMIT $limit
   RETURN m.occurred_at AS at, 'memory' AS kind, m.id AS id, m.content AS text, m.session_id AS session_id
   UNION ALL
   WITH $newest_first AS newest WHERE newest
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, occurred_at)
   WHERE m.user_id = $user_id AND m.occurred_at >= low AND m.occurred_at <= high
     AND ($known_at IS NULL OR coalesce(m.recorded_at, m.occurred_at) <= $known_at)
-  WITH m ORDER BY m.user_id DESC, m.occurred_at DESC, m.id DESC LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id DESC, m.occurred_at DESC, m.id DESC LIMIT $limit
   RETURN m.occurred_at AS at, 'memory' AS kind, m.id AS id, m.content AS text, m.session_id AS session_id
   UNION ALL
   WITH $newest_first AS newest WHERE NOT newest
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, forgotten_at)
   WHERE m.user_id = $user_id AND m.forgotten_at >= low AND m.forgotten_at <= high
     AND ($known_at IS NULL OR m.forgotten_at <= $known_at)
-  WITH m ORDER BY m.user_id, m.forgotten_at, m.id LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id, m.forgotten_at, m.id LIMIT $limit
   RETURN m.forgotten_at AS at, 'memory_forgotten' AS kind, m.id AS id, m.forgotten_reason AS text,
          m.session_id AS session_id
   UNION ALL
@@ -39,7 +39,7 @@ CALL (low, high) {
   MATCH (m:Memory) USING INDEX SEEK m:Memory(user_id, forgotten_at)
   WHERE m.user_id = $user_id AND m.forgotten_at >= low AND m.forgotten_at <= high
     AND ($known_at IS NULL OR m.forgotten_at <= $known_at)
-  WITH m ORDER BY m.user_id DESC, m.forgotten_at DESC, m.id DESC LIMIT coalesce($limit, 4611686018427387904)
+  WITH m ORDER BY m.user_id DESC, m.forgotten_at DESC, m.id DESC LIMIT $limit
   RETURN m.forgotten_at AS at, 'memory_forgotten' AS kind, m.id AS id, m.forgotten_reason AS text,
          m.session_id AS session_id
   UNION ALL
@@ -48,7 +48,7 @@ CALL (low, high) {
   WITH v ORDER BY CASE WHEN $newest_first THEN v.expired_at END DESC,
            CASE WHEN $newest_first THEN v.memory_id END DESC,
            v.expired_at, v.memory_id
-  LIMIT coalesce($limit, 4611686018427387904)
+  LIMIT $limit
   RETURN v.expired_at AS at, 'memory_updated' AS kind, v.memory_id AS id, v.content AS text,
          null AS session_id
   UNION ALL
@@ -57,7 +57,7 @@ CALL (low, high) {
   WITH f ORDER BY CASE WHEN $newest_first THEN f.recorded_at END DESC,
            CASE WHEN $newest_first THEN f.id END DESC,
            f.recorded_at, f.id
-  LIMIT coalesce($limit, 4611686018427387904)
+  LIMIT $limit
   RETURN f.recorded_at AS at, 'fact_recorded' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
   UNION ALL
@@ -66,13 +66,13 @@ CALL (low, high) {
   WITH f ORDER BY CASE WHEN $newest_first THEN f.expired_at END DESC,
            CASE WHEN $newest_first THEN f.id END DESC,
            f.expired_at, f.id
-  LIMIT coalesce($limit, 4611686018427387904)
+  LIMIT $limit
   RETURN f.expired_at AS at, 'fact_closed' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
 }
 WITH at AS t, kind, id, text, session_id
 ORDER BY CASE WHEN $newest_first THEN t END DESC, CASE WHEN $newest_first THEN kind END DESC,
          CASE WHEN $newest_first THEN id END DESC, t, kind, id
-LIMIT coalesce($limit, 4611686018427387904)
+LIMIT $limit
 RETURN {{packed_time(t, null)}} AS at, // ~1 µs to read, not ~60
        kind, id, text, session_id

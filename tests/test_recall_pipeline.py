@@ -38,13 +38,17 @@ def _conversation(mem: GraphMemory, user_id: str) -> None:
         "My sister Emma lives in Lisbon",
         "Emma is visiting me in June",
     ]
+    _say(mem, user_id, turns, start=start, step=timedelta(minutes=1), session_id="s1")
+
+
+def _say(
+    mem: GraphMemory, user_id: str, turns: list[str], *, start: datetime, step: timedelta, session_id: str
+) -> None:
+    """The user's ``turns`` in one session, ``step`` apart from ``start``."""
     mem.add_messages(
-        [
-            {"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)}
-            for i, t in enumerate(turns)
-        ],
+        [{"role": "user", "content": t, "timestamp": start + step * i} for i, t in enumerate(turns)],
         user_id=user_id,
-        session_id="s1",
+        session_id=session_id,
     )
 
 
@@ -137,14 +141,7 @@ def test_recent_history_and_a_first_list_page_read_the_latest_few_not_the_tenant
     their cost grew with the tenant, a context 173-208 ms at 25,000 memories, a list page 63 ms)."""
     start = datetime(2026, 3, 1, tzinfo=UTC)
     turns = [f"Note {i}: the plants on shelf {i} need water" for i in range(40)]
-    mem.add_messages(
-        [
-            {"role": "user", "content": t, "timestamp": start + timedelta(hours=i)}
-            for i, t in enumerate(turns)
-        ],
-        user_id=user_id,
-        session_id="s",
-    )
+    _say(mem, user_id, turns, start=start, step=timedelta(hours=1), session_id="s")
     params = {"ids": [], "tenants": [user_id], "personal": [user_id], "user_id": user_id, "k": 10}
     params |= {"now": datetime.now(UTC), "as_of": None, "known_at": None, "alive_at": None}
     seeks, [row] = _occurred_seek_rows(mem, "context_read", params)
@@ -297,14 +294,7 @@ def test_the_final_cut_spreads_over_sessions(mem: GraphMemory, user_id: str) -> 
     """One session says the same thing many times; the question needs the other sessions too."""
     start = datetime(2026, 1, 1, tzinfo=UTC)
     chatty = [f"I went to the gym again today, session number {i} of my gym plan" for i in range(8)]
-    mem.add_messages(
-        [
-            {"role": "user", "content": t, "timestamp": start + timedelta(minutes=i)}
-            for i, t in enumerate(chatty)
-        ],
-        user_id=user_id,
-        session_id="gym",
-    )
+    _say(mem, user_id, chatty, start=start, step=timedelta(minutes=1), session_id="gym")
     others = {"swim": "I went swimming at the lake for exercise", "yoga": "I tried a yoga class for exercise"}
     for n, (session, text) in enumerate(others.items(), start=1):
         mem.add_messages(

@@ -11,6 +11,7 @@ import pytest
 from graphmem import FactType, GraphMemory
 from graphmem.errors import ValidationError
 from graphmem.model.facts import FactInput
+from graphmem.store.audit import ALL
 from graphmem.store.queries import query
 from graphmem.temporal import facts as factbase
 
@@ -143,9 +144,9 @@ def test_a_timeline_page_is_the_first_or_latest_few_and_reads_only_those(
     params = {"user_id": user_id, "start": None, "end": None, "known_at": None, "limit": 5}
     for newest in (True, False):
         assert 5 <= sum(_timeline_seeks(mem, params | {"newest_first": newest})["occurred_at"]) <= 8
-    framed = _timeline_seeks(mem, params | {**window, "limit": None, "newest_first": False})
+    framed = _timeline_seeks(mem, params | {**window, "limit": ALL, "newest_first": False})
     assert (sum(framed["occurred_at"]), sum(framed["forgotten_at"])) == (12, 0)
-    assert sum(_timeline_seeks(mem, params | {"limit": None, "newest_first": False})["forgotten_at"]) == 2
+    assert sum(_timeline_seeks(mem, params | {"limit": ALL, "newest_first": False})["forgotten_at"]) == 2
     for bad in ({"limit": 0}, {"limit": 1001}, {"limit": "5"}, {"newest_first": "yes"}):
         with pytest.raises(ValidationError):
             mem.temporal.timeline(user_id, **bad)  # type: ignore[arg-type]

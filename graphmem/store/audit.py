@@ -97,7 +97,8 @@ def event_from_row(row: dict[str, Any]) -> AuditEvent:
 
 
 ALL = 2**62
-"""The page size of a read that asked for no limit (Cypher's LIMIT takes an integer)."""
+"""The page size of a read that asked for no limit (Cypher's LIMIT takes an integer): the audit log's and the
+timeline's."""
 
 
 def page(

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.governance.users import jsonable
 from graphmem.store import records
+from graphmem.store.audit import ALL
 from graphmem.store.runtime import Runtime
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def timeline(
         start=start,
         end=end,
         known_at=known_at,
-        limit=limit,
+        limit=ALL if limit is None else limit,
         newest_first=newest_first,
     )
     return [
