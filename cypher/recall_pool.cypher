@@ -45,7 +45,9 @@ CALL () { // the exact scan: the readable memories' cosines, best $scan_k first 
   WITH m, {{typed_cosine(m.embedding, $embedding)}} AS own
   WITH m, own, CASE WHEN m.context_embedding IS NULL THEN null
                     ELSE {{typed_cosine(m.context_embedding, $embedding)}} END AS ctx
-  OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
+  // a summarised source's match is its summary's (the id null for any other: half the seek's db hits)
+  OPTIONAL MATCH (summary:Memory {id: CASE WHEN $alive_at IS NULL AND m.status = 'forgotten'
+                                           THEN m.summarized_by END})
   WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
     AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
   WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own, ctx,
@@ -132,7 +134,9 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
       AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
            OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL))))
     WITH m, score AS own
-    OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's match is its summary's
+    // a summarised source's match is its summary's (the id null for any other: half the seek's db hits)
+    OPTIONAL MATCH (summary:Memory {id: CASE WHEN $alive_at IS NULL AND m.status = 'forgotten'
+                                             THEN m.summarized_by END})
     WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
       AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
     WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, own,
@@ -154,7 +158,9 @@ CALL (scanned) { // the pool: one row, its seeds and their nodes
            AND (m.superseded_at IS NULL OR m.superseded_at > $alive_at)))
       AND ($alive_at IS NOT NULL OR (m.expired_at IS NULL AND (NOT m.status IN ['forgotten', 'superseded']
            OR (m.status = 'forgotten' AND m.summarized_by IS NOT NULL))))
-    OPTIONAL MATCH (summary:Memory {id: m.summarized_by}) // a summarised source's words are its summary's key
+    // a summarised source's words are its summary's key (the id null for any other: half the seek's db hits)
+    OPTIONAL MATCH (summary:Memory {id: CASE WHEN $alive_at IS NULL AND m.status = 'forgotten'
+                                             THEN m.summarized_by END})
     WHERE $alive_at IS NULL AND m.status = 'forgotten' AND summary.user_id IN $tenants
       AND summary.expired_at IS NULL AND NOT summary.status IN ['forgotten', 'superseded']
     WITH CASE WHEN $alive_at IS NULL AND m.status = 'forgotten' THEN summary ELSE m END AS m, score,
