@@ -81,6 +81,27 @@ def test_import_refuses_odd_json_lines_and_keeps_a_line_separator_in_text(
     assert _json(["import", str(bom), "-u", user_id])["memories"] == 1  # type: ignore[index]
 
 
+def test_import_checks_every_session_id_and_the_encoding_before_writing(
+    mem: GraphMemory, user_id: str, tmp_path: Path
+) -> None:
+    """A session id that add_messages refuses (a control character, too long) and bytes that are not UTF-8
+    are refusals naming their line before the first batch is written (the session id was checked batch by
+    batch: the batches before it were stored, and the message named no line)."""
+    good = '{"role": "user", "content": "I adopted a cat called Tom", "session_id": "s1"}\n'
+    for n, odd in enumerate(["bad\u0000session", "s" * 300]):
+        bad = tmp_path / f"session{n}.jsonl"
+        bad.write_text(good + json.dumps({"role": "user", "content": "second", "session_id": odd}) + "\n")
+        refused = runner.invoke(app, ["import", str(bad), "-u", user_id, "--batch", "1"])
+        assert refused.exit_code == 1 and "line 2: session_id" in refused.output, refused.output
+    latin = tmp_path / "latin1.jsonl"
+    latin.write_bytes(
+        good.encode() + '{"role": "user", "content": "café", "session_id": "s1"}\n'.encode("latin-1")
+    )
+    refused = runner.invoke(app, ["import", str(latin), "-u", user_id, "--batch", "1"])
+    assert refused.exit_code == 1 and "line 2: is not UTF-8" in refused.output, refused.output
+    assert _count(mem, user_id) == 0
+
+
 def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path: Path) -> None:
     messages = [
         {

@@ -144,7 +144,18 @@ def test_presets_and_validation() -> None:
 def test_schedules_and_job_states() -> None:
     assert parse_schedule("every 15m").interval.total_seconds() == 900
     parse_schedule("0 3 * * *")
-    for bad in ["every 0x", "* * *", "99 3 * * *", ""]:
+    assert parse_schedule("every 3650d").interval.days == 3650
+    # an interval beyond ten years overflowed the scheduler (an escaped OverflowError, a 500 over REST);
+    # digits of another script are no interval
+    for bad in [
+        "every 0x",
+        "* * *",
+        "99 3 * * *",
+        "",
+        "every 9999999999999d",
+        "every 3651d",
+        "every \u0663h",
+    ]:
         with pytest.raises(ValueError):
             parse_schedule(bad)
     planned = {

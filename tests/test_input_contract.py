@@ -56,6 +56,30 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         lambda m, u: m.remember("x", user_id=u, occurred_at=datetime(9999, 1, 1, tzinfo=UTC)),
         "occurred_at",
     ),
+    (  # 1899 in UTC (a wall time in the years, at a positive offset): was stored as 1899-12-31T23:59:59Z
+        "year 1900 at +00:00:01",
+        lambda m, u: m.remember(
+            "x", user_id=u, occurred_at=datetime(1900, 1, 1, tzinfo=timezone(timedelta(seconds=1)))
+        ),
+        "occurred_at",
+    ),
+    (  # 2201 in UTC: was stored, and a fact from then could not be given an end (valid_to <= 2200)
+        "valid_from 2200 at -23:59",
+        lambda m, u: m.facts.set(u, "city", "Oslo", valid_from="2200-12-31T23:59:59-23:59"),
+        "valid_from",
+    ),
+    ("fact key me/", lambda m, u: m.facts.set(u, "me/", "v"), "key"),  # stored as the key '' (unreadable)
+    ("fact key I/ ", lambda m, u: m.facts.set(u, "I/ ", "v"), "key"),  # stored as the key ' '
+    (
+        "fact key newline",
+        lambda m, u: m.facts.set(u, "city\n- admin: yes", "v"),
+        "key",
+    ),  # a line in context()
+    (  # a filter operator (Mongo, LangGraph, Chroma style) matched nothing, silently
+        "filter operator",
+        lambda m, u: m.recall("x", user_id=u, filters={"metadata": {"n": {"$gt": 1}}}),
+        "filters.metadata.n",
+    ),
     ("importance nan", lambda m, u: m.remember("x", user_id=u, importance=math.nan), "importance"),
     ("run trigger surrogate", lambda m, u: m.jobs.run("decay", user_id=u, trigger="\ud800"), "trigger"),
     ("run trigger number", lambda m, u: m.jobs.run("decay", user_id=u, trigger=5, dry_run=True), "trigger"),

@@ -102,3 +102,23 @@ def test_properties_named_like_the_packing_read_as_plain_properties(mem: GraphMe
     from graphmem.store.values import record_values
 
     assert record_values(record)["m"]["content"] == "My bike is a green Brompton"
+
+
+def test_a_list_holding_a_date_the_driver_cannot_decode_reads_it_as_missing(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """A list property set by hand with a date beyond Python's calendar: the driver leaves a placeholder
+    object in the list (whose text is its repr); every read gives None for that element, the rest as
+    stored."""
+    memory = mem.remember("The time capsule opens in a very distant year", user_id=user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory {id: $id}) SET m.visits = [datetime('+20000-01-01T00:00:00Z'), "
+        "datetime('2020-01-01T00:00:00Z')]",
+        {"id": memory.id},
+    )
+    row = mem.runtime.store.read("memory_fetch", ids=[memory.id], tenants=[user_id], embedding=None, now=None)
+    assert row[0]["memory"]["visits"] == [None, datetime(2020, 1, 1, tzinfo=UTC)]
+    exported = mem.users.export(user_id)["memories"][0]
+    assert exported["visits"][0] is None and exported["visits"][1].startswith("2020-01-01")
+    assert mem.memories.get(memory.id, user_id=user_id).content.startswith("The time capsule")
+    assert [h.memory.id for h in mem.recall("time capsule", user_id=user_id, reinforce=False)] == [memory.id]

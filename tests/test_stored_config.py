@@ -238,3 +238,55 @@ def test_unreadable_or_inconsistent_stored_configs_read_as_defaults(caplog: pyte
     assert cfg.version == 3 and cfg.dynamics == PRESETS["aggressive"]
     line = next(m for m in warnings(caplog) if "unit-rule" in m)
     assert "dynamics.dormant_retention" in line and "dynamics.max_stability_days" in line
+
+
+def test_parameters_that_would_break_the_jobs_are_refused_and_the_largest_allowed_run(
+    auto: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    """Counts of 2^63 and more, day counts beyond a Neo4j duration and an interval beyond the scheduler's
+    arithmetic were stored, and every later run of decay, forget, consolidate, associate, promote and review
+    failed (OverflowError, 'long overflow'); an interval of 9999999999999 days escaped as an OverflowError
+    (a 500 over REST). Now each is a ValidationError (422) and nothing is stored; a configuration holding
+    every largest value allowed runs every job."""
+    from graphmem.model.dynamics import COUNT_MAX, DAYS_MAX
+
+    stored = auto.automation.set_config(AutomationConfig())
+    body = stored.model_dump()
+    for field, value in [
+        ("capacity_per_user", 2**70),
+        ("associate_in_process_max", 2**63),
+        ("forget_min_age_days", 1e308),
+        ("recall_rollup_days", DAYS_MAX + 1),
+        ("stability_gain", 1e300),
+    ]:
+        with pytest.raises(ValidationError, match=field):
+            auto.automation.set_config({**body, "dynamics": {**body["dynamics"], field: value}})
+    with pytest.raises(ValidationError, match="schedule"):
+        auto.automation.set_config(
+            {**body, "jobs": {**body["jobs"], "decay": {"enabled": True, "schedule": "every 9999999999999d"}}}
+        )
+    posted = client.post(
+        "/automation/config", json={"config": {"jobs": {"decay": {"schedule": "every 9999999999999d"}}}}
+    )
+    assert posted.status_code == 422, posted.text[:300]
+    assert auto.automation.get_config() == stored  # nothing written
+
+    days = {k: DAYS_MAX for k in stored.dynamics.initial_stability}
+    largest = {
+        **{f: DAYS_MAX for f in ("forget_min_age_days", "hard_delete_grace_days", "summary_min_age_days")},
+        **{f: DAYS_MAX for f in ("recall_rollup_days", "promote_window_days", "max_stability_days")},
+        **{f: COUNT_MAX for f in ("capacity_per_user", "summary_min_members", "summary_max_sentences")},
+        **{
+            f: COUNT_MAX for f in ("associate_in_process_max", "promote_min_sessions", "promote_min_contexts")
+        },
+        "initial_stability": days,
+    }
+    auto.automation.set_config({**body, "dynamics": {**body["dynamics"], **largest}})
+    auto.add_messages(
+        [{"role": "user", "content": f"I planted {n} tomato seedlings in the greenhouse"} for n in range(3)],
+        user_id=user_id,
+        session_id="s1",
+    )
+    for job in ("decay", "forget", "consolidate", "associate", "promote", "review"):
+        run = auto.jobs.run(job, user_id=user_id)
+        assert run.status == "success", (job, run)

@@ -24,7 +24,9 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 logger = logging.getLogger(__name__)
 
-_INTERVAL = re.compile(r"^every\s+(\d+)\s*([smhd])$")
+_INTERVAL = re.compile(r"^every\s+([0-9]+)\s*([smhd])$")
+INTERVAL_MAX_DAYS = 3650
+"""The longest interval schedule (ten years): a longer one overflowed the scheduler's time arithmetic."""
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 """Interval schedules are aligned to this instant, so every worker computes the same slots."""
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -38,12 +40,14 @@ def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
         seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
         if seconds <= 0:
             raise ValueError(f"interval must be positive: {spec!r}")
+        if seconds > INTERVAL_MAX_DAYS * 86400:
+            raise ValueError(f"interval must be at most {INTERVAL_MAX_DAYS} days: {spec!r}")
         return IntervalTrigger(seconds=seconds, start_date=EPOCH, timezone=UTC)
     if len(text.split(" ")) != 5:
         raise ValueError(f"not a 5-field crontab or 'every N[s|m|h|d]': {spec!r}")
     try:
         return CronTrigger.from_crontab(text, timezone=UTC)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise ValueError(f"malformed crontab {spec!r}: {exc}") from exc
 
 

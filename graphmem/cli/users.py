@@ -146,6 +146,7 @@ def plan_import(lines: Iterable[str], *, session_id: str | None, batch: int) -> 
     ``session_id`` overrides the default; blank lines are skipped; a bad line is a ValidationError naming it.
     """
     from graphmem.config import MAX_BATCH
+    from graphmem.model import validation as check
 
     if not 1 <= batch <= MAX_BATCH:
         raise ValidationError("batch", f"must be between 1 and {MAX_BATCH}")
@@ -165,6 +166,10 @@ def plan_import(lines: Iterable[str], *, session_id: str | None, batch: int) -> 
             session = message.pop("session_id")
         if not isinstance(session, str) or not session.strip():
             raise ValidationError(f"line {number}", "has no session_id (add one, or pass --session)")
+        try:  # as add_messages checks it, before any batch is written
+            check.identifier(session, "session_id")
+        except ValidationError as exc:
+            raise ValidationError(f"line {number}", f"session_id {exc.message}") from exc
         if not out or out[-1].session_id != session or len(out[-1].messages) >= batch:
             out.append(Batch(session))
         out[-1].messages.append(message)
@@ -178,7 +183,13 @@ def _checked_batches(raw: bytes, session: str | None, batch: int, max_chars: int
 
     # JSONL lines end at a newline only: splitlines() would also split text at U+2028, U+0085, ...; a byte
     # order mark (Windows editors write one) is not part of the first line
-    lines = raw.decode("utf-8-sig").split("\n")
+    try:
+        lines = raw.decode("utf-8-sig").split("\n")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ValidationError(
+            f"line {line}", f"is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from exc
     batches = plan_import(lines, session_id=session, batch=batch)
     for b in batches:
         for line, message in zip(b.lines, b.messages, strict=True):
@@ -209,11 +220,14 @@ def import_messages(
 
     Every line is checked before anything is written; re-running the same file stores nothing twice.
     """
+    from graphmem.model import validation as check
+
     max_chars = _settings(home).max_content_chars
     raw = file.read_bytes()
     try:
+        check.user_id(user)  # before the first batch is written, as every line is
         batches = _checked_batches(raw, session, batch, max_chars)
-    except (GraphMemError, UnicodeDecodeError) as exc:
+    except GraphMemError as exc:
         err_console.print(f"[bold red]error:[/] {exc}")
         raise typer.Exit(code=1) from exc
     digest = hashlib.sha256(raw).hexdigest()[:24]

@@ -46,7 +46,7 @@ class Facts:
         owner, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         new = factbase.FactInput(
             user_id=owner,
-            key=check.text(key, "key", max_chars=check.MAX_ID_CHARS),
+            key=check.fact_key(key, owner),
             value=check.text(value, "value", max_chars=self._rt.settings.max_content_chars),
             fact_type=check.enum(fact_type, FactType, "fact_type"),
             agent_id=aid,

@@ -39,6 +39,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from graphmem.model.heuristics import interference
 
 STRENGTH_MAX = 4.0
+DAYS_MAX = 36_500.0
+"""The longest span a day-count parameter may name (a century): the jobs add it to their clock as a Neo4j
+duration, and a larger one overflowed it (every run failed until the configuration was replaced)."""
+COUNT_MAX = 2**31 - 1
+"""The largest count parameter (the jobs hand counts to Cypher and numpy as 64-bit integers; 2^63 failed)."""
+FACTOR_MAX = 1e6
+"""The largest rate, multiplier or weight (far beyond any useful value, finite in every product)."""
 LIVE_STATUSES = ("active", "weak", "dormant")
 Status = Literal["active", "weak", "dormant"]
 
@@ -103,7 +110,9 @@ class DynamicsParams(BaseModel):
         default_factory=lambda: {"common": 1.0, "P0": 1.0, "P1": 0.5, "P2": 0.0, "P3": 0.0},
         description="strength never decays below this (P0/P1 never decay to nothing)",
     )
-    association_slowdown: float = Field(default=0.5, ge=0, description="rate / (1 + this · mean weight)")
+    association_slowdown: float = Field(
+        default=0.5, ge=0, le=FACTOR_MAX, description="rate / (1 + this · mean weight)"
+    )
     store_base_activation: bool = Field(
         default=False, description="decay also stores the ACT-R base level (one more write per memory)"
     )
@@ -119,18 +128,21 @@ class DynamicsParams(BaseModel):
     dormant_strength: float = Field(default=0.3, ge=0, le=STRENGTH_MAX)
     forget_strength: float = Field(default=0.2, ge=0, le=STRENGTH_MAX)
     # forgetting
-    forget_min_age_days: float = Field(default=7.0, ge=0)
-    hard_delete_grace_days: float = Field(default=30.0, ge=0)
+    forget_min_age_days: float = Field(default=7.0, ge=0, le=DAYS_MAX)
+    hard_delete_grace_days: float = Field(default=30.0, ge=0, le=DAYS_MAX)
     edge_weight_floor: float = Field(default=0.05, ge=0, le=1)
-    capacity_per_user: int = Field(default=0, ge=0, description="live memories per user; 0 = no cap")
+    capacity_per_user: int = Field(
+        default=0, ge=0, le=COUNT_MAX, description="live memories per user; 0 = no cap"
+    )
     # consolidation
     duplicate_similarity: float = Field(default=0.95, ge=0, le=1)
-    summary_min_age_days: float = Field(default=7.0, ge=0)
-    summary_min_members: int = Field(default=4, ge=2)
-    summary_max_sentences: int = Field(default=5, ge=1)
+    summary_min_age_days: float = Field(default=7.0, ge=0, le=DAYS_MAX)
+    summary_min_members: int = Field(default=4, ge=2, le=COUNT_MAX)
+    summary_max_sentences: int = Field(default=5, ge=1, le=COUNT_MAX)
     recall_rollup_days: float = Field(
         default=7.0,
         ge=0,
+        le=DAYS_MAX,
         description="raw recall events (query, latency) are kept this long for feedback and the value panel, "
         "then folded into one rollup per user and day (graphmem.model.recall_usage)",
     )
@@ -142,23 +154,24 @@ class DynamicsParams(BaseModel):
     associate_in_process_max: int = Field(
         default=250_000,
         ge=0,
+        le=COUNT_MAX,
         description="the associate job's full pass reads a tenant's vectors into the job's process up "
         "to this many memories (384 MB at 384 dimensions); a larger tenant is linked by GDS kNN on the "
         "server when GDS is installed (in process otherwise)",
     )
     # promotion to common knowledge
-    promote_window_days: float = Field(default=90.0, gt=0)
+    promote_window_days: float = Field(default=90.0, gt=0, le=DAYS_MAX)
     promote_session_share: float = Field(default=0.3, ge=0, le=1)
-    promote_min_sessions: int = Field(default=3, ge=1)
-    promote_min_contexts: int = Field(default=2, ge=1)
+    promote_min_sessions: int = Field(default=3, ge=1, le=COUNT_MAX)
+    promote_min_contexts: int = Field(default=2, ge=1, le=COUNT_MAX)
     # review (spaced repetition)
     initial_stability: dict[str, float] = Field(
         default_factory=lambda: {"common": 365.0, "P0": 30.0, "P1": 7.0, "P2": 3.0, "P3": 1.0},
         description="stability S (days) of a memory never recalled",
     )
-    stability_gain: float = Field(default=3.0, ge=0)
+    stability_gain: float = Field(default=3.0, ge=0, le=FACTOR_MAX)
     desired_retention: float = Field(default=0.9, gt=0, lt=1)
-    max_stability_days: float = Field(default=3650.0, gt=0)
+    max_stability_days: float = Field(default=3650.0, gt=0, le=DAYS_MAX)
 
     @field_validator("factor_weights", mode="before")
     @classmethod
@@ -178,13 +191,13 @@ class DynamicsParams(BaseModel):
         _check_keys(self.priority_time_scale, _PRIORITIES, "priority_time_scale")
         _check_keys(self.factor_weights, FACTORS, "factor_weights")
         for name, table, high in [
-            ("time_decay", self.time_decay, math.inf),
-            ("type_multiplier", self.type_multiplier, math.inf),
+            ("time_decay", self.time_decay, FACTOR_MAX),
+            ("type_multiplier", self.type_multiplier, FACTOR_MAX),
             ("strength_decay", self.strength_decay, 1.0),
             ("strength_floor", self.strength_floor, STRENGTH_MAX),
-            ("initial_stability", self.initial_stability, math.inf),
-            ("priority_time_scale", self.priority_time_scale, math.inf),
-            ("factor_weights", self.factor_weights, math.inf),
+            ("initial_stability", self.initial_stability, DAYS_MAX),
+            ("priority_time_scale", self.priority_time_scale, FACTOR_MAX),
+            ("factor_weights", self.factor_weights, FACTOR_MAX),
         ]:
             for key, value in table.items():
                 if not (0 <= value <= high) or math.isnan(value):

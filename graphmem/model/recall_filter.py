@@ -110,6 +110,12 @@ def check_filters(value: object, *, max_metadata_bytes: int) -> RecallFilter | N
     types = frozenset(check.enum(k, MemoryType, "filters.memory_type").value for k in kinds)
     tags = tuple(check.tags(value.get("tags")))
     metadata = check.metadata(value.get("metadata"), "filters.metadata", max_bytes=max_metadata_bytes)
+    for key, wanted in metadata.items():  # {"n": {"$gt": 1}} matched nothing, silently
+        operators = [k for k in (key, *(wanted if isinstance(wanted, dict) else ())) if k.startswith("$")]
+        if operators:
+            raise ValidationError(
+                f"filters.metadata.{key}", f"matches by equality only; {operators[0]!r} reads as an operator"
+            )
     pairs = tuple(sorted(metadata.items()))  # JSON values already (lists, not tuples; NFC text, as stored)
     if not (types or tags or pairs):
         return None

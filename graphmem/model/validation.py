@@ -67,6 +67,20 @@ def identifier(value: object, field: str, *, required: bool = True) -> str | Non
     return clean_string(value, field, allow_newlines=False)
 
 
+def fact_key(value: object, user: str | None) -> str:
+    """A fact key to write: an id (no control characters: a key is a line of ``context()``) that names a
+    relation once canonical (``me/``, ``user/`` and ``<user id>/`` name the user, and nothing after them is
+    the key '', which no read can name). Reads take any stored key (:func:`text`), so an older one stays
+    reachable."""
+    from graphmem.model.fact_keys import canonical_key
+
+    key = identifier(value, "key")
+    assert key is not None
+    if not canonical_key(key, user).rpartition("/")[2].strip():
+        raise ValidationError("key", f"names no relation once its subject is dropped: {key!r}")
+    return key
+
+
 def user_id(value: object) -> str:
     uid = identifier(value, "user_id")
     assert uid is not None
@@ -142,9 +156,19 @@ def aware_datetime(value: object, field: str) -> datetime | None:
         raise ValidationError(field, f"must be a datetime, not {type(value).__name__}")
     if not MIN_YEAR <= value.year <= MAX_YEAR:
         raise ValidationError(field, f"must fall within the years {MIN_YEAR}-{MAX_YEAR}, got {value.year}")
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return fixed_offset(value, field)
+    out = value.replace(tzinfo=UTC) if value.tzinfo is None else fixed_offset(value, field)
+    return _within_years(out, field)
+
+
+def _within_years(value: datetime, field: str) -> datetime:
+    """``value`` when its instant, in UTC, falls within the accepted years: a wall time in them at an offset
+    can lie outside (1900-01-01T00:00+00:30 is 1899 in UTC), and is stored and compared in UTC."""
+    instant = value.astimezone(UTC)  # no overflow: the wall time's year was checked
+    if not MIN_YEAR <= instant.year <= MAX_YEAR:
+        raise ValidationError(
+            field, f"must fall within the years {MIN_YEAR}-{MAX_YEAR} in UTC, got {instant.isoformat()}"
+        )
+    return value
 
 
 def fixed_offset(value: datetime, field: str) -> datetime:

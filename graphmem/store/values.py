@@ -24,6 +24,11 @@ try:  # the driver's VECTOR value (neo4j 6+, Bolt 6)
 except ImportError:  # pragma: no cover - an older driver never receives one (graphmem asks only if it has it)
     PackedVector = None  # type: ignore[assignment,misc]
 
+try:  # what the driver leaves in a list or map for a value it cannot decode (a date beyond Python's years)
+    from neo4j._codec.hydration import BrokenHydrationObject
+except ImportError:  # pragma: no cover - a driver that moved it: such a value then passes as it is
+    BrokenHydrationObject = None  # type: ignore[assignment,misc]
+
 __all__ = [
     "INVALID_VECTOR",
     "NUMERIC_PROPERTIES",
@@ -189,6 +194,8 @@ def _finite_numbers(values: list[Any]) -> bool:
 
 
 def _to_native_other(value: Any) -> Any:
+    if BrokenHydrationObject is not None and isinstance(value, BrokenHydrationObject):
+        return None  # in a list or map (times at the top level come packed: fragments/packed_time)
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, DateTime | Date):
