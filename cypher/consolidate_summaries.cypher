@@ -23,6 +23,16 @@ WITH m, head([(m)-[:IN_TOPIC]->(t:Topic) | t]) AS topic
 WITH m.user_id AS uid, topic, coalesce(topic.id, m.session_id) AS gid, collect(m) AS members
 WHERE gid IS NOT NULL AND size(members) >= $p.summary_min_members
 CALL (uid, topic, gid, members) {
+  // another run of the job (a manual run beside the scheduled one) may have summarised these members since
+  // they were read above: the tenant's User node is written first, so such runs take turns, and a cluster is
+  // written only if each member is still live and unsummarised then (two runs at once summarised every
+  // cluster twice)
+  MERGE (turn:User {id: uid})
+    ON CREATE SET turn.user_id = uid, turn.created_at = $now
+  SET turn.consolidated_at = $now
+  WITH uid, topic, gid, members
+  WHERE all(x IN members WHERE x.status IN ['active', 'weak', 'dormant']
+                           AND NOT EXISTS { (:Memory)-[:SUMMARIZES]->(x) })
   UNWIND members AS x
   WITH uid, topic, gid, members, x
   ORDER BY {{strength_now(x, $now)}} * coalesce(x.importance, 0.5) DESC, x.created_at
@@ -58,4 +68,5 @@ CALL (uid, topic, gid, members) {
       x.forgotten_at = $now, x.forgotten_reason = 'summarized', x.status_changed_at = $now
   RETURN count(x) AS members_summarized
 } IN TRANSACTIONS OF 1 ROWS
-RETURN count(*) AS summaries, coalesce(sum(members_summarized), 0) AS members_summarized
+RETURN count(CASE WHEN members_summarized > 0 THEN 1 END) AS summaries, // a skipped cluster counts 0 members
+       coalesce(sum(members_summarized), 0) AS members_summarized

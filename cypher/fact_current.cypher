@@ -10,7 +10,18 @@
 // the plan's start (replaced_value: stated again before then, it leaves the plan; graphmem.model.facts.
 // restates), and, when it was closed at the start of the plan that replaced it (and not revoked since: its
 // value ended before), its fields (resumes: a plan called off continues it, graphmem.model.fact_endings). fields: the current version's own (COPIED).
-// $keys: list of {user_id, agent_id, key}
+// Each owner's User node is written first (in a fixed order), as core_block_write does: a concurrent write of
+// the same owner's facts waits here until this transaction ends, then reads what it committed (without it,
+// two writers read the same current version and both superseded it: several current versions of one key).
+// $keys: list of {user_id, agent_id, key}; $now: datetime
+CALL () {
+  UNWIND $keys AS lock
+  WITH DISTINCT lock.user_id AS owner ORDER BY owner
+  MERGE (u:User {id: owner})
+    ON CREATE SET u.user_id = owner, u.created_at = $now
+  SET u.facts_written_at = $now
+  RETURN count(u) AS locked
+}
 UNWIND $keys AS k
 OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
   AND coalesce(f.agent_id, '') = coalesce(k.agent_id, '')

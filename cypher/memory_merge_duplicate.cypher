@@ -6,6 +6,7 @@
 // $user_id, $now; $r: Reinforcement map {gain, spacing_days, restore_share}
 UNWIND $merges AS d
 MATCH (m:Memory {id: d.id}) WHERE m.user_id = $user_id
+SET m.merge_count = coalesce(m.merge_count, 0) + 1 // the lock first: the values read below are the latest
 WITH d, m, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n,
      {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
      duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS gap
@@ -14,7 +15,6 @@ WITH d, m, n, s + $r.gain * log(2 + n) / (1 + n) * $r.restore_share
                                   ELSE (gap.seconds + gap.nanosecondsOfSecond / 1000000000.0) / 86400.0 END)
                                 / $r.spacing_days))) AS s1
 SET m.access_count = n + 1, m.last_accessed_at = $now, m.strength = CASE WHEN s1 > 4.0 THEN 4.0 ELSE s1 END,
-    m.merge_count = coalesce(m.merge_count, 0) + 1,
     m.decay_due = datetime({epochSeconds: 0}) // a decay input moved: the next decay run evaluates it
 CREATE (r:Merge {id: d.merge_id, user_id: $user_id, content: d.content, similarity: d.similarity,
                  occurred_at: d.occurred_at, metadata: d.metadata, recorded_at: $now})-[:MERGED_INTO {

@@ -17,6 +17,9 @@ CALL () {
   // at 4; a memory recall returns is free of retrieval-induced inhibition again.
   UNWIND $plan.reinforced AS id
   MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
+  // a write first takes the memory's lock, so the values read below are the latest committed: concurrent
+  // recalls returning it take turns (read in a WITH before any write, their increments were lost)
+  SET m.recall_hits = coalesce(m.recall_hits, 0) + 1
   WITH m, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n,
        {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
        duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS d
@@ -24,7 +27,7 @@ CALL () {
   WITH m, n, s + $reinforcement.gain * log(2 + n) / (1 + n)
          * (0.5 + 0.5 * (1.0 - exp(-(CASE WHEN gap < 0.0 THEN 0.0 ELSE gap END) / $reinforcement.spacing_days))) * $share AS s1
   SET m.access_count = n + 1, m.last_accessed_at = $now, m.strength = CASE WHEN s1 > 4.0 THEN 4.0 ELSE s1 END,
-      m.recall_hits = coalesce(m.recall_hits, 0) + 1, m.inhibition = null, m.inhibited_at = null,
+      m.inhibition = null, m.inhibited_at = null,
       m.decay_due = datetime({epochSeconds: 0}) // a decay input moved: the next decay run evaluates it
   RETURN count(m) AS reinforced
 }
@@ -50,6 +53,7 @@ CALL () {
   // Strength is untouched: ranking feels the inhibition (score × (1 - inhibition now)) until it recovers.
   UNWIND $plan.suppressed AS u
   MATCH (m:Memory {id: u.id}) WHERE m.user_id IN $tenants
+  SET m.recall_misses = coalesce(m.recall_misses, 0) + 1 // the lock first, as above
   WITH m, u, CASE WHEN m.inhibition IS NULL OR m.inhibited_at IS NULL THEN 0.0
                   ELSE m.inhibition * 0.5 ^ ((duration.inSeconds(m.inhibited_at, $now).seconds
                          + duration.inSeconds(m.inhibited_at, $now).nanosecondsOfSecond / 1000000000.0)
@@ -58,7 +62,7 @@ CALL () {
   WITH m, i, 1.0 - (1.0 - i) * (1.0 - $rif.rate * u.activation) AS grown
   WITH m, CASE WHEN grown < i THEN i ELSE grown END AS i1
   SET m.inhibition = CASE WHEN i1 > $rif.max_inhibition THEN $rif.max_inhibition ELSE i1 END,
-      m.inhibited_at = $now, m.recall_misses = coalesce(m.recall_misses, 0) + 1
+      m.inhibited_at = $now
   RETURN count(m) AS suppressed
 }
 CALL () {

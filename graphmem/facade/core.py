@@ -32,7 +32,8 @@ class Core:
         description: str = "",
         read_only: bool = False,
     ) -> CoreBlock:
-        """Create or overwrite a core memory block; the previous value is kept in its history."""
+        """Create or overwrite a core memory block; the previous value is kept in its history. Edits of one
+        block take turns: a block changed meanwhile by another call raises ``VersionConflict`` (retry)."""
         spec = blocks.check_spec(self._rt, label, limit, description, read_only)
         return blocks.set_block(self._rt, check.user_id(user_id), spec, blocks.block_value(value))
 

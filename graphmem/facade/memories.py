@@ -209,7 +209,9 @@ class Memories:
         weight: float = 1.0,
         valid_from: datetime | None = None,
     ) -> None:
-        """Add an edge between two memories of one user; ``rel_type`` from ``linking.LINK_TYPES``."""
+        """Add an edge between two memories of one user; ``rel_type`` from ``linking.LINK_TYPES``. A live edge
+        of that type between them (either way round for RELATED_TO and CONFLICTS_WITH) takes ``weight``
+        instead of a second edge."""
         edges.link(
             self._rt,
             check.identifier(src_id, "src_id") or "",

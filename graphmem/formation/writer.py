@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.errors import TransientError
 from graphmem.formation.drafts import MemoryDraft, embedding_text, entity_id, session_uid, user_key
 from graphmem.formation.gather import KNOWN_ENTITY_LIMIT, gather
 from graphmem.formation.plan import FormationPlan, plan_formation
@@ -69,15 +70,15 @@ def form(
     user_id, session_id = drafts[0].user_id, drafts[0].session_id
     if any(d.user_id != user_id or d.session_id != session_id for d in drafts):
         raise ValueError("form() takes drafts of one user and one session")  # internal invariant
-    plan = plan_formation(gather(rt, drafts, now, extractor), rt.settings)
-
-    def work(tx: Tx) -> list[dict[str, Any]]:
-        merged = apply(tx, plan)
-        if on_commit is not None:
-            on_commit(tx, list(plan.memory_ids))
-        return merged
-
-    merged = rt.store.unit_of_work(work)
+    for attempt in range(1, FORM_ATTEMPTS + 1):
+        plan = plan_formation(gather(rt, drafts, now, extractor), rt.settings)
+        try:
+            merged = rt.store.unit_of_work(_work(plan, on_commit))
+            break
+        except RepeatGone:  # rolled back whole: planned again on what the store holds now
+            if attempt == FORM_ATTEMPTS:
+                raise
+            logger.info("a memory the turns repeat was deleted while they were written; planning again")
     logger.debug(
         "formed %d memories (%d merged into existing) for one user", len(plan.rows), len(plan.merges)
     )
@@ -95,6 +96,27 @@ def form(
         for r in plan.rows
     }
     return [existing[i] if i in existing else created[mid] for i, mid in enumerate(plan.memory_ids)]
+
+
+FORM_ATTEMPTS = 3
+"""Plans of one ``form`` call: a near-duplicate's memory deleted between planning and writing (another
+caller's delete or forget-and-purge) rolls the write back and the turns are planned again."""
+
+
+class RepeatGone(TransientError):
+    """The memory a turn repeats was deleted after the turn was planned as its near-duplicate."""
+
+
+def _work(plan: FormationPlan, on_commit: Callable[[Tx, list[str]], None] | None) -> Callable[[Tx], Any]:
+    """The write transaction of ``plan``, then ``on_commit`` with its memory ids."""
+
+    def work(tx: Tx) -> list[dict[str, Any]]:
+        merged = apply(tx, plan)
+        if on_commit is not None:
+            on_commit(tx, list(plan.memory_ids))
+        return merged
+
+    return work
 
 
 def _as_sent(row: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -147,6 +169,10 @@ def apply(tx: Tx, plan: FormationPlan) -> list[dict[str, Any]]:
         if plan.merges
         else []
     )
+    if len(merged) < len(plan.merges):  # without this, the turn was stored nowhere and the call committed
+        raise RepeatGone(
+            "a memory these turns repeat was deleted while they were written; nothing was written"
+        )
     factbase.apply(tx, list(plan.facts), now)
     return merged
 

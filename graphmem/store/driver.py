@@ -98,6 +98,10 @@ def translate_errors() -> Iterator[None]:
             raise errors.QueryTimeout(
                 f"the query ran past its time limit ({exc.code}): {exc.message}"
             ) from exc
+        if exc.code == "Neo.ClientError.Statement.EntityNotFound":  # deleted by a concurrent transaction
+            raise errors.TransientError(
+                f"{exc.code}: {exc.message} (a concurrent call deleted what this one read; retry)"
+            ) from exc
         raise errors.StoreError(f"{exc.code}: {exc.message}") from exc
     except nex.DriverError as exc:
         raise errors.StoreError(str(exc)) from exc

@@ -39,7 +39,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         return []
     inputs = [replace(i, key=canonical_key(i.key, i.user_id)) for i in inputs]
     keys = {i.identity: i for i in inputs}
-    rows = tx.run("fact_current", keys=[{"user_id": u, "agent_id": a, "key": k} for (u, a, k) in keys])
+    keyed = [{"user_id": u, "agent_id": a, "key": k} for (u, a, k) in keys]
+    rows = tx.run("fact_current", keys=keyed, now=now)  # locks the owners first: writers of a key take turns
     currents = {
         (r["user_id"], r["agent_id"], r["key"]): CurrentFact(
             id=r["id"],
