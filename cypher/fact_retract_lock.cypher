@@ -4,7 +4,13 @@
 // replaced it (resumed, back through plans that held nowhere as fact_current.cypher reads it: a plain
 // retraction of the plan continues that value from the plan's start, graphmem.model.facts.plan_retraction).
 // No row: nothing to retract.
+// The owner's User node is written first, as fact_current does for a write of a value: a retraction and a new
+// value of one key take turns (else the value's write closed the version this retraction had just closed).
 // $user_id, $key, $agent_id (null: any agent), $now
+MERGE (owner:User {id: $user_id})
+  ON CREATE SET owner.user_id = $user_id, owner.created_at = $now
+SET owner.facts_written_at = $now
+WITH owner
 MATCH (f:Fact) WHERE f.user_id = $user_id AND f.key = $key AND f.status = 'current' AND f.expired_at IS NULL
   AND ($agent_id IS NULL OR f.agent_id = $agent_id)
 WITH f ORDER BY f.recorded_at DESC LIMIT 1

@@ -2,8 +2,9 @@
 // $ids: element ids
 UNWIND $ids AS id
 MATCH (a) WHERE elementId(a) = id
-MATCH (a)-[r]-()
-WITH DISTINCT r
+MATCH (a)-[r]-(other)
+WHERE other.user_id IS NULL OR other.user_id = a.user_id // an edge into another tenant (made by hand) is not
+WITH DISTINCT r                                         // this user's: its end would name that tenant's node
 WITH startNode(r) AS a, r, endNode(r) AS b
 RETURN coalesce(a.id, a.uid, elementId(a)) AS src, type(r) AS type, coalesce(b.id, b.uid, elementId(b)) AS dst,
        {__properties__: {{property_pairs(r, [])}}} AS props // date-times packed

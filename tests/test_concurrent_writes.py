@@ -72,9 +72,10 @@ def test_concurrent_values_of_one_key_leave_one_current_version(mem: GraphMemory
 def test_a_retraction_racing_with_new_values_leaves_at_most_one_current_version(
     mem: GraphMemory, user_id: str
 ) -> None:
-    """Values and retractions of one key at once: at most one current version, and a retraction after them
-    all leaves none (before, a retraction closed one of several current versions and another stayed)."""
-    for rep in range(2):
+    """Values and retractions of one key at once: at most one current version, each retraction stands (a
+    value's write does not close the version it retracted again), and a retraction after them all leaves none
+    (before, a retraction closed one of several current versions and another stayed)."""
+    for rep in range(4):
         user = f"{user_id}-{rep}"
         mem.facts.set(user, "location", "Leeds")
         calls = [_setter(mem, user, f"Town{i}") for i in range(4)]
@@ -82,6 +83,12 @@ def test_a_retraction_racing_with_new_values_leaves_at_most_one_current_version(
         results = together(calls)
         assert all(not isinstance(r, Exception) or isinstance(r, FactNotFound) for r in results), results
         assert len(mem.query(CURRENT, {"u": user, "key": "location"})) <= 1
+        retracted = [r for r in results[4:] if not isinstance(r, Exception)]
+        statuses = mem.query(
+            "MATCH (f:Fact {user_id: $u, key: 'location'}) WHERE f.status = 'retracted' RETURN count(f) AS n",
+            {"u": user},
+        )
+        assert statuses[0]["n"] == len(retracted)  # no retraction closed again by a value's write
         if mem.facts.get(user, "location") is not None:
             mem.facts.retract(user, "location")
         assert mem.query(CURRENT, {"u": user, "key": "location"}) == []

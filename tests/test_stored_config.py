@@ -95,6 +95,29 @@ def test_a_stored_config_from_a_newer_version_still_reads(
     assert poll_once(auto)["decay"] == "every 30m"
 
 
+def test_values_stored_before_their_bound_read_as_the_bound_not_the_default(
+    auto: GraphMemory, config_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Round 53 bounded day counts (36,500), counts (2^31 - 1) and interval schedules (ten years). A value
+    stored above its bound before then meant 'never' or 'no limit': it reads as the bound (one WARNING names
+    it), not as the preset's default (30 days of hard-delete grace, decay every hour)."""
+    stored = auto.automation.set_config(AutomationConfig())
+    old = stored.model_dump(mode="json", exclude={"version"})
+    old["dynamics"].update(
+        hard_delete_grace_days=100_000, forget_min_age_days=50_000, capacity_per_user=2**70
+    )
+    old["jobs"]["decay"]["schedule"] = "every 5000d"
+    overwrite(auto, config_id, json.dumps(old))
+    caplog.set_level(logging.WARNING)
+    cfg = auto.automation.get_config()
+    assert (cfg.dynamics.hard_delete_grace_days, cfg.dynamics.forget_min_age_days) == (36_500, 36_500)
+    assert cfg.dynamics.capacity_per_user == 2**31 - 1 and cfg.jobs["decay"].schedule == "every 3650d"
+    [line] = [m for m in warnings(caplog) if config_id in m]
+    assert (
+        "as the bound" in line and "dynamics.hard_delete_grace_days" in line and "jobs.decay.schedule" in line
+    )
+
+
 def test_a_stored_config_from_before_the_topics_and_adapt_jobs_reads_with_their_defaults(
     auto: GraphMemory, client: TestClient, config_id: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -248,7 +271,7 @@ def test_parameters_that_would_break_the_jobs_are_refused_and_the_largest_allowe
     failed (OverflowError, 'long overflow'); an interval of 9999999999999 days escaped as an OverflowError
     (a 500 over REST). Now each is a ValidationError (422) and nothing is stored; a configuration holding
     every largest value allowed runs every job."""
-    from graphmem.model.dynamics import COUNT_MAX, DAYS_MAX
+    from graphmem.model.dynamics import COUNT_MAX, DAYS_MAX, FACTOR_MAX
 
     stored = auto.automation.set_config(AutomationConfig())
     body = stored.model_dump()
@@ -268,7 +291,7 @@ def test_parameters_that_would_break_the_jobs_are_refused_and_the_largest_allowe
     posted = client.post(
         "/automation/config", json={"config": {"jobs": {"decay": {"schedule": "every 9999999999999d"}}}}
     )
-    assert posted.status_code == 422, posted.text[:300]
+    assert posted.status_code == 422 and "schedule" in posted.json()["detail"], posted.text[:300]
     assert auto.automation.get_config() == stored  # nothing written
 
     days = {k: DAYS_MAX for k in stored.dynamics.initial_stability}
@@ -280,6 +303,9 @@ def test_parameters_that_would_break_the_jobs_are_refused_and_the_largest_allowe
             f: COUNT_MAX for f in ("associate_in_process_max", "promote_min_sessions", "promote_min_contexts")
         },
         "initial_stability": days,
+        **{f: FACTOR_MAX for f in ("association_slowdown", "stability_gain")},
+        "time_decay": {k: FACTOR_MAX for k in stored.dynamics.time_decay},
+        "factor_weights": {k: FACTOR_MAX for k in stored.dynamics.factor_weights},
     }
     auto.automation.set_config({**body, "dynamics": {**body["dynamics"], **largest}})
     auto.add_messages(

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graphmem.automation.scheduler import Planned, canonical, parse_schedule
+from graphmem.automation.scheduler import Planned, canonical, parse_schedule, within_bound
 from graphmem.errors import ValidationError
 from graphmem.model.dynamics import PRESETS, DynamicsParams
 from graphmem.store import lenient
@@ -115,10 +115,20 @@ def read_config(body: object, version: object, *, config_id: str, preset: str) -
     number = version if isinstance(version, int) and version >= 0 else 0
     if data is not None:
         data.pop("version", None)  # the node's, not the body's
+        _bound_schedules(data.get("jobs"), found)
     cfg = lenient.load_stored(AutomationConfig, data, base, found)
     what = f"automation config {lenient.key_name(config_id)!r} (version {number})"
     lenient.report(what, found)
     return cfg.model_copy(update={"version": number})
+
+
+def _bound_schedules(jobs: object, found: lenient.Findings) -> None:
+    """Stored interval schedules beyond the longest allowed, read as the longest (in place)."""
+    for name, job in jobs.items() if isinstance(jobs, dict) else ():
+        spec = job.get("schedule") if isinstance(job, dict) else None
+        if isinstance(spec, str) and (bounded := within_bound(spec)) is not None:
+            job["schedule"] = bounded
+            found.clamped.append(f"jobs.{lenient.key_name(name)}.schedule")
 
 
 # --- what a change calls for ----------------------------------------------------------------------

@@ -51,6 +51,15 @@ def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
         raise ValueError(f"malformed crontab {spec!r}: {exc}") from exc
 
 
+def within_bound(spec: str) -> str | None:
+    """An interval schedule longer than :data:`INTERVAL_MAX_DAYS` (stored before the bound) as the longest
+    one, else None: it meant 'hardly ever', which the default schedule would not."""
+    match = _INTERVAL.match(" ".join(spec.split()))
+    if match and int(match.group(1)) * _UNIT_SECONDS[match.group(2)] > INTERVAL_MAX_DAYS * 86400:
+        return f"every {INTERVAL_MAX_DAYS}d"
+    return None
+
+
 def slot_of(spec: str, now: datetime) -> datetime:
     """The slot a run due at ``now`` belongs to: the aligned interval start, or the crontab minute. Workers
     that fire for the same slot (on any host) compute the same value."""

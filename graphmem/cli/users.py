@@ -183,10 +183,11 @@ def _checked_batches(raw: bytes, session: str | None, batch: int, max_chars: int
 
     # JSONL lines end at a newline only: splitlines() would also split text at U+2028, U+0085, ...; a byte
     # order mark (Windows editors write one) is not part of the first line
+    body = raw.removeprefix(b"\xef\xbb\xbf")  # offsets in an error count from the first line's start
     try:
-        lines = raw.decode("utf-8-sig").split("\n")
+        lines = body.decode("utf-8").split("\n")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = body[: exc.start].count(b"\n") + 1
         raise ValidationError(
             f"line {line}", f"is not UTF-8 text ({exc.reason} at byte {exc.start})"
         ) from exc

@@ -210,8 +210,8 @@ class Memories:
         valid_from: datetime | None = None,
     ) -> None:
         """Add an edge between two memories of one user; ``rel_type`` from ``linking.LINK_TYPES``. A live edge
-        of that type between them (either way round for RELATED_TO and CONFLICTS_WITH) takes ``weight``
-        instead of a second edge."""
+        of that type between them (either way round for RELATED_TO and CONFLICTS_WITH; not a conflict already
+        settled) takes ``weight`` instead of a second edge, and keeps its own ``valid_from``."""
         edges.link(
             self._rt,
             check.identifier(src_id, "src_id") or "",

@@ -18,6 +18,8 @@ from collections.abc import Collection, Sequence
 from pydantic import BaseModel, Field, ValidationError
 
 from graphmem.errors import ExtractionError
+from graphmem.errors import ValidationError as Refused
+from graphmem.model import validation as check
 from graphmem.model.entities import Mention, normalize_key
 from graphmem.model.extraction import PatternExtractor, TurnExtraction
 from graphmem.model.fact_patterns import ExtractedFact
@@ -123,6 +125,15 @@ class OpenAICompatibleExtractor:
         raise ExtractionError(f"LLM extraction failed after {self._retries + 1} attempts") from last
 
 
+def _writable(key: str) -> bool:
+    """Whether a model's fact key is one ``facts.set`` takes (no control characters, names a relation)."""
+    try:
+        check.fact_key(key, None)
+    except Refused:
+        return False
+    return True
+
+
 def _to_extractions(answer: _Answer, n: int, *, offset: int) -> list[TurnExtraction]:
     by_index = {t.index: t for t in answer.turns if t.index < n}
     out: list[TurnExtraction] = []
@@ -136,7 +147,11 @@ def _to_extractions(answer: _Answer, n: int, *, offset: int) -> list[TurnExtract
             for e in t.entities
             if normalize_key(e.name)
         )
-        facts = tuple(ExtractedFact(key=f.key, value=f.value, fact_type=f.fact_type) for f in t.facts)
+        facts = tuple(
+            ExtractedFact(key=f.key, value=f.value, fact_type=f.fact_type)
+            for f in t.facts
+            if _writable(f.key)
+        )
         caused_by = t.caused_by + offset if t.caused_by is not None and 0 <= t.caused_by < i else None
         out.append(TurnExtraction(entities=mentions, facts=facts, caused_by=caused_by))
     return out

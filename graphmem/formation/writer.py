@@ -25,7 +25,7 @@ from graphmem.model.heuristics import REINFORCEMENT
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.messages import Turn
 from graphmem.models import Memory
-from graphmem.store.driver import Tx
+from graphmem.store.driver import EntityGone, Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 from graphmem.store.values import list_map
@@ -75,7 +75,7 @@ def form(
         try:
             merged = rt.store.unit_of_work(_work(plan, on_commit))
             break
-        except RepeatGone:  # rolled back whole: planned again on what the store holds now
+        except (RepeatGone, EntityGone):  # rolled back whole: planned again on what the store holds now
             if attempt == FORM_ATTEMPTS:
                 raise
             logger.info("a memory the turns repeat was deleted while they were written; planning again")

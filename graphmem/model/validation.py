@@ -74,10 +74,9 @@ def fact_key(value: object, user: str | None) -> str:
     reachable."""
     from graphmem.model.fact_keys import canonical_key
 
-    key = identifier(value, "key")
-    assert key is not None
+    key = clean_string(text(value, "key", max_chars=MAX_ID_CHARS), "key", allow_newlines=False)
     if not canonical_key(key, user).rpartition("/")[2].strip():
-        raise ValidationError("key", f"names no relation once its subject is dropped: {key!r}")
+        raise ValidationError("key", f"names no relation after its subject: {key!r}")
     return key
 
 

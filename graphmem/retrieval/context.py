@@ -158,7 +158,7 @@ def fact_text(fact: dict[str, Any]) -> str:
     its date and value too (``location: Leeds (from 2026-04-01: Manchester)``, or ``employer: Spotify (from
     2026-03-16)`` for a key that holds no value before it). Values read as the facts API reads them
     (``records.text``: a list set by hand reads as its JSON)."""
-    key, value, upcoming = (records.optional_text(fact.get(k)) for k in ("key", "value", "next_value"))
+    key, value, upcoming = (_one_line(fact.get(k)) for k in ("key", "value", "next_value"))
     nxt = fact.get("next_from")
     if not isinstance(nxt, datetime):
         return f"{key}: {value}"
@@ -166,6 +166,13 @@ def fact_text(fact: dict[str, Any]) -> str:
     if value is None:
         return f"{key}: {upcoming} (from {day})"
     return f"{key}: {value} (from {day}: {upcoming})"
+
+
+def _one_line(value: Any) -> str | None:
+    """A stored key or value on one line (whitespace runs, newlines included, as one space): a fact is one
+    line of the context, and a newline stored in it (an older key, a value) wrote a line of its own."""
+    text = records.optional_text(value)
+    return None if text is None else " ".join(text.split())
 
 
 def narrowest(rows: list[dict[str, Any]], who: Caller) -> list[dict[str, Any]]:

@@ -73,6 +73,13 @@ def rerun_transient(run: Callable[[], T], name: str, attempts: int = AUTO_ATTEMP
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+ENTITY_GONE = "Neo.ClientError.Statement.EntityNotFound"  # found, then deleted by a concurrent transaction
+
+
+class EntityGone(errors.TransientError):
+    """What a statement read was deleted meanwhile by another call: running it again sees the store as is."""
+
+
 def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
     """The statement with a server-side transaction timeout (None or 0: the server's default)."""
     return neo4j.Query(cypher, timeout=timeout or None)
@@ -87,22 +94,15 @@ def translate_errors() -> Iterator[None]:
         raise errors.ConfigurationError(f"Neo4j rejected the credentials: {exc.message}") from exc
     except (nex.ServiceUnavailable, nex.SessionExpired) as exc:
         raise errors.ConnectionFailed(f"Neo4j is unreachable: {exc}") from exc
-    except nex.TransientError as exc:
-        if exc.code and "TransactionTimedOut" in exc.code:
-            raise errors.QueryTimeout(
-                f"the query ran past its time limit ({exc.code}): {exc.message}"
-            ) from exc
-        raise errors.TransientError(f"{exc.code}: {exc.message}") from exc
     except nex.Neo4jError as exc:
+        said = f"{exc.code}: {exc.message}"
         if exc.code and "TransactionTimedOut" in exc.code:
-            raise errors.QueryTimeout(
-                f"the query ran past its time limit ({exc.code}): {exc.message}"
-            ) from exc
-        if exc.code == "Neo.ClientError.Statement.EntityNotFound":  # deleted by a concurrent transaction
-            raise errors.TransientError(
-                f"{exc.code}: {exc.message} (a concurrent call deleted what this one read; retry)"
-            ) from exc
-        raise errors.StoreError(f"{exc.code}: {exc.message}") from exc
+            raise errors.QueryTimeout(f"the query ran past its time limit ({said})") from exc
+        if isinstance(exc, nex.TransientError):
+            raise errors.TransientError(said) from exc
+        if exc.code == ENTITY_GONE:
+            raise EntityGone(f"{said} (a concurrent call deleted what this one read)") from exc
+        raise errors.StoreError(said) from exc
     except nex.DriverError as exc:
         raise errors.StoreError(str(exc)) from exc
 

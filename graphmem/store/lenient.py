@@ -38,9 +38,10 @@ class Findings:
 
     unknown: list[str] = field(default_factory=list)
     reset: list[str] = field(default_factory=list)
+    clamped: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.unknown or self.reset)
+        return bool(self.unknown or self.reset or self.clamped)
 
 
 def key_name(key: object) -> str:
@@ -70,6 +71,8 @@ def report(what: str, found: Findings, *, once_key: str | None = None) -> None:
         parts.append(f"ignored unknown keys {_names(found.unknown)}")
     if found.reset:
         parts.append(f"used the defaults for unreadable values of {_names(found.reset)}")
+    if found.clamped:
+        parts.append(f"read values above their bound as the bound for {_names(found.clamped)}")
     line = f"stored {what}: {'; '.join(parts)}"
     key = f"{once_key or what}\n{line}"
     with _warned_lock:
@@ -142,11 +145,14 @@ def _validate(model: type[M], kept: dict[str, Any], fallback: M, path: str, foun
     """Validate, resetting the fields that fail to ``fallback``'s values one round at a time; a failure of
     the model as a whole (a rule across fields) resets the one stored field whose reset makes it valid."""
     data = {**{name: getattr(fallback, name) for name in model.model_fields}, **kept}
-    for _ in range(len(kept) + 1):
+    for _ in range(len(kept) + 2):  # a round of clamping, then a field reset per round at most
         try:
             return model.model_validate(data)
         except pydantic.ValidationError as exc:
-            bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]} & set(kept)
+            errors = exc.errors()
+            bad = {str(e["loc"][0]) for e in errors if e["loc"]} & set(kept)
+        if _clamp(errors, data, kept, path, found):
+            continue  # a number above a bound a newer version set reads as the bound, not as the default
         if not bad:
             bad = _culprit(model, data, kept, fallback)
         if not bad:
@@ -157,6 +163,26 @@ def _validate(model: type[M], kept: dict[str, Any], fallback: M, path: str, foun
             kept.pop(name)
     found.reset.append(path.rstrip(".") or WHOLE)
     return fallback
+
+
+def _clamp(errors: list[Any], data: dict[str, Any], kept: dict[str, Any], path: str, found: Findings) -> bool:
+    """Stored numbers above their field's upper bound set to the bound (an older graphmem had none: a grace
+    period of 100,000 days meant 'never', which the default, 30 days, would not). Whether any was."""
+    done = False
+    for error in errors:
+        name = str(error["loc"][0]) if len(error["loc"]) == 1 else ""
+        bound = (error.get("ctx") or {}).get("le")
+        value = data.get(name) if name in kept else None
+        if (
+            error["type"] == "less_than_equal"
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and isinstance(bound, int | float)
+        ):
+            data[name] = int(bound) if isinstance(value, int) else float(bound)
+            found.clamped.append(f"{path}{key_name(name)}")
+            done = True
+    return done
 
 
 def _culprit(model: type[BaseModel], data: dict[str, Any], kept: dict[str, Any], fallback: Any) -> set[str]:
