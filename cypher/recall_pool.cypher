@@ -202,7 +202,7 @@ CALL (pool) {
 CALL (pool) {
   UNWIND pool AS p
   OPTIONAL MATCH (p)-[r:ENTITY]->(e:Entity) WHERE ($alive_at IS NOT NULL OR r.expired_at IS NULL)
-    AND e.user_id IN $tenants // an edge alone (one made by hand) never brings another tenant's entity
+    AND e.user_id = p.user_id // an edge alone (one made by hand) never brings another tenant's entity
   WITH DISTINCT e WHERE e IS NOT NULL
   WITH e, COUNT { (e)<-[:ENTITY]-() } AS fan WHERE fan < $max_fan
   MATCH (e)<-[r:ENTITY]-(n:Memory)

@@ -3,8 +3,10 @@
 UNWIND $ids AS id
 MATCH (a) WHERE elementId(a) = id
 MATCH (a)-[r]-(other)
-WHERE other.user_id IS NULL OR other.user_id = a.user_id // an edge into another tenant (made by hand) is not
-WITH DISTINCT r                                         // this user's: its end would name that tenant's node
+// an edge into another tenant (made by hand) is not this user's: its end would name that tenant's node; but a
+// reconstruction is filed under the caller for a memory of any tenant it read (reconstruction_record)
+WHERE other.user_id IS NULL OR other.user_id = a.user_id OR type(r) = 'RECONSTRUCTS'
+WITH DISTINCT r
 WITH startNode(r) AS a, r, endNode(r) AS b
 RETURN coalesce(a.id, a.uid, elementId(a)) AS src, type(r) AS type, coalesce(b.id, b.uid, elementId(b)) AS dst,
        {__properties__: {{property_pairs(r, [])}}} AS props // date-times packed

@@ -3,6 +3,7 @@ real server (neighbours read, lower confidence, recorded, stored memory never re
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -130,6 +131,10 @@ def test_a_recall_in_a_session_reconstructs_the_users_memories_and_delete_remove
     assert rec is not None and "pottery workshop in Portland" in rec.text
     count = "MATCH (x:Reconstruction)-[:RECONSTRUCTS]->(:Memory {id: $id}) RETURN count(x) AS n"
     assert mem.query(count, {"id": made[1].id})[0]["n"] == 1
+    # the export keeps the record's edge, from the session's key to the user's memory (an edge between
+    # two tenant keys of one user, which the export's check of the other end's tenant let through)
+    exported = json.dumps(mem.users.export(user_id), default=str)
+    assert '"type": "RECONSTRUCTS", "dst": "' + made[1].id + '"' in exported
     mem.users.delete(user_id)
     assert mem.query("MATCH (x:Reconstruction {id: $id}) RETURN count(x) AS n", {"id": rec.id})[0]["n"] == 0
 

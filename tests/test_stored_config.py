@@ -106,12 +106,16 @@ def test_values_stored_before_their_bound_read_as_the_bound_not_the_default(
     old["dynamics"].update(
         hard_delete_grace_days=100_000, forget_min_age_days=50_000, capacity_per_user=2**70
     )
+    old["dynamics"]["edge_decay"] = 1.5  # bounded before: out of range, it reads as the default, not as 1
     old["jobs"]["decay"]["schedule"] = "every 5000d"
+    old["jobs"]["review"]["schedule"] = "every " + "9" * 5000 + "d"  # more digits than int() reads
     overwrite(auto, config_id, json.dumps(old))
     caplog.set_level(logging.WARNING)
     cfg = auto.automation.get_config()
     assert (cfg.dynamics.hard_delete_grace_days, cfg.dynamics.forget_min_age_days) == (36_500, 36_500)
     assert cfg.dynamics.capacity_per_user == 2**31 - 1 and cfg.jobs["decay"].schedule == "every 3650d"
+    assert cfg.jobs["review"].schedule == "every 3650d"
+    assert cfg.dynamics.edge_decay == PRESETS["balanced"].edge_decay
     [line] = [m for m in warnings(caplog) if config_id in m]
     assert (
         "as the bound" in line and "dynamics.hard_delete_grace_days" in line and "jobs.decay.schedule" in line

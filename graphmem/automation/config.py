@@ -125,7 +125,7 @@ def read_config(body: object, version: object, *, config_id: str, preset: str) -
 def _bound_schedules(jobs: object, found: lenient.Findings) -> None:
     """Stored interval schedules beyond the longest allowed, read as the longest (in place)."""
     for name, job in jobs.items() if isinstance(jobs, dict) else ():
-        spec = job.get("schedule") if isinstance(job, dict) else None
+        spec = job.get("schedule") if isinstance(job, dict) and name in JOB_NAMES else None
         if isinstance(spec, str) and (bounded := within_bound(spec)) is not None:
             job["schedule"] = bounded
             found.clamped.append(f"jobs.{lenient.key_name(name)}.schedule")

@@ -55,7 +55,10 @@ def within_bound(spec: str) -> str | None:
     """An interval schedule longer than :data:`INTERVAL_MAX_DAYS` (stored before the bound) as the longest
     one, else None: it meant 'hardly ever', which the default schedule would not."""
     match = _INTERVAL.match(" ".join(spec.split()))
-    if match and int(match.group(1)) * _UNIT_SECONDS[match.group(2)] > INTERVAL_MAX_DAYS * 86400:
+    if match is None:
+        return None
+    digits = match.group(1).lstrip("0")  # a stored count of thousands of digits: int() refuses it
+    if len(digits) > 12 or int(digits or 0) * _UNIT_SECONDS[match.group(2)] > INTERVAL_MAX_DAYS * 86400:
         return f"every {INTERVAL_MAX_DAYS}d"
     return None
 

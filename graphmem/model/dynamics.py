@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -75,6 +75,17 @@ class DynamicsParams(BaseModel):
     """Decay, forgetting, consolidation, association, promotion and review parameters (one preset)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    clamp_on_read: ClassVar[frozenset[str]] = frozenset(
+        {
+            "forget_min_age_days", "hard_delete_grace_days", "summary_min_age_days", "recall_rollup_days",
+            "promote_window_days", "max_stability_days", "capacity_per_user", "summary_min_members",
+            "summary_max_sentences", "associate_in_process_max", "promote_min_sessions",
+            "promote_min_contexts",
+            "association_slowdown", "stability_gain",
+        }
+    )  # fmt: skip
+    """Fields bounded in round 53 (none before): a larger value stored earlier meant 'never' or 'no limit', so
+    a read takes the bound (graphmem.store.lenient), not the preset's default. Other bounds reset."""
 
     preset: str = "balanced"
     # retention

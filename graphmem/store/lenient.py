@@ -151,7 +151,7 @@ def _validate(model: type[M], kept: dict[str, Any], fallback: M, path: str, foun
         except pydantic.ValidationError as exc:
             errors = exc.errors()
             bad = {str(e["loc"][0]) for e in errors if e["loc"]} & set(kept)
-        if _clamp(errors, data, kept, path, found):
+        if _clamp(getattr(model, "clamp_on_read", frozenset()), errors, data, kept, path, found):
             continue  # a number above a bound a newer version set reads as the bound, not as the default
         if not bad:
             bad = _culprit(model, data, kept, fallback)
@@ -159,22 +159,33 @@ def _validate(model: type[M], kept: dict[str, Any], fallback: M, path: str, foun
             break
         for name in sorted(bad):
             found.reset.append(f"{path}{key_name(name)}")
+            if f"{path}{key_name(name)}" in found.clamped:  # clamped, then failed a rule across fields
+                found.clamped.remove(f"{path}{key_name(name)}")
             data[name] = getattr(fallback, name)
             kept.pop(name)
     found.reset.append(path.rstrip(".") or WHOLE)
     return fallback
 
 
-def _clamp(errors: list[Any], data: dict[str, Any], kept: dict[str, Any], path: str, found: Findings) -> bool:
-    """Stored numbers above their field's upper bound set to the bound (an older graphmem had none: a grace
-    period of 100,000 days meant 'never', which the default, 30 days, would not). Whether any was."""
+def _clamp(
+    fields: frozenset[str],
+    errors: list[Any],
+    data: dict[str, Any],
+    kept: dict[str, Any],
+    path: str,
+    found: Findings,
+) -> bool:
+    """Stored numbers above the upper bound of one of ``fields`` (a model's ``clamp_on_read``) set to the
+    bound: an older graphmem had none there, and a grace period of 100,000 days meant 'never', which the
+    default, 30 days, would not. Whether any was."""
     done = False
     for error in errors:
         name = str(error["loc"][0]) if len(error["loc"]) == 1 else ""
         bound = (error.get("ctx") or {}).get("le")
         value = data.get(name) if name in kept else None
         if (
-            error["type"] == "less_than_equal"
+            name in fields
+            and error["type"] == "less_than_equal"
             and isinstance(value, int | float)
             and not isinstance(value, bool)
             and isinstance(bound, int | float)
