@@ -13,13 +13,15 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
+from graphmem.models import Memory
 from graphmem.server import LocalServer
 from graphmem.store.audit import user_hash
 
@@ -122,6 +124,27 @@ def disposable(tenant: str) -> str:
     every tenant key built from it."""
     DISPOSABLE.append(tenant)
     return tenant
+
+
+def spoken(
+    mem: GraphMemory,
+    user_id: str,
+    turns: Sequence[tuple[str | None, str]],
+    *,
+    start: datetime,
+    session: str = "s1",
+) -> list[Memory]:
+    """One session of (speaker, text) turns of ``user_id``, a minute apart from ``start`` (a speaker None:
+    the turn has no name)."""
+    return mem.add_messages(
+        [
+            {"role": "user", "content": text, "timestamp": start + timedelta(minutes=i)}
+            | ({"name": who} if who else {})
+            for i, (who, text) in enumerate(turns)
+        ],
+        user_id=user_id,
+        session_id=session,
+    )
 
 
 @pytest.fixture()

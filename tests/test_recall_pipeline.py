@@ -13,6 +13,7 @@ from typing import Any
 
 import pydantic
 import pytest
+from conftest import spoken
 from store_calls import record_transactions
 
 from graphmem import GraphMemory, Settings, ValidationError
@@ -61,15 +62,12 @@ def _spoken(
     day: int = 0,
 ) -> None:
     """One session of (speaker, text) turns, a minute apart, ``day`` days after 1 February 2026."""
-    start = datetime(2026, 2, 1, 18, 0, tzinfo=UTC) + timedelta(days=day)
-    mem.add_messages(
-        [
-            {"role": "user", "content": text, "timestamp": start + timedelta(minutes=i)}
-            | ({"name": who} if who else {})
-            for i, (who, text) in enumerate(turns)
-        ],
-        user_id=user_id,
-        session_id=session,
+    spoken(
+        mem,
+        user_id,
+        turns,
+        start=datetime(2026, 2, 1, 18, 0, tzinfo=UTC) + timedelta(days=day),
+        session=session,
     )
 
 

@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import spoken
 
 from graphmem import GraphMemory
 from graphmem.model.reconstruction import CONFIDENCE_FACTOR, reading, stands_alone
@@ -66,14 +67,7 @@ def test_recall_reconstructs_on_request_records_it_and_never_rewrites(mem: Graph
         ("Melanie", "Yes, it was amazing! I made a bowl."),
         ("Caroline", "I am starting a new job at the library next week"),
     ]
-    made = mem.add_messages(
-        [
-            {"role": "user", "name": who, "content": said, "timestamp": start + timedelta(minutes=i)}
-            for i, (who, said) in enumerate(turns)
-        ],
-        user_id=user_id,
-        session_id="s1",
-    )
+    made = spoken(mem, user_id, turns, start=start)
     reply = made[1]
     plain = mem.recall("how was the pottery workshop?", user_id=user_id, k=3, reinforce=False)
     assert all(h.reconstruction is None for h in plain)  # opt-in
@@ -112,14 +106,7 @@ def test_a_recall_in_a_session_reconstructs_the_users_memories_and_delete_remove
         ("Caroline", "Did you enjoy the pottery workshop in Portland?"),
         ("Melanie", "Yes, it was amazing!"),
     ]
-    made = mem.add_messages(
-        [
-            {"role": "user", "name": who, "content": said, "timestamp": start + timedelta(minutes=i)}
-            for i, (who, said) in enumerate(turns)
-        ],
-        user_id=user_id,
-        session_id="s1",
-    )
+    made = spoken(mem, user_id, turns, start=start)
     hits = mem.recall(
         "how was the pottery workshop?",
         user_id=user_id,

@@ -5,7 +5,9 @@ not only of the node they start from. Each assertion failed before its statement
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+
+from conftest import spoken
 
 from graphmem import GraphMemory
 
@@ -21,14 +23,7 @@ def _two_tenants(mem: GraphMemory, user_id: str) -> tuple[str, str, dict[str, st
         ("Caroline", "Did you enjoy the pottery workshop in Portland on Saturday?"),
         ("Melanie", "Yes, it was amazing! I made a bowl."),
     ]
-    made = mem.add_messages(
-        [
-            {"role": "user", "name": who, "content": said, "timestamp": start + timedelta(minutes=i)}
-            for i, (who, said) in enumerate(turns)
-        ],
-        user_id=a,
-        session_id="s1",
-    )
+    made = spoken(mem, a, turns, start=start)
     theirs = mem.add_messages(
         [{"role": "user", "name": "Zed", "content": f"{SECRET} Zed moved to {SECRET} Lisbon last year"}],
         user_id=b,
