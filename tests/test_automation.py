@@ -106,6 +106,18 @@ def _bulk_memories(mem: GraphMemory, user_id: str, n: int, created: datetime) ->
     )
 
 
+def _until_settled(mem: GraphMemory, user_id: str) -> None:
+    """Wait until the tenant's decayed count stops moving: a statement whose client was killed runs on in the
+    server until it notices (one more inner transaction committed after the count was read: 5 memories)."""
+    count = "MATCH (m:Memory {user_id: $u}) WHERE m.strength_rate IS NOT NULL RETURN count(m) AS n"
+    last, still = -1, 0
+    deadline = time.monotonic() + 30
+    while still < 5 and time.monotonic() < deadline:
+        n = mem.query(count, {"u": user_id})[0]["n"]
+        still, last = (still + 1, n) if n == last else (0, n)
+        time.sleep(0.2)
+
+
 def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     auto: GraphMemory, config_id: str, user_id: str
 ) -> None:
@@ -137,6 +149,7 @@ def test_a_killed_job_is_marked_interrupted_and_a_rerun_completes_it(
     finally:
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL, "the job finished before it could be killed"
+    _until_settled(auto, user_id)  # the server finishes the inner transaction it was running: then it stops
     left = auto.automation.runs(5, job="decay", user_id=user_id)
     assert left[0].status == "running"  # the killed process could not record anything
     partial = auto.query(

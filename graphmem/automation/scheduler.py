@@ -32,17 +32,26 @@ EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
+def _interval_seconds(spec: str) -> int | None:
+    """The seconds of an interval schedule (``every N[s|m|h|d]``), None for any other. A count of more digits
+    than any bound allows reads as one just above them (``int()`` refuses thousands of digits)."""
+    match = _INTERVAL.match(" ".join(spec.split()))
+    if match is None:
+        return None
+    digits = match.group(1).lstrip("0") or "0"
+    return (int(digits) if len(digits) <= 12 else 10**12) * _UNIT_SECONDS[match.group(2)]
+
+
 def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
     """A trigger from a schedule string; ``ValueError`` with the reason when it is malformed."""
-    text = " ".join(spec.split())
-    match = _INTERVAL.match(text)
-    if match:
-        seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    seconds = _interval_seconds(spec)
+    if seconds is not None:
         if seconds <= 0:
             raise ValueError(f"interval must be positive: {spec!r}")
         if seconds > INTERVAL_MAX_DAYS * 86400:
             raise ValueError(f"interval must be at most {INTERVAL_MAX_DAYS} days: {spec!r}")
         return IntervalTrigger(seconds=seconds, start_date=EPOCH, timezone=UTC)
+    text = " ".join(spec.split())
     if len(text.split(" ")) != 5:
         raise ValueError(f"not a 5-field crontab or 'every N[s|m|h|d]': {spec!r}")
     try:
@@ -54,21 +63,17 @@ def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
 def within_bound(spec: str) -> str | None:
     """An interval schedule longer than :data:`INTERVAL_MAX_DAYS` (stored before the bound) as the longest
     one, else None: it meant 'hardly ever', which the default schedule would not."""
-    match = _INTERVAL.match(" ".join(spec.split()))
-    if match is None:
-        return None
-    digits = match.group(1).lstrip("0")  # a stored count of thousands of digits: int() refuses it
-    if len(digits) > 12 or int(digits or 0) * _UNIT_SECONDS[match.group(2)] > INTERVAL_MAX_DAYS * 86400:
-        return f"every {INTERVAL_MAX_DAYS}d"
-    return None
+    seconds = _interval_seconds(spec)
+    return (
+        f"every {INTERVAL_MAX_DAYS}d" if seconds is not None and seconds > INTERVAL_MAX_DAYS * 86400 else None
+    )
 
 
 def slot_of(spec: str, now: datetime) -> datetime:
     """The slot a run due at ``now`` belongs to: the aligned interval start, or the crontab minute. Workers
     that fire for the same slot (on any host) compute the same value."""
-    match = _INTERVAL.match(" ".join(spec.split()))
-    if match:
-        seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    seconds = _interval_seconds(spec)
+    if seconds:
         # a run fires at (or just after) its slot; half a second of slack for a clock a bit behind
         elapsed = (now - EPOCH).total_seconds() + 0.5
         return EPOCH + timedelta(seconds=seconds * (elapsed // seconds))
