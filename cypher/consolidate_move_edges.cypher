@@ -3,7 +3,8 @@
 // the survivor with the same type, direction and properties (merged with an equal edge already there, keeping
 // the higher weight; `moved_from` names the merged memory) and removed from the merged one. RELATED_TO weights
 // compare as derived at $now (cypher/fragments/edge_weight_now.cypher); a higher moved one re-anchors the
-// edge there (weight_due at the epoch: the next decay run evaluates it). Edges between the two are dropped.
+// edge there (weight_due at the epoch: the next decay run evaluates it). Edges between the two are dropped;
+// an edge made by hand into another tenant stays where it is (nothing of that tenant is written).
 // Provenance stays in MERGED_INTO and both memories' histories. Idempotent.
 // $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
@@ -14,9 +15,9 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 }
 MATCH (b)-[:MERGED_INTO]->(a:Memory)
 WHERE b.status = 'superseded' AND a.user_id = b.user_id
-  AND EXISTS { (b)-[:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-() }
+  AND EXISTS { (b)-[:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-(x) WHERE x.user_id = b.user_id }
 CALL (a, b) {
-  MATCH (b)-[r:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-(x)
+  MATCH (b)-[r:ENTITY|FOLLOWS|RELATED_TO|CAUSES|IN_SESSION]-(x) WHERE x.user_id = b.user_id
   WITH a, b, r, x, startNode(r) = b AS outgoing, type(r) AS kind, properties(r) AS props
   CALL (a, b, x, outgoing, kind, props) {
     WITH a, b, x, kind, props WHERE x <> a AND kind = 'RELATED_TO' // undirected: either direction is the same edge

@@ -15,8 +15,10 @@
 //   (graphmem.model.timescope): happened by $as_of, recorded by $known_at, alive at $alive_at; newest first.
 //   Read in the order of the index memory_user_occurred: the cost is the few read, not the tenant.
 // - core: the current core memory blocks of $user_id (null: none), by label.
+// - config: the stored automation configuration $config_id's JSON body (null: none stored), whose
+//   context_budget is the budget of a context that names none.
 // $ids, $tenants, $personal: lists of strings; $now: datetime; $as_of, $known_at, $alive_at: datetimes or
-// null (now); $k: integer; $user_id: string or null
+// null (now); $k: integer; $user_id: string or null; $config_id: string
 CALL () {
   UNWIND $ids AS id
   MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
@@ -64,4 +66,8 @@ CALL () {
   WITH m ORDER BY m.core_label
   RETURN collect({__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}}) AS core
 }
-RETURN fetched, facts, recent, core
+CALL () {
+  OPTIONAL MATCH (c:AutomationConfig {id: $config_id})
+  RETURN c.body AS config
+}
+RETURN fetched, facts, recent, core, config

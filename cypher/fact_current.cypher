@@ -28,10 +28,9 @@ OPTIONAL MATCH (f:Fact) WHERE f.user_id = k.user_id AND f.key = k.key
 WITH k, collect(f) AS versions
 WITH k, versions, [v IN versions WHERE v.status = 'current' AND v.expired_at IS NULL][0] AS f
 OPTIONAL CALL (f) { // back through plans that held nowhere (withdrawn, or replaced before their start)
-  MATCH path = (f)-[:SUPERSEDES*1..]->(p:Fact)
-  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
-    AND all(x IN nodes(path)[1..-1] WHERE {{plan_held_nowhere(x, false)}})
-    AND NOT {{plan_held_nowhere(p, false)}}
+  MATCH path = ANY SHORTEST (f) ((:Fact)-[:SUPERSEDES]->(x:Fact) WHERE {{plan_held_nowhere(x, false)}})*
+                 (:Fact)-[:SUPERSEDES]->(p:Fact)
+  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id AND NOT {{plan_held_nowhere(p, false)}}
   WITH f, p, length(path) AS hops,
        coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from AND p.revoked_at IS NULL,
                 false) AS closed

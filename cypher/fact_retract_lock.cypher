@@ -17,10 +17,9 @@ WITH f ORDER BY f.recorded_at DESC LIMIT 1
 SET f.locked_at = $now
 WITH f WHERE f.status = 'current' AND f.expired_at IS NULL
 OPTIONAL CALL (f) { // back through plans that held nowhere, as fact_current.cypher reads `resumes`
-  MATCH path = (f)-[:SUPERSEDES*1..]->(p:Fact)
-  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id
-    AND all(x IN nodes(path)[1..-1] WHERE {{plan_held_nowhere(x, false)}})
-    AND NOT {{plan_held_nowhere(p, false)}}
+  MATCH path = ANY SHORTEST (f) ((:Fact)-[:SUPERSEDES]->(x:Fact) WHERE {{plan_held_nowhere(x, false)}})*
+                 (:Fact)-[:SUPERSEDES]->(p:Fact)
+  WHERE f.planned_at IS NOT NULL AND p.user_id = f.user_id AND NOT {{plan_held_nowhere(p, false)}}
   WITH p, length(path) AS hops
   WHERE coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from AND p.revoked_at IS NULL,
                 false)

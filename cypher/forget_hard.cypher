@@ -11,8 +11,9 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 WITH m WHERE m.status = 'forgotten' AND NOT coalesce(m.retained, false) AND m.summarized_by IS NULL
   AND m.forgotten_at <= $now - duration({days: $p.hard_delete_grace_days})
 CALL (m) {
-  // the neighbours lose an association (a decay input): the next decay run evaluates them
-  FOREACH (o IN [(m)-[:RELATED_TO]-(o:Memory) | o] | SET o.decay_due = datetime({epochSeconds: 0}))
+  // the neighbours lose an association (a decay input): the next decay run evaluates them (the
+  // tenant's own: an edge made by hand into another tenant marks nothing there)
+  FOREACH (o IN [(m)-[:RELATED_TO]-(o:Memory) WHERE o.user_id = m.user_id | o] | SET o.decay_due = datetime({epochSeconds: 0}))
   DETACH DELETE m
 } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS deleted

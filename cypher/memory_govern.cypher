@@ -9,6 +9,6 @@ FOREACH (_ IN CASE WHEN $decision = 'anonymize' THEN [1] ELSE [] END |
   SET m.content = $redacted, m.metadata = '{}', m.tags = [], m.speaker = null,
       m.anonymized = true, m.governed_at = $now, m.governance = 'anonymize')
 FOREACH (_ IN CASE WHEN $decision = 'delete' THEN [1] ELSE [] END | // the neighbours lose an association
-  FOREACH (o IN [(m)-[:RELATED_TO]-(o:Memory) | o] | SET o.decay_due = datetime({epochSeconds: 0}))
+  FOREACH (o IN [(m)-[:RELATED_TO]-(o:Memory) WHERE o.user_id = m.user_id | o] | SET o.decay_due = datetime({epochSeconds: 0}))
   DETACH DELETE m)
 RETURN version

@@ -3,7 +3,7 @@
 // user_nodes.cypher; a test keeps the two lists equal), $batch nodes per transaction (auto-commit).
 // Per label: the nodes deleted and the relationships they took along (each counted once: the degree of a
 // node when it is deleted). Idempotent: a rerun finishes an interrupted deletion.
-// $user_id, $batch: rows per transaction
+// $user_id, $session_prefix (user_nodes.cypher), $batch: rows per transaction
 CALL () {
   MATCH (n:Memory) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:MemoryVersion) WHERE n.user_id = $user_id RETURN n
@@ -20,6 +20,8 @@ CALL () {
   UNION MATCH (n:UserTuning) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:Topic) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:Reconstruction) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:User {id: $user_id}) RETURN n // keys that hold the user id: found without a user_id too
+  UNION MATCH (n:Session) WHERE n.uid STARTS WITH $session_prefix RETURN n
 }
 CALL (n) {
   WITH n, labels(n)[0] AS label, COUNT { (n)--() } AS degree

@@ -2,7 +2,7 @@
 // relationships) on a pending UserDeletion keyed by the user's hash, unless an interrupted deletion already
 // recorded it; return the recorded counts, so a rerun's tombstone still counts what the first run deleted.
 // Same labels as user_delete.cypher.
-// $user_id, $user_hash, $now
+// $user_id, $session_prefix (user_nodes.cypher), $user_hash, $now
 CALL () {
   MATCH (n:Memory) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:MemoryVersion) WHERE n.user_id = $user_id RETURN n
@@ -19,6 +19,8 @@ CALL () {
   UNION MATCH (n:UserTuning) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:Topic) WHERE n.user_id = $user_id RETURN n
   UNION MATCH (n:Reconstruction) WHERE n.user_id = $user_id RETURN n
+  UNION MATCH (n:User {id: $user_id}) RETURN n // keys that hold the user id: found without a user_id too
+  UNION MATCH (n:Session) WHERE n.uid STARTS WITH $session_prefix RETURN n
 }
 WITH collect(n) AS nodes
 CALL (nodes) {

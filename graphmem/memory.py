@@ -37,8 +37,6 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-MAX_TOKEN_BUDGET = 200_000
-
 
 def default_embedder(settings: Settings) -> Embedder:
     return make_embedder(settings.embedding_model, device=settings.embedding_device)
@@ -208,7 +206,7 @@ class GraphMemory:
             priority=None if priority is None else check.enum(priority, Priority, "priority"),
             importance=check.unit_interval(importance, "importance"),
             occurred_at=check.aware_datetime(occurred_at, "occurred_at"),
-            metadata=check.metadata(metadata, max_bytes=self._rt.settings.max_metadata_bytes),
+            metadata=check.stored_metadata(metadata, max_bytes=self._rt.settings.max_metadata_bytes),
             tags=check.tags(tags),
             source=check.enum(source, Source, "source"),
         )
@@ -346,7 +344,7 @@ class GraphMemory:
         query: str,
         *,
         user_id: str | None = None,
-        token_budget: int = 2000,
+        token_budget: int | None = None,
         k: int = 10,
         reinforce: bool = True,
         as_of: datetime | None = None,
@@ -357,15 +355,20 @@ class GraphMemory:
         conversation: str | list[str] | None = None,
         filters: dict[str, Any] | None = None,
     ) -> Context:
-        """A prompt-ready context within ``token_budget`` tokens: current facts (most relevant first), then
-        the recalled memories whose confidence reaches 0.5 as relevant (or a notice that none does), the
-        other recalled memories as possibly related, then recent history; lowest-ranked items are dropped
-        first and reported in ``dropped``. ``as_of``/``known_at``: the context as it would have been
-        assembled then (the facts valid at ``as_of`` as recorded by ``known_at``; recall and history at the
-        same times). The scopes, ``conversation`` and ``filters`` are those of :meth:`recall` (the filters
+        """A prompt-ready context within ``token_budget`` tokens (None: the automation configuration's
+        ``context_budget``, 2,000 unless set, read with the context: no extra round trip): current facts (most
+        relevant first), then the recalled memories whose confidence reaches 0.5 as relevant (or a notice that
+        none does), the other recalled memories as possibly related, then recent history; lowest-ranked items
+        are dropped first and reported in ``dropped``. ``as_of``/``known_at``: the context as it would have
+        been assembled then (the facts valid at ``as_of`` as recorded by ``known_at``; recall and history at
+        the same times). The scopes, ``conversation`` and ``filters`` are those of :meth:`recall` (the filters
         choose the recalled memories); a fact key set in several scopes reads from the narrowest."""
         who = check.caller(user_id, session_id, agent_id, org_id)
-        budget = check.bounded_int(token_budget, "token_budget", 1, MAX_TOKEN_BUDGET)
+        budget = (
+            None
+            if token_budget is None
+            else check.bounded_int(token_budget, "token_budget", 1, check.MAX_CONTEXT_BUDGET)
+        )
         when = TimeScope(check.aware_datetime(as_of, "as_of"), check.aware_datetime(known_at, "known_at"))
         request = recall_use_case.checked_request(
             self._rt.settings,

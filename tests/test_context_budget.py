@@ -177,3 +177,17 @@ def test_a_context_embeds_its_query_once(
     facts = [item.text for item in context.items if item.kind == "fact"]
     assert facts[0].startswith("location") and len(facts) == 2
     assert [n for n, t in asked if t == query] == ["embed_queries"], asked  # recall's, and no other
+
+
+def test_a_context_without_a_budget_takes_the_configured_one(auto: GraphMemory, user_id: str) -> None:
+    """The automation configuration's ``context_budget`` is the budget of a context that names none (it was
+    stored and shown on the dashboard, and read by nothing); a budget passed still wins."""
+    _said(auto, user_id, DEMO_LIKE)
+    assert auto.context("what do I do for work?", user_id=user_id, reinforce=False).budget == 2000
+    auto.automation.set_config(auto.automation.get_config().model_copy(update={"context_budget": 40}))
+    small = auto.context("what do I do for work?", user_id=user_id, reinforce=False)
+    assert small.budget == 40 and 0 < small.tokens <= 40 and small.dropped
+    assert (
+        auto.context("what do I do for work?", user_id=user_id, token_budget=500, reinforce=False).budget
+        == 500
+    )

@@ -131,6 +131,15 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
     ),
     # and a text within the limit that NFC lengthens past it was stored longer than the limit allows
     ("content longer once NFC", lambda m, u: m.remember("\U0001d160" * 10_000, user_id=u), "content"),
+    # round 53's probe: a key a recall filter reads as an operator was stored, and no filter could name it
+    ("metadata $ key", lambda m, u: m.remember("x", user_id=u, metadata={"$tier": 1}), "metadata"),
+    (
+        "message metadata nested $ key",
+        lambda m, u: m.add_messages(
+            [{"role": "user", "content": "x", "metadata": {"a": [{"$gt": 1}]}}], user_id=u, session_id="s"
+        ),
+        "messages[0].metadata.a[0]",
+    ),
 ]
 
 

@@ -140,7 +140,14 @@ def test_recent_history_and_a_first_list_page_read_the_latest_few_not_the_tenant
     start = datetime(2026, 3, 1, tzinfo=UTC)
     turns = [f"Note {i}: the plants on shelf {i} need water" for i in range(40)]
     _say(mem, user_id, turns, start=start, step=timedelta(hours=1), session_id="s")
-    params = {"ids": [], "tenants": [user_id], "personal": [user_id], "user_id": user_id, "k": 10}
+    params = {
+        "ids": [],
+        "tenants": [user_id],
+        "personal": [user_id],
+        "user_id": user_id,
+        "k": 10,
+        "config_id": "default",
+    }
     params |= {"now": datetime.now(UTC), "as_of": None, "known_at": None, "alive_at": None}
     seeks, [row] = _occurred_seek_rows(mem, "context_read", params)
     assert seeks == [10], seeks

@@ -241,3 +241,15 @@ def test_context_names_a_plan_beside_the_value_it_will_replace(mem: GraphMemory,
     _say(mem, user_id, 12, "I've settled into my flat in Ancoats, Manchester.")  # the move came early
     assert facts(as_of=day(13)) == ["employer: BBC (from 2026-03-16)", "location: Ancoats, Manchester"]
     assert facts(as_of=day(10)) == ["employer: BBC (from 2026-03-16)", "location: Leeds"]  # known now
+
+
+def test_a_version_after_a_conflict_takes_the_next_number(mem: GraphMemory, user_id: str) -> None:
+    """A value stated for an earlier time than the current one is kept as a conflict with its own version
+    number; the next value is numbered after it (before: after the current version, so two versions of one
+    key shared a number)."""
+    now = datetime.now(UTC)
+    mem.facts.set(user_id, "city", "Aveiro", valid_from=now - timedelta(days=1))
+    mem.facts.set(user_id, "city", "Braga", valid_from=now - timedelta(days=30))
+    mem.facts.set(user_id, "city", "Coimbra")
+    history = {f.value: (f.version, f.status) for f in mem.facts.history(user_id, "city")}
+    assert history == {"Aveiro": (1, "superseded"), "Braga": (2, "conflicted"), "Coimbra": (3, "current")}

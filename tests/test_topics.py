@@ -9,6 +9,7 @@ from typing import Any
 
 from graphmem import GraphMemory
 from graphmem.dynamics.topics import plan
+from graphmem.formation.drafts import session_uid_prefix
 from graphmem.model import topics as rules
 
 
@@ -121,7 +122,7 @@ def tenant_snapshot(mem: GraphMemory, user_id: str) -> tuple[list[Any], list[Any
     """Everything stored of a tenant: its nodes with their properties, their relationships, its audit
     events (a dry run must leave all three as they were)."""
     store = mem.runtime.store
-    nodes = store.read("user_nodes", user_id=user_id, props=True)
+    nodes = store.read("user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=True)
     edges = store.read("user_relationships", ids=[n["element_id"] for n in nodes])
     key = repr
     return sorted(nodes, key=key), sorted(edges, key=key), len(mem.temporal.audit_log(user_id=user_id))

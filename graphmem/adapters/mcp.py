@@ -215,9 +215,9 @@ def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
 
     @server.tool()
     @_tool_errors
-    def memory_context(query: str, token_budget: int = 2000) -> dict[str, Any]:
+    def memory_context(query: str, token_budget: int | None = None) -> dict[str, Any]:
         """A prompt-ready context: core memory, known facts, relevant memories (then possibly related ones,
-        marked low confidence), recent history."""
+        marked low confidence), recent history; within token_budget tokens (none: the configured budget)."""
         return ops.context_json(
             mem.context(query, user_id=uid, token_budget=token_budget, agent_id=aid, org_id=oid)
         )

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from graphmem.automation.scheduler import Planned, canonical, parse_schedule, within_bound
 from graphmem.errors import ValidationError
 from graphmem.model.dynamics import PRESETS, DynamicsParams
+from graphmem.model.validation import CONTEXT_BUDGET, MAX_CONTEXT_BUDGET
 from graphmem.store import lenient
 from graphmem.store.queries import query
 
@@ -60,7 +61,12 @@ class AutomationConfig(BaseModel):
     version: int = Field(default=0, ge=0)
     dynamics: DynamicsParams = Field(default_factory=DynamicsParams)
     jobs: dict[str, JobConfig] = Field(default_factory=_default_jobs)
-    context_budget: int = Field(default=2000, ge=1, description="tokens of memory context per turn")
+    context_budget: int = Field(
+        default=CONTEXT_BUDGET,
+        ge=1,
+        le=MAX_CONTEXT_BUDGET,
+        description="tokens of a context() that names no token_budget (library, REST, MCP, CLI)",
+    )
     batch_size: int = Field(default=5000, ge=1, le=1_000_000, description="rows per inner transaction")
 
     @field_validator("jobs")
@@ -100,6 +106,17 @@ def validate_config(data: AutomationConfig | dict[str, Any]) -> AutomationConfig
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "config"
         raise ValidationError(field, first["msg"]) from exc
+
+
+def configured_budget(body: object) -> int:
+    """The ``context_budget`` of a stored configuration's JSON ``body`` (None: none stored), read where a
+    context is assembled: the default when absent or not a valid budget (:func:`read_config` reports it),
+    one above the maximum as the maximum."""
+    data = lenient.parse_object(body)
+    value = data.get("context_budget") if data is not None else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return min(value, MAX_CONTEXT_BUDGET)
+    return CONTEXT_BUDGET
 
 
 def read_config(body: object, version: object, *, config_id: str, preset: str) -> AutomationConfig:

@@ -222,7 +222,9 @@ def list_memories(
 def context(
     query: str,
     user: UserOption,
-    budget: Annotated[int, typer.Option("--budget", help="token budget")] = 2000,
+    budget: Annotated[
+        int | None, typer.Option("--budget", help="token budget (default: the configured context_budget)")
+    ] = None,
     k: Annotated[int, typer.Option("-k", help="memories to recall")] = 10,
     as_of: AsOfOption = None,
     known_at: KnownAtOption = None,

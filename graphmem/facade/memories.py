@@ -83,7 +83,9 @@ class Memories:
         limit = self._rt.settings.max_content_chars
         change = versioning.MemoryUpdate(
             content=None if content is None else check.text(content, "content", max_chars=limit),
-            metadata=None if metadata is None else check.metadata(metadata, max_bytes=self._max_metadata),
+            metadata=None
+            if metadata is None
+            else check.stored_metadata(metadata, max_bytes=self._max_metadata),
             priority=None if priority is None else check.enum(priority, Priority, "priority"),
         )
         mid = check.identifier(memory_id, "memory_id") or ""

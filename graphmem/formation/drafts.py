@@ -59,7 +59,12 @@ def user_key(user_id: str) -> str:
 
 def session_uid(user_id: str, session_id: str) -> str:
     """A session key unique across tenants (length-prefixed, so no two pairs collide)."""
-    return f"{len(user_id)}:{user_id}/{session_id}"
+    return session_uid_prefix(user_id) + session_id
+
+
+def session_uid_prefix(user_id: str) -> str:
+    """The start of every session key of ``user_id`` (a GDPR deletion finds its sessions by it too)."""
+    return f"{len(user_id)}:{user_id}/"
 
 
 def entity_id(user_id: str, key: str) -> str:

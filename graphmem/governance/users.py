@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.embedding import embed_checked
 from graphmem.errors import MemoryNotFound
+from graphmem.formation.drafts import session_uid_prefix
 from graphmem.model.scopes import session_prefix
 from graphmem.store import audit
 from graphmem.store.driver import Tx
@@ -35,6 +36,10 @@ __all__ = [
 
 REDACTED = "[redacted]"
 BATCH = 500
+
+DELETE_PASSES = 4
+"""Passes of a user's deletion at most: each after the first deletes what writes still running when the
+previous pass read the indexes committed (a pass that finds nothing ends it; the second, normally)."""
 _COLLECTIONS = {
     "Memory": "memories",
     "Fact": "facts",
@@ -111,7 +116,9 @@ def merged_report(user_id: str, reports: list[DeletionReport]) -> DeletionReport
 def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
     """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
     left out), relationships, and the audit log; JSON-serializable."""
-    nodes = rt.store.read("user_nodes", user_id=user_id, props=True)
+    nodes = rt.store.read(
+        "user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=True
+    )
     rels = rt.store.read("user_relationships", ids=[n["element_id"] for n in nodes])
     out: dict[str, Any] = {
         "user_id": user_id,
@@ -139,17 +146,31 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
     transaction: an interrupted deletion leaves part of the user, and a rerun finishes it (so the
     tombstone event is appended once everything is gone, not in the deleting transactions). What the
     user held when the first attempt began is recorded first (a pending ``UserDeletion`` keyed by the user's
-    hash), so a rerun's tombstone still counts what the interrupted attempt deleted."""
+    hash), so a rerun's tombstone still counts what the interrupted attempt deleted. Writes to the user that
+    commit while it runs are deleted by the next pass (up to ``DELETE_PASSES``)."""
     user_hash = audit.user_hash(user_id)
-    begun = rt.store.write("user_delete_begin", user_id=user_id, user_hash=user_hash, now=datetime.now(UTC))[
-        0
-    ]
-    rows = rt.store.write_auto("user_delete", user_id=user_id, batch=BATCH)
+    prefix = session_uid_prefix(user_id)
+    begun = rt.store.write(
+        "user_delete_begin",
+        user_id=user_id,
+        session_prefix=prefix,
+        user_hash=user_hash,
+        now=datetime.now(UTC),
+    )[0]
+    deleted: dict[str, int] = {}
+    linked = 0
+    for _ in range(DELETE_PASSES):  # again while a pass found any: what writes committed during the last
+        rows = rt.store.write_auto("user_delete", user_id=user_id, session_prefix=prefix, batch=BATCH)
+        for r in rows:
+            deleted[r["label"]] = deleted.get(r["label"], 0) + int(r["nodes"])
+        linked += sum(int(r["relationships"]) for r in rows)
+        if not rows:
+            break
     # What an interrupted first run deleted is in the recorded counts; what arrived since, in this run's.
     counts = dict(zip(begun["labels"], (int(c) for c in begun["counts"]), strict=True))
-    for r in rows:
-        counts[r["label"]] = max(counts.get(r["label"], 0), int(r["nodes"]))
-    rels = max(int(begun["relationships"]), sum(int(r["relationships"]) for r in rows))
+    for label, n in deleted.items():
+        counts[label] = max(counts.get(label, 0), n)
+    rels = max(int(begun["relationships"]), linked)
     audit.record(
         rt,
         "delete_user",
@@ -172,7 +193,12 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
 def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> int:
     """Redact content and personal fields of every node of ``user_id``; structure and counts stay.
     Returns the number of nodes touched."""
-    ids = [n["element_id"] for n in rt.store.read("user_nodes", user_id=user_id, props=False)]
+    ids = [
+        n["element_id"]
+        for n in rt.store.read(
+            "user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=False
+        )
+    ]
     rows = rt.store.write_auto("user_anonymize", ids=ids, redacted=REDACTED, batch=BATCH) if ids else []
     count = int(rows[0]["anonymized"]) if rows else 0
     embedding = embed_checked(rt.embedder, [REDACTED])[0]

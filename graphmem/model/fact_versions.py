@@ -117,8 +117,9 @@ class CurrentFact:
 
 @dataclass(frozen=True)
 class KeyState:
-    """A key's stored history as the planner sees it when it has no current version: the end of its last
-    known valid interval (None: no versions) and its highest version number."""
+    """A key's stored history as the planner sees it: the end of its last known valid interval when it has no
+    current version (None: no versions, or one is current) and its highest version number (a conflicted
+    version's too, so a new version never repeats its number)."""
 
     floor: datetime | None = None
     last_version: int = 0

@@ -138,7 +138,7 @@ def plan(
     keys: dict[Identity, KeyState] | None = None,
 ) -> FactPlan:
     """Plan the writes for ``inputs`` (applied in order; later inputs see earlier ones' results).
-    ``keys``: the stored state of keys without a current version (see :class:`KeyState`)."""
+    ``keys``: the stored state of each key (see :class:`KeyState`)."""
     out = FactPlan()
     state = dict(currents)
     history = keys or {}
@@ -165,7 +165,7 @@ def plan(
             out.audit.append({**audit, "new_id": kept})
             out.results.append((kept, resolution))
             continue
-        version = (current.version if current else past.last_version) + 1
+        version = max(current.version if current else 0, past.last_version) + 1  # conflicts count too
         row = _version_row(new, valid_from, resolution, version)
         new_id = row["id"]
         out.create.append(row)

@@ -93,7 +93,7 @@ def normalize(message: object, index: int, *, max_chars: int) -> Turn:
     if isinstance(stamp, int | float) and not isinstance(stamp, bool):
         stamp = check.epoch_seconds(stamp, f"{where}.timestamp")
     timestamp = check.aware_datetime(stamp, f"{where}.timestamp")
-    metadata = check.metadata(_get(message, "metadata"), f"{where}.metadata")
+    metadata = check.stored_metadata(_get(message, "metadata"), f"{where}.metadata")
     return Turn(role=role.lower(), content=text, name=name, timestamp=timestamp, metadata=metadata)
 
 

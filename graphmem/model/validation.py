@@ -240,6 +240,29 @@ def metadata(
     return checked
 
 
+def stored_metadata(
+    value: object, field: str = "metadata", *, max_bytes: int = MAX_METADATA_BYTES
+) -> dict[str, Any]:
+    """:func:`metadata` a memory stores: also no key (at any depth) starting with ``$``, which a recall
+    filter reads as an operator (so a stored ``{"$tier": 1}`` could never be filtered on)."""
+    checked = metadata(value, field, max_bytes=max_bytes)
+    _no_operator_keys(checked, field)
+    return checked
+
+
+def _no_operator_keys(value: Any, field: str) -> None:
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _no_operator_keys(item, f"{field}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key.startswith("$"):
+                raise ValidationError(
+                    field, f"has the key {key!r}; keys starting with '$' are filter operators"
+                )
+            _no_operator_keys(item, f"{field}.{key}")
+
+
 def tags(value: object) -> list[str]:
     if value is None:
         return []
@@ -255,6 +278,14 @@ def tags(value: object) -> list[str]:
             raise ValidationError(f"tags[{i}]", f"is longer than {MAX_TAG_CHARS} characters")
         out.append(clean_string(tag, f"tags[{i}]", allow_newlines=False).strip())
     return out
+
+
+CONTEXT_BUDGET = 2000
+"""Tokens of a context that names no budget, unless the automation configuration stores another
+(``context_budget``)."""
+
+MAX_CONTEXT_BUDGET = 200_000
+"""The largest token budget a context takes."""
 
 
 CONVERSATION_TURNS = 2

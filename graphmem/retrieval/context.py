@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from graphmem.automation.config import configured_budget
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.governance import core_blocks
@@ -72,20 +73,22 @@ class Context(BaseModel):
 
 
 def assemble(
-    rt: Runtime, req: recall_use_case.RecallRequest, who: Caller, when: TimeScope, budget: int
+    rt: Runtime, req: recall_use_case.RecallRequest, who: Caller, when: TimeScope, budget: int | None
 ) -> Context:
     """``GraphMemory.context``: recall, the scoped facts ranked by the query, recent history and core memory,
     fitted to ``budget``. Facts, history and core memory are read with the recall's hits, in one round trip
     (``cypher/context_read.cypher``): a context takes three (the pool, that read, the recall's effects).
     The recall's effects are written after the assembly, so its RecallEvent records the tokens the context
-    used and dropped (the dashboard's value panel)."""
+    used and dropped (the dashboard's value panel). ``budget`` None: the stored configuration's
+    ``context_budget``, read in the same round trip."""
     reads = ContextReads(rt, who, when)
     held = recall_use_case.recall_held(rt, req, fetch=reads.fetch)
     try:
         parts = reads.parts()
         facts = rank_facts(rt, req.query, parts.facts, query_vector=held.query_vector)
         count = token_counter(rt)
-        context = fit(candidate_items(facts, held.hits, parts.recent, count, core=parts.core), budget, count)
+        tokens = budget if budget is not None else configured_budget(parts.config)
+        context = fit(candidate_items(facts, held.hits, parts.recent, count, core=parts.core), tokens, count)
     except Exception:  # the recall happened: its effects are written all the same, without the tokens
         try:
             recall_use_case.commit(rt, req.user_id, held.effects)
@@ -102,11 +105,13 @@ def assemble(
 @dataclass(frozen=True)
 class ContextParts:
     """What a context lists besides its recalled memories: the current facts (a key from its narrowest
-    scope only, the latest recorded first), the latest memories' rows (newest first), the core blocks."""
+    scope only, the latest recorded first), the latest memories' rows (newest first), the core blocks; and
+    the stored configuration its default budget comes from."""
 
     facts: list[dict[str, Any]]
     recent: list[dict[str, Any]]
     core: list[CoreBlock]
+    config: str | None  # the stored automation configuration's body (its context_budget)
 
 
 class ContextReads:
@@ -124,7 +129,8 @@ class ContextReads:
     def parts(self) -> ContextParts:
         row = self._row if self._row is not None else self._read([], datetime.now(UTC))
         core = [core_blocks.block_from_row(block) for block in row["core"]]
-        return ContextParts(facts=narrowest(row["facts"], self._who), recent=row["recent"], core=core)
+        facts = narrowest(row["facts"], self._who)
+        return ContextParts(facts=facts, recent=row["recent"], core=core, config=row["config"])
 
     def _read(self, ids: list[str], now: datetime) -> dict[str, Any]:
         who = self._who
@@ -135,6 +141,7 @@ class ContextReads:
             personal=who.personal(),
             user_id=who.user_id,
             k=RECENT_HISTORY,
+            config_id=self._rt.settings.automation_config_id,
             now=now,
             **self._when.params(),
         )

@@ -233,13 +233,12 @@ class Store:
         """
         started = time.perf_counter()
 
-        def run(statement: str) -> list[neo4j.Record]:
-            with self._driver.session(database=self.database) as session:
-                return list(session.run(query(statement), wire(params)))
-
         def translated(statement: str) -> list[neo4j.Record]:
-            with translate_errors():
-                return rerun_transient(lambda: run(statement), statement)
+            def once() -> list[neo4j.Record]:  # translated first: a row deleted meanwhile reruns (EntityGone)
+                with translate_errors(), self._driver.session(database=self.database) as session:
+                    return list(session.run(query(statement), wire(params)))
+
+            return rerun_transient(once, statement)
 
         records = with_strict_vectors(translated, name)
         logger.debug("%s: %d rows in %.1f ms", name, len(records), (time.perf_counter() - started) * 1000)

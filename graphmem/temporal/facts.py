@@ -59,11 +59,10 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         if r["id"] is not None
     }
     states = {
-        (r["user_id"], r["agent_id"], r["key"]): KeyState(
-            floor=r["floor"], last_version=int(r["last_version"] or 0)
+        (r["user_id"], r["agent_id"], r["key"]): KeyState(  # a floor only where no version is current
+            floor=r["floor"] if r["id"] is None else None, last_version=int(r["last_version"] or 0)
         )
         for r in rows
-        if r["id"] is None
     }
     plan = facts.plan(inputs, currents, now, states)
     user_id = inputs[0].user_id

@@ -70,3 +70,39 @@ def test_tombstone_counts_what_an_interrupted_deletion_removed(mem: GraphMemory,
     tombstone = [e for e in mem.temporal.audit_log(user_id=user_id) if e.action == "delete_user"][-1]
     assert tombstone.details["nodes"]["Memory"] == 3
     assert mem.users.delete(user_id).deleted == 0
+
+
+class _WrittenDuringDeletion(Store):
+    """A write to the user commits while the deletion's first pass runs (after it read the indexes): as a
+    call still in flight when delete_user was called."""
+
+    def __init__(self, *args: Any, late: Any) -> None:
+        super().__init__(*args)
+        self.late, self.passes = late, 0
+
+    def write_auto(self, name: str, /, **params: Any) -> list[Row]:
+        rows = super().write_auto(name, **params)
+        if name == "user_delete":
+            self.passes += 1
+            if self.passes == 1:
+                self.late()
+        return rows
+
+
+def test_a_write_that_commits_during_a_deletion_is_deleted_too(mem: GraphMemory, user_id: str) -> None:
+    """Before: what the user held when the deletion began was deleted; a write committed meanwhile survived
+    it, with a dangling history (a fact version 2 whose version 1 was gone)."""
+    mem.add_messages(["I live in Lisbon", "I work as a nurse"], user_id=user_id, session_id="s")
+    mem.facts.set(user_id, "city", "Lisbon")
+
+    def late() -> None:
+        mem.add_messages(["I moved to Porto"], user_id=user_id, session_id="s")
+        mem.facts.set(user_id, "city", "Porto")
+
+    store = mem.runtime.store
+    assert isinstance(store, Store)
+    spied = _WrittenDuringDeletion(store.driver, store.database, late=late)
+    report = GraphMemory(spied, mem.embedder, mem.runtime.settings).users.delete(user_id)
+    assert spied.passes == 3  # the late write's, then one that finds nothing
+    assert not mem.query("MATCH (n) WHERE n.user_id = $u AND NOT n:AuditEvent RETURN n", {"u": user_id})
+    assert report.nodes["Memory"] >= 3

@@ -66,7 +66,10 @@ class RecallBody(_Reader):
 
 class ContextBody(_Reader):
     query: str
-    token_budget: int = 2000
+    token_budget: int | None = Field(
+        default=None,
+        description="tokens; none: the automation configuration's context_budget (2,000 unless set)",
+    )
     k: int = 10
     reinforce: bool = True
     conversation: list[str] | None = Field(
