@@ -1,7 +1,8 @@
 // Consolidate job (factors): live memories whose strength factors were never computed, with their content,
-// the similarities of the RELATED_TO edges formation made (coherence), their place in their session
-// (position among the session's memories by occurrence time, and the session's size: serial position) and
-// how connected they are (entities and RELATED_TO/CAUSES links: depth of processing).
+// the similarities of the RELATED_TO edges formation made (coherence), their session (its element id) and
+// occurrence time as [epoch seconds, nanosecond] (their place in it, serial position, is counted from
+// consolidate_session_times.cypher, read once per session: counted here per memory, a page of a 10,000-turn
+// session took 20 s) and how connected they are (entities and RELATED_TO/CAUSES links: depth of processing).
 // $user_id: tenant, or null for all; $limit: rows per page
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
@@ -13,11 +14,9 @@ WITH m WHERE m.factors_at IS NULL AND m.status IN ['active', 'weak', 'dormant']
 WITH m LIMIT $limit
 OPTIONAL MATCH (m)-[:IN_SESSION]->(s:Session)
 WITH m, s, coalesce(m.occurred_at, m.created_at, m.recorded_at) AS at
-RETURN m.id AS id, m.content AS content,
+RETURN m.id AS id, m.content AS content, elementId(s) AS session,
+       CASE WHEN at IS :: ZONED DATETIME THEN [at.epochSeconds, at.nanosecond] END AS at,
        [(m)-[r:RELATED_TO]-(:Memory) WHERE coalesce(r.created_by, 'formation') <> 'associate'
         | coalesce({{typed_number(r.similarity, null)}}, {{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, null)}})] AS similarities, // the cosine at formation, undecayed
-       CASE WHEN s IS NULL THEN 0 ELSE COUNT { (s)<-[:IN_SESSION]-(o:Memory)
-         WHERE coalesce(o.occurred_at, o.created_at, o.recorded_at) < at } END AS position,
-       CASE WHEN s IS NULL THEN 0 ELSE COUNT { (s)<-[:IN_SESSION]-(:Memory) } END AS session_size,
        COUNT { (m)-[:ENTITY]->(:Entity) } AS entities,
        COUNT { (m)-[:RELATED_TO|CAUSES]-(:Memory) } AS links

@@ -3,7 +3,7 @@
 // committed first. For a plan, also the version it replaces when closed at the start of the plan that
 // replaced it (resumed, back through plans that held nowhere as fact_current.cypher reads it: a plain
 // retraction of the plan continues that value from the plan's start, graphmem.model.facts.plan_retraction).
-// No row: nothing to retract.
+// No row: nothing to retract. last_version: the key's highest version number.
 // The owner's User node is written first, as fact_current does for a write of a value: a retraction and a new
 // value of one key take turns (else the value's write closed the version this retraction had just closed).
 // $user_id, $key, $agent_id (null: any agent), $now
@@ -25,4 +25,8 @@ OPTIONAL CALL (f) { // back through plans that held nowhere, as fact_current.cyp
                 false)
   RETURN {__properties__: {{property_pairs(p, [])}}} AS resumed ORDER BY hops LIMIT 1
 }
-RETURN {__properties__: {{property_pairs(f, [])}}} AS fact, resumed
+CALL (f) { // the key's highest version number (conflicts too): a recorded version is numbered after it
+  MATCH (v:Fact) WHERE v.user_id = f.user_id AND v.key = f.key AND coalesce(v.agent_id, '') = coalesce(f.agent_id, '')
+  RETURN max(CASE WHEN v.version IS :: INTEGER THEN v.version END) AS last_version
+}
+RETURN {__properties__: {{property_pairs(f, [])}}} AS fact, resumed, last_version

@@ -9,8 +9,10 @@ MATCH (a:Memory)-[r:RELATED_TO]->(b:Memory)
 USING INDEX SEEK r:RELATED_TO(weight_due) // the planner scans the whole index without it
 WHERE r.weight_due <= $now AND ($user_id IS NULL OR a.user_id = $user_id)
   AND coalesce({{edge_weight_now(r, $now)}}, 1.0) < $p.edge_weight_floor
-CALL (r, a, b) {
-  SET a.decay_due = datetime({epochSeconds: 0}), b.decay_due = datetime({epochSeconds: 0}) // association is a decay input
+WITH r, a, b, coalesce(b.user_id = a.user_id, false) AS own
+CALL (r, a, b, own) {
+  SET a.decay_due = datetime({epochSeconds: 0}) // association is a decay input: both ends' (the other end
+  FOREACH (_ IN CASE WHEN own THEN [1] ELSE [] END | SET b.decay_due = datetime({epochSeconds: 0})) // if ours)
   DELETE r
 } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS edges_removed

@@ -14,6 +14,15 @@
 //   causes: [{src, dst, weight, cue, method, valid_from}]
 //   entities: [{id, user_id, name, type, key, aliases, embedding}]; links: [{memory_id, entity_id, name}]
 CALL () {
+  // The tenant's User node first, for every batch (with a session or without): consolidate and fact writes
+  // take it first too, so no formation holds a memory's or edge's lock while waiting for it (a session-less
+  // remember() took it only at its facts, after its edges' locks, and deadlocked with consolidate).
+  MERGE (u:User {id: $user_id})
+    ON CREATE SET u.user_id = $user_id, u.created_at = $now
+  SET u.formed_at = $now
+  RETURN count(u) AS locked
+}
+CALL () {
   // The FOLLOWS predecessor of the session's first new memory: the session's last memory, or for a new session
   // the user's last memory (the last memory of the previous session); the tail pointers move to the batch.
   UNWIND $plan.sessions AS s

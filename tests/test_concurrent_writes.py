@@ -194,3 +194,33 @@ def test_linking_a_pair_again_reweights_its_edge_instead_of_adding_one(
         )
         assert sorted((e["t"], e["w"]) for e in edges) == [("CAUSES", 0.8), ("RELATED_TO", 0.6)], edges
         assert [e["src"] for e in edges if e["t"] == "CAUSES"] == [a.id]
+
+
+TOPICS = ["hiking in the alps", "my dog Rex", "cooking pasta", "learning piano", "my job at Acme"]
+
+
+def test_session_less_writers_of_one_user_take_turns_without_deadlocks(
+    mem: GraphMemory, user_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Eight ``remember()`` calls without a session at once, each linking its memory to the user's related
+    ones: formation writes the tenant's User node first for every batch, as a session's batch and a fact
+    write already did, so the writers take turns instead of locking memories and entities in crossing
+    orders. Before, five rounds of this gave 18 deadlocks (each retried by the driver after a pause)."""
+    for s in range(3):
+        mem.add_messages(
+            [f"Session {s}: I talked about {t} again." for t in TOPICS], user_id=user_id, session_id=f"s{s}"
+        )
+    caplog.set_level("INFO", logger="neo4j")
+
+    def writer(i: int) -> Callable[[], Any]:
+        return lambda: [
+            mem.remember(f"I talked about {TOPICS[(i + k) % 5]} with Sam, note {i}-{k}.", user_id=user_id)
+            for k in range(4)
+        ]
+
+    results = together([writer(i) for i in range(8)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert not [r.getMessage()[:300] for r in caplog.records if "DeadlockDetected" in r.getMessage()]
+    ids = {m.id for batch in results for m in batch}  # a near repeat reinforces an earlier memory instead
+    stored = mem.query("MATCH (m:Memory) WHERE m.id IN $ids RETURN count(m) AS n", {"ids": list(ids)})
+    assert stored[0]["n"] == len(ids)

@@ -11,7 +11,7 @@ import pytest
 from graphmem import GraphMemory
 from graphmem.embedding import Embedder
 from graphmem.retrieval.context import ContextItem, _fit_by_renders, _fit_by_sums, fit, render
-from graphmem.retrieval.fact_vectors import fact_vectors
+from graphmem.retrieval.fact_vectors import FACT_VECTORS_MAX, fact_vectors
 
 
 def token_counter_of(embedder: Embedder) -> Callable[[str], int]:
@@ -151,6 +151,21 @@ def test_fact_texts_are_embedded_once_per_embedder() -> None:
     assert first.asked == ["location Lisbon", "diet vegetarian", "employer Acme"]  # only the new one
     fact_vectors(second, texts[:1])
     assert second.asked == ["location Lisbon"]  # another embedder, another vector space
+
+
+def test_a_full_cache_of_fact_vectors_still_answers_every_text() -> None:
+    """Round 54's shape probe: once the cache held ``FACT_VECTORS_MAX`` texts, a call that found some of its
+    texts cached and had to embed others cleared the cache, refilled only the new ones and raised KeyError
+    on the cached ones (every context() of a user with many facts, and of any user in a long-running
+    process that had seen many). The oldest entries make room instead."""
+    embedder = _Counting()
+    fact_vectors(embedder, [f"other {i}" for i in range(FACT_VECTORS_MAX - 2)])
+    fact_vectors(embedder, ["mine 0", "mine 1"])  # the cache is full
+    texts = [f"mine {i}" for i in range(95)]
+    assert fact_vectors(embedder, texts) == [[1.0, float(len(t)), 0.5] for t in texts]
+    assert embedder.asked[-93:] == texts[2:]  # the two cached ones were not embedded again
+    many = [f"many {i}" for i in range(FACT_VECTORS_MAX + 10)]  # more than the cache holds, in one call
+    assert fact_vectors(embedder, many) == [[1.0, float(len(t)), 0.5] for t in many]
 
 
 def test_a_context_embeds_its_query_once(

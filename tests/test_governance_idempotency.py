@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -11,6 +13,7 @@ import pytest
 
 from graphmem import GraphMemory, Memory, ValidationError, VersionConflict
 from graphmem.errors import ConnectionFailed
+from graphmem.store import owners
 
 
 def memory_count(mem: GraphMemory, user_id: str) -> int:
@@ -113,3 +116,74 @@ def test_a_retry_after_the_server_went_away_runs_at_once(
     assert time.monotonic() - started < 10  # not the 30 s wait for a claim held elsewhere
     again = mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1")
     assert again.id == first.id and memory_count(mem, user_id) == 1
+
+
+def test_a_retry_after_an_interrupted_claim_runs_at_once(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claim committed, then the call was interrupted before its answer arrived (Ctrl-C, a cancelled
+    task: a BaseException, not a graphmem error): the claim was left pending with no record in the process,
+    and a retry waited 30 s for it and then raised "still running" (round 54's interruption probe)."""
+    store = mem.runtime.store
+    write = store.write
+
+    def interrupted(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        rows = write(name, **params)
+        if name == "idempotency_claim":
+            raise KeyboardInterrupt
+        return rows
+
+    monkeypatch.setattr(store, "write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1")
+    monkeypatch.setattr(store, "write", write)
+    started = time.monotonic()
+    first = mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1")
+    assert time.monotonic() - started < 10 and memory_count(mem, user_id) == 1
+    assert mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1").id == first.id
+
+
+def test_a_claim_a_killed_process_of_this_host_left_is_taken_over_at_once(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """A process killed between its claim and its write (kill -9 during `graphmem import`) left the key
+    pending: a rerun on the same host waited 30 s and raised "still running" until the claim was a minute
+    old. The claim records its holder's host and pid; a holder of this host that no longer runs is taken
+    over at once; one of another machine (or pid namespace) is not judged."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    mem.runtime.store.run_statement(
+        "CREATE (:IdempotencyKey {id: $id, user_id: $u, key: 'k1', action: 'remember', token: 'dead',"
+        " status: 'pending', created_at: datetime(), owner: $owner})",
+        {
+            "id": f"{user_id}\x1fk1",
+            "u": user_id,
+            "owner": owners.owner().rpartition("#")[0] + "#" + gone.stdout.strip(),
+        },
+    )
+    started = time.monotonic()
+    first = mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1")
+    assert time.monotonic() - started < 10 and memory_count(mem, user_id) == 1
+    assert mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1").id == first.id
+
+
+def test_only_a_dead_process_of_this_machine_is_judged_dead() -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    machine = owners.owner().rpartition("#")[0]
+    assert owners.died(f"{machine}#{gone.stdout.strip()}")
+    assert not owners.died(owners.owner())  # this process
+    assert not owners.died(f"other-host/boot/4026531836#{gone.stdout.strip()}")  # same host name elsewhere
+    for unreadable in (
+        None,
+        7,
+        "",
+        "#12",
+        f"{machine}#",
+        f"{machine}#-3",
+        f"{machine}#99999999999999",
+        f"{machine}#١٢",
+    ):
+        assert not owners.died(unreadable), unreadable

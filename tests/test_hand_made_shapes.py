@@ -119,3 +119,17 @@ def test_a_gdpr_deletion_finds_sessions_and_the_user_node_by_their_keys(
         {"u": user_id, "prefix": f"{len(user_id)}:{user_id}/"},
     )
     assert left[0]["n"] == 0
+
+
+def test_pruning_a_weak_edge_into_another_tenant_marks_nothing_there(mem: GraphMemory, user_id: str) -> None:
+    mine, theirs = _edge_into_another_tenant(mem, user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (:Memory {id: $a})-[r:RELATED_TO]->(:Memory {id: $b}) "
+        "SET r.weight = 0.0001, r.weight_base = 0.0001, r.weight_due = datetime('2020-01-01T00:00:00Z')",
+        {"a": mine, "b": theirs},
+    )
+    mem.jobs.run("forget", user_id=user_id)
+    assert not mem.runtime.store.run_statement(
+        "MATCH (:Memory {id: $a})-[r:RELATED_TO]->(:Memory {id: $b}) RETURN r", {"a": mine, "b": theirs}
+    )  # pruned: the edge was the tenant's memory's
+    assert _decay_due(mem, theirs).year == 2999

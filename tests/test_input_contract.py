@@ -136,9 +136,9 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
     (
         "message metadata nested $ key",
         lambda m, u: m.add_messages(
-            [{"role": "user", "content": "x", "metadata": {"a": [{"$gt": 1}]}}], user_id=u, session_id="s"
+            [{"role": "user", "content": "x", "metadata": {"a": {"$gt": 1}}}], user_id=u, session_id="s"
         ),
-        "messages[0].metadata.a[0]",
+        "messages[0].metadata.a",
     ),
 ]
 

@@ -253,3 +253,14 @@ def test_a_version_after_a_conflict_takes_the_next_number(mem: GraphMemory, user
     mem.facts.set(user_id, "city", "Coimbra")
     history = {f.value: (f.version, f.status) for f in mem.facts.history(user_id, "city")}
     assert history == {"Aveiro": (1, "superseded"), "Braga": (2, "conflicted"), "Coimbra": (3, "current")}
+
+
+def test_an_ended_copy_after_a_conflict_takes_the_next_number(mem: GraphMemory, user_id: str) -> None:
+    """The same for the version a retraction with ``valid_to`` records (it was numbered after the retracted
+    version, the conflict's number again)."""
+    now = datetime.now(UTC)
+    mem.facts.set(user_id, "city", "Aveiro", valid_from=now - timedelta(days=10))
+    mem.facts.set(user_id, "city", "Braga", valid_from=now - timedelta(days=30))
+    ended = mem.facts.retract(user_id, "city", valid_to=now - timedelta(days=1))
+    assert ended.version == 3
+    assert sorted(f.version for f in mem.facts.history(user_id, "city")) == [1, 2, 3]

@@ -7,7 +7,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -46,6 +46,11 @@ class JobConfig(BaseModel):
         return canonical(value)
 
 
+Budget = Annotated[int, Field(ge=1, le=MAX_CONTEXT_BUDGET)]
+"""A context's token budget (``AutomationConfig.context_budget``; ``context(token_budget=...)`` checks
+the same bounds)."""
+
+
 def _default_jobs() -> dict[str, JobConfig]:
     return {name: JobConfig(schedule=spec) for name, spec in DEFAULT_SCHEDULES.items()}
 
@@ -61,10 +66,8 @@ class AutomationConfig(BaseModel):
     version: int = Field(default=0, ge=0)
     dynamics: DynamicsParams = Field(default_factory=DynamicsParams)
     jobs: dict[str, JobConfig] = Field(default_factory=_default_jobs)
-    context_budget: int = Field(
+    context_budget: Budget = Field(
         default=CONTEXT_BUDGET,
-        ge=1,
-        le=MAX_CONTEXT_BUDGET,
         description="tokens of a context() that names no token_budget (library, REST, MCP, CLI)",
     )
     batch_size: int = Field(default=5000, ge=1, le=1_000_000, description="rows per inner transaction")
@@ -110,13 +113,18 @@ def validate_config(data: AutomationConfig | dict[str, Any]) -> AutomationConfig
 
 def configured_budget(body: object) -> int:
     """The ``context_budget`` of a stored configuration's JSON ``body`` (None: none stored), read where a
-    context is assembled: the default when absent or not a valid budget (:func:`read_config` reports it),
-    one above the maximum as the maximum."""
+    context is assembled, by the field's own rules, as :func:`read_config` reads it (the default when absent
+    or invalid; read_config reports that)."""
     data = lenient.parse_object(body)
-    value = data.get("context_budget") if data is not None else None
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
-        return min(value, MAX_CONTEXT_BUDGET)
-    return CONTEXT_BUDGET
+    if data is None or "context_budget" not in data:
+        return CONTEXT_BUDGET
+    try:
+        return _BUDGET.validate_python(data["context_budget"])
+    except pydantic.ValidationError:
+        return CONTEXT_BUDGET
+
+
+_BUDGET: pydantic.TypeAdapter[int] = pydantic.TypeAdapter(Budget)
 
 
 def read_config(body: object, version: object, *, config_id: str, preset: str) -> AutomationConfig:

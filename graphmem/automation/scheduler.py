@@ -8,9 +8,7 @@ the scheduler in line with it; :func:`job_states` compares the two (scheduled, d
 from __future__ import annotations
 
 import logging
-import os
 import re
-import socket
 import threading
 import uuid
 from collections.abc import Callable, Mapping
@@ -21,6 +19,8 @@ from typing import Any, Protocol
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+
+from graphmem.store.owners import identity
 
 logger = logging.getLogger(__name__)
 
@@ -240,11 +240,6 @@ class Scheduler:
                 self.remove(extra)
                 actions[extra] = "removed"
             return actions
-
-
-def identity() -> tuple[str, int]:
-    """This process's host name and pid (recorded on job runs to detect killed ones)."""
-    return socket.gethostname(), os.getpid()
 
 
 def fresh(seen_at: datetime | None, now: datetime, poll_seconds: float) -> bool:

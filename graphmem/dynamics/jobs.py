@@ -11,22 +11,21 @@ from __future__ import annotations
 import builtins
 import json
 import logging
-import os
 import threading
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from graphmem.automation.config import JOB_NAMES, AutomationConfig
 from graphmem.automation.control import Automation, JobRun, JobStatus
-from graphmem.automation.scheduler import Scheduler, fresh, identity, job_states, slot_gate
+from graphmem.automation.scheduler import Scheduler, fresh, job_states, slot_gate
 from graphmem.dynamics.steps import JOBS, Context
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
 from graphmem.model import validation as check
 from graphmem.store import audit, lenient
 from graphmem.store.driver import Tx
+from graphmem.store.owners import identity, process_alive
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -48,19 +47,6 @@ _ACTIVE: set[str] = set()
 """Ids of the runs executing in this process now. A run of this process that is still ``running`` in the
 store but not here lost its end (the database went away before the run could record it): interrupted."""
 _ACTIVE_LOCK = threading.Lock()
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (killed, not reaped yet) is dead
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 # --- mem.jobs --------------------------------------------------------------------------------------
@@ -239,7 +225,7 @@ class Jobs:
             with _ACTIVE_LOCK:
                 lost = ours and run["id"] not in _ACTIVE
             dead = (
-                (same_host and not ours and not _process_alive(int(run["pid"])))
+                (same_host and not ours and not process_alive(int(run["pid"])))
                 or (not same_host and now - run["heartbeat_at"] > STALE_AFTER)
                 or (not ours and dead_owner is not None and (run.get("host"), run.get("pid")) == dead_owner)
             )

@@ -8,6 +8,7 @@ The two per-tenant jobs (topics, adapt) have their steps in :mod:`graphmem.dynam
 
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 import os
@@ -57,6 +58,9 @@ class Context:
     run_id: str
     tx: Tx | None = None  # a dry run: every step inside this one transaction, rolled back at the end
 
+    def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.tx.run(name, **params) if self.tx is not None else self.rt.store.read(name, **params)
+
     def run_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         if self.tx is not None:  # a refused statement aborts the transaction: no rerun, checked vectors
             return self.tx.run(UNBATCHED + STRICT + name, **params)
@@ -102,27 +106,40 @@ def _factors(ctx: Context) -> dict[str, Any]:
     graphmem.model.factors), written with one UNWIND per page."""
     done = 0
     while True:
-        params = {"user_id": ctx.user_id, "limit": FACTOR_PAGE}
-        rows = (
-            ctx.tx.run("consolidate_factors_pending", **params)
-            if ctx.tx
-            else ctx.rt.store.read("consolidate_factors_pending", **params)
-        )
+        rows = ctx.read("consolidate_factors_pending", user_id=ctx.user_id, limit=FACTOR_PAGE)
         if not rows:
             return {"factored": done}
-        out = [_factor_row(r) for r in rows]
+        sessions = sorted({r["session"] for r in rows if r["session"] is not None})
+        places = _positions(
+            rows, ctx.read("consolidate_session_times", sessions=sessions) if sessions else []
+        )
+        out = [_factor_row(r, *place) for r, place in zip(rows, places, strict=True)]
         ctx.run_write("consolidate_factors_set", rows=out, now=ctx.now)
         done += len(out)
 
 
-def _factor_row(row: dict[str, Any]) -> dict[str, Any]:
+def _positions(rows: list[dict[str, Any]], sessions: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """Each pending memory's place in its session: how many of the session's memories were said strictly
+    before it, and the session's size ((0, 0) without a session; position 0 without a readable time)."""
+    times = {s["session"]: sorted(tuple(t) for t in s["times"]) for s in sessions}
+    sizes = {s["session"]: int(s["size"]) for s in sessions}
+    return [
+        (
+            bisect.bisect_left(times.get(r["session"], []), tuple(r["at"])) if r["at"] is not None else 0,
+            sizes.get(r["session"], 0),
+        )
+        for r in rows
+    ]
+
+
+def _factor_row(row: dict[str, Any], position: int, session_size: int) -> dict[str, Any]:
     """The strength factors of one pending memory: emotion, presentation and coherence
     (graphmem.model.factors), serial position and depth of processing (graphmem.model.heuristics)."""
     content = row["content"] or ""
     return {
         "id": row["id"],
         **factor_model.factors(content, row["similarities"]),
-        "serial": heuristics.serial_position(int(row["position"]), int(row["session_size"])),
+        "serial": heuristics.serial_position(position, session_size),
         "depth": heuristics.depth(len(content.split()), int(row["entities"]), int(row["links"])),
     }
 

@@ -18,17 +18,13 @@ if TYPE_CHECKING:
     from graphmem.dynamics.steps import Context, Step
 
 
-def _read(ctx: Context, name: str, **params: Any) -> list[dict[str, Any]]:
-    return ctx.tx.run(name, **params) if ctx.tx is not None else ctx.rt.store.read(name, **params)
-
-
 def _write(ctx: Context, name: str, **params: Any) -> list[dict[str, Any]]:
     return ctx.tx.run(name, **params) if ctx.tx is not None else ctx.rt.store.write(name, **params)
 
 
 def topics_job(ctx: Context) -> list[Step]:
     """Rebuild the topics of the tenants whose memories changed since their last rebuild."""
-    found = topics.pending(lambda name, **params: _read(ctx, name, **params), ctx.user_id)
+    found = topics.pending(ctx.read, ctx.user_id)
     stale = [row for row in found if row["stale"]]
     tally = {"users": len(found), "skipped": len(found) - len(stale), "rebuilt": 0}
     tally.update(topics=0, memberships=0, previous_topics=0)
@@ -48,7 +44,7 @@ def topics_job(ctx: Context) -> list[Step]:
 
 def adapt_job(ctx: Context) -> list[Step]:
     """Adapt the retrieval parameters of the tenants with feedback newer than their last adaptation."""
-    found = _read(ctx, "adapt_pending", user_id=ctx.user_id, now=ctx.now)
+    found = ctx.read("adapt_pending", user_id=ctx.user_id, now=ctx.now)
     due = [row for row in found if row["pending"]]
     tally = {"users": len(found), "skipped": len(found) - len(due), "adapted": 0, "changed": 0}
     tally.update(judged_queries=0, feedback=0)

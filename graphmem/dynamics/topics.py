@@ -86,11 +86,11 @@ def rebuild_user(
     topics = plan(rows)
 
     def work(t: Tx) -> dict[str, int]:
+        if signature is not None:  # the tenant's User node first, as formation takes it (then the memories)
+            t.run("topic_mark", user_id=uid, signature=signature, now=clock)
         removed = int(t.run("topic_clear", user_id=uid)[0]["removed"])
         made = t.run("topic_create", topics=topics, user_id=uid, now=clock) if topics else []
         linked = int(made[0]["memberships"] or 0) if made else 0
-        if signature is not None:
-            t.run("topic_mark", user_id=uid, signature=signature, now=clock)
         return {"topics": len(topics), "memberships": linked, "previous_topics": removed}
 
     return work(tx) if tx is not None else rt.store.unit_of_work(work)

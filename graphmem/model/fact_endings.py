@@ -54,7 +54,7 @@ def plan_end(
     start; while a plan waits, the value it would replace (:func:`_end_before_plan`); otherwise nothing
     changes."""
     if current is not None and _ends_held(current, new, valid_from):
-        _end_before_plan(out, state, new, current, valid_from)
+        _end_before_plan(out, state, history, new, current, valid_from)
         return
     audit = {**audit_row(new, current), "new_value": None}
     if (
@@ -89,15 +89,15 @@ def _ends_held(current: CurrentFact, new: FactInput, said: datetime) -> bool:
     )
 
 
-def _end_before_plan(out: FactPlan, state: dict[Identity, CurrentFact], new: FactInput, current: CurrentFact,
-                     said: datetime) -> None:  # fmt: skip
+def _end_before_plan(out: FactPlan, state: dict[Identity, CurrentFact], history: dict[Identity, KeyState],
+                     new: FactInput, current: CurrentFact, said: datetime) -> None:  # fmt: skip
     """The value pending plan ``current`` would replace ends at ``said``, before the plan starts: the version
     the plan closed at its start is revoked (its record no longer holds from now: ``Fact.revoked_at``) and
     recorded again as ended at ``said``; its statement is outdated from then. The plan stands, with nothing to
     resume when called off."""
     held, replaced = current.resumes, current.replaced
     assert held is not None and replaced is not None
-    version, ended_id = current.version + 1, str(uuid.uuid4())
+    version, ended_id = _next_version(history, new.identity, current), str(uuid.uuid4())
     row = {
         **{f: held.get(f) for f in COPIED},
         "id": ended_id,
@@ -115,7 +115,7 @@ def _end_before_plan(out: FactPlan, state: dict[Identity, CurrentFact], new: Fac
     out.audit.append({**audit, "resolution": "end", "reason": reason})
     out.results.append((ended_id, Resolution.SUPERSEDE))
     floor = said if current.floor is None or current.floor < said else current.floor
-    # its number follows the plan's, as a kept contradiction's does: the plan's line goes on from the plan
+    # the plan's line goes on from the plan; the key's next version is numbered after the ended copy
     state[new.identity] = replace(current, resumes=None, replaced_value=None, floor=floor)
 
 
@@ -145,7 +145,7 @@ def plan_withdraw(
     out.outdated.append({"old": current.id, "new": None, "key": new.key, "at": said, "memory": new.memory_id})
     resumed_id = None
     if current.resumes is not None:  # the value the plan would have ended goes on, from its own start
-        resumed_id, version = str(uuid.uuid4()), current.version + 1
+        resumed_id, version = str(uuid.uuid4()), _next_version(history, new.identity, current)
         copied = {f: current.resumes.get(f) for f in COPIED}
         start = resumed_start(current.resumes, current.valid_from)
         planned = said if start > said else None
@@ -230,6 +230,15 @@ def _ignored(out: FactPlan, audit: dict[str, Any], resolution: str, reason: str)
     """An ending or withdrawal that changes nothing: audited, and merged into nothing."""
     out.audit.append({**audit, "resolution": resolution, "reason": reason, "new_id": None})
     out.results.append(("", Resolution.MERGE))
+
+
+def _next_version(history: dict[Identity, KeyState], identity: Identity, current: CurrentFact) -> int:
+    """The number of a version this plan records beside ``current``: after the key's highest, conflicts and
+    ended copies included (recorded in ``history``, so the next one is numbered after it)."""
+    past = history.get(identity, KeyState())
+    version = max(current.version, past.last_version) + 1
+    history[identity] = replace(past, last_version=version)
+    return version
 
 
 def _drop_current(
@@ -324,6 +333,7 @@ def plan_retraction(
     valid_to: datetime | None,
     resumed: dict[str, Any] | None = None,
     now: datetime | None = None,
+    last_version: int = 0,
 ) -> Retraction:
     """Retract the current version ``current`` (a stored row): without ``valid_to`` it was never true as
     recorded (its transaction time closes, nothing replaces it); with ``valid_to`` it was true until then
@@ -335,7 +345,8 @@ def plan_retraction(
     (:func:`resumed_start`), so the key keeps its value, as one that never stopped; the closed version is
     revoked (``Retraction.revoke``: ended or retracted later, the continuation alone tells). When
     that start is later than ``now`` (the retraction's time), the continuation is a plan made ``now``, as a
-    ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`)."""
+    ``set_fact`` starting later is: a value stated before its start replaces it (:func:`settles_plan`).
+    A recorded version is numbered after the key's highest (``last_version``: conflicts too)."""
     version = stored_version(current["version"])
     planned = isinstance(current.get("planned_at"), datetime)
     if valid_to is None and (resumed is None or not planned or _same_value(resumed, current)):
@@ -353,10 +364,10 @@ def plan_retraction(
         "id": str(uuid.uuid4()),
         "valid_to": valid_to,
         "status": "current" if valid_to is None else ENDED,
-        "version": version + 1,
+        "version": max(version, last_version) + 1,
         "expire": False,
         "planned_at": now if valid_to is None and now is not None and start > now else None,
     }
     copy = valid_to is None and row["planned_at"] is None  # the value goes on now: its old record is done
     revoke = str(copied["id"]) if copy and copied.get("id") is not None else None
-    return Retraction(current["id"], row, version + 1, revoke)
+    return Retraction(current["id"], row, row["version"], revoke)

@@ -111,10 +111,9 @@ def check_filters(value: object, *, max_metadata_bytes: int) -> RecallFilter | N
     tags = tuple(check.tags(value.get("tags")))
     metadata = check.metadata(value.get("metadata"), "filters.metadata", max_bytes=max_metadata_bytes)
     for key, wanted in metadata.items():  # {"n": {"$gt": 1}} matched nothing, silently
-        operators = [k for k in (key, *(wanted if isinstance(wanted, dict) else ())) if k.startswith("$")]
-        if operators:
+        if (operator := check.operator_key(key, wanted)) is not None:
             raise ValidationError(
-                f"filters.metadata.{key}", f"matches by equality only; {operators[0]!r} reads as an operator"
+                f"filters.metadata.{key}", f"matches by equality only; {operator!r} reads as an operator"
             )
     pairs = tuple(sorted(metadata.items()))  # JSON values already (lists, not tuples; NFC text, as stored)
     if not (types or tags or pairs):

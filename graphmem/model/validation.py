@@ -243,24 +243,23 @@ def metadata(
 def stored_metadata(
     value: object, field: str = "metadata", *, max_bytes: int = MAX_METADATA_BYTES
 ) -> dict[str, Any]:
-    """:func:`metadata` a memory stores: also no key (at any depth) starting with ``$``, which a recall
-    filter reads as an operator (so a stored ``{"$tier": 1}`` could never be filtered on)."""
+    """:func:`metadata` a memory stores: also no key a recall filter reads as an operator
+    (:func:`operator_key`), since a stored ``{"$tier": 1}`` could never be filtered on."""
     checked = metadata(value, field, max_bytes=max_bytes)
-    _no_operator_keys(checked, field)
+    for key, item in checked.items():
+        if (operator := operator_key(key, item)) is not None:
+            where = field if operator == key else f"{field}.{key}"
+            raise ValidationError(
+                where, f"has the key {operator!r}: a filter reads keys starting with '$' as operators"
+            )
     return checked
 
 
-def _no_operator_keys(value: Any, field: str) -> None:
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            _no_operator_keys(item, f"{field}[{i}]")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key.startswith("$"):
-                raise ValidationError(
-                    field, f"has the key {key!r}; keys starting with '$' are filter operators"
-                )
-            _no_operator_keys(item, f"{field}.{key}")
+def operator_key(key: str, value: Any) -> str | None:
+    """The key a metadata filter ``{key: value}`` reads as an operator (it matches by equality only): ``key``
+    itself, or a key of ``value`` when it is a dict, that starts with ``$``; None when there is none. Deeper
+    keys are part of a value compared whole."""
+    return next((k for k in (key, *(value if isinstance(value, dict) else ())) if k.startswith("$")), None)
 
 
 def tags(value: object) -> list[str]:

@@ -23,17 +23,24 @@ _fact_cache: weakref.WeakKeyDictionary[Any, dict[str, list[float]]] = weakref.We
 
 
 def fact_vectors(embedder: Any, texts: list[str]) -> list[list[float]]:
-    """The vectors of ``texts``, embedding only those not embedded before by this embedder."""
+    """The vectors of ``texts``, embedding only those not embedded before by this embedder (at most
+    ``FACT_VECTORS_MAX`` kept, the oldest evicted first). Before round 54 a full cache was cleared and only
+    the missing texts refilled, so the call then failed (KeyError) on a text it had found cached."""
     try:
         cache = _fact_cache.setdefault(embedder, {})
     except TypeError:  # an embedder that cannot be weakly referenced is not cached
         cache = {}
-    missing = [t for t in dict.fromkeys(texts) if t not in cache]
-    if missing:
-        if len(cache) + len(missing) > FACT_VECTORS_MAX:
-            cache.clear()
-        cache.update(zip(missing, embed_checked(embedder, missing), strict=True))
-    return [cache[t] for t in texts]
+    wanted = dict.fromkeys(texts)
+    known = {t: v for t in wanted if (v := cache.get(t)) is not None}  # one read each: threads share it
+    missing = [t for t in wanted if t not in known]
+    if not missing:
+        return [known[t] for t in texts]
+    fresh = dict(zip(missing, embed_checked(embedder, missing), strict=True))
+    for old in list(cache)[: max(0, len(cache) + len(fresh) - FACT_VECTORS_MAX)]:  # the oldest make room
+        cache.pop(old, None)
+    cache.update(list(fresh.items())[-FACT_VECTORS_MAX:])
+    vectors = known | fresh  # from this call's reads, not the cache: another call may evict meanwhile
+    return [vectors[t] for t in texts]
 
 
 def cosines(query: Sequence[float], vectors: Sequence[Sequence[float]]) -> list[float]:

@@ -6,8 +6,9 @@ write and, inside the write's own transaction (:meth:`Claim.finish`, with the au
 :func:`audited`), stores the ids it produced; a repeat finds the key done and reads those ids back, or waits
 while the first call is still running. A failed write releases its claim, so a retry can run it again
 (when the server that failed the write cannot take the release either, the process's next call with the
-key releases it first); a claim left pending by a crashed process is taken over after ``STALE_AFTER``, and
-the write that lost it rolls back instead of committing a second result.
+key releases it first); a claim left pending by a crashed process is taken over at once when that process
+ran on this host (its pid is gone), else after ``STALE_AFTER``, and the write that lost it rolls back
+instead of committing a second result.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import TypeVar
 
 from graphmem.errors import FactNotFound, GraphMemError, MemoryNotFound, TransientError, ValidationError
 from graphmem.models import Fact, Memory
-from graphmem.store import audit
+from graphmem.store import audit, owners
+from graphmem.store._bridge import pause
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row, texts
 from graphmem.store.runtime import Runtime
@@ -33,7 +35,9 @@ __all__ = ["STALE_AFTER", "Claim", "Step", "audited", "fact", "memories", "once"
 
 T = TypeVar("T")
 STALE_AFTER = timedelta(seconds=60)
-WAIT_SECONDS = 30.0
+WAIT_SECONDS = 70.0
+"""A repeat waits for the first call this long: past ``STALE_AFTER``, so a claim its holder left on another
+host is taken over before the repeat gives up (one a process of this host left is taken over at once)."""
 POLL_SECONDS = 0.05
 
 
@@ -91,46 +95,57 @@ def once(
     key_id = f"{user_id}\x1f{key}"
     _release_stranded(rt, key_id)
     token = str(uuid.uuid4())
-    deadline = time.monotonic() + WAIT_SECONDS
-    while True:
-        now = datetime.now(UTC)
-        try:
-            row = rt.store.write(
-                "idempotency_claim",
-                id=key_id,
-                user_id=user_id,
-                key=key,
-                action=action,
-                token=token,
-                now=now,
-                stale_before=now - STALE_AFTER,
-            )[0]
-        except GraphMemError:  # the claim may have committed with this token and its answer been lost
-            rt.stranded_claims[key_id] = token
-            raise
-        if row["action"] != action:
-            raise ValidationError("idempotency_key", f"was already used for {row['action']}")
-        if row["token"] == token:
-            break
-        if row["status"] == "done":
-            logger.debug("idempotency: replaying %s", action)
-            return replay(texts(row["result_ids"]))
-        if time.monotonic() > deadline:
-            raise TransientError(f"the first call with this idempotency key ({action}) is still running")
-        time.sleep(POLL_SECONDS)
+    done = _claim(rt, key_id, user_id=user_id, key=key, action=action, token=token)
+    if done is not None:
+        logger.debug("idempotency: replaying %s", action)
+        return replay(done)
     claim = Claim(key, key_id, token)
     try:
         result = perform(claim)
     except BaseException:
         try:
             rt.store.write("idempotency_release", id=key_id, token=token)
-        except GraphMemError:  # the server went away (what failed the write): release at the next call
-            rt.stranded_claims[key_id] = token
+        except Exception:  # the server went away (what failed the write), or the connection was interrupted
+            rt.stranded_claims[key_id] = token  # mid-message: released at the next call
         raise
     if not claim.finished:  # a write path that forgot to finish its claim: an internal error
         rt.store.write("idempotency_release", id=key_id, token=token)
         raise RuntimeError(f"{action} did not complete its idempotency key")
     return result
+
+
+def _claim(rt: Runtime, key_id: str, *, user_id: str, key: str, action: str, token: str) -> list[str] | None:
+    """Claim ``key_id`` with ``token`` (None: it is ours now), or the ids its first call finished with; waits
+    while another call holds it, taking it over once that call's process is known dead or its claim stale."""
+    owner = owners.owner()
+    deadline, dead = time.monotonic() + WAIT_SECONDS, None
+    while True:
+        now = datetime.now(UTC)
+        params = {"user_id": user_id, "key": key, "action": action, "token": token, "owner": owner}
+        try:
+            row = rt.store.write(
+                "idempotency_claim",
+                id=key_id,
+                now=now,
+                stale_before=now - STALE_AFTER,
+                dead_token=dead,
+                **params,
+            )[0]
+        except BaseException:  # the claim may have committed with this token and its answer been lost (also
+            rt.stranded_claims[key_id] = token  # to an interrupt or a cancelled task): released next call
+            raise
+        if row["action"] != action:
+            raise ValidationError("idempotency_key", f"was already used for {row['action']}")
+        if row["token"] == token:
+            return None
+        if row["status"] == "done":
+            return texts(row["result_ids"])
+        if row["token"] != dead and owners.died(row["owner"]):  # killed holding it: taken over at once
+            dead = row["token"]
+            continue
+        if time.monotonic() > deadline:
+            raise TransientError(f"the first call with this idempotency key ({action}) is still running")
+        pause(POLL_SECONDS)  # awaited on the loop under the async bridge
 
 
 Step = Callable[[Tx, list[str], int | None], None]

@@ -125,7 +125,11 @@ def retract_fact(
         try:
             current = {**rows[0]["fact"], "valid_from": records.moment(rows[0]["fact"]["valid_from"])}
             retraction = facts.plan_retraction(
-                current, valid_to=valid_to, resumed=_resumed(rows[0]["resumed"]), now=when
+                current,
+                valid_to=valid_to,
+                resumed=_resumed(rows[0]["resumed"]),
+                now=when,
+                last_version=facts.stored_version(rows[0]["last_version"]),
             )
         except ValueError as exc:
             raise ValidationError("valid_to", str(exc)) from exc

@@ -1,0 +1,14 @@
+// Consolidate job (factors): for each session (element ids from consolidate_factors_pending), its size and the
+// occurrence times of its memories as [epoch seconds, nanosecond] (a time of another type, written by hand,
+// is left out, as a comparison with it counted nothing), read once per page: the serial position of each
+// pending memory is the number of its session's memories said strictly before it
+// (graphmem.dynamics.steps._positions).
+// $sessions: element ids of Session nodes
+UNWIND $sessions AS sid
+MATCH (s:Session) WHERE elementId(s) = sid
+CALL (s) {
+  MATCH (s)<-[:IN_SESSION]-(o:Memory)
+  WITH coalesce(o.occurred_at, o.created_at, o.recorded_at) AS t
+  RETURN count(*) AS size, collect(CASE WHEN t IS :: ZONED DATETIME THEN [t.epochSeconds, t.nanosecond] END) AS times
+}
+RETURN sid AS session, size, times
