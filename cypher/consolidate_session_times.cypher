@@ -1,6 +1,7 @@
 // Consolidate job (factors): for each session (element ids from consolidate_factors_pending), its size and the
-// occurrence times of its memories as [epoch seconds, nanosecond] (a time of another type, written by hand,
-// is left out, as a comparison with it counted nothing), read once per page: the serial position of each
+// occurrence times of its memories as [epoch seconds, nanosecond] (zoned date-times, as graphmem writes them:
+// a time of another type, written by hand, is left out, and a memory with one gets position 0), read once per
+// page: the serial position of each
 // pending memory is the number of its session's memories said strictly before it
 // (graphmem.dynamics.steps._positions).
 // $sessions: element ids of Session nodes

@@ -14,8 +14,8 @@
 //   causes: [{src, dst, weight, cue, method, valid_from}]
 //   entities: [{id, user_id, name, type, key, aliases, embedding}]; links: [{memory_id, entity_id, name}]
 CALL () {
-  // The tenant's User node first, for every batch (with a session or without): consolidate and fact writes
-  // take it first too, so no formation holds a memory's or edge's lock while waiting for it (a session-less
+  // The tenant's User node first, for every batch (with a session or without): consolidate's summaries, a
+  // topic rebuild and fact writes take it first too, so no formation holds a memory's or edge's lock while waiting for it (a session-less
   // remember() took it only at its facts, after its edges' locks, and deadlocked with consolidate).
   MERGE (u:User {id: $user_id})
     ON CREATE SET u.user_id = $user_id, u.created_at = $now

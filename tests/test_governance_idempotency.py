@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, Memory, ValidationError, VersionConflict
-from graphmem.errors import ConnectionFailed
-from graphmem.store import owners
+from graphmem.errors import ConnectionFailed, TransientError
+from graphmem.store import idempotency, owners
 
 
 def memory_count(mem: GraphMemory, user_id: str) -> int:
@@ -187,3 +187,30 @@ def test_only_a_dead_process_of_this_machine_is_judged_dead() -> None:
         f"{machine}#١٢",
     ):
         assert not owners.died(unreadable), unreadable
+
+
+def _pending_claim(mem: GraphMemory, user_id: str, owner: str, minutes_ago: int) -> None:
+    mem.runtime.store.run_statement(
+        "CREATE (:IdempotencyKey {id: $id, user_id: $u, key: 'k1', action: 'remember', token: 'theirs',"
+        " status: 'pending', created_at: datetime() - duration({minutes: $ago}), owner: $owner})",
+        {"id": f"{user_id}\x1fk1", "u": user_id, "owner": owner, "ago": minutes_ago},
+    )
+
+
+def test_a_stale_claim_of_another_machine_is_taken_over(mem: GraphMemory, user_id: str) -> None:
+    _pending_claim(mem, user_id, "elsewhere/boot/4026531836#42", minutes_ago=2)
+    started = time.monotonic()
+    mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1")
+    assert time.monotonic() - started < 10 and memory_count(mem, user_id) == 1
+
+
+def test_a_live_holder_on_this_machine_keeps_its_claim_however_old(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A keyed call still running here past STALE_AFTER (a large import batch) is not taken over by a repeat
+    (which would make the first call's write roll back at its end): the repeat says it is still running."""
+    _pending_claim(mem, user_id, owners.owner(), minutes_ago=5)  # this very process: alive
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.3)
+    with pytest.raises(TransientError, match="still running"):
+        mem.remember("The plumber comes on Thursday", user_id=user_id, idempotency_key="k1")
+    assert memory_count(mem, user_id) == 0

@@ -166,8 +166,11 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
         linked += sum(int(r["relationships"]) for r in rows)
         if not rows:
             break
-    else:  # writes kept arriving: what the last pass left stays until the next deletion
-        logger.warning("delete_user: the user was still being written to after %d passes", DELETE_PASSES)
+    else:  # writes kept arriving: what commits after the last pass stays until the next deletion
+        logger.warning(
+            "delete_user: the user was still being written to after %d passes; new writes may remain",
+            DELETE_PASSES,
+        )
     # What an interrupted first run deleted is in the recorded counts; what arrived since, in this run's.
     counts = dict(zip(begun["labels"], (int(c) for c in begun["counts"]), strict=True))
     for label, n in deleted.items():

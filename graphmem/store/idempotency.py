@@ -7,8 +7,8 @@ write and, inside the write's own transaction (:meth:`Claim.finish`, with the au
 while the first call is still running. A failed write releases its claim, so a retry can run it again
 (when the server that failed the write cannot take the release either, the process's next call with the
 key releases it first); a claim left pending by a crashed process is taken over at once when that process
-ran on this host (its pid is gone), else after ``STALE_AFTER``, and the write that lost it rolls back
-instead of committing a second result.
+ran on this machine (its pid is gone), else after ``STALE_AFTER`` (never while its holder on this machine
+runs), and the write that lost it rolls back instead of committing a second result.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from graphmem.errors import FactNotFound, GraphMemError, MemoryNotFound, TransientError, ValidationError
 from graphmem.models import Fact, Memory
@@ -37,7 +37,8 @@ T = TypeVar("T")
 STALE_AFTER = timedelta(seconds=60)
 WAIT_SECONDS = 70.0
 """A repeat waits for the first call this long: past ``STALE_AFTER``, so a claim its holder left on another
-host is taken over before the repeat gives up (one a process of this host left is taken over at once)."""
+machine is taken over before the repeat gives up (one a dead process of this machine left is taken over at
+once; a live one of this machine keeps its claim however long its call runs)."""
 POLL_SECONDS = 0.05
 
 
@@ -116,21 +117,15 @@ def once(
 
 def _claim(rt: Runtime, key_id: str, *, user_id: str, key: str, action: str, token: str) -> list[str] | None:
     """Claim ``key_id`` with ``token`` (None: it is ours now), or the ids its first call finished with; waits
-    while another call holds it, taking it over once that call's process is known dead or its claim stale."""
+    while another call holds it, taking it over once that call's process is known dead, or, held on another
+    machine (or by a graphmem before round 54), once its claim is stale; a live holder here keeps it."""
     owner = owners.owner()
-    deadline, dead = time.monotonic() + WAIT_SECONDS, None
+    deadline, take = time.monotonic() + WAIT_SECONDS, None
     while True:
         now = datetime.now(UTC)
         params = {"user_id": user_id, "key": key, "action": action, "token": token, "owner": owner}
         try:
-            row = rt.store.write(
-                "idempotency_claim",
-                id=key_id,
-                now=now,
-                stale_before=now - STALE_AFTER,
-                dead_token=dead,
-                **params,
-            )[0]
+            row = rt.store.write("idempotency_claim", id=key_id, now=now, take_token=take, **params)[0]
         except BaseException:  # the claim may have committed with this token and its answer been lost (also
             rt.stranded_claims[key_id] = token  # to an interrupt or a cancelled task): released next call
             raise
@@ -140,12 +135,22 @@ def _claim(rt: Runtime, key_id: str, *, user_id: str, key: str, action: str, tok
             return None
         if row["status"] == "done":
             return texts(row["result_ids"])
-        if row["token"] != dead and owners.died(row["owner"]):  # killed holding it: taken over at once
-            dead = row["token"]
+        if row["token"] != take and _abandoned(row, now):
+            take = row["token"]
             continue
         if time.monotonic() > deadline:
             raise TransientError(f"the first call with this idempotency key ({action}) is still running")
         pause(POLL_SECONDS)  # awaited on the loop under the async bridge
+
+
+def _abandoned(row: dict[str, Any], now: datetime) -> bool:
+    """Whether the call holding a pending claim is gone: a dead process of this machine, or a holder
+    elsewhere (or unrecorded) whose claim is older than ``STALE_AFTER``."""
+    if owners.died(row["owner"]):
+        return True
+    claimed = row["created_at"]
+    stale = not isinstance(claimed, datetime) or claimed < now - STALE_AFTER
+    return stale and not owners.here(row["owner"])
 
 
 Step = Callable[[Tx, list[str], int | None], None]

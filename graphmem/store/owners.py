@@ -47,6 +47,12 @@ def process_alive(pid: int) -> bool:
         return True
 
 
+def here(holder: object) -> bool:
+    """Whether ``holder`` (:func:`owner`) is a process of this machine (alive or not)."""
+    machine = holder.rpartition("#")[0] if isinstance(holder, str) else ""
+    return bool(machine) and machine == _machine()
+
+
 def died(holder: object) -> bool:
     """Whether ``holder`` (:func:`owner` of the process that took a claim) is another process of this
     machine that no longer runs; holders of other machines, unreadable ones and this process are not."""

@@ -60,7 +60,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     }
     states = {
         (r["user_id"], r["agent_id"], r["key"]): KeyState(  # a floor only where no version is current
-            floor=r["floor"] if r["id"] is None else None, last_version=int(r["last_version"] or 0)
+            floor=r["floor"] if r["id"] is None else None,
+            last_version=facts.stored_version(r["last_version"]),
         )
         for r in rows
     }
