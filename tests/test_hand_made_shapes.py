@@ -4,6 +4,9 @@ left). Each assertion failed before its statement was changed."""
 
 from __future__ import annotations
 
+import os
+import socket
+import uuid
 from datetime import UTC, datetime, timedelta
 
 from graphmem import GraphMemory
@@ -133,3 +136,43 @@ def test_pruning_a_weak_edge_into_another_tenant_marks_nothing_there(mem: GraphM
         "MATCH (:Memory {id: $a})-[r:RELATED_TO]->(:Memory {id: $b}) RETURN r", {"a": mine, "b": theirs}
     )  # pruned: the edge was the tenant's memory's
     assert _decay_due(mem, theirs).year == 2999
+
+
+def _running_run(mem: GraphMemory, **fields: object) -> str:
+    """A JobRun of the decay job left ``running`` with ``fields`` (as a process recorded it, or a hand)."""
+    run_id = f"run-{uuid.uuid4()}"
+    mem.runtime.store.run_statement(
+        "CREATE (r:JobRun {id: $id, job: 'decay', status: 'running', started_at: datetime(), "
+        "heartbeat_at: datetime(), trigger: 'manual'}) SET r += $fields",
+        {"id": run_id, "fields": fields},
+    )
+    return run_id
+
+
+def _status(mem: GraphMemory, run_id: str) -> str:
+    rows = mem.runtime.store.run_statement("MATCH (r:JobRun {id: $id}) RETURN r.status AS s", {"id": run_id})
+    return str(rows[0]["s"])
+
+
+def test_a_running_job_run_with_a_hand_written_pid_fails_no_job(auto: GraphMemory, user_id: str) -> None:
+    """Every job run first looks for runs whose process died; a run whose pid was not a number (written by
+    hand) made every run of that job raise ValueError (int('abc')); a heartbeat of another type, TypeError."""
+    odd = [_running_run(auto, host=socket.gethostname(), pid="abc"), _running_run(auto, heartbeat_at="soon")]
+    try:
+        assert auto.jobs.run("decay", user_id=user_id).status == "success"
+        assert _status(auto, odd[1]) == "interrupted"  # silent (no readable heartbeat), not of this machine
+    finally:
+        auto.runtime.store.run_statement("MATCH (r:JobRun) WHERE r.id IN $ids DETACH DELETE r", {"ids": odd})
+
+
+def test_a_run_of_a_container_sharing_this_host_name_is_not_judged(auto: GraphMemory, user_id: str) -> None:
+    """Two containers with one host name (Docker's host network, a Kubernetes pod) see different processes;
+    both may be pid 1. A run recorded by the other, with this process's pid, read as this process's lost run
+    and was marked interrupted while it ran; its holder (machine and pid) tells them apart."""
+    other = f"{socket.gethostname()}/another-boot/4026531836#{os.getpid()}"
+    run_id = _running_run(auto, host=socket.gethostname(), pid=os.getpid(), owner=other)
+    try:
+        auto.jobs.run("decay", user_id=user_id)
+        assert _status(auto, run_id) == "running"
+    finally:
+        auto.runtime.store.run_statement("MATCH (r:JobRun {id: $id}) DETACH DELETE r", {"id": run_id})

@@ -23,9 +23,9 @@ from graphmem.automation.scheduler import Scheduler, fresh, job_states, slot_gat
 from graphmem.dynamics.steps import JOBS, Context
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
 from graphmem.model import validation as check
-from graphmem.store import audit, lenient
+from graphmem.store import audit, lenient, owners
 from graphmem.store.driver import Tx
-from graphmem.store.owners import identity, process_alive
+from graphmem.store.owners import identity
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -47,6 +47,22 @@ _ACTIVE: set[str] = set()
 """Ids of the runs executing in this process now. A run of this process that is still ``running`` in the
 store but not here lost its end (the database went away before the run could record it): interrupted."""
 _ACTIVE_LOCK = threading.Lock()
+
+
+def _holder(run: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """Whether a running JobRun is this process's, of this machine, and of a process of this machine that
+    died: by its ``owner`` (graphmem.store.owners: containers sharing a host name are told apart) or, for a
+    run recorded before round 54, by host name and pid (a pid that is not a positive integer, written by
+    hand, is no process of this host)."""
+    owner = run.get("owner")
+    if isinstance(owner, str):
+        return owner == owners.owner(), owners.here(owner), owners.died(owner)
+    host, pid = identity()
+    number = run.get("pid")
+    holder = number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None
+    here = run.get("host") == host and holder is not None
+    ours = here and holder == pid
+    return ours, here, holder is not None and here and not ours and not owners.process_alive(holder)
 
 
 # --- mem.jobs --------------------------------------------------------------------------------------
@@ -99,6 +115,7 @@ class Jobs:
             "trigger": trigger,
             "host": host,
             "pid": pid,
+            "owner": owners.owner(),
             "config_version": config.version,
         }
         with _ACTIVE_LOCK:
@@ -216,17 +233,17 @@ class Jobs:
         """Runs left ``running`` by a dead process of this host (or silent for long), by ``dead_owner`` (a
         worker whose slot lease expired), or by this process when the database went away before the run could
         record its end, become interrupted."""
-        host, pid = identity()
         now = datetime.now(UTC)
         for row in self._rt.store.read("jobrun_running", job=name):
             run = row["run"]
-            same_host = run.get("host") == host and run.get("pid") is not None
-            ours = same_host and int(run["pid"]) == pid
+            ours, here, gone = _holder(run)
             with _ACTIVE_LOCK:
                 lost = ours and run["id"] not in _ACTIVE
+            beat = run.get("heartbeat_at")
+            silent = not isinstance(beat, datetime) or now - beat > STALE_AFTER
             dead = (
-                (same_host and not ours and not process_alive(int(run["pid"])))
-                or (not same_host and now - run["heartbeat_at"] > STALE_AFTER)
+                gone
+                or (not here and silent)
                 or (not ours and dead_owner is not None and (run.get("host"), run.get("pid")) == dead_owner)
             )
             if dead or lost:
