@@ -25,7 +25,6 @@ from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
 from graphmem.model import validation as check
 from graphmem.store import audit, lenient, owners
 from graphmem.store.driver import Tx
-from graphmem.store.owners import identity
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -57,12 +56,12 @@ def _holder(run: dict[str, Any]) -> tuple[bool, bool, bool]:
     owner = run.get("owner")
     if isinstance(owner, str):
         return owner == owners.owner(), owners.here(owner), owners.died(owner)
-    host, pid = identity()
+    host, pid = owners.identity()
     number = run.get("pid")
     holder = number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None
-    here = run.get("host") == host and holder is not None
-    ours = here and holder == pid
-    return ours, here, holder is not None and here and not ours and not owners.process_alive(holder)
+    if holder is None or run.get("host") != host:
+        return False, False, False
+    return holder == pid, True, holder != pid and not owners.process_alive(holder)
 
 
 # --- mem.jobs --------------------------------------------------------------------------------------
@@ -104,7 +103,7 @@ class Jobs:
         self._mark_dead_runs(name)
         config = self._automation.get_config()
         self._automation.apply_due_marks(config)  # a configuration change's marking that did not complete
-        host, pid = identity()
+        host, pid = owners.identity()
         run_id = str(uuid.uuid4())
         run_row = {
             "id": run_id,
@@ -327,7 +326,7 @@ class Jobs:
         return self.list()
 
     def _heartbeat(self, config: AutomationConfig) -> None:
-        host, pid = identity()
+        host, pid = owners.identity()
         jobs = [f"{k}={v}" for k, v in sorted((self._scheduler.scheduled() or {}).items())]
         self._rt.store.write(
             "scheduler_heartbeat",
@@ -340,7 +339,7 @@ class Jobs:
         )
 
     def clear_heartbeat(self) -> None:
-        host, pid = identity()
+        host, pid = owners.identity()
         try:
             self._rt.store.write(
                 "scheduler_heartbeat_clear", id=self._automation.config_id, host=host, pid=pid

@@ -36,7 +36,8 @@ def fact_vectors(embedder: Any, texts: list[str]) -> list[list[float]]:
     if not missing:
         return [known[t] for t in texts]
     fresh = dict(zip(missing, embed_checked(embedder, missing), strict=True))
-    for old in list(cache)[: max(0, len(cache) + len(fresh) - FACT_VECTORS_MAX)]:  # the oldest make room
+    overflow = len(cache) + len(fresh) - FACT_VECTORS_MAX
+    for old in list(cache)[:overflow] if overflow > 0 else ():  # the oldest make room
         cache.pop(old, None)
     cache.update(list(fresh.items())[-FACT_VECTORS_MAX:])
     vectors = known | fresh  # from this call's reads, not the cache: another call may evict meanwhile

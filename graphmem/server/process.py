@@ -21,6 +21,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from graphmem.errors import ServerError, ServerStartTimeout
+from graphmem.store.owners import process_alive as pid_alive
 
 __all__ = ["pid_alive", "port_in_use", "process_args", "spawn", "tail", "terminate", "wait_ready"]
 
@@ -42,25 +43,6 @@ def tail(path: Path, lines: int) -> str:
             return "".join(collections.deque(handle, maxlen=lines))
     except OSError:
         return ""
-
-
-def _proc_state(pid: int) -> str | None:
-    """The one-letter state of a live process ('Z' for a zombie), None if there is no such process."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[-1].split()[0]
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return _proc_state(pid) != "Z"
 
 
 def process_args(pid: int) -> list[str] | None:

@@ -119,11 +119,10 @@ def _claim(rt: Runtime, key_id: str, *, user_id: str, key: str, action: str, tok
     """Claim ``key_id`` with ``token`` (None: it is ours now), or the ids its first call finished with; waits
     while another call holds it, taking it over once that call's process is known dead, or, held on another
     machine (or by a graphmem before round 54), once its claim is stale; a live holder here keeps it."""
-    owner = owners.owner()
+    params = {"user_id": user_id, "key": key, "action": action, "token": token, "owner": owners.owner()}
     deadline, take = time.monotonic() + WAIT_SECONDS, None
     while True:
         now = datetime.now(UTC)
-        params = {"user_id": user_id, "key": key, "action": action, "token": token, "owner": owner}
         try:
             row = rt.store.write("idempotency_claim", id=key_id, now=now, take_token=take, **params)[0]
         except BaseException:  # the claim may have committed with this token and its answer been lost (also

@@ -37,9 +37,9 @@ def process_alive(pid: int) -> bool:
     """Whether process ``pid`` of this host runs (a zombie, killed and not reaped yet, does not)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError, ValueError):  # none; a pid no process can have
         return False
-    except (PermissionError, OverflowError, ValueError):  # not ours to signal; a pid no process can have
+    except PermissionError:  # another user's
         return True
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
