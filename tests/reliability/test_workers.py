@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from conftest import disposable
 
 from graphmem import GraphMemory
-from graphmem.automation.scheduler import Scheduler, slot_gate, slot_of
+from graphmem.automation.scheduler import Scheduler, SlotLease, slot_gate, slot_of
 
 
 def test_slots_are_shared_by_every_worker() -> None:
@@ -26,25 +26,36 @@ def test_slots_are_shared_by_every_worker() -> None:
 
 def test_three_workers_run_each_slot_once(mem: GraphMemory) -> None:
     config = disposable(f"test-workers-{uuid.uuid4().hex[:8]}")
-    ran: list[tuple[int, datetime]] = []
+    runs: list[int] = []
+    granted: list[datetime] = []  # the slot of every granted claim (a run's clock may be in the next one)
     lock = threading.Lock()
+
+    class Recorded(SlotLease):
+        def __call__(self, job: str, slot: datetime) -> bool:
+            won = super().__call__(job, slot)
+            if won:
+                with lock:
+                    granted.append(slot)
+            return won
+
     workers = []
     for n in range(3):
 
         def runner(name: str, n: int = n) -> None:
             with lock:
-                ran.append((n, slot_of("every 2s", datetime.now(UTC))))
+                runs.append(n)
 
-        workers.append(Scheduler(runner, gate=slot_gate(mem.runtime.store, config)))
+        workers.append(Scheduler(runner, gate=Recorded(mem.runtime.store, config, 90.0)))
     for worker in workers:
         worker.start()
         worker.add("review", "every 2s")
     time.sleep(9)
     for worker in workers:
         worker.shutdown(wait=True)
-    per_slot = Counter(slot for _, slot in ran)
-    assert len(per_slot) >= 3, ran
-    assert set(per_slot.values()) == {1}, per_slot  # never twice in one slot
+    per_slot = Counter(granted)
+    assert len(per_slot) >= 3, granted
+    assert set(per_slot.values()) == {1}, per_slot  # no slot granted twice
+    assert len(runs) == len(granted), (runs, granted)  # every run had a slot of its own
     claimed = mem.query(
         "MATCH (s:JobSlot) WHERE s.id STARTS WITH $p RETURN count(s) AS n", {"p": config + "/"}
     )[0]["n"]
