@@ -36,8 +36,9 @@ from graphmem.memory import GraphMemory, default_embedder
 from graphmem.model.extraction import Extractor
 from graphmem.store._bridge import greenlet_spawn
 from graphmem.store.connection import resolve_connection
-from graphmem.store.driver import AsyncStore, driver_options, translate_errors
+from graphmem.store.driver import AsyncStore
 from graphmem.store.executor_embedder import ExecutorEmbedder
+from graphmem.store.failures import driver_options, translate_errors
 from graphmem.store.runtime import Runtime
 
 __all__ = [

@@ -121,7 +121,7 @@ class Settings(BaseSettings):
         default="neo4j", validation_alias=AliasChoices("NEO4J_DATABASE", "GRAPHMEM_NEO4J_DATABASE")
     )
     home: Path | None = Field(default=None, description="home of the locally managed server")
-    # --- time limits (see graphmem.store.driver.driver_options and docs/operations.md) ---
+    # --- time limits (see graphmem.store.failures.driver_options and docs/operations.md) ---
     connect_timeout: float = Field(
         default=5.0,
         gt=0,

@@ -8,7 +8,7 @@ import neo4j.exceptions as nex
 import pytest
 
 from graphmem import errors
-from graphmem.store.driver import rerun_transient
+from graphmem.store.failures import rerun_transient
 
 
 def _failing(times: int, exc: BaseException) -> tuple[list[int], object]:

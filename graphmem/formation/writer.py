@@ -25,7 +25,8 @@ from graphmem.model.heuristics import REINFORCEMENT
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.messages import Turn
 from graphmem.models import Memory
-from graphmem.store.driver import EntityGone, Tx
+from graphmem.store.driver import Tx
+from graphmem.store.failures import EntityGone
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
 from graphmem.store.values import list_map

@@ -6,7 +6,8 @@ import neo4j
 
 from graphmem.config import Settings
 from graphmem.errors import ConfigurationError, ConnectionFailed
-from graphmem.store.driver import Store, driver_options, translate_errors
+from graphmem.store.driver import Store
+from graphmem.store.failures import driver_options, translate_errors
 
 __all__ = ["open_store", "resolve_connection"]
 

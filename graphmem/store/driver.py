@@ -1,4 +1,5 @@
-"""The one seam to Neo4j: runs named queries, translates driver errors, converts values.
+"""The one seam to Neo4j: runs named queries, translates driver errors (graphmem.store.failures), converts
+values, and lets Ctrl-C interrupt a sync call cleanly (graphmem.store.interrupts).
 
 Only this module (and the schema step) talks to the driver. Every value travels as a query parameter.
 """
@@ -8,15 +9,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Protocol, TypeVar
 
 import neo4j
 import neo4j.exceptions as nex
 
-from graphmem import errors
-from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge, pause
+from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
+from graphmem.store.failures import rerun_transient, translate_errors
+from graphmem.store.interrupts import interruptible
 from graphmem.store.lockdown import check_readonly_plan, refuse_unloaded_gds
 from graphmem.store.queries import query
 from graphmem.store.strict_vectors import with_strict_vectors
@@ -28,83 +29,9 @@ T = TypeVar("T")
 Row = dict[str, Any]
 
 
-class Timeouts(Protocol):
-    """The settings that bound how long a call may take (see :class:`graphmem.config.Settings`)."""
-
-    connect_timeout: float
-    transaction_timeout: float
-    query_timeout: float
-
-
-def driver_options(settings: Timeouts) -> dict[str, Any]:
-    """Options of every driver graphmem opens (sync or async): fail fast when the server is down.
-
-    ``connect_timeout`` is the whole budget for reaching the server: half for opening one connection, half
-    for the driver's retries (it retries unreachable servers and transient errors until that time is spent).
-    """
-    budget = settings.connect_timeout
-    return {
-        # A young graph lacks properties that queries mention (expired_at, ...): not worth a warning.
-        "notifications_disabled_classifications": [neo4j.NotificationDisabledClassification.UNRECOGNIZED],
-        "connection_timeout": budget / 2,
-        "connection_acquisition_timeout": budget,
-        "max_transaction_retry_time": budget / 2,
-    }
-
-
-AUTO_ATTEMPTS = 3
-"""Runs of an auto-commit maintenance statement before a transient error (a deadlock between its concurrent
-inner transactions and another writer, a leader switch) is raised; its callers' statements are idempotent."""
-
-
-def rerun_transient(run: Callable[[], T], name: str, attempts: int = AUTO_ATTEMPTS) -> T:
-    """``run()``, rerun after a transient driver error, up to ``attempts`` runs (backoff 0.2 s, 0.4 s, ...).
-    Time-outs and an unreachable server are not rerun: they would only wait longer for the same answer."""
-    for attempt in range(1, attempts + 1):
-        try:
-            return run()
-        except (nex.ServiceUnavailable, nex.SessionExpired, errors.ConnectionFailed):
-            raise
-        except (nex.TransientError, errors.TransientError) as exc:  # the async store has translated it
-            if attempt == attempts or "TransactionTimedOut" in str(getattr(exc, "code", None) or exc):
-                raise
-            logger.info("%s: %s, run %d of %d; running it again", name, exc, attempt, attempts)
-            pause(0.2 * 2 ** (attempt - 1))  # awaited on the loop under the async bridge
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-ENTITY_GONE = "Neo.ClientError.Statement.EntityNotFound"  # found, then deleted by a concurrent transaction
-
-
-class EntityGone(errors.TransientError):
-    """What a statement read was deleted meanwhile by another call: running it again sees the store as is."""
-
-
 def _timed(cypher: str, timeout: float | None) -> neo4j.Query:
     """The statement with a server-side transaction timeout (None or 0: the server's default)."""
     return neo4j.Query(cypher, timeout=timeout or None)
-
-
-@contextmanager
-def translate_errors() -> Iterator[None]:
-    """Turn driver exceptions into graphmem's error tree."""
-    try:
-        yield
-    except nex.AuthError as exc:
-        raise errors.ConfigurationError(f"Neo4j rejected the credentials: {exc.message}") from exc
-    except (nex.ServiceUnavailable, nex.SessionExpired) as exc:
-        raise errors.ConnectionFailed(f"Neo4j is unreachable: {exc}") from exc
-    except nex.Neo4jError as exc:
-        said = f"{exc.code}: {exc.message}"
-        if exc.code and "TransactionTimedOut" in exc.code:
-            raise errors.QueryTimeout(f"the query ran past its time limit ({said})") from exc
-        if isinstance(exc, nex.TransientError):
-            raise errors.TransientError(said) from exc
-        if exc.code == ENTITY_GONE:
-            raise EntityGone(f"{said} (a concurrent call deleted what this one read)") from exc
-        raise errors.StoreError(said) from exc
-    except nex.DriverError as exc:
-        raise errors.StoreError(str(exc)) from exc
 
 
 class Tx(Protocol):
@@ -165,7 +92,7 @@ class Store:
         self, routing: neo4j.RoutingControl, cypher: str, params: Mapping[str, Any], label: str
     ) -> list[Row]:
         started = time.perf_counter()
-        with translate_errors():
+        with interruptible(), translate_errors():
             records, _, _ = self._driver.execute_query(
                 _timed(cypher, self.transaction_timeout),
                 wire(dict(params)),
@@ -192,13 +119,13 @@ class Store:
         def transaction(tx: neo4j.ManagedTransaction) -> T:
             return work(_DriverTx(tx))
 
-        with translate_errors(), self._driver.session(database=self.database) as session:
+        with interruptible(), translate_errors(), self._driver.session(database=self.database) as session:
             return session.execute_write(transaction)
 
     def rehearse(self, work: Callable[[Tx], T]) -> T:
         """Run ``work`` in a write transaction and roll it back: the server plans (and caches) its statements
         and nothing changes. The plan warm-up uses it (graphmem.retrieval.warmup)."""
-        with translate_errors(), self._driver.session(database=self.database) as session:
+        with interruptible(), translate_errors(), self._driver.session(database=self.database) as session:
             tx = session.begin_transaction(timeout=self.transaction_timeout or None)
             try:
                 return work(_DriverTx(tx))
@@ -220,6 +147,7 @@ class Store:
             return [record_values(r) for r in tx.run(cypher, dict(params or {}))]
 
         with (
+            interruptible(),
             translate_errors(),
             self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session,
         ):
@@ -235,7 +163,11 @@ class Store:
 
         def translated(statement: str) -> list[neo4j.Record]:
             def once() -> list[neo4j.Record]:  # translated first: a row deleted meanwhile reruns (EntityGone)
-                with translate_errors(), self._driver.session(database=self.database) as session:
+                with (
+                    interruptible(),
+                    translate_errors(),
+                    self._driver.session(database=self.database) as session,
+                ):
                     return list(session.run(query(statement), wire(params)))
 
             return rerun_transient(once, statement)
