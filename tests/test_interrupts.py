@@ -8,6 +8,7 @@ once, nothing of it is stored, and the next call on the same GraphMemory works.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -107,3 +108,68 @@ def test_a_handler_of_the_process_own_and_worker_threads_are_left_alone(
     assert hits and "shed key" in hits[0].memory.content
     assert send.handlers and all(h is signal.getsignal(signal.SIGINT) for h in send.handlers)
     assert threading.current_thread() is threading.main_thread()
+
+
+def test_a_second_ctrl_c_during_the_release_still_frees_the_idempotency_key(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch, default_sigint: None
+) -> None:
+    """The first Ctrl-C stops the write, a second one the release of its claim: the key is not left held by
+    this (live) process; the repeat writes the memory once (before: "still running" for the process's
+    life)."""
+    mem.remember("I keep my bicycle in the hall", user_id=user_id)
+    send = MidSend(monkeypatch)
+    store = type(mem.runtime.store)
+    real_work, real_write = store.unit_of_work, store.write
+
+    def work(self: Any, fn: Any) -> Any:
+        send.countdown = 1  # the memory's write transaction
+        return real_work(self, fn)
+
+    def write(self: Any, name: str, /, **params: Any) -> Any:
+        if name == "idempotency_release":
+            send.countdown = 1  # the release the interrupted call makes
+        return real_write(self, name, **params)
+
+    monkeypatch.setattr(store, "unit_of_work", work)
+    monkeypatch.setattr(store, "write", write)
+    with pytest.raises(KeyboardInterrupt):
+        mem.remember("My kayak is green", user_id=user_id, idempotency_key="kayak")
+    monkeypatch.setattr(store, "unit_of_work", real_work)
+    monkeypatch.setattr(store, "write", real_write)
+    monkeypatch.setattr("graphmem.store.idempotency.WAIT_SECONDS", 5.0)
+    again = mem.remember("My kayak is green", user_id=user_id, idempotency_key="kayak")
+    assert again.content == "My kayak is green"
+    assert [m.content for m in mem.memories.list(user_id)].count("My kayak is green") == 1
+
+
+@pytest.mark.parametrize("where", ["__enter__", "_restore"])
+def test_ctrl_c_inside_the_guard_itself_is_one_keyboard_interrupt_and_the_handler_is_restored(
+    mem: GraphMemory, monkeypatch: pytest.MonkeyPatch, default_sigint: None, where: str
+) -> None:
+    """A SIGINT handled while the guard installs or restores its handler (CPython runs a pending handler
+    inside signal.signal) is a KeyboardInterrupt, not the CancelledError meant for the driver, and the
+    default handler is in force afterwards."""
+    from graphmem.store import interrupts
+
+    real = signal.signal
+    pressed: list[str] = []
+
+    def signal_then_press(signum: int, handler: Any) -> Any:
+        caller = sys._getframe(1).f_code.co_name
+        press = caller == where and not pressed
+        if press and where == "_restore":  # pending when the guard restores: handled before the change
+            pressed.append(caller)
+            signal.raise_signal(signal.SIGINT)  # handled here, one frame below the guard's own code
+        old = real(signum, handler)
+        if press and where == "__enter__":  # arrives just after the guard installed its handler
+            pressed.append(caller)
+            signal.raise_signal(signal.SIGINT)
+        return old
+
+    monkeypatch.setattr(interrupts.signal, "signal", signal_then_press)
+    with pytest.raises(KeyboardInterrupt):
+        mem.query("RETURN 1 AS one")
+    monkeypatch.setattr(interrupts.signal, "signal", real)
+    assert pressed == [where]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert mem.query("RETURN 1 AS one") == [{"one": 1}]

@@ -48,7 +48,7 @@ def open_store(
     with translate_errors():
         try:
             driver.verify_connectivity()
-        except Exception:
+        except BaseException:  # an interrupt too: the driver and its socket are closed
             driver.close()
             raise
     return Store(

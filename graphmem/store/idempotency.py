@@ -13,6 +13,7 @@ runs), and the write that lost it rolls back instead of committing a second resu
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import uuid
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from graphmem.errors import FactNotFound, GraphMemError, MemoryNotFound, TransientError, ValidationError
+from graphmem.errors import FactNotFound, MemoryNotFound, TransientError, ValidationError
 from graphmem.models import Fact, Memory
 from graphmem.store import audit, owners
 from graphmem.store._bridge import pause
@@ -70,14 +71,13 @@ def _release_stranded(rt: Runtime, key_id: str) -> None:
     server could not be told (a crash, a lost connection): the retry runs at once instead of waiting
     ``STALE_AFTER`` for the claim to go stale. Only a pending claim with that call's token is released: a
     write that did commit before the failure keeps its result, and the retry replays it."""
-    token = rt.stranded_claims.pop(key_id, None)
+    token = rt.stranded_claims.get(key_id)
     if token is None:
         return
-    try:
-        rt.store.write("idempotency_release", id=key_id, token=token)
-    except GraphMemError:
-        rt.stranded_claims[key_id] = token  # still unreachable: the claim below fails the same way
-        raise
+    # kept until the release answers: an interrupt or a failure here leaves it for the next call (the claim
+    # below fails the same way when the server is unreachable)
+    rt.store.write("idempotency_release", id=key_id, token=token)
+    rt.stranded_claims.pop(key_id, None)
 
 
 def once(
@@ -104,10 +104,12 @@ def once(
     try:
         result = perform(claim)
     except BaseException:
-        try:
+        # recorded before the release is tried: if the server went away (what failed the write) or a second
+        # interrupt stops the release, the next call with the key releases it
+        rt.stranded_claims[key_id] = token
+        with contextlib.suppress(Exception):
             rt.store.write("idempotency_release", id=key_id, token=token)
-        except Exception:  # the server went away (what failed the write), or the connection was interrupted
-            rt.stranded_claims[key_id] = token  # mid-message: released at the next call
+            rt.stranded_claims.pop(key_id, None)
         raise
     if not claim.finished:  # a write path that forgot to finish its claim: an internal error
         rt.store.write("idempotency_release", id=key_id, token=token)
