@@ -52,18 +52,19 @@ def test_a_memorys_times_read_packed_equal_the_drivers(mem: GraphMemory, user_id
         elif key not in ("retention", "strength"):
             assert got[key] == value, key
     assert got["confirmed_at"].utcoffset() == timedelta(hours=5, minutes=30)
-    assert got["occurred_at"] == said and got["occurred_at"].utcoffset() == timedelta(hours=-7)
+    # graphmem stores its own times in UTC (graphmem.store.values.in_utc): the same instant, offset 0
+    assert got["occurred_at"] == said and got["occurred_at"].utcoffset() == timedelta(0)
 
     fetched = mem.memories.get(memory.id, user_id=user_id)
-    assert fetched.occurred_at == said and fetched.occurred_at.utcoffset() == timedelta(hours=-7)
+    assert fetched.occurred_at == said and fetched.occurred_at.utcoffset() == timedelta(0)
     listed = mem.memories.list(user_id=user_id)
     assert [m.occurred_at for m in listed] == [said]
     [event] = [e for e in mem.temporal.timeline(user_id) if e.kind == "memory"]
-    assert event.at == said and event.at.utcoffset() == timedelta(hours=-7)
+    assert event.at == said and event.at.utcoffset() == timedelta(0)
     exported = mem.users.export(user_id)["memories"][0]
-    assert exported["occurred_at"] == said.isoformat() and exported["confirmed_at"].startswith(
-        "2025-03-04T05:06:07.123456"
-    )
+    assert exported["occurred_at"] == said.astimezone(UTC).isoformat() and exported[
+        "confirmed_at"
+    ].startswith("2025-03-04T05:06:07.123456")
 
 
 def test_a_time_the_driver_cannot_decode_reads_in_utc_instead_of_failing_the_read(

@@ -4,13 +4,9 @@
 range on the memory (``event_start``/``event_end``) and writes it into the memory's full-text key, so a
 question naming the date, the month or the weekday finds it.
 
-Why a rule set and not a library: ``dateparser.search.search_dates`` (1.5) was tried first. It returns
-points, not ranges ("last week" becomes one instant, so a week cannot be told from a day), it misreads
-everyday words as dates ("May I ask", "a second dog", "I am 5 years old" -> 2018, "now"), and its first call
-takes ~0.3 s to load its language data. ``parsedatetime`` has the same point semantics. The rules below
-cover the expressions conversations use, each giving a half-open range ``[start, end)`` at the granularity
-the words state (a day, a week starting Monday, a month, a season, a year); an expression that is not
-understood yields nothing rather than a guess.
+Rules, not ``dateparser`` (points, not ranges; everyday words misread as dates: docs/formation.md): each
+expression gives a half-open range ``[start, end)`` at the granularity the words state (a day, a week
+starting Monday, a month, a season, a year); one not understood yields nothing rather than a guess.
 """
 
 from __future__ import annotations
@@ -19,6 +15,8 @@ import contextlib
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+
+from graphmem.model.validation import MAX_YEAR, MIN_YEAR
 
 __all__ = ["MONTHS", "WEEKDAYS", "DateRange", "add_months", "event_range", "resolve_dates"]
 
@@ -117,10 +115,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 
-# Every pattern above holds a digit or, at a word start, one of these words (a unit, a day word, a weekday,
-# a season, a month): a text without any cannot match, and is not searched 17 times. Three quarters of
-# LoCoMo turns hold none; searching them cost ~145 µs a turn, the test costs ~6 µs (dates were a quarter of
-# the Python time of a 500-message formation call). ``tests/test_dates.py`` checks the two paths agree.
+# Every pattern above holds a digit or, at a word start, one of these words: a text without any is not
+# searched (three quarters of LoCoMo turns; ~145 µs a turn against ~6 µs, a quarter of the Python time of a
+# 500-message formation call). ``tests/test_dates.py`` checks the two paths agree.
 _TRIGGER_WORDS = "|".join(
     [
         "ago", "yesterday", "night", "today", "tonight", "morning", "afternoon", "evening", "tomorrow",
@@ -150,12 +147,16 @@ class DateRange:
 
 
 def _count(word: str) -> tuple[int, int]:
-    word = word.lower()
-    return (int(word), int(word)) if word.isdigit() else _NUMBERS[word]
+    return (int(word), int(word)) if word.isdigit() else _NUMBERS[word.lower()]
 
 
 def _at(d: date, tz: object) -> datetime:
-    return datetime.combine(d, time(), tzinfo=tz)  # type: ignore[arg-type]
+    """Midnight of ``d`` in ``tz``; ValueError (no date) outside the accepted years in UTC ("1 January 0001"
+    at a positive offset, before the calendar's first instant in UTC, failed the whole write)."""
+    at = datetime.combine(d, time(), tzinfo=tz)  # type: ignore[arg-type]
+    if MIN_YEAR <= at.astimezone(UTC).year <= MAX_YEAR:  # OverflowError at the calendar's ends
+        return at
+    raise ValueError(f"{at.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
 
 
 def add_months(year: int, month: int, n: int) -> tuple[int, int]:
@@ -383,18 +384,16 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
                 continue
             try:
                 resolved = _match(kind, m.groups(), today, future, ahead)
+                found_at = None if resolved is None else (_at(resolved[0], tz), _at(resolved[1], tz))
             except (ValueError, OverflowError, KeyError):
-                resolved = None
-            if resolved is None:
+                found_at = None
+            if resolved is None or found_at is None:
                 continue
             taken.append((m.start(), m.end()))
-            a, b, granularity = resolved
-            found.append((m.start(), DateRange(m.group(0), _at(a, tz), _at(b, tz), granularity)))
+            found.append((m.start(), DateRange(m.group(0), *found_at, resolved[2])))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
 
 
 def event_range(ranges: list[DateRange]) -> tuple[datetime, datetime] | None:
     """The span that covers every resolved range (None when there are none)."""
-    if not ranges:
-        return None
-    return min(r.start for r in ranges), max(r.end for r in ranges)
+    return (min(r.start for r in ranges), max(r.end for r in ranges)) if ranges else None

@@ -290,14 +290,32 @@ class FloatList(list):  # type: ignore[type-arg]
 
 def wire(value: Any) -> Any:
     """Query parameters as sent: every list of at least ``VECTOR_MIN`` values that starts with a float (a
-    vector) as a :class:`FloatList`; maps and other lists walked; everything else as it is."""
+    vector) as a :class:`FloatList`; every date-time in UTC (:func:`in_utc`); maps and other lists walked;
+    everything else as it is."""
     kind = type(value)
     if kind is dict:
         return {k: wire(v) for k, v in value.items()}
+    if kind is datetime:
+        return in_utc(value)
     if kind is list and value:
         first = type(value[0])
         if first is float and len(value) >= VECTOR_MIN:
             return FloatList(value)
-        if first is dict or first is list:
+        if first is dict or first is list or first is datetime:
             return [wire(v) for v in value]
     return value
+
+
+def in_utc(value: datetime) -> datetime:
+    """An aware date-time as the same instant in UTC. Neo4j orders two date-times of one instant by their
+    offsets (``datetime('2024-06-01T05:45+05:45') > datetime('2024-06-01T00:00Z')``), so a bound and a
+    stored time of the same instant at different offsets compared as different moments: everything graphmem
+    stores or compares is in UTC (older stores are converted once: graphmem.temporal.migrate). A naive one
+    (graphmem's validation never lets one through) and one that cannot move (the calendar's ends) are sent
+    as they are."""
+    if value.tzinfo is UTC or value.tzinfo is None:
+        return value
+    try:
+        return value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return value

@@ -1,5 +1,5 @@
-"""Migrations of stored data, run by ``GraphMemory.init()`` (idempotent): what valid-time reads need, and the
-mark that lets the decay job find old edges through an index."""
+"""Migrations of stored data, run by ``GraphMemory.init()`` (idempotent): what valid-time reads need, the mark
+that lets the decay job find old edges through an index, and stored times in UTC."""
 
 from __future__ import annotations
 
@@ -17,10 +17,15 @@ EDGES_DUE = "related_weight_due"
 """The one-time migration that marks edges written before ``weight_due`` existed (recorded as done)."""
 
 
+TIMES_IN_UTC = "times_in_utc"
+"""The one-time migration that stores every date-time in UTC (graphmem.store.values.in_utc says why)."""
+
+
 def run(rt: Runtime, now: datetime | None = None) -> int:
     """Give every memory without ``occurred_at`` one (from ``created_at``, else ``recorded_at``), and, once
     per store, every RELATED_TO edge the decay job's index seeks cannot find the epoch as ``weight_due``
-    (:func:`mark_edges_due`; it reads every edge, so later inits skip it); returns how many memories were
+    (:func:`mark_edges_due`; it reads every edge, so later inits skip it) and every date-time held at
+    another offset the same instant in UTC (:func:`times_in_utc`, once too); returns how many memories were
     updated. Nothing is deleted or overwritten."""
     total = _batched(rt, "memory_occurred_backfill")
     if total:
@@ -28,7 +33,23 @@ def run(rt: Runtime, now: datetime | None = None) -> int:
     if not rt.store.read("migration_done", id=EDGES_DUE)[0]["done"]:
         mark_edges_due(rt)
         rt.store.write("migration_record", id=EDGES_DUE, now=now or datetime.now(UTC))
+    if not rt.store.read("migration_done", id=TIMES_IN_UTC)[0]["done"]:
+        times_in_utc(rt)
+        rt.store.write("migration_record", id=TIMES_IN_UTC, now=now or datetime.now(UTC))
     return total
+
+
+def times_in_utc(rt: Runtime) -> tuple[int, int]:
+    """Set every date-time property held at an offset or zone other than UTC to the same instant in UTC, on
+    nodes and relationships (graphmem before round 55 stored each caller's offset); returns how many nodes
+    and relationships changed. It reads the whole store, so init() runs it once."""
+    changed = tuple(
+        int(rt.store.write_auto(name, batch=BATCH)[0]["updated"])
+        for name in ("migration_times_utc_nodes", "migration_times_utc_relationships")
+    )
+    if any(changed):
+        logger.info("migration: times set in UTC on %d nodes and %d relationships", *changed)
+    return changed[0], changed[1]
 
 
 def mark_edges_due(rt: Runtime) -> int:

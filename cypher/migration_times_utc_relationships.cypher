@@ -1,0 +1,12 @@
+// init() migration, once per store (graphmem.temporal.migrate.TIMES_IN_UTC): every date-time property of a
+// relationship held at an offset or a zone other than UTC is set to the same instant in UTC (why:
+// migration_times_utc_nodes.cypher). Auto-commit, in inner transactions of $batch relationships; idempotent.
+// $batch: relationships per inner transaction
+MATCH ()-[r]->()
+WITH r, [k IN keys(r) WHERE CASE WHEN r[k] IS :: ZONED DATETIME THEN r[k].timezone <> 'Z' ELSE false END] AS moved
+WHERE moved <> []
+CALL (r, moved) {
+  UNWIND moved AS k
+  SET r[k] = datetime({datetime: r[k], timezone: 'Z'})
+} IN TRANSACTIONS OF $batch ROWS
+RETURN count(r) AS updated
