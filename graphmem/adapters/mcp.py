@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from graphmem.adapters import ops
+from graphmem.adapters.moments import Moment
 from graphmem.errors import CoreBlockNotFound, GraphMemError
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
@@ -71,12 +71,26 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
     @server.tool()
     @_tool_errors
     def memory_recall(
-        query: str, k: int = 5, conversation: list[str] | None = None, filters: dict[str, Any] | None = None
+        query: str,
+        k: int = 5,
+        conversation: list[str] | None = None,
+        filters: dict[str, Any] | None = None,
+        as_of: Moment | None = None,
+        known_at: Moment | None = None,
     ) -> dict[str, Any]:
         """The user's memories most relevant to a query, best first. ``conversation``: the latest turns,
-        oldest first (a similar context ranks higher); ``filters``: {memory_type, tags, metadata}."""
+        oldest first (a similar context ranks higher); ``filters``: {memory_type, tags, metadata};
+        ``as_of``: what had happened by then, ``known_at``: what had been recorded by then (ISO 8601)."""
         hits = mem.recall(
-            query, user_id=uid, k=k, agent_id=aid, org_id=oid, conversation=conversation, filters=filters
+            query,
+            user_id=uid,
+            k=k,
+            agent_id=aid,
+            org_id=oid,
+            conversation=conversation,
+            filters=filters,
+            as_of=as_of,
+            known_at=known_at,
         )
         return {"hits": [ops.hit_json(h) for h in hits]}
 
@@ -162,21 +176,21 @@ def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
 
     @server.tool()
     @_tool_errors
-    def fact_get(key: str, as_of: datetime | None = None, known_at: datetime | None = None) -> dict[str, Any]:
+    def fact_get(key: str, as_of: Moment | None = None, known_at: Moment | None = None) -> dict[str, Any]:
         """A fact's value (null when none): the current one, or the one valid at ``as_of`` as it was known at
         ``known_at`` (ISO 8601 date-times)."""
         return {"fact": ops.fact_json(mem.facts.get(uid, key, as_of=as_of, known_at=known_at))}
 
     @server.tool()
     @_tool_errors
-    def fact_list(as_of: datetime | None = None, known_at: datetime | None = None) -> dict[str, Any]:
+    def fact_list(as_of: Moment | None = None, known_at: Moment | None = None) -> dict[str, Any]:
         """Every fact's current value (one per key), or the values valid at ``as_of`` as known at
         ``known_at`` (ISO 8601 date-times)."""
         return {"facts": [ops.fact_json(f) for f in mem.facts.list(uid, as_of=as_of, known_at=known_at)]}
 
     @server.tool()
     @_tool_errors
-    def fact_retract(key: str, valid_to: datetime | None = None) -> dict[str, Any]:
+    def fact_retract(key: str, valid_to: Moment | None = None) -> dict[str, Any]:
         """Retract a fact's current value: wrong all along (no valid_to), or true until ``valid_to``
         (ISO 8601); history keeps it."""
         return ops.fact_json(mem.facts.retract(uid, key, valid_to=valid_to)) or {}
@@ -215,11 +229,25 @@ def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
 
     @server.tool()
     @_tool_errors
-    def memory_context(query: str, token_budget: int | None = None) -> dict[str, Any]:
+    def memory_context(
+        query: str,
+        token_budget: int | None = None,
+        as_of: Moment | None = None,
+        known_at: Moment | None = None,
+    ) -> dict[str, Any]:
         """A prompt-ready context: core memory, known facts, relevant memories (then possibly related ones,
-        marked low confidence), recent history; within token_budget tokens (none: the configured budget)."""
+        marked low confidence), recent history; within token_budget tokens (none: the configured budget);
+        ``as_of`` / ``known_at`` (ISO 8601): as it stood, and as it had been recorded, then."""
         return ops.context_json(
-            mem.context(query, user_id=uid, token_budget=token_budget, agent_id=aid, org_id=oid)
+            mem.context(
+                query,
+                user_id=uid,
+                token_budget=token_budget,
+                agent_id=aid,
+                org_id=oid,
+                as_of=as_of,
+                known_at=known_at,
+            )
         )
 
 

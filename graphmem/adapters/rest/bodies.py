@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from graphmem.adapters.moments import Moment
 
 
 class _Body(BaseModel):
@@ -16,7 +17,7 @@ class RememberBody(_Body):
     content: str
     session_id: str | None = None
     memory_type: str | None = None
-    occurred_at: datetime | None = None
+    occurred_at: Moment | None = None
     metadata: dict[str, Any] | None = None
     priority: str | None = None
     importance: float = 0.5
@@ -49,10 +50,15 @@ FILTERS = (
 )
 
 
+AS_OF = "valid time: what had happened by then (a memory's occurred_at); omitted: now"
+KNOWN_AT = "transaction time: only what graphmem had recorded by then, as it read then; omitted: now"
+
+
 class RecallBody(_Reader):
     query: str
     k: int = 10
-    as_of: datetime | None = None
+    as_of: Moment | None = Field(default=None, description=AS_OF)
+    known_at: Moment | None = Field(default=None, description=KNOWN_AT)
     hops: int = 3
     views: dict[str, float] | None = None
     reinforce: bool = True
@@ -72,6 +78,8 @@ class ContextBody(_Reader):
     )
     k: int = 10
     reinforce: bool = True
+    as_of: Moment | None = Field(default=None, description=AS_OF)
+    known_at: Moment | None = Field(default=None, description=KNOWN_AT)
     conversation: list[str] | None = Field(
         default=None, description="the turns the question comes from, oldest first (context-dependent recall)"
     )
@@ -96,7 +104,7 @@ class FactBody(_Body):
     key: str
     value: str
     fact_type: str = "custom"
-    valid_from: datetime | None = None
+    valid_from: Moment | None = None
     source: str | None = None
     agent_id: str | None = None
     org_id: str | None = None
@@ -106,7 +114,7 @@ class FactBody(_Body):
 
 class RetractBody(_Body):
     key: str
-    valid_to: datetime | None = Field(default=None, description="true until then; omitted: never true")
+    valid_to: Moment | None = Field(default=None, description="true until then; omitted: never true")
     agent_id: str | None = None
     org_id: str | None = None
     session_id: str | None = None
@@ -138,7 +146,7 @@ class ConfigBody(_Body):
 class SharedMemoryBody(_Body):
     content: str
     memory_type: str | None = None
-    occurred_at: datetime | None = None
+    occurred_at: Moment | None = None
     metadata: dict[str, Any] | None = None
     priority: str | None = None
     importance: float = 0.5
@@ -150,7 +158,7 @@ class SharedMemoryBody(_Body):
 class SharedRecallBody(_Body):
     query: str
     k: int = 10
-    as_of: datetime | None = None
+    as_of: Moment | None = None
     hops: int = 3
     reinforce: bool = True
     explain: bool = False
@@ -160,7 +168,7 @@ class SharedFactBody(_Body):
     key: str
     value: str
     fact_type: str = "custom"
-    valid_from: datetime | None = None
+    valid_from: Moment | None = None
     source: str | None = None
 
 

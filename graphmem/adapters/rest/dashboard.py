@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter
@@ -11,6 +10,7 @@ from fastapi.params import Depends
 from fastapi.responses import HTMLResponse
 
 from graphmem.adapters import dashboard
+from graphmem.adapters.moments import Moment
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
 
@@ -24,7 +24,7 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
         return dashboard.page()
 
     @api.get("/stats", dependencies=list(auth))
-    def stats(user_id: str | None = None, now: datetime | None = None) -> dict[str, Any]:
+    def stats(user_id: str | None = None, now: Moment | None = None) -> dict[str, Any]:
         """Memories by status and type and a retention histogram, for one user or all; ``now``: the clock
         retention is derived at (default: the wall clock; e.g. the virtual clock jobs ran with)."""
         uid = None if user_id is None else check.user_id(user_id)
@@ -34,9 +34,9 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     @api.get("/users/{user_id}/timeline", dependencies=list(auth))
     def timeline(
         user_id: str,
-        start: datetime | None = None,
-        end: datetime | None = None,
-        known_at: datetime | None = None,
+        start: Moment | None = None,
+        end: Moment | None = None,
+        known_at: Moment | None = None,
         limit: int | None = None,
         newest_first: bool = False,
     ) -> list[Any]:

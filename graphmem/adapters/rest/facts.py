@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Any
 
 import fastapi
@@ -13,6 +12,7 @@ from fastapi.params import Depends
 
 from graphmem.adapters import auth as keyauth
 from graphmem.adapters import ops
+from graphmem.adapters.moments import Moment
 from graphmem.adapters.rest.bodies import (
     FactBody,
     RetractBody,
@@ -51,8 +51,8 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
 class FactRead:
     """The query parameters of a point-in-time fact read: the times and the scope."""
 
-    as_of: datetime | None = None
-    known_at: datetime | None = None
+    as_of: Moment | None = None
+    known_at: Moment | None = None
     agent_id: str | None = None
     org_id: str | None = None
     session_id: str | None = None

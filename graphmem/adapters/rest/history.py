@@ -4,12 +4,12 @@ the dashboard's). Each is ``mem.temporal``'s read of the same name (docs/tempora
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.params import Depends
 
+from graphmem.adapters.moments import Moment
 from graphmem.memory import GraphMemory
 
 AUDIT_PAGE = 100
@@ -20,13 +20,13 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     api = APIRouter(tags=["history"], dependencies=list(auth))
 
     @api.get("/users/{user_id}/snapshot")
-    def snapshot(user_id: str, as_of: datetime, known_at: datetime | None = None) -> dict[str, Any]:
+    def snapshot(user_id: str, as_of: Moment, known_at: Moment | None = None) -> dict[str, Any]:
         """The user's nodes and edges valid at ``as_of`` (valid time) as recorded by ``known_at``
         (transaction time; default: now): "what did we know at ``known_at`` about ``as_of``"."""
         return mem.temporal.snapshot(user_id, as_of=as_of, known_at=known_at).model_dump(mode="json")
 
     @api.get("/users/{user_id}/diff")
-    def diff(user_id: str, t1: datetime, t2: datetime, known_at: datetime | None = None) -> dict[str, Any]:
+    def diff(user_id: str, t1: Moment, t2: Moment, known_at: Moment | None = None) -> dict[str, Any]:
         """What was added, closed or changed in the user's graph between valid times ``t1`` and ``t2``, both
         read as recorded by ``known_at`` (default: now), with the facts whose value changed."""
         return mem.temporal.diff(user_id, t1, t2, known_at=known_at).model_dump(mode="json")
@@ -34,8 +34,8 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     @api.get("/users/{user_id}/audit")
     def audit(
         user_id: str,
-        since: datetime | None = None,
-        until: datetime | None = None,
+        since: Moment | None = None,
+        until: Moment | None = None,
         target_id: str | None = None,
         after: str | None = None,
         limit: int = AUDIT_PAGE,
