@@ -64,9 +64,15 @@ def test_init_converts_an_older_store_times_to_utc_once(mem: GraphMemory, user_i
     )
     mem.runtime.store.run_statement(  # as an older graphmem stored it: the caller's offset
         "MATCH (m:Memory {id: $id}) SET m.occurred_at = datetime('2024-06-01T09:00+05:30'), "
-        "m.created_at = datetime('2024-06-01T09:00[Asia/Kolkata]') "
+        "m.created_at = datetime('2024-06-01T09:00[Asia/Kolkata]'), "
+        "m.ancient = datetime('0001-01-01T00:00+05:00') "  # year 0 in UTC: left as it is
         "WITH m MATCH (m)-[r]-() SET r.valid_from = datetime('2024-06-01T09:00+05:30')",
         {"id": m.id},
+    )
+    foreign = f"not-graphmem-{user_id}"  # another application's node in a shared database: untouched
+    mem.runtime.store.run_statement(
+        "CREATE (:LabForeignShift {id: $id, start: datetime('2024-06-01T09:00[Europe/London]')})",
+        {"id": foreign},
     )
     at_utc = said.astimezone(UTC)
     assert mem.recall("hiking", user_id=user_id, as_of=at_utc, k=3) == []  # the old store's failure
@@ -81,6 +87,32 @@ def test_init_converts_an_older_store_times_to_utc_once(mem: GraphMemory, user_i
     assert rows[0]["edges"] == ["Z"]
     assert [h.memory.id for h in mem.recall("hiking", user_id=user_id, as_of=at_utc, k=3)] == [m.id]
     assert migrate.times_in_utc(mem.runtime) == (0, 0)  # nothing left to move
+    kept = mem.query(
+        "MATCH (m:Memory {id: $id}) MATCH (f:LabForeignShift {id: $f}) "
+        "RETURN m.ancient.offsetSeconds AS ancient, f.start.timezone AS foreign",
+        {"id": m.id, "f": foreign},
+    )
+    mem.runtime.store.run_statement("MATCH (f:LabForeignShift {id: $f}) DELETE f", {"f": foreign})
+    assert kept == [{"ancient": 5 * 3600, "foreign": "Europe/London"}]
+
+
+class Stamp(datetime):
+    """A datetime subclass, as pandas.Timestamp is one."""
+
+
+def test_times_of_any_kind_and_query_bounds_are_compared_as_instants(mem: GraphMemory, user_id: str) -> None:
+    said = Stamp(2024, 6, 1, 9, 0, tzinfo=NPT)
+    (m,) = mem.add_messages(
+        [{"role": "user", "content": "We planted tomatoes on the balcony", "timestamp": said}],
+        user_id=user_id,
+        session_id="s1",
+    )
+    assert m.occurred_at == said and m.occurred_at.utcoffset() == timedelta(0)  # as stored (and read back)
+    at_utc = said.astimezone(UTC)
+    assert [h.memory.id for h in mem.recall("tomatoes", user_id=user_id, as_of=at_utc, k=3)] == [m.id]
+    count = "MATCH (m:Memory {user_id: $u}) WHERE m.occurred_at >= $t RETURN count(m) AS n"
+    for bound in (said, at_utc, at_utc.astimezone(NST)):  # query() parameters are sent in UTC too
+        assert mem.query(count, {"u": user_id, "t": bound}) == [{"n": 1}], bound
 
 
 def test_a_date_phrase_outside_the_accepted_years_is_not_a_date(mem: GraphMemory, user_id: str) -> None:

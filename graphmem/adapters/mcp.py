@@ -61,6 +61,7 @@ def build_server(
     aid, oid = who.agent_id, who.org_id
     server = MCPServer("graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, mem, uid, aid, oid)
+    _editing_tools(server, mem, uid)
     _listing_tools(server, mem, uid, aid, oid)
     _fact_tools(server, mem, uid, aid, oid)
     _core_tools(server, mem, uid, aid, oid)
@@ -118,6 +119,8 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         )
         return ops.memory_json(memory)
 
+
+def _editing_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @server.tool()
     @_tool_errors
     def memory_update(memory_id: str, content: str, expected_version: int | None = None) -> dict[str, Any]:

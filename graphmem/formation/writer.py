@@ -29,7 +29,7 @@ from graphmem.store.driver import Tx
 from graphmem.store.failures import EntityGone
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
-from graphmem.store.values import list_map
+from graphmem.store.values import in_utc, list_map
 from graphmem.temporal import facts as factbase
 
 logger = logging.getLogger(__name__)
@@ -91,7 +91,9 @@ def form(
                 "user_id": r["user_id"],
                 "content": r["content"],
                 "recorded_at": plan.now,
-                **r["props"],
+                **{
+                    k: in_utc(v) if isinstance(v, datetime) else v for k, v in r["props"].items()
+                },  # as stored
             }
         )
         for r in plan.rows

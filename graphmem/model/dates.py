@@ -384,13 +384,13 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
                 continue
             try:
                 resolved = _match(kind, m.groups(), today, future, ahead)
-                found_at = None if resolved is None else (_at(resolved[0], tz), _at(resolved[1], tz))
+                span = None if resolved is None else (_at(resolved[0], tz), _at(resolved[1], tz), resolved[2])
             except (ValueError, OverflowError, KeyError):
-                found_at = None
-            if resolved is None or found_at is None:
+                span = None
+            if span is None:
                 continue
             taken.append((m.start(), m.end()))
-            found.append((m.start(), DateRange(m.group(0), *found_at, resolved[2])))
+            found.append((m.start(), DateRange(m.group(0), *span)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
 
 

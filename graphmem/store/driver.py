@@ -139,12 +139,12 @@ class Store:
         @neo4j.unit_of_work(timeout=self.query_timeout or None)
         def work(tx: neo4j.ManagedTransaction) -> list[Row]:
             try:
-                plan = tx.run("EXPLAIN " + cypher, dict(params or {})).consume().plan
+                plan = tx.run("EXPLAIN " + cypher, wire(dict(params or {}))).consume().plan
             except nex.ClientError as exc:
                 refuse_unloaded_gds(cypher, exc)
                 raise
             check_readonly_plan(plan)
-            return [record_values(r) for r in tx.run(cypher, dict(params or {}))]
+            return [record_values(r) for r in tx.run(cypher, wire(dict(params or {})))]
 
         with (
             interruptible(),
@@ -304,13 +304,13 @@ class AsyncStore:
         @neo4j.unit_of_work(timeout=self.query_timeout or None)
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
             try:
-                explained = await tx.run("EXPLAIN " + cypher, dict(params or {}))
+                explained = await tx.run("EXPLAIN " + cypher, wire(dict(params or {})))
                 plan = (await explained.consume()).plan
             except nex.ClientError as exc:
                 refuse_unloaded_gds(cypher, exc)
                 raise
             check_readonly_plan(plan)
-            return await _rows(await tx.run(cypher, dict(params or {})))
+            return await _rows(await tx.run(cypher, wire(dict(params or {}))))
 
         return self._in_session(lambda session: session.execute_read(work), read=True)
 

@@ -295,13 +295,13 @@ def wire(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
         return {k: wire(v) for k, v in value.items()}
-    if kind is datetime:
+    if isinstance(value, datetime):  # subclasses too (pandas.Timestamp)
         return in_utc(value)
     if kind is list and value:
         first = type(value[0])
         if first is float and len(value) >= VECTOR_MIN:
             return FloatList(value)
-        if first is dict or first is list or first is datetime:
+        if first is dict or first is list or isinstance(value[0], datetime):
             return [wire(v) for v in value]
     return value
 
@@ -312,10 +312,15 @@ def in_utc(value: datetime) -> datetime:
     stored time of the same instant at different offsets compared as different moments: everything graphmem
     stores or compares is in UTC (older stores are converted once: graphmem.temporal.migrate). A naive one
     (graphmem's validation never lets one through) and one that cannot move (the calendar's ends) are sent
-    as they are."""
-    if value.tzinfo is UTC or value.tzinfo is None:
+    as they are. A subclass of datetime is sent as a plain one.
+    """
+    if value.tzinfo is None or (value.tzinfo is UTC and type(value) is datetime):
         return value
     try:
-        return value.astimezone(UTC)
+        moved = value.astimezone(UTC)
     except (OverflowError, ValueError):
         return value
+    if type(moved) is datetime:
+        return moved
+    # a subclass (pandas.Timestamp, the caller's own) as a plain datetime, which the driver always sends
+    return datetime(*moved.timetuple()[:6], moved.microsecond, tzinfo=UTC)

@@ -4,8 +4,10 @@ that lets the decay job find old edges through an index, and stored times in UTC
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime
 
+from graphmem.store.queries import query, query_names, schema_statements
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -43,8 +45,9 @@ def times_in_utc(rt: Runtime) -> tuple[int, int]:
     """Set every date-time property held at an offset or zone other than UTC to the same instant in UTC, on
     nodes and relationships (graphmem before round 55 stored each caller's offset); returns how many nodes
     and relationships changed. It reads the whole store, so init() runs it once."""
+    labels = graphmem_labels()
     changed = tuple(
-        int(rt.store.write_auto(name, batch=BATCH)[0]["updated"])
+        int(rt.store.write_auto(name, batch=BATCH, labels=labels)[0]["updated"])
         for name in ("migration_times_utc_nodes", "migration_times_utc_relationships")
     )
     if any(changed):
@@ -69,3 +72,13 @@ def _batched(rt: Runtime, name: str) -> int:
         total += updated
         if updated < BATCH:
             return total
+
+
+_NODE_LABEL = re.compile(r"(?:CREATE|MERGE)\s*\(\w*:(\w+)|FOR \(\w*:(\w+)\)")
+
+
+def graphmem_labels() -> list[str]:
+    """Every node label graphmem creates, merges or indexes (read from its own Cypher and schema files): what
+    a store-wide migration may touch in a database shared with other applications."""
+    texts = [query(name) for name in query_names()] + [text for _, text in schema_statements()]
+    return sorted({a or b for text in texts for a, b in _NODE_LABEL.findall(text)})
