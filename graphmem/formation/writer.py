@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.errors import TransientError
 from graphmem.formation.drafts import MemoryDraft, embedding_text, entity_id, session_uid, user_key
@@ -33,6 +33,8 @@ from graphmem.store.values import in_utc, list_map
 from graphmem.temporal import facts as factbase
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 __all__ = [
     "DEFAULT_PRIORITY",
@@ -219,6 +221,7 @@ def add_turns(
 ) -> list[Memory]:
     """A conversation's validated turns as memories of one session (speaker, role and metadata kept);
     ``user_id`` is the owning scope's tenant key, ``session_id`` None for a shared scope (docs/scopes.md)."""
+    order = said_order(turns)
     drafts = [
         MemoryDraft(
             content=t.content,
@@ -233,6 +236,26 @@ def add_turns(
             speaker=t.speaker,
             subject=t.name,
         )
-        for t in turns
+        for t in (turns[i] for i in order)
     ]
-    return form(rt, drafts, extractor=extractor, on_commit=on_commit)
+    commit = on_commit if on_commit is None else lambda tx, ids: on_commit(tx, as_given(ids, order))
+    return as_given(form(rt, drafts, extractor=extractor, on_commit=commit), order)
+
+
+def said_order(turns: Sequence[Turn]) -> list[int]:
+    """The turns' positions in the order they were said: by timestamp (stable: ties keep their order) when
+    every turn has one, else as given. A batch is formed in that order (the session's chain, each turn's
+    previous one, each fact key's history): "I moved to Manchester" (1 January) listed after "I moved to
+    Leeds" (1 March) made Manchester a conflict of the current Leeds and left February without a value."""
+    stamps = [t.timestamp for t in turns]
+    if any(s is None for s in stamps):
+        return list(range(len(turns)))
+    return sorted(range(len(turns)), key=lambda i: stamps[i])  # type: ignore[arg-type,return-value]
+
+
+def as_given(items: Sequence[T], order: Sequence[int]) -> list[T]:
+    """``items`` made in ``order`` (positions of the caller's list), back in the caller's order."""
+    out: list[T | None] = [None] * len(order)
+    for made, given in enumerate(order):
+        out[given] = items[made]
+    return out  # type: ignore[return-value]
