@@ -83,7 +83,8 @@ class Facts:
         as recorded: from now on no ``as_of`` finds it (an earlier ``known_at`` still does). With
         ``valid_to`` it was true until then: a new version (status ``ended``) valid over
         ``[valid_from, valid_to)`` is recorded. Returns that version, or the retracted one (status
-        ``retracted``); afterwards the key has no current value (``get()`` without times is None).
+        ``retracted``); afterwards the key has no current value (``get()`` without times is None), except
+        that a ``valid_to`` still ahead keeps the ended version true until then (``get()`` returns it).
         Raises ``FactNotFound`` when the key has no current version, ``ValidationError`` when ``valid_to``
         does not follow its ``valid_from``. A repeat with the same ``idempotency_key`` returns the first
         result and writes nothing. ``scope`` and its ids as for :meth:`set`."""
