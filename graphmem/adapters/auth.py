@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,6 +30,7 @@ from fastapi.security import APIKeyHeader
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.errors import NotFoundError, ValidationError
+from graphmem.model import validation as check
 from graphmem.store.driver import QueryStore
 from graphmem.store.records import optional_text, text
 
@@ -54,15 +56,21 @@ class Principal:
         """A route whose path names exactly this key's subject (``/users/U``, ``/agents/A``, ``/orgs/O``)."""
         if self.scope == "admin":
             return True
-        named = {k: v for k, v in path.items() if k in _SUBJECT_PARAMS.values()}
+        named = {k: _nfc(v) for k, v in path.items() if k in _SUBJECT_PARAMS.values()}
         wanted = _SUBJECT_PARAMS.get(self.scope)
-        return wanted is not None and named == {wanted: self.subject}
+        return wanted is not None and named == {wanted: _nfc(self.subject)}
 
     def may_use(self, agent_id: str | None, org_id: str | None) -> bool:
         """Whether a user route may reach the shared scopes of ``agent_id`` and ``org_id`` with this key."""
         if self.scope == "admin":
             return True
-        return agent_id in (None, self.agent_id) and org_id in (None, self.org_id)
+        return _nfc(agent_id) in (None, _nfc(self.agent_id)) and _nfc(org_id) in (None, _nfc(self.org_id))
+
+
+def _nfc(value: Any) -> Any:
+    """An id as graphmem stores it (NFC), so that a key reaches its tenant however the id is encoded: NFC
+    and NFD "José" are one tenant, and were one key's subject only in the form the key was made with."""
+    return unicodedata.normalize("NFC", value) if isinstance(value, str) else value
 
 
 _SUBJECT_PARAMS = {"user": "user_id", "agent": "agent_id", "org": "org_id"}
@@ -89,6 +97,11 @@ def create_key(
         raise ValidationError("subject", "an admin key has no subject; every other key names one")
     if scope != "user" and (agent_id is not None or org_id is not None):
         raise ValidationError("scope", "only a user key is granted an agent's or organisation's scope")
+    subject = (
+        check.user_id(subject) if scope == "user" else check.identifier(subject, "subject", required=False)
+    )
+    agent_id = check.identifier(agent_id, "agent_id", required=False)
+    org_id = check.identifier(org_id, "org_id", required=False)
     key_id, secret, salt = secrets.token_hex(8), secrets.token_urlsafe(32), secrets.token_hex(16)
     row = store.write(
         "api_key_create",

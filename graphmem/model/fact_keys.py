@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.pattern_pieces import KIN
+from graphmem.model.scopes import person_of
 
 __all__ = ["RELATIONS", "RELATION_ALIASES", "asked_about", "asks_of", "canonical_key", "key_words"]
 
@@ -34,11 +35,12 @@ RELATIONS: tuple[str, ...] = tuple(dict.fromkeys(RELATION_ALIASES.values()))
 
 def canonical_key(key: str, user_id: str | None = None) -> str:
     """The canonical form of a fact key: an alias relation is renamed (``city`` → ``location``), a subject
-    naming the user (``me``, ``user`` or the user id) is dropped; any other key is returned unchanged."""
+    naming the user (``me``, ``user`` or the user id; ``user_id`` may be the tenant key of one of the user's
+    session scopes) is dropped; any other key is returned unchanged."""
     subject, sep, relation = key.rpartition("/") if "/" in key else ("", "", key)
     norm = re.sub(r"[\s-]+", "_", relation.strip().lower())
     relation = RELATION_ALIASES.get(norm, relation)
-    if sep and subject.strip().lower() in {"me", "user", "i", (user_id or "").lower()}:
+    if sep and subject.strip().lower() in {"me", "user", "i", person_of(user_id or "").lower()}:
         return relation
     return f"{subject}{sep}{relation}"
 

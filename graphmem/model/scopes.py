@@ -113,6 +113,16 @@ def tenant(scope: Scope, scope_id: str, *, user_id: str | None = None) -> str:
     return (AGENT_PREFIX if scope is Scope.AGENT else ORG_PREFIX) + scope_id
 
 
+def person_of(key: str) -> str:
+    """Whose a tenant key is, as fact keys name them: a session scope's user (``session::5:alice/chat`` ->
+    ``alice``), any other key itself."""
+    if key.startswith(SESSION_PREFIX):
+        size, _, rest = key[len(SESSION_PREFIX) :].partition(":")
+        if size.isdigit() and rest[int(size) : int(size) + 1] == "/":
+            return rest[: int(size)]
+    return key
+
+
 def scope_of_tenant(key: str) -> Scope:
     """The scope a stored tenant key belongs to."""
     for scope, prefix in (

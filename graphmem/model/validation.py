@@ -42,11 +42,7 @@ def text(value: object, field: str, *, max_chars: int) -> str:
         raise ValidationError(field, f"must be a string, not {type(value).__name__}")
     if len(value) > max_chars:
         raise ValidationError(field, f"is {len(value)} characters long; the maximum is {max_chars}")
-    value = clean_string(value, field)
-    if len(value) > max_chars:  # NFC may lengthen text ("\U0001d160" is three characters once normalised)
-        raise ValidationError(
-            field, f"is {len(value)} characters long once normalised; the maximum is {max_chars}"
-        )
+    value = _within(clean_string(value, field), field, max_chars)
     if not value.strip():
         raise ValidationError(field, "must not be empty or whitespace")
     return value
@@ -64,7 +60,18 @@ def identifier(value: object, field: str, *, required: bool = True) -> str | Non
         raise ValidationError(field, "must not be empty")
     if len(value) > MAX_ID_CHARS:
         raise ValidationError(field, f"is longer than {MAX_ID_CHARS} characters")
-    return clean_string(value, field, allow_newlines=False)
+    return _within(clean_string(value, field, allow_newlines=False), field, MAX_ID_CHARS)
+
+
+def _within(value: str, field: str, max_chars: int) -> str:
+    """``value`` once NFC-normalised, still within ``max_chars`` (NFC may lengthen: "\U0001d160" is three
+    characters once normalised, so 256 of them were stored as 768, and a session scope's key passed the
+    index's size limit: the write failed with a StoreError, REST a 500)."""
+    if len(value) > max_chars:
+        raise ValidationError(
+            field, f"is {len(value)} characters long once normalised; the maximum is {max_chars}"
+        )
+    return value
 
 
 def fact_key(value: object, user: str | None) -> str:
@@ -275,7 +282,11 @@ def tags(value: object) -> list[str]:
             raise ValidationError(f"tags[{i}]", "must be a non-empty string")
         if len(tag) > MAX_TAG_CHARS:
             raise ValidationError(f"tags[{i}]", f"is longer than {MAX_TAG_CHARS} characters")
-        out.append(clean_string(tag, f"tags[{i}]", allow_newlines=False).strip())
+        out.append(
+            _within(
+                clean_string(tag, f"tags[{i}]", allow_newlines=False).strip(), f"tags[{i}]", MAX_TAG_CHARS
+            )
+        )
     return out
 
 
