@@ -70,9 +70,12 @@ def test_init_converts_an_older_store_times_to_utc_once(mem: GraphMemory, user_i
         {"id": m.id},
     )
     foreign = f"not-graphmem-{user_id}"  # another application's node in a shared database: untouched
-    mem.runtime.store.run_statement(
-        "CREATE (:LabForeignShift {id: $id, start: datetime('2024-06-01T09:00[Europe/London]')})",
-        {"id": foreign},
+    mem.runtime.store.run_statement(  # and its relationships with a memory, either way: untouched too
+        "MATCH (m:Memory {id: $m}) "
+        "CREATE (f:LabForeignShift {id: $id, start: datetime('2024-06-01T09:00[Europe/London]')}) "
+        "CREATE (f)-[:LAB_SEES {at: datetime('2024-06-01T09:00+05:30')}]->(m) "
+        "CREATE (m)-[:LAB_SEEN {at: datetime('2024-06-01T09:00+05:30')}]->(f)",
+        {"id": foreign, "m": m.id},
     )
     at_utc = said.astimezone(UTC)
     assert mem.recall("hiking", user_id=user_id, as_of=at_utc, k=3) == []  # the old store's failure
@@ -88,12 +91,13 @@ def test_init_converts_an_older_store_times_to_utc_once(mem: GraphMemory, user_i
     assert [h.memory.id for h in mem.recall("hiking", user_id=user_id, as_of=at_utc, k=3)] == [m.id]
     assert migrate.times_in_utc(mem.runtime) == (0, 0)  # nothing left to move
     kept = mem.query(
-        "MATCH (m:Memory {id: $id}) MATCH (f:LabForeignShift {id: $f}) "
-        "RETURN m.ancient.offsetSeconds AS ancient, f.start.timezone AS foreign",
+        "MATCH (m:Memory {id: $id}) MATCH (f:LabForeignShift {id: $f}) MATCH (f)-[a]-(m) "
+        "RETURN m.ancient.offsetSeconds AS ancient, f.start.timezone AS foreign, "
+        "collect(a.at.timezone) AS links",
         {"id": m.id, "f": foreign},
     )
-    mem.runtime.store.run_statement("MATCH (f:LabForeignShift {id: $f}) DELETE f", {"f": foreign})
-    assert kept == [{"ancient": 5 * 3600, "foreign": "Europe/London"}]
+    mem.runtime.store.run_statement("MATCH (f:LabForeignShift {id: $f}) DETACH DELETE f", {"f": foreign})
+    assert kept == [{"ancient": 5 * 3600, "foreign": "Europe/London", "links": ["+05:30", "+05:30"]}]
 
 
 class Stamp(datetime):
@@ -131,3 +135,12 @@ def test_a_date_phrase_outside_the_accepted_years_is_not_a_date(mem: GraphMemory
         session_id="s1",
     )
     assert [m.content for m in stored] == ["I like chess.", "I went to the zoo on 1 January 0001."]
+
+
+def test_a_phrase_out_of_the_years_is_no_date_and_no_part_of_it_is_one() -> None:
+    from graphmem.model.dates import resolve_dates
+
+    said = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
+    assert resolve_dates("We met in May 1899", said) == []  # not "in May": May 2024
+    assert resolve_dates("It opens in December 2201", said) == []  # not last December
+    assert [r.start.year for r in resolve_dates("It opens in December 2200", said)] == [2200]

@@ -19,7 +19,7 @@ from graphmem.model import validation
 
 __all__ = ["Moment"]
 
-_NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+_NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*", re.ASCII)
 
 
 def _seconds(value: Any) -> Any:
@@ -35,5 +35,5 @@ def _seconds(value: Any) -> Any:
     return value
 
 
-Moment = Annotated[datetime, BeforeValidator(_seconds)]
+Moment = Annotated[datetime, BeforeValidator(_seconds, json_schema_input_type=datetime | float)]
 """A datetime field that reads a number as POSIX seconds (see the module's text)."""

@@ -7,7 +7,6 @@ network; ``/assets/...`` serves those files and the dashboard's graph library (`
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, params
@@ -17,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict
 
 from graphmem.adapters import explorer
+from graphmem.adapters.moments import Moment
 from graphmem.memory import GraphMemory
 
 ASSETS = "/assets"
@@ -32,7 +32,7 @@ class ExploreBody(BaseModel):
 
     query: str
     k: int = 10
-    as_of: datetime | None = None
+    as_of: Moment | None = None
 
 
 def docs_router(openapi_url: str, title: str) -> APIRouter:
@@ -77,7 +77,7 @@ def explorer_router(mem: GraphMemory, auth: list[params.Depends]) -> APIRouter:
         return found.model_dump(mode="json")
 
     @router.get("/users/{user_id}/memories/{memory_id}/graph")
-    def memory_graph(user_id: str, memory_id: str, as_of: datetime | None = None) -> dict[str, Any]:
+    def memory_graph(user_id: str, memory_id: str, as_of: Moment | None = None) -> dict[str, Any]:
         """The memory's graph one hop around it, valid at ``as_of`` (default: now)."""
         return explorer.neighbourhood(mem, memory_id, user_id=user_id, as_of=as_of)
 

@@ -29,7 +29,7 @@ from graphmem.store.driver import Tx
 from graphmem.store.failures import EntityGone
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
-from graphmem.store.values import in_utc, list_map
+from graphmem.store.values import list_map, props_in_utc
 from graphmem.temporal import facts as factbase
 
 logger = logging.getLogger(__name__)
@@ -93,9 +93,7 @@ def form(
                 "user_id": r["user_id"],
                 "content": r["content"],
                 "recorded_at": plan.now,
-                **{
-                    k: in_utc(v) if isinstance(v, datetime) else v for k, v in r["props"].items()
-                },  # as stored
+                **props_in_utc(r["props"]),  # as stored
             }
         )
         for r in plan.rows
@@ -238,7 +236,7 @@ def add_turns(
         )
         for t in (turns[i] for i in order)
     ]
-    commit = on_commit if on_commit is None else lambda tx, ids: on_commit(tx, as_given(ids, order))
+    commit = None if on_commit is None else lambda tx, ids: on_commit(tx, as_given(ids, order))
     return as_given(form(rt, drafts, extractor=extractor, on_commit=commit), order)
 
 

@@ -1,8 +1,7 @@
 """Relative date expressions resolved to absolute ranges against the message's time (pure, no database).
 
-"I went to a support group yesterday", said on 2023-05-08, is about 2023-05-07: formation stores that
-range on the memory (``event_start``/``event_end``) and writes it into the memory's full-text key, so a
-question naming the date, the month or the weekday finds it.
+"I went to a support group yesterday", said on 2023-05-08, is about 2023-05-07: formation stores that range
+(``event_start``/``event_end``) in the memory's full-text key, so a question naming the date finds it.
 
 Rules, not ``dateparser`` (points, not ranges; everyday words misread as dates: docs/formation.md): each
 expression gives a half-open range ``[start, end)`` at the granularity the words state (a day, a week
@@ -15,6 +14,7 @@ import contextlib
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 from graphmem.model.validation import MAX_YEAR, MIN_YEAR
 
@@ -150,13 +150,14 @@ def _count(word: str) -> tuple[int, int]:
     return (int(word), int(word)) if word.isdigit() else _NUMBERS[word.lower()]
 
 
-def _at(d: date, tz: object) -> datetime:
-    """Midnight of ``d`` in ``tz``; ValueError (no date) outside the accepted years in UTC ("1 January 0001"
-    at a positive offset, before the calendar's first instant in UTC, failed the whole write)."""
-    at = datetime.combine(d, time(), tzinfo=tz)  # type: ignore[arg-type]
-    if MIN_YEAR <= at.astimezone(UTC).year <= MAX_YEAR:  # OverflowError at the calendar's ends
-        return at
-    raise ValueError(f"{at.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
+def _span(resolved: tuple[date, date, str], tz: Any) -> tuple[datetime, datetime, str] | None:
+    """A range at midnights in ``tz``; None outside the accepted years in UTC ("1 January 0001" at +01:00)."""
+    start, end = (datetime.combine(d, time(), tzinfo=tz) for d in resolved[:2])
+    try:
+        first, last = start.astimezone(UTC), (end - timedelta(microseconds=1)).astimezone(UTC)
+    except OverflowError:
+        return None
+    return (start, end, resolved[2]) if first.year >= MIN_YEAR and last.year <= MAX_YEAR else None
 
 
 def add_months(year: int, month: int, n: int) -> tuple[int, int]:
@@ -384,13 +385,13 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
                 continue
             try:
                 resolved = _match(kind, m.groups(), today, future, ahead)
-                span = None if resolved is None else (_at(resolved[0], tz), _at(resolved[1], tz), resolved[2])
             except (ValueError, OverflowError, KeyError):
-                span = None
-            if span is None:
+                resolved = None
+            if resolved is None:
                 continue
-            taken.append((m.start(), m.end()))
-            found.append((m.start(), DateRange(m.group(0), *span)))
+            taken.append((m.start(), m.end()))  # out of the years, no part of the phrase is read as another
+            if (span := _span(resolved, tz)) is not None:
+                found.append((m.start(), DateRange(m.group(0), *span)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
 
 

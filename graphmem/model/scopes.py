@@ -118,7 +118,7 @@ def person_of(key: str) -> str:
     ``alice``), any other key itself."""
     if key.startswith(SESSION_PREFIX):
         size, _, rest = key[len(SESSION_PREFIX) :].partition(":")
-        if size.isdigit() and rest[int(size) : int(size) + 1] == "/":
+        if size.isascii() and size.isdecimal() and rest[int(size) : int(size) + 1] == "/":
             return rest[: int(size)]
     return key
 

@@ -290,8 +290,9 @@ class FloatList(list):  # type: ignore[type-arg]
 
 def wire(value: Any) -> Any:
     """Query parameters as sent: every list of at least ``VECTOR_MIN`` values that starts with a float (a
-    vector) as a :class:`FloatList`; every date-time in UTC (:func:`in_utc`); maps and other lists walked;
-    everything else as it is."""
+    vector) as a :class:`FloatList`; every date-time in UTC (:func:`in_utc`); maps walked, and lists whose
+    first item is a map, a list or a date-time (a list is judged by its first item: a cost per item would
+    fall on every list of ids); everything else as it is."""
     kind = type(value)
     if kind is dict:
         return {k: wire(v) for k, v in value.items()}
@@ -314,8 +315,8 @@ def in_utc(value: datetime) -> datetime:
     (graphmem's validation never lets one through) and one that cannot move (the calendar's ends) are sent
     as they are. A subclass of datetime is sent as a plain one.
     """
-    if value.tzinfo is None or (value.tzinfo is UTC and type(value) is datetime):
-        return value
+    if value.utcoffset() is None or (value.tzinfo is UTC and type(value) is datetime):
+        return value  # naive (a zone without an offset too: astimezone would read it as the local time)
     try:
         moved = value.astimezone(UTC)
     except (OverflowError, ValueError):
@@ -324,3 +325,8 @@ def in_utc(value: datetime) -> datetime:
         return moved
     # a subclass (pandas.Timestamp, the caller's own) as a plain datetime, which the driver always sends
     return datetime(*moved.timetuple()[:6], moved.microsecond, tzinfo=UTC)
+
+
+def props_in_utc(props: dict[str, Any]) -> dict[str, Any]:
+    """A row's properties with every date-time as :func:`wire` sends it (what the store holds)."""
+    return {k: in_utc(v) if isinstance(v, datetime) else v for k, v in props.items()}
