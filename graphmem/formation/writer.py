@@ -245,15 +245,12 @@ def said_order(turns: Sequence[Turn]) -> list[int]:
     every turn has one, else as given. A batch is formed in that order (the session's chain, each turn's
     previous one, each fact key's history): "I moved to Manchester" (1 January) listed after "I moved to
     Leeds" (1 March) made Manchester a conflict of the current Leeds and left February without a value."""
-    stamps = [t.timestamp for t in turns]
-    if any(s is None for s in stamps):
+    stamps = [t.timestamp for t in turns if t.timestamp is not None]
+    if len(stamps) < len(turns):
         return list(range(len(turns)))
-    return sorted(range(len(turns)), key=lambda i: stamps[i])  # type: ignore[arg-type,return-value]
+    return sorted(range(len(turns)), key=stamps.__getitem__)
 
 
 def as_given(items: Sequence[T], order: Sequence[int]) -> list[T]:
     """``items`` made in ``order`` (positions of the caller's list), back in the caller's order."""
-    out: list[T | None] = [None] * len(order)
-    for made, given in enumerate(order):
-        out[given] = items[made]
-    return out  # type: ignore[return-value]
+    return [item for _, item in sorted(zip(order, items, strict=True), key=lambda pair: pair[0])]
