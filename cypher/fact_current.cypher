@@ -10,10 +10,13 @@
 // the plan's start (replaced_value: stated again before then, it leaves the plan; graphmem.model.facts.
 // restates), and, when it was closed at the start of the plan that replaced it (and not revoked since: its
 // value ended before), its fields (resumes: a plan called off continues it, graphmem.model.fact_endings). fields: the current version's own (COPIED).
+// known: the key's versions valid somewhere as known now, each with its end as known now (null: open) and when
+// it was recorded, those ending after k.since (the earliest valid_from the batch sets, or null: all) or open:
+// a value dated before the current one's start is placed among them (graphmem.model.fact_history).
 // Each owner's User node is written first (in a fixed order), as core_block_write does: a concurrent write of
 // the same owner's facts waits here until this transaction ends, then reads what it committed (without it,
 // two writers read the same current version and both superseded it: several current versions of one key).
-// $keys: list of {user_id, agent_id, key}; $now: datetime
+// $keys: list of {user_id, agent_id, key, since: datetime or null}; $now: datetime
 CALL () {
   UNWIND $keys AS lock
   WITH DISTINCT lock.user_id AS owner ORDER BY owner
@@ -52,4 +55,9 @@ RETURN k.user_id AS user_id, k.agent_id AS agent_id, k.key AS key,
        reduce(m = null, v IN [x IN versions WHERE x.status <> 'conflicted' AND x.valid_to > x.valid_from
                                 AND x.revoked_at IS NULL AND NOT x IN line] |
          CASE WHEN m IS NULL OR v.valid_to > m THEN v.valid_to ELSE m END) AS floor,
-       reduce(m = 0, v IN versions | CASE WHEN v.version > m THEN v.version ELSE m END) AS last_version
+       reduce(m = 0, v IN versions | CASE WHEN v.version > m THEN v.version ELSE m END) AS last_version,
+       [s IN [v IN versions WHERE v.status <> 'conflicted' |
+                v {.id, .user_id, .agent_id, .key, .value, .fact_type, .source, .confidence, .memory_id,
+                   .valid_from, .recorded_at, valid_to: {{fact_valid_to(v, $now)}}}]
+          WHERE s.valid_to IS NULL OR (s.valid_to > s.valid_from AND coalesce(s.valid_to > k.since, true))]
+         AS known

@@ -4,11 +4,15 @@ It knows nothing of graphmem's planner or read rules: it replays the operations 
 been made by a transaction time ``known_at`` and answers "which value held at ``as_of``" from the intervals
 that replay produces. Its rules are the documented behaviour (docs/temporal.md):
 
-- set(value, valid_from, source): with a current value: the same value changes nothing; a less trusted
-  source, or a valid_from before the current one's, is kept aside (never read); otherwise the current
+- set(value, valid_from, source): with a current value: the same value changes nothing; a valid_from before
+  the current one's is late (below); a less trusted source is kept aside (never read); otherwise the current
   value's interval ends at valid_from and the new value is current. Without a current value: a valid_from
-  before the end of the key's last interval (of those valid somewhere) is kept aside; otherwise the value
-  is current.
+  before the end of the key's last interval (of those valid somewhere) is late; otherwise the value is
+  current. A late value holds from valid_from until the earliest later start of an interval, and an
+  interval holding at valid_from ends there (recorded anew); it changes nothing when it is the value holding
+  then or the next one's, and is kept aside when an interval's end comes first, when its source ranks below
+  the value it displaces (holding then, else the next), or when the current value is a plan it would run up
+  to (:func:`_late`).
   A set whose valid_from is later than its transaction time is a plan. A value set, by a source at least as
   trusted, after a current plan was made and starting before the plan starts (but not before the end of
   the last interval before the plan's line of values began) replaces the plan (the plan held nowhere; the
@@ -56,6 +60,7 @@ class Interval:
     planned_at: datetime | None = None  # a plan: set at this transaction time, starting later
     ended: tuple[Interval, str] | None = None  # a plan's: the interval it ended at its start, and its source
     floor: datetime | None = None  # the end of the last interval before its line of values began
+    source: str = "user"
 
 
 @dataclass
@@ -161,7 +166,10 @@ class KeyModel:
                         ended = cur.ended  # and hands over the interval it had ended
                     elif cur.value == op.value:
                         continue
-                    elif not trusted or start < cur.start:
+                    elif start < cur.start:
+                        _late(intervals, op, start, n, cur)
+                        continue
+                    elif not trusted:
                         continue  # kept aside
                     else:
                         cur.end, ended = start, current
@@ -170,17 +178,19 @@ class KeyModel:
                 else:
                     ends = [iv.end for iv in intervals if not iv.withdrawn and iv.end and iv.end > iv.start]
                     if ends and start < max(ends):
-                        continue  # kept aside
+                        _late(intervals, op, start, n, None)
+                        continue
                     floor = max(ends, default=None)
                 planned = op.at if start > op.at else None
                 if current is not None:
                     floor = current[0].floor  # a line of values keeps the floor it began over
                 new = Interval(op.value, start, order=n, planned_at=planned, ended=ended if planned else None)
+                new.source = op.source
                 new.floor = floor
                 intervals.append(new)
                 current = (new, op.source)
             elif current is not None:
-                cur, _ = current
+                cur, trust = current
                 said = op.when or op.at
                 continues = cur.ended is not None and cur.ended[0].value == cur.value  # a plan called off
                 if op.kind == "withdraw":
@@ -192,13 +202,14 @@ class KeyModel:
                 cur.withdrawn = True
                 current = None
                 if op.kind == "retract" and op.when is not None:
-                    intervals.append(Interval(cur.value, cur.start, op.when, order=n))
+                    intervals.append(Interval(cur.value, cur.start, op.when, order=n, source=trust))
                 elif cur.ended is not None and not continues:  # a withdrawn plan: the value it ended goes on
                     # from its own start (the later record holds where it overlaps what was recorded); from a
                     # later start: a plan made when it was withdrawn
                     start = cur.ended[0].start
                     planned = (said if op.kind == "withdraw" else op.at) if start > said else None
                     resumed = Interval(cur.ended[0].value, start, order=n, planned_at=planned)
+                    resumed.source = cur.ended[1]
                     resumed.floor, resumed.ended = cur.floor, cur.ended if planned else None
                     if planned is None:  # recorded again: the ended interval no longer holds on its own
                         cur.ended[0].withdrawn = True
@@ -240,7 +251,7 @@ def _end(intervals: list[Interval], cur: Interval, op: Op, n: int) -> bool:
         held = cur.ended[0] if cur.ended is not None else None
         if held is not None and op.value in ("", held.value) and held.start < said:
             held.withdrawn = True
-            intervals.append(Interval(held.value, held.start, said, order=n))
+            intervals.append(Interval(held.value, held.start, said, order=n, source=held.source))
             cur.ended = None
             cur.floor = said if cur.floor is None or cur.floor < said else cur.floor
         return False
@@ -248,3 +259,34 @@ def _end(intervals: list[Interval], cur: Interval, op: Op, n: int) -> bool:
         return False
     cur.end = said
     return True
+
+
+def _late(intervals: list[Interval], op: Op, start: datetime, n: int, cur: Interval | None) -> None:
+    """A value dated before the current one's start (without one: before the end of the last interval),
+    placed in the key's past: it holds from ``start`` until the earliest later start of a valid interval; an
+    interval holding at ``start`` ends there (recorded anew, the old record no longer holds). Unless: it is
+    the value holding then or the next one's (nothing changes); an interval's end comes before any later
+    start (it ended with nothing known after it), its source ranks below the value it displaces (the one
+    holding then, else the next), or the current value is a plan and it would run up to the plan's start:
+    kept aside."""
+    assert op.value is not None
+    live = [iv for iv in intervals if not iv.withdrawn]
+    covering = [iv for iv in live if iv.start <= start and (iv.end is None or start < iv.end)]
+    holding = max(covering, key=lambda iv: iv.order, default=None)
+    end = min((iv.start for iv in live if iv.start > start), default=None)
+    following = max((iv for iv in live if iv.start == end), key=lambda iv: iv.order, default=None)
+    if op.value in {iv.value for iv in (holding, following) if iv is not None}:
+        return
+    ends = [iv.end for iv in live if iv.end is not None and iv.end > start]
+    if end is None or following is None or (ends and min(ends) < end):
+        return
+    displaced = holding or following
+    if TRUST[op.source] < TRUST[displaced.source]:
+        return
+    if cur is not None and cur.planned_at is not None and end >= cur.start:
+        return
+    if holding is not None:
+        holding.withdrawn = True
+        if holding.start < start:
+            intervals.append(Interval(holding.value, holding.start, start, order=n, source=holding.source))
+    intervals.append(Interval(op.value, start, end, order=n, source=op.source))

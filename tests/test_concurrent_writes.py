@@ -47,8 +47,9 @@ def _setter(mem: GraphMemory, user: str, value: str) -> Callable[[], Any]:
 
 
 def test_concurrent_values_of_one_key_leave_one_current_version(mem: GraphMemory, user_id: str) -> None:
-    """Eight values of one key at once: one current version, every other one superseded (or kept as a
-    conflict), each version closed once. Before, every writer read the same current version and superseded
+    """Eight values of one key at once: one current version, every other one superseded (or, dated before
+    the value committed while it waited, placed in the key's past: graphmem.model.fact_history), each
+    version closed once. Before, every writer read the same current version and superseded
     it: up to eight current versions, the old one closed eight times (its end overwritten by the last)."""
     for rep in range(2):
         user = f"{user_id}-{rep}"
@@ -58,7 +59,7 @@ def test_concurrent_values_of_one_key_leave_one_current_version(mem: GraphMemory
         assert len(mem.query(CURRENT, {"u": user, "key": "location"})) == 1
         closed = mem.query(
             "MATCH (f:Fact {user_id: $u, key: 'location'})<-[s:SUPERSEDES]-() "
-            "RETURN f.value AS v, count(s) AS n",
+            "RETURN f.id AS v, count(s) AS n",
             {"u": user},
         )
         assert all(row["n"] == 1 for row in closed), closed

@@ -244,15 +244,21 @@ def test_context_names_a_plan_beside_the_value_it_will_replace(mem: GraphMemory,
 
 
 def test_a_version_after_a_conflict_takes_the_next_number(mem: GraphMemory, user_id: str) -> None:
-    """A value stated for an earlier time than the current one is kept as a conflict with its own version
+    """A value kept as a conflict (an agent's, dated before the user's current one) has its own version
     number; the next value is numbered after it (before: after the current version, so two versions of one
-    key shared a number)."""
+    key shared a number). A value placed in the key's past (the user's own, dated earlier) likewise."""
     now = datetime.now(UTC)
     mem.facts.set(user_id, "city", "Aveiro", valid_from=now - timedelta(days=1))
-    mem.facts.set(user_id, "city", "Braga", valid_from=now - timedelta(days=30))
+    mem.facts.set(user_id, "city", "Braga", valid_from=now - timedelta(days=30), source="agent")
+    mem.facts.set(user_id, "city", "Faro", valid_from=now - timedelta(days=20))
     mem.facts.set(user_id, "city", "Coimbra")
     history = {f.value: (f.version, f.status) for f in mem.facts.history(user_id, "city")}
-    assert history == {"Aveiro": (1, "superseded"), "Braga": (2, "conflicted"), "Coimbra": (3, "current")}
+    assert history == {
+        "Aveiro": (1, "superseded"),
+        "Braga": (2, "conflicted"),
+        "Faro": (3, "superseded"),
+        "Coimbra": (4, "current"),
+    }
 
 
 def test_an_ended_copy_after_a_conflict_takes_the_next_number(mem: GraphMemory, user_id: str) -> None:

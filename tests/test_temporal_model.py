@@ -1,10 +1,10 @@
 """Bi-temporal invariants of fact versions, property-tested on the pure planner and interval logic.
 
-A random sequence of writes (new values, repeats, supersessions, back-dated and less trusted values kept as
-contradictions) and retractions (withdrawn, or ended at a valid_to) is applied to an in-memory version list
-exactly as ``factbase.apply`` and ``factbase.retract_fact`` write it; then, for one fact key: the valid
-intervals of the versions known at any time never overlap, at most one version holds at any (as_of,
-known_at), and later writes never change what an earlier ``known_at`` returns.
+A random sequence of writes (new values, repeats, supersessions, back-dated values placed in the key's past,
+less trusted ones kept as contradictions) and retractions (withdrawn, or ended at a valid_to) is applied to an
+in-memory version list exactly as ``factbase.apply`` and ``factbase.retract_fact`` write it; then, for one
+fact key: the valid intervals of the versions known at any time never overlap, at most one version holds at
+any (as_of, known_at), and later writes never change what an earlier ``known_at`` returns.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.model import facts
+from graphmem.model.fact_versions import Known
 from graphmem.model.facts import CurrentFact, FactInput, KeyState
 from graphmem.models import FactType, Source
 from graphmem.temporal import reads as temporal
@@ -34,6 +35,8 @@ class Row:
     status: str
     source: str
     version: int
+    revoked_at: datetime | None = None
+    memory_id: str | None = None
 
 
 def apply(rows: list[Row], new: FactInput, now: datetime) -> None:
@@ -43,15 +46,23 @@ def apply(rows: list[Row], new: FactInput, now: datetime) -> None:
         new.identity: CurrentFact(c.id, c.value, c.valid_from or now, Source(c.source), c.version)
         for c in current
     }
-    known = [r for r in rows if r.status != "conflicted"]
+    known = [r for r in rows if r.status != "conflicted" and r.revoked_at is None]
+    spans = [(r, temporal.known_interval(r, now)) for r in rows]
     state = KeyState(
         floor=max(
             (r.valid_to for r in known if r.valid_from and r.valid_to and r.valid_to > r.valid_from),
             default=None,
-        ),
+        )
+        if not current
+        else None,
         last_version=max((r.version for r in rows), default=0),
+        known=tuple(  # the versions valid somewhere as known now, as fact_current reads them
+            Known(r.id, r.value, i[0], i[1], Source(r.source), r.recorded_at or now, fields=vars(r))
+            for r, i in spans
+            if i is not None
+        ),
     )
-    plan = facts.plan([new], currents, now, {} if current else {new.identity: state})
+    plan = facts.plan([new], currents, now, {new.identity: state})
     for r in plan.create:
         rows.append(
             Row(
@@ -70,6 +81,9 @@ def apply(rows: list[Row], new: FactInput, now: datetime) -> None:
         for row in rows:
             if row.id == c["id"]:
                 row.valid_to, row.expired_at, row.status = c["valid_to"], now, "superseded"
+    for row in rows:
+        if row.id in plan.revoked:
+            row.revoked_at = now
 
 
 def retract(rows: list[Row], valid_to: datetime | None, now: datetime) -> None:

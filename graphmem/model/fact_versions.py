@@ -25,6 +25,7 @@ __all__ = [
     "FactPlan",
     "Identity",
     "KeyState",
+    "Known",
     "Resolution",
     "audit_row",
     "held_value",
@@ -50,6 +51,7 @@ class Resolution(StrEnum):
     MERGE = "merge"
     KEEP_BOTH = "keep_both"
     SUPERSEDE = "supersede"
+    BACKFILL = "backfill"  # a value dated before the current one's, placed in the key's history
 
 
 @dataclass(frozen=True)
@@ -116,13 +118,31 @@ class CurrentFact:
 
 
 @dataclass(frozen=True)
+class Known:
+    """A stored version valid somewhere, as known now: its valid interval (``valid_to`` None: open) and when
+    it was recorded (where two hold at one time, the later record does: ``fact_at.cypher``)."""
+
+    id: str
+    value: str
+    valid_from: datetime
+    valid_to: datetime | None
+    source: Source
+    recorded_at: datetime
+    memory_id: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)  # as a copy takes them (COPIED)
+
+
+@dataclass(frozen=True)
 class KeyState:
     """A key's stored history as the planner sees it: the end of its last known valid interval when it has no
-    current version (None: no versions, or one is current) and its highest version number (a conflicted
-    version's too, so a new version never repeats its number)."""
+    current version (None: no versions, or one is current), its highest version number (a conflicted
+    version's too, so a new version never repeats its number), and its versions valid somewhere (``known``),
+    those ending after ``since`` (None: all of them) or open."""
 
     floor: datetime | None = None
     last_version: int = 0
+    known: tuple[Known, ...] = ()
+    since: datetime | None = None
 
 
 @dataclass

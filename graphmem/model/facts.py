@@ -5,8 +5,11 @@ is classified against the current one:
 
 - ``merge``: the same value (after normalization): no new version, the current one is confirmed;
 - ``keep_both``: a contradiction that is kept rather than resolved, because the new value is less trusted
-  (its source ranks below the current one's) or older (its ``valid_from`` precedes the current one's):
-  it is stored with status ``conflicted`` and a ``CONFLICTS_WITH`` edge; the current value stays;
+  (its source ranks below the current one's): it is stored with status ``conflicted`` and a
+  ``CONFLICTS_WITH`` edge; the current value stays;
+- ``backfill``: older (its ``valid_from`` precedes the current one's): history arriving late, placed in the
+  key's past until the next known version (:mod:`graphmem.model.fact_history`; kept as a contradiction
+  where it cannot be placed);
 - ``supersede``: the new value replaces the old: the old version's ``valid_to`` closes at the new
   ``valid_from``, its ``expired_at`` at now, its status becomes ``superseded`` and ``SUPERSEDES`` links them.
 
@@ -21,7 +24,7 @@ Manchester after all") is withdrawn, and the value it would have replaced goes o
 
 Without a current version (never set, or retracted), a value is ``new``, unless its ``valid_from`` precedes
 the end of the key's last known valid interval (the *floor*; a version valid nowhere, such as a withdrawn
-plan, ends none): then it is kept as a contradiction too, so valid intervals never overlap. A retraction
+plan, ends none): then it is history arriving late too. A retraction
 (:func:`plan_retraction`) closes the current version's transaction time; with a ``valid_to`` it also
 records an ``ended`` version valid over ``[valid_from, valid_to)``.
 
@@ -35,6 +38,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from graphmem.model import fact_history
 from graphmem.model.fact_endings import (
     Retraction,
     plan_correction,
@@ -154,10 +158,13 @@ def plan(
         valid_from = new.valid_from or now
         if new.ends or new.withdraws or new.corrects or new.holds:  # "I no longer ...", "I meant ..."
             again = _end_or_withdraw(out, state, history, new, current, valid_from, past.last_version)
+            fact_history.stale(history, new.identity)
             if again is not None:  # a plan put off, a value corrected: the value to record
                 queue.append(again)
             continue
         resolution, reason = classify(current, new, valid_from, past.floor)
+        if resolution is Resolution.KEEP_BOTH and _placed_late(out, history, new, current, valid_from, now):
+            continue
         audit = {**audit_row(new, current), "resolution": resolution.value, "reason": reason}
         if resolution is Resolution.MERGE:
             assert current is not None
@@ -172,25 +179,65 @@ def plan(
         out.results.append((new_id, resolution))
         if current is not None and resolution is Resolution.KEEP_BOTH:
             out.conflicts_with.append({"src": row["id"], "dst": current.id, "valid_from": valid_from})
-        replaced, held, resumes = None, None, None
-        if current is not None and resolution is Resolution.SUPERSEDE:
-            replaced = _plan_supersede(out, new.key, new_id, current, valid_from)
-            # a plan settled early hands over the version it replaced
-            resumes = current.fields if replaced == current.id else current.resumes
-            held = held_value(resumes, new.planned_at)
-        if resolution is not Resolution.KEEP_BOTH:
-            floor = current.floor if current is not None else past.floor
-            state[new.identity] = CurrentFact(
-                id=new_id, value=new.value, valid_from=valid_from, source=new.source, version=version,
-                planned_at=new.planned_at, replaced=replaced, floor=floor, replaced_value=held,
-                resumes=resumes if new.planned_at is not None else None,
-                fields={**{f: row[f] for f in COPIED}, "valid_from": valid_from},
-            )  # fmt: skip
-        else:
+        if resolution is Resolution.KEEP_BOTH:
             history[new.identity] = replace(past, last_version=max(past.last_version, version))
+        else:
+            _take_over(out, state, history, new, current, row, now, past.floor)
         out.audit.append({**audit, "new_id": row["id"]})
     _write_closed_in_batch(out)
     return out
+
+
+def _take_over(
+    out: FactPlan,
+    state: dict[Identity, CurrentFact],
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    row: dict[str, Any],
+    now: datetime,
+    floor: datetime | None,
+) -> None:
+    """``row``, a new or superseding version of ``new``, becomes the key's current one (``current``, if any,
+    closes for it)."""
+    valid_from = row["valid_from"]
+    replaced, held, resumes = None, None, None
+    if current is not None:
+        replaced = _plan_supersede(out, new.key, row["id"], current, valid_from)
+        # a plan settled early hands over the version it replaced
+        resumes = current.fields if replaced == current.id else current.resumes
+        held = held_value(resumes, new.planned_at)
+    state[new.identity] = CurrentFact(
+        id=row["id"], value=new.value, valid_from=valid_from, source=new.source, version=row["version"],
+        planned_at=new.planned_at, replaced=replaced, floor=current.floor if current else floor,
+        replaced_value=held, resumes=resumes if new.planned_at is not None else None,
+        fields={**{f: row[f] for f in COPIED}, "valid_from": valid_from},
+    )  # fmt: skip
+    closed = current.id if current is not None else None
+    fact_history.track(history, new.identity, row, closed, now, exact=replaced == closed)
+
+
+def _placed_late(
+    out: FactPlan,
+    history: dict[Identity, KeyState],
+    new: FactInput,
+    current: CurrentFact | None,
+    valid_from: datetime,
+    now: datetime,
+) -> bool:
+    """Place ``new``, dated before the current value's start (or the key's floor), in the key's history
+    (:mod:`graphmem.model.fact_history`); False when it stays a kept contradiction."""
+    past = history.get(new.identity, KeyState())
+    if not fact_history.late(current, valid_from, past.floor):
+        return False
+    where = fact_history.place(current, new, valid_from, past)
+    if where is None or where.resolution is Resolution.KEEP_BOTH:
+        return False
+    version = max(current.version if current else 0, past.last_version) + 1
+    fact_history.write(
+        out, history, new, where, _version_row(new, valid_from, Resolution.BACKFILL, version), now
+    )
+    return True
 
 
 def _redated(new: FactInput, current: CurrentFact | None, valid_from: datetime) -> FactInput:

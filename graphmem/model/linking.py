@@ -90,14 +90,24 @@ def restates(existing: str, new: str) -> bool:
     return all(w[:STEM] in known for w in _WORD.findall(new.lower()) if w not in _FILLER)
 
 
-def merges_into(existing: str, existing_session: str | None, new: str, new_session: str | None) -> bool:
+def merges_into(existing: str, new: str, *, same_turn: bool = False) -> bool:
     """Whether a new memory whose vector is a near-duplicate of an existing one is merged into it: it
-    restates it, and, if it cannot stand alone ("Yes, that was the best part!"), in the same session: a
-    reply means what the turn it answers says, so the same words in another conversation are another
-    memory (its context key and FOLLOWS edge would be lost in a merge)."""
-    if not restates(existing, new):
+    restates it and can stand alone, or, a reply that cannot ("Yes", "Yes, that was the best part!"),
+    answers the same turn (``same_turn``: the turns before both, in one batch and session, restate each
+    other). A reply means what the turn it answers says: before round 56 "Yes" to "Do you smoke?" after "Yes"
+    to "Are you vegetarian?" in one session was merged into the first, and the second answer was lost."""
+    return restates(existing, new) and (same_turn or stands_alone(new))
+
+
+def _same_turn(items: Sequence[NewItem], i: int, j: int) -> bool:
+    """Whether batch items ``i`` and ``j`` follow the same turn: each comes after a turn of its own session in
+    the batch, and those two turns restate each other."""
+    if min(i, j) == 0 or not items[i].session_id or items[i].session_id != items[j].session_id:
         return False
-    return new_session == existing_session or stands_alone(new)
+    before = [items[i - 1], items[j - 1]]
+    if any(b.session_id != items[i].session_id for b in before):
+        return False
+    return restates(before[0].content, before[1].content) and restates(before[1].content, before[0].content)
 
 
 def batch_cosines(vectors: Sequence[Sequence[float]]) -> np.ndarray:
@@ -149,8 +159,7 @@ def plan_links(
         hits = [
             n
             for n in neighbours[i]
-            if n.cosine >= duplicate_threshold
-            and merges_into(n.content, n.session_id, item.content, item.session_id)
+            if n.cosine >= duplicate_threshold and merges_into(n.content, item.content)
         ]
         if hits:
             best = max(hits, key=lambda n: n.cosine)
@@ -161,7 +170,7 @@ def plan_links(
         earlier = [
             int(j)
             for j in index[row >= duplicate_threshold]
-            if merges_into(items[j].content, items[j].session_id, item.content, item.session_id)
+            if merges_into(items[j].content, item.content, same_turn=_same_turn(items, i, j))
         ]
         if earlier:
             j = max(earlier, key=lambda j: float(cosines[i, j]))

@@ -12,6 +12,7 @@ from typing import Any
 from graphmem.errors import FactNotFound, ValidationError
 from graphmem.model import facts
 from graphmem.model.fact_keys import canonical_key
+from graphmem.model.fact_versions import Known
 from graphmem.model.facts import CurrentFact, FactInput, KeyState, Resolution
 from graphmem.models import Fact
 from graphmem.store import records
@@ -38,8 +39,10 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
     if not inputs:
         return []
     inputs = [replace(i, key=canonical_key(i.key, i.user_id)) for i in inputs]
-    keys = {i.identity: i for i in inputs}
-    keyed = [{"user_id": u, "agent_id": a, "key": k} for (u, a, k) in keys]
+    since: dict[tuple[str, str | None, str], datetime] = {}
+    for i in inputs:  # the earliest valid time each key's inputs name: its versions are read back that far
+        since[i.identity] = min(since.get(i.identity, now), i.valid_from or now, now)
+    keyed = [{"user_id": u, "agent_id": a, "key": k, "since": t} for (u, a, k), t in since.items()]
     rows = tx.run("fact_current", keys=keyed, now=now)  # locks the owners first: writers of a key take turns
     currents = {
         (r["user_id"], r["agent_id"], r["key"]): CurrentFact(
@@ -62,6 +65,8 @@ def apply(tx: Tx, inputs: list[FactInput], now: datetime) -> list[tuple[str, Res
         (r["user_id"], r["agent_id"], r["key"]): KeyState(  # a floor only where no version is current
             floor=r["floor"] if r["id"] is None else None,
             last_version=facts.stored_version(r["last_version"]),
+            known=_known(r["known"]),
+            since=since[(r["user_id"], r["agent_id"], r["key"])],
         )
         for r in rows
     }
@@ -189,6 +194,31 @@ def fact_params(
         audit=audit,
     )
     return {"user_id": user_id, "now": now, "plan": plan}
+
+
+def _known(rows: Any) -> tuple[Known, ...]:
+    """A key's versions valid somewhere as ``fact_current`` reads them (a row that does not fit is left out:
+    stored data never makes a write fail)."""
+    out = []
+    for row in rows if isinstance(rows, list) else []:
+        start, recorded = (
+            records.optional_moment(row.get("valid_from")),
+            records.optional_moment(row.get("recorded_at")),
+        )
+        if isinstance(row.get("id"), str) and start is not None and recorded is not None:
+            out.append(
+                Known(
+                    id=row["id"],
+                    value=records.text(row.get("value")),
+                    valid_from=start,
+                    valid_to=records.optional_moment(row.get("valid_to")),
+                    source=facts.stored_source(row.get("source")),
+                    recorded_at=recorded,
+                    memory_id=records.optional_text(row.get("memory_id")),
+                    fields=_resumed(row) or {},
+                )
+            )
+    return tuple(out)
 
 
 def _resumed(row: Any) -> dict[str, Any] | None:
