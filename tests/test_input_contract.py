@@ -37,6 +37,17 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
     ("object", lambda m, u: m.remember("x", user_id=u, metadata={"o": object()}), "metadata.o"),  # str()
     ("nan", lambda m, u: m.remember("x", user_id=u, metadata={"n": math.nan}), "metadata.n"),  # bad JSON
     ("inf", lambda m, u: m.remember("x", user_id=u, metadata={"n": math.inf}), "metadata.n"),
+    (
+        "int 5000 digits",
+        lambda m, u: m.remember("x", user_id=u, metadata={"n": 10**5000}),
+        "metadata.n",
+    ),  # ValueError
+    ("int 65 bits", lambda m, u: m.remember("x", user_id=u, metadata={"n": 2**64}), "metadata.n"),
+    (
+        "filter int 5000 digits",
+        lambda m, u: m.recall("x", user_id=u, filters={"metadata": {"n": 10**5000}}),
+        "filters.metadata.n",
+    ),
     ("meta surrogate", lambda m, u: m.remember("x", user_id=u, metadata={"k": "\udfff"}), "metadata.k"),
     ("content surrogate", lambda m, u: m.remember("a\udfffb", user_id=u), "content"),  # TypeError
     ("content NUL", lambda m, u: m.remember("a\x00b", user_id=u), "content"),  # stored

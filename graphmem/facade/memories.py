@@ -90,7 +90,7 @@ class Memories:
         )
         mid = check.identifier(memory_id, "memory_id") or ""
         expected = check.bounded_int(expected_version, "expected_version", 1, 2**62)
-        current = versioning.history(self._rt, mid, user_id=uid)[-1]
+        current = versioning.current(self._rt, mid, user_id=uid)
         if current.version == expected and _unchanged(current, change):
             return current
 

@@ -84,7 +84,17 @@ def update(
 
     version = rt.store.unit_of_work(work)
     logger.debug("memory at version %d", version)
-    return history(rt, memory_id, user_id=user_id)[-1]
+    return current(rt, memory_id, user_id=user_id)
+
+
+def current(rt: Runtime, memory_id: str, *, user_id: str) -> Memory:
+    """The memory as it is now, as ``get()`` reads it (before round 56 an update read and built every version
+    to return the last, twice: 56 ms an update over a memory's first 500 versions, 109 ms over the next
+    478)."""
+    rows = rt.store.read("memory_fetch", ids=[memory_id], tenants=[user_id], embedding=None, now=None)
+    if not rows:
+        raise MemoryNotFound(memory_id)
+    return memory_from_row(rows[0]["memory"])
 
 
 def _embedding(rt: Runtime, memory_id: str, user_id: str, content: str) -> list[float]:

@@ -203,8 +203,10 @@ def epoch_seconds(value: float, field: str) -> datetime:
 def _json_value(value: object, field: str, depth: int, seen: set[int]) -> Any:
     if depth > MAX_METADATA_DEPTH:
         raise ValidationError(field, f"is nested deeper than {MAX_METADATA_DEPTH} levels")
-    if value is None or isinstance(value, bool | int):
+    if value is None or isinstance(value, bool) or (isinstance(value, int) and -INT64 <= value < INT64):
         return value
+    if isinstance(value, int):  # json.dumps refuses over 4,300 digits with a ValueError of its own
+        raise ValidationError(field, "is an integer beyond 64 bits")
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValidationError(field, f"must hold finite numbers, got {value}")
