@@ -35,10 +35,10 @@ from graphmem.facade import Core, Facts, Memories, Temporal, Users
 from graphmem.memory import GraphMemory, default_embedder
 from graphmem.model.extraction import Extractor
 from graphmem.store._bridge import greenlet_spawn
-from graphmem.store.connection import resolve_connection
+from graphmem.store.connection import checked_driver, resolve_connection
 from graphmem.store.driver import AsyncStore
 from graphmem.store.executor_embedder import ExecutorEmbedder
-from graphmem.store.failures import driver_options, translate_errors
+from graphmem.store.failures import translate_errors
 from graphmem.store.runtime import Runtime
 
 __all__ = [
@@ -254,7 +254,8 @@ class AsyncGraphMemory(_Async[GraphMemory]):
     ) -> AsyncGraphMemory:
         settings = settings or Settings()
         target, credentials = await asyncio.to_thread(resolve_connection, uri, auth, settings)
-        driver = neo4j.AsyncGraphDatabase.driver(target, auth=credentials, **driver_options(settings))
+        named = "uri" if uri else "NEO4J_URI"
+        driver = checked_driver(named, target, credentials, settings, neo4j.AsyncGraphDatabase.driver)
         try:
             with translate_errors():
                 await driver.verify_connectivity()

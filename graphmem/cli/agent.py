@@ -15,12 +15,13 @@ from rich.table import Table
 from graphmem.cli.common import App, AsOfOption, HomeOption, JsonOption, KnownAtOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import connect_with as _connect_with
+from graphmem.cli.common import not_found as _not_found
 from graphmem.cli.common import ops as _ops
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import serving as _serving
 from graphmem.cli.common import settings_for as _settings
 from graphmem.cli.common import warm as _warm
-from graphmem.errors import ConfigurationError
+from graphmem.errors import ConfigurationError, ValidationError
 
 if TYPE_CHECKING:
     from graphmem.models import CoreBlock, Fact
@@ -59,10 +60,12 @@ def mcp(
 
 def api(
     host: Annotated[str, typer.Option("--host", help="bind address (loopback by default)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port")] = 8765,
+    port: Annotated[int, typer.Option("--port", help="TCP port, 1 to 65535")] = 8765,
     home: HomeOption = None,
 ) -> None:
     """Serve the REST API (FastAPI + uvicorn); clients send the key of $GRAPHMEM_API_KEY in X-API-Key."""
+    if not 1 <= port <= 65535:  # before the model loads (uvicorn's OverflowError came after it)
+        raise ValidationError("--port", f"{port} is not a TCP port (1 to 65535)")
     import uvicorn
 
     from graphmem.adapters.rest import create_app
@@ -179,11 +182,14 @@ def facts_retract(
 
 @facts_app.command("history")
 def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Every version of a fact, oldest first."""
+    """Every version of a fact, oldest first (exit code 4 when the key has none)."""
     with _connect(home) as mem:
         versions = mem.facts.history(user, key)
     if as_json:
         _print_json([_ops().fact_json(f) for f in versions])
+    if not versions:
+        raise _not_found(f"no fact {key!r} for {user!r}: it was never set")
+    if as_json:
         return
     table = Table(title=key)
     for column in ("version", "value", "status", "valid from", "valid to", "recorded"):
@@ -232,9 +238,13 @@ def core_list(user: UserOption, home: HomeOption = None, as_json: JsonOption = F
 
 @core_app.command("history")
 def core_history(label: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Every version of a block, oldest first."""
+    """Every version of a block, oldest first (exit code 4 when there is no such block)."""
     with _connect(home) as mem:
-        _print_blocks(mem.core.history(user, label), as_json)
+        versions = mem.core.history(user, label)
+    if as_json or versions:
+        _print_blocks(versions, as_json)
+    if not versions:
+        raise _not_found(f"no core memory block {label!r} for {user!r}")
 
 
 @core_app.command("set")
@@ -242,15 +252,36 @@ def core_set(
     label: str,
     value: str,
     user: UserOption,
-    limit: Annotated[int, typer.Option("--limit", help="character limit")] = 2000,
-    description: Annotated[str, typer.Option("--description")] = "",
-    read_only: Annotated[bool, typer.Option("--read-only", help="the agent may not edit it")] = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="character limit (default: the block's, else 2000)")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option("--description", help="what the block is for (default: the block's)")
+    ] = None,
+    read_only: Annotated[
+        bool | None,
+        typer.Option(
+            "--read-only/--writable",
+            help="may the agent edit it (default: the block's, else writable)",
+        ),
+    ] = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Create or overwrite a block."""
+    """Create or overwrite a block (allowed on a read-only block: read-only stops the agent's append and
+    replace, not you). Options not given keep the block's current settings."""
+    from graphmem.governance.core_blocks import DEFAULT_LIMIT
+
     with _connect(home) as mem:
-        block = mem.core.set(user, label, value, limit=limit, description=description, read_only=read_only)
+        current = next((b for b in mem.core.list(user) if b.label == label), None)
+        block = mem.core.set(
+            user,
+            label,
+            value,
+            limit=limit if limit is not None else (current.limit if current else DEFAULT_LIMIT),
+            description=description if description is not None else (current.description if current else ""),
+            read_only=read_only if read_only is not None else (current is not None and current.read_only),
+        )
     _print_blocks([block], as_json)
 
 

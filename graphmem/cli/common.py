@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -12,9 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 from typer.models import CommandFunctionType as CommandFunction
 
-from graphmem.errors import GraphMemError
+from graphmem.errors import ConfigurationError, GraphMemError, ValidationError
 
 if TYPE_CHECKING:
     from graphmem.config import Settings
@@ -46,10 +49,61 @@ KnownAtOption = Annotated[
 
 
 def settings_for(home: Path | None) -> Settings:
-    """Settings from the environment, with the server home given on the command line."""
+    """Settings from the environment, with the server home given on the command line; a malformed variable
+    is a :class:`ConfigurationError` naming it (``GRAPHMEM_CONNECT_TIMEOUT: ...``), not a traceback."""
+    import pydantic
+
     from graphmem.config import Settings  # pydantic-settings loads on use: `--help` stays fast
 
-    return Settings(home=home) if home is not None else Settings()
+    try:
+        return Settings(home=home) if home is not None else Settings()
+    except pydantic.ValidationError as exc:
+        raise ConfigurationError("; ".join(_setting_error(Settings, e) for e in exc.errors())) from exc
+
+
+def _setting_error(settings: type[Settings], error: Any) -> str:
+    """One pydantic error as ``VARIABLE: message (got 'value')``, named by its environment variable."""
+    field = str(error["loc"][0]) if error["loc"] else ""
+    info = settings.model_fields.get(field)
+    alias = getattr(info, "validation_alias", None) if info is not None else None
+    choices = getattr(alias, "choices", None)
+    if field == "home":
+        name = "--home / GRAPHMEM_HOME"
+    elif choices:
+        name = str(choices[0])
+    else:
+        name = f"GRAPHMEM_{field.upper()}" if field else "settings"
+    value = error.get("input")
+    got = f" (got {value!r})" if isinstance(value, str | int | float) else ""
+    return f"{name}: {error['msg']}{got}"
+
+
+def out_path(path: Path) -> Path:
+    """``--out``'s file, checked before the work that fills it: not a directory, in a directory that exists
+    and may be written (a refusal names the option, not a traceback after the work)."""
+    if path.is_dir():
+        raise ValidationError("--out", f"{path} is a directory; name a file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValidationError("--out", f"{parent} does not exist (create it first)")
+    if not os.access(path if path.exists() else parent, os.W_OK):
+        raise ValidationError("--out", f"{path} cannot be written (permission denied)")
+    return path
+
+
+def write_out(path: Path, text: str) -> None:
+    """Write ``text`` to ``--out``'s file as UTF-8 whatever the locale (a refusal, not a traceback)."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ValidationError("--out", f"{path} cannot be written: {exc.strerror or exc}") from exc
+
+
+def id_column(table: Table, ids: Iterable[str], header: str = "id") -> None:
+    """Add a column of ids shown whole on one line at any terminal width (they are copied into the next
+    command): other columns wrap or shrink instead."""
+    width = max((len(i) for i in ids), default=0)
+    table.add_column(header, no_wrap=True, min_width=max(width, len(header)))
 
 
 def serving(settings: Settings) -> Settings:
@@ -86,8 +140,15 @@ def warm(mem: GraphMemory, *, recall: bool = False) -> None:
 
 def fail(exc: GraphMemError) -> typer.Exit:
     """Print a graphmem error for a person and exit with status 1 (raise what this returns)."""
-    err_console.print(f"[bold red]error:[/] {exc}")
+    err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)  # one line: copyable
     return typer.Exit(code=1)
+
+
+def not_found(message: str) -> typer.Exit:
+    """Say that nothing goes by the name a lookup was given, on stderr, and exit with status 4 as `facts get`
+    does (raise what this returns; with --json the command prints its empty result first)."""
+    err_console.print(escape(message), highlight=False, soft_wrap=True)
+    return typer.Exit(code=4)
 
 
 class App(typer.Typer):

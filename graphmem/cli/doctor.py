@@ -84,7 +84,10 @@ def check_server(settings: Settings) -> tuple[Check, str | None]:
 
 def check_bolt(uri: str, timeout: float = 3.0) -> Check:
     parsed = urlparse(uri)
-    host, port = parsed.hostname or "127.0.0.1", parsed.port or 7687
+    try:
+        host, port = parsed.hostname or "127.0.0.1", parsed.port or 7687
+    except ValueError as exc:  # a port that is no number or out of range
+        return Check("bolt", "fail", f"{uri!r}: {exc}", "check NEO4J_URI (bolt://HOST:7687)")
     try:
         with socket.create_connection((host, port), timeout=timeout):
             pass

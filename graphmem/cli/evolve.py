@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, HomeOption, JsonOption, UserOption
+from graphmem.cli.common import App, HomeOption, JsonOption, UserOption, id_column, not_found
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 
@@ -26,7 +26,10 @@ def topics_list(user: UserOption, home: HomeOption = None, as_json: JsonOption =
     if as_json:
         _print_json([t.model_dump(mode="json") for t in topics])
         return
-    table = Table("id", "name", "memories")
+    table = Table()
+    id_column(table, (t.id for t in topics))  # whole at any width: `topics show ID` takes it
+    table.add_column("name")
+    table.add_column("memories")
     for t in topics:
         table.add_row(escape(t.id), escape(t.name), str(t.size))
     console.print(table)
@@ -40,12 +43,18 @@ def topics_show(
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """One topic's live memories, strongest first."""
+    """One topic's live memories, strongest first (exit code 4 when the user has no such topic)."""
     with _connect(home) as mem:
         memories = mem.topics.memories(topic_id, user_id=user, k=k)
+        known = bool(memories) or any(t.id == topic_id for t in mem.topics.list(user))
     if as_json:
         _print_json([m.model_dump(mode="json") for m in memories])
+    if not known:
+        raise not_found(f"no topic {topic_id!r} for {user!r} (`graphmem topics list -u USER` lists them)")
+    if as_json:
         return
+    if not memories:
+        console.print(f"topic {escape(topic_id)} has no live memories", highlight=False)
     for m in memories:
         console.print(f"[dim]{escape(m.id)}[/] {escape(m.content)}")
 

@@ -15,7 +15,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import HomeOption, JsonOption, KnownAtOption, UserOption
+from graphmem.cli.common import (
+    HomeOption,
+    JsonOption,
+    KnownAtOption,
+    UserOption,
+    id_column,
+    out_path,
+    write_out,
+)
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 
@@ -37,10 +45,12 @@ def snapshot(
 ) -> None:
     """A user's nodes and edges valid at --as-of, as recorded by --known-at (default: now): counts by label
     and edge type, or the whole snapshot with --json / --out (docs/temporal.md)."""
+    if out is not None:
+        out_path(out)  # before the snapshot is read: a bad path is refused at once
     with _connect(home) as mem:
         snap = mem.temporal.snapshot(user, as_of=as_of, known_at=known_at)
     if out is not None:
-        out.write_text(snap.to_json())
+        write_out(out, snap.to_json())  # UTF-8 whatever the locale
     if as_json:
         _print_json(json.loads(snap.to_json()))
         return
@@ -121,8 +131,9 @@ def audit(
         _print_json([e.model_dump(mode="json") for e in events])
         return
     table = Table(title=f"audit log of {escape(user)}")
-    for column in ("at (UTC)", "action", "actor", "targets", "details", "id"):
-        table.add_column(column)
+    for column in ("at (UTC)", "action", "actor", "targets", "details"):
+        table.add_column(column, overflow="fold" if column == "targets" else "ellipsis")  # ids: never cut
+    id_column(table, (e.id for e in events))  # whole: `--after ID` takes it
     for e in events:
         targets = ", ".join(e.target_ids[:3]) + (
             f" (+{len(e.target_ids) - 3})" if len(e.target_ids) > 3 else ""
@@ -134,7 +145,8 @@ def audit(
     console.print(table)
     if len(events) == limit:
         order = " --newest" if newest else ""
-        console.print(f"[dim]more: graphmem audit -u {escape(user)}{order} --after {events[-1].id}[/]")
+        hint = f"more: graphmem audit -u {user}{order} --after {events[-1].id}"
+        console.print(f"[dim]{escape(hint)}[/]", soft_wrap=True, highlight=False)  # one line: copyable
 
 
 def register(app: typer.Typer) -> None:

@@ -149,7 +149,8 @@ def jobs_restore(
     user: Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")],
     home: HomeOption = None,
 ) -> None:
-    """Bring soft-forgotten memories back (exit 1 naming an id that is not a forgotten memory of the user)."""
+    """Bring soft-forgotten memories back (exit 1 when an id is not a forgotten memory of the user: the
+    message says which ids were restored and why each other was not)."""
     with _connect(home) as mem:
         restored = mem.jobs.restore(memory_ids, user_id=user)
     console.print(f"restored {len(restored)}: {', '.join(restored)}")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, HomeOption, JsonOption
+from graphmem.cli.common import App, HomeOption, JsonOption, id_column
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 from graphmem.errors import ValidationError
@@ -70,7 +70,10 @@ def list_(home: HomeOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json([{k: (str(v) if v is not None else None) for k, v in r.items()} for r in rows])
         return
-    table = Table("id", "scope", "subject", "label", "created", "revoked")
+    table = Table()
+    id_column(table, (str(r.get("id") or "") for r in rows))  # whole at any width: `keys revoke ID` takes it
+    for header in ("scope", "subject", "label", "created", "revoked"):
+        table.add_column(header)
     columns = ("id", "scope", "subject", "label", "created_at", "revoked_at")
     for r in rows:
         table.add_row(*(escape(str(r.get(c) or "")) for c in columns))

@@ -37,6 +37,7 @@ from graphmem.cli.kit import register as register_kit
 from graphmem.cli.memory import register as register_memory
 from graphmem.cli.stats import register as register_stats
 from graphmem.cli.users import register as register_users
+from graphmem.errors import ValidationError
 
 if TYPE_CHECKING:
     from graphmem.memory import GraphMemory
@@ -116,7 +117,7 @@ def init(home: HomeOption = None) -> None:
 
 @app.command("remember")
 def remember(
-    text: str,
+    text: Annotated[str, typer.Argument(help="the text to store; - reads it from stdin (UTF-8)")],
     user: ScopeUserOption = None,
     session: Annotated[str | None, typer.Option("--session", "-s")] = None,
     memory_type: Annotated[str, typer.Option("--type")] = "episodic",
@@ -126,7 +127,10 @@ def remember(
     home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Store one memory (`--scope agent --agent A`: shared by every user of agent A; docs/scopes.md)."""
+    """Store one memory (`--scope agent --agent A`: shared by every user of agent A; docs/scopes.md); TEXT
+    `-` reads the text from stdin (`echo "..." | graphmem remember - -u U`)."""
+    if text == "-":
+        text = _stdin_text()
     with _connect(home) as mem:
         memory = mem.remember(
             text,
@@ -141,6 +145,17 @@ def remember(
         print(memory.model_dump_json())
     else:
         console.print(f"remembered [bold]{memory.id}[/]")
+
+
+def _stdin_text() -> str:
+    """The text piped to a command whose argument is ``-``: UTF-8 whatever the locale, without the final
+    line break that ``echo`` adds."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValidationError("text", f"stdin is not UTF-8 (byte {exc.start})") from exc
+    return text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
 
 
 def _hits_table(hits: list[Hit], title: str) -> Table:

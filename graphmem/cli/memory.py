@@ -22,6 +22,7 @@ from graphmem.cli.common import (
     ScopeOption,
     ScopeUserOption,
     UserOption,
+    id_column,
 )
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import ops as _ops
@@ -152,8 +153,9 @@ def _whose(scope: str, user: str | None, session: str | None, agent: str | None,
 
 def _page_table(memories: list[Memory], title: str) -> Table:
     table = Table(title=title)
-    for column in ("when", "content", "status", "type", "id"):
+    for column in ("when", "content", "status", "type"):
         table.add_column(column)
+    id_column(table, (m.id for m in memories))  # whole at any width: `memory get ID`, `--after ID` take it
     for m in memories:
         when = m.occurred_at or m.created_at
         table.add_row(
@@ -216,7 +218,7 @@ def list_memories(
     ):  # a page's end has a place to go on from
         shown += f"; next page: --after {memories[-1].id}"
     console.print(_page_table(memories, f"memories of {whose}"))
-    console.print(shown)
+    console.print(shown, soft_wrap=True)  # one line: the --after id stays whole
 
 
 def context(

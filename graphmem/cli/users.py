@@ -25,7 +25,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from graphmem.cli.common import HomeOption, JsonOption, UserOption
+from graphmem.cli.common import HomeOption, JsonOption, UserOption, fail, out_path, write_out
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
@@ -68,12 +68,13 @@ def export(
     home: HomeOption = None,
 ) -> None:
     """Everything stored about a user as JSON (memories, fact history, entities, relationships, audit)."""
+    target = None if out is None else out_path(out)  # before the export: a bad path is refused at once
     with _connect(home) as mem:
         data = mem.users.export(user)
-    if out is None:
+    if target is None:
         _print_json(data)
         return
-    out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_out(target, json.dumps(data, indent=2) + "\n")
     err_console.print(escape(f"exported {user} to {out}"), highlight=False, soft_wrap=True)
     table = Table()
     table.add_column("collection")
@@ -229,8 +230,7 @@ def import_messages(
         check.user_id(user)  # before the first batch is written, as every line is
         batches = _checked_batches(raw, session, batch, max_chars)
     except GraphMemError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
-        raise typer.Exit(code=1) from exc
+        raise fail(exc) from exc  # one line, as every command's errors
     digest = hashlib.sha256(raw).hexdigest()[:24]
     total = sum(len(b.messages) for b in batches)
     stored: list[str] = []

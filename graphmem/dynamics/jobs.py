@@ -256,8 +256,9 @@ class Jobs:
     def restore(self, memory_ids: str | list[str], *, user_id: str, now: datetime | None = None) -> list[str]:
         """Bring soft-forgotten memories back (one id or many); returns the ids restored.
 
-        Raises MemoryNotFound naming the first id that is not a forgotten memory of this user (unknown, of
-        another user, or not forgotten); the other ids are restored all the same.
+        Raises MemoryNotFound (``memory_id``: the first id not restored) when an id is not a forgotten memory
+        of this user; the other ids are restored all the same, and the message says which were and why each
+        other was not (not found for this user, or found but not forgotten).
         """
         uid = check.user_id(user_id)
         wanted = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
@@ -266,9 +267,15 @@ class Jobs:
         rows = self._rt.store.write("memory_restore", ids=ids, user_id=uid, now=clock)
         restored = [r["id"] for r in rows]
         missing = [i for i in ids if i not in set(restored)]
-        if missing:
-            raise MemoryNotFound(str(missing[0]))
-        return restored
+        if not missing:
+            return restored
+        found = self._rt.store.read("memory_fetch", ids=missing, tenants=[uid], embedding=None, now=clock)
+        status = {r["memory"]["id"]: r["memory"].get("status") for r in found}
+        why = [f"{i!r} is {status[i]}, not forgotten" if i in status else f"{i!r} not found" for i in missing]
+        done = f"restored {len(restored)}: {', '.join(restored)}" if restored else "none restored"
+        error = MemoryNotFound(str(missing[0]))
+        error.args = (f"not restored: {'; '.join(why)} ({done})",)  # str(error): the whole story
+        raise error
 
     # control
     def list(self) -> list[JobStatus]:

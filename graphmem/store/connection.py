@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+from urllib.parse import urlsplit
+
 import neo4j
+from neo4j.exceptions import ConfigurationError as DriverConfigurationError
 
 from graphmem.config import Settings
 from graphmem.errors import ConfigurationError, ConnectionFailed
@@ -39,12 +44,36 @@ def resolve_connection(
     return uri or status.bolt_uri, auth
 
 
+D = TypeVar("D")
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def checked_driver(
+    named: str, uri: str, auth: tuple[str, str], settings: Settings, factory: Callable[..., D]
+) -> D:
+    """The driver ``factory`` (the sync or the async driver's) makes for ``uri``, or a
+    :class:`ConfigurationError` naming ``named`` when the URI is malformed or not a Bolt URI (the driver's
+    HTTP preview needs packages graphmem does not install, and graphmem's transactions need Bolt)."""
+    scheme = uri.partition("://")[0].lower() if "://" in uri else None
+    if scheme not in BOLT_SCHEMES:
+        said = "has no scheme" if scheme is None else f"has the scheme {scheme!r}"
+        raise ConfigurationError(
+            f"{named}: {uri!r} {said}; graphmem connects over Bolt: bolt://HOST:7687 or neo4j://HOST:7687"
+        )
+    try:
+        urlsplit(uri).port  # noqa: B018 (raises ValueError for a port that is no number or out of range)
+        return factory(uri, auth=auth, **driver_options(settings))
+    except (DriverConfigurationError, ValueError, ImportError) as exc:
+        raise ConfigurationError(f"{named}: {uri!r} is not a usable Neo4j URI: {exc}") from exc
+
+
 def open_store(
     uri: str | None, auth: tuple[str, str] | None, database: str | None, settings: Settings
 ) -> Store:
     """A connected :class:`Store` (connectivity verified; the driver closed again if it fails)."""
+    named = "uri" if uri else "NEO4J_URI"  # which the message names: the argument or the setting
     uri, auth = resolve_connection(uri, auth, settings)
-    driver = neo4j.GraphDatabase.driver(uri, auth=auth, **driver_options(settings))
+    driver = checked_driver(named, uri, auth, settings, neo4j.GraphDatabase.driver)
     with translate_errors():
         try:
             driver.verify_connectivity()
