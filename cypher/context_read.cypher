@@ -9,7 +9,8 @@
 //   then (a withdrawn plan's resumed value is none); the earliest), also for a key that holds no value yet.
 //   Superseded, ended, retracted and conflicted versions never appear once they stopped holding. Each names
 //   its tenant: graphmem.retrieval.context.narrowest keeps a key's narrowest scope. Most recently recorded
-//   first.
+//   first. score: Neo4j's cosine, in [0, 1], of the query $embedding with the version's stored text vector
+//   (fact_embedding_set; null without one, or without $embedding).
 // - recent: the $k latest memories of the $personal tenants (session and user scope) by when they were said
 //   (occurred_at: every memory graphmem writes has one, init() backfills older ones), at the read's times
 //   (graphmem.model.timescope): happened by $as_of, recorded by $known_at, alive at $alive_at; newest first.
@@ -17,8 +18,8 @@
 // - core: the current core memory blocks of $user_id (null: none), by label.
 // - config: the stored automation configuration $config_id's JSON body (null: none stored), whose
 //   context_budget is the budget of a context that names none.
-// $ids, $tenants, $personal: lists of strings; $now: datetime; $as_of, $known_at, $alive_at: datetimes or
-// null (now); $k: integer; $user_id: string or null; $config_id: string
+// $ids, $tenants, $personal: lists of strings; $embedding: the query's vector or null; $now: datetime;
+// $as_of, $known_at, $alive_at: datetimes or null (now); $k: integer; $user_id: string or null; $config_id: string
 CALL () {
   UNWIND $ids AS id
   MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
@@ -40,7 +41,8 @@ CALL () {
   ORDER BY any.recorded_at DESC, key
   RETURN collect({tenant: tenant, key: key, value: f.value, fact_type: any.fact_type,
                   recorded_at: {{packed_time(any.recorded_at, null)}}, next_value: next.value,
-                  next_from: {{packed_time(next.valid_from, null)}}}) AS facts
+                  next_from: {{packed_time(next.valid_from, null)}}, id: f.id,
+                  score: {{typed_cosine(f.embedding, $embedding)}}}) AS facts
 }
 CALL () {
   UNWIND $personal AS tenant

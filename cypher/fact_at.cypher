@@ -10,6 +10,6 @@ MATCH (f:Fact)
 WHERE f.user_id = $user_id AND f.key = $key AND ($agent_id IS NULL OR f.agent_id = $agent_id)
   AND f.status <> 'conflicted' AND f.recorded_at <= $known_at AND f.valid_from <= $as_of
   AND coalesce($as_of < {{fact_valid_to(f, $known_at)}}, true)
-RETURN {__properties__: {{property_pairs(f, [])}}} AS fact
+RETURN {__properties__: {{property_pairs(f, ['embedding'])}}} AS fact
 ORDER BY f.recorded_at DESC, f.valid_from DESC
 LIMIT 1

@@ -9,5 +9,5 @@ WHERE f.user_id = $user_id AND ($agent_id IS NULL OR f.agent_id = $agent_id) AND
   AND coalesce($as_of < {{fact_valid_to(f, $known_at)}}, true)
 WITH f ORDER BY f.recorded_at DESC, f.valid_from DESC
 WITH f.key AS key, collect(f)[0] AS f
-RETURN {__properties__: {{property_pairs(f, [])}}} AS fact
+RETURN {__properties__: {{property_pairs(f, ['embedding'])}}} AS fact
 ORDER BY key

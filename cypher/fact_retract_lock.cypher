@@ -29,4 +29,4 @@ CALL (f) { // the key's highest version number (conflicts too): a recorded versi
   MATCH (v:Fact) WHERE v.user_id = f.user_id AND v.key = f.key AND coalesce(v.agent_id, '') = coalesce(f.agent_id, '')
   RETURN max(CASE WHEN v.version IS :: INTEGER | FLOAT THEN v.version END) AS last_version
 }
-RETURN {__properties__: {{property_pairs(f, [])}}} AS fact, resumed, last_version
+RETURN {__properties__: {{property_pairs(f, ['embedding'])}}} AS fact, resumed, last_version

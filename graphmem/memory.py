@@ -160,8 +160,9 @@ class GraphMemory:
         init_schema(self._rt)
 
     def reembed(self, *, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
-        """Re-embed every memory and entity with this instance's embedder (after changing the embedding
-        model), then record its vector space; ``progress(done, total)`` is called after each page."""
+        """Re-embed every memory, entity and stored fact text vector with this instance's embedder (after
+        changing the embedding model), then record its vector space; ``progress(done, total)`` is called
+        after each page."""
         return embedding_space.reembed(self._rt.store, self._rt.embedder, progress=progress)
 
     def warm(self, *, plans: bool = True) -> float:

@@ -97,6 +97,7 @@ def test_every_stored_vector_cosine_has_a_strict_variant() -> None:
     assert set(STRICT_VARIANTS) == {
         "candidate_fetch",
         "consolidate_duplicates",
+        "context_read",
         "entity_similar",
         "entity_similar_index",
         "formation_neighbours",

@@ -147,6 +147,7 @@ def test_recent_history_and_a_first_list_page_read_the_latest_few_not_the_tenant
         "user_id": user_id,
         "k": 10,
         "config_id": "default",
+        "embedding": None,
     }
     params |= {"now": datetime.now(UTC), "as_of": None, "known_at": None, "alive_at": None}
     seeks, [row] = _occurred_seek_rows(mem, "context_read", params)

@@ -19,4 +19,5 @@ def reembed(home: HomeOption = None) -> None:
         task = bar.add_task("reembed", total=None)
         counts = mem.reembed(progress=lambda done, total: bar.update(task, completed=done, total=total))
         mem.init()
-    console.print(f"re-embedded {counts['memories']} memories and {counts['entities']} entities")
+    done = f"{counts['memories']} memories, {counts['entities']} entities and {counts['facts']} facts"
+    console.print(f"re-embedded {done}")

@@ -46,6 +46,7 @@ __all__ = [
     "context_text",
     "context_vector",
     "fact_lines",
+    "fact_vector_text",
     "own_text",
     "search_text",
     "turn_line",
@@ -62,6 +63,14 @@ ASKED_CHARS = 500
 as the feedback's query would otherwise fill the key)."""
 
 _WORD = re.compile(r"\w+")
+
+
+def fact_vector_text(key: str | None, value: str | None) -> str:
+    """The text a fact's vector is made of, as ``context()`` ranks current facts by it: ``key value`` on one
+    line, the key's separators as spaces (relation words carry the meaning: "where do I live" is near
+    ``location Leeds``); a version's vector is stored with it (``cypher/fact_embedding_set.cypher``)."""
+    line = " ".join(f"{key}: {value}".split())
+    return line.replace("_", " ").replace(":", " ").replace("/", " ")
 
 
 def turn_line(content: str, speaker: str | None) -> str:

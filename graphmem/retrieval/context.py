@@ -19,8 +19,8 @@ from graphmem.model.keys import turn_line
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
+from graphmem.retrieval import fact_vectors
 from graphmem.retrieval import recall as recall_use_case
-from graphmem.retrieval.fact_vectors import cosines, fact_vectors
 from graphmem.store import records
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -84,7 +84,7 @@ def assemble(
     reads = ContextReads(rt, who, when)
     held = recall_use_case.recall_held(rt, req, fetch=reads.fetch)
     try:
-        parts = reads.parts()
+        parts = reads.parts(held.query_vector)
         facts = rank_facts(rt, req.query, parts.facts, query_vector=held.query_vector)
         count = token_counter(rt)
         tokens = budget if budget is not None else configured_budget(parts.config)
@@ -122,21 +122,22 @@ class ContextReads:
         self._rt, self._who, self._when = rt, who, when
         self._row: dict[str, Any] | None = None
 
-    def fetch(self, ids: list[str], now: datetime) -> list[dict[str, Any]]:
-        self._row = self._read(ids, now)
+    def fetch(self, ids: list[str], now: datetime, vector: list[float] | None) -> list[dict[str, Any]]:
+        self._row = self._read(ids, now, vector)
         return [{"memory": memory} for memory in self._row["fetched"]]
 
-    def parts(self) -> ContextParts:
-        row = self._row if self._row is not None else self._read([], datetime.now(UTC))
+    def parts(self, vector: list[float] | None = None) -> ContextParts:
+        row = self._row if self._row is not None else self._read([], datetime.now(UTC), vector)
         core = [core_blocks.block_from_row(block) for block in row["core"]]
         facts = narrowest(row["facts"], self._who)
         return ContextParts(facts=facts, recent=row["recent"], core=core, config=row["config"])
 
-    def _read(self, ids: list[str], now: datetime) -> dict[str, Any]:
+    def _read(self, ids: list[str], now: datetime, vector: list[float] | None) -> dict[str, Any]:
         who = self._who
         rows = self._rt.store.read(
             "context_read",
             ids=ids,
+            embedding=vector,
             tenants=[t for _, t in who.readable()],
             personal=who.personal(),
             user_id=who.user_id,
@@ -199,18 +200,27 @@ def rank_facts(
     (relation words in the key carry the meaning: "where do I live" is near ``location: Leeds``); ties
     and a failing embedder keep the stored order (most recently recorded first). ``query_vector``: the
     query as recall embedded it (its vector query, with the model's query instruction), so that a context
-    embeds its query once; without it the query is embedded here."""
+    embeds its query once; without it the query is embedded here. A version whose text vector is stored
+    comes scored by the database (``score``, context_read); the others' texts are embedded here and, for a
+    version without a pending plan (whose text is its own), stored with it (:func:`fact_vectors.remember`)."""
     if len(facts) < 2:
         return facts
-    texts = [fact_text(f).replace("_", " ").replace(":", " ").replace("/", " ") for f in facts]
+    scores: list[float | None] = [  # Neo4j's cosine is (1 + cos) / 2; a pending plan's text is another
+        2 * f["score"] - 1 if isinstance(f.get("score"), float) and f.get("next_from") is None else None
+        for f in facts
+    ]
+    missing = [i for i, score in enumerate(scores) if score is None]
+    texts = [fact_text(facts[i]).replace("_", " ").replace(":", " ").replace("/", " ") for i in missing]
     try:
         q = query_vector if query_vector is not None else embed_checked(rt.embedder, [query])[0]
-        rest = fact_vectors(rt.embedder, texts)
+        vectors = fact_vectors.fact_vectors(rt.embedder, texts) if texts else []
     except EmbedderError as exc:
         logger.warning("embedding facts failed; context keeps them by recency: %s", exc)
         return facts
-    scores = cosines(q, rest)
-    order = sorted(range(len(facts)), key=lambda i: (-scores[i], i))
+    for i, score in zip(missing, fact_vectors.cosines(q, vectors), strict=True):
+        scores[i] = score
+    fact_vectors.remember(rt, [facts[i] for i in missing], vectors)
+    order = sorted(range(len(facts)), key=lambda i: (-(scores[i] or 0.0), i))
     return [facts[i] for i in order]
 
 

@@ -1,5 +1,7 @@
 """Vectors of fact texts, embedded once per embedder: the context ranks current facts by them, and recall
-asks which of an outdated statement's keys a question is about (graphmem.model.timescope.still_holds)."""
+asks which of an outdated statement's keys a question is about (graphmem.model.timescope.still_holds). A
+fact version's own text vector is also stored with it (:func:`remember`), so contexts score it in the
+database (context_read) and this cache serves the rest: key words, and facts with a pending plan."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from graphmem.embedding import embed_checked
-from graphmem.errors import EmbedderError
+from graphmem.errors import EmbedderError, GraphMemError
 from graphmem.model.fact_keys import RELATIONS, key_words
 from graphmem.model.knn import unit_rows
 from graphmem.model.timescope import outdated_for, planned_only, scheme_keys
@@ -42,6 +44,23 @@ def fact_vectors(embedder: Any, texts: list[str]) -> list[list[float]]:
     cache.update(list(fresh.items())[-FACT_VECTORS_MAX:])
     vectors = known | fresh  # from this call's reads, not the cache: another call may evict meanwhile
     return [vectors[t] for t in texts]
+
+
+def remember(rt: Any, facts: Sequence[Mapping[str, Any]], vectors: Sequence[Sequence[float]]) -> None:
+    """Store the vectors just embedded for context_read's fact rows (``facts``, in order) with their versions:
+    those of a version's own text (no pending plan: ``next_from``), so later contexts, in any process, are
+    scored in the database. A failed write is logged and changes nothing else (the context is read)."""
+    rows = [
+        {"id": f["id"], "user_id": f["tenant"], "embedding": [float(x) for x in v]}
+        for f, v in zip(facts, vectors, strict=True)
+        if isinstance(f.get("id"), str) and f.get("next_from") is None
+    ]
+    if not rows:
+        return
+    try:
+        rt.store.write("fact_embedding_set", rows=sorted(rows, key=lambda r: r["id"]))  # one lock order
+    except GraphMemError as exc:
+        logger.warning("storing fact vectors failed; the next context embeds them again: %s", exc)
 
 
 def cosines(query: Sequence[float], vectors: Sequence[Sequence[float]]) -> list[float]:

@@ -120,8 +120,9 @@ class Held:
     query_vector: list[float] | None = None  # what the query was embedded as (context() ranks facts by it)
 
 
-Fetch = Callable[[list[str], datetime], list[dict[str, Any]]]
-"""Reads the rows of the memories a recall returns (their ids, the recall's clock), as memory_fetch does."""
+Fetch = Callable[[list[str], datetime, list[float] | None], list[dict[str, Any]]]
+"""Reads the rows of the memories a recall returns (their ids, the recall's clock, the query's vector), as
+memory_fetch does."""
 
 
 def recall_held(
@@ -173,7 +174,7 @@ def _recall(
     else:  # the rows are read first, so hits show the state before this recall's effects
         ids = fetched(ranked.hits)
         if fetch is not None:
-            rows = fetch(ids, now)
+            rows = fetch(ids, now, ranked.query_vector)
         else:
             rows = rt.store.read("memory_fetch", ids=ids, tenants=req.readable, embedding=None, now=now)
     full = {r["memory"]["id"]: r["memory"] for r in rows}

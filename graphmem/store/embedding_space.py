@@ -1,5 +1,6 @@
 """One vector space per store: the embedder's name is recorded, a different embedder is refused until
-``graphmem reembed`` has re-embedded every memory and entity (vectors of two models never share an index).
+``graphmem reembed`` has re-embedded every memory, entity and fact text vector (vectors of two models never
+share an index).
 
 A store written before spaces were recorded, that already holds vectors, is taken to be in the previous
 default's space (all-MiniLM-L6-v2), so upgrading graphmem asks for a re-embedding instead of silently mixing.
@@ -14,8 +15,9 @@ from datetime import UTC, datetime
 from graphmem.embedding import MINILM, Embedder, embed_checked, embedder_name
 from graphmem.errors import SchemaError
 from graphmem.model import fact_patterns
-from graphmem.model.keys import context_vector, own_text, turn_line, with_fact_lines
+from graphmem.model.keys import context_vector, fact_vector_text, own_text, turn_line, with_fact_lines
 from graphmem.store.driver import QueryStore
+from graphmem.store.records import optional_text
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +27,9 @@ PAGE = 512
 QUERIES = {
     "memory": ("reembed_memory_page", "reembed_memory_write"),
     "entity": ("reembed_entity_page", "reembed_entity_write"),
+    "fact": ("reembed_fact_page", "reembed_fact_write"),
 }
+KINDS = {"memory": "memories", "entity": "entities", "fact": "facts"}
 
 
 def stored_space(store: QueryStore) -> str | None:
@@ -82,13 +86,14 @@ def reembed(
     progress: Callable[[int, int], None] | None = None,
     user_id: str | None = None,
 ) -> dict[str, int]:
-    """Re-embed every memory (and its context key) and entity of the store with ``embedder``, page by page
-    in id order, then record the new space. Restartable: a rerun simply does all pages again.
+    """Re-embed every memory (and its context key), entity and fact text vector of the store with
+    ``embedder``, page by page in id order, then record the new space. Restartable: a rerun simply does all
+    pages again.
 
     ``user_id`` limits it to one tenant and records nothing (a repair; the space is the whole store's)."""
     totals = store.read("reembed_total")[0]
-    total = int(totals["memories"]) + int(totals["entities"])
-    counts = {"memories": 0, "entities": 0}
+    total = sum(int(totals[kind]) for kind in KINDS.values())
+    counts = dict.fromkeys(KINDS.values(), 0)
     done = 0
     for label, (read_page, write_page) in QUERIES.items():
         after = ""
@@ -99,18 +104,24 @@ def reembed(
             store.write(write_page, rows=_rows(label, page, embedder))
             after = str(page[-1]["id"])
             done += len(page)
-            counts["memories" if label == "memory" else "entities"] += len(page)
+            counts[KINDS[label]] += len(page)
             if progress is not None:
                 progress(done, total)
     if user_id is None:
         record(store, embedder)
-    logger.info("re-embedded %d memories and entities with %s", done, embedder_name(embedder))
+    logger.info("re-embedded %d memories, entities and facts with %s", done, embedder_name(embedder))
     return counts
 
 
 def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list[dict[str, object]]:
-    if label == "entity":
-        vectors = embed_checked(embedder, [str(r["name"]) for r in page])
+    if label in ("entity", "fact"):
+        texts = [
+            str(r["name"])
+            if label == "entity"
+            else fact_vector_text(optional_text(r["key"]), optional_text(r["value"]))
+            for r in page
+        ]
+        vectors = embed_checked(embedder, texts)
         return [{"id": r["id"], "embedding": v} for r, v in zip(page, vectors, strict=True)]
     own = [memory_text(r) for r in page]
     previous = [previous_line(r) for r in page]
@@ -126,6 +137,10 @@ def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list
         }
         for r, text, p in zip(page, own, previous, strict=True)
     ]
+
+
+def _fact_text(row: dict[str, object]) -> str:
+    return fact_vector_text(optional_text(row["key"]), optional_text(row["value"]))
 
 
 def previous_line(row: dict[str, object]) -> str | None:
