@@ -23,7 +23,7 @@ OPTIONAL CALL (f) { // back through plans that held nowhere, as fact_current.cyp
   WITH p, length(path) AS hops
   WHERE coalesce(p.status = 'superseded' AND p.valid_to = nodes(path)[-2].valid_from AND p.revoked_at IS NULL,
                 false)
-  RETURN {__properties__: {{property_pairs(p, [])}}} AS resumed ORDER BY hops LIMIT 1
+  RETURN {__properties__: {{property_pairs(p, ['embedding'])}}} AS resumed ORDER BY hops LIMIT 1
 }
 CALL (f) { // the key's highest version number (conflicts too): a recorded version is numbered after it
   MATCH (v:Fact) WHERE v.user_id = f.user_id AND v.key = f.key AND coalesce(v.agent_id, '') = coalesce(f.agent_id, '')

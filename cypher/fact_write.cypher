@@ -116,7 +116,7 @@ CALL () {
   RETURN count(DISTINCT om) AS outdated
 }
 CALL () {
-  // Each classification (new, merge, keep_both, supersede) as a Conflict node for audits; a merge also
+  // Each classification (new, merge, keep_both, supersede, backfill) as a Conflict node for audits; a merge also
   // confirms the current version.
   UNWIND $plan.audit AS a
   CREATE (c:Conflict {id: a.id, user_id: a.user_id, key: a.key, fact_type: a.fact_type,

@@ -102,3 +102,19 @@ def _at(mem: GraphMemory, user_id: str) -> dict[str, Any]:
 
     now = datetime.now(UTC)
     return {"user_id": user_id, "key": "location", "agent_id": None, "as_of": now, "known_at": now}
+
+
+def test_a_vector_is_stored_only_for_the_words_it_was_made_of(mem: GraphMemory, user_id: str) -> None:
+    """A version anonymized between a context's read and its write of the vectors (its key and value
+    redacted) keeps no vector of its old words (the review of round 56)."""
+    fact = mem.facts.set(user_id, "location", "Leeds")
+    vector = [0.1] * mem.runtime.embedder.dimension
+    row = {"id": fact.id, "user_id": user_id, "key": "location", "embedding": vector}
+    stored = mem.runtime.store.write("fact_embedding_set", rows=[{**row, "value": "[redacted]"}])
+    assert stored[0]["stored"] == 0 and _stored(mem, user_id) == 0
+    mem.runtime.store.write("fact_embedding_set", rows=[{**row, "value": "Leeds"}])
+    assert _stored(mem, user_id) == 1
+    mem.users.anonymize(user_id)
+    assert _stored(mem, user_id) == 0
+    mem.runtime.store.write("fact_embedding_set", rows=[{**row, "key": "[redacted]", "value": "[redacted]"}])
+    assert _stored(mem, user_id) == 0

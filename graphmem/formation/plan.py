@@ -353,8 +353,8 @@ def _when(f: ExtractedFact, text: str, said: datetime) -> tuple[datetime | None,
 
 def _since(f: ExtractedFact, text: str, said: datetime) -> datetime:
     """When a fact not planned ahead holds from: an ending by its date; a profile fact stated with a past
-    date from that date ("I moved to Paris in 2015": kept aside where a value starting later holds, not
-    current from now); else from when it was said."""
+    date from that date ("I moved to Paris in 2015": placed before a value starting later, not current
+    from now: graphmem.model.fact_history); else from when it was said."""
     if f.span is None or f.withdraws or f.corrects:
         return said
     if f.ends:

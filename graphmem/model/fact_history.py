@@ -121,6 +121,10 @@ def write(
         return
     assert where.following is not None and where.end is not None
     start, version = row["valid_from"], row["version"]
+    if (
+        where.holding is not None
+    ):  # the displaced version's copy takes the number first: history reads in order
+        row["version"] = version + 1
     row.update(status="superseded", valid_to=where.end, expire=False)
     out.create.append(row)
     out.supersedes.append({"src": where.following.id, "dst": row["id"], "valid_from": where.end})
@@ -135,22 +139,25 @@ def write(
     )
     known = [k for k in history.get(new.identity, KeyState()).known if k is not where.holding]
     if where.holding is not None:
-        displaced = _shortened(out, where.holding, row["id"], start, version + 1, new.key)
+        displaced = _shortened(out, where.holding, row["id"], start, version, new)
         known += [displaced] if displaced is not None else []
         version += 1
     shown = where.holding or where.following
     out.audit.append({**audit, "old_id": shown.id, "old_value": shown.value, "new_id": row["id"]})
     out.results.append((row["id"], Resolution.BACKFILL))
-    known.append(Known(row["id"], new.value, start, where.end, new.source, now, new.memory_id))
+    known.append(_known(row, where.end, now))
     past = history.get(new.identity, KeyState())
     history[new.identity] = replace(past, last_version=max(past.last_version, version), known=tuple(known))
 
 
 def _shortened(
-    out: FactPlan, holding: Known, placed: str, start: datetime, version: int, key: str
+    out: FactPlan, holding: Known, placed: str, start: datetime, version: int, new: FactInput
 ) -> Known | None:
     """Record ``holding`` again ending at ``start``, where the value ``placed`` takes over, superseded by it
-    (no copy when it began then too); its old record is revoked and its statement outdated from ``start``."""
+    (no copy when it began then too); its old record is revoked and its statement outdated from ``start``.
+    The copy is of the same key as ``new`` (its owner, agent and key), with the holding version's own value,
+    source and other fields."""
+    key = new.key
     out.revoked.append(holding.id)
     if holding.valid_from >= start:  # it held nowhere after all: its record alone, revoked
         out.outdated.append(
@@ -160,6 +167,12 @@ def _shortened(
     copy_id = str(uuid.uuid4())
     copy: dict[str, Any] = {
         **{f: holding.fields.get(f) for f in COPIED},
+        "user_id": new.user_id,
+        "agent_id": new.agent_id,
+        "key": new.key,
+        "value": holding.value,
+        "source": holding.source.value,
+        "memory_id": holding.memory_id,
         "id": copy_id,
         "valid_from": holding.valid_from,
         "valid_to": start,
@@ -193,8 +206,24 @@ def track(
         return
     start = row["valid_from"]
     known = [replace(k, valid_to=start) if k.id == closed else k for k in past.known]
-    opened = Known(row["id"], row["value"], start, None, Source(row["source"]), now, row["memory_id"])
+    opened = _known(row, None, now)
     history[identity] = replace(past, known=(*[k for k in known if k.valid_to != k.valid_from], opened))
+
+
+def _known(row: dict[str, Any], valid_to: datetime | None, now: datetime) -> Known:
+    """A version this batch writes (``row``), as :attr:`KeyState.known` lists it: with the fields a copy of it
+    takes (a later late value of the batch may fall inside it)."""
+    fields = {**{f: row[f] for f in COPIED}, "valid_from": row["valid_from"]}
+    return Known(
+        row["id"],
+        row["value"],
+        row["valid_from"],
+        valid_to,
+        Source(row["source"]),
+        now,
+        row["memory_id"],
+        fields,
+    )
 
 
 def stale(history: dict[Identity, KeyState], identity: Identity) -> None:

@@ -8,8 +8,7 @@ is classified against the current one:
   (its source ranks below the current one's): it is stored with status ``conflicted`` and a
   ``CONFLICTS_WITH`` edge; the current value stays;
 - ``backfill``: older (its ``valid_from`` precedes the current one's): history arriving late, placed in the
-  key's past until the next known version (:mod:`graphmem.model.fact_history`; kept as a contradiction
-  where it cannot be placed);
+  key's past until the next version (:mod:`graphmem.model.fact_history`; else kept as a contradiction);
 - ``supersede``: the new value replaces the old: the old version's ``valid_to`` closes at the new
   ``valid_from``, its ``expired_at`` at now, its status becomes ``superseded`` and ``SUPERSEDES`` links them.
 
@@ -163,8 +162,10 @@ def plan(
                 queue.append(again)
             continue
         resolution, reason = classify(current, new, valid_from, past.floor)
-        if resolution is Resolution.KEEP_BOTH and _placed_late(out, history, new, current, valid_from, now):
-            continue
+        if resolution is Resolution.KEEP_BOTH:
+            placed, reason = _placed_late(out, history, new, current, valid_from, now, reason)
+            if placed:
+                continue
         audit = {**audit_row(new, current), "resolution": resolution.value, "reason": reason}
         if resolution is Resolution.MERGE:
             assert current is not None
@@ -224,20 +225,21 @@ def _placed_late(
     current: CurrentFact | None,
     valid_from: datetime,
     now: datetime,
-) -> bool:
+    reason: str,
+) -> tuple[bool, str]:
     """Place ``new``, dated before the current value's start (or the key's floor), in the key's history
-    (:mod:`graphmem.model.fact_history`); False when it stays a kept contradiction."""
+    (:mod:`graphmem.model.fact_history`); False when it stays a kept contradiction, with the reason why."""
     past = history.get(new.identity, KeyState())
     if not fact_history.late(current, valid_from, past.floor):
-        return False
+        return False, reason
     where = fact_history.place(current, new, valid_from, past)
     if where is None or where.resolution is Resolution.KEEP_BOTH:
-        return False
+        return False, reason if where is None else where.reason
     version = max(current.version if current else 0, past.last_version) + 1
     fact_history.write(
         out, history, new, where, _version_row(new, valid_from, Resolution.BACKFILL, version), now
     )
-    return True
+    return True, where.reason
 
 
 def _redated(new: FactInput, current: CurrentFact | None, valid_from: datetime) -> FactInput:

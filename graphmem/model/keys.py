@@ -50,6 +50,7 @@ __all__ = [
     "own_text",
     "search_text",
     "turn_line",
+    "vector_text",
     "with_fact_lines",
 ]
 
@@ -69,8 +70,13 @@ def fact_vector_text(key: str | None, value: str | None) -> str:
     """The text a fact's vector is made of, as ``context()`` ranks current facts by it: ``key value`` on one
     line, the key's separators as spaces (relation words carry the meaning: "where do I live" is near
     ``location Leeds``); a version's vector is stored with it (``cypher/fact_embedding_set.cypher``)."""
-    line = " ".join(f"{key}: {value}".split())
-    return line.replace("_", " ").replace(":", " ").replace("/", " ")
+    return vector_text(f"{key}: {value}")
+
+
+def vector_text(line: str) -> str:
+    """A fact's line as context() embeds it (:func:`fact_vector_text`; with a pending plan, its whole line):
+    on one line, the key's separators as spaces."""
+    return " ".join(line.split()).replace("_", " ").replace(":", " ").replace("/", " ")
 
 
 def turn_line(content: str, speaker: str | None) -> str:

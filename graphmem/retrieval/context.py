@@ -15,7 +15,7 @@ from graphmem.automation.config import configured_budget
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.governance import core_blocks
-from graphmem.model.keys import turn_line
+from graphmem.model.keys import turn_line, vector_text
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
 from graphmem.models import CoreBlock, Hit, Memory
@@ -210,7 +210,7 @@ def rank_facts(
         for f in facts
     ]
     missing = [i for i, score in enumerate(scores) if score is None]
-    texts = [fact_text(facts[i]).replace("_", " ").replace(":", " ").replace("/", " ") for i in missing]
+    texts = [vector_text(fact_text(facts[i])) for i in missing]
     try:
         q = query_vector if query_vector is not None else embed_checked(rt.embedder, [query])[0]
         vectors = fact_vectors.fact_vectors(rt.embedder, texts) if texts else []

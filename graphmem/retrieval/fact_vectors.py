@@ -51,7 +51,13 @@ def remember(rt: Any, facts: Sequence[Mapping[str, Any]], vectors: Sequence[Sequ
     those of a version's own text (no pending plan: ``next_from``), so later contexts, in any process, are
     scored in the database. A failed write is logged and changes nothing else (the context is read)."""
     rows = [
-        {"id": f["id"], "user_id": f["tenant"], "embedding": [float(x) for x in v]}
+        {
+            "id": f["id"],
+            "user_id": f["tenant"],
+            "key": f["key"],
+            "value": f["value"],
+            "embedding": [float(x) for x in v],
+        }
         for f, v in zip(facts, vectors, strict=True)
         if isinstance(f.get("id"), str) and f.get("next_from") is None
     ]

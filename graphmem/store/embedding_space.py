@@ -115,12 +115,7 @@ def reembed(
 
 def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list[dict[str, object]]:
     if label in ("entity", "fact"):
-        texts = [
-            str(r["name"])
-            if label == "entity"
-            else fact_vector_text(optional_text(r["key"]), optional_text(r["value"]))
-            for r in page
-        ]
+        texts = [str(r["name"]) if label == "entity" else _fact_text(r) for r in page]
         vectors = embed_checked(embedder, texts)
         return [{"id": r["id"], "embedding": v} for r, v in zip(page, vectors, strict=True)]
     own = [memory_text(r) for r in page]
