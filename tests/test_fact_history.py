@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from conftest import disposable
 
-from graphmem import GraphMemory
+from graphmem import GraphMemory, ValidationError
 
 SESSIONS = [
     (datetime(2021, 3, 1, tzinfo=UTC), "I live in York, near the minster."),
@@ -161,3 +161,14 @@ def test_a_late_value_kept_aside_says_why(mem: GraphMemory, user_id: str) -> Non
         {"u": user_id},
     )
     assert [r["why"] for r in reasons] == ["dated inside a value that ended with nothing known after it"]
+
+
+def test_history_can_be_limited_to_the_latest_versions(mem: GraphMemory, user_id: str) -> None:
+    """A key that changes often keeps every version; a reader (an MCP tool's result goes into a model's
+    context: 2.8 MB for 2,330 versions in round 56's volume probe) asks for the latest few."""
+    for i in range(6):
+        mem.facts.set(user_id, "mood", f"mood {i}")
+    assert [f.value for f in mem.facts.history(user_id, "mood", limit=2)] == ["mood 4", "mood 5"]
+    assert len(mem.facts.history(user_id, "mood")) == 6
+    with pytest.raises(ValidationError):
+        mem.facts.history(user_id, "mood", limit=0)

@@ -200,9 +200,10 @@ def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
 
     @server.tool()
     @_tool_errors
-    def fact_history(key: str) -> dict[str, Any]:
-        """Every version of a fact, oldest first, with when it was valid and when it was recorded."""
-        return {"versions": [ops.fact_json(f) for f in mem.facts.history(uid, key)]}
+    def fact_history(key: str, limit: int = 50) -> dict[str, Any]:
+        """The latest ``limit`` versions of a fact (1 to 1,000), oldest first, with when each was valid and
+        when it was recorded."""
+        return {"versions": [ops.fact_json(f) for f in mem.facts.history(uid, key, limit=limit)]}
 
 
 def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:

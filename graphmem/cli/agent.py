@@ -181,10 +181,18 @@ def facts_retract(
 
 
 @facts_app.command("history")
-def facts_history(key: str, user: UserOption, home: HomeOption = None, as_json: JsonOption = False) -> None:
+def facts_history(
+    key: str,
+    user: UserOption,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", help="only the latest N versions (1 to 1,000)")
+    ] = None,
+) -> None:
     """Every version of a fact, oldest first (exit code 4 when the key has none)."""
     with _connect(home) as mem:
-        versions = mem.facts.history(user, key)
+        versions = mem.facts.history(user, key, limit=limit)
     if as_json:
         _print_json([_ops().fact_json(f) for f in versions])
     if not versions:

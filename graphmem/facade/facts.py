@@ -162,11 +162,13 @@ class Facts:
         scope: Scope | str = Scope.USER,
         session_id: str | None = None,
         org_id: str | None = None,
+        limit: int | None = None,
     ) -> builtins.list[Fact]:
         """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
         transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``.
+        ``limit`` (1 to 1,000): only the latest recorded versions (a key that changes often keeps thousands).
         ``scope`` and its ids as for :meth:`set`."""
         uid, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
-        return temporal.fact_history(
-            self._rt, uid, check.text(key, "key", max_chars=check.MAX_ID_CHARS), agent_id=aid
-        )
+        key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)
+        most = None if limit is None else check.bounded_int(limit, "limit", 1, 1000)
+        return temporal.fact_history(self._rt, uid, key, agent_id=aid, limit=most)

@@ -140,9 +140,13 @@ def _times(as_of: datetime | None, known_at: datetime | None) -> tuple[datetime,
     return as_of or now, known_at or now
 
 
-def fact_history(rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None) -> list[Fact]:
-    """Every version of ``key`` (kept contradictions included), oldest recorded first."""
-    rows = rt.store.read("fact_history", user_id=user_id, key=canonical_key(key, user_id), agent_id=agent_id)
+def fact_history(
+    rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None, limit: int | None = None
+) -> list[Fact]:
+    """Every version of ``key`` (kept contradictions included; ``limit``: the latest recorded), oldest
+    recorded first."""
+    key = canonical_key(key, user_id)
+    rows = rt.store.read("fact_history", user_id=user_id, key=key, agent_id=agent_id, limit=limit)
     return [fact_from_row(r["fact"]) for r in rows]
 
 

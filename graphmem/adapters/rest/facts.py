@@ -95,8 +95,11 @@ def _reads(api: APIRouter, mem: GraphMemory) -> None:
         org_id: str | None = None,
         session_id: str | None = None,
         scope: str = "user",
+        limit: int | None = None,
     ) -> list[dict[str, Any] | None]:
-        """Every version of a fact, oldest first (valid time and transaction time)."""
+        """Every version of a fact, oldest first (valid time and transaction time); ``limit`` (1 to 1,000):
+        only the latest recorded."""
         keyauth.require_grant(request, *shared(scope, agent_id, org_id))
-        versions = mem.facts.history(user_id, key, **scope_args(agent_id, org_id, session_id, scope))
+        scoped = scope_args(agent_id, org_id, session_id, scope)
+        versions = mem.facts.history(user_id, key, limit=limit, **scoped)
         return [ops.fact_json(f) for f in versions]
