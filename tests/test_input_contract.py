@@ -42,6 +42,7 @@ DEFECTS: list[tuple[str, Callable[[GraphMemory, str], Any], str]] = [
         lambda m, u: m.remember("x", user_id=u, metadata={"n": 10**5000}),
         "metadata.n",
     ),  # ValueError
+    ("invisible content", lambda m, u: m.remember("\u200b\ufeff", user_id=u), "content"),
     ("int 65 bits", lambda m, u: m.remember("x", user_id=u, metadata={"n": 2**64}), "metadata.n"),
     (
         "filter int 5000 digits",

@@ -43,8 +43,8 @@ def text(value: object, field: str, *, max_chars: int) -> str:
     if len(value) > max_chars:
         raise ValidationError(field, f"is {len(value)} characters long; the maximum is {max_chars}")
     value = _within(clean_string(value, field), field, max_chars)
-    if not value.strip():
-        raise ValidationError(field, "must not be empty or whitespace")
+    if all(c.isspace() or unicodedata.category(c) == "Cf" for c in value):  # "\u200b\ufeff" shows nothing
+        raise ValidationError(field, "must not be empty, whitespace or invisible format characters")
     return value
 
 
