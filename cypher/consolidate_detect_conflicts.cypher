@@ -1,6 +1,8 @@
 // Consolidate job (sleep-style): find contradictions between live memories from their facts. When a fact
 // version from one memory superseded (SUPERSEDES) the version stated by an older memory (same user, type and
-// key: the same entity and attribute, another value), the older memory is marked CONFLICTS_WITH the newer
+// key: the same entity and attribute, another value; older: said earlier, occurred_at, whatever order the
+// memories were stored in, so a conversation imported newest first is consolidated as one imported in
+// order, round 56), the older memory is marked CONFLICTS_WITH the newer
 // one (reason fact_superseded) and left for consolidate_conflicts to forget as outdated, unless a current
 // fact still derives from it (then the conflict is recorded as resolved, kept_partly_current). A contradiction
 // the fact layer kept (Fact CONFLICTS_WITH Fact) is marked between the memories as resolved, kept.
@@ -29,7 +31,9 @@ WITH mo, mn, collect({kind: kind, key: key, old_value: old_value, new_value: new
 CALL (mo, mn, why) {
   WITH mo, mn, why,
        why.kind = 'SUPERSEDES'
-         AND (mo.created_at < mn.created_at OR (mo.created_at = mn.created_at AND mo.id < mn.id))
+         AND (coalesce(mo.occurred_at, mo.created_at) < coalesce(mn.occurred_at, mn.created_at)
+              OR (coalesce(mo.occurred_at, mo.created_at) = coalesce(mn.occurred_at, mn.created_at)
+                  AND mo.id < mn.id))
          AND NOT EXISTS { (:Fact {status: 'current'})-[:DERIVED_FROM]->(mo) } AS outdated
   MERGE (mo)-[c:CONFLICTS_WITH]->(mn)
   ON CREATE SET c.recorded_at = $now, c.valid_from = $now, c.weight = 1.0, c.detected_by = 'consolidate',

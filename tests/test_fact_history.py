@@ -172,3 +172,15 @@ def test_history_can_be_limited_to_the_latest_versions(mem: GraphMemory, user_id
     assert len(mem.facts.history(user_id, "mood")) == 6
     with pytest.raises(ValidationError):
         mem.facts.history(user_id, "mood", limit=0)
+
+
+def test_consolidation_treats_any_import_order_alike(mem: GraphMemory, user_id: str) -> None:
+    """consolidate forgets the statements of values that stopped holding as outdated, the older by when they
+    were said: before round 56 by when they were stored, so a conversation imported newest first kept them."""
+    statuses = []
+    for n, order in enumerate([(0, 1, 2), (2, 1, 0)]):
+        user = disposable(f"{user_id}-{n}")
+        ids = _import(mem, user, order)
+        mem.jobs.run("consolidate", user_id=user)
+        statuses.append([mem.memories.get(ids[i], user_id=user).status for i in range(3)])
+    assert statuses[0] == statuses[1] == ["forgotten", "forgotten", "active"]
