@@ -169,6 +169,8 @@ def test_history_can_be_limited_to_the_latest_versions(mem: GraphMemory, user_id
     for i in range(6):
         mem.facts.set(user_id, "mood", f"mood {i}")
     assert [f.value for f in mem.facts.history(user_id, "mood", limit=2)] == ["mood 4", "mood 5"]
+    _import(mem, user_id, (2, 1, 0))  # newest first: the current value is recorded first, and still listed
+    assert "Manchester" in [f.value for f in mem.facts.history(user_id, "location", limit=1)]
     assert len(mem.facts.history(user_id, "mood")) == 6
     with pytest.raises(ValidationError):
         mem.facts.history(user_id, "mood", limit=0)

@@ -206,7 +206,7 @@ def facts_history(
         table.add_row(
             str(f.version),
             escape(f.value),
-            f.status,
+            f.status + (f", revoked {_when(f.revoked_at)}" if f.revoked_at else ""),  # recorded again since
             _when(f.valid_from),
             _when(f.valid_to),
             _when(f.recorded_at),

@@ -166,7 +166,8 @@ class Facts:
     ) -> builtins.list[Fact]:
         """Every version of a fact, oldest first, with valid time (``valid_from``/``valid_to``) and
         transaction time (``recorded_at``/``expired_at``); kept contradictions have status ``conflicted``.
-        ``limit`` (1 to 1,000): only the latest recorded versions (a key that changes often keeps thousands).
+        ``limit`` (1 to 1,000): only the latest versions in valid time (a key that changes often keeps
+        thousands).
         ``scope`` and its ids as for :meth:`set`."""
         uid, aid = check.owner(user_id, scope, session_id, agent_id, org_id)
         key = check.text(key, "key", max_chars=check.MAX_ID_CHARS)

@@ -143,7 +143,7 @@ def _times(as_of: datetime | None, known_at: datetime | None) -> tuple[datetime,
 def fact_history(
     rt: Runtime, user_id: str, key: str, *, agent_id: str | None = None, limit: int | None = None
 ) -> list[Fact]:
-    """Every version of ``key`` (kept contradictions included; ``limit``: the latest recorded), oldest
+    """Every version of ``key`` (kept contradictions included; ``limit``: the latest in valid time), oldest
     recorded first."""
     key = canonical_key(key, user_id)
     rows = rt.store.read("fact_history", user_id=user_id, key=key, agent_id=agent_id, limit=limit)

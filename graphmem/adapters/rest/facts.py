@@ -98,7 +98,7 @@ def _reads(api: APIRouter, mem: GraphMemory) -> None:
         limit: int | None = None,
     ) -> list[dict[str, Any] | None]:
         """Every version of a fact, oldest first (valid time and transaction time); ``limit`` (1 to 1,000):
-        only the latest recorded."""
+        only the latest in valid time."""
         keyauth.require_grant(request, *shared(scope, agent_id, org_id))
         scoped = scope_args(agent_id, org_id, session_id, scope)
         versions = mem.facts.history(user_id, key, limit=limit, **scoped)
