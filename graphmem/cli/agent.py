@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 facts_app = App(help="Facts: set, get, list, retract, history.", no_args_is_help=True)
 core_app = App(help="Core memory blocks: list, set, append, replace, history.", no_args_is_help=True)
 console = Console()
-err_console = Console(stderr=True)
 
 
 # --- servers ---------------------------------------------------------------------------------------
@@ -123,9 +122,7 @@ def facts_get(
     elif fact is not None:
         console.print(f"{escape(fact.key)} = [bold]{escape(fact.value)}[/] ({_valid(fact)})")
     if fact is None:
-        if not as_json:
-            err_console.print(escape(_ops().no_value(key, as_of, known_at)), highlight=False)
-        raise typer.Exit(code=4)
+        raise typer.Exit(code=4) if as_json else _not_found(_ops().no_value(key, as_of, known_at))
 
 
 @facts_app.command("list")

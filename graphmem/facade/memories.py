@@ -8,7 +8,7 @@ import builtins
 from datetime import datetime
 from typing import Any
 
-from graphmem.errors import MemoryNotFound, ValidationError
+from graphmem.errors import ValidationError
 from graphmem.facade._write import audited_write
 from graphmem.formation import edges
 from graphmem.governance import users as governance
@@ -128,11 +128,7 @@ class Memories:
         says whose memory it is; the other scopes need their id (``session_id``, ``agent_id``, ``org_id``),
         as in ``mem.facts``."""
         tenant, _ = check.owner(user_id, scope, session_id, agent_id, org_id)
-        mid = check.identifier(memory_id, "memory_id") or ""
-        rows = self._rt.store.read("memory_fetch", ids=[mid], tenants=[tenant], embedding=None, now=None)
-        if not rows:
-            raise MemoryNotFound(mid)
-        return memory_from_row(rows[0]["memory"])
+        return versioning.current(self._rt, check.identifier(memory_id, "memory_id") or "", user_id=tenant)
 
     def list(
         self,
