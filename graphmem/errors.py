@@ -46,6 +46,15 @@ class CoreBlockNotFound(NotFoundError):
         self.label = label
 
 
+class UserNotFound(NotFoundError):
+    """Nothing at all is stored for a user (a mistyped user id): a deletion, anonymisation or job run for one
+    user that would find nothing to do refuses it instead of reporting success."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__(f"nothing is stored for user {user_id!r}")
+        self.user_id = user_id
+
+
 class CoreBlockReadOnly(GraphMemError):
     """The agent tried to edit a read-only core memory block."""
 
@@ -163,6 +172,7 @@ __all__ = [
     "StoreError",
     "TenantMismatch",
     "TransientError",
+    "UserNotFound",
     "ValidationError",
     "VersionConflict",
 ]

@@ -236,6 +236,7 @@ def test_cli_jobs_and_health(auto: GraphMemory, config_id: str, user_id: str) ->
     env = {"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id}
     listed = runner.invoke(app, ["jobs", "list", "--json"], env=env)
     assert listed.exit_code == 0 and '"decay"' in listed.stdout
+    auto.remember("I adopted a dog named Rex", user_id=user_id)  # a user of nothing stored: exit 4
     ran = runner.invoke(app, ["jobs", "run", "review", "--user", user_id, "--json"], env=env)
     assert ran.exit_code == 0 and '"success"' in ran.stdout
     assert runner.invoke(app, ["jobs", "disable", "promote"], env=env).exit_code == 0

@@ -159,8 +159,9 @@ def test_import_export_anonymize_delete(mem: GraphMemory, user_id: str, tmp_path
     report = _json(["delete-user", user_id, "--yes"])
     assert isinstance(report, dict) and report["user_id"] == user_id and report["nodes"]["Memory"] == 8
     assert _count(mem, user_id) == 0
-    table = runner.invoke(app, ["delete-user", user_id], input="y\n")  # idempotent; a table for people
-    assert table.exit_code == 0 and "total" in table.stdout and "0 relationships" in table.stdout
+    again = runner.invoke(app, ["delete-user", user_id], input="y\n")  # nothing left: said before asking
+    assert again.exit_code == 4 and f"nothing is stored for user '{user_id}'" in again.output
+    assert "Delete every" not in again.output
 
 
 def test_memory_update_forget_history_context(mem: GraphMemory, user_id: str) -> None:

@@ -229,13 +229,14 @@ def test_remaining_bad_input(mem: GraphMemory, user_id: str) -> None:
 
 
 def test_deletion_and_export_scan_the_same_labels(mem: GraphMemory, user_id: str) -> None:
-    """user_nodes (export, anonymize) and user_delete list the same labels, and the labels of every node
-    a user's activity creates are among them (each looked up through its user_id index)."""
+    """user_nodes (export, anonymize), user_delete and user_stored (is anything stored?) list the same
+    labels, and the labels of every node a user's activity creates are among them (each looked up through its
+    user_id index)."""
     labels = {
         name: re.findall(r"MATCH \(n:(\w+)\) WHERE n.user_id = \$user_id", query(name))
-        for name in ("user_nodes", "user_delete", "user_delete_begin")
+        for name in ("user_nodes", "user_delete", "user_delete_begin", "user_stored")
     }
-    assert labels["user_nodes"] == labels["user_delete"] == labels["user_delete_begin"]
+    assert len({tuple(found) for found in labels.values()}) == 1, labels
     assert len(labels["user_nodes"]) >= 12
     indexed = {
         r["label"]

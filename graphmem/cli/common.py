@@ -31,6 +31,7 @@ HomeOption = Annotated[
     typer.Option("--home", help="server home (default: $GRAPHMEM_HOME or ~/.local/share/graphmem)"),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON")]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")]
 UserOption = Annotated[str, typer.Option("--user", "-u", help="the tenant (user_id)")]
 # Scopes (docs/scopes.md): the shared scopes a command also reads or writes.
 ScopeUserOption = Annotated[
@@ -142,6 +143,26 @@ def fail(exc: GraphMemError) -> typer.Exit:
     """Print a graphmem error for a person and exit with status 1 (raise what this returns)."""
     err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)  # one line: copyable
     return typer.Exit(code=1)
+
+
+def confirm(question: str, yes: bool) -> None:
+    """Ask ``question`` on stderr unless ``--yes`` was given; a no exits with status 1, nothing changed."""
+    if not yes and not typer.confirm(question, err=True):
+        err_console.print("aborted: nothing changed")
+        raise typer.Exit(code=1)
+
+
+def require_user(mem: GraphMemory, user: str, outcome: str) -> None:
+    """Exit with status 4 (as other lookups that find nothing) when nothing at all is stored for ``user``: a
+    mistyped id must not read as a successful deletion or run; ``outcome`` says what was not done."""
+    from graphmem.errors import UserNotFound
+    from graphmem.governance import users
+    from graphmem.model import validation as check
+
+    try:
+        users.require_stored(mem.runtime, check.user_id(user))
+    except UserNotFound as exc:
+        raise not_found(f"{exc}: {outcome} (a mistyped user id, or one already deleted?)") from exc
 
 
 def not_found(message: str) -> typer.Exit:

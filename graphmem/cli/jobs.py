@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, HomeOption, JsonOption
+from graphmem.cli.common import App, HomeOption, JsonOption, require_user
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import warm as _warm
@@ -65,10 +65,14 @@ def jobs_run(
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Run one job now (`--dry-run`: count what it would change, write nothing)."""
+    """Run one job now (`--dry-run`: count what it would change, write nothing).
+
+    Exit 4, nothing run or recorded, when `--user` names a user of whom nothing is stored."""
     try:
         clock = datetime.fromisoformat(now) if now else None
         with _connect(home) as mem:
+            if user is not None:
+                require_user(mem, user, f"{name} not run")
             run = mem.jobs.run(name, user_id=user, now=clock, dry_run=dry_run)
     except GraphMemError as exc:
         raise _fail(exc) from exc

@@ -25,7 +25,17 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from graphmem.cli.common import HomeOption, JsonOption, UserOption, fail, out_path, write_out
+from graphmem.cli.common import (
+    HomeOption,
+    JsonOption,
+    UserOption,
+    YesOption,
+    confirm,
+    fail,
+    out_path,
+    require_user,
+    write_out,
+)
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
@@ -38,13 +48,6 @@ console = Console()
 err_console = Console(stderr=True)
 
 UserArgument = Annotated[str, typer.Argument(help="the tenant (user_id)")]
-YesOption = Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")]
-
-
-def _confirm(question: str, yes: bool) -> None:
-    if not yes and not typer.confirm(question, err=True):
-        err_console.print("aborted: nothing changed")
-        raise typer.Exit(code=1)
 
 
 def _working() -> Progress:
@@ -92,11 +95,15 @@ def delete_user(
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Hard-delete every node and relationship of a user, in batches (the audit keeps a tombstone)."""
-    _confirm(f"Delete every memory, fact and edge of {user!r}? This cannot be undone", yes)
-    with _connect(home) as mem, _working() as progress:
-        progress.add_task(f"deleting {user}", total=None)
-        report = mem.users.delete(user, actor=actor or "cli")
+    """Hard-delete every node and relationship of a user, in batches (the audit keeps a tombstone).
+
+    Exit 4, nothing written, when nothing is stored for the user (a mistyped id, or one deleted already)."""
+    with _connect(home) as mem:
+        require_user(mem, user, "nothing deleted")
+        confirm(f"Delete every memory, fact and edge of {user!r}? This cannot be undone", yes)
+        with _working() as progress:
+            progress.add_task(f"deleting {user}", total=None)
+            report = mem.users.delete(user, actor=actor or "cli")
     if as_json:
         _print_json(report.model_dump(mode="json"))
         return
@@ -119,11 +126,15 @@ def anonymize_user(
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Redact a user's content and personal fields; structure, counts and recall by embedding stay."""
-    _confirm(f"Redact all content of {user!r}? This cannot be undone", yes)
-    with _connect(home) as mem, _working() as progress:
-        progress.add_task(f"anonymizing {user}", total=None)
-        touched = mem.users.anonymize(user, actor=actor or "cli")
+    """Redact a user's content and personal fields; structure, counts and recall by embedding stay.
+
+    Exit 4, nothing written, when nothing is stored for the user (a mistyped id, or one deleted already)."""
+    with _connect(home) as mem:
+        require_user(mem, user, "nothing anonymized")
+        confirm(f"Redact all content of {user!r}? This cannot be undone", yes)
+        with _working() as progress:
+            progress.add_task(f"anonymizing {user}", total=None)
+            touched = mem.users.anonymize(user, actor=actor or "cli")
     if as_json:
         _print_json({"user_id": user, "anonymized": touched})
     else:

@@ -31,9 +31,12 @@ class Users:
     def delete(self, user_id: str, *, actor: str | None = None) -> DeletionReport:
         """Hard-delete every node and relationship of a user, its session scopes included, in batches
         (idempotent); the audit keeps a tombstone holding only a hash of the user id. Agent and
-        organisation memories are shared, not the user's: they stay."""
+        organisation memories are shared, not the user's: they stay. A user of whom nothing is stored (never
+        written, or deleted already) gets an empty report and nothing is written: no tombstone."""
         uid = check.user_id(user_id)
         who = check.identifier(actor, "actor", required=False)
+        if not governance.stored(self._rt, uid):
+            return DeletionReport(user_id=uid)
         reports = [
             governance.delete_user(self._rt, t, actor=who) for t in governance.session_tenants(self._rt, uid)
         ]
@@ -42,8 +45,10 @@ class Users:
 
     def anonymize(self, user_id: str, *, actor: str | None = None) -> int:
         """Redact a user's content and personal fields (session scopes included), keeping structure and
-        counts; nodes touched."""
+        counts; nodes touched (0, with nothing written, for a user of whom nothing is stored)."""
         uid = check.user_id(user_id)
         who = check.identifier(actor, "actor", required=False)
+        if not governance.stored(self._rt, uid):
+            return 0
         tenants = [*governance.session_tenants(self._rt, uid), uid]
         return sum(governance.anonymize_user(self._rt, t, actor=who) for t in tenants)

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.embedding import embed_checked
-from graphmem.errors import MemoryNotFound
+from graphmem.errors import MemoryNotFound, UserNotFound
 from graphmem.formation.drafts import session_uid_prefix
 from graphmem.model.scopes import session_prefix
 from graphmem.store import audit
@@ -31,7 +31,9 @@ __all__ = [
     "delete_user",
     "export_user",
     "govern_memory",
+    "require_stored",
     "session_tenants",
+    "stored",
 ]
 
 REDACTED = "[redacted]"
@@ -97,6 +99,26 @@ def session_tenants(rt: Runtime, user_id: str) -> list[str]:
     """The tenant keys of the user's session-scope data (docs/scopes.md); shared agent and organisation
     scopes are not the user's and are never among them."""
     return [r["tenant"] for r in rt.store.read("scope_session_tenants", prefix=session_prefix(user_id))]
+
+
+def stored(rt: Runtime, user_id: str) -> bool:
+    """Whether anything at all is stored for ``user_id``: a node of any of its labels, a session scope, a
+    deletion interrupted midway or an audit event naming it (one read of index seeks, each stopping at its
+    first hit)."""
+    rows = rt.store.read(
+        "user_stored",
+        user_id=user_id,
+        session_prefix=session_uid_prefix(user_id),
+        scope_prefix=session_prefix(user_id),
+        user_hash=audit.user_hash(user_id),
+    )
+    return bool(rows and rows[0]["stored"])
+
+
+def require_stored(rt: Runtime, user_id: str) -> None:
+    """Refuse a user of whom nothing is stored (:class:`UserNotFound`): a mistyped id, or one deleted."""
+    if not stored(rt, user_id):
+        raise UserNotFound(user_id)
 
 
 def merged_report(user_id: str, reports: list[DeletionReport]) -> DeletionReport:

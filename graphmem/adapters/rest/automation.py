@@ -14,6 +14,7 @@ from graphmem.adapters.rest.bodies import (
     ConfigBody,
 )
 from graphmem.automation.config import JOB_NAMES
+from graphmem.governance import users
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
 
@@ -78,7 +79,10 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     @api.post("/automation/jobs/{job}/run")
     def job_run(job: str, user_id: str | None = None, dry_run: bool = False) -> dict[str, Any]:
         """Run a job now (for one user, or all); a failed run is returned with status ``failed``.
-        ``dry_run=true``: what the job would change (status ``dry_run``), nothing written."""
+        ``dry_run=true``: what the job would change (status ``dry_run``), nothing written. A ``user_id`` of
+        whom nothing is stored (a typo) is a 404 ``UserNotFound``: nothing is run or recorded."""
+        if user_id is not None:
+            users.require_stored(mem.runtime, check.user_id(user_id))
         return mem.jobs.run(job, user_id=user_id, dry_run=dry_run).model_dump(mode="json")
 
     return api

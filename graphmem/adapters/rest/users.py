@@ -1,4 +1,8 @@
-"""REST routes over a whole user's data: export, delete, anonymize."""
+"""REST routes over a whole user's data: export, delete, anonymize.
+
+Deleting or anonymizing a user of whom nothing is stored (a mistyped id, or one deleted already) is a 404
+``UserNotFound`` and writes nothing, as the CLI's exit 4: a typo must not read as a successful erasure.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.params import Depends
 
+from graphmem.governance import users
 from graphmem.memory import GraphMemory
+from graphmem.model import validation as check
 
 
 def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
@@ -21,12 +27,15 @@ def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
 
     @api.delete("/users/{user_id}")
     def delete_user(user_id: str) -> dict[str, Any]:
-        """Hard-delete a user's data (the audit keeps a tombstone)."""
+        """Hard-delete a user's data (the audit keeps a tombstone); 404 when nothing is stored for it."""
+        users.require_stored(mem.runtime, check.user_id(user_id))
         return mem.users.delete(user_id, actor="api").model_dump(mode="json")
 
     @api.post("/users/{user_id}/anonymize")
     def anonymize_user(user_id: str) -> dict[str, Any]:
-        """Redact a user's content and personal fields; structure and counts stay (irreversible)."""
+        """Redact a user's content and personal fields; structure and counts stay (irreversible); 404 when
+        nothing is stored for it."""
+        users.require_stored(mem.runtime, check.user_id(user_id))
         return {"user_id": user_id, "anonymized": mem.users.anonymize(user_id, actor="api")}
 
     return api

@@ -1,0 +1,98 @@
+"""A mistyped user, a clock in the future and a reversed time window (probe of the CLI's first hour):
+`delete-user`, `anonymize-user` and `jobs run -u` of a user of whom nothing is stored exit 4 and write no
+audit event or JobRun (they exited 0, so a typo read as a successful GDPR deletion), as REST answers 404; the
+Python API's deletion stays an idempotent no-op that writes nothing. `jobs run --now <future>` asks before it
+writes; a timeline or audit window whose start is after its end is refused on every surface."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from graphmem import GraphMemory
+from graphmem.adapters.rest import create_app
+from graphmem.store.audit import user_hash
+
+runner = CliRunner()
+KEY = "test-key"
+
+
+@pytest.fixture(scope="module")
+def client(mem: GraphMemory) -> Iterator[TestClient]:
+    with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        yield c
+
+
+def _traces(mem: GraphMemory, user: str) -> dict[str, int]:
+    """What a command could have written about ``user``: audit events, job runs, a pending deletion."""
+    row = mem.query(
+        "RETURN COUNT { MATCH (a:AuditEvent) WHERE a.user_hash = $h } AS audit, "
+        "COUNT { MATCH (r:JobRun) WHERE r.user_id = $u } AS runs, "
+        "COUNT { MATCH (d:UserDeletion) WHERE d.user_hash = $h } AS pending",
+        {"u": user, "h": user_hash(user)},
+    )
+    return dict(row[0])
+
+
+def _invoke(args: list[str], **kwargs: object) -> tuple[int, str]:
+    from graphmem.cli.main import app
+
+    result = runner.invoke(app, args, **kwargs)  # type: ignore[arg-type]
+    return result.exit_code, " ".join(result.output.split())
+
+
+NOTHING = {"audit": 0, "runs": 0, "pending": 0}
+
+
+def test_a_mistyped_user_is_not_deleted_anonymized_or_run(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    typo = f"{user_id}-typo"
+    for args in (
+        ["delete-user", typo, "--yes"],
+        ["delete-user", typo],  # told before being asked
+        ["anonymize-user", typo, "--yes", "--json"],
+        ["jobs", "run", "decay", "-u", typo],
+        ["jobs", "run", "forget", "-u", typo, "--dry-run"],
+    ):
+        code, out = _invoke(args)
+        assert code == 4, (args, out)
+        assert f"nothing is stored for user '{typo}'" in out and "error" not in out.lower(), out
+        assert "Delete every" not in out and "Traceback" not in out
+    assert _traces(mem, typo) == NOTHING
+
+    assert mem.users.delete(typo).deleted == 0 and mem.users.anonymize(typo) == 0  # idempotent, silent
+    for response in (client.delete(f"/users/{typo}"), client.post(f"/users/{typo}/anonymize")):
+        assert response.status_code == 404 and response.json()["error"] == "UserNotFound"
+    job = client.post("/automation/jobs/decay/run", params={"user_id": typo})
+    assert job.status_code == 404 and job.json()["error"] == "UserNotFound"
+    assert _traces(mem, typo) == NOTHING  # no tombstone, no JobRun, on any surface
+
+    code, out = _invoke(["jobs", "run", "decay", "-u", user_id])  # a real user still runs
+    assert code == 0 and "success" in out
+    assert _invoke(["delete-user", user_id, "--yes"])[0] == 0
+    code, out = _invoke(["delete-user", user_id, "--yes"])  # a second deletion: nothing stored, no crash
+    assert code == 4 and "nothing is stored" in out
+    assert client.delete(f"/users/{user_id}").status_code == 404
+    assert [e.action for e in mem.temporal.audit_log(user_id=user_id)].count("delete_user") == 1
+
+
+def test_a_user_with_only_facts_core_blocks_or_a_session_scope_is_stored(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """ "Nothing stored" means nothing under any label or scope of the user, not "no memories"."""
+    facts, core, session = f"{user_id}-facts", f"{user_id}-core", f"{user_id}-session"
+    mem.facts.set(facts, "city", "Paris")
+    mem.core.set(core, "persona", "Speaks French")
+    mem.facts.set(session, "scratch", "4411", scope="session", session_id="s9")
+    for user in (facts, core, session):
+        code, out = _invoke(["delete-user", user, "--yes", "--json"])
+        assert code == 0 and sum(json.loads(out)["nodes"].values()) > 0, (user, out)
+        code, out = _invoke(["delete-user", user, "--yes"])  # now nothing is
+        assert code == 4 and "nothing is stored" in out, (user, out)
+    assert mem.facts.get(facts, "city") is None
