@@ -7,7 +7,9 @@ writes; a timeline or audit window whose start is after its end is refused on ev
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -96,3 +98,27 @@ def test_a_user_with_only_facts_core_blocks_or_a_session_scope_is_stored(
         code, out = _invoke(["delete-user", user, "--yes"])  # now nothing is
         assert code == 4 and "nothing is stored" in out, (user, out)
     assert mem.facts.get(facts, "city") is None
+
+
+def test_a_future_clock_asks_before_it_writes(mem: GraphMemory, user_id: str) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    future = (datetime.now(UTC) + timedelta(days=400)).isoformat()
+    code, out = _invoke(["jobs", "run", "decay", "-u", user_id, "--now", future], input="n\n")
+    assert code == 1 and "aborted: nothing changed" in out
+    assert re.search(r"is 39\d days in the future: `decay` will change the data of", out), out
+    assert "cannot be undone" in out and _traces(mem, user_id)["runs"] == 0
+
+    code, out = _invoke(["jobs", "run", "decay", "-u", user_id, "--now", future, "--dry-run"])
+    assert code == 0 and "dry_run" in out and "future" not in out  # writes nothing: not asked
+    assert _traces(mem, user_id)["runs"] == 0
+    code, out = _invoke(["jobs", "run", "decay", "-u", user_id, "--now", future], input="y\n")
+    assert code == 0 and "success" in out and _traces(mem, user_id)["runs"] == 1
+    past = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+    code, out = _invoke(["jobs", "run", "decay", "-u", user_id, "--now", past])  # not asked
+    assert code == 0 and "success" in out
+    code, out = _invoke(["jobs", "run", "decay", "-u", user_id, "--now", future, "--yes"])
+    assert code == 0 and "success" in out
+    code, out = _invoke(["jobs", "run", "forget", "-u", user_id, "--now", future, "--dry-run"])
+    assert code == 0 and "does not decay them itself" in out  # its dry run alone counts no decay
+    code, out = _invoke(["jobs", "run", "--help"], env={"COLUMNS": "200"})
+    assert "changes the stored data" in out and "--yes" in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import threading
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from graphmem.cli.common import App, HomeOption, JsonOption, require_user
+from graphmem.cli.common import App, HomeOption, JsonOption, YesOption, confirm, require_user
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import fail as _fail
 from graphmem.cli.common import warm as _warm
@@ -29,6 +29,12 @@ err_console = Console(stderr=True)
 NO_WORKER_HINT = (
     "no worker is running, so scheduled jobs do not run (state `missing`): start one with "
     "`graphmem worker` (same --home / NEO4J_URI as the API), or run a job now with `graphmem jobs run <job>`"
+)
+
+FORGET_AT_CLOCK = (
+    "note: forget judges memories by what decay last computed and does not decay them itself: to see what a "
+    "day in the future forgets, run `jobs run decay --now` at that clock first (with --dry-run, forget alone "
+    "counts what forget alone would change)"
 )
 
 
@@ -58,10 +64,18 @@ def jobs_list(home: HomeOption = None, as_json: JsonOption = False) -> None:
 def jobs_run(
     name: str,
     user: Annotated[str | None, typer.Option("--user", "-u", help="one tenant (default: all)")] = None,
-    now: Annotated[str | None, typer.Option("--now", help="virtual clock, ISO 8601 with offset")] = None,
+    now: Annotated[
+        str | None,
+        typer.Option(
+            "--now",
+            help="virtual clock, ISO 8601 with offset: the job changes the stored data as if that time had "
+            "come (a future time asks for confirmation unless --yes; --dry-run writes nothing)",
+        ),
+    ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="report what the job would change; write nothing")
     ] = False,
+    yes: YesOption = False,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -73,6 +87,10 @@ def jobs_run(
         with _connect(home) as mem:
             if user is not None:
                 require_user(mem, user, f"{name} not run")
+            if clock is not None and not dry_run:
+                _confirm_future(name, user, clock, yes)
+            if clock is not None and name == "forget":
+                err_console.print(FORGET_AT_CLOCK, highlight=False, soft_wrap=True)
             run = mem.jobs.run(name, user_id=user, now=clock, dry_run=dry_run)
     except GraphMemError as exc:
         raise _fail(exc) from exc
@@ -86,6 +104,25 @@ def jobs_run(
         console.print(f"{run.job}: [bold]{run.status}[/] {counts} {error}")
     if run.status not in ("success", "dry_run"):
         raise typer.Exit(code=1)
+
+
+def _confirm_future(name: str, user: str | None, clock: datetime, yes: bool) -> None:
+    """A clock ahead of the present writes real data as if that day had come (decay weakens memories, forget
+    drops them): say so and ask, unless ``--yes``. A clock without an offset is UTC, as the job reads it."""
+    from graphmem.automation.config import JOB_NAMES
+
+    aware = clock if clock.tzinfo is not None else clock.replace(tzinfo=UTC)
+    ahead = aware - datetime.now(UTC)
+    if ahead <= timedelta(0) or name not in JOB_NAMES:  # an unknown job: the run refuses it, unasked
+        return
+    whose = f"the data of {user!r}" if user is not None else "the data of every user"
+    when = aware.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    confirm(
+        f"--now {when} is {ahead.days} days in the future: `{name}` will change {whose} as if that time had "
+        "come (decay weakens memories, forget drops them), and this cannot be undone (--dry-run counts what "
+        "it would change and writes nothing). Run it?",
+        yes,
+    )
 
 
 def _toggle(name: str, enabled: bool, home: Path | None) -> None:
