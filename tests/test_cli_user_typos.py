@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from graphmem import GraphMemory
+from graphmem import GraphMemory, ValidationError
 from graphmem.adapters.rest import create_app
 from graphmem.store.audit import user_hash
 
@@ -122,3 +122,21 @@ def test_a_future_clock_asks_before_it_writes(mem: GraphMemory, user_id: str) ->
     assert code == 0 and "does not decay them itself" in out  # its dry run alone counts no decay
     code, out = _invoke(["jobs", "run", "--help"], env={"COLUMNS": "200"})
     assert "changes the stored data" in out and "--yes" in out
+
+
+def test_a_window_that_ends_before_it_starts_is_refused(
+    mem: GraphMemory, client: TestClient, user_id: str
+) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    start, end = datetime(2025, 3, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
+    with pytest.raises(ValidationError, match=r"end: 2025-01-01T00:00:00\+00:00 is before start"):
+        mem.temporal.timeline(user_id, start=start, end=end)
+    with pytest.raises(ValidationError, match=r"until: .* is before since"):
+        mem.temporal.audit_log(user_id=user_id, since=start, until=end)
+    assert mem.temporal.timeline(user_id, start=end, end=end) == []  # an empty window is not reversed
+    code, out = _invoke(["timeline", "-u", user_id, "--start", "2025-03-01", "--end", "2025-01-01"])
+    assert code == 1 and out.startswith("error: end: 2025-01-01") and "is before start" in out, out
+    response = client.get(
+        f"/users/{user_id}/timeline", params={"start": start.isoformat(), "end": end.isoformat()}
+    )
+    assert response.status_code == 422 and "is before start" in response.json()["detail"]

@@ -23,6 +23,17 @@ def _required(value: object, field: str) -> datetime:
     return when
 
 
+def _window(start: object, end: object, names: tuple[str, str]) -> tuple[datetime | None, datetime | None]:
+    """A time window's bounds, checked: a start after the end is a refusal naming both (it selected nothing,
+    silently, which read as an empty history)."""
+    first, last = check.aware_datetime(start, names[0]), check.aware_datetime(end, names[1])
+    if first is not None and last is not None and first > last:
+        raise ValidationError(
+            names[1], f"{last.isoformat()} is before {names[0]} {first.isoformat()} (swap the two bounds?)"
+        )
+    return first, last
+
+
 class Temporal:
     """Read the user's graph as it was, and the audit trail of its changes (``mem.temporal``)."""
 
@@ -44,12 +55,14 @@ class Temporal:
         ``known_at`` keeps only what the engine had recorded by then. ``limit`` (1 to 1,000; ``None``: all)
         keeps the first events in that order; ``newest_first`` reverses it ("what happened lately": the
         latest ``limit`` events, latest first). The memories are read from an index in that order, so a page
-        or a window costs what it returns, not the user's history (versions and facts, fewer, are sorted)."""
+        or a window costs what it returns, not the user's history (versions and facts, fewer, are sorted).
+        A ``start`` after ``end`` is a :class:`ValidationError`."""
+        first, last = _window(start, end, ("start", "end"))
         return snapshots.timeline(
             self._rt,
             check.user_id(user_id),
-            start=check.aware_datetime(start, "start"),
-            end=check.aware_datetime(end, "end"),
+            start=first,
+            end=last,
             known_at=check.aware_datetime(known_at, "known_at"),
             limit=None if limit is None else check.bounded_int(limit, "limit", 1, MAX_PAGE),
             newest_first=check.boolean(newest_first, "newest_first"),
@@ -90,13 +103,14 @@ class Temporal:
         ``user_id`` also finds a deleted user's tombstone; ``since`` / ``until`` bound their time (inclusive).
         One page at a time: at most ``limit`` events (1 to 1,000; ``None``: all) after the event ``after`` in
         that order (the previous page's last id; an id that is not an event of the same user's log is a
-        :class:`ValidationError`)."""
+        :class:`ValidationError`); a ``since`` after ``until`` is one too."""
+        first, last = _window(since, until, ("since", "until"))
         events, found = audit.page(
             self._rt,
             user_id=check.identifier(user_id, "user_id", required=False),
             target_id=check.identifier(target_id, "target_id", required=False),
-            since=check.aware_datetime(since, "since"),
-            until=check.aware_datetime(until, "until"),
+            since=first,
+            until=last,
             after=check.identifier(after, "after", required=False),
             limit=None if limit is None else check.bounded_int(limit, "limit", 1, MAX_PAGE),
             newest_first=check.boolean(newest_first, "newest_first"),
