@@ -243,8 +243,9 @@ class GraphMemory:
         ``scope`` as for :meth:`remember` (``user`` or ``session`` keep the session's chain; a shared scope
         stores the turns without it).
 
-        ``messages``: dicts ``{role, content, timestamp?, name?, metadata?}``, Google ADK ``Content`` objects
-        or their dict form, or plain strings (user turns). A near-duplicate reinforces the memory it repeats,
+        ``messages``: dicts ``{role, content, timestamp?, name?, metadata?, tags?}`` (``content`` a string or
+        a list of text parts: ``[{"type": "text", "text": ...}]``), Google ADK ``Content`` objects or their
+        dict form, or plain strings (user turns). A near-duplicate reinforces the memory it repeats,
         which is returned in its place.
         """
         turns = inbound.normalize_all(

@@ -229,6 +229,7 @@ def add_turns(
             org_id=org_id,
             occurred_at=t.timestamp,
             metadata=t.metadata,
+            tags=t.tags,
             source=t.source,
             role=t.role,
             speaker=t.speaker,

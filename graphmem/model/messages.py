@@ -1,8 +1,10 @@
 """Incoming messages in every accepted shape, normalized to :class:`Turn` (pure, no database).
 
-Accepted shapes: ``{role, content, timestamp?, name?, metadata?}`` dicts; Google ADK events, i.e. a
-``Content`` object (``role`` and ``parts[].text``), the equivalent dict ``{"role", "parts": [{"text"}]}``,
-or an object/dict with a ``content`` holding such a ``Content``; and plain strings (a user turn).
+Accepted shapes: ``{role, content, timestamp?, name?, metadata?, tags?}`` dicts, whose ``content`` is a
+string or a list of content parts as OpenAI and Anthropic send them (``[{"type": "text", "text": ...}]``: the
+text parts joined by newlines; a part of another type is refused); Google ADK events, i.e. a ``Content``
+object (``role`` and ``parts[].text``), the equivalent dict ``{"role", "parts": [{"text"}]}``, or an
+object/dict with a ``content`` holding such a ``Content``; and plain strings (a user turn).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Turn:
     name: str | None = None
     timestamp: datetime | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
 
     @property
     def speaker(self) -> str:
@@ -63,6 +66,30 @@ def _parts_text(parts: object, where: str) -> str:
     return "\n".join(texts)
 
 
+TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
+"""Content part types that hold text: chat completions and Anthropic (``text``), OpenAI responses (the
+others)."""
+
+
+def _content_parts(parts: Sequence[object], where: str) -> str:
+    """A list of typed content parts (``[{"type": "text", "text": ...}]``, or objects with those attributes)
+    to its text, parts joined by newlines; a part of another type (an image, audio, a tool call) is refused,
+    naming its type."""
+    texts: list[str] = []
+    for i, part in enumerate(parts):
+        kind = _get(part, "type") or "text"
+        if kind not in TEXT_PARTS:
+            raise ValidationError(
+                f"{where}[{i}]",
+                f"is a part of type {kind!r}: only text parts ({', '.join(sorted(TEXT_PARTS))}) are stored",
+            )
+        text = _get(part, "text")
+        if not isinstance(text, str):
+            raise ValidationError(f"{where}[{i}]", 'must be a text part: {"type": "text", "text": "..."}')
+        texts.append(text)
+    return "\n".join(t for t in texts if t.strip())
+
+
 def _get(obj: object, name: str) -> Any:
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
@@ -78,6 +105,8 @@ def normalize(message: object, index: int, *, max_chars: int) -> Turn:
     role: object = _get(message, "role")
     if content is None and _get(message, "parts") is not None:
         content = _parts_text(_get(message, "parts"), where)  # an ADK Content (object or dict)
+    elif isinstance(content, list | tuple):
+        content = _content_parts(content, f"{where}.content")  # OpenAI / Anthropic content parts
     elif content is not None and not isinstance(content, str):
         role = _get(content, "role") or role or ("user" if _get(message, "author") == "user" else "model")
         content = _parts_text(_get(content, "parts"), where)  # an ADK Event: content is a Content
@@ -94,7 +123,8 @@ def normalize(message: object, index: int, *, max_chars: int) -> Turn:
         stamp = check.epoch_seconds(stamp, f"{where}.timestamp")
     timestamp = check.aware_datetime(stamp, f"{where}.timestamp")
     metadata = check.stored_metadata(_get(message, "metadata"), f"{where}.metadata")
-    return Turn(role=role.lower(), content=text, name=name, timestamp=timestamp, metadata=metadata)
+    tags = check.tags(_get(message, "tags"), f"{where}.tags")
+    return Turn(role=role.lower(), content=text, name=name, timestamp=timestamp, metadata=metadata, tags=tags)
 
 
 def normalize_all(messages: object, *, max_batch: int, max_chars: int) -> list[Turn]:

@@ -271,24 +271,21 @@ def operator_key(key: str, value: Any) -> str | None:
     return next((k for k in (key, *(value if isinstance(value, dict) else ())) if k.startswith("$")), None)
 
 
-def tags(value: object) -> list[str]:
+def tags(value: object, field: str = "tags") -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list | tuple):
-        raise ValidationError("tags", f"must be a list of strings, not {type(value).__name__}")
+        raise ValidationError(field, f"must be a list of strings, not {type(value).__name__}")
     if len(value) > MAX_TAGS:
-        raise ValidationError("tags", f"has {len(value)} tags; the maximum is {MAX_TAGS}")
+        raise ValidationError(field, f"has {len(value)} tags; the maximum is {MAX_TAGS}")
     out = []
     for i, tag in enumerate(value):
         if not isinstance(tag, str) or not tag.strip():
-            raise ValidationError(f"tags[{i}]", "must be a non-empty string")
+            raise ValidationError(f"{field}[{i}]", "must be a non-empty string")
         if len(tag) > MAX_TAG_CHARS:
-            raise ValidationError(f"tags[{i}]", f"is longer than {MAX_TAG_CHARS} characters")
-        out.append(
-            _within(
-                clean_string(tag, f"tags[{i}]", allow_newlines=False).strip(), f"tags[{i}]", MAX_TAG_CHARS
-            )
-        )
+            raise ValidationError(f"{field}[{i}]", f"is longer than {MAX_TAG_CHARS} characters")
+        where = f"{field}[{i}]"
+        out.append(_within(clean_string(tag, where, allow_newlines=False).strip(), where, MAX_TAG_CHARS))
     return out
 
 
