@@ -32,7 +32,7 @@ from graphmem.temporal.facts import fact_from_row
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["STALE_AFTER", "Claim", "Step", "audited", "fact", "memories", "once"]
+__all__ = ["STALE_AFTER", "Claim", "Step", "audited", "fact", "key_id", "memories", "once"]
 
 T = TypeVar("T")
 STALE_AFTER = timedelta(seconds=60)
@@ -80,6 +80,11 @@ def _release_stranded(rt: Runtime, key_id: str) -> None:
     rt.stranded_claims.pop(key_id, None)
 
 
+def key_id(user_id: str, key: str) -> str:
+    """The unique id of ``user_id``'s idempotency key ``key``."""
+    return f"{user_id}\x1f{key}"
+
+
 def once(
     rt: Runtime,
     *,
@@ -93,26 +98,26 @@ def once(
     transaction; repeats get ``replay(ids the first call finished with)``."""
     if key is None:
         return perform(Claim(None))
-    key_id = f"{user_id}\x1f{key}"
-    _release_stranded(rt, key_id)
+    claimed = key_id(user_id, key)
+    _release_stranded(rt, claimed)
     token = str(uuid.uuid4())
-    done = _claim(rt, key_id, user_id=user_id, key=key, action=action, token=token)
+    done = _claim(rt, claimed, user_id=user_id, key=key, action=action, token=token)
     if done is not None:
         logger.debug("idempotency: replaying %s", action)
         return replay(done)
-    claim = Claim(key, key_id, token)
+    claim = Claim(key, claimed, token)
     try:
         result = perform(claim)
     except BaseException:
         # recorded before the release is tried: if the server went away (what failed the write) or a second
         # interrupt stops the release, the next call with the key releases it
-        rt.stranded_claims[key_id] = token
+        rt.stranded_claims[claimed] = token
         with contextlib.suppress(Exception):
-            rt.store.write("idempotency_release", id=key_id, token=token)
-            rt.stranded_claims.pop(key_id, None)
+            rt.store.write("idempotency_release", id=claimed, token=token)
+            rt.stranded_claims.pop(claimed, None)
         raise
     if not claim.finished:  # a write path that forgot to finish its claim: an internal error
-        rt.store.write("idempotency_release", id=key_id, token=token)
+        rt.store.write("idempotency_release", id=claimed, token=token)
         raise RuntimeError(f"{action} did not complete its idempotency key")
     return result
 

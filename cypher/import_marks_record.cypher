@@ -1,0 +1,8 @@
+// Record messages `graphmem import` stored: one done IdempotencyKey per message, its result the memory the
+// message became (a new one, or the one a near-duplicate reinforced). A key already recorded is kept.
+// $user_id, $now, $rows: list of {id, key, memory}
+UNWIND $rows AS row
+MERGE (k:IdempotencyKey {id: row.id})
+ON CREATE SET k.user_id = $user_id, k.key = row.key, k.action = 'import', k.status = 'done',
+              k.result_ids = [row.memory], k.created_at = $now, k.finished_at = $now
+RETURN count(k) AS recorded
