@@ -7,8 +7,8 @@
 // valid from the memory's occurred_at, recorded now, never overwritten.
 // $user_id: the tenant (both ends of every edge must belong to it); $now: datetime (transaction time)
 // $plan: the lists, in one map (graphmem.store.values.list_map says why):
-//   sessions: [{uid, user_id, session_id, agent_id, first_id, last_id}]: the session the batch extends (formation
-//     sends none or one; each one listed gets its tail's FOLLOWS link)
+//   sessions: [{uid, user_id, session_id, agent_id, first_id, last_id, first_at, last_at}]: the session the batch
+//     extends (formation sends none or one; each one listed gets its tail's FOLLOWS links)
 //   rows: [{id, user_id, content, embedding, context_embedding, session_uid, props: map of scalar properties}]
 //   follows: [{src, dst, weight, kind}]; related: [{src, dst, weight}]
 //   causes: [{src, dst, weight, cue, method, valid_from}]
@@ -23,22 +23,42 @@ CALL () {
   RETURN count(u) AS locked
 }
 CALL () {
-  // The FOLLOWS predecessor of the session's first new memory: the session's last memory, or for a new session
-  // the user's last memory (the last memory of the previous session); the tail pointers move to the batch.
+  // The session's place in the temporal view (valid time, not arrival: history can be imported in any order).
+  // The batch's first memory follows the session's last one, or for a new session the user's latest memory
+  // at or before it (memory_user_occurred); when a memory of another session comes after the batch, the
+  // batch's last memory is followed by the earliest such one, and the cross-session edges into that one from
+  // before the batch end in transaction time (`expired_at`): the batch now lies between them.
   UNWIND $plan.sessions AS s
-  MERGE (u:User {id: s.user_id})
-    ON CREATE SET u.user_id = s.user_id, u.created_at = $now
   MERGE (sess:Session {uid: s.uid})
     ON CREATE SET sess.user_id = s.user_id, sess.session_id = s.session_id, sess.agent_id = s.agent_id,
                   sess.created_at = $now, sess.new = true
-  WITH s, u, sess, CASE WHEN sess.new THEN u.last_memory_id ELSE sess.last_memory_id END AS prev_id,
-       coalesce(sess.new, false) AS is_new
+  WITH s, sess, sess.last_memory_id AS session_last, coalesce(sess.new, false) AS is_new
   REMOVE sess.new
-  SET sess.last_memory_id = s.last_id, sess.updated_at = $now,
-      u.last_memory_id = s.last_id, u.last_session_uid = s.uid
+  SET sess.last_memory_id = s.last_id, sess.updated_at = $now
+  WITH s, sess, is_new,
+       CASE WHEN is_new THEN COLLECT {
+         MATCH (p:Memory) USING INDEX SEEK p:Memory(user_id, occurred_at)
+         WHERE p.user_id = s.user_id AND p.occurred_at <= s.first_at
+         WITH p ORDER BY p.user_id DESC, p.occurred_at DESC, p.id DESC LIMIT 1
+         RETURN p.id
+       }[0] ELSE session_last END AS prev_id,
+       COLLECT {
+         MATCH (q:Memory) USING INDEX SEEK q:Memory(user_id, occurred_at)
+         WHERE q.user_id = s.user_id AND q.occurred_at > s.last_at AND NOT (q)-[:IN_SESSION]->(sess)
+         WITH q ORDER BY q.user_id, q.occurred_at, q.id LIMIT 1
+         RETURN q.id
+       }[0] AS next_id
+  CALL (s, next_id) {
+    MATCH (x:Memory)-[r:FOLLOWS {kind: 'cross_session'}]->(:Memory {id: next_id})
+    WHERE x.user_id = s.user_id AND x.occurred_at <= s.first_at AND r.expired_at IS NULL
+    SET r.expired_at = $now
+    RETURN count(r) AS spliced
+  }
   RETURN collect(CASE WHEN prev_id IS NOT NULL AND prev_id <> ''
                       THEN {src: prev_id, dst: s.first_id, weight: CASE WHEN is_new THEN 0.5 ELSE 1.0 END,
-                            kind: CASE WHEN is_new THEN 'cross_session' ELSE 'session' END} END) AS tail
+                            kind: CASE WHEN is_new THEN 'cross_session' ELSE 'session' END} END)
+         + collect(CASE WHEN next_id IS NOT NULL
+                        THEN {src: s.last_id, dst: next_id, weight: 0.5, kind: 'cross_session'} END) AS tail
 }
 CALL () {
   // The memories with their embeddings (compact float vectors) and session links; decay_due at the epoch (the

@@ -246,7 +246,7 @@ class _FailingStore(Store):
 
 
 def test_remember_is_transactional(mem: GraphMemory, user_id: str) -> None:
-    mem.remember("first, stored fine", user_id=user_id, session_id="s")
+    first = mem.remember("first, stored fine", user_id=user_id, session_id="s")
     failing = GraphMemory(
         _FailingStore(mem.runtime.store.driver, mem.runtime.store.database),
         mem.embedder,
@@ -260,8 +260,11 @@ def test_remember_is_transactional(mem: GraphMemory, user_id: str) -> None:
     )
     counts = {r["label"]: r["n"] for r in rows}
     assert counts["Memory"] == 1 and counts["Session"] == 1
-    tail = mem.query("MATCH (u:User {id: $u}) RETURN u.last_session_uid AS s", {"u": user_id})
-    assert tail[0]["s"].endswith("/s")
+    tail = mem.query(
+        "MATCH (s:Session) WHERE s.user_id = $u RETURN s.session_id AS s, s.last_memory_id AS last",
+        {"u": user_id},
+    )
+    assert tail == [{"s": "s", "last": first.id}]  # the failed call moved no session's tail
 
 
 def test_a_broken_embedder_is_a_clear_error_and_writes_nothing(mem: GraphMemory, user_id: str) -> None:

@@ -242,6 +242,8 @@ def _session(ctx: FormationContext, rows: Sequence[Row]) -> Row | None:
         "agent_id": ctx.drafts[0].agent_id,
         "first_id": rows[0]["id"],
         "last_id": rows[-1]["id"],
+        "first_at": min(r["props"]["occurred_at"] for r in rows),  # the batch's span in valid time
+        "last_at": max(r["props"]["occurred_at"] for r in rows),
     }
 
 

@@ -65,7 +65,9 @@ def form(
 
     A near-duplicate of an existing memory (or of an earlier draft) reinforces it instead, and is returned
     in its place. Consecutive new memories are chained with FOLLOWS edges; the first one follows the
-    session's previous memory, or, for a new session, the last memory of the user's previous session.
+    session's previous memory, or, for a new session, the user's latest memory at or before it in valid time
+    (history can arrive in any order), and the last one is followed by the next memory of another session,
+    if one is stored (``formation_write``).
     """
     if not drafts:
         return []
