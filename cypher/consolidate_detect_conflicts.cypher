@@ -8,7 +8,9 @@
 // the fact layer kept (Fact CONFLICTS_WITH Fact) is marked between the memories as resolved, kept.
 // A plan not started yet ("I'm moving to Manchester next month") is left until its start: until then the
 // value it replaces holds, and the plan may still be called off; a plan called off (retracted) is left for
-// good, as is the version that continues the value it would have ended. Idempotent: a pair already linked by
+// good, as is the version that continues the value it would have ended. A record revoked by a value that
+// arrived late (graphmem.model.fact_history: York's record that ran to Manchester's start, re-recorded to end
+// at Leeds's) is left: its edges are what the engine no longer believes. Idempotent: a pair already linked by
 // CONFLICTS_WITH is skipped.
 // $user_id: tenant, or null for all; $now: datetime; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
@@ -21,6 +23,7 @@ MATCH (fn)-[e:SUPERSEDES|CONFLICTS_WITH]->(fo:Fact)
 WHERE fo.user_id = fn.user_id
   AND NOT coalesce(fn.planned_at IS NOT NULL AND fn.valid_from > $now, false) // a plan not started yet
   AND NOT 'retracted' IN [fn.status, fo.status] // a withdrawn version superseded nothing, nor was superseded
+  AND fn.revoked_at IS NULL AND fo.revoked_at IS NULL // a record a late value replaced: its edges no longer hold
 MATCH (fn)-[:DERIVED_FROM]->(mn:Memory)
 MATCH (fo)-[:DERIVED_FROM]->(mo:Memory) // two clauses: each fact's memories (the planner warned of a product)
 WHERE mn <> mo AND mn.user_id = fn.user_id AND mo.user_id = fn.user_id

@@ -178,11 +178,20 @@ def test_history_can_be_limited_to_the_latest_versions(mem: GraphMemory, user_id
 
 def test_consolidation_treats_any_import_order_alike(mem: GraphMemory, user_id: str) -> None:
     """consolidate forgets the statements of values that stopped holding as outdated, the older by when they
-    were said: before round 56 by when they were stored, so a conversation imported newest first kept them."""
-    statuses = []
-    for n, order in enumerate([(0, 1, 2), (2, 1, 0)]):
+    were said: before round 56 by when they were stored, so a conversation imported newest first kept them.
+    It marks the same conflicts whatever the order: before round 57 it also followed the SUPERSEDES edges of
+    records a late value revoked, so a shuffled import marked York against Manchester too."""
+    statuses, conflicts = [], []
+    for n, order in enumerate([(0, 1, 2), (2, 1, 0), (0, 2, 1)]):
         user = disposable(f"{user_id}-{n}")
         ids = _import(mem, user, order)
         mem.jobs.run("consolidate", user_id=user)
         statuses.append([mem.memories.get(ids[i], user_id=user).status for i in range(3)])
-    assert statuses[0] == statuses[1] == ["forgotten", "forgotten", "active"]
+        session = {v: k for k, v in ids.items()}
+        pairs = mem.runtime.store.run_statement(
+            "MATCH (a:Memory)-[:CONFLICTS_WITH]->(b:Memory) WHERE a.user_id = $u RETURN a.id AS a, b.id AS b",
+            {"u": user},
+        )
+        conflicts.append(sorted((session[r["a"]], session[r["b"]]) for r in pairs))
+    assert statuses[0] == statuses[1] == statuses[2] == ["forgotten", "forgotten", "active"]
+    assert conflicts[0] == conflicts[1] == conflicts[2] == [(0, 1), (1, 2)]
