@@ -1,4 +1,5 @@
-// Every relationship touching the given nodes of a user (element ids from user_nodes), with its properties.
+// Every relationship touching the given nodes of a user (element ids from user_nodes), with its properties and
+// its element id (an edge between two pages of the export is read with each: export_user keeps it once).
 // $ids: element ids
 UNWIND $ids AS id
 MATCH (a) WHERE elementId(a) = id
@@ -8,6 +9,6 @@ MATCH (a)-[r]-(other)
 WHERE other.user_id IS NULL OR other.user_id = a.user_id OR type(r) = 'RECONSTRUCTS'
 WITH DISTINCT r
 WITH startNode(r) AS a, r, endNode(r) AS b
-RETURN coalesce(a.id, a.uid, elementId(a)) AS src, type(r) AS type, coalesce(b.id, b.uid, elementId(b)) AS dst,
+RETURN elementId(r) AS rel, coalesce(a.id, a.uid, elementId(a)) AS src, type(r) AS type, coalesce(b.id, b.uid, elementId(b)) AS dst,
        {__properties__: {{property_pairs(r, [])}}} AS props // date-times packed
 ORDER BY type, src, dst

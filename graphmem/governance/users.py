@@ -39,6 +39,12 @@ __all__ = [
 REDACTED = "[redacted]"
 BATCH = 500
 
+EXPORT_PAGE = 20_000
+"""Nodes per read transaction of an export (with their relationships): a page of 20,000 memories reads in
+~4 s and its relationships in ~4 s, so a user of any size stays within the server's transaction time limit;
+each page costs ~0.3 s more than one read (a 50,000-memory user: 16.4-18.5 s in one read, 19.8-20.5 s in pages
+of 25,000-10,000, 22.9-23.4 s in pages of 5,000)."""
+
 DELETE_PASSES = 4
 """Passes of a user's deletion at most: each after the first deletes what writes still running when the
 previous pass read the indexes committed (a pass that finds nothing ends it; the second, normally)."""
@@ -137,24 +143,31 @@ def merged_report(user_id: str, reports: list[DeletionReport]) -> DeletionReport
 
 def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
     """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
-    left out), relationships, and the audit log; JSON-serializable."""
-    nodes = rt.store.read(
-        "user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=True
+    left out), relationships, and the audit log; JSON-serializable. Read ``EXPORT_PAGE`` nodes per
+    transaction (their properties, then their relationships), so no read grows with the user."""
+    listed = rt.store.read(
+        "user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=False
     )
-    rels = rt.store.read("user_relationships", ids=[n["element_id"] for n in nodes])
+    ids = [n["element_id"] for n in listed]
+    nodes: list[dict[str, Any]] = []
+    rels: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(ids), EXPORT_PAGE):
+        page = ids[start : start + EXPORT_PAGE]
+        nodes += rt.store.read("user_node_page", ids=page)
+        rels.update((r["rel"], r) for r in rt.store.read("user_relationships", ids=page))
     out: dict[str, Any] = {
         "user_id": user_id,
         "exported_at": datetime.now(UTC).isoformat(),
         **{name: [] for name in _COLLECTIONS.values()},
         "other": [],
     }
-    for row in nodes:
+    for row in sorted(nodes, key=lambda n: (n["labels"][:1], str(n["key"]))):  # user_nodes' order
         label = next((lb for lb in row["labels"] if lb in _COLLECTIONS), None)
         item = {"labels": row["labels"], **_props(row)} if label is None else _props(row)
         out[_COLLECTIONS[label] if label else "other"].append(item)
     out["relationships"] = [
         {"src": r["src"], "type": r["type"], "dst": r["dst"], "properties": jsonable(r["props"])}
-        for r in rels
+        for r in sorted(rels.values(), key=lambda r: (r["type"], str(r["src"]), str(r["dst"])))
     ]
     out["audit"] = [e.model_dump(mode="json") for e in audit.log(rt, user_id=user_id)]
     return out
