@@ -293,5 +293,35 @@ def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
     return count
 
 
+HELP_PANELS = {  # --help lists the commands in these groups, in this order: what a new user needs first
+    "Start here": ["demo", "server", "doctor", "init"],
+    "Remember and recall": ["remember", "recall", "context", "import", "memory", "facts", "core", "topics"],
+    "History and audit": ["timeline", "snapshot", "diff", "audit", "kit"],
+    "Users (GDPR)": ["export", "delete-user", "anonymize-user"],
+    "Maintenance": ["jobs", "worker", "stats", "reembed", "tuning"],
+    "Serve agents": ["api", "mcp", "keys", "health"],
+}
+
+
+def _arrange(cli: typer.Typer) -> None:
+    """Put every command and command group in its --help panel (:data:`HELP_PANELS`; one not listed goes
+    last, under "More"), in the panels' order."""
+    listed = [(name, panel) for panel, names in HELP_PANELS.items() for name in names]
+    rank = {name: (i, panel) for i, (name, panel) in enumerate(listed)}
+
+    def place(info: Any) -> tuple[int, str]:
+        name = info.name or info.callback.__name__.replace("_", "-")
+        return rank.get(name, (len(rank), "More"))
+
+    infos: list[Any] = [*cli.registered_commands, *cli.registered_groups]
+    for info in infos:
+        info.rich_help_panel = place(info)[1]
+    cli.registered_commands.sort(key=lambda info: place(info)[0])
+    cli.registered_groups.sort(key=lambda info: place(info)[0])
+
+
+_arrange(app)
+
+
 if __name__ == "__main__":  # python -m graphmem.cli.main, as the `graphmem` script
     app()
