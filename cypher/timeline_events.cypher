@@ -1,6 +1,8 @@
 // A user's history as dated events, oldest first (or newest first): memories (at their occurred time, i.e.
-// valid time), memory updates and forgetting, fact versions recorded and closed; each with the transaction
-// time the engine recorded it (`recorded`), so $known_at keeps only what had been recorded by then.
+// valid time), memory updates and forgetting (engine events), fact values starting and stopping to hold (valid
+// time: valid_from and the end as known by then, fragments/fact_valid_to; before round 57 they were dated when
+// recorded, so history imported today showed every fact on the import's day); $known_at keeps only what had
+// been recorded by then.
 // Each kind is read in its time's order (ties by id, as the merge orders them) and cut at $limit before
 // the merge: the memories (a tenant's bulk) in the order of memory_user_occurred and the forgotten ones in
 // that of memory_user_forgotten, bounded by the window there (the planner's own choice varies with statistics, hence
@@ -51,23 +53,28 @@ CALL (low, high) {
   LIMIT $limit
   RETURN v.expired_at AS at, 'memory_updated' AS kind, v.memory_id AS id, v.content AS text,
          null AS session_id
-  UNION ALL
-  MATCH (f:Fact) WHERE f.user_id = $user_id AND f.recorded_at >= low AND f.recorded_at <= high
-    AND ($known_at IS NULL OR f.recorded_at <= $known_at)
-  WITH f ORDER BY CASE WHEN $newest_first THEN f.recorded_at END DESC,
+  UNION ALL // fact versions in valid time, as recorded by $known_at (fact_at's rule): a value starts to hold
+  MATCH (f:Fact) WHERE f.user_id = $user_id AND f.status <> 'conflicted'
+    AND f.recorded_at <= coalesce($known_at, datetime())
+  WITH f, {{fact_valid_to(f, coalesce($known_at, datetime()))}} AS until
+  WHERE coalesce(until > f.valid_from, true) // a record revoked or retracted by then held nowhere
+    AND f.valid_from >= low AND f.valid_from <= high
+  WITH f ORDER BY CASE WHEN $newest_first THEN f.valid_from END DESC,
            CASE WHEN $newest_first THEN f.id END DESC,
-           f.recorded_at, f.id
+           f.valid_from, f.id
   LIMIT $limit
-  RETURN f.recorded_at AS at, 'fact_recorded' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
+  RETURN f.valid_from AS at, 'fact_set' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
-  UNION ALL
-  MATCH (f:Fact) WHERE f.user_id = $user_id AND f.expired_at >= low AND f.expired_at <= high
-    AND ($known_at IS NULL OR f.expired_at <= $known_at)
-  WITH f ORDER BY CASE WHEN $newest_first THEN f.expired_at END DESC,
+  UNION ALL // ... and stops holding (superseded, ended), as known by $known_at
+  MATCH (f:Fact) WHERE f.user_id = $user_id AND f.status <> 'conflicted'
+    AND f.recorded_at <= coalesce($known_at, datetime())
+  WITH f, {{fact_valid_to(f, coalesce($known_at, datetime()))}} AS until
+  WHERE until > f.valid_from AND until >= low AND until <= high
+  WITH f, until ORDER BY CASE WHEN $newest_first THEN until END DESC,
            CASE WHEN $newest_first THEN f.id END DESC,
-           f.expired_at, f.id
+           until, f.id
   LIMIT $limit
-  RETURN f.expired_at AS at, 'fact_closed' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
+  RETURN until AS at, 'fact_ended' AS kind, f.id AS id, f.key + ' = ' + f.value AS text,
          null AS session_id
 }
 WITH at AS t, kind, id, text, session_id

@@ -238,7 +238,11 @@ def test_recall_and_context_as_of_a_past_time(mem: GraphMemory, user_id: str) ->
         e.model_dump(mode="json") for e in mem.temporal.timeline(user_id)
     ]
     january = _json(["timeline", "-u", user_id, "--start", "2026-01-01", "--end", "2026-01-31", "--json"])
-    assert isinstance(january, list) and [e["text"] for e in january] == ["I live in Leeds near the park"]
+    assert isinstance(january, list)  # the statement and the value it set, both in valid time
+    assert [(e["kind"], e["text"]) for e in january] == [
+        ("fact_set", "location = Leeds"),
+        ("memory", "I live in Leeds near the park"),
+    ]
     assert _json(["timeline", "-u", user_id, "--known-at", "2000-01-01", "--json"]) == []
     latest = _json(["timeline", "-u", user_id, "--newest", "--limit", "2", "--json"])
     assert (

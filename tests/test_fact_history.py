@@ -195,3 +195,29 @@ def test_consolidation_treats_any_import_order_alike(mem: GraphMemory, user_id: 
         conflicts.append(sorted((session[r["a"]], session[r["b"]]) for r in pairs))
     assert statuses[0] == statuses[1] == statuses[2] == ["forgotten", "forgotten", "active"]
     assert conflicts[0] == conflicts[1] == conflicts[2] == [(0, 1), (1, 2)]
+
+
+def test_the_timeline_dates_values_when_they_held(mem: GraphMemory, user_id: str) -> None:
+    """A timeline's fact events are in valid time, as its memories are, and a record revoked by a late value
+    is not one of them: before round 57 they were dated when recorded (history imported today showed every
+    value on the import's day) and a shuffled import also listed York's revoked record and its end."""
+    timelines = []
+    for n, order in enumerate([(0, 1, 2), (0, 2, 1), (2, 1, 0)]):
+        user = disposable(f"{user_id}-{n}")
+        _import(mem, user, order)
+        events = mem.temporal.timeline(user)
+        timelines.append([(e.kind, e.at, e.text) for e in events if e.kind.startswith("fact")])
+        assert [e.at for e in events] == sorted(e.at for e in events)
+        assert [e.kind for e in mem.temporal.timeline(user, known_at=d(2024))] == []  # recorded today
+    assert (
+        timelines[0]
+        == timelines[1]
+        == timelines[2]
+        == [
+            ("fact_set", d(2021, 3), "location = York"),
+            ("fact_ended", d(2022, 6), "location = York"),
+            ("fact_set", d(2022, 6), "location = Leeds"),
+            ("fact_ended", d(2023, 9), "location = Leeds"),
+            ("fact_set", d(2023, 9), "location = Manchester"),
+        ]
+    )

@@ -33,8 +33,8 @@ def test_timeline_snapshot_and_diff(mem: GraphMemory, user_id: str) -> None:
 
     events = mem.temporal.timeline(user_id)
     kinds = [(e.kind, e.text) for e in events]
-    assert set(kinds[:2]) == {("memory", "I adopted a dog named Rex."), ("fact_recorded", "base = Lyon")}
-    assert ("fact_closed", "base = Lyon") in kinds and ("fact_recorded", "base = Paris") in kinds
+    assert set(kinds[:2]) == {("memory", "I adopted a dog named Rex."), ("fact_set", "base = Lyon")}
+    assert ("fact_ended", "base = Lyon") in kinds and ("fact_set", "base = Paris") in kinds
     assert [e.at for e in events] == sorted(e.at for e in events)
     window = mem.temporal.timeline(user_id, start=t0 + timedelta(days=5), end=t0 + timedelta(days=15))
     assert [e.id for e in window] == [b.id]

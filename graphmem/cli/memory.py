@@ -263,7 +263,8 @@ def timeline(
     as_json: JsonOption = False,
 ) -> None:
     """A user's dated events, oldest first (--newest: latest first): memories at their valid time, updates,
-    forgetting, fact versions recorded and closed; with --known-at, only what had been recorded by then."""
+    forgetting, fact values starting and stopping to hold (valid time); with --known-at, only what had been
+    recorded by then."""
     with _connect(home) as mem:
         events = mem.temporal.timeline(
             user, start=start, end=end, known_at=known_at, limit=limit, newest_first=newest

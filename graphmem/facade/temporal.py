@@ -51,7 +51,8 @@ class Temporal:
         newest_first: bool = False,
     ) -> list[TimelineEvent]:
         """A user's dated events, oldest first: memories (at their valid time, ``occurred_at``), updates,
-        forgetting, fact versions recorded and closed; ``start``/``end`` bound them (inclusive);
+        forgetting, fact values starting and stopping to hold (valid time); ``start``/``end`` bound them
+        (inclusive);
         ``known_at`` keeps only what the engine had recorded by then. ``limit`` (1 to 1,000; ``None``: all)
         keeps the first events in that order; ``newest_first`` reverses it ("what happened lately": the
         latest ``limit`` events, latest first). The memories are read from an index in that order, so a page

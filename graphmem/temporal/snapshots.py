@@ -23,8 +23,9 @@ __all__ = ["GraphDiff", "GraphSnapshot", "SnapshotEdge", "SnapshotNode", "Timeli
 
 
 class TimelineEvent(BaseModel):
-    """One dated event of a user's history: ``kind`` is memory, memory_updated, memory_forgotten,
-    fact_recorded or fact_closed; ``id`` the memory or fact version."""
+    """One dated event of a user's history: ``kind`` is memory (at its valid time), memory_updated,
+    memory_forgotten, fact_set (a fact version's value starts to hold: its ``valid_from``) or fact_ended (it
+    stops: its ``valid_to`` as known at the read's ``known_at``); ``id`` the memory or fact version."""
 
     model_config = ConfigDict(frozen=True)
 
