@@ -100,6 +100,7 @@ def delete_user(
     console.print(table)
     console.print(
         f"{report.relationships} relationships removed, {report.audit_events_redacted} audit events redacted"
+        + (f", {report.api_keys_revoked} API keys revoked" if report.api_keys_revoked else "")
     )
 
 

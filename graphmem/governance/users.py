@@ -77,6 +77,7 @@ class DeletionReport(BaseModel):
     nodes: dict[str, int] = Field(default_factory=dict)
     relationships: int = 0
     audit_events_redacted: int = 0
+    api_keys_revoked: int = 0
 
     @property
     def deleted(self) -> int:
@@ -138,6 +139,7 @@ def merged_report(user_id: str, reports: list[DeletionReport]) -> DeletionReport
         nodes=nodes,
         relationships=sum(r.relationships for r in reports),
         audit_events_redacted=sum(r.audit_events_redacted for r in reports),
+        api_keys_revoked=sum(r.api_keys_revoked for r in reports),
     )
 
 
@@ -192,6 +194,7 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
         user_hash=user_hash,
         now=datetime.now(UTC),
     )[0]
+    keys = rt.store.write("api_key_revoke_user", user_id=user_id, user_hash=user_hash, now=datetime.now(UTC))
     deleted: dict[str, int] = {}
     linked = 0
     for _ in range(DELETE_PASSES):  # again while a pass found any: what writes committed during the last
@@ -225,6 +228,7 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
         nodes=counts,
         relationships=rels,
         audit_events_redacted=int(redacted[0]["redacted"]) if redacted else 0,
+        api_keys_revoked=int(keys[0]["revoked"]) if keys else 0,
     )
     logger.info("delete_user: %d nodes, %d relationships", report.deleted, report.relationships)
     return report
