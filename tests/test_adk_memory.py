@@ -12,7 +12,7 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from graphmem import GraphMemory
-from graphmem.adapters.adk import GraphMemMemoryService, event_message
+from graphmem.adapters.adk import GraphMemMemoryService, event_message, split_text
 
 
 def _event(author: str, text: str | None, role: str) -> Event:
@@ -28,6 +28,8 @@ def test_event_message() -> None:
         and message["content"] == "I adopted a dog named Rex"
     )
     assert event_message(_event("agent", None, "model")) is None
+    assert split_text("x" * 45, 20) == ["x" * 20, "x" * 20, "x" * 5]
+    assert split_text("aaaa bbbb cccc dddd", 12) == ["aaaa bbbb", "cccc dddd"]
 
 
 def test_add_session_and_search(mem: GraphMemory, user_id: str) -> None:
@@ -66,3 +68,32 @@ def test_example_script_runs(mem: GraphMemory, user_id: str) -> None:
     done = subprocess.run([sys.executable, str(script), user_id], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("My bike is a red Cannondale (score ")
+
+
+def test_an_oversize_event_is_stored_in_parts(mem: GraphMemory, user_id: str) -> None:
+    """An event longer than the content limit is stored in parts of at most the limit; it used to raise a
+    ValidationError on every add_session_to_memory, so no later event of the session was ever stored."""
+    limit = mem.runtime.settings.max_content_chars
+    report = "Here is the full report: " + "lorem ipsum dolor " * (limit // 9)  # about two limits long
+    service = GraphMemMemoryService(mem)
+    sessions = InMemorySessionService()
+
+    async def run() -> None:
+        session = await sessions.create_session(app_name="reports", user_id=user_id)
+        for event in [
+            _event("user", "I work as a nurse in Bristol", "user"),
+            _event("helper", report, "model"),
+            _event("user", "My daughter is called Maya", "user"),
+        ]:
+            await sessions.append_event(session, event)
+        await service.add_session_to_memory(session)
+        await service.add_session_to_memory(session)  # again: nothing new is written
+
+    asyncio.run(run())
+    stored = mem.memories.list(f"reports:{user_id}", limit=100)
+    parts = [m for m in stored if m.content.startswith(("Here is", "lorem", "ipsum", "dolor"))]
+    assert len(stored) == 2 + len(parts) and len(parts) >= 2
+    assert all(len(m.content) <= limit for m in parts)
+    assert sum(len(m.content) for m in parts) >= len(report.strip()) - len(parts)
+    assert any(m.content == "My daughter is called Maya" for m in stored)
+    assert {m.metadata["adk_event_id"] for m in parts} == {parts[0].metadata["adk_event_id"]}

@@ -3,7 +3,8 @@
 Use it as ``Runner(..., memory_service=GraphMemMemoryService(mem))``.
 
 ``add_session_to_memory`` ingests a session's events with text (one idempotent ``add_messages`` per event,
-keyed by the event id, so adding a session again writes only its new events); ``search_memory`` recalls
+keyed by the event id, so adding a session again writes only its new events; an event longer than the
+content limit is stored in parts of at most the limit); ``search_memory`` recalls
 and returns ADK ``MemoryEntry`` results with graphmem's score and explanation in ``custom_metadata``. The
 graphmem tenant is ``tenant(app_name, user_id)`` (default ``"<app_name>:<user_id>"``).
 
@@ -14,6 +15,8 @@ thread so the event loop never blocks.
 from __future__ import annotations
 
 import asyncio
+import logging
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -26,6 +29,8 @@ from google.genai import types
 
 from graphmem.memory import GraphMemory
 from graphmem.models import Hit
+
+logger = logging.getLogger(__name__)
 
 
 def default_tenant(app_name: str, user_id: str) -> str:
@@ -47,6 +52,45 @@ def event_message(event: Event) -> dict[str, Any] | None:
         "timestamp": datetime.fromtimestamp(event.timestamp, UTC),
         "metadata": {"adk_event_id": event.id, "adk_invocation_id": event.invocation_id},
     }
+
+
+def event_messages(message: dict[str, Any], limit: int, event_id: str) -> list[dict[str, Any]]:
+    """``message`` as the messages it is stored as: itself, or, when its text is longer than ``limit``
+    characters, its text in parts of at most ``limit`` (cut at a space where one is near the end of a part),
+    each with ``adk_part`` (1-based) and ``adk_parts`` in its metadata (WARNING naming the event). An event
+    longer than the content limit was refused, and with it every later event of its session."""
+    text = unicodedata.normalize("NFC", message["content"])  # as graphmem counts it
+    if len(text) <= limit:
+        return [message]
+    parts = split_text(text, limit)
+    logger.warning(
+        "ADK event %s has %d characters, more than the %d a memory holds: stored in %d parts",
+        event_id,
+        len(text),
+        limit,
+        len(parts),
+    )
+    metadata = message["metadata"]
+    return [
+        message | {"content": part, "metadata": metadata | {"adk_part": i, "adk_parts": len(parts)}}
+        for i, part in enumerate(parts, 1)
+    ]
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """``text`` in parts of at most ``limit`` characters, none blank, each cut after the last whitespace of
+    its second half when it has one (pure)."""
+    parts: list[str] = []
+    while text:
+        if len(text) <= limit:
+            cut = len(text)
+        else:
+            space = max(text.rfind(c, limit // 2, limit) for c in " \n\t")
+            cut = space + 1 if space > 0 else limit
+        part, text = text[:cut].strip(), text[cut:]
+        if part:
+            parts.append(part)
+    return parts
 
 
 def memory_entry(hit: Hit) -> MemoryEntry:
@@ -83,12 +127,13 @@ class GraphMemMemoryService(BaseMemoryService):
 
     def _ingest(self, app_name: str, user_id: str, session_id: str, events: Sequence[Event]) -> None:
         uid = self._tenant(app_name, user_id)
+        limit = self._mem.runtime.settings.max_content_chars
         for event in events:
             message = event_message(event)
             if message is None:
                 continue
             self._mem.add_messages(
-                [message],
+                event_messages(message, limit, event.id),
                 user_id=uid,
                 session_id=session_id,
                 idempotency_key=f"adk:{session_id}:{event.id}",
