@@ -7,12 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from google.adk.events.event import Event
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from graphmem import GraphMemory
 from graphmem.adapters.adk import GraphMemMemoryService, event_message, split_text
+from graphmem.errors import ConfigurationError
 
 
 def _event(author: str, text: str | None, role: str) -> Event:
@@ -97,3 +99,16 @@ def test_an_oversize_event_is_stored_in_parts(mem: GraphMemory, user_id: str) ->
     assert sum(len(m.content) for m in parts) >= len(report.strip()) - len(parts)
     assert any(m.content == "My daughter is called Maya" for m in stored)
     assert {m.metadata["adk_event_id"] for m in parts} == {parts[0].metadata["adk_event_id"]}
+
+
+def test_refuses_an_async_graphmemory(embedder: object) -> None:
+    """An AsyncGraphMemory is refused when the service is made; it was taken, and failed at the first call
+    with "TypeError: 'coroutine' object is not iterable" (the service runs the sync calls in a thread)."""
+    from graphmem import AsyncGraphMemory
+
+    async def run() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as amem:  # type: ignore[arg-type]
+            with pytest.raises(ConfigurationError, match=r"GraphMemory\.connect"):
+                GraphMemMemoryService(amem)  # type: ignore[arg-type]
+
+    asyncio.run(run())

@@ -166,3 +166,19 @@ def test_search_finds_items_among_hundreds_of_memories(mem: GraphMemory, user_id
     # every item of the namespace comes back, ranked ones first (as LangGraph's InMemoryStore returns them)
     assert {i.key for i in store.search(("profile",), query="zzz qqq", limit=10)} == {"bike", "diet"}
     assert [i.key for i in store.search(("profile",), query="what bike do I ride?", offset=1)] == ["diet"]
+
+
+def test_refuses_an_async_graphmemory(embedder: Any) -> None:
+    """An AsyncGraphMemory is refused when the store is made; it was taken, and a put went through before
+    a search failed with "TypeError: 'coroutine' object is not iterable" (the async methods run the sync
+    calls in a thread: the sync GraphMemory is the one to pass)."""
+    from graphmem import AsyncGraphMemory
+
+    async def run() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as amem:
+            with pytest.raises(ConfigurationError, match=r"GraphMemory\.connect"):
+                GraphMemStore(amem, user_id="lab-r57fix-never-written")  # type: ignore[arg-type]
+
+    asyncio.run(run())
+    with pytest.raises(ConfigurationError, match="GraphMemory"):
+        GraphMemStore(object(), user_id="u")  # type: ignore[arg-type]

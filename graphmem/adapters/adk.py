@@ -27,6 +27,7 @@ from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.sessions.session import Session
 from google.genai import types
 
+from graphmem.adapters.ops import sync_memory
 from graphmem.memory import GraphMemory
 from graphmem.models import Hit
 
@@ -121,7 +122,7 @@ class GraphMemMemoryService(BaseMemoryService):
         k: int = 10,
         tenant: Callable[[str, str], str] = default_tenant,
     ) -> None:
-        self._mem = mem
+        self._mem = sync_memory(mem, "GraphMemMemoryService")
         self._k = k
         self._tenant = tenant
 

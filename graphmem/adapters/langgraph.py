@@ -34,6 +34,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from graphmem.adapters.ops import sync_memory
 from graphmem.embedding import embed_checked
 from graphmem.errors import ConfigurationError, ValidationError
 from graphmem.memory import GraphMemory
@@ -142,7 +143,7 @@ class GraphMemStore(BaseStore):
     ) -> None:
         if (user_id is None) == (user_from_namespace is None):
             raise ConfigurationError("GraphMemStore needs exactly one of user_id and user_from_namespace")
-        self._mem = mem
+        self._mem = sync_memory(mem, "GraphMemStore")
         fixed = None if user_id is None else check.user_id(user_id)
         self._tenant = user_from_namespace or (lambda _ns: fixed or "")
 
