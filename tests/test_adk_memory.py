@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from google.adk.events.event import Event
+from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from graphmem import GraphMemory
 from graphmem.adapters.adk import GraphMemMemoryService, event_message, split_text
-from graphmem.errors import ConfigurationError
+from graphmem.errors import ConfigurationError, ValidationError
 
 
 def _event(author: str, text: str | None, role: str) -> Event:
@@ -112,3 +113,39 @@ def test_refuses_an_async_graphmemory(embedder: object) -> None:
                 GraphMemMemoryService(amem)  # type: ignore[arg-type]
 
     asyncio.run(run())
+
+
+def test_add_and_delete_memory_and_event_metadata(mem: GraphMemory, user_id: str) -> None:
+    """add_memory remembers explicit entries and delete_memory forgets one, for the session's tenant (both
+    raised NotImplementedError: ADK agents call them through their Context); add_events_to_memory's
+    custom_metadata reaches each stored message (it was dropped)."""
+    service = GraphMemMemoryService(mem, k=5)
+    tenant = f"notes:{user_id}"
+
+    async def run() -> None:
+        note = types.Content(
+            role="user", parts=[types.Part(text="The user's passport expires in March 2031")]
+        )
+        entries = [MemoryEntry(content=note, id="note-1", author="helper", timestamp="2026-01-05T10:00:00Z")]
+        await service.add_memory(
+            app_name="notes", user_id=user_id, memories=entries, custom_metadata={"ttl": 7}
+        )
+        await service.add_memory(app_name="notes", user_id=user_id, memories=entries)  # again: written once
+        events = [_event("user", "I moved to Porto last month", "user")]
+        await service.add_events_to_memory(
+            app_name="notes", user_id=user_id, events=events, session_id="s1", custom_metadata={"turn": 3}
+        )
+
+    asyncio.run(run())
+    stored = {m.content: m for m in mem.memories.list(tenant)}
+    assert set(stored) == {"The user's passport expires in March 2031", "I moved to Porto last month"}
+    passport = stored["The user's passport expires in March 2031"]
+    assert passport.metadata["ttl"] == 7 and passport.metadata["adk_memory_id"] == "note-1"
+    assert passport.occurred_at is not None and passport.occurred_at.year == 2026
+    moved = stored["I moved to Porto last month"]
+    assert moved.metadata["turn"] == 3 and moved.metadata["adk_event_id"]
+
+    asyncio.run(service.delete_memory(app_name="notes", user_id=user_id, memory_id=passport.id))
+    assert {m.content for m in mem.memories.list(tenant)} == {"I moved to Porto last month"}
+    with pytest.raises(ValidationError):
+        asyncio.run(service.delete_memory(app_name="notes", user_id=user_id))

@@ -4,9 +4,11 @@ Use it as ``Runner(..., memory_service=GraphMemMemoryService(mem))``.
 
 ``add_session_to_memory`` ingests a session's events with text (one idempotent ``add_messages`` per event,
 keyed by the event id, so adding a session again writes only its new events; an event longer than the
-content limit is stored in parts of at most the limit); ``search_memory`` recalls
-and returns ADK ``MemoryEntry`` results with graphmem's score and explanation in ``custom_metadata``. The
-graphmem tenant is ``tenant(app_name, user_id)`` (default ``"<app_name>:<user_id>"``).
+content limit is stored in parts of at most the limit); ``add_events_to_memory`` ingests events the same
+way, its ``custom_metadata`` in each message's metadata; ``add_memory`` remembers explicit entries and
+``delete_memory`` forgets one; ``search_memory`` recalls and returns ADK ``MemoryEntry`` results with
+graphmem's score and explanation in ``custom_metadata``. The graphmem tenant is ``tenant(app_name,
+user_id)`` (default ``"<app_name>:<user_id>"``).
 
 Install with ``pip install 'graphmem[adk]'``. The ADK calls are async; graphmem's sync calls run in a
 thread so the event loop never blocks.
@@ -29,7 +31,8 @@ from google.genai import types
 
 from graphmem.adapters.ops import sync_memory
 from graphmem.memory import GraphMemory
-from graphmem.models import Hit
+from graphmem.model import validation as check
+from graphmem.models import Hit, Source
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +97,16 @@ def split_text(text: str, limit: int) -> list[str]:
     return parts
 
 
+def _moment(timestamp: str | None) -> datetime | None:
+    """A ``MemoryEntry.timestamp`` as a time (ISO 8601; without a zone, UTC), or None when it is not one:
+    ADK passes the text on to the model as it is and prescribes no format."""
+    try:
+        when = datetime.fromisoformat(timestamp) if timestamp else None
+    except ValueError:
+        return None
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
+
+
 def memory_entry(hit: Hit) -> MemoryEntry:
     memory = hit.memory
     when = memory.occurred_at or memory.created_at
@@ -126,13 +139,21 @@ class GraphMemMemoryService(BaseMemoryService):
         self._k = k
         self._tenant = tenant
 
-    def _ingest(self, app_name: str, user_id: str, session_id: str, events: Sequence[Event]) -> None:
+    def _ingest(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        events: Sequence[Event],
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
         uid = self._tenant(app_name, user_id)
         limit = self._mem.runtime.settings.max_content_chars
         for event in events:
             message = event_message(event)
             if message is None:
                 continue
+            message["metadata"] = dict(custom_metadata or {}) | message["metadata"]
             self._mem.add_messages(
                 event_messages(message, limit, event.id),
                 user_id=uid,
@@ -154,7 +175,44 @@ class GraphMemMemoryService(BaseMemoryService):
         session_id: str | None = None,
         custom_metadata: Mapping[str, object] | None = None,
     ) -> None:
-        await asyncio.to_thread(self._ingest, app_name, user_id, session_id or "adk", list(events))
+        await asyncio.to_thread(
+            self._ingest, app_name, user_id, session_id or "adk", list(events), custom_metadata
+        )
+
+    def _remember(
+        self, app_name: str, user_id: str, entries: list[MemoryEntry], extra: Mapping[str, object] | None
+    ) -> None:
+        uid = self._tenant(app_name, user_id)
+        for entry in entries:
+            text = "\n".join(p.text for p in entry.content.parts or () if p.text and p.text.strip())
+            ids = {"adk_memory_id": entry.id} if entry.id else {}
+            author = {"adk_author": entry.author} if entry.author else {}
+            self._mem.remember(
+                text,
+                user_id=uid,
+                metadata=dict(extra or {}) | entry.custom_metadata | ids | author,
+                occurred_at=_moment(entry.timestamp),
+                source=Source.AGENT,
+                idempotency_key=f"adk-memory:{entry.id}" if entry.id else None,
+            )
+
+    async def add_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        memories: Sequence[MemoryEntry],
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Remember each entry for the tenant (its text; ``custom_metadata``, the entry's own metadata, id
+        and author in the memory's metadata; its ISO timestamp as when it happened), idempotently by the
+        entry's id when it has one."""
+        await asyncio.to_thread(self._remember, app_name, user_id, list(memories), custom_metadata)
+
+    async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str | None = None) -> None:
+        """Forget (softly) the tenant's memory ``memory_id``, a ``MemoryEntry.id`` from ``search_memory``."""
+        wanted = str(check.identifier(memory_id, "memory_id"))
+        await asyncio.to_thread(self._mem.forget, wanted, user_id=self._tenant(app_name, user_id))
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         uid = self._tenant(app_name, user_id)
