@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from google.adk.events.event import Event
+from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from graphmem import GraphMemory
-from graphmem.adapters.adk import GraphMemMemoryService, event_message
+from graphmem.adapters.adk import GraphMemMemoryService, event_message, split_text
+from graphmem.errors import ConfigurationError, ValidationError
 
 
 def _event(author: str, text: str | None, role: str) -> Event:
@@ -28,6 +31,8 @@ def test_event_message() -> None:
         and message["content"] == "I adopted a dog named Rex"
     )
     assert event_message(_event("agent", None, "model")) is None
+    assert split_text("x" * 45, 20) == ["x" * 20, "x" * 20, "x" * 5]
+    assert split_text("aaaa bbbb cccc dddd", 12) == ["aaaa bbbb", "cccc dddd"]
 
 
 def test_add_session_and_search(mem: GraphMemory, user_id: str) -> None:
@@ -66,3 +71,81 @@ def test_example_script_runs(mem: GraphMemory, user_id: str) -> None:
     done = subprocess.run([sys.executable, str(script), user_id], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("My bike is a red Cannondale (score ")
+
+
+def test_an_oversize_event_is_stored_in_parts(mem: GraphMemory, user_id: str) -> None:
+    """An event longer than the content limit is stored in parts of at most the limit; it used to raise a
+    ValidationError on every add_session_to_memory, so no later event of the session was ever stored."""
+    limit = mem.runtime.settings.max_content_chars
+    report = "Here is the full report: " + "lorem ipsum dolor " * (limit // 9)  # about two limits long
+    service = GraphMemMemoryService(mem)
+    sessions = InMemorySessionService()
+
+    async def run() -> None:
+        session = await sessions.create_session(app_name="reports", user_id=user_id)
+        for event in [
+            _event("user", "I work as a nurse in Bristol", "user"),
+            _event("helper", report, "model"),
+            _event("user", "My daughter is called Maya", "user"),
+        ]:
+            await sessions.append_event(session, event)
+        await service.add_session_to_memory(session)
+        await service.add_session_to_memory(session)  # again: nothing new is written
+
+    asyncio.run(run())
+    stored = mem.memories.list(f"reports:{user_id}", limit=100)
+    parts = [m for m in stored if m.content.startswith(("Here is", "lorem", "ipsum", "dolor"))]
+    assert len(stored) == 2 + len(parts) and len(parts) >= 2
+    assert all(len(m.content) <= limit for m in parts)
+    assert sum(len(m.content) for m in parts) >= len(report.strip()) - len(parts)
+    assert any(m.content == "My daughter is called Maya" for m in stored)
+    assert {m.metadata["adk_event_id"] for m in parts} == {parts[0].metadata["adk_event_id"]}
+
+
+def test_refuses_an_async_graphmemory(embedder: object) -> None:
+    """An AsyncGraphMemory is refused when the service is made; it was taken, and failed at the first call
+    with "TypeError: 'coroutine' object is not iterable" (the service runs the sync calls in a thread)."""
+    from graphmem import AsyncGraphMemory
+
+    async def run() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as amem:  # type: ignore[arg-type]
+            with pytest.raises(ConfigurationError, match=r"GraphMemory\.connect"):
+                GraphMemMemoryService(amem)  # type: ignore[arg-type]
+
+    asyncio.run(run())
+
+
+def test_add_and_delete_memory_and_event_metadata(mem: GraphMemory, user_id: str) -> None:
+    """add_memory remembers explicit entries and delete_memory forgets one, for the session's tenant (both
+    raised NotImplementedError: ADK agents call them through their Context); add_events_to_memory's
+    custom_metadata reaches each stored message (it was dropped)."""
+    service = GraphMemMemoryService(mem, k=5)
+    tenant = f"notes:{user_id}"
+
+    async def run() -> None:
+        note = types.Content(
+            role="user", parts=[types.Part(text="The user's passport expires in March 2031")]
+        )
+        entries = [MemoryEntry(content=note, id="note-1", author="helper", timestamp="2026-01-05T10:00:00Z")]
+        await service.add_memory(
+            app_name="notes", user_id=user_id, memories=entries, custom_metadata={"ttl": 7}
+        )
+        await service.add_memory(app_name="notes", user_id=user_id, memories=entries)  # again: written once
+        events = [_event("user", "I moved to Porto last month", "user")]
+        await service.add_events_to_memory(
+            app_name="notes", user_id=user_id, events=events, session_id="s1", custom_metadata={"turn": 3}
+        )
+
+    asyncio.run(run())
+    stored = {m.content: m for m in mem.memories.list(tenant)}
+    assert set(stored) == {"The user's passport expires in March 2031", "I moved to Porto last month"}
+    passport = stored["The user's passport expires in March 2031"]
+    assert passport.metadata["ttl"] == 7 and passport.metadata["adk_memory_id"] == "note-1"
+    assert passport.occurred_at is not None and passport.occurred_at.year == 2026
+    moved = stored["I moved to Porto last month"]
+    assert moved.metadata["turn"] == 3 and moved.metadata["adk_event_id"]
+
+    asyncio.run(service.delete_memory(app_name="notes", user_id=user_id, memory_id=passport.id))
+    assert {m.content for m in mem.memories.list(tenant)} == {"I moved to Porto last month"}
+    with pytest.raises(ValidationError):
+        asyncio.run(service.delete_memory(app_name="notes", user_id=user_id))

@@ -144,3 +144,41 @@ def test_search_filters_match_langgraphs_own_store(mem: GraphMemory, user_id: st
     for bad in ({"n": {"$regex": "3"}}, {"n": {"$gt": 3, "x": 1}}):  # the second was a KeyError
         with pytest.raises(ValidationError):
             ours.search(("items",), filter=bad)
+
+
+RIDES = ["rode my bike", "cycled", "took the bike", "pedalled my bicycle", "biked"]
+PLACES = ["around the lake", "to the office", "up the hill", "along the river", "through the park", "to town"]
+
+
+def test_search_finds_items_among_hundreds_of_memories(mem: GraphMemory, user_id: str) -> None:
+    """A query search ranks the namespace's items, however many ordinary memories the user holds: it used
+    to keep the store items among the user's whole top 200 recall hits, so 300 conversation turns about
+    bikes crowded out the one item about a bike ([] although a search without a query listed it)."""
+    store = GraphMemStore(mem, user_id=user_id)
+    store.put(("profile",), "bike", {"text": "rides a yellow Bianchi road bike"})
+    store.put(("profile",), "diet", {"text": "vegetarian, allergic to peanuts"})
+    store.put(("other",), "car", {"text": "drives an old red bike-rack Volvo"})
+    turns = [f"On day {i} I {RIDES[i % 5]} {PLACES[i % 6]} and it took {i + 7} minutes" for i in range(300)]
+    mem.add_messages(turns, user_id=user_id, session_id="rides")
+    found = store.search(("profile",), query="what bike do I ride?", limit=2)
+    assert [i.key for i in found] == ["bike", "diet"]
+    assert found[0].score is not None  # ranked by the query
+    # every item of the namespace comes back, ranked ones first (as LangGraph's InMemoryStore returns them)
+    assert {i.key for i in store.search(("profile",), query="zzz qqq", limit=10)} == {"bike", "diet"}
+    assert [i.key for i in store.search(("profile",), query="what bike do I ride?", offset=1)] == ["diet"]
+
+
+def test_refuses_an_async_graphmemory(embedder: Any) -> None:
+    """An AsyncGraphMemory is refused when the store is made; it was taken, and a put went through before
+    a search failed with "TypeError: 'coroutine' object is not iterable" (the async methods run the sync
+    calls in a thread: the sync GraphMemory is the one to pass)."""
+    from graphmem import AsyncGraphMemory
+
+    async def run() -> None:
+        async with await AsyncGraphMemory.connect(embedder=embedder) as amem:
+            with pytest.raises(ConfigurationError, match=r"GraphMemory\.connect"):
+                GraphMemStore(amem, user_id="lab-r57fix-never-written")  # type: ignore[arg-type]
+
+    asyncio.run(run())
+    with pytest.raises(ConfigurationError, match="GraphMemory"):
+        GraphMemStore(object(), user_id="u")  # type: ignore[arg-type]

@@ -3,9 +3,12 @@
 Use it as ``Runner(..., memory_service=GraphMemMemoryService(mem))``.
 
 ``add_session_to_memory`` ingests a session's events with text (one idempotent ``add_messages`` per event,
-keyed by the event id, so adding a session again writes only its new events); ``search_memory`` recalls
-and returns ADK ``MemoryEntry`` results with graphmem's score and explanation in ``custom_metadata``. The
-graphmem tenant is ``tenant(app_name, user_id)`` (default ``"<app_name>:<user_id>"``).
+keyed by the event id, so adding a session again writes only its new events; an event longer than the
+content limit is stored in parts of at most the limit); ``add_events_to_memory`` ingests events the same
+way, its ``custom_metadata`` in each message's metadata; ``add_memory`` remembers explicit entries and
+``delete_memory`` forgets one; ``search_memory`` recalls and returns ADK ``MemoryEntry`` results with
+graphmem's score and explanation in ``custom_metadata``. The graphmem tenant is ``tenant(app_name,
+user_id)`` (default ``"<app_name>:<user_id>"``).
 
 Install with ``pip install 'graphmem[adk]'``. The ADK calls are async; graphmem's sync calls run in a
 thread so the event loop never blocks.
@@ -14,6 +17,8 @@ thread so the event loop never blocks.
 from __future__ import annotations
 
 import asyncio
+import logging
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -24,8 +29,12 @@ from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.sessions.session import Session
 from google.genai import types
 
+from graphmem.adapters.ops import sync_memory
 from graphmem.memory import GraphMemory
-from graphmem.models import Hit
+from graphmem.model import validation as check
+from graphmem.models import Hit, Source
+
+logger = logging.getLogger(__name__)
 
 
 def default_tenant(app_name: str, user_id: str) -> str:
@@ -47,6 +56,55 @@ def event_message(event: Event) -> dict[str, Any] | None:
         "timestamp": datetime.fromtimestamp(event.timestamp, UTC),
         "metadata": {"adk_event_id": event.id, "adk_invocation_id": event.invocation_id},
     }
+
+
+def event_messages(message: dict[str, Any], limit: int, event_id: str) -> list[dict[str, Any]]:
+    """``message`` as the messages it is stored as: itself, or, when its text is longer than ``limit``
+    characters, its text in parts of at most ``limit`` (cut at a space where one is near the end of a part),
+    each with ``adk_part`` (1-based) and ``adk_parts`` in its metadata (WARNING naming the event). An event
+    longer than the content limit was refused, and with it every later event of its session."""
+    text = unicodedata.normalize("NFC", message["content"])  # as graphmem counts it
+    if len(text) <= limit:
+        return [message]
+    parts = split_text(text, limit)
+    logger.warning(
+        "ADK event %s has %d characters, more than the %d a memory holds: stored in %d parts",
+        event_id,
+        len(text),
+        limit,
+        len(parts),
+    )
+    metadata = message["metadata"]
+    return [
+        message | {"content": part, "metadata": metadata | {"adk_part": i, "adk_parts": len(parts)}}
+        for i, part in enumerate(parts, 1)
+    ]
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """``text`` in parts of at most ``limit`` characters, none blank, each cut after the last whitespace of
+    its second half when it has one (pure)."""
+    parts: list[str] = []
+    while text:
+        if len(text) <= limit:
+            cut = len(text)
+        else:
+            space = max(text.rfind(c, limit // 2, limit) for c in " \n\t")
+            cut = space + 1 if space > 0 else limit
+        part, text = text[:cut].strip(), text[cut:]
+        if part:
+            parts.append(part)
+    return parts
+
+
+def _moment(timestamp: str | None) -> datetime | None:
+    """A ``MemoryEntry.timestamp`` as a time (ISO 8601; without a zone, UTC), or None when it is not one:
+    ADK passes the text on to the model as it is and prescribes no format."""
+    try:
+        when = datetime.fromisoformat(timestamp) if timestamp else None
+    except ValueError:
+        return None
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
 def memory_entry(hit: Hit) -> MemoryEntry:
@@ -77,18 +135,27 @@ class GraphMemMemoryService(BaseMemoryService):
         k: int = 10,
         tenant: Callable[[str, str], str] = default_tenant,
     ) -> None:
-        self._mem = mem
+        self._mem = sync_memory(mem, "GraphMemMemoryService")
         self._k = k
         self._tenant = tenant
 
-    def _ingest(self, app_name: str, user_id: str, session_id: str, events: Sequence[Event]) -> None:
+    def _ingest(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        events: Sequence[Event],
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
         uid = self._tenant(app_name, user_id)
+        limit = self._mem.runtime.settings.max_content_chars
         for event in events:
             message = event_message(event)
             if message is None:
                 continue
+            message["metadata"] = dict(custom_metadata or {}) | message["metadata"]
             self._mem.add_messages(
-                [message],
+                event_messages(message, limit, event.id),
                 user_id=uid,
                 session_id=session_id,
                 idempotency_key=f"adk:{session_id}:{event.id}",
@@ -108,7 +175,44 @@ class GraphMemMemoryService(BaseMemoryService):
         session_id: str | None = None,
         custom_metadata: Mapping[str, object] | None = None,
     ) -> None:
-        await asyncio.to_thread(self._ingest, app_name, user_id, session_id or "adk", list(events))
+        await asyncio.to_thread(
+            self._ingest, app_name, user_id, session_id or "adk", list(events), custom_metadata
+        )
+
+    def _remember(
+        self, app_name: str, user_id: str, entries: list[MemoryEntry], extra: Mapping[str, object] | None
+    ) -> None:
+        uid = self._tenant(app_name, user_id)
+        for entry in entries:
+            text = "\n".join(p.text for p in entry.content.parts or () if p.text and p.text.strip())
+            ids = {"adk_memory_id": entry.id} if entry.id else {}
+            author = {"adk_author": entry.author} if entry.author else {}
+            self._mem.remember(
+                text,
+                user_id=uid,
+                metadata=dict(extra or {}) | entry.custom_metadata | ids | author,
+                occurred_at=_moment(entry.timestamp),
+                source=Source.AGENT,
+                idempotency_key=f"adk-memory:{entry.id}" if entry.id else None,
+            )
+
+    async def add_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        memories: Sequence[MemoryEntry],
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Remember each entry for the tenant (its text; ``custom_metadata``, the entry's own metadata, id
+        and author in the memory's metadata; its ISO timestamp as when it happened), idempotently by the
+        entry's id when it has one."""
+        await asyncio.to_thread(self._remember, app_name, user_id, list(memories), custom_metadata)
+
+    async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str | None = None) -> None:
+        """Forget (softly) the tenant's memory ``memory_id``, a ``MemoryEntry.id`` from ``search_memory``."""
+        wanted = str(check.identifier(memory_id, "memory_id"))
+        await asyncio.to_thread(self._mem.forget, wanted, user_id=self._tenant(app_name, user_id))
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         uid = self._tenant(app_name, user_id)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import unicodedata
 from collections.abc import Mapping
@@ -185,6 +186,8 @@ def require_grant(request: Request, agent_id: str | None, org_id: str | None) ->
         )
 
 
+TOO_LARGE = "request body too large"
+_TOO_LARGE_BODY = json.dumps({"error": "PayloadTooLarge", "detail": TOO_LARGE}, separators=(",", ":"))
 DOC_PATHS = ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect")
 
 
@@ -210,7 +213,7 @@ class _Limits:
                 return
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_body:
-            await _reply(send, 413, b'{"error":"PayloadTooLarge","detail":"request body too large"}')
+            await _reply(send, 413, _TOO_LARGE_BODY.encode())
             return
         seen = 0
 
@@ -225,12 +228,17 @@ class _Limits:
 
         try:
             await self.app(scope, counted, send)
-        except _TooLarge:
-            await _reply(send, 413, b'{"error":"PayloadTooLarge","detail":"request body too large"}')
+        except _TooLarge:  # read outside the routes' error handlers
+            await _reply(send, 413, _TOO_LARGE_BODY.encode())
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    """A streamed body past the limit, raised while the app reads it: an HTTPException, which FastAPI passes
+    on to the error handlers (a 413 ``PayloadTooLarge``); any other exception there, as this was, it turns
+    into a 400 "There was an error parsing the body"."""
+
+    def __init__(self) -> None:
+        super().__init__(status_code=413, detail=TOO_LARGE)
 
 
 async def _reply(send: Send, status: int, body: bytes) -> None:

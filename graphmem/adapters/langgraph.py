@@ -2,10 +2,11 @@
 
 Items are Memory nodes labelled ``StoreItem`` (priority P0: never forgotten by the jobs) carrying their
 namespace, key and JSON value; their text is embedded, so a ``search`` with a ``query`` goes through
-graphmem's recall (read-only: it reinforces nothing). ``filter`` matches value fields as LangGraph's
-own stores do: equality, nested fields, and the operators ``$eq $ne $gt $gte $lt $lte``. Deleting is a
-soft forget. The tenant of an operation comes from its namespace through ``user_from_namespace``
-(default: every operation acts for the one ``user_id`` given).
+graphmem's recall among the user's store items (read-only: it reinforces nothing), followed by the
+namespace's other items (score None), as LangGraph's InMemoryStore returns every item ranked.
+``filter`` matches value fields as LangGraph's own stores do: equality, nested fields, and the operators
+``$eq $ne $gt $gte $lt $lte``. Deleting is a soft forget. The tenant of an operation comes from its
+namespace through ``user_from_namespace`` (default: every operation acts for the one ``user_id`` given).
 
 Install with ``pip install 'graphmem[langgraph]'``.
 """
@@ -33,6 +34,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from graphmem.adapters.ops import sync_memory
 from graphmem.embedding import embed_checked
 from graphmem.errors import ConfigurationError, ValidationError
 from graphmem.memory import GraphMemory
@@ -40,6 +42,8 @@ from graphmem.model import validation as check
 from graphmem.store import records
 
 MAX_SEARCH = 200
+STORE_TAG = "langgraph"
+"""The tag of every store item: a query search recalls among the items only."""
 
 
 def item_text(key: str, value: dict[str, Any]) -> str:
@@ -139,7 +143,7 @@ class GraphMemStore(BaseStore):
     ) -> None:
         if (user_id is None) == (user_from_namespace is None):
             raise ConfigurationError("GraphMemStore needs exactly one of user_id and user_from_namespace")
-        self._mem = mem
+        self._mem = sync_memory(mem, "GraphMemStore")
         fixed = None if user_id is None else check.user_id(user_id)
         self._tenant = user_from_namespace or (lambda _ns: fixed or "")
 
@@ -216,7 +220,7 @@ class GraphMemStore(BaseStore):
                 "source": "agent",
                 "confidence": 1.0,
                 "access_count": 0,
-                "tags": ["langgraph"],
+                "tags": [STORE_TAG],
             },
             now=now,
         )
@@ -226,15 +230,26 @@ class GraphMemStore(BaseStore):
         rows = self._rows(user_id, op.namespace_prefix, None)
         wanted = check_filter(op.filter)
         by_id = {r["id"]: r for r in rows if matches(_value(r), wanted)}
-        ranked: list[tuple[dict[str, Any], float | None]]
         offset, limit = _page(op.offset, op.limit)
+        ranked: list[tuple[dict[str, Any], float | None]] = [(r, None) for r in by_id.values()]
         if op.query:
-            k = min(MAX_SEARCH, max(50, 4 * (offset + limit)))
-            hits = self._mem.recall(op.query, user_id=user_id, k=k, reinforce=False)
-            ranked = [(by_id[h.memory.id], h.score) for h in hits if h.memory.id in by_id]
-        else:
-            ranked = [(r, None) for r in by_id.values()]
+            ranked = self._ranked(user_id, op.query, by_id, offset + limit)
         return [_search_item(row, score) for row, score in ranked[offset : offset + limit]]
+
+    def _ranked(
+        self, user_id: str, query: str, by_id: dict[str, dict[str, Any]], wanted: int
+    ) -> list[tuple[dict[str, Any], float | None]]:
+        """The items ``by_id`` ranked for ``query``: those recall scores first, by score, then the others
+        (score None), most recently updated first, as LangGraph's InMemoryStore returns every item of the
+        namespace. The recall reads store items only (their tag): ranked among all of a user's memories,
+        the items were crowded out of the top ``k`` by a few hundred ordinary ones."""
+        k = min(MAX_SEARCH, max(50, 4 * wanted))
+        hits = self._mem.recall(query, user_id=user_id, k=k, reinforce=False, filters={"tags": [STORE_TAG]})
+        scored: list[tuple[dict[str, Any], float | None]] = [
+            (by_id[h.memory.id], h.score) for h in hits if h.memory.id in by_id
+        ]
+        seen = {row["id"] for row, _ in scored}
+        return scored + [(row, None) for key, row in by_id.items() if key not in seen]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         offset, limit = _page(op.offset, op.limit)

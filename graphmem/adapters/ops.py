@@ -1,13 +1,27 @@
-"""Operations the agent-facing interfaces (MCP, REST) share, over the facade, with JSON-ready results."""
+"""Operations the agent-facing interfaces (MCP, REST) share, over the facade, with JSON-ready results; the
+check the framework adapters (LangGraph, ADK) make of the memory they are given."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.errors import ConfigurationError
 from graphmem.memory import GraphMemory
 from graphmem.models import CoreBlock, Fact, Hit, Memory
 from graphmem.retrieval.context import Context
+
+
+def sync_memory(mem: object, adapter: str) -> GraphMemory:
+    """``mem`` when it is a :class:`GraphMemory`; an AsyncGraphMemory (or anything else) is a
+    ConfigurationError: ``adapter``'s async methods run the sync calls in a thread, and an
+    AsyncGraphMemory's calls return coroutines (a TypeError after a write had gone through)."""
+    if not isinstance(mem, GraphMemory):
+        raise ConfigurationError(
+            f"{adapter} needs a GraphMemory (`GraphMemory.connect()`), not {type(mem).__name__}: its async "
+            "methods already run graphmem's sync calls in a thread"
+        )
+    return mem
 
 
 def memory_json(memory: Memory) -> dict[str, Any]:

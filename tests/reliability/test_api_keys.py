@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 
 from conftest import disposable
 from fastapi.testclient import TestClient
@@ -49,11 +50,25 @@ def test_body_limit_and_protected_docs(mem: GraphMemory, user_id: str) -> None:
     settings = mem.runtime.settings
     limited = settings.model_copy(update={"max_body_bytes": 2_000, "protect_docs": True})
     view = GraphMemory(mem.runtime.store, mem.embedder, limited)  # shares the store; not closed here
+    headers = {"X-API-Key": ADMIN, "content-type": "application/json"}
     with TestClient(create_app(view, ADMIN), raise_server_exceptions=False) as client:
         big = client.post(
             f"/users/{user_id}/memories", json={"content": "x" * 5_000}, headers={"X-API-Key": ADMIN}
         )
         assert big.status_code == 413
+        declared = big.json()
+
+        def streamed() -> Iterator[bytes]:  # chunked, no Content-Length: counted while read (it was a 400)
+            yield b'{"content": "'
+            yield from (b"x" * 1_000 for _ in range(5))
+            yield b'"}'
+
+        chunked = client.post(f"/users/{user_id}/memories", content=streamed(), headers=headers)
+        assert "content-length" not in chunked.request.headers
+        assert chunked.status_code == 413 and chunked.json() == declared
+        url = f"/users/{user_id}/memories"
+        small = client.post(url, content=iter([b'{"content": "ok"}']), headers=headers)
+        assert small.is_success, small.text
         assert client.get("/openapi.json").status_code == 401
         assert client.get("/openapi.json", headers={"X-API-Key": ADMIN}).status_code == 200
     assert Settings().protect_docs is False

@@ -31,6 +31,16 @@ _STATUS: list[tuple[type[errors.GraphMemError], int]] = [
 ]
 
 
+_KINDS = {
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    413: "PayloadTooLarge",
+}
+"""The ``error`` of an HTTP error's body (a body over the limit reads as the middleware's own 413)."""
+
+
 def status_of(exc: errors.GraphMemError) -> int:
     """The HTTP status for a graphmem error (400 for any other kind of refusal)."""
     return next((code for kind, code in _STATUS if isinstance(exc, kind)), 400)
@@ -58,9 +68,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        kind = {401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed"}.get(
-            exc.status_code, "HTTPError"
-        )
+        kind = _KINDS.get(exc.status_code, "HTTPError")
         return JSONResponse(
             status_code=exc.status_code, content={"error": kind, "detail": exc.detail}, headers=exc.headers
         )
