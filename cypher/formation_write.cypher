@@ -23,42 +23,67 @@ CALL () {
   RETURN count(u) AS locked
 }
 CALL () {
-  // The session's place in the temporal view (valid time, not arrival: history can be imported in any order).
-  // The batch's first memory follows the session's last one, or for a new session the user's latest memory
-  // at or before it (memory_user_occurred); when a memory of another session comes after the batch, the
-  // batch's last memory is followed by the earliest such one, and the cross-session edges into that one from
-  // before the batch end in transaction time (`expired_at`): the batch now lies between them.
+  // The batch's place in the temporal view, in valid time (history can arrive in any order; untimed turns are
+  // timed in the order said, graphmem.formation.writer.said_now), among conversation turns only (memories in a
+  // session: not core blocks, store items, summaries or session-less memories). Its first memory follows the
+  // session's latest turn at or before it (its tail, unless the batch comes before the tail: then the
+  // session's turns are searched), else the user's latest turn of another session at or before it
+  // (memory_user_occurred); its last memory is followed by the session's earliest turn after it, else by the
+  // earliest turn of another session after it. An edge the batch now lies within ends in transaction time
+  // (`expired_at`, nothing deleted): into the session's next turn from at or before the batch, or a
+  // cross-session edge into the other session's next turn. The session's tail only moves forward.
   UNWIND $plan.sessions AS s
   MERGE (sess:Session {uid: s.uid})
     ON CREATE SET sess.user_id = s.user_id, sess.session_id = s.session_id, sess.agent_id = s.agent_id,
                   sess.created_at = $now, sess.new = true
-  WITH s, sess, sess.last_memory_id AS session_last, coalesce(sess.new, false) AS is_new
+  WITH s, sess, coalesce(sess.new, false) AS is_new
   REMOVE sess.new
-  SET sess.last_memory_id = s.last_id, sess.updated_at = $now
-  WITH s, sess, is_new,
-       CASE WHEN is_new THEN COLLECT {
+  WITH s, sess, is_new
+  OPTIONAL MATCH (tail:Memory {id: sess.last_memory_id}) WHERE tail.user_id = s.user_id AND NOT is_new
+  WITH s, sess, tail, tail IS NOT NULL AND tail.occurred_at > s.first_at AS behind
+  WITH s, sess, tail, behind,
+       CASE WHEN NOT behind THEN tail.id ELSE COLLECT {
+         MATCH (p:Memory)-[:IN_SESSION]->(sess) WHERE p.user_id = s.user_id AND p.occurred_at <= s.first_at
+         WITH p ORDER BY p.occurred_at DESC, p.id DESC LIMIT 1
+         RETURN p.id
+       }[0] END AS same_prev,
+       CASE WHEN NOT behind THEN null ELSE COLLECT {
+         MATCH (q:Memory)-[:IN_SESSION]->(sess) WHERE q.user_id = s.user_id AND q.occurred_at > s.last_at
+         WITH q ORDER BY q.occurred_at, q.id LIMIT 1
+         RETURN q.id
+       }[0] END AS same_next
+  WITH s, sess, same_prev, same_next,
+       CASE WHEN same_prev IS NOT NULL THEN null ELSE COLLECT {
          MATCH (p:Memory) USING INDEX SEEK p:Memory(user_id, occurred_at)
-         WHERE p.user_id = s.user_id AND p.occurred_at <= s.first_at
+         WHERE p.user_id = s.user_id AND p.occurred_at <= s.first_at AND EXISTS { (p)-[:IN_SESSION]->(:Session) }
          WITH p ORDER BY p.user_id DESC, p.occurred_at DESC, p.id DESC LIMIT 1
          RETURN p.id
-       }[0] ELSE session_last END AS prev_id,
-       COLLECT {
+       }[0] END AS other_prev,
+       CASE WHEN same_next IS NOT NULL THEN null ELSE COLLECT {
          MATCH (q:Memory) USING INDEX SEEK q:Memory(user_id, occurred_at)
-         WHERE q.user_id = s.user_id AND q.occurred_at > s.last_at AND NOT (q)-[:IN_SESSION]->(sess)
+         WHERE q.user_id = s.user_id AND q.occurred_at > s.last_at AND EXISTS { (q)-[:IN_SESSION]->(:Session) }
+           AND NOT (q)-[:IN_SESSION]->(sess)
          WITH q ORDER BY q.user_id, q.occurred_at, q.id LIMIT 1
          RETURN q.id
-       }[0] AS next_id
-  CALL (s, next_id) {
-    MATCH (x:Memory)-[r:FOLLOWS {kind: 'cross_session'}]->(:Memory {id: next_id})
+       }[0] END AS other_next
+  SET sess.last_memory_id = CASE WHEN same_next IS NULL THEN s.last_id ELSE sess.last_memory_id END,
+      sess.updated_at = $now
+  WITH s, same_prev, same_next, other_prev, other_next, coalesce(same_next, other_next) AS next_id
+  CALL (s, same_next, next_id) {
+    MATCH (x:Memory)-[r:FOLLOWS]->(:Memory {id: next_id})
     WHERE x.user_id = s.user_id AND x.occurred_at <= s.first_at AND r.expired_at IS NULL
+      AND (same_next IS NOT NULL OR r.kind = 'cross_session')
     SET r.expired_at = $now
     RETURN count(r) AS spliced
   }
-  RETURN collect(CASE WHEN prev_id IS NOT NULL AND prev_id <> ''
-                      THEN {src: prev_id, dst: s.first_id, weight: CASE WHEN is_new THEN 0.5 ELSE 1.0 END,
-                            kind: CASE WHEN is_new THEN 'cross_session' ELSE 'session' END} END)
+  WITH s, coalesce(same_prev, other_prev) AS prev_id, same_prev IS NOT NULL AS same_before, next_id,
+       same_next IS NOT NULL AS same_after
+  RETURN collect(CASE WHEN prev_id IS NOT NULL
+                      THEN {src: prev_id, dst: s.first_id, weight: CASE WHEN same_before THEN 1.0 ELSE 0.5 END,
+                            kind: CASE WHEN same_before THEN 'session' ELSE 'cross_session' END} END)
          + collect(CASE WHEN next_id IS NOT NULL
-                        THEN {src: s.last_id, dst: next_id, weight: 0.5, kind: 'cross_session'} END) AS tail
+                        THEN {src: s.last_id, dst: next_id, weight: CASE WHEN same_after THEN 1.0 ELSE 0.5 END,
+                              kind: CASE WHEN same_after THEN 'session' ELSE 'cross_session' END} END) AS tail
 }
 CALL () {
   // The memories with their embeddings (compact float vectors) and session links; decay_due at the epoch (the

@@ -92,3 +92,45 @@ def test_a_session_continued_after_a_later_one_keeps_its_tail_before_it(
         (leeds[0], leeds[1], "session"),
     }
     assert ended == 1  # york[1] -> leeds[0], kept for known_at reads before the continuation
+
+
+def test_a_session_in_batches_out_of_order_chains_in_time(mem: GraphMemory, user_id: str) -> None:
+    """One session of six timed turns added as [4, 5], [2, 3], [0, 1]: before the review of round 57 each
+    batch followed the session's last stored turn ((4, 5), (5, 2), (2, 3), (3, 0), (0, 1)); a later session
+    follows the session's latest turn in time."""
+    texts = [
+        "Alpha squadron landed at dawn.",
+        "Bravo team checked the radios.",
+        "Charlie cooked porridge for everyone.",
+        "Delta river was too high to cross.",
+        "Echo valley had fresh snow.",
+        "Foxtrot ridge took four hours.",
+    ]
+    turns = _messages(0, texts)
+    for part in ([4, 5], [2, 3], [0, 1]):
+        mem.add_messages([turns[i] for i in part], user_id=user_id, session_id="trek")
+    mem.add_messages(_messages(30, SESSIONS["oxford"]), user_id=user_id, session_id="oxford")
+    current, _ = _chain(mem, user_id)
+    oxford = SESSIONS["oxford"]
+    assert current == {(a, b, "session") for a, b in itertools.pairwise(texts)} | {
+        (texts[-1], oxford[0], "cross_session"),
+        (oxford[0], oxford[1], "session"),
+    }
+
+
+def test_untimed_turns_and_other_memories(mem: GraphMemory, user_id: str) -> None:
+    """Turns without a time are said now, in the order given (a new session follows the batch's last turn,
+    not any turn of the tie); core blocks, store items and session-less memories are not turns of the
+    chain."""
+    first = ["Golf is my Sunday habit.", "Hotel rooms in Porto were cheap.", "India is next on the list."]
+    mem.add_messages(first, user_id=user_id, session_id="one")
+    mem.core.set(user_id, "human", "Name: Alice")
+    mem.remember("A note without a session", user_id=user_id)
+    mem.add_messages(["Juliet called about the lease."], user_id=user_id, session_id="two")
+    current, ended = _chain(mem, user_id)
+    assert current == {
+        (first[0], first[1], "session"),
+        (first[1], first[2], "session"),
+        (first[2], "Juliet called about the lease.", "cross_session"),
+    }
+    assert ended == 0

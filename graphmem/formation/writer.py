@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from graphmem.errors import TransientError
@@ -75,6 +76,7 @@ def form(
     user_id, session_id = drafts[0].user_id, drafts[0].session_id
     if any(d.user_id != user_id or d.session_id != session_id for d in drafts):
         raise ValueError("form() takes drafts of one user and one session")  # internal invariant
+    drafts = said_now(drafts, now)
     for attempt in range(1, FORM_ATTEMPTS + 1):
         plan = plan_formation(gather(rt, drafts, now, extractor), rt.settings)
         try:
@@ -241,6 +243,18 @@ def add_turns(
     ]
     commit = None if on_commit is None else lambda tx, ids: on_commit(tx, as_given(ids, order))
     return as_given(form(rt, drafts, extractor=extractor, on_commit=commit), order)
+
+
+def said_now(drafts: Sequence[MemoryDraft], now: datetime) -> list[MemoryDraft]:
+    """Drafts without a time happen now, in the order given: the i-th of n at ``now`` less n - 1 - i
+    microseconds (the last at ``now``). With one time for all, their order in valid time was a tie, and
+    the next session's place in the temporal view (``formation_write`` reads the latest turn by time) fell on
+    any turn of the batch, not its last."""
+    n = len(drafts)
+    return [
+        d if d.occurred_at is not None else replace(d, occurred_at=now - timedelta(microseconds=n - 1 - i))
+        for i, d in enumerate(drafts)
+    ]
 
 
 def said_order(turns: Sequence[Turn]) -> list[int]:
