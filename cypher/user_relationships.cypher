@@ -1,8 +1,9 @@
 // Every relationship touching the given nodes of a user (element ids from user_nodes), with its properties and
 // its element id (an edge between two pages of the export is read with each: export_user keeps it once).
-// $ids: element ids
+// $ids: element ids; $user_id, $session_prefix (user_nodes.cypher)
 UNWIND $ids AS id
-MATCH (a) WHERE elementId(a) = id
+MATCH (a) WHERE elementId(a) = id // still the user's (user_node_page.cypher says why)
+  AND (a.user_id = $user_id OR (a:User AND a.id = $user_id) OR (a:Session AND a.uid STARTS WITH $session_prefix))
 MATCH (a)-[r]-(other)
 // an edge into another tenant (made by hand) is not this user's: its end would name that tenant's node; but a
 // reconstruction is filed under the caller for a memory of any tenant it read (reconstruction_record)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, MemoryNotFound, ValidationError
+from graphmem.formation.drafts import session_uid_prefix
 from graphmem.governance import users as governance_users
 
 
@@ -151,3 +152,23 @@ def test_per_memory_decisions_are_audited(mem: GraphMemory, user_id: str) -> Non
         mem.memories.govern(keep, user_id=f"{user_id}-other", decision="delete")
     with pytest.raises(ValidationError):
         mem.memories.govern(keep, user_id=user_id, decision="shred")
+
+
+def test_an_export_page_reads_only_the_users_nodes(mem: GraphMemory, user_id: str) -> None:
+    """An element id read in the listing's transaction can name another tenant's node by a page's read (Neo4j
+    reuses a deleted node's): the page and its relationships keep to the user's own nodes."""
+    other = f"{user_id}-other"
+    mem.add_messages(["Mine: the blue bicycle.", "Mine: the red kettle."], user_id=user_id, session_id="s")
+    mem.add_messages(["Theirs: a private diary entry."], user_id=other, session_id="s")
+    try:
+        read = "MATCH (m:Memory) WHERE m.user_id = $u RETURN elementId(m) AS e, m.id AS id"
+        theirs, mine = mem.query(read, {"u": other}), mem.query(read, {"u": user_id})
+        ids = [r["e"] for r in theirs + mine]
+        owner = {"user_id": user_id, "session_prefix": session_uid_prefix(user_id)}
+        page = mem.runtime.store.read("user_node_page", ids=ids, **owner)
+        assert len(page) == len(mine) and all("Theirs" not in str(n["props"]) for n in page)
+        edges = mem.runtime.store.read("user_relationships", ids=ids, **owner)
+        foreign = {r["id"] for r in theirs}
+        assert edges and not any({r["src"], r["dst"]} & foreign for r in edges)
+    finally:
+        mem.users.delete(other)

@@ -123,7 +123,12 @@ def tenant_snapshot(mem: GraphMemory, user_id: str) -> tuple[list[Any], list[Any
     events (a dry run must leave all three as they were)."""
     store = mem.runtime.store
     nodes = store.read("user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=True)
-    edges = store.read("user_relationships", ids=[n["element_id"] for n in nodes])
+    edges = store.read(
+        "user_relationships",
+        ids=[n["element_id"] for n in nodes],
+        user_id=user_id,
+        session_prefix=session_uid_prefix(user_id),
+    )
     key = repr
     return sorted(nodes, key=key), sorted(edges, key=key), len(mem.temporal.audit_log(user_id=user_id))
 

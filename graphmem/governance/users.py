@@ -147,16 +147,16 @@ def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
     """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
     left out), relationships, and the audit log; JSON-serializable. Read ``EXPORT_PAGE`` nodes per
     transaction (their properties, then their relationships), so no read grows with the user."""
-    listed = rt.store.read(
-        "user_nodes", user_id=user_id, session_prefix=session_uid_prefix(user_id), props=False
-    )
+    prefix = session_uid_prefix(user_id)
+    listed = rt.store.read("user_nodes", user_id=user_id, session_prefix=prefix, props=False)
     ids = [n["element_id"] for n in listed]
     nodes: list[dict[str, Any]] = []
     rels: dict[str, dict[str, Any]] = {}
     for start in range(0, len(ids), EXPORT_PAGE):
         page = ids[start : start + EXPORT_PAGE]
-        nodes += rt.store.read("user_node_page", ids=page)
-        rels.update((r["rel"], r) for r in rt.store.read("user_relationships", ids=page))
+        owner = {"user_id": user_id, "session_prefix": prefix}
+        nodes += rt.store.read("user_node_page", ids=page, **owner)
+        rels.update((r["rel"], r) for r in rt.store.read("user_relationships", ids=page, **owner))
     out: dict[str, Any] = {
         "user_id": user_id,
         "exported_at": datetime.now(UTC).isoformat(),
