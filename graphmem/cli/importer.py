@@ -281,10 +281,10 @@ def _store(mem: GraphMemory, user: str, entries: Sequence[Entry], batch: int, na
         "messages": len(entries),
         "skipped": len(entries) - len(todo),  # imported before
         "batches": len(plan),
-        "sessions": sorted({e.session_id for e in entries}),
+        "sessions": sorted({e.session_id for e, _ in todo}),  # the sessions that received messages
         "memories": len(set(stored)),  # a near-duplicate message reinforces a memory instead of adding one
         "new": new,
-        "repeats": len(todo) - new,
+        "repeats": max(0, len(todo) - new),  # `new` counts the user's memories: a concurrent writer's too
     }
 
 

@@ -294,12 +294,13 @@ def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
 
 
 HELP_PANELS = {  # --help lists the commands in these groups, in this order: what a new user needs first
-    "Start here": ["demo", "server", "doctor", "init"],
+    # (within a panel typer lists single commands before command groups: each list is written so)
+    "Start here": ["demo", "doctor", "init", "server"],
     "Remember and recall": ["remember", "recall", "context", "import", "memory", "facts", "core", "topics"],
     "History and audit": ["timeline", "snapshot", "diff", "audit", "kit"],
     "Users (GDPR)": ["export", "delete-user", "anonymize-user"],
-    "Maintenance": ["jobs", "worker", "stats", "reembed", "tuning"],
-    "Serve agents": ["api", "mcp", "keys", "health"],
+    "Maintenance": ["worker", "stats", "reembed", "jobs", "tuning"],
+    "Serve agents": ["api", "mcp", "health", "keys"],
 }
 
 
