@@ -184,7 +184,8 @@ MATCH (n) WHERE (n:AutomationConfig AND n.id IN $configs)
   OR (n:AutomationConfigVersion AND n.config_id IN $configs)
   OR (n:JobSlot AND any(c IN $configs + $tokens WHERE n.id STARTS WITH c + '/'))
   OR (n:AuditEvent AND n.action = 'config_change' AND any(c IN n.target_ids WHERE c IN $configs))
-  OR (n:ApiKey AND (n.subject IN $tenants OR any(t IN $tokens WHERE n.subject CONTAINS t)))
+  OR (n:ApiKey AND (n.subject IN $tenants OR any(t IN $tokens WHERE n.subject CONTAINS t)
+                    OR n.subject_hash IN $hashes)) // a deleted user's keys keep only its hash
 CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
 """
 
@@ -199,7 +200,8 @@ def sweep(store: Any, tokens: list[str]) -> None:
         s.run(SWEEP, {"tenants": tenants}).consume()
         gone = [user_hash(t) for t in {*tenants, *tokens}]  # a tenant a test deleted keeps its events' hash
         s.run(SWEEP_AUDIT, {"hashes": gone}).consume()
-        s.run(SWEEP_SHARED, {"configs": configs, "tenants": tenants, "tokens": tokens}).consume()
+        shared = {"configs": configs, "tenants": tenants, "tokens": tokens, "hashes": gone}
+        s.run(SWEEP_SHARED, shared).consume()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
