@@ -103,12 +103,18 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         importance: float = 0.5,
         tags: list[str] | None = None,
         scope: str = "user",
+        metadata: dict[str, Any] | None = None,
+        session_id: str | None = None,
     ) -> dict[str, Any]:
         """Store a memory (memory_type: episodic, semantic, procedural or preference). scope: user (default),
-        agent (shared with every user of this agent, e.g. a procedure learned) or org (shared knowledge)."""
+        agent (shared with every user of this agent, e.g. a procedure learned) or org (shared knowledge).
+        metadata: JSON fields memory_recall's filters.metadata can match; session_id: the conversation it
+        belongs to (it follows that session's previous memory)."""
         memory = mem.remember(
             content,
             user_id=uid,
+            session_id=session_id,
+            metadata=metadata,
             memory_type=memory_type,
             importance=importance,
             tags=tags,
