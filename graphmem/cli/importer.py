@@ -22,11 +22,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from graphmem.cli.common import HomeOption, JsonOption, UserOption, fail
+from graphmem.cli.common import HomeOption, JsonOption, UserOption
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
 from graphmem.cli.common import settings_for as _settings
-from graphmem.errors import GraphMemError, ValidationError
+from graphmem.errors import ValidationError
 
 if TYPE_CHECKING:
     from graphmem.memory import GraphMemory
@@ -241,13 +241,10 @@ def import_messages(
     """
     from graphmem.model import validation as check
 
-    try:
-        check.user_id(user)  # before the first batch is written, as every message is
-        batches([], batch)  # the batch size is refused before the file is read
-        raw, source = _read(file)
-        unit, entries = _checked(raw, session, source, _settings(home).max_content_chars)
-    except GraphMemError as exc:
-        raise fail(exc) from exc  # one line, as every command's errors
+    check.user_id(user)  # before the first batch is written, as every message is (errors: App, one line)
+    batches([], batch)  # the batch size is refused before the file is read
+    raw, source = _read(file)
+    unit, entries = _checked(raw, session, source, _settings(home).max_content_chars)
     _warn_unknown(entries, unit)
     with _connect(home) as mem:
         summary = _store(mem, user, entries, batch, Path(source).name)
@@ -316,7 +313,3 @@ def _n(count: int, noun: str) -> str:
 def _memory_count(mem: GraphMemory, user: str) -> int:
     rows = mem.query("MATCH (m:Memory) WHERE m.user_id = $user RETURN count(m) AS n", {"user": user})
     return int(rows[0]["n"])
-
-
-def register(app: typer.Typer) -> None:
-    app.command("import")(import_messages)
