@@ -185,6 +185,7 @@ class AsyncUsers(_Async[Users]):
     """``await mem.users.export(...)`` etc.: :class:`graphmem.facade.Users`, awaited."""
 
     export = _bridged(Users.export)
+    export_to = _bridged(Users.export_to)
     delete = _bridged(Users.delete)
     anonymize = _bridged(Users.anonymize)
 

@@ -77,7 +77,7 @@ NAMESPACES = {
     "core": {"list", "set", "append", "replace", "history"},
     # count: the total a page of list() is out of (a separate read, made only when asked)
     "memories": {"get", "list", "count", "update", "history", "link", "govern", "feedback", "proactive"},
-    "users": {"export", "delete", "anonymize"},
+    "users": {"export", "export_to", "delete", "anonymize"},
     "temporal": {"timeline", "snapshot", "diff", "audit_log"},
 }
 

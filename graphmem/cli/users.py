@@ -7,6 +7,8 @@ Progress bars and prompts go to stderr, so ``--json`` output on stdout stays par
 from __future__ import annotations
 
 import json
+import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -34,6 +36,11 @@ err_console = Console(stderr=True)
 UserArgument = Annotated[str, typer.Argument(help="the tenant (user_id)")]
 
 
+class ExportFormat(StrEnum):
+    JSON = "json"
+    JSONL = "jsonl"
+
+
 def _working() -> Progress:
     """A pulsing bar for one long server-side call (its batches run inside Neo4j)."""
     return Progress(
@@ -52,23 +59,37 @@ def export(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="write to this file (default: stdout)")
     ] = None,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format",
+            help="json: one document, built in memory; jsonl: one record a line, streamed page by page "
+            "(any size of user)",
+        ),
+    ] = ExportFormat.JSON,
     home: HomeOption = None,
 ) -> None:
     """Everything stored about a user as JSON (memories, fact history, entities, relationships, audit)."""
     target = None if out is None else out_path(out)  # before the export: a bad path is refused at once
     with _connect(home) as mem:
-        data = mem.users.export(user)
+        if fmt is ExportFormat.JSONL:
+            counts = mem.users.export_to(user, sys.stdout if target is None else target)
+        else:
+            data = mem.users.export(user)
+            if target is None:
+                _print_json(data)
+                return
+            write_out(target, json.dumps(data, indent=2) + "\n")
+            counts = {name: len(items) for name, items in data.items() if isinstance(items, list)}
     if target is None:
-        _print_json(data)
         return
-    write_out(target, json.dumps(data, indent=2) + "\n")
     err_console.print(escape(f"exported {user} to {out}"), highlight=False, soft_wrap=True)
     table = Table()
     table.add_column("collection")
     table.add_column("items", justify="right")
-    for name, items in data.items():
-        if isinstance(items, list) and items:
-            table.add_row(name, str(len(items)))
+    for name, n in counts.items():
+        if n:
+            table.add_row(name, str(n))
     err_console.print(table)
 
 

@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from graphmem.embedding import embed_checked
 from graphmem.errors import MemoryNotFound, UserNotFound
 from graphmem.formation.drafts import session_uid_prefix
+from graphmem.governance import export
 from graphmem.model.scopes import session_prefix
 from graphmem.store import audit
 from graphmem.store.driver import Tx
-from graphmem.store.records import clean_json, load_metadata
 from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
@@ -48,18 +48,6 @@ of 25,000-10,000, 22.9-23.4 s in pages of 5,000)."""
 DELETE_PASSES = 4
 """Passes of a user's deletion at most: each after the first deletes what writes still running when the
 previous pass read the indexes committed (a pass that finds nothing ends it; the second, normally)."""
-_COLLECTIONS = {
-    "Memory": "memories",
-    "Fact": "facts",
-    "Entity": "entities",
-    "Session": "sessions",
-    "Conflict": "conflicts",
-    "Merge": "merges",
-    "RecallEvent": "recall_events",
-    "Feedback": "feedback",
-    "JobRun": "job_runs",
-    "User": "users",
-}
 
 
 class Decision(StrEnum):
@@ -82,24 +70,6 @@ class DeletionReport(BaseModel):
     @property
     def deleted(self) -> int:
         return sum(self.nodes.values())
-
-
-def jsonable(value: Any) -> Any:
-    """Datetimes to ISO-8601 text, recursively; JSON-text metadata decoded."""
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {k: jsonable(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    return clean_json(value)
-
-
-def _props(row: dict[str, Any]) -> dict[str, Any]:
-    props = jsonable(row["props"])
-    if isinstance(props.get("metadata"), str):
-        props["metadata"] = load_metadata(props["metadata"])
-    return dict(props)
 
 
 def session_tenants(rt: Runtime, user_id: str) -> list[str]:
@@ -146,29 +116,24 @@ def merged_report(user_id: str, reports: list[DeletionReport]) -> DeletionReport
 def export_user(rt: Runtime, user_id: str) -> dict[str, Any]:
     """Everything stored about ``user_id``: nodes by kind (fact versions and history included, embeddings
     left out), relationships, and the audit log; JSON-serializable. Read ``EXPORT_PAGE`` nodes per
-    transaction (their properties, then their relationships), so no read grows with the user."""
-    prefix = session_uid_prefix(user_id)
-    listed = rt.store.read("user_nodes", user_id=user_id, session_prefix=prefix, props=False)
-    ids = [n["element_id"] for n in listed]
+    transaction (their properties, then their relationships), so no read grows with the user (the whole
+    export is held in memory: :func:`graphmem.governance.export.iter_export` streams it)."""
     nodes: list[dict[str, Any]] = []
     rels: dict[str, dict[str, Any]] = {}
-    for start in range(0, len(ids), EXPORT_PAGE):
-        page = ids[start : start + EXPORT_PAGE]
-        owner = {"user_id": user_id, "session_prefix": prefix}
-        nodes += rt.store.read("user_node_page", ids=page, **owner)
-        rels.update((r["rel"], r) for r in rt.store.read("user_relationships", ids=page, **owner))
+    for page, linked in export.scope_pages(rt, user_id, EXPORT_PAGE):
+        nodes += page
+        rels.update((r["rel"], r) for r in linked)
     out: dict[str, Any] = {
         "user_id": user_id,
         "exported_at": datetime.now(UTC).isoformat(),
-        **{name: [] for name in _COLLECTIONS.values()},
+        **{name: [] for name in export.COLLECTIONS.values()},
         "other": [],
     }
     for row in sorted(nodes, key=lambda n: (n["labels"][:1], str(n["key"]))):  # user_nodes' order
-        label = next((lb for lb in row["labels"] if lb in _COLLECTIONS), None)
-        item = {"labels": row["labels"], **_props(row)} if label is None else _props(row)
-        out[_COLLECTIONS[label] if label else "other"].append(item)
+        collection, item = export.collection_item(row)
+        out[collection].append(item)
     out["relationships"] = [
-        {"src": r["src"], "type": r["type"], "dst": r["dst"], "properties": jsonable(r["props"])}
+        export.relationship_item(r)
         for r in sorted(rels.values(), key=lambda r: (r["type"], str(r["src"]), str(r["dst"])))
     ]
     out["audit"] = [e.model_dump(mode="json") for e in audit.log(rt, user_id=user_id)]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from graphmem.governance.users import jsonable
+from graphmem.governance.export import jsonable
 from graphmem.store import records
 from graphmem.store.audit import ALL
 from graphmem.store.runtime import Runtime

@@ -7,12 +7,13 @@ Deleting or anonymizing a user of whom nothing is stored (a mistyped id, or one 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.params import Depends
+from fastapi.responses import StreamingResponse
 
-from graphmem.governance import users
+from graphmem.governance import export, users
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
 
@@ -20,10 +21,18 @@ from graphmem.model import validation as check
 def router(mem: GraphMemory, auth: Sequence[Depends]) -> APIRouter:
     api = APIRouter(tags=["users"], dependencies=list(auth))
 
-    @api.get("/users/{user_id}/export")
-    def export_user(user_id: str) -> dict[str, Any]:
-        """Everything stored about a user (JSON)."""
-        return mem.users.export(user_id)
+    @api.get("/users/{user_id}/export", response_model=None)
+    def export_user(
+        user_id: str, fmt: Annotated[Literal["json", "jsonl"], Query(alias="format")] = "json"
+    ) -> dict[str, Any] | StreamingResponse:
+        """Everything stored about a user: one JSON document, or with ``format=jsonl`` JSON Lines streamed
+        page by page (``application/x-ndjson``; any size of user)."""
+        if fmt == "json":
+            return mem.users.export(user_id)
+        uid = check.user_id(user_id)
+        tenants = [uid, *users.session_tenants(mem.runtime, uid)]
+        records = export.iter_export(mem.runtime, uid, tenants, export.STREAM_PAGE)
+        return StreamingResponse(export.lines(records), media_type="application/x-ndjson")
 
     @api.delete("/users/{user_id}")
     def delete_user(user_id: str) -> dict[str, Any]:
