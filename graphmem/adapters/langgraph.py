@@ -3,7 +3,12 @@
 Items are Memory nodes labelled ``StoreItem`` (priority P0: never forgotten by the jobs) carrying their
 namespace, key and JSON value; their text is embedded, so a ``search`` with a ``query`` goes through
 graphmem's recall among the user's store items (read-only: it reinforces nothing), followed by the
-namespace's other items (score None), as LangGraph's InMemoryStore returns every item ranked.
+namespace's other indexed items (score None), as LangGraph's InMemoryStore returns every item ranked.
+``put``'s ``index`` is LangGraph's: ``None`` embeds the item's text (:func:`item_text`), a list of field
+paths (LangGraph's syntax: ``"a.b"``, ``"list[*].text"``, ``"list[0]"``) embeds the text at those paths
+only, and ``False`` (or paths that hold no text) stores the item without a vector: ``get``, a listing and a
+``filter`` search return it, a ``query`` search does not (as LangGraph's PostgresStore; its InMemoryStore
+appends such items, unscored, after the ranked ones).
 ``filter`` matches value fields as LangGraph's own stores do: equality, nested fields, and the operators
 ``$eq $ne $gt $gte $lt $lte``. Deleting is a soft forget. The tenant of an operation comes from its
 namespace through ``user_from_namespace`` (default: every operation acts for the one ``user_id`` given).
@@ -32,6 +37,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    get_text_at_path,
 )
 
 from graphmem.adapters.ops import sync_memory
@@ -51,6 +57,20 @@ def item_text(key: str, value: dict[str, Any]) -> str:
     strings = [v for v in value.values() if isinstance(v, str) and v.strip()]
     body = " ".join(strings) if strings else json.dumps(value, sort_keys=True, default=str)
     return f"{key}: {body}"
+
+
+def indexed_text(key: str, value: dict[str, Any], index: object) -> str | None:
+    """The text an item put with ``index`` is searched by (pure): its :func:`item_text` for ``None``; for a
+    list of field paths, the texts LangGraph's stores embed for them (``get_text_at_path``), joined; None
+    (not searchable) for ``False`` or paths that hold no text."""
+    if index is None:
+        return item_text(key, value)
+    if index is False:
+        return None
+    if not isinstance(index, list | tuple) or not all(isinstance(p, str) and p.strip() for p in index):
+        raise ValidationError("index", "must be None, False or a list of field paths")
+    texts = [t.strip() for path in index for t in get_text_at_path(value, path) if t.strip()]
+    return " ".join(texts) or None
 
 
 _ORDERS: dict[str, Callable[[float, float], bool]] = {
@@ -199,7 +219,8 @@ class GraphMemStore(BaseStore):
         # the same contract as a memory's metadata and content: JSON only, bounded, valid text
         value = check.metadata(op.value, "value", max_bytes=rt.settings.max_metadata_bytes)
         key = str(check.identifier(op.key, "key"))
-        text = check.text(item_text(key, value), "value", max_chars=rt.settings.max_content_chars)
+        searched = indexed_text(key, value, op.index)
+        text = check.text(searched or item_text(key, value), "value", max_chars=rt.settings.max_content_chars)
         rt.store.write(
             "store_item_put",
             user_id=user_id,
@@ -208,7 +229,8 @@ class GraphMemStore(BaseStore):
             id=str(uuid.uuid4()),
             content=text,
             value=json.dumps(value, sort_keys=True),
-            embedding=embed_checked(rt.embedder, [text])[0],
+            embedding=None if searched is None else embed_checked(rt.embedder, [text])[0],
+            indexed=searched is not None,
             props={
                 "memory_type": "semantic",
                 "priority": "P0",
@@ -232,8 +254,9 @@ class GraphMemStore(BaseStore):
         by_id = {r["id"]: r for r in rows if matches(_value(r), wanted)}
         offset, limit = _page(op.offset, op.limit)
         ranked: list[tuple[dict[str, Any], float | None]] = [(r, None) for r in by_id.values()]
-        if op.query:
-            ranked = self._ranked(user_id, op.query, by_id, offset + limit)
+        if op.query:  # among the indexed items only
+            indexed = {i: r for i, r in by_id.items() if r.get("store_indexed") is not False}
+            ranked = self._ranked(user_id, op.query, indexed, offset + limit)
         return [_search_item(row, score) for row, score in ranked[offset : offset + limit]]
 
     def _ranked(
