@@ -249,3 +249,34 @@ def test_index_paths_read_as_langgraph_reads_them() -> None:
     assert indexed_text("k", value, ["s", "absent"]) is None
     assert indexed_text("k", value, False) is None
     assert indexed_text("k", {"text": "x"}, None) == item_text("k", {"text": "x"})
+
+
+def test_list_namespaces_with_user_from_namespace(mem: GraphMemory, user_id: str) -> None:
+    """A store whose namespaces name their users lists the namespaces whose items are stored for the user
+    they name, whatever the prefix (it raised "no user in namespace ()" without a prefix naming the user);
+    an item a fixed-user store wrote under a namespace naming another user is not listed."""
+    root, other = f"r-{user_id}", f"{user_id}-other"
+    store = GraphMemStore(mem, user_from_namespace=lambda ns: ns[1])
+    store.put((root, user_id, "profile"), "a", {"text": "likes tea"})
+    store.put((root, user_id, "work"), "b", {"text": "a nurse"})
+    store.put((root, other), "c", {"text": "lives in Leeds"})
+    store.put((root, user_id, "gone"), "d", {"text": "deleted"})
+    store.delete((root, user_id, "gone"), "d")
+    fixed = GraphMemStore(mem, user_id=user_id)
+    fixed.put((root, "someone-else"), "e", {"text": "stored for the fixed user"})  # names another user
+    fixed.put((root,), "f", {"text": "names no user"})
+
+    listed = [(root, user_id, "profile"), (root, user_id, "work"), (root, other)]
+    assert store.list_namespaces(prefix=(root,)) == listed
+    assert set(store.list_namespaces(limit=10_000)) >= set(listed)
+    assert not {(root, "someone-else"), (root,), (root, user_id, "gone")} & set(
+        store.list_namespaces(limit=10_000)
+    )
+    assert store.list_namespaces(prefix=(root, user_id)) == listed[:2]
+    assert store.list_namespaces(prefix=(root, "*"), suffix=("work",)) == [(root, user_id, "work")]
+    assert store.list_namespaces(prefix=(root,), max_depth=2) == [(root, user_id), (root, other)]
+    assert store.list_namespaces(prefix=(root,), limit=1, offset=1) == [(root, user_id, "work")]
+    # the fixed-user store lists its user's namespaces, whatever they name
+    assert fixed.list_namespaces(prefix=(root,)) == sorted(
+        [(root,), (root, "someone-else"), (root, user_id, "profile"), (root, user_id, "work")]
+    )

@@ -12,6 +12,9 @@ appends such items, unscored, after the ranked ones).
 ``filter`` matches value fields as LangGraph's own stores do: equality, nested fields, and the operators
 ``$eq $ne $gt $gte $lt $lte``. Deleting is a soft forget. The tenant of an operation comes from its
 namespace through ``user_from_namespace`` (default: every operation acts for the one ``user_id`` given).
+``list_namespaces`` lists the one user's namespaces; with ``user_from_namespace``, the namespaces, of every
+user, whose items are stored for the user the namespace names (those an operation on them reads), never a
+namespace whose items another store wrote for a user it does not name.
 
 Install with ``pip install 'graphmem[langgraph]'``.
 """
@@ -19,6 +22,7 @@ Install with ``pip install 'graphmem[langgraph]'``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import math
 import operator
@@ -164,8 +168,8 @@ class GraphMemStore(BaseStore):
         if (user_id is None) == (user_from_namespace is None):
             raise ConfigurationError("GraphMemStore needs exactly one of user_id and user_from_namespace")
         self._mem = sync_memory(mem, "GraphMemStore")
-        fixed = None if user_id is None else check.user_id(user_id)
-        self._tenant = user_from_namespace or (lambda _ns: fixed or "")
+        self._fixed = None if user_id is None else check.user_id(user_id)
+        self._tenant = user_from_namespace or (lambda _ns: self._fixed or "")
 
     def _user(self, namespace: tuple[str, ...]) -> str:
         try:
@@ -277,20 +281,32 @@ class GraphMemStore(BaseStore):
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         offset, limit = _page(op.offset, op.limit)
         prefix = next((c.path for c in op.match_conditions or () if c.match_type == "prefix"), ())
-        concrete = tuple(p for p in prefix if p != "*")
-        if len(concrete) != len(prefix):
-            concrete = ()
-        user_id = self._user(concrete)
-        rows = self._mem.runtime.store.read("store_namespaces", user_id=user_id)
-        found: list[tuple[str, ...]] = []
-        for row in rows:
-            namespace = tuple(records.texts(row["namespace"]))
-            if not namespace_matches(namespace, op):
-                continue
-            namespace = namespace[: op.max_depth] if op.max_depth is not None else namespace
-            if namespace not in found:
-                found.append(namespace)
-        return found[offset : offset + limit]
+        concrete = tuple(itertools.takewhile(lambda p: p != "*", prefix))
+        found = {
+            namespace[: op.max_depth] if op.max_depth is not None else namespace
+            for namespace in self._visible(concrete)
+            if namespace_matches(namespace, op)
+        }
+        return sorted(found)[offset : offset + limit]
+
+    def _visible(self, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The namespaces under ``prefix`` of the live items this store reads: its one user's, or, when
+        namespaces name their users, each namespace whose items are stored for the user it names (an item
+        another store wrote for a user its namespace does not name is not this store's to list)."""
+        store = self._mem.runtime.store
+        if self._fixed is not None:
+            rows = store.read("store_namespaces", user_id=self._fixed, prefix=_labels(prefix))
+            return [tuple(records.texts(r["namespace"])) for r in rows]
+        rows = store.read("store_namespaces_mapped", prefix=_labels(prefix))
+        found = [(tuple(records.texts(r["namespace"])), r["user_id"]) for r in rows]
+        return [namespace for namespace, user in found if self._owner(namespace) == user]
+
+    def _owner(self, namespace: tuple[str, ...]) -> str | None:
+        """The user ``namespace`` names, or None when it names none."""
+        try:
+            return self._user(namespace)
+        except ValidationError:
+            return None
 
 
 def _page(offset: object, limit: object) -> tuple[int, int]:
