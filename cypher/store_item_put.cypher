@@ -1,7 +1,9 @@
 // LangGraph store: write an item (namespace, key) of a user as a Memory labelled StoreItem, in place
 // (a new item is created; an existing live one gets the new value). No near-duplicate merging: items are
 // addressed by key. $user_id, $namespace: list of strings, $key, $id: id for a new item, $content: text to
-// search, $value: JSON text, $embedding: list of floats, $props: map of scalar properties, $now: datetime
+// search, $value: JSON text, $embedding: list of floats, or null for an item put with index=False (not
+// searched by a query: store_indexed false, no vector), $indexed: boolean, $props: map of scalar properties,
+// $now: datetime
 // Writing to the User node first serializes concurrent puts of one user (no key gets two items).
 MERGE (u:User {id: $user_id})
   ON CREATE SET u.user_id = $user_id, u.created_at = $now
@@ -21,7 +23,11 @@ UNION
   SET old.version = coalesce(old.version, 1) + 1
   RETURN old AS m
 }
-SET m.content = $content, m.store_value = $value, m.updated_at = $now
+SET m.content = $content, m.store_value = $value, m.updated_at = $now, m.store_indexed = $indexed,
+    m.embedding = CASE WHEN $embedding IS NULL THEN null ELSE m.embedding END // no stale vector
 WITH m
-CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
+CALL (m) {
+  WITH m WHERE $embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
+}
 RETURN {__properties__: {{property_pairs(m, ['embedding', 'context_embedding'])}}} AS item

@@ -11,6 +11,7 @@ import pytest
 from google.adk.events.event import Event
 from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.sessions import InMemorySessionService
+from google.adk.sessions.session import Session
 from google.genai import types
 
 from graphmem import GraphMemory
@@ -149,3 +150,70 @@ def test_add_and_delete_memory_and_event_metadata(mem: GraphMemory, user_id: str
     assert {m.content for m in mem.memories.list(tenant)} == {"I moved to Porto last month"}
     with pytest.raises(ValidationError):
         asyncio.run(service.delete_memory(app_name="notes", user_id=user_id))
+
+
+def _turns(start: int, count: int) -> list[Event]:
+    places = ["Lisbon", "Porto", "Bristol", "Leeds", "York", "Bath"]
+    return [
+        Event(
+            author="user" if i % 2 == 0 else "helper",
+            invocation_id=f"inv-{i // 2}",
+            timestamp=1_760_000_000.0 + i,
+            content=types.Content(
+                role="user" if i % 2 == 0 else "model",
+                parts=[types.Part(text=f"On trip {i} we visited {places[i % 6]} and stayed {i + 2} nights")],
+            ),
+        )
+        for i in range(start, start + count)
+    ]
+
+
+def test_a_session_is_stored_in_one_call_and_re_added_exactly(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session's new events are stored by one add_messages call (it was one call per event, ~12x slower
+    for 100 events); adding it again stores and reinforces nothing, and after it gained events stores those
+    only. An event stored by the per-event call of before (its key adk:<session>:<event id>) is not stored
+    again."""
+    calls: list[int] = []
+    add = mem.add_messages
+
+    def counted(messages: list[object], **kwargs: object) -> object:
+        calls.append(len(messages))
+        return add(messages, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mem, "add_messages", counted)
+    service = GraphMemMemoryService(mem, tenant=lambda _app, user: user)
+    events = _turns(0, 30)
+    first = event_message(events[0])
+    assert first is not None
+    add([first], user_id=user_id, session_id="s1", idempotency_key=f"adk:s1:{events[0].id}")  # as before
+
+    def state() -> dict[str, tuple[str, float, int, int]]:
+        listed = mem.memories.list(user_id, limit=100)
+        return {m.id: (m.content, m.strength, m.access_count, m.version) for m in listed}
+
+    asyncio.run(service.add_session_to_memory(Session(id="s1", app_name="a", user_id=user_id, events=events)))
+    assert calls == [29]  # the event stored before is not stored again
+    stored = state()
+    assert len(stored) == 30 and len({c for c, *_ in stored.values()}) == 30
+    asyncio.run(service.add_session_to_memory(Session(id="s1", app_name="a", user_id=user_id, events=events)))
+    assert calls == [29] and state() == stored  # nothing stored, nothing reinforced
+    grown = Session(id="s1", app_name="a", user_id=user_id, events=[*events, *_turns(30, 3)])
+    asyncio.run(service.add_session_to_memory(grown))
+    asyncio.run(service.add_session_to_memory(grown))
+    assert calls == [29, 3]
+    after = state()
+    assert len(after) == 33 and {i: after[i] for i in stored} == stored
+    other = Session(id="s2", app_name="a", user_id=user_id, events=events[:2])  # another session's events
+    asyncio.run(service.add_session_to_memory(other))
+    assert calls == [29, 3, 2]
+
+
+def test_event_batches() -> None:
+    from graphmem.adapters.adk import event_batches
+
+    events = [("a", [{}]), ("b", [{}, {}, {}]), ("c", [{}]), ("d", [{}] * 5), ("e", [{}])]
+    batches = event_batches(events, 4)  # type: ignore[arg-type]
+    assert [[k for k, _ in b] for b in batches] == [["a", "b"], ["c"], ["d"], ["e"]]
+    assert event_batches([], 4) == []

@@ -182,3 +182,101 @@ def test_refuses_an_async_graphmemory(embedder: Any) -> None:
     asyncio.run(run())
     with pytest.raises(ConfigurationError, match="GraphMemory"):
         GraphMemStore(object(), user_id="u")  # type: ignore[arg-type]
+
+
+def _stored(mem: GraphMemory, user_id: str, key: str) -> dict[str, Any]:
+    rows = mem.query(
+        "MATCH (m:StoreItem {user_id: $u, store_key: $k}) WHERE m.status <> 'forgotten' "
+        "RETURN m.content AS content, m.embedding IS NOT NULL AS vector, m.store_indexed AS indexed",
+        {"u": user_id, "k": key},
+    )
+    assert len(rows) == 1
+    return dict(rows[0])
+
+
+def test_put_index_false_and_fields(mem: GraphMemory, user_id: str) -> None:
+    """put(index=False) stores an item a query search does not return (get, listings and filter searches
+    do), and put(index=[paths]) searches the item by the text at those paths only, as LangGraph's stores
+    read ``index``; both were ignored (every item embedded as a whole)."""
+    store = GraphMemStore(mem, user_id=user_id)
+    ns = ("docs",)
+    store.put(ns, "bike", {"text": "The user rides a red Cannondale bike", "kind": "a"}, index=False)
+    store.put(ns, "tea", {"text": "The user drinks green tea", "kind": "b"})
+    chapters = {"title": "Cooking pasta", "chapters": [{"content": "bicycle repair"}, {"content": "gears"}]}
+    store.put(ns, "book", chapters, index=["chapters[*].content", "missing.path"])
+    store.put(ns, "empty", {"text": "The user owns a bicycle pump"}, index=["nothing"])  # no text there
+
+    bike = store.get(ns, "bike")
+    assert bike is not None and bike.value["kind"] == "a"
+    assert {i.key for i in store.search(ns)} == {"bike", "tea", "book", "empty"}
+    assert [i.key for i in store.search(ns, filter={"kind": "a"})] == ["bike"]
+    found = store.search(ns, query="what bike does the user ride?", limit=10)
+    assert {i.key for i in found} == {"tea", "book"}
+    assert _stored(mem, user_id, "bike") == {
+        "content": "bike: The user rides a red Cannondale bike a",  # its text, for graphmem's own lists
+        "vector": False,
+        "indexed": False,
+    }
+    assert _stored(mem, user_id, "book") == {
+        "content": "bicycle repair gears",
+        "vector": True,
+        "indexed": True,
+    }
+    assert _stored(mem, user_id, "empty")["vector"] is False
+
+    store.put(ns, "bike", {"text": "The user rides a red Cannondale bike", "kind": "a"})  # indexed now
+    assert _stored(mem, user_id, "bike")["vector"] is True
+    assert "bike" in {i.key for i in store.search(ns, query="what bike does the user ride?", limit=10)}
+    store.put(ns, "tea", {"text": "The user drinks green tea", "kind": "b"}, index=False)  # and back
+    assert _stored(mem, user_id, "tea") == {
+        "content": "tea: The user drinks green tea b",
+        "vector": False,
+        "indexed": False,
+    }
+    assert "tea" not in {i.key for i in store.search(ns, query="green tea", limit=10)}
+    for bad in (True, "text", [1], [""]):
+        with pytest.raises(ValidationError):
+            store.put(ns, "x", {"text": "t"}, index=bad)  # type: ignore[arg-type]
+
+
+def test_index_paths_read_as_langgraph_reads_them() -> None:
+    from graphmem.adapters.langgraph import indexed_text
+
+    value = {"a": {"b": "deep"}, "list": [{"t": "one"}, {"t": "two"}], "n": 3, "s": " "}
+    assert indexed_text("k", value, ["a.b"]) == "deep"
+    assert indexed_text("k", value, ["list[*].t", "n"]) == "one two 3"
+    assert indexed_text("k", value, ["list[-1].t"]) == "two"
+    assert indexed_text("k", value, ["s", "absent"]) is None
+    assert indexed_text("k", value, False) is None
+    assert indexed_text("k", {"text": "x"}, None) == item_text("k", {"text": "x"})
+
+
+def test_list_namespaces_with_user_from_namespace(mem: GraphMemory, user_id: str) -> None:
+    """A store whose namespaces name their users lists the namespaces whose items are stored for the user
+    they name, whatever the prefix (it raised "no user in namespace ()" without a prefix naming the user);
+    an item a fixed-user store wrote under a namespace naming another user is not listed."""
+    root, other = f"r-{user_id}", f"{user_id}-other"
+    store = GraphMemStore(mem, user_from_namespace=lambda ns: ns[1])
+    store.put((root, user_id, "profile"), "a", {"text": "likes tea"})
+    store.put((root, user_id, "work"), "b", {"text": "a nurse"})
+    store.put((root, other), "c", {"text": "lives in Leeds"})
+    store.put((root, user_id, "gone"), "d", {"text": "deleted"})
+    store.delete((root, user_id, "gone"), "d")
+    fixed = GraphMemStore(mem, user_id=user_id)
+    fixed.put((root, "someone-else"), "e", {"text": "stored for the fixed user"})  # names another user
+    fixed.put((root,), "f", {"text": "names no user"})
+
+    listed = [(root, user_id, "profile"), (root, user_id, "work"), (root, other)]
+    assert store.list_namespaces(prefix=(root,)) == listed
+    assert set(store.list_namespaces(limit=10_000)) >= set(listed)
+    assert not {(root, "someone-else"), (root,), (root, user_id, "gone")} & set(
+        store.list_namespaces(limit=10_000)
+    )
+    assert store.list_namespaces(prefix=(root, user_id)) == listed[:2]
+    assert store.list_namespaces(prefix=(root, "*"), suffix=("work",)) == [(root, user_id, "work")]
+    assert store.list_namespaces(prefix=(root,), max_depth=2) == [(root, user_id), (root, other)]
+    assert store.list_namespaces(prefix=(root,), limit=1, offset=1) == [(root, user_id, "work")]
+    # the fixed-user store lists its user's namespaces, whatever they name
+    assert fixed.list_namespaces(prefix=(root,)) == sorted(
+        [(root,), (root, "someone-else"), (root, user_id, "profile"), (root, user_id, "work")]
+    )

@@ -2,10 +2,13 @@
 
 Use it as ``Runner(..., memory_service=GraphMemMemoryService(mem))``.
 
-``add_session_to_memory`` ingests a session's events with text (one idempotent ``add_messages`` per event,
-keyed by the event id, so adding a session again writes only its new events; an event longer than the
-content limit is stored in parts of at most the limit); ``add_events_to_memory`` ingests events the same
-way, its ``custom_metadata`` in each message's metadata; ``add_memory`` remembers explicit entries and
+``add_session_to_memory`` ingests a session's events with text: those not stored before go in one
+``add_messages`` call (a batch of at most ``MAX_BATCH`` messages per call), and each event is recorded as
+stored under a key of its session and id (:mod:`graphmem.store.imports`, as ``graphmem import`` records
+messages), so adding a session again, or after it gained events, stores only the events it did not store
+before, without reinforcing the others (an event longer than the content limit is stored in parts of at most
+the limit); ``add_events_to_memory`` ingests events the same way, its ``custom_metadata`` in each message's
+metadata; ``add_memory`` remembers explicit entries and
 ``delete_memory`` forgets one; ``search_memory`` recalls and returns ADK ``MemoryEntry`` results with
 graphmem's score and explanation in ``custom_metadata``. The graphmem tenant is ``tenant(app_name,
 user_id)`` (default ``"<app_name>:<user_id>"``).
@@ -17,6 +20,7 @@ thread so the event loop never blocks.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -30,9 +34,11 @@ from google.adk.sessions.session import Session
 from google.genai import types
 
 from graphmem.adapters.ops import sync_memory
+from graphmem.config import MAX_BATCH
 from graphmem.memory import GraphMemory
 from graphmem.model import validation as check
 from graphmem.models import Hit, Source
+from graphmem.store import imports
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +103,22 @@ def split_text(text: str, limit: int) -> list[str]:
     return parts
 
 
+def event_batches(
+    events: Sequence[tuple[str, list[dict[str, Any]]]], size: int
+) -> list[list[tuple[str, list[dict[str, Any]]]]]:
+    """Events (key, messages) in consecutive batches of at most ``size`` messages, an event's parts never
+    split across two (one event of more parts is a batch of its own) (pure)."""
+    out: list[list[tuple[str, list[dict[str, Any]]]]] = []
+    count = 0
+    for event in events:
+        if not out or count + len(event[1]) > size:
+            out.append([])
+            count = 0
+        out[-1].append(event)
+        count += len(event[1])
+    return out
+
+
 def _moment(timestamp: str | None) -> datetime | None:
     """A ``MemoryEntry.timestamp`` as a time (ISO 8601; without a zone, UTC), or None when it is not one:
     ADK passes the text on to the model as it is and prescribes no format."""
@@ -147,19 +169,35 @@ class GraphMemMemoryService(BaseMemoryService):
         events: Sequence[Event],
         custom_metadata: Mapping[str, object] | None = None,
     ) -> None:
+        """Store the events with text that were not stored before, in as few ``add_messages`` calls as
+        ``MAX_BATCH`` allows, and record each as stored (its key: ``adk:<session>:<event id>``, the key each
+        event's own ``add_messages`` call had before, so a session stored that way is not stored again)."""
         uid = self._tenant(app_name, user_id)
-        limit = self._mem.runtime.settings.max_content_chars
+        found: dict[str, tuple[Event, dict[str, Any]]] = {}
         for event in events:
             message = event_message(event)
-            if message is None:
-                continue
-            message["metadata"] = dict(custom_metadata or {}) | message["metadata"]
-            self._mem.add_messages(
-                event_messages(message, limit, event.id),
-                user_id=uid,
-                session_id=session_id,
-                idempotency_key=f"adk:{session_id}:{event.id}",
-            )
+            if message is not None:
+                message["metadata"] = dict(custom_metadata or {}) | message["metadata"]
+                found.setdefault(f"adk:{session_id}:{event.id}", (event, message))
+        done = imports.imported(self._mem.runtime, uid, list(found))
+        limit = self._mem.runtime.settings.max_content_chars
+        todo = [(key, event_messages(m, limit, e.id)) for key, (e, m) in found.items() if key not in done]
+        for batch in event_batches(todo, MAX_BATCH):
+            self._store(uid, session_id, batch)
+
+    def _store(self, uid: str, session_id: str, batch: list[tuple[str, list[dict[str, Any]]]]) -> None:
+        """One ``add_messages`` call for the events of ``batch`` (key, messages), then each event recorded
+        with the memories its messages became. The call's own key names the batch's events: a retry after a
+        failure between the two replays the call (writing nothing) and records the events."""
+        digest = hashlib.sha256("\n".join(key for key, _ in batch).encode()).hexdigest()[:32]
+        memories = self._mem.add_messages(
+            [m for _, messages in batch for m in messages],
+            user_id=uid,
+            session_id=session_id,
+            idempotency_key=f"adk-batch:{digest}",
+        )
+        ids = iter(m.id for m in memories)
+        imports.record(self._mem.runtime, uid, [(key, [next(ids) for _ in ms]) for key, ms in batch])
 
     async def add_session_to_memory(self, session: Session) -> None:
         await asyncio.to_thread(

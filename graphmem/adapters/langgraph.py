@@ -3,10 +3,18 @@
 Items are Memory nodes labelled ``StoreItem`` (priority P0: never forgotten by the jobs) carrying their
 namespace, key and JSON value; their text is embedded, so a ``search`` with a ``query`` goes through
 graphmem's recall among the user's store items (read-only: it reinforces nothing), followed by the
-namespace's other items (score None), as LangGraph's InMemoryStore returns every item ranked.
+namespace's other indexed items (score None), as LangGraph's InMemoryStore returns every item ranked.
+``put``'s ``index`` is LangGraph's: ``None`` embeds the item's text (:func:`item_text`), a list of field
+paths (LangGraph's syntax: ``"a.b"``, ``"list[*].text"``, ``"list[0]"``) embeds the text at those paths
+only, and ``False`` (or paths that hold no text) stores the item without a vector: ``get``, a listing and a
+``filter`` search return it, a ``query`` search does not (as LangGraph's PostgresStore; its InMemoryStore
+appends such items, unscored, after the ranked ones).
 ``filter`` matches value fields as LangGraph's own stores do: equality, nested fields, and the operators
 ``$eq $ne $gt $gte $lt $lte``. Deleting is a soft forget. The tenant of an operation comes from its
 namespace through ``user_from_namespace`` (default: every operation acts for the one ``user_id`` given).
+``list_namespaces`` lists the one user's namespaces; with ``user_from_namespace``, the namespaces, of every
+user, whose items are stored for the user the namespace names (those an operation on them reads), never a
+namespace whose items another store wrote for a user it does not name.
 
 Install with ``pip install 'graphmem[langgraph]'``.
 """
@@ -14,6 +22,7 @@ Install with ``pip install 'graphmem[langgraph]'``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import math
 import operator
@@ -32,6 +41,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    get_text_at_path,
 )
 
 from graphmem.adapters.ops import sync_memory
@@ -51,6 +61,20 @@ def item_text(key: str, value: dict[str, Any]) -> str:
     strings = [v for v in value.values() if isinstance(v, str) and v.strip()]
     body = " ".join(strings) if strings else json.dumps(value, sort_keys=True, default=str)
     return f"{key}: {body}"
+
+
+def indexed_text(key: str, value: dict[str, Any], index: object) -> str | None:
+    """The text an item put with ``index`` is searched by (pure): its :func:`item_text` for ``None``; for a
+    list of field paths, the texts LangGraph's stores embed for them (``get_text_at_path``), joined; None
+    (not searchable) for ``False`` or paths that hold no text."""
+    if index is None:
+        return item_text(key, value)
+    if index is False:
+        return None
+    if not isinstance(index, list | tuple) or not all(isinstance(p, str) and p.strip() for p in index):
+        raise ValidationError("index", "must be None, False or a list of field paths")
+    texts = [t.strip() for path in index for t in get_text_at_path(value, path) if t.strip()]
+    return " ".join(texts) or None
 
 
 _ORDERS: dict[str, Callable[[float, float], bool]] = {
@@ -144,8 +168,8 @@ class GraphMemStore(BaseStore):
         if (user_id is None) == (user_from_namespace is None):
             raise ConfigurationError("GraphMemStore needs exactly one of user_id and user_from_namespace")
         self._mem = sync_memory(mem, "GraphMemStore")
-        fixed = None if user_id is None else check.user_id(user_id)
-        self._tenant = user_from_namespace or (lambda _ns: fixed or "")
+        self._fixed = None if user_id is None else check.user_id(user_id)
+        self._tenant = user_from_namespace or (lambda _ns: self._fixed or "")
 
     def _user(self, namespace: tuple[str, ...]) -> str:
         try:
@@ -199,7 +223,8 @@ class GraphMemStore(BaseStore):
         # the same contract as a memory's metadata and content: JSON only, bounded, valid text
         value = check.metadata(op.value, "value", max_bytes=rt.settings.max_metadata_bytes)
         key = str(check.identifier(op.key, "key"))
-        text = check.text(item_text(key, value), "value", max_chars=rt.settings.max_content_chars)
+        searched = indexed_text(key, value, op.index)
+        text = check.text(searched or item_text(key, value), "value", max_chars=rt.settings.max_content_chars)
         rt.store.write(
             "store_item_put",
             user_id=user_id,
@@ -208,7 +233,8 @@ class GraphMemStore(BaseStore):
             id=str(uuid.uuid4()),
             content=text,
             value=json.dumps(value, sort_keys=True),
-            embedding=embed_checked(rt.embedder, [text])[0],
+            embedding=None if searched is None else embed_checked(rt.embedder, [text])[0],
+            indexed=searched is not None,
             props={
                 "memory_type": "semantic",
                 "priority": "P0",
@@ -232,8 +258,9 @@ class GraphMemStore(BaseStore):
         by_id = {r["id"]: r for r in rows if matches(_value(r), wanted)}
         offset, limit = _page(op.offset, op.limit)
         ranked: list[tuple[dict[str, Any], float | None]] = [(r, None) for r in by_id.values()]
-        if op.query:
-            ranked = self._ranked(user_id, op.query, by_id, offset + limit)
+        if op.query:  # among the indexed items only
+            indexed = {i: r for i, r in by_id.items() if r.get("store_indexed") is not False}
+            ranked = self._ranked(user_id, op.query, indexed, offset + limit)
         return [_search_item(row, score) for row, score in ranked[offset : offset + limit]]
 
     def _ranked(
@@ -254,20 +281,32 @@ class GraphMemStore(BaseStore):
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         offset, limit = _page(op.offset, op.limit)
         prefix = next((c.path for c in op.match_conditions or () if c.match_type == "prefix"), ())
-        concrete = tuple(p for p in prefix if p != "*")
-        if len(concrete) != len(prefix):
-            concrete = ()
-        user_id = self._user(concrete)
-        rows = self._mem.runtime.store.read("store_namespaces", user_id=user_id)
-        found: list[tuple[str, ...]] = []
-        for row in rows:
-            namespace = tuple(records.texts(row["namespace"]))
-            if not namespace_matches(namespace, op):
-                continue
-            namespace = namespace[: op.max_depth] if op.max_depth is not None else namespace
-            if namespace not in found:
-                found.append(namespace)
-        return found[offset : offset + limit]
+        concrete = tuple(itertools.takewhile(lambda p: p != "*", prefix))
+        found = {
+            namespace[: op.max_depth] if op.max_depth is not None else namespace
+            for namespace in self._visible(concrete)
+            if namespace_matches(namespace, op)
+        }
+        return sorted(found)[offset : offset + limit]
+
+    def _visible(self, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The namespaces under ``prefix`` of the live items this store reads: its one user's, or, when
+        namespaces name their users, each namespace whose items are stored for the user it names (an item
+        another store wrote for a user its namespace does not name is not this store's to list)."""
+        store = self._mem.runtime.store
+        if self._fixed is not None:
+            rows = store.read("store_namespaces", user_id=self._fixed, prefix=_labels(prefix))
+            return [tuple(records.texts(r["namespace"])) for r in rows]
+        rows = store.read("store_namespaces_mapped", prefix=_labels(prefix))
+        found = [(tuple(records.texts(r["namespace"])), r["user_id"]) for r in rows]
+        return [namespace for namespace, user in found if self._owner(namespace) == user]
+
+    def _owner(self, namespace: tuple[str, ...]) -> str | None:
+        """The user ``namespace`` names, or None when it names none."""
+        try:
+            return self._user(namespace)
+        except ValidationError:
+            return None
 
 
 def _page(offset: object, limit: object) -> tuple[int, int]:
