@@ -3,8 +3,8 @@
 The tenant comes from the server's configuration (``--user`` / ``GRAPHMEM_MCP_USER_ID``), never from the
 model's arguments. graphmem errors come back as MCP tool errors (``is_error``) naming the problem; arguments
 that do not fit a tool's input schema are refused by the SDK the same way. Results are compact unless a read
-tool is asked for ``detail`` (graphmem.adapters.mcp_results); the tool list is lean
-(graphmem.adapters.mcp_wire).
+tool is asked for ``detail`` (graphmem.adapters.mcp_results); the tool list is lean, and a stdio line that is
+not a JSON-RPC message gets a JSON-RPC error (graphmem.adapters.mcp_wire).
 """
 
 from __future__ import annotations
