@@ -98,7 +98,7 @@ def test_mcp_recall_and_context_take_as_of_and_known_at(mem: GraphMemory, user_i
             }.items():
                 result = await c.call_tool("memory_recall", args)
                 assert not result.is_error, result.content
-                out[name] = [h["memory"]["content"] for h in json.loads(result.content[0].text)["hits"]]
+                out[name] = [h["content"] for h in json.loads(result.content[0].text)["hits"]]
             ctx = await c.call_tool("memory_context", {"query": "my kayak", "known_at": unknown.isoformat()})
             assert not ctx.is_error, ctx.content
             out["context"] = json.loads(ctx.content[0].text)["text"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 
+import graphmem
 from graphmem import GraphMemory
 from graphmem.server import LocalServer
 
@@ -34,6 +35,7 @@ def _params(user_id: str) -> StdioServerParameters:
     graphmem_cli = Path(sys.executable).with_name("graphmem")
     env = {k: v for k, v in os.environ.items() if k.startswith(("GRAPHMEM_", "NEO4J_", "HOME", "PATH"))}
     env["GRAPHMEM_MCP_USER_ID"] = user_id
+    env["PYTHONPATH"] = str(Path(graphmem.__file__).resolve().parents[1])  # the graphmem under test
     return StdioServerParameters(command=str(graphmem_cli), args=["mcp"], env=env)
 
 
@@ -51,6 +53,11 @@ async def _session(user_id: str) -> dict[str, Any]:
         _data(await client.call_tool("memory_remember", {"content": "My sister lives in Lisbon"}))
         out["recall"] = _data(
             await client.call_tool("memory_recall", {"query": "what is my dog called?", "k": 3})
+        )
+        out["recall_detail"] = _data(
+            await client.call_tool(
+                "memory_recall", {"query": "what is my dog called?", "k": 3, "detail": True}
+            )
         )
         out["list"] = _data(await client.call_tool("memory_list", {"limit": 1}))
         # no query: it judges the recall above (whose record the server writes off the call: deferred)
@@ -91,9 +98,10 @@ def test_mcp_server_over_stdio(mem: GraphMemory, server: LocalServer, user_id: s
     mem.core.set(user_id, "persona", "A friendly assistant.")
     out = asyncio.run(_session(user_id))
     assert out["tools"] >= TOOLS
-    contents = [h["memory"]["content"] for h in out["recall"]["hits"]]
+    contents = [h["content"] for h in out["recall"]["hits"]]
     assert contents[0] == "I adopted a dog named Rex"
-    assert all(h["memory"]["user_id"] == user_id for h in out["recall"]["hits"])
+    assert all(h["scope"] == "user" for h in out["recall"]["hits"])
+    assert all(h["memory"]["user_id"] == user_id for h in out["recall_detail"]["hits"])
     assert [m["content"] for m in out["list"]["memories"]] == ["My sister lives in Lisbon"]  # the latest
     assert out["list"]["total"] == 3  # the two remembered and the persona block (a P0 memory)
     assert out["fact"]["value"] == "green" and out["fact_get"]["fact"]["value"] == "green"

@@ -38,4 +38,4 @@ def test_remember_with_metadata_and_session_over_mcp(mem: GraphMemory, user_id: 
 
     out = asyncio.run(calls())
     assert out["made"]["session_id"] == "s7" and out["made"]["metadata"] == {"source": "crm"}
-    assert [h["memory"]["content"] for h in out["found"]["hits"]] == ["The kayak is stored in the blue shed"]
+    assert [h["content"] for h in out["found"]["hits"]] == ["The kayak is stored in the blue shed"]

@@ -223,14 +223,12 @@ def test_mcp_tools_write_and_merge_the_configured_scopes(mem: GraphMemory) -> No
     )
     assert made["scope"] == "agent"
     call(tools, "memory_remember", content="I am a returning customer who likes names")
-    assert {
-        h["memory"]["scope"] for h in call(tools, "memory_recall", query="returning customers")["hits"]
-    } == {
+    assert {h["scope"] for h in call(tools, "memory_recall", query="returning customers")["hits"]} == {
         "agent",
         "user",
     }
     theirs = call(build_server(mem, other, agent_id=agent), "memory_recall", query="returning customers")
-    assert {h["memory"]["scope"] for h in theirs["hits"]} == {"agent"}
+    assert {h["scope"] for h in theirs["hits"]} == {"agent"}
     assert call(build_server(mem, other), "memory_recall", query="returning customers")["hits"] == []
 
 

@@ -2,7 +2,9 @@
 
 The tenant comes from the server's configuration (``--user`` / ``GRAPHMEM_MCP_USER_ID``), never from the
 model's arguments. graphmem errors come back as MCP tool errors (``is_error``) naming the problem; arguments
-that do not fit a tool's input schema are refused by the SDK the same way.
+that do not fit a tool's input schema are refused by the SDK the same way. Results are compact unless a read
+tool is asked for ``detail`` (graphmem.adapters.mcp_results); the tool list is lean, and a stdio line that is
+not a JSON-RPC message gets a JSON-RPC error (graphmem.adapters.mcp_wire).
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
 
+from graphmem.adapters import mcp_results as shape
 from graphmem.adapters import ops
+from graphmem.adapters.mcp_wire import LeanServer
 from graphmem.adapters.moments import Moment
 from graphmem.errors import CoreBlockNotFound, GraphMemError
 from graphmem.memory import GraphMemory
@@ -59,7 +64,7 @@ def build_server(
     uid = who.user_id
     assert uid is not None
     aid, oid = who.agent_id, who.org_id
-    server = MCPServer("graphmem", instructions=INSTRUCTIONS)
+    server = LeanServer("graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, mem, uid, aid, oid)
     _editing_tools(server, mem, uid)
     _listing_tools(server, mem, uid, aid, oid)
@@ -78,10 +83,12 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         filters: dict[str, Any] | None = None,
         as_of: Moment | None = None,
         known_at: Moment | None = None,
-    ) -> dict[str, Any]:
-        """The user's memories most relevant to a query, best first. ``conversation``: the latest turns,
-        oldest first (a similar context ranks higher); ``filters``: {memory_type, tags, metadata};
-        ``as_of``: what had happened by then, ``known_at``: what had been recorded by then (ISO 8601)."""
+        detail: bool = False,
+    ) -> CallToolResult:
+        """The user's memories most relevant to the query, best first, each with its confidence (0 to 1) that
+        it answers it. conversation: the latest turns, oldest first (a similar context ranks higher);
+        filters: {memory_type, tags, metadata}; as_of: only what had happened by then, known_at: only what
+        had been recorded by then (ISO 8601); detail: every stored field and the score's parts."""
         hits = mem.recall(
             query,
             user_id=uid,
@@ -93,7 +100,7 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
             as_of=as_of,
             known_at=known_at,
         )
-        return {"hits": [ops.hit_json(h) for h in hits]}
+        return shape.reply({"hits": [shape.hit(h, detail=detail) for h in hits]})
 
     @server.tool()
     @_tool_errors
@@ -105,11 +112,10 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
         scope: str = "user",
         metadata: dict[str, Any] | None = None,
         session_id: str | None = None,
-    ) -> dict[str, Any]:
-        """Store a memory (memory_type: episodic, semantic, procedural or preference). scope: user (default),
-        agent (shared with every user of this agent, e.g. a procedure learned) or org (shared knowledge).
-        metadata: JSON fields memory_recall's filters.metadata can match; session_id: the conversation it
-        belongs to (it follows that session's previous memory)."""
+    ) -> CallToolResult:
+        """Store a memory. memory_type: episodic, semantic, procedural or preference; scope: user (default),
+        agent (shared with every user of this agent, e.g. a procedure learned) or org (shared knowledge);
+        metadata: JSON fields recall's filters can match; session_id: the conversation it belongs to."""
         memory = mem.remember(
             content,
             user_id=uid,
@@ -123,33 +129,33 @@ def _memory_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None
             agent_id=aid,
             org_id=oid,
         )
-        return ops.memory_json(memory)
+        return shape.reply(shape.memory(memory))
 
 
 def _editing_tools(server: MCPServer, mem: GraphMemory, uid: str) -> None:
     @server.tool()
     @_tool_errors
-    def memory_update(memory_id: str, content: str, expected_version: int | None = None) -> dict[str, Any]:
-        """Correct a memory's text (the previous version is kept). Pass the ``version`` memory_recall returned
-        to refuse the edit if the memory changed since; omitted, the latest version is edited."""
+    def memory_update(memory_id: str, content: str, expected_version: int | None = None) -> CallToolResult:
+        """Correct a memory's text (the previous version is kept). expected_version: the version recall
+        returned, to refuse the edit if the memory changed since (omitted: edit the latest)."""
         memory = ops.update_memory(mem, memory_id, content, user_id=uid, expected_version=expected_version)
-        return ops.memory_json(memory)
+        return shape.reply(shape.memory(memory))
 
     @server.tool()
     @_tool_errors
-    def memory_feedback(memory_id: str, useful: bool, query: str | None = None) -> dict[str, Any]:
-        """Say whether a memory memory_recall returned helped answer the user's question (useful=false: wrong
-        or beside the point). ``query``: that question (default: the latest recall that returned it). The
-        memory is then found by the question's words and this user's recall tunes itself from the feedback."""
+    def memory_feedback(memory_id: str, useful: bool, query: str | None = None) -> CallToolResult:
+        """Say whether a memory recall returned helped answer the user's question (useful=false: wrong or
+        beside the point); query: that question (default: the latest recall that returned it). This user's
+        recall tunes itself from the feedback."""
         mem.memories.feedback(memory_id, user_id=uid, useful=useful, query=query)
-        return {"memory_id": memory_id, "useful": useful}
+        return shape.reply({"memory_id": memory_id, "useful": useful})
 
     @server.tool()
     @_tool_errors
-    def memory_forget(memory_id: str) -> dict[str, Any]:
+    def memory_forget(memory_id: str) -> CallToolResult:
         """Forget one memory (soft: it leaves recall but can be restored)."""
         mem.forget(memory_id, user_id=uid)
-        return {"forgotten": memory_id}
+        return shape.reply({"forgotten": memory_id})
 
 
 def _listing_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
@@ -161,63 +167,71 @@ def _listing_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | Non
         memory_type: str | None = None,
         tags: list[str] | None = None,
         scope: str = "user",
-    ) -> dict[str, Any]:
-        """The user's memories without a query, the latest first (for "what do you remember about me?"),
-        ``limit`` from ``offset``, and ``total``: how many match; ``memory_type`` and ``tags`` (all of them)
-        narrow it. scope: user (default), agent (this agent's shared memories) or org (the organisation's)."""
+        detail: bool = False,
+    ) -> CallToolResult:
+        """The user's memories without a query, latest first ("what do you remember about me?"), and total:
+        how many match. memory_type and tags (all of them) narrow it; scope: user (default), agent (this
+        agent's shared memories) or org (the organisation's); detail: every stored field."""
         reach: dict[str, Any] = {"user_id": uid, "scope": scope, "agent_id": aid, "org_id": oid}
         narrow: dict[str, Any] = {"memory_type": memory_type, "tags": tags}
         found = mem.memories.list(limit=limit, offset=offset, **narrow, **reach)
         total = mem.memories.count(**narrow, **reach)
-        return {"memories": [ops.memory_json(m) for m in found], "total": total}
+        return shape.reply({"memories": [shape.memory(m, detail=detail) for m in found], "total": total})
 
 
 def _fact_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
     @server.tool()
     @_tool_errors
-    def fact_set(key: str, value: str, fact_type: str = "custom", scope: str = "user") -> dict[str, Any]:
+    def fact_set(key: str, value: str, fact_type: str = "custom", scope: str = "user") -> CallToolResult:
         """Set a fact (fact_type: preference, profile, rule or custom); earlier values stay in history.
         scope: user (default), agent or org (shared; the user's own value of a key wins in context)."""
         fact = mem.facts.set(
             uid, key, value, fact_type=fact_type, source="agent", scope=scope, agent_id=aid, org_id=oid
         )
-        return ops.fact_json(fact) or {}
+        return shape.reply(shape.fact(fact) or {})
 
     @server.tool()
     @_tool_errors
-    def fact_get(key: str, as_of: Moment | None = None, known_at: Moment | None = None) -> dict[str, Any]:
-        """A fact's value (null when none): the current one, or the one valid at ``as_of`` as it was known at
-        ``known_at`` (ISO 8601 date-times)."""
-        return {"fact": ops.fact_json(mem.facts.get(uid, key, as_of=as_of, known_at=known_at))}
+    def fact_get(
+        key: str, as_of: Moment | None = None, known_at: Moment | None = None, detail: bool = False
+    ) -> CallToolResult:
+        """A fact's current value (null if none), or the one valid at as_of as known at known_at (ISO 8601);
+        detail: every stored field."""
+        found = mem.facts.get(uid, key, as_of=as_of, known_at=known_at)
+        return shape.reply({"fact": shape.fact(found, detail=detail)})
 
     @server.tool()
     @_tool_errors
-    def fact_list(as_of: Moment | None = None, known_at: Moment | None = None) -> dict[str, Any]:
-        """Every fact's current value (one per key), or the values valid at ``as_of`` as known at
-        ``known_at`` (ISO 8601 date-times)."""
-        return {"facts": [ops.fact_json(f) for f in mem.facts.list(uid, as_of=as_of, known_at=known_at)]}
+    def fact_list(
+        as_of: Moment | None = None, known_at: Moment | None = None, detail: bool = False
+    ) -> CallToolResult:
+        """Every fact's current value, or the values valid at as_of as known at known_at (ISO 8601); detail:
+        every stored field."""
+        found = mem.facts.list(uid, as_of=as_of, known_at=known_at)
+        return shape.reply({"facts": [shape.fact(f, detail=detail) for f in found]})
 
     @server.tool()
     @_tool_errors
-    def fact_retract(key: str, valid_to: Moment | None = None) -> dict[str, Any]:
-        """Retract a fact's current value: wrong all along (no valid_to), or true until ``valid_to``
-        (ISO 8601); history keeps it."""
-        return ops.fact_json(mem.facts.retract(uid, key, valid_to=valid_to)) or {}
+    def fact_retract(key: str, valid_to: Moment | None = None) -> CallToolResult:
+        """Retract a fact's current value: wrong all along (no valid_to), or true until valid_to (ISO 8601);
+        history keeps it."""
+        return shape.reply(shape.fact(mem.facts.retract(uid, key, valid_to=valid_to)) or {})
 
     @server.tool()
     @_tool_errors
-    def fact_history(key: str, limit: int = 50) -> dict[str, Any]:
-        """The latest ``limit`` versions of a fact (1 to 1,000), oldest first, with when each was valid and
-        when it was recorded."""
-        return {"versions": [ops.fact_json(f) for f in mem.facts.history(uid, key, limit=limit)]}
+    def fact_history(key: str, limit: int = 50, detail: bool = False) -> CallToolResult:
+        """A fact's latest limit versions (1 to 1000), oldest first, with when each was valid and was
+        recorded; detail: every stored field."""
+        found = mem.facts.history(uid, key, limit=limit)
+        return shape.reply({"versions": [shape.fact(f, detail=detail) for f in found]})
 
 
 def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, oid: str | None) -> None:
-    def edited(edit: Callable[[], CoreBlock]) -> dict[str, Any]:
+    def edited(edit: Callable[[], CoreBlock]) -> CallToolResult:
         """A block edit's result; a missing block's error names the user's blocks, since the model cannot
         create one (the operator does: `graphmem core set`, ``mem.core.set``)."""
         try:
-            return ops.block_json(edit())
+            return shape.reply(shape.block(edit()))
         except CoreBlockNotFound as exc:
             labels = ", ".join(repr(b.label) for b in mem.core.list(uid)) or "none"
             raise ToolError(
@@ -227,14 +241,14 @@ def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
 
     @server.tool()
     @_tool_errors
-    def core_memory_append(label: str, text: str) -> dict[str, Any]:
+    def core_memory_append(label: str, text: str) -> CallToolResult:
         """Append a line to an existing core memory block (e.g. 'human', 'persona')."""
         return edited(lambda: mem.core.append(uid, label, text))
 
     @server.tool()
     @_tool_errors
-    def core_memory_replace(label: str, old: str, new: str) -> dict[str, Any]:
-        """Replace text in an existing core memory block (old must occur in the block; new may be empty)."""
+    def core_memory_replace(label: str, old: str, new: str) -> CallToolResult:
+        """Replace text in an existing core memory block (old must occur in it; new may be empty)."""
         return edited(lambda: mem.core.replace(uid, label, old, new))
 
     @server.tool()
@@ -244,21 +258,22 @@ def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
         token_budget: int | None = None,
         as_of: Moment | None = None,
         known_at: Moment | None = None,
-    ) -> dict[str, Any]:
-        """A prompt-ready context: core memory, known facts, relevant memories (then possibly related ones,
-        marked low confidence), recent history; within token_budget tokens (none: the configured budget);
-        ``as_of`` / ``known_at`` (ISO 8601): as it stood, and as it had been recorded, then."""
-        return ops.context_json(
-            mem.context(
-                query,
-                user_id=uid,
-                token_budget=token_budget,
-                agent_id=aid,
-                org_id=oid,
-                as_of=as_of,
-                known_at=known_at,
-            )
+        detail: bool = False,
+    ) -> CallToolResult:
+        """A prompt-ready text: core memory, known facts, relevant memories (then possibly related ones,
+        marked low confidence), recent history, within token_budget tokens (default: the configured budget);
+        as_of / known_at (ISO 8601): as it stood, and as it had been recorded, then; detail: every item kept
+        and dropped."""
+        found = mem.context(
+            query,
+            user_id=uid,
+            token_budget=token_budget,
+            agent_id=aid,
+            org_id=oid,
+            as_of=as_of,
+            known_at=known_at,
         )
+        return shape.reply(shape.context(found, detail=detail))
 
 
 def serve(mem: GraphMemory, user_id: str, *, agent_id: str | None = None, org_id: str | None = None) -> None:
