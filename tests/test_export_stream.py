@@ -30,9 +30,10 @@ def _build(mem: GraphMemory, user_id: str) -> None:
 
 
 def _grouped(records: list[dict[str, Any]]) -> dict[str, dict[str, list[Any]]]:
-    """Records by scope, then collection, in stream order."""
+    """Records by scope, then collection, in stream order (a stream that lacks its end fails)."""
+    assert records[-1]["end"] is True
     out: dict[str, dict[str, list[Any]]] = {}
-    for r in records[1:]:
+    for r in records[1:-1]:
         out.setdefault(r["scope"], {}).setdefault(r["collection"], []).append(r["item"])
     return out
 
@@ -62,7 +63,7 @@ def _read(mem: GraphMemory, user_id: str) -> list[dict[str, Any]]:
     out = io.StringIO()
     counts = mem.users.export_to(user_id, out)
     records = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert sum(counts.values()) == len(records) - 1
+    assert sum(counts.values()) == len(records) - 2 and counts == records[-1]["counts"]
     return records
 
 
@@ -104,7 +105,7 @@ def test_a_path_is_written_in_full_or_not_at_all(
     target = tmp_path / "out.jsonl"
     counts = mem.users.export_to(user_id, target)
     written = target.read_text(encoding="utf-8").splitlines()
-    assert len(written) == sum(counts.values()) + 1 and counts["memories"] == 5
+    assert len(written) == sum(counts.values()) + 2 and counts["memories"] == 5
     assert not (tmp_path / "out.jsonl.part").exists()
 
     read = mem.runtime.store.read

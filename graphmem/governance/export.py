@@ -1,7 +1,8 @@
 """A user's GDPR export as a stream of records (JSON Lines), so that its size is bounded by a page, not by
 the user: ``mem.users.export_to``, ``graphmem export --format jsonl`` and REST ``?format=jsonl``.
 
-The first record names the export; each further one is ``{"scope", "collection", "item"}``: ``scope`` the
+The first record names the export, the last (``{"end": true, "counts"}``) closes it; each one between is
+``{"scope", "collection", "item"}``: ``scope`` the
 tenant it belongs to (the user, or one of its session scopes, docs/scopes.md), ``collection`` one of the
 keys of :func:`graphmem.governance.users.export_user`'s dictionary (``memories``, ``facts``, ...,
 ``relationships``, ``audit``), ``item`` what that list would hold. A user's nodes come ``STREAM_PAGE`` per
@@ -104,23 +105,33 @@ def scope_pages(
 
 
 def iter_export(rt: Runtime, user_id: str, tenants: list[str], page_size: int) -> Iterator[dict[str, Any]]:
-    """The records of ``user_id``'s export over ``tenants`` (the user first, then its session scopes)."""
+    """The records of ``user_id``'s export over ``tenants`` (the user first, then its session scopes),
+    between the header and the closing ``{"end": true, "counts": {collection: records}}``: a stream cut
+    short (a connection lost, a server error after the first line was sent) is told by its missing end."""
     yield {"format": FORMAT, "user_id": user_id, "exported_at": datetime.now(UTC).isoformat()}
+    counts: dict[str, int] = {}
     for tenant in tenants:
-        for nodes, rels in scope_pages(rt, tenant, page_size):
-            for row in nodes:
-                collection, item = collection_item(row)
-                yield {"scope": tenant, "collection": collection, "item": item}
-            for rel in rels:
-                yield {"scope": tenant, "collection": "relationships", "item": relationship_item(rel)}
-        after: str | None = None
-        while True:
-            events, _ = audit.page(rt, user_id=tenant, after=after, limit=AUDIT_PAGE)
-            for event in events:
-                yield {"scope": tenant, "collection": "audit", "item": event.model_dump(mode="json")}
-            if len(events) < AUDIT_PAGE:
-                break
-            after = events[-1].id
+        for collection, item in _scope_records(rt, tenant, page_size):
+            counts[collection] = counts.get(collection, 0) + 1
+            yield {"scope": tenant, "collection": collection, "item": item}
+    yield {"end": True, "counts": counts}
+
+
+def _scope_records(rt: Runtime, tenant: str, page_size: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """One tenant's (collection, item) pairs: its nodes and relationships page by page, then its audit log."""
+    for nodes, rels in scope_pages(rt, tenant, page_size):
+        for row in nodes:
+            yield collection_item(row)
+        for rel in rels:
+            yield "relationships", relationship_item(rel)
+    after: str | None = None
+    while True:
+        events, _ = audit.page(rt, user_id=tenant, after=after, limit=AUDIT_PAGE)
+        for event in events:
+            yield "audit", event.model_dump(mode="json")
+        if len(events) < AUDIT_PAGE:
+            return
+        after = events[-1].id
 
 
 def lines(records: Iterator[dict[str, Any]]) -> Iterator[str]:
@@ -130,14 +141,14 @@ def lines(records: Iterator[dict[str, Any]]) -> Iterator[str]:
 
 
 def write_lines(records: Iterator[dict[str, Any]], out: IO[str]) -> dict[str, int]:
-    """Write each record as one line of JSON to ``out``; the records per collection."""
-    counts: dict[str, int] = {}
+    """Write each record as one line of JSON to ``out``; the records per collection (the end record's)."""
+    last: dict[str, Any] = {}
 
-    def counted() -> Iterator[dict[str, Any]]:
+    def kept() -> Iterator[dict[str, Any]]:
+        nonlocal last
         for record in records:
-            if "collection" in record:
-                counts[record["collection"]] = counts.get(record["collection"], 0) + 1
+            last = record
             yield record
 
-    out.writelines(lines(counted()))
-    return counts
+    out.writelines(lines(kept()))
+    return dict(last.get("counts") or {})
