@@ -184,6 +184,7 @@ def test_failed_runs_are_recorded(auto: GraphMemory, user_id: str, monkeypatch: 
             raise RuntimeError("disk on fire")
         return real(name, **params)
 
+    auto.remember("I adopted a dog named Rex", user_id=user_id)  # a job skips a user of no data
     monkeypatch.setattr(store, "write_auto", flaky)
     run = auto.jobs.run("forget", user_id=user_id)
     assert run.status == "failed" and "disk on fire" in (run.error or "")
@@ -193,6 +194,7 @@ def test_failed_runs_are_recorded(auto: GraphMemory, user_id: str, monkeypatch: 
 
 def test_the_scheduler_runs_jobs_on_their_schedule(auto: GraphMemory, user_id: str) -> None:
     # A scheduler scoped to this test's tenant: the library's own runs jobs for all users.
+    auto.remember("I adopted a dog named Rex", user_id=user_id)  # a job skips a user of no data
     sched = Scheduler(lambda name: auto.jobs.run(name, user_id=user_id, trigger="schedule"))
     sched.start()
     try:

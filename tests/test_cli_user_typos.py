@@ -140,3 +140,24 @@ def test_a_window_that_ends_before_it_starts_is_refused(
         f"/users/{user_id}/timeline", params={"start": start.isoformat(), "end": end.isoformat()}
     )
     assert response.status_code == 422 and "is before start" in response.json()["detail"]
+
+
+def test_a_python_job_run_for_a_mistyped_user_writes_nothing_and_says_so(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """mem.jobs.run(job, user_id=<typo>) recorded a JobRun (and its audit event) for the typo, while the CLI
+    exits 4 and REST answers 404: like mem.users.delete/anonymize of such a user, it is a no-op that writes
+    nothing, and the JobRun it returns says so (status ``skipped``, not recorded)."""
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    typo = f"{user_id}-typo"
+    for job in ("decay", "forget", "consolidate"):
+        for dry_run in (False, True):
+            run = mem.jobs.run(job, user_id=typo, dry_run=dry_run)
+            assert run.status == "skipped" and run.user_id == typo and run.job == job, run
+            assert run.counts == {} and f"nothing is stored for user '{typo}'" in (run.error or "")
+    assert _traces(mem, typo) == NOTHING
+    assert mem.automation.runs(50, user_id=typo) == []
+    assert mem.query("MATCH (n) WHERE n.user_id = $u RETURN count(n) AS n", {"u": typo})[0]["n"] == 0
+
+    real = mem.jobs.run("decay", user_id=user_id)  # a user with data still runs, and is recorded
+    assert real.status == "success" and _traces(mem, user_id)["runs"] == 1

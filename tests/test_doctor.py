@@ -93,7 +93,9 @@ def test_doctor_warns_of_a_parameter_change_not_yet_applied(
     due under it: doctor says so and names the command that applies it."""
     config_id = disposable(f"test-{uuid.uuid4()}")
     with GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder) as mem:
-        mem.jobs.run("promote", user_id=disposable(f"doctor-{uuid.uuid4()}"))  # the basis of "balanced"
+        doctor = disposable(f"doctor-{uuid.uuid4()}")
+        mem.remember("I adopted a dog named Rex", user_id=doctor)  # a job skips a user of no data
+        mem.jobs.run("promote", user_id=doctor)  # the basis of "balanced"
         assert _by_name(doctor_module.check_automation(mem, mem.runtime.settings))["dynamics"].status == "ok"
     settings = Settings(automation_config_id=config_id, dynamics_preset="aggressive")
     with GraphMemory.connect(settings=settings, embedder=embedder) as mem:

@@ -649,6 +649,7 @@ def test_a_mistyped_due_basis_makes_no_job_fail(
     """Whatever the configuration node's due basis or an older version's pending markings hold (written by
     hand), job runs and configuration changes still work, and the basis is whole again after one run; a
     pending name no version knows is dropped."""
+    dyn.remember("The team standup is at nine thirty", user_id=user_id)  # a job skips a user of no data
     cfg = dyn.automation.get_config()
     dyn.automation.set_config(cfg.with_job("promote", enabled=True))  # the node exists
     write(dyn, f"MATCH (c:AutomationConfig {{id: $id}}) SET c.{prop} = {value}", id=dyn.automation.config_id)

@@ -157,6 +157,7 @@ def _status(mem: GraphMemory, run_id: str) -> str:
 def test_a_running_job_run_with_a_hand_written_pid_fails_no_job(auto: GraphMemory, user_id: str) -> None:
     """Every job run first looks for runs whose process died; a run whose pid was not a number (written by
     hand) made every run of that job raise ValueError (int('abc')); a heartbeat of another type, TypeError."""
+    auto.remember("I adopted a dog named Rex", user_id=user_id)  # a job skips a user of no data
     odd = [_running_run(auto, host=socket.gethostname(), pid="abc"), _running_run(auto, heartbeat_at="soon")]
     try:
         assert auto.jobs.run("decay", user_id=user_id).status == "success"

@@ -67,6 +67,7 @@ def test_audit_details_of_any_shape_read(
 
 
 def test_job_runs_with_odd_stored_fields_read(mem: GraphMemory, client: TestClient, user_id: str) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)  # a job skips a user of no data
     run = mem.jobs.run("decay", user_id=user_id)
     cypher(
         mem,

@@ -11,13 +11,15 @@ elsewhere), and the shared scopes of the agent and organisation it was granted (
 reaches only ``/agents/<its agent>/...``, an organisation key only ``/orgs/<its org>/...``
 (docs/scopes.md). The
 middleware of :func:`install` refuses bodies above ``Settings.max_body_bytes`` (413) and, with
-``Settings.protect_docs``, puts ``/docs`` and ``/openapi.json`` behind a key.
+``Settings.protect_docs``, puts ``/docs`` and ``/openapi.json`` behind a key. :func:`check_admin_key`:
+``graphmem api`` refuses a short admin key beyond loopback (and warns of one on loopback).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import secrets
 import unicodedata
@@ -30,7 +32,7 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.security import APIKeyHeader
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.errors import NotFoundError, ValidationError
+from graphmem.errors import ConfigurationError, NotFoundError, ValidationError
 from graphmem.model import validation as check
 from graphmem.store.driver import QueryStore
 from graphmem.store.records import optional_text, text
@@ -174,6 +176,44 @@ class Guard:
             raise HTTPException(status_code=403, detail="this key may not reach this route")
         request.state.principal = found
         return found
+
+
+ADMIN_KEY_MIN_CHARS = 32
+"""The shortest admin key (``GRAPHMEM_API_KEY``) ``graphmem api`` serves beyond loopback: 128 random bits
+written in hex (the admin key reaches every route of every user; the ``gm_`` keys ``graphmem keys create``
+makes carry 256 bits, 43 characters). Only the length is checked: a key should be random (docs/rest.md)."""
+
+
+def loopback(host: str) -> bool:
+    """Whether a bind address reaches only this machine: ``localhost`` or a loopback address (127.0.0.0/8,
+    ``::1``). Any other address (``0.0.0.0``, ``::``, an interface's) or host name may be reached by
+    others."""
+    name = host.strip().strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:  # a host name: it may resolve to any interface
+        return False
+
+
+def check_admin_key(key: str, host: str) -> str | None:
+    """Refuse an admin key shorter than :data:`ADMIN_KEY_MIN_CHARS` for an API bound beyond loopback
+    (:class:`ConfigurationError`, before anything is served); on loopback, return the warning to show
+    (None: the key is long enough)."""
+    if len(key) >= ADMIN_KEY_MIN_CHARS:
+        return None
+    size = f"the admin key (GRAPHMEM_API_KEY) is {len(key)} characters"
+    advice = (
+        f"at least {ADMIN_KEY_MIN_CHARS} random characters, for instance "
+        """python -c 'import secrets; print(secrets.token_urlsafe(32))'"""
+    )
+    if not loopback(host):
+        raise ConfigurationError(
+            f"{size}: refused for --host {host}, which other machines may reach (the admin key reaches every "
+            f"route of every user); give {advice}"
+        )
+    return f"{size}: accepted on loopback ({host}) only; beyond it an admin key needs {advice}"
 
 
 def require_grant(request: Request, agent_id: str | None, org_id: str | None) -> None:

@@ -52,7 +52,8 @@ __all__ = [  # the configuration's names are importable from here too, as before
 ]
 
 # --- value types of the API ------------------------------------------------------------------------
-RunStatus = Literal["running", "success", "failed", "interrupted", "dry_run"]
+RunStatus = Literal["running", "success", "failed", "interrupted", "dry_run", "skipped"]
+"""``skipped``: a run for a user of whom nothing is stored (a mistyped id), not run and not recorded."""
 
 
 class JobRun(BaseModel):
@@ -68,6 +69,24 @@ class JobRun(BaseModel):
     trigger: str = "manual"
     counts: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
+
+    @classmethod
+    def skipped(cls, job: str, user_id: str, as_of: datetime, trigger: str) -> JobRun:
+        """What ``jobs.run(job, user_id=...)`` returns for a user of whom nothing is stored: nothing was run
+        or written (no JobRun, no audit event); ``error`` says why."""
+        now = datetime.now(UTC)
+        why = f"nothing is stored for user {user_id!r}: not run (a mistyped user id, or one already deleted?)"
+        return cls(
+            id=str(uuid.uuid4()),
+            job=job,
+            status="skipped",
+            user_id=user_id,
+            started_at=now,
+            finished_at=now,
+            as_of=as_of,
+            trigger=trigger,
+            error=why,
+        )
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> JobRun:

@@ -58,7 +58,10 @@ def mcp(
 
 
 def api(
-    host: Annotated[str, typer.Option("--host", help="bind address (loopback by default)")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option("--host", help="bind address (loopback by default; beyond it, a key of 32+ characters)"),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port, 1 to 65535")] = 8765,
     home: HomeOption = None,
 ) -> None:
@@ -72,6 +75,11 @@ def api(
     settings = _serving(_settings(home))  # recall effects deferred, flushed at shutdown (close, lifespan)
     if settings.api_key is None:
         raise ConfigurationError("no API key: set GRAPHMEM_API_KEY")
+    from graphmem.adapters.auth import check_admin_key
+
+    short = check_admin_key(settings.api_key.get_secret_value(), host)  # a short key beyond loopback: refused
+    if short:
+        typer.echo(f"warning: {short}", err=True)
     from graphmem.adapters.batching import BatchingEmbedder
     from graphmem.memory import GraphMemory, default_embedder
 

@@ -22,6 +22,7 @@ from graphmem.automation.control import Automation, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, job_states, slot_gate
 from graphmem.dynamics.steps import JOBS, Context
 from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
+from graphmem.governance import users
 from graphmem.model import validation as check
 from graphmem.store import audit, lenient, owners
 from graphmem.store.driver import Tx
@@ -93,12 +94,16 @@ class Jobs:
         Returns the recorded run; a failure is recorded and returned (status ``failed``), not raised. An
         interrupt (``KeyboardInterrupt``, ``SystemExit``) is recorded as ``interrupted`` and re-raised.
         ``dry_run``: run every step in one transaction and roll it back; the returned run (status
-        ``dry_run``, not recorded) counts what the job would change. Nothing is written.
+        ``dry_run``, not recorded) counts what the job would change. Nothing is written. A ``user_id`` of
+        whom nothing is stored (a typo) is not run: status ``skipped`` (not recorded, ``error`` says why).
         """
         name, trigger = self._name(name), check.identifier(trigger, "trigger") or ""
         uid = None if user_id is None else check.user_id(user_id)
         clock = check.aware_datetime(now, "now") or datetime.now(UTC)
-        if check.boolean(dry_run, "dry_run"):
+        dry = check.boolean(dry_run, "dry_run")
+        if uid is not None and not users.stored(self._rt, uid):  # as users.delete: a no-op, told
+            return JobRun.skipped(name, uid, clock, trigger)
+        if dry:
             return self._dry_run(name, uid, clock, trigger)
         self._mark_dead_runs(name)
         config = self._automation.get_config()

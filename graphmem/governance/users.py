@@ -201,7 +201,14 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
 
 def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> int:
     """Redact content and personal fields of every node of ``user_id``; structure and counts stay.
-    Returns the number of nodes touched."""
+    Returns the number of nodes touched.
+
+    The user's idempotency keys go first (deleted, not counted: ``graphmem import``'s per-message marks and
+    the keys of retried calls, each named by the user id and a key or a hash of a message), and its audit
+    events forget their idempotency keys: nothing left tells a holder of an imported file or of a call that it
+    was stored for the user. A re-import then stores the file again (docs/interfaces.md)."""
+    keys = rt.store.write_auto("user_anonymize_keys", user_id=user_id, batch=BATCH)
+    unkeyed = rt.store.write_auto("user_audit_unkey", user_hash=audit.user_hash(user_id), batch=BATCH)
     ids = [
         n["element_id"]
         for n in rt.store.read(
@@ -212,7 +219,11 @@ def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> in
     count = int(rows[0]["anonymized"]) if rows else 0
     embedding = embed_checked(rt.embedder, [REDACTED])[0]
     rt.store.write_auto("user_anonymize_embeddings", user_id=user_id, embedding=embedding, batch=BATCH)
-    audit.record(rt, "anonymize_user", user_id=user_id, actor=actor, details={"nodes": count})
+    unlinked = {
+        "idempotency_keys": int(keys[0]["deleted"]) if keys else 0,
+        "audit_keys": int(unkeyed[0]["unkeyed"]) if unkeyed else 0,
+    }
+    audit.record(rt, "anonymize_user", user_id=user_id, actor=actor, details={"nodes": count, **unlinked})
     return count
 
 
