@@ -271,3 +271,5 @@ def test_the_demo_ingests_the_sample_and_answers_its_questions(mem: GraphMemory)
         assert first in out, first
     assert 'graphmem recall "where does Emma live?" -u demo-alice' in out  # what to try next
     assert "graphmem memory list -u demo-alice" in out
+    # the REST hint makes a key `graphmem api` accepts on any bind (32 characters), not "secret"
+    assert "export GRAPHMEM_API_KEY=$(openssl rand -hex 16)" in out and "=secret" not in out

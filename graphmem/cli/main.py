@@ -270,12 +270,13 @@ def _next_steps(user: str) -> None:
         (f'{cli} recall "where does Emma live?" -u {user}', "your own questions"),
         (f'{cli} context "plan the weekend" -u {user}', "what an agent gets in its prompt"),
         (f"{cli} memory list -u {user} -n 5", "the latest memories (memory get ID: one)"),
-        (f"GRAPHMEM_API_KEY=secret {cli} api", "the REST API, and its dashboard at /dashboard"),
+        ("export GRAPHMEM_API_KEY=$(openssl rand -hex 16)", "the REST API's key (the dashboard asks for it)"),
+        (f"{cli} api", "the REST API, and its dashboard at /dashboard"),
     ]
     width = max(len(command) for command, _ in steps)
     console.print("\nNext, from this shell:")
     for command, what in steps:
-        console.print(escape(f"  {command.ljust(width)}  # {what}"), highlight=False)
+        console.print(escape(f"  {command.ljust(width)}  # {what}"), highlight=False, soft_wrap=True)
 
 
 def _ingest_sample(mem: GraphMemory, sample: dict[str, Any]) -> int:
