@@ -272,3 +272,46 @@ def test_connect_is_awaitable_and_an_async_context_manager(server: Any, embedder
         await opened.close()
 
     asyncio.run(run())
+
+
+def test_an_instance_used_on_another_event_loop_is_a_clear_error(server: Any, embedder: Any) -> None:
+    """Used from another event loop than the one it was connected on: a ConfigurationError saying so, not
+    asyncio's "Future attached to a different loop"; its own loop still serves it and closes it."""
+
+    async def connect() -> AsyncGraphMemory:
+        return await AsyncGraphMemory.connect(embedder=embedder)
+
+    async def use(mem: AsyncGraphMemory) -> list[Any]:
+        return await mem.facts.list("nobody-" + uuid.uuid4().hex)
+
+    loop = asyncio.new_event_loop()
+    try:
+        mem = loop.run_until_complete(connect())
+        with pytest.raises(ConfigurationError, match="another event loop"):
+            asyncio.run(use(mem))
+        assert loop.run_until_complete(use(mem)) == []
+        loop.run_until_complete(mem.close())
+    finally:
+        loop.close()
+
+
+# The first loop ends with the driver open (the misuse under test): its sockets are dropped by the garbage
+# collector, which pytest reports as unraisable ResourceWarnings.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_an_instance_whose_loop_ended_is_refused_and_closes_quietly(server: Any, embedder: Any) -> None:
+    """Connected inside one ``asyncio.run`` and used inside the next (a common first mistake): the same
+    clear error; closing it afterwards does not fail (its connections ended with their loop)."""
+    import gc
+
+    async def connect() -> AsyncGraphMemory:
+        return await AsyncGraphMemory.connect(embedder=embedder)
+
+    async def use(mem: AsyncGraphMemory) -> None:
+        with pytest.raises(ConfigurationError, match="another event loop"):
+            await mem.recall("anything", user_id="nobody-" + uuid.uuid4().hex)
+        await mem.close()
+
+    mem = asyncio.run(connect())
+    asyncio.run(use(mem))
+    del mem
+    gc.collect()  # the abandoned sockets' warnings, here, under this test's filter
