@@ -23,7 +23,10 @@ from graphmem.errors import GraphMemError
 if TYPE_CHECKING:
     from graphmem.automation.control import JobStatus
 
-jobs_app = App(help="Maintenance jobs: list, run, enable, disable, reconcile, restore.", no_args_is_help=True)
+jobs_app = App(
+    help="Maintenance jobs: list, run, enable, disable, schedule, runs, reconcile, restore.",
+    no_args_is_help=True,
+)
 console = Console()
 err_console = Console(stderr=True)
 NO_WORKER_HINT = (
@@ -141,6 +144,62 @@ def jobs_enable(name: str, home: HomeOption = None) -> None:
 def jobs_disable(name: str, home: HomeOption = None) -> None:
     """Disable a job in the stored config."""
     _toggle(name, False, home)
+
+
+@jobs_app.command("schedule")
+def jobs_schedule(
+    name: str,
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="'every N[s|m|h|d]' or a five-field crontab, UTC (quote it: '30 2 * * 1-5')",
+            metavar="SCHEDULE",
+        ),
+    ],
+    home: HomeOption = None,
+) -> None:
+    """Set a job's schedule in the stored config (a running worker applies it within its poll interval)."""
+    with _connect(home) as mem:
+        config = mem.automation.get_config()
+        mem.automation.set_config(config.with_job(name, schedule=spec), by="jobs")
+        status = mem.jobs.status(name)
+    enabled = "" if status.enabled else ", disabled"
+    console.print(f"{status.name}: {escape(status.schedule)} ({status.state}{enabled})", highlight=False)
+
+
+@jobs_app.command("runs")
+def jobs_runs(
+    job: Annotated[str | None, typer.Argument(help="one job (default: every job)")] = None,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="the runs for one tenant")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="how many, the latest first")] = 20,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The latest job runs, with their status, counts and error (the run history)."""
+    from graphmem.automation.config import JOB_NAMES
+    from graphmem.errors import ValidationError
+
+    if job is not None and job not in JOB_NAMES:
+        raise ValidationError("job", f"unknown job {job!r}; known: {', '.join(JOB_NAMES)}")
+    with _connect(home) as mem:
+        runs = mem.automation.runs(limit, job=job, user_id=user)
+    if as_json:
+        print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
+        return
+    if not runs:
+        console.print("no runs recorded" + (f" for {escape(repr(user))}" if user else ""), highlight=False)
+        return
+    table = Table(title="job runs, the latest first" + (f" ({escape(user)})" if user else ""))
+    for column in ("started (UTC)", "job", "status", *(() if user else ("user",)), "trigger"):
+        table.add_column(column, overflow="fold")
+    table.add_column("changed / error", ratio=1, overflow="fold")
+    for r in runs:
+        changed = " ".join(f"{k}={v}" for k, v in r.counts.items() if v not in (0, False, None, "", [], {}))
+        detail = r.error if r.status in ("failed", "interrupted") and r.error else changed
+        who = () if user else (escape(r.user_id or "(all)"),)
+        when = f"{r.started_at:%Y-%m-%d %H:%M}"
+        table.add_row(when, r.job, r.status, *who, r.trigger, escape(detail or "-"))
+    console.print(table)
 
 
 @jobs_app.command("reconcile")

@@ -1,0 +1,51 @@
+"""`graphmem jobs schedule` and `graphmem jobs runs` (probe of round 58): a job's schedule could be changed
+and the run history read only through Python or REST, so a CLI user had `jobs enable|disable` but no way to
+move a job to another hour, nor to see why last night's run failed."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from graphmem import GraphMemory
+from graphmem.cli.main import app
+
+runner = CliRunner()
+
+
+def _invoke(args: list[str], config_id: str) -> tuple[int, str]:
+    result = runner.invoke(app, args, env={"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id, "COLUMNS": "200"})
+    return result.exit_code, result.output
+
+
+def test_jobs_schedule_stores_a_schedule_and_refuses_a_bad_one(auto: GraphMemory, config_id: str) -> None:
+    code, out = _invoke(["jobs", "schedule", "consolidate", "30 2 * * 1-5"], config_id)
+    assert code == 0, out
+    assert out.strip() == "consolidate: 30 2 * * 1-5 (missing)"  # no worker of this config runs it yet
+    stored = auto.automation.get_config()
+    assert stored.jobs["consolidate"].schedule == "30 2 * * 1-5" and stored.jobs["consolidate"].enabled
+    for args, problem in [
+        (["jobs", "schedule", "consolidate", "30 2 * * 9"], "jobs.consolidate.schedule"),
+        (["jobs", "schedule", "consolidate", "whenever"], "jobs.consolidate.schedule"),
+        (["jobs", "schedule", "consolidat", "every 2h"], "unknown job 'consolidat'"),
+    ]:
+        code, out = _invoke(args, config_id)
+        assert code == 1, out
+        assert len(out.strip().splitlines()) == 1 and out.startswith("error: ") and problem in out, out
+        assert auto.automation.get_config().version == stored.version  # nothing stored
+
+
+def test_jobs_runs_shows_the_run_history(auto: GraphMemory, config_id: str, user_id: str) -> None:
+    auto.remember("I adopted a dog named Rex", user_id=user_id)
+    run = auto.jobs.run("decay", user_id=user_id)
+    code, out = _invoke(["jobs", "runs", "decay", "-u", user_id, "--json"], config_id)
+    assert code == 0, out
+    listed = json.loads(out)
+    assert [(r["id"], r["status"], r["counts"]) for r in listed] == [(run.id, "success", run.counts)]
+    code, out = _invoke(["jobs", "runs", "-u", user_id], config_id)
+    assert code == 0 and "decay" in out and "success" in out and "memories=1" in out, out
+    code, out = _invoke(["jobs", "runs", "-u", f"{user_id}-typo"], config_id)
+    assert code == 0 and "no runs recorded" in out, out
+    code, out = _invoke(["jobs", "runs", "deacy"], config_id)
+    assert code == 1 and out.startswith("error: job: unknown job 'deacy'"), out
