@@ -49,3 +49,14 @@ def test_jobs_runs_shows_the_run_history(auto: GraphMemory, config_id: str, user
     assert code == 0 and "no runs recorded" in out, out
     code, out = _invoke(["jobs", "runs", "deacy"], config_id)
     assert code == 1 and out.startswith("error: job: unknown job 'deacy'"), out
+
+
+def test_an_unreachable_server_is_one_error_line(config_id: str) -> None:
+    """The driver's "Couldn't connect ..." message spans two lines; the CLI's error is one (exit 1)."""
+    for args in (["jobs", "list"], ["jobs", "runs"], ["health"]):
+        result = runner.invoke(
+            app, args, env={"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id, "NEO4J_URI": "bolt://127.0.0.1:1"}
+        )
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("error: Neo4j is unreachable: "), result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
