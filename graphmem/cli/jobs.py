@@ -214,7 +214,10 @@ def worker(home: HomeOption = None) -> None:
     stop = threading.Event()
 
     def _stop(*_: Any) -> None:
+        if stop.is_set():  # asked twice: leave the running job (its slot is retaken after its lease)
+            raise KeyboardInterrupt
         stop.set()
+        err_console.print("worker stopping: a running job ends first (Ctrl-C again to abandon it)")
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)

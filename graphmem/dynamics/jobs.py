@@ -355,7 +355,9 @@ class Jobs:
             logger.info("scheduler heartbeat not cleared: %s", type(exc).__name__)
 
     def work(self, stop: threading.Event) -> None:
-        """The worker loop: schedule, re-read the config every ``worker_poll_seconds`` until ``stop``."""
+        """The worker loop: schedule, re-read the config every ``worker_poll_seconds`` until ``stop``; then
+        wait for the jobs running to end (they use this memory's driver, which the caller closes next: a job
+        cut off there failed, stayed ``running`` and logged a traceback)."""
         self._scheduler.start()
         try:
             while not stop.is_set():
@@ -363,7 +365,7 @@ class Jobs:
                 self._scheduler.retake(lambda t: self._mark_dead_runs(t.job, t.previous_host_pid))
                 stop.wait(self._rt.settings.worker_poll_seconds)
         finally:
-            self._scheduler.shutdown(wait=False)
+            self._scheduler.shutdown(wait=True)
 
 
 @dataclass(frozen=True)
