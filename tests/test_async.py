@@ -265,8 +265,9 @@ def test_connect_is_awaitable_and_an_async_context_manager(server: Any, embedder
         async with AsyncGraphMemory.connect(embedder=embedder) as mem:
             assert isinstance(mem, AsyncGraphMemory)
             assert await mem.facts.list("nobody-" + uuid.uuid4().hex) == []
-        with pytest.raises(StoreError):  # closed on exit: its driver no longer runs queries
+        with pytest.raises(StoreError, match="memory is closed"):  # closed on exit: no more queries
             await mem.facts.list("nobody")
+        await mem.close()  # closing twice does nothing
         opened = await AsyncGraphMemory.connect(embedder=embedder)
         assert isinstance(opened, AsyncGraphMemory)
         await opened.close()
@@ -315,3 +316,12 @@ def test_an_instance_whose_loop_ended_is_refused_and_closes_quietly(server: Any,
     asyncio.run(use(mem))
     del mem
     gc.collect()  # the abandoned sockets' warnings, here, under this test's filter
+
+
+def test_a_closed_sync_memory_says_so(server: Any, embedder: Any) -> None:
+    """A call after ``close()`` names the cause (it said "Driver closed", the neo4j driver's words)."""
+    with GraphMemory.connect(embedder=embedder) as mem:
+        pass
+    with pytest.raises(StoreError, match=r"this memory is closed \(close\(\) was called"):
+        mem.facts.list("nobody")
+    mem.close()

@@ -91,4 +91,8 @@ def translate_errors() -> Iterator[None]:
             raise EntityGone(f"{said} (a concurrent call deleted what this one read)") from exc
         raise errors.StoreError(said) from exc
     except nex.DriverError as exc:
+        if str(exc) == "Driver closed":  # the neo4j driver's words for a call after close()
+            raise errors.StoreError(
+                "this memory is closed (close() was called, or its `with` block ended): connect again"
+            ) from exc
         raise errors.StoreError(str(exc)) from exc
