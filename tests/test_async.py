@@ -271,6 +271,12 @@ def test_connect_is_awaitable_and_an_async_context_manager(server: Any, embedder
         opened = await AsyncGraphMemory.connect(embedder=embedder)
         assert isinstance(opened, AsyncGraphMemory)
         await opened.close()
+        forgotten = AsyncGraphMemory.connect(embedder=embedder)  # the `await` left out: a clear error
+        with pytest.raises(AttributeError, match=r"'recall': AsyncGraphMemory.connect\(\) must be awaited"):
+            forgotten.recall
+        assert not hasattr(forgotten, "nothing_of_a_memory")
+        memory = await forgotten  # awaited after all, it connects
+        await memory.close()
 
     asyncio.run(run())
 
