@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
-from graphmem import GraphMemory
+from graphmem import GraphMemory, ValidationError
 from graphmem.cli.main import app
 
 runner = CliRunner()
@@ -60,3 +61,10 @@ def test_an_unreachable_server_is_one_error_line(config_id: str) -> None:
         assert result.exit_code == 1, result.output
         assert result.output.startswith("error: Neo4j is unreachable: "), result.output
         assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_the_run_history_of_an_unknown_job_is_refused(auto: GraphMemory) -> None:
+    """``mem.automation.runs(job="deacy")`` returned [] (read as "never ran"); REST already answered 422."""
+    with pytest.raises(ValidationError, match="unknown job 'deacy'"):
+        auto.automation.runs(5, job="deacy")
+    assert isinstance(auto.automation.runs(1, job="decay"), list)
