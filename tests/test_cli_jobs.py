@@ -68,3 +68,15 @@ def test_the_run_history_of_an_unknown_job_is_refused(auto: GraphMemory) -> None
     with pytest.raises(ValidationError, match="unknown job 'deacy'"):
         auto.automation.runs(5, job="deacy")
     assert isinstance(auto.automation.runs(1, job="decay"), list)
+
+
+def test_a_malformed_clock_is_one_error_line(config_id: str, user_id: str) -> None:
+    """`jobs run --now` with an impossible offset: Python's long message was wrapped at the terminal width."""
+    result = runner.invoke(
+        app,
+        ["jobs", "run", "decay", "-u", user_id, "--now", "2026-12-07T10:00:00+99:00"],
+        env={"GRAPHMEM_AUTOMATION_CONFIG_ID": config_id, "COLUMNS": "60"},
+    )
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("error: --now: offset must be"), result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output

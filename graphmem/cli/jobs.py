@@ -98,7 +98,7 @@ def jobs_run(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     except ValueError as exc:
-        err_console.print(f"[bold red]error:[/] --now: {exc}")
+        err_console.print(f"[bold red]error:[/] --now: {escape(str(exc))}", soft_wrap=True)  # one line
         raise typer.Exit(code=1) from exc
     if as_json:
         print(run.model_dump_json(indent=2))
