@@ -29,8 +29,14 @@ def test_the_worker_loop_returns_after_the_running_job_ends(auto: GraphMemory) -
     stop = threading.Event()
     loop = threading.Thread(target=jobs.work, args=(stop,))
     loop.start()
-    assert started.wait(10), "the scheduled job never started"
-    stop.set()
-    loop.join(10)
-    assert not loop.is_alive()
-    assert ended.is_set()  # work() returned only once the running job had ended
+    try:
+        assert started.wait(10), "the scheduled job never started"
+        stop.set()
+        loop.join(10)
+        assert not loop.is_alive()
+        assert ended.is_set()  # work() returned only once the running job had ended
+    finally:
+        stop.set()
+        jobs.clear_heartbeat()  # the loop's heartbeat for this test's config (a worker's Scheduler clears it)
+    left = auto.query("MATCH (h:SchedulerHeartbeat {id: $id}) RETURN h", {"id": auto.automation.config_id})
+    assert not left
