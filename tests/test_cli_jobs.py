@@ -24,6 +24,11 @@ def test_jobs_schedule_stores_a_schedule_and_refuses_a_bad_one(auto: GraphMemory
     code, out = _invoke(["jobs", "schedule", "consolidate", "30 2 * * 1-5"], config_id)
     assert code == 0, out
     assert out.strip() == "consolidate: 30 2 * * 1-5 (missing)"  # no worker of this config runs it yet
+    auto.jobs.disable("promote")
+    code, out = _invoke(["jobs", "schedule", "promote", "every 12h"], config_id)
+    assert (
+        code == 0 and out.strip() == "promote: every 12h (disabled: `graphmem jobs enable promote` runs it)"
+    )
     stored = auto.automation.get_config()
     assert stored.jobs["consolidate"].schedule == "30 2 * * 1-5" and stored.jobs["consolidate"].enabled
     for args, problem in [

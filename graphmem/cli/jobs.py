@@ -163,8 +163,8 @@ def jobs_schedule(
         config = mem.automation.get_config()
         mem.automation.set_config(config.with_job(name, schedule=spec), by="jobs")
         status = mem.jobs.status(name)
-    enabled = "" if status.enabled else ", disabled"
-    console.print(f"{status.name}: {escape(status.schedule)} ({status.state}{enabled})", highlight=False)
+    state = status.state if status.enabled else f"disabled: `graphmem jobs enable {status.name}` runs it"
+    console.print(f"{status.name}: {escape(status.schedule)} ({state})", highlight=False)
 
 
 @jobs_app.command("runs")
