@@ -360,6 +360,18 @@ class _Connecting:
     def __await__(self) -> Generator[Any, None, AsyncGraphMemory]:
         return self._opening.__await__()
 
+    def __getattr__(self, name: str) -> Any:
+        """A memory's method asked of the connection not awaited (``mem = AsyncGraphMemory.connect()``, the
+        ``await`` forgotten): say so instead of "'_Connecting' object has no attribute 'recall'"."""
+        if not name.startswith("_") and hasattr(AsyncGraphMemory, name):
+            raise AttributeError(
+                f"{name!r}: AsyncGraphMemory.connect() must be awaited first: "
+                "`mem = await AsyncGraphMemory.connect()` or `async with AsyncGraphMemory.connect() as mem:`",
+                name=name,
+                obj=self,
+            )
+        raise AttributeError(f"'_Connecting' object has no attribute {name!r}", name=name, obj=self)
+
     async def __aenter__(self) -> AsyncGraphMemory:
         self._memory = await self._opening
         return self._memory

@@ -265,10 +265,69 @@ def test_connect_is_awaitable_and_an_async_context_manager(server: Any, embedder
         async with AsyncGraphMemory.connect(embedder=embedder) as mem:
             assert isinstance(mem, AsyncGraphMemory)
             assert await mem.facts.list("nobody-" + uuid.uuid4().hex) == []
-        with pytest.raises(StoreError):  # closed on exit: its driver no longer runs queries
+        with pytest.raises(StoreError, match="memory is closed"):  # closed on exit: no more queries
             await mem.facts.list("nobody")
+        await mem.close()  # closing twice does nothing
         opened = await AsyncGraphMemory.connect(embedder=embedder)
         assert isinstance(opened, AsyncGraphMemory)
         await opened.close()
+        forgotten = AsyncGraphMemory.connect(embedder=embedder)  # the `await` left out: a clear error
+        with pytest.raises(AttributeError, match=r"'recall': AsyncGraphMemory.connect\(\) must be awaited"):
+            forgotten.recall
+        assert not hasattr(forgotten, "nothing_of_a_memory")
+        memory = await forgotten  # awaited after all, it connects
+        await memory.close()
 
     asyncio.run(run())
+
+
+def test_an_instance_used_on_another_event_loop_is_a_clear_error(server: Any, embedder: Any) -> None:
+    """Used from another event loop than the one it was connected on: a ConfigurationError saying so, not
+    asyncio's "Future attached to a different loop"; its own loop still serves it and closes it."""
+
+    async def connect() -> AsyncGraphMemory:
+        return await AsyncGraphMemory.connect(embedder=embedder)
+
+    async def use(mem: AsyncGraphMemory) -> list[Any]:
+        return await mem.facts.list("nobody-" + uuid.uuid4().hex)
+
+    loop = asyncio.new_event_loop()
+    try:
+        mem = loop.run_until_complete(connect())
+        with pytest.raises(ConfigurationError, match="another event loop"):
+            asyncio.run(use(mem))
+        assert loop.run_until_complete(use(mem)) == []
+        loop.run_until_complete(mem.close())
+    finally:
+        loop.close()
+
+
+# The first loop ends with the driver open (the misuse under test): its sockets are dropped by the garbage
+# collector, which pytest reports as unraisable ResourceWarnings.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_an_instance_whose_loop_ended_is_refused_and_closes_quietly(server: Any, embedder: Any) -> None:
+    """Connected inside one ``asyncio.run`` and used inside the next (a common first mistake): the same
+    clear error; closing it afterwards does not fail (its connections ended with their loop)."""
+    import gc
+
+    async def connect() -> AsyncGraphMemory:
+        return await AsyncGraphMemory.connect(embedder=embedder)
+
+    async def use(mem: AsyncGraphMemory) -> None:
+        with pytest.raises(ConfigurationError, match="another event loop"):
+            await mem.recall("anything", user_id="nobody-" + uuid.uuid4().hex)
+        await mem.close()
+
+    mem = asyncio.run(connect())
+    asyncio.run(use(mem))
+    del mem
+    gc.collect()  # the abandoned sockets' warnings, here, under this test's filter
+
+
+def test_a_closed_sync_memory_says_so(server: Any, embedder: Any) -> None:
+    """A call after ``close()`` names the cause (it said "Driver closed", the neo4j driver's words)."""
+    with GraphMemory.connect(embedder=embedder) as mem:
+        pass
+    with pytest.raises(StoreError, match=r"this memory is closed \(close\(\) was called"):
+        mem.facts.list("nobody")
+    mem.close()

@@ -26,7 +26,7 @@ from graphmem.automation.config import (
     validate_config,
 )
 from graphmem.automation.scheduler import fresh
-from graphmem.errors import GraphMemError, VersionConflict
+from graphmem.errors import GraphMemError, ValidationError, VersionConflict
 from graphmem.model import validation as check
 from graphmem.model.dynamics import DynamicsParams
 from graphmem.store import audit, records
@@ -257,6 +257,10 @@ class Automation:
 
     # history
     def runs(self, limit: int = 20, *, job: str | None = None, user_id: str | None = None) -> list[JobRun]:
+        """The latest job runs, newest first, of one job and/or one tenant; an unknown job is a
+        :class:`ValidationError` (a typo must not read as "never ran")."""
+        if job is not None and job not in JOB_NAMES:
+            raise ValidationError("job", f"unknown job {job!r}; known: {', '.join(JOB_NAMES)}")
         rows = self._rt.store.read(
             "jobrun_list",
             job=check.identifier(job, "job", required=False),

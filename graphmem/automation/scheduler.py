@@ -17,9 +17,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from apscheduler.schedulers.background import BackgroundScheduler
-from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from graphmem.automation.crontab import cron_trigger
 from graphmem.store.owners import identity
 
 logger = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def _interval_seconds(spec: str) -> int | None:
     return (int(digits) if len(digits) <= 12 else 10**12) * _UNIT_SECONDS[match.group(2)]
 
 
-def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
+def parse_schedule(spec: str) -> BaseTrigger:
     """A trigger from a schedule string; ``ValueError`` with the reason when it is malformed."""
     seconds = _interval_seconds(spec)
     if seconds is not None:
@@ -55,7 +56,7 @@ def parse_schedule(spec: str) -> CronTrigger | IntervalTrigger:
     if len(text.split(" ")) != 5:
         raise ValueError(f"not a 5-field crontab or 'every N[s|m|h|d]': {spec!r}")
     try:
-        return CronTrigger.from_crontab(text, timezone=UTC)
+        return cron_trigger(text)  # cron's weekday numbering and day rule (graphmem.automation.crontab)
     except (ValueError, OverflowError) as exc:
         raise ValueError(f"malformed crontab {spec!r}: {exc}") from exc
 

@@ -23,7 +23,10 @@ from graphmem.errors import GraphMemError
 if TYPE_CHECKING:
     from graphmem.automation.control import JobStatus
 
-jobs_app = App(help="Maintenance jobs: list, run, enable, disable, reconcile, restore.", no_args_is_help=True)
+jobs_app = App(
+    help="Maintenance jobs: list, run, enable, disable, schedule, runs, reconcile, restore.",
+    no_args_is_help=True,
+)
 console = Console()
 err_console = Console(stderr=True)
 NO_WORKER_HINT = (
@@ -95,7 +98,7 @@ def jobs_run(
     except GraphMemError as exc:
         raise _fail(exc) from exc
     except ValueError as exc:
-        err_console.print(f"[bold red]error:[/] --now: {exc}")
+        err_console.print(f"[bold red]error:[/] --now: {escape(str(exc))}", soft_wrap=True)  # one line
         raise typer.Exit(code=1) from exc
     if as_json:
         print(run.model_dump_json(indent=2))
@@ -143,6 +146,57 @@ def jobs_disable(name: str, home: HomeOption = None) -> None:
     _toggle(name, False, home)
 
 
+@jobs_app.command("schedule")
+def jobs_schedule(
+    name: str,
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="'every N[s|m|h|d]' or a five-field crontab, UTC (quote it: '30 2 * * 1-5')",
+            metavar="SCHEDULE",
+        ),
+    ],
+    home: HomeOption = None,
+) -> None:
+    """Set a job's schedule in the stored config (a running worker applies it within its poll interval)."""
+    with _connect(home) as mem:
+        config = mem.automation.get_config()
+        mem.automation.set_config(config.with_job(name, schedule=spec), by="jobs")
+        status = mem.jobs.status(name)
+    state = status.state if status.enabled else f"disabled: `graphmem jobs enable {status.name}` runs it"
+    console.print(f"{status.name}: {escape(status.schedule)} ({state})", highlight=False)
+
+
+@jobs_app.command("runs")
+def jobs_runs(
+    job: Annotated[str | None, typer.Argument(help="one job (default: every job)")] = None,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="the runs for one tenant")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="how many, the latest first")] = 20,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The latest job runs, with their status, counts and error (the run history)."""
+    with _connect(home) as mem:
+        runs = mem.automation.runs(limit, job=job, user_id=user)  # an unknown job: ValidationError
+    if as_json:
+        print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
+        return
+    if not runs:
+        console.print("no runs recorded" + (f" for {escape(repr(user))}" if user else ""), highlight=False)
+        return
+    table = Table(title="job runs, the latest first" + (f" ({escape(user)})" if user else ""))
+    for column in ("started (UTC)", "job", "status", *(() if user else ("user",)), "trigger"):
+        table.add_column(column, overflow="fold")
+    table.add_column("changed / error", ratio=1, overflow="fold")
+    for r in runs:
+        changed = " ".join(f"{k}={v}" for k, v in r.counts.items() if v not in (0, False, None, "", [], {}))
+        detail = r.error if r.status in ("failed", "interrupted") and r.error else changed
+        who = () if user else (escape(r.user_id or "(all)"),)
+        when = f"{r.started_at:%Y-%m-%d %H:%M}"
+        table.add_row(when, r.job, r.status, *who, r.trigger, escape(detail or "-"))
+    console.print(table)
+
+
 @jobs_app.command("reconcile")
 def jobs_reconcile(home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Compare schedulers with the stored config (a running worker applies it within its poll interval)."""
@@ -155,7 +209,10 @@ def worker(home: HomeOption = None) -> None:
     stop = threading.Event()
 
     def _stop(*_: Any) -> None:
+        if stop.is_set():  # asked twice: leave the running job (its slot is retaken after its lease)
+            raise KeyboardInterrupt
         stop.set()
+        err_console.print("worker stopping: a running job ends first (Ctrl-C again to abandon it)")
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)

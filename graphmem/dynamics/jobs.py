@@ -21,7 +21,7 @@ from graphmem.automation.config import JOB_NAMES, AutomationConfig
 from graphmem.automation.control import Automation, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, job_states, slot_gate
 from graphmem.dynamics.steps import JOBS, Context
-from graphmem.errors import GraphMemError, MemoryNotFound, ValidationError
+from graphmem.errors import GraphMemError, MemoryNotFound, TransientError, ValidationError
 from graphmem.governance import users
 from graphmem.model import validation as check
 from graphmem.store import audit, lenient, owners
@@ -360,15 +360,21 @@ class Jobs:
             logger.info("scheduler heartbeat not cleared: %s", type(exc).__name__)
 
     def work(self, stop: threading.Event) -> None:
-        """The worker loop: schedule, re-read the config every ``worker_poll_seconds`` until ``stop``."""
+        """The worker loop: schedule, re-read the config every ``worker_poll_seconds`` until ``stop`` (a poll
+        the database could not answer, e.g. while it restarts, is logged and made again at the next one);
+        then wait for the jobs running to end (they use this memory's driver, which the caller closes next:
+        a job cut off there failed, stayed ``running`` and logged a traceback)."""
         self._scheduler.start()
         try:
             while not stop.is_set():
-                self.reconcile()
-                self._scheduler.retake(lambda t: self._mark_dead_runs(t.job, t.previous_host_pid))
+                try:
+                    self.reconcile()
+                    self._scheduler.retake(lambda t: self._mark_dead_runs(t.job, t.previous_host_pid))
+                except TransientError as exc:  # the database went away (a restart): poll again, not die
+                    logger.warning("worker poll failed, retried in the next poll: %s", exc)
                 stop.wait(self._rt.settings.worker_poll_seconds)
         finally:
-            self._scheduler.shutdown(wait=False)
+            self._scheduler.shutdown(wait=True)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 import neo4j
 import neo4j.exceptions as nex
 
+from graphmem.errors import ConfigurationError
 from graphmem.store._bridge import await_only, greenlet_spawn, in_bridge
 from graphmem.store.failures import rerun_transient, translate_errors
 from graphmem.store.interrupts import interruptible
@@ -199,6 +200,13 @@ class AsyncTx:
         return await _rows(await self._tx.run(cypher, wire(params)))
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class AsyncStore:
     """:class:`Store` on the async driver: the same synchronous interface, to be called from code run by
     ``graphmem.store._bridge.greenlet_spawn`` (as ``AsyncGraphMemory`` does); each round trip is awaited on
@@ -230,17 +238,26 @@ class AsyncStore:
 
     def _await(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await on the loop: from the bridge by switching greenlets; from another thread (a job started by
-        the in-process scheduler) by handing the coroutine to the driver's loop and waiting for it."""
-        if not in_bridge() and self._loop is not None and self._loop.is_running():
-            try:
-                running = asyncio.get_running_loop()
-            except RuntimeError:
-                running = None
-            if running is not self._loop:
+        the in-process scheduler) by handing the coroutine to the driver's loop and waiting for it. From the
+        bridge on another event loop than the driver's (its connections belong to that loop), a clear
+        :class:`ConfigurationError` instead of asyncio's "attached to a different loop"."""
+        if self._loop is not None:
+            running = _running_loop()
+            if in_bridge() and running is not self._loop:
+                coro.close()
+                raise ConfigurationError(
+                    "this AsyncGraphMemory was connected on another event loop, whose connections it "
+                    "holds: connect one on this loop (`await AsyncGraphMemory.connect()` inside it)"
+                )
+            if not in_bridge() and self._loop.is_running() and running is not self._loop:
                 return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
         return await_only(coro)
 
     def close(self) -> None:
+        """Close the driver. Its loop already closed (``asyncio.run`` ended), its connections went with it:
+        nothing is left to close, from whichever loop."""
+        if self._loop is not None and self._loop.is_closed():
+            return
         self._await(self._driver.close())
 
     def _execute(

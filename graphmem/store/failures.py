@@ -79,7 +79,8 @@ def translate_errors() -> Iterator[None]:
     except nex.AuthError as exc:
         raise errors.ConfigurationError(f"Neo4j rejected the credentials: {exc.message}") from exc
     except (nex.ServiceUnavailable, nex.SessionExpired) as exc:
-        raise errors.ConnectionFailed(f"Neo4j is unreachable: {exc}") from exc
+        said = " ".join(str(exc).split())  # the driver's message spans lines: one, as every error's
+        raise errors.ConnectionFailed(f"Neo4j is unreachable: {said}") from exc
     except nex.Neo4jError as exc:
         said = f"{exc.code}: {exc.message}"
         if exc.code and "TransactionTimedOut" in exc.code:
@@ -90,4 +91,8 @@ def translate_errors() -> Iterator[None]:
             raise EntityGone(f"{said} (a concurrent call deleted what this one read)") from exc
         raise errors.StoreError(said) from exc
     except nex.DriverError as exc:
+        if str(exc) == "Driver closed":  # the neo4j driver's words for a call after close()
+            raise errors.StoreError(
+                "this memory is closed (close() was called, or its `with` block ended): connect again"
+            ) from exc
         raise errors.StoreError(str(exc)) from exc
