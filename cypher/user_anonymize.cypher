@@ -1,5 +1,6 @@
 // GDPR anonymization: redact content and personal fields of a user's nodes and relationships, in batches;
-// nodes, relationships, ids and counts stay (memory embeddings are then replaced by user_anonymize_embeddings).
+// nodes, relationships, ids and counts stay (memory embeddings are then replaced by user_anonymize_embeddings;
+// the user's IdempotencyKey nodes were deleted before, by user_anonymize_keys).
 // Idempotent.
 // $ids: element ids of the user's nodes (user_nodes), $redacted: the replacement text, $batch: rows per transaction
 UNWIND $ids AS id

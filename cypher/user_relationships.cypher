@@ -1,6 +1,6 @@
 // Every relationship touching the given nodes of a user (element ids from user_nodes), with its properties and
-// its element id, each edge once over all the pages of an export: with the page of its start node, or of its
-// end node when its start is not one of the user's nodes (so a streamed export holds no edge ids).
+// its element id, each edge once over all the pages of one tenant's export: with the page of its start node,
+// or of its end node when its start is not one of the user's nodes (so a streamed export holds no edge ids).
 // $ids: element ids; $user_id, $session_prefix (user_nodes.cypher)
 UNWIND $ids AS id
 MATCH (a) WHERE elementId(a) = id // still the user's (user_node_page.cypher says why)

@@ -37,7 +37,7 @@ def _keys(mem: GraphMemory, user: str, names: list[str]) -> dict[str, int]:
     row = mem.query(
         "RETURN COUNT { MATCH (k:IdempotencyKey) WHERE k.user_id = $u } AS by_user, "
         "COUNT { MATCH (k:IdempotencyKey) WHERE k.id IN $ids } AS by_id, "
-        "COUNT { MATCH (k:IdempotencyKey) WHERE k.key IN $names } AS by_key, "
+        "COUNT { MATCH (k:IdempotencyKey) WHERE k.key IN $names AND k.user_id = $u } AS by_key, "
         "COUNT { MATCH (a:AuditEvent) WHERE a.user_hash = $h AND a.idempotency_key IS NOT NULL } AS audited",
         {"u": user, "ids": [key_id(user, n) for n in names], "names": names, "h": user_hash(user)},
     )

@@ -53,11 +53,22 @@ def test_day_of_month_or_day_of_week_when_both_are_given() -> None:
     ]  # a field starting with '*': both must match, as in cron
 
 
-@pytest.mark.parametrize(
-    "spec", ["0 3 * * 8", "0 3 * * 6-1", "0 3 * * mon/0", "0 3 * * funday", "0 0 31 2 *"]
-)
-def test_a_crontab_cron_would_refuse_or_that_never_fires_is_refused(spec: str) -> None:
+@pytest.mark.parametrize("spec", ["0 3 * * 8", "0 3 * * 6-1", "0 3 * * mon/0", "0 3 * * funday"])
+def test_a_crontab_cron_would_refuse_is_refused(spec: str) -> None:
     with pytest.raises(ValueError, match="malformed crontab"):
         parse_schedule(spec)
     with pytest.raises(ValidationError, match=r"jobs\.decay\.schedule"):  # what set_config checks first
         AutomationConfig().with_job("decay", schedule=spec)
+
+
+def test_a_crontab_naming_no_date_is_kept_and_never_fires() -> None:
+    """``0 0 31 2 *`` is cron's way to park a job: it was stored and never fired; refusing it made a stored
+    one read back as the preset's default schedule (decay every hour). A dead arm of an either-day crontab is
+    left out (it walked to year 9999 at each computation)."""
+    never = parse_schedule("0 0 31 2 *")
+    assert never.get_next_fire_time(None, datetime.now(UTC)) is None
+    assert AutomationConfig().with_job("decay", schedule="0 0 31 2 *").jobs["decay"].schedule == "0 0 31 2 *"
+    mondays = parse_schedule("0 3 30 2 1")  # February's Mondays: it has no 30th
+    assert type(mondays).__name__ == "CronTrigger"  # one arm, not an OrTrigger with a dead one
+    first = mondays.get_next_fire_time(None, datetime(2027, 1, 1, tzinfo=UTC))
+    assert (first.month, first.weekday(), first.hour) == (2, 0, 3)

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from graphmem import AsyncGraphMemory, GraphMemory, OnnxEmbedder, StoreError
+from graphmem import AsyncGraphMemory, GraphMemory, OnnxEmbedder, StoreError, ValidationError
 from graphmem.adapters.rest import create_app
 from graphmem.cli.main import app
 from graphmem.governance import export
@@ -155,3 +155,45 @@ def test_async_export_to(mem: GraphMemory, user_id: str, embedder: OnnxEmbedder)
 
     counts = asyncio.run(run())
     assert counts["memories"] == 5 and counts["relationships"] > 0
+
+
+def test_a_path_that_names_no_file_is_refused_and_a_part_file_is_left_alone(
+    mem: GraphMemory, user_id: str, tmp_path: Path
+) -> None:
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    for bad in ("", ".", str(tmp_path / "missing" / "out.jsonl")):
+        with pytest.raises(ValidationError, match="out"):
+            mem.users.export_to(user_id, bad)
+    mine = tmp_path / "out.jsonl.part"  # the user's own file, named as the first version named its own
+    mine.write_text("keep me", encoding="utf-8")
+    mem.users.export_to(user_id, tmp_path / "out.jsonl")
+    assert mine.read_text(encoding="utf-8") == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl", "out.jsonl.part"]
+
+
+def test_the_cli_streams_utf8_to_any_console(mem: GraphMemory, user_id: str) -> None:
+    """An ASCII console could not encode a memory's words: the stream failed with a traceback."""
+    mem.remember("Our café serves ☕ at dawn", user_id=user_id)
+    result = CliRunner(charset="ascii").invoke(app, ["export", user_id, "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(x) for x in result.stdout_bytes.decode("utf-8").splitlines()]
+    assert any(r.get("item", {}).get("content") == "Our café serves ☕ at dawn" for r in records)
+
+
+def test_rest_answers_an_error_status_when_the_first_read_fails(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stream's first read is made before the response starts: a failure there is a status, not a
+    200 with one line and a cut connection."""
+    mem.remember("I adopted a dog named Rex", user_id=user_id)
+    read = mem.runtime.store.read
+
+    def failing(name: str, /, **params: Any) -> Any:
+        if name == "user_nodes":
+            raise StoreError("the server went away")
+        return read(name, **params)
+
+    monkeypatch.setattr(mem.runtime.store, "read", failing)
+    with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
+        response = c.get(f"/users/{user_id}/export", params={"format": "jsonl"})
+    assert response.status_code == 500 and "StoreError" in response.text

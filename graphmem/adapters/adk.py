@@ -187,8 +187,10 @@ class GraphMemMemoryService(BaseMemoryService):
 
     def _store(self, uid: str, session_id: str, batch: list[tuple[str, list[dict[str, Any]]]]) -> None:
         """One ``add_messages`` call for the events of ``batch`` (key, messages), then each event recorded
-        with the memories its messages became. The call's own key names the batch's events: a retry after a
-        failure between the two replays the call (writing nothing) and records the events."""
+        with the memories its messages became. The call's own key names the batch's events: a retry of the
+        same events after a failure between the two replays the call (writing nothing) and records them. Not
+        atomic with the write: a session that gained events before that retry, or two overlapping calls for
+        one session, store the unrecorded events again (as ``graphmem import`` with another ``--batch``)."""
         digest = hashlib.sha256("\n".join(key for key, _ in batch).encode()).hexdigest()[:32]
         memories = self._mem.add_messages(
             [m for _, messages in batch for m in messages],

@@ -4,7 +4,8 @@ APScheduler 3's ``CronTrigger.from_crontab`` takes the fields as they are, and i
 Monday = 0: cron's ``0 3 * * 0`` (Sundays) ran on Mondays, ``1-5`` (weekdays) from Tuesday to Saturday, and
 ``7`` (Sunday again) was refused. Here the day-of-week field is read with cron's numbering (0 and 7 Sunday,
 names ``sun``-``sat``) and handed to APScheduler as day names; and when both the day of the month and the day
-of the week are restricted, the job runs on either, as in cron (APScheduler requires both).
+of the week are restricted, the job runs on either, as in cron (APScheduler requires both). A crontab naming
+no date that exists (``0 0 31 2 *``, cron's way to park a job) is kept and never fires, as in cron.
 """
 
 from __future__ import annotations
@@ -55,20 +56,31 @@ def weekdays(field: str) -> str:
     return ",".join(_DAYS[day] for day in sorted(days))
 
 
+class Never(BaseTrigger):  # type: ignore[misc]  # APScheduler 3 is untyped
+    """The trigger of a crontab naming no date that exists: APScheduler keeps its job paused."""
+
+    def get_next_fire_time(self, previous_fire_time: datetime | None, now: datetime) -> datetime | None:
+        return None
+
+    def __str__(self) -> str:
+        return "never"
+
+
 def cron_trigger(text: str) -> BaseTrigger:
-    """The trigger of a five-field crontab (UTC); ``ValueError`` when it is malformed or can never fire."""
+    """The trigger of a five-field crontab (UTC); ``ValueError`` when it is malformed. When the day of the
+    month and the day of the week are both restricted, either matches (an :class:`OrTrigger` of the arms
+    that can fire: a dead arm, ``30`` of ``0 0 30 2 1``, would walk to year 9999 at each computation)."""
     minute, hour, day, month, day_of_week = text.split(" ")
     week = weekdays(day_of_week)
-    trigger: BaseTrigger
     if day.startswith("*") or day_of_week.startswith("*"):
-        trigger = CronTrigger(minute=minute, hour=hour, day=day, month=month, day_of_week=week, timezone=UTC)
+        arms = [CronTrigger(minute=minute, hour=hour, day=day, month=month, day_of_week=week, timezone=UTC)]
     else:  # both restricted: either matches (cron's rule)
-        trigger = OrTrigger(
-            [
-                CronTrigger(minute=minute, hour=hour, day=day, month=month, timezone=UTC),
-                CronTrigger(minute=minute, hour=hour, month=month, day_of_week=week, timezone=UTC),
-            ]
-        )
-    if trigger.get_next_fire_time(None, datetime.now(UTC)) is None:
-        raise ValueError("it never fires (no such date)")
-    return trigger
+        arms = [
+            CronTrigger(minute=minute, hour=hour, day=day, month=month, timezone=UTC),
+            CronTrigger(minute=minute, hour=hour, month=month, day_of_week=week, timezone=UTC),
+        ]
+    now = datetime.now(UTC)
+    live = [arm for arm in arms if arm.get_next_fire_time(None, now) is not None]
+    if not live:
+        return Never()
+    return live[0] if len(live) == 1 else OrTrigger(live)

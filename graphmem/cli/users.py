@@ -6,11 +6,14 @@ Progress bars and prompts go to stderr, so ``--json`` output on stdout stays par
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -29,6 +32,9 @@ from graphmem.cli.common import (
 )
 from graphmem.cli.common import connect as _connect
 from graphmem.cli.common import print_json as _print_json
+
+if TYPE_CHECKING:
+    from graphmem.memory import GraphMemory
 
 console = Console()
 err_console = Console(stderr=True)
@@ -73,7 +79,10 @@ def export(
     target = None if out is None else out_path(out)  # before the export: a bad path is refused at once
     with _connect(home) as mem:
         if fmt is ExportFormat.JSONL:
-            counts = mem.users.export_to(user, sys.stdout if target is None else target)
+            if target is None:
+                _stream_to_stdout(mem, user)
+                return
+            counts = mem.users.export_to(user, target)
         else:
             data = mem.users.export(user)
             if target is None:
@@ -91,6 +100,24 @@ def export(
         if n:
             table.add_row(name, str(n))
     err_console.print(table)
+
+
+def _stream_to_stdout(mem: GraphMemory, user: str) -> None:
+    """The JSON Lines export on stdout as UTF-8 whatever the locale (an ASCII console cannot encode a
+    memory's words), ending quietly when the reader stops reading (``| head``)."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    wrapper = None if buffer is None else io.TextIOWrapper(buffer, encoding="utf-8", newline="\n")
+    try:
+        mem.users.export_to(user, wrapper or sys.stdout)
+        (wrapper or sys.stdout).flush()
+    except BrokenPipeError:  # the reader is gone: what was left unwritten goes nowhere, without a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(1) from None
+    finally:
+        if wrapper is not None:
+            with contextlib.suppress(ValueError, OSError):
+                wrapper.detach()  # stdout stays open for the rest of the process
 
 
 def delete_user(

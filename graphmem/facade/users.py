@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import IO, Any
 
-from graphmem.errors import ValidationError
 from graphmem.governance import export
 from graphmem.governance import users as governance
 from graphmem.governance.users import DeletionReport
@@ -35,24 +33,12 @@ class Users:
     def export_to(self, user_id: str, out: str | os.PathLike[str] | IO[str]) -> dict[str, int]:
         """Stream what :meth:`export` returns to ``out`` as JSON Lines, one record per line, holding one page
         of nodes at a time (a user of any size; graphmem.governance.export describes the records). ``out``:
-        an open text file, or a path, written in full or not at all (through a ``.part`` file beside it).
+        an open text file, or a path, written in full or not at all (through a temporary file beside it).
         Returns the records written per collection."""
-        uid = check.user_id(user_id)
-        tenants = [uid, *governance.session_tenants(self._rt, uid)]
-        records = export.iter_export(self._rt, uid, tenants, export.STREAM_PAGE)
-        if not isinstance(out, str | os.PathLike):
-            return export.write_lines(records, out)
-        target = Path(out)
-        partial = target.with_name(target.name + ".part")
-        try:
-            with partial.open("w", encoding="utf-8") as f:
-                counts = export.write_lines(records, f)
-            partial.replace(target)
-        except OSError as exc:
-            raise ValidationError("out", f"{target} cannot be written: {exc.strerror or exc}") from exc
-        finally:
-            partial.unlink(missing_ok=True)  # gone once replaced; what a failure left, removed
-        return counts
+        records = governance.export_records(self._rt, check.user_id(user_id))
+        if isinstance(out, str | os.PathLike):
+            return export.write_file(records, out)
+        return export.write_lines(records, out)
 
     def delete(self, user_id: str, *, actor: str | None = None) -> DeletionReport:
         """Hard-delete every node and relationship of a user, its session scopes included, in batches

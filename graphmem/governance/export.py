@@ -6,18 +6,23 @@ The first record names the export, the last (``{"end": true, "counts"}``) closes
 tenant it belongs to (the user, or one of its session scopes, docs/scopes.md), ``collection`` one of the
 keys of :func:`graphmem.governance.users.export_user`'s dictionary (``memories``, ``facts``, ...,
 ``relationships``, ``audit``), ``item`` what that list would hold. A user's nodes come ``STREAM_PAGE`` per
-read, each page followed by its relationships (each edge once: on the page of its start node, or of its end
-node when the start is not the user's), then the audit log ``AUDIT_PAGE`` events per read. Holding the
-listing of element ids is the only cost that grows with the user (~100 bytes a node).
+read, each page followed by its relationships (each edge once within a scope: on the page of its start node,
+or of its end node when the start is not the user's), then the audit log ``AUDIT_PAGE`` events per read.
+Holding the listing of element ids is the only cost that grows with the user (~100 bytes a node).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import IO, Any
 
+from graphmem.errors import ValidationError
 from graphmem.formation.drafts import session_uid_prefix
 from graphmem.store import audit
 from graphmem.store.records import clean_json, load_metadata
@@ -32,6 +37,7 @@ __all__ = [
     "lines",
     "relationship_item",
     "scope_pages",
+    "write_file",
     "write_lines",
 ]
 
@@ -152,3 +158,26 @@ def write_lines(records: Iterator[dict[str, Any]], out: IO[str]) -> dict[str, in
 
     out.writelines(lines(kept()))
     return dict(last.get("counts") or {})
+
+
+def write_file(records: Iterator[dict[str, Any]], path: str | os.PathLike[str]) -> dict[str, int]:
+    """Write the records to ``path`` in full or not at all: to a new temporary file beside it, renamed over
+    it once complete (a failure leaves ``path`` as it was). A path that cannot be written is a
+    :class:`ValidationError` naming it."""
+    target = Path(path)
+    try:
+        if not target.name:
+            raise IsADirectoryError(0, "it names no file")
+        fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise ValidationError("out", f"{target} cannot be written: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            counts = write_lines(records, f)
+        os.replace(partial, target)
+    except OSError as exc:
+        raise ValidationError("out", f"{target} cannot be written: {exc.strerror or exc}") from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)  # gone once renamed; what a failure left, removed
+    return counts

@@ -7,6 +7,7 @@ the user id (``graphmem.store.audit.user_hash``), the action, the time and the c
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -90,6 +91,12 @@ def stored(rt: Runtime, user_id: str) -> bool:
         user_hash=audit.user_hash(user_id),
     )
     return bool(rows and rows[0]["stored"])
+
+
+def export_records(rt: Runtime, user_id: str) -> Iterator[dict[str, Any]]:
+    """The records of ``user_id``'s streamed export, its session scopes included (listed at the call; the
+    pages as they are read: :func:`graphmem.governance.export.iter_export`)."""
+    return export.iter_export(rt, user_id, [user_id, *session_tenants(rt, user_id)], export.STREAM_PAGE)
 
 
 def require_stored(rt: Runtime, user_id: str) -> None:
@@ -200,8 +207,8 @@ def delete_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> Delet
 
 
 def anonymize_user(rt: Runtime, user_id: str, *, actor: str | None = None) -> int:
-    """Redact content and personal fields of every node of ``user_id``; structure and counts stay.
-    Returns the number of nodes touched.
+    """Redact content and personal fields of every node of ``user_id``; structure and counts stay, but for
+    the user's idempotency keys, which are deleted. Returns the number of nodes touched (the keys aside).
 
     The user's idempotency keys go first (deleted, not counted: ``graphmem import``'s per-message marks and
     the keys of retried calls, each named by the user id and a key or a hash of a message), and its audit
