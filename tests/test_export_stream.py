@@ -59,6 +59,18 @@ def _same(stream: dict[str, list[Any]], doc: dict[str, Any]) -> None:
             assert stream[name] == items, name
 
 
+def _fail_on(mem: GraphMemory, query: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's reads of ``query`` fail as a server gone away would."""
+    read = mem.runtime.store.read
+
+    def failing(name: str, /, **params: Any) -> Any:
+        if name == query:
+            raise StoreError("the server went away")
+        return read(name, **params)
+
+    monkeypatch.setattr(mem.runtime.store, "read", failing)
+
+
 def _read(mem: GraphMemory, user_id: str) -> list[dict[str, Any]]:
     out = io.StringIO()
     counts = mem.users.export_to(user_id, out)
@@ -108,14 +120,7 @@ def test_a_path_is_written_in_full_or_not_at_all(
     assert len(written) == sum(counts.values()) + 2 and counts["memories"] == 5
     assert not (tmp_path / "out.jsonl.part").exists()
 
-    read = mem.runtime.store.read
-
-    def failing(name: str, /, **params: Any) -> Any:
-        if name == "user_relationships":
-            raise StoreError("the server went away")
-        return read(name, **params)
-
-    monkeypatch.setattr(mem.runtime.store, "read", failing)
+    _fail_on(mem, "user_relationships", monkeypatch)
     again = tmp_path / "again.jsonl"
     with pytest.raises(StoreError):
         mem.users.export_to(user_id, again)
@@ -186,14 +191,7 @@ def test_rest_answers_an_error_status_when_the_first_read_fails(
     """The stream's first read is made before the response starts: a failure there is a status, not a
     200 with one line and a cut connection."""
     mem.remember("I adopted a dog named Rex", user_id=user_id)
-    read = mem.runtime.store.read
-
-    def failing(name: str, /, **params: Any) -> Any:
-        if name == "user_nodes":
-            raise StoreError("the server went away")
-        return read(name, **params)
-
-    monkeypatch.setattr(mem.runtime.store, "read", failing)
+    _fail_on(mem, "user_nodes", monkeypatch)
     with TestClient(create_app(mem, KEY), headers={"X-API-Key": KEY}, raise_server_exceptions=False) as c:
         response = c.get(f"/users/{user_id}/export", params={"format": "jsonl"})
     assert response.status_code == 500 and "StoreError" in response.text
