@@ -30,6 +30,7 @@ from graphmem.retrieval import context as context_use_case
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.retrieval.context import Context
 from graphmem.store import embedding_space, idempotency
+from graphmem.store._bridge import in_bridge
 from graphmem.store.connection import open_store
 from graphmem.store.driver import QueryStore
 from graphmem.store.idempotency import Step
@@ -89,9 +90,11 @@ class GraphMemory:
         return self._rt.deferred.flush(timeout)
 
     def close(self) -> None:
-        """Write the queued recall effects (:meth:`flush`), stop the scheduler, close the driver."""
+        """Write the queued recall effects (:meth:`flush`), stop the scheduler, close the driver. A job the
+        in-process scheduler is running ends first (the driver closed under it failed it); not from
+        ``AsyncGraphMemory``, whose jobs need the event loop this call holds."""
         self._rt.deferred.close()
-        self._control.scheduler.shutdown(wait=False)
+        self._control.scheduler.shutdown(wait=not in_bridge())
         self._rt.store.close()
 
     def __enter__(self) -> GraphMemory:

@@ -91,3 +91,26 @@ def test_the_worker_loop_outlives_the_database_going_away(
             stop.set()
             loop.join(10)
             jobs.clear_heartbeat()
+
+
+def test_closing_a_memory_lets_its_schedulers_job_end(server: Any, embedder: Any, config_id: str) -> None:
+    """``mem.scheduler`` (the in-process scheduler ``graphmem doctor`` suggests) was stopped without waiting
+    by ``close()``, which then closed the driver under the running job, the worker's failure above (the
+    stop review's finding). A synchronous client now waits for it."""
+    started, ended = threading.Event(), threading.Event()
+
+    def runner(name: str) -> None:  # stands in for Jobs.run: the test touches no tenant's data
+        started.set()
+        time.sleep(1.5)
+        ended.set()
+
+    mem = GraphMemory.connect(settings=Settings(automation_config_id=config_id), embedder=embedder)
+    try:
+        mem.scheduler._runner = runner
+        mem.scheduler.start()
+        mem.scheduler.add("review", "every 1s")
+        assert started.wait(10), "the scheduled job never started"
+    finally:
+        mem.close()
+    assert ended.is_set()  # close() returned only once the running job had ended
+    assert not mem.scheduler.running
