@@ -27,7 +27,7 @@ from graphmem.store.runtime import Runtime
 
 logger = logging.getLogger(__name__)
 
-ItemKind = Literal["core", "fact", "memory", "notice", "possible", "history"]
+ItemKind = Literal["core", "fact", "memory", "notice", "possible", "history", "other_fact"]
 SECTION_TITLES: dict[str, str] = {
     "core": "Core memory",
     "fact": "Known facts",
@@ -35,6 +35,7 @@ SECTION_TITLES: dict[str, str] = {
     "notice": "Relevant memories",
     "possible": "Possibly related memories (low confidence)",
     "history": "Recent history",
+    "other_fact": "Other known facts",
 }
 RELEVANT = 0.5
 """A recalled memory is listed as relevant when its confidence reaches this (an even chance that it answers
@@ -88,7 +89,8 @@ def assemble(
         facts = rank_facts(rt, req.query, parts.facts, query_vector=held.query_vector)
         count = token_counter(rt)
         tokens = budget if budget is not None else configured_budget(parts.config)
-        context = fit(candidate_items(facts, held.hits, parts.recent, count, core=parts.core), tokens, count)
+        items = candidate_items(facts, held.hits, parts.recent, count, core=parts.core, leading=req.k)
+        context = fit(items, tokens, count)
     except Exception:  # the recall happened: its effects are written all the same, without the tokens
         try:
             recall_use_case.commit(rt, req.user_id, held.effects)
@@ -230,10 +232,14 @@ def candidate_items(
     recent: list[dict[str, Any]],
     count: Callable[[str], int],
     core: list[CoreBlock] | None = None,
+    leading: int | None = None,
 ) -> list[ContextItem]:
-    """Items in priority order (rank 0 first): core memory blocks, facts, the recalled memories that are
-    likely relevant (confidence at least :data:`RELEVANT`; when none is, a notice saying so), the other
-    recalled memories as possibly related, then recent history not recalled."""
+    """Items in priority order (rank 0 first): core memory blocks, the ``leading`` facts most relevant to
+    the query (``facts`` come ranked; the recall's ``k``: as many facts as memories are asked for), the
+    recalled memories that are likely relevant (confidence at least :data:`RELEVANT`; when none is, a notice
+    saying so), the other recalled memories as possibly related, recent history not recalled, and last the
+    other facts. A user with hundreds of facts (project states, preferences) gets the few the query is about
+    first, and its relevant memories are not dropped for the rest: they fill what budget is left."""
     items: list[ContextItem] = []
 
     def add(kind: ItemKind, text: str, memory_id: str | None = None, score: float | None = None) -> None:
@@ -250,7 +256,8 @@ def candidate_items(
         recalled.add(block.id)
         add("core", f"[{block.label}] {block.value}", block.id)
     # ---
-    for fact in facts:
+    lead = facts if leading is None else facts[:leading]
+    for fact in lead:
         add("fact", fact_text(fact))
     relevant = [h for h in hits if h.confidence >= RELEVANT]
     if not relevant:
@@ -266,6 +273,8 @@ def candidate_items(
         memory = memory_from_row(row)
         if memory.id not in recalled:
             add("history", memory_line(memory), memory.id)
+    for fact in facts[len(lead) :]:
+        add("other_fact", fact_text(fact))
     return items
 
 

@@ -1,0 +1,44 @@
+"""How ``context()`` spends its budget when a user has many facts (real server, real embedder): the facts the
+query is about come first, then the memories recall found, and the other facts only fill what is left."""
+
+from __future__ import annotations
+
+from graphmem import GraphMemory
+
+MEMORY = "My sister Ana moved to Porto last spring and works as a nurse there."
+
+
+def _many_facts(mem: GraphMemory, user_id: str, n: int) -> None:
+    for i in range(n):
+        mem.facts.set(user_id, f"project/{i}/status", f"milestone {i} is in review with the platform team")
+
+
+def test_many_facts_do_not_crowd_out_the_memory_that_answers(mem: GraphMemory, user_id: str) -> None:
+    """40 project facts that have nothing to do with the question used to fill a 400-token budget ahead of
+    every memory, so the memory that answers it was dropped."""
+    answer = mem.remember(MEMORY, user_id=user_id)
+    _many_facts(mem, user_id, 40)
+    ctx = mem.context(
+        "Where does my sister live now?", user_id=user_id, k=5, token_budget=400, reinforce=False
+    )
+    kept = {i.memory_id for i in ctx.kept if i.kind in ("memory", "possible")}
+    assert answer.id in kept
+    leading = [i for i in ctx.items if i.kind == "fact"]
+    assert len(leading) == 5  # as many facts as memories were asked for, the most relevant
+    assert leading[0].text == "Ana/location: Porto"  # what formation read in the memory
+    others = [i for i in ctx.items if i.kind == "other_fact"]
+    assert len(others) == 36  # the rest (41 facts) follow everything else, in the budget that is left
+    assert max(i.rank for i in ctx.items if i.kind != "other_fact") < min(i.rank for i in others)
+    assert ctx.dropped and all(i.kind == "other_fact" for i in ctx.dropped)
+    assert "## Other known facts" in ctx.text
+    assert ctx.text.index("## Known facts") < ctx.text.index("## Relevant memories")
+
+
+def test_a_few_facts_all_come_first(mem: GraphMemory, user_id: str) -> None:
+    """Up to ``k`` facts the context reads as before: every current fact first, no second section."""
+    mem.remember(MEMORY, user_id=user_id)
+    _many_facts(mem, user_id, 3)
+    ctx = mem.context("Where does my sister live now?", user_id=user_id, k=10, reinforce=False)
+    assert [i.kind for i in ctx.items].count("fact") == 4
+    assert not [i for i in ctx.items if i.kind == "other_fact"]
+    assert "Other known facts" not in ctx.text
