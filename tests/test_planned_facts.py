@@ -49,12 +49,10 @@ def test_a_fact_without_a_place_in_the_text_is_no_plan() -> None:
 
 
 def test_a_match_that_begins_with_a_stop_reads_its_own_clause() -> None:
-    # a LoCoMo turn: the rule's match begins at the "!" ending the sentence before, whose "in a few days" is
-    # not the rule's
-    text = (
-        "Haven't talked in a few days, wanted to say I joined a club! "
-        "Always been interested in cultures and food."
-    )
+    # after a LoCoMo turn: the rule's match begins at the "!" ending the sentence before, whose "in a few
+    # days" is not the rule's (the turn's own "Always been interested in cultures" is no rule since round
+    # 59: no imperative, tests/test_preference_objects.py)
+    text = "Haven't talked in a few days, wanted to say I joined a club! Always bring snacks to the meetings."
     (rule,) = extract(text)
     assert rule.span is not None and text[rule.span[0]] == "!"
     assert fact_start(text, rule.span, SAID) is None

@@ -12,9 +12,36 @@ from graphmem.model.pattern_pieces import A_TIME, NO_EMPLOYER
 from graphmem.model.people import RELATIVES
 from graphmem.models import FactType
 
-__all__ = ["VAGUE", "ExtractedFact", "clean", "fits", "memory_type_hint", "with_subject"]
+__all__ = ["VAGUE", "ExtractedFact", "clean", "fits", "memory_type_hint", "standing", "with_subject"]
 
-VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "the idea", "that idea"})
+VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "idea", "the idea", "that idea"})
+
+
+# What cannot begin a standing preference's object or a rule's instruction (closed word classes, not a
+# vocabulary): a clause ("I love how it shows", "when you try", "the way it turned out"), the listener's
+# thing ("I love your turtles": a compliment), an auxiliary ("something I love is awesome"); a rule is an
+# imperative ("Always use metric units"), never a place adverb or an auxiliary ("Always here to help",
+# "Never had a chance": the subject left out)
+_CLAUSE = re.compile(
+    r"(?i:(?:how|what|whatever|when|whenever|where|why|if|whether|way|that (?=(?:i|you|he|she|it|we|they)\b)"
+    r"|your|yours|is|are|was|were|am|be|been|has|had|does|did|will|would|can|could)\b)"
+)
+_NOT_IMPERATIVE = re.compile(r"(?i:(?:here|there|is|are|was|were|am|be|been|has|had|does|did)\b)")
+# "I love" inside a relative clause: "what I like to hear", "doing something I love": what follows is not
+# what the speaker loves
+_RELATIVE = re.compile(r"(?i:\b(?:what|whatever|something|anything|everything|nothing)\s+)$")
+
+
+def standing(rule: bool, obj: str, before: str) -> bool:
+    """Whether ``obj``, as a preference pattern (or a rule's, ``rule``) read it after the text ``before``, is
+    a standing object: not vague, at most six words, not a clause, a compliment or an auxiliary, and said in
+    the sentence's own clause (not a relative one); a rule's, an instruction."""
+    words = obj.split()
+    if not words or obj.lower() in VAGUE or len(words) > 6:
+        return False
+    if rule:
+        return _NOT_IMPERATIVE.match(obj) is None
+    return _CLAUSE.match(obj) is None and _RELATIVE.search(before[-60:]) is None
 
 
 def fits(key: str, value: str) -> bool:

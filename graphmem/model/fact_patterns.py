@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 from graphmem.model.elided import restore
-from graphmem.model.extracted import VAGUE, ExtractedFact, clean, fits
+from graphmem.model.extracted import ExtractedFact, clean, fits, standing
 from graphmem.model.fact_changes import (
     about_others,
     corrections,
@@ -359,7 +359,7 @@ def _extract(text: str) -> list[ExtractedFact]:
             if template is None:
                 verb = m["verb"].lower()
                 obj = clean(m["obj"])
-                if not obj or obj.lower() in VAGUE or len(obj.split()) > 6:
+                if not standing(fact_type is FactType.RULE, obj, text[: m.start()]):
                     continue
                 kind = "rule" if fact_type is FactType.RULE else "preference"
                 fact = ExtractedFact(
