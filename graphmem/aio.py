@@ -218,6 +218,7 @@ class AsyncGraphMemory(_Async[GraphMemory]):
                 "(AsyncStore(..., loop=...)), as `await AsyncGraphMemory.connect()` builds it"
             )
         super().__init__(memory)
+        self._store = memory.runtime.store
         self._jobs = AsyncJobs(memory.jobs)
         self._automation = AsyncAutomation(memory.automation)
         self._facts = AsyncFacts(memory.facts)
@@ -326,7 +327,12 @@ class AsyncGraphMemory(_Async[GraphMemory]):
         process) is the sturdier home for schedules."""
         return self._sync.scheduler
 
-    close = _bridged(GraphMemory.close)
+    async def close(self) -> None:
+        """:meth:`GraphMemory.close`, awaited. From another event loop than its own: closed through its
+        own, running in another thread; its own not running, a ConfigurationError before anything stops."""
+        self._store.check_closable()
+        await greenlet_spawn(GraphMemory.close, self._sync)
+
     flush = _bridged(GraphMemory.flush)
     init = _bridged(GraphMemory.init)
     remember = _bridged(GraphMemory.remember)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -322,6 +323,49 @@ def test_an_instance_whose_loop_ended_is_refused_and_closes_quietly(server: Any,
     asyncio.run(use(mem))
     del mem
     gc.collect()  # the abandoned sockets' warnings, here, under this test's filter
+
+
+def test_an_instance_closed_from_another_loop_closes_through_its_own(server: Any, embedder: Any) -> None:
+    """Its loop running in another thread (an application's), closed from a second loop (a shutdown hook's
+    ``asyncio.run``): the close runs on its own loop and the driver is closed. It raised ConfigurationError
+    ("connect one on this loop") and left the driver open."""
+
+    async def connect() -> AsyncGraphMemory:
+        return await AsyncGraphMemory.connect(embedder=embedder)
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever)
+    thread.start()
+    try:
+        mem = asyncio.run_coroutine_threadsafe(connect(), loop).result()
+        asyncio.run(mem.close())
+        with pytest.raises(StoreError, match="this memory is closed"):
+            asyncio.run_coroutine_threadsafe(mem.facts.list("nobody-" + uuid.uuid4().hex), loop).result()
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+def test_an_instance_closed_from_another_loop_while_its_own_is_stopped_stays_whole(
+    server: Any, embedder: Any
+) -> None:
+    """Its own loop open but not running: nothing could close its connections. A ConfigurationError saying
+    where to close it, raised before anything stops (the scheduler was shut down and the error told the
+    caller to connect again), so closing it on its own loop afterwards closes all of it."""
+    loop = asyncio.new_event_loop()
+    try:
+        mem = loop.run_until_complete(AsyncGraphMemory.connect(embedder=embedder))
+        mem.scheduler.start(paused=True)
+        with pytest.raises(ConfigurationError, match=r"not running: close it on that loop"):
+            asyncio.run(mem.close())
+        assert mem.scheduler.running
+        loop.run_until_complete(mem.close())
+        assert not mem.scheduler.running
+        with pytest.raises(StoreError, match="this memory is closed"):
+            loop.run_until_complete(mem.facts.list("nobody-" + uuid.uuid4().hex))
+    finally:
+        loop.close()
 
 
 def test_a_closed_sync_memory_says_so(server: Any, embedder: Any) -> None:

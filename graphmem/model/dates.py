@@ -5,135 +5,40 @@
 
 Rules, not ``dateparser`` (points, not ranges; everyday words misread as dates: docs/formation.md): each
 expression gives a half-open range ``[start, end)`` at the granularity the words state (a day, a week
-starting Monday, a month, a season, a year); one not understood yields nothing rather than a guess.
+starting Monday, a month, a season, a year); one not understood yields nothing rather than a guess. The
+words and patterns read are :mod:`graphmem.model.date_patterns`'s; what a match means is this module's.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
+from bisect import bisect_right, insort
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from graphmem.model.date_patterns import (
+    FUTURE,
+    HOLIDAYS,
+    MONTH_ABBR,
+    MONTHS,
+    NUMBERS,
+    PATTERNS,
+    SEASONS,
+    TRIGGER,
+    TRIGGER_FOLDED,
+    WEEKDAYS,
+)
 from graphmem.model.validation import MAX_YEAR, MIN_YEAR
 
-__all__ = ["MONTHS", "WEEKDAYS", "DateRange", "add_months", "event_range", "resolve_dates"]
-
-MONTHS = [
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-]  # fmt: skip
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
-# holidays on a fixed day of the year (month, day); longest name first
-HOLIDAYS = {
-    "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
-    "new year's eve": (12, 31), "new year's day": (1, 1), "new year": (1, 1), "halloween": (10, 31),
-    "valentine's day": (2, 14),
-}  # fmt: skip
-SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}  # first month (northern)
-_NUMBERS = {
-    "a": (1, 1), "an": (1, 1), "one": (1, 1), "two": (2, 2), "three": (3, 3), "four": (4, 4),
-    "five": (5, 5), "six": (6, 6), "seven": (7, 7), "eight": (8, 8), "nine": (9, 9), "ten": (10, 10),
-    "eleven": (11, 11), "twelve": (12, 12), "a couple of": (2, 2), "a couple": (2, 2),
-    "a few": (2, 4), "few": (2, 4), "several": (3, 7),
-}  # fmt: skip
-_FUTURE = re.compile(
-    r"\b(will|'ll|going to|gonna|plan(?:ning|s|ned)?|next|soon|upcoming|hope to|wants? to|would like to)\b",
-    re.I,
-)
-
-_NUM = (
-    r"(\d{1,2}|a couple(?: of)?|a few|few|several|an?|"
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-)
-_UNIT = r"(day|week|month|year)s?"
-_MONTH_RE = (
-    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_MODS = r"(last|this|next|past|coming)"
-
-# a word a holiday's date is said after (outside the phrase: "until Christmas" stays a bound of the statement)
-_AFTER_A_PREPOSITION = "|".join(
-    f"(?<=\\b{w} )"
-    for w in ("at", "on", "for", "over", "before", "since", "until", "till", "by", "from", "around", "during",
-              "in", "last", "next")
-)  # fmt: skip
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
-    ("day_before", re.compile(r"\bthe day before yesterday\b", re.I)),
-    ("day_after", re.compile(r"\bthe day after tomorrow\b", re.I)),
-    ("ago", re.compile(rf"\b{_NUM} {_UNIT} ago\b", re.I)),
-    ("in_n", re.compile(rf"\bin {_NUM} {_UNIT}\b", re.I)),
-    ("yesterday", re.compile(r"\b(yesterday|last night)\b", re.I)),
-    ("today", re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening))\b", re.I)),
-    ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
-    ("weekend", re.compile(rf"\b{_MODS} weekend\b", re.I)),
-    (
-        "part",
-        re.compile(r"\bthe (end|start|beginning|middle) of (this|next|last|the) (week|month|year)\b", re.I),
-    ),
-    (  # "the end of January", "the start of March 2027": a quarter of a named month
-        "part_month",
-        re.compile(rf"\bthe (end|start|beginning|middle) of {_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I),
-    ),
-    ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
-    (  # not a range: "from Monday to Friday"
-        "weekday",
-        re.compile(
-            rf"\b(?:{_MODS} |on |from )({'|'.join(WEEKDAYS)})\b(?!\s*(?:to|till|until|-)\s*\w+day\b)", re.I
-        ),
-    ),
-    ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),
-    ("month_day", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b", re.I)),
-    ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
-    ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),
-    (
-        "ordinal_day",
-        re.compile(r"\b(?:on|from|until|till|by) the (\d{1,2})(?:st|nd|rd|th)\b(?! (?:century|floor))", re.I),
-    ),
-    (
-        "mod_month",
-        re.compile(
-            rf"\b(last|this|next|past|coming|in|during|since|early|late|mid|by|until|from) {_MONTH_RE}\b"
-            rf"(?!\s*(?:to|till|until|-)\s*{_MONTH_RE}\b)",
-            re.I,
-        ),
-    ),
-    ("year", re.compile(r"\b(?:in|since|during|of|back in) ((?:19|20)\d{2})\b", re.I)),
-    # a holiday on a fixed day after a preposition ("at Christmas"; "after Christmas": the day after; not "a
-    # Christmas tree", "the Christmas magic")
-    (
-        "holiday",
-        re.compile(
-            rf"(?:\b(after) |{_AFTER_A_PREPOSITION})(?:the )?({'|'.join(HOLIDAYS)})\b"
-            r"(?! (?:tree|magic|present|gift|card|movie|film|song|party|dinner))",
-            re.I,
-        ),
-    ),
-]
-
-# Every pattern above holds a digit or, at a word start, one of these words: a text without any is not
-# searched (three quarters of LoCoMo turns; ~145 µs a turn against ~6 µs, a quarter of the Python time of a
-# 500-message formation call). ``tests/test_dates.py`` checks the two paths agree.
-_TRIGGER_WORDS = "|".join(
-    [
-        "ago", "yesterday", "night", "today", "tonight", "morning", "afternoon", "evening", "tomorrow",
-        "day", "week", "month", "year", *WEEKDAYS, *SEASONS, _MONTH_RE, "christmas", "new year", "halloween",
-        "valentine",
-    ]
-)  # fmt: skip
-_TRIGGER = re.compile(rf"\d|\b(?:{_TRIGGER_WORDS})")  # on lower-cased ASCII text (no case folding: faster)
-_TRIGGER_FOLDED = re.compile(rf"\d|\b(?:{_TRIGGER_WORDS})", re.I)  # other text: the patterns' own folding
+__all__ = ["HOLIDAYS", "MONTHS", "WEEKDAYS", "DateRange", "add_months", "event_range", "resolve_dates"]
 
 
 def _may_hold_date(text: str) -> bool:
-    """False only when no pattern of ``_PATTERNS`` can match ``text``."""
+    """False only when no pattern of ``PATTERNS`` can match ``text``."""
     if text.isascii():
-        return _TRIGGER.search(text.lower()) is not None
-    return _TRIGGER_FOLDED.search(text) is not None
+        return TRIGGER.search(text.lower()) is not None
+    return TRIGGER_FOLDED.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -147,7 +52,7 @@ class DateRange:
 
 
 def _count(word: str) -> tuple[int, int]:
-    return (int(word), int(word)) if word.isdigit() else _NUMBERS[word.lower()]
+    return (int(word), int(word)) if word.isdigit() else NUMBERS[word.lower()]
 
 
 def _span(resolved: tuple[date, date, str], tz: Any) -> tuple[datetime, datetime, str] | None:
@@ -201,7 +106,7 @@ def _part(unit: str, part: str, today: date, step: int) -> tuple[date, date]:
 
 
 def _month_number(token: str) -> int:
-    return _MONTH_ABBR[token.lower()[:3]]
+    return MONTH_ABBR[token.lower()[:3]]
 
 
 def _bare_month(month: int, mod: str, today: date, future: bool) -> tuple[date, date]:
@@ -376,12 +281,12 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
     """:func:`resolve_dates` without the first test: every pattern is searched."""
     tz = reference.tzinfo or UTC
     today = reference.astimezone(tz).date() if reference.tzinfo else reference.date()
-    ahead, future = future, future or bool(_FUTURE.search(text))
-    taken: list[tuple[int, int]] = []
+    ahead, future = future, future or bool(FUTURE.search(text))
+    taken: list[tuple[int, int]] = []  # the spans read, in text order (none overlaps another)
     found: list[tuple[int, DateRange]] = []
-    for kind, pattern in _PATTERNS:
+    for kind, pattern in PATTERNS:
         for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
+            if _overlaps(taken, m.start(), m.end()):
                 continue
             try:
                 resolved = _match(kind, m.groups(), today, future, ahead)
@@ -389,10 +294,19 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
                 resolved = None
             if resolved is None:
                 continue
-            taken.append((m.start(), m.end()))  # out of the years, no part of the phrase is read as another
+            insort(taken, (m.start(), m.end()))  # out of the years, no part of the phrase is read as another
             if (span := _span(resolved, tz)) is not None:
                 found.append((m.start(), DateRange(m.group(0), *span)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
+
+
+def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` overlaps a span of ``taken`` (sorted, disjoint: their ends are sorted too).
+
+    Only the span before ``start``'s place and the one from it on can: a bisection, not a scan (a text
+    of ~2,000 dates was quadratic in them)."""
+    i = bisect_right(taken, (start, end))
+    return (i > 0 and taken[i - 1][1] > start) or (i < len(taken) and taken[i][0] < end)
 
 
 def event_range(ranges: list[DateRange]) -> tuple[datetime, datetime] | None:

@@ -255,10 +255,29 @@ class AsyncStore:
 
     def close(self) -> None:
         """Close the driver. Its loop already closed (``asyncio.run`` ended), its connections went with it:
-        nothing is left to close, from whichever loop."""
+        nothing is left to close, from whichever loop. From the bridge on another event loop, the close runs
+        on the driver's loop, running in another thread, and is awaited here; a loop that does not run is
+        :meth:`check_closable`'s error."""
         if self._loop is not None and self._loop.is_closed():
             return
+        self.check_closable()
+        if self._loop is not None and in_bridge() and _running_loop() is not self._loop:
+            closing = asyncio.run_coroutine_threadsafe(self._driver.close(), self._loop)
+            await_only(asyncio.wrap_future(closing))
+            return
         self._await(self._driver.close())
+
+    def check_closable(self) -> None:
+        """A :class:`ConfigurationError` when :meth:`close`, called here, could not close the driver: on
+        another event loop than the driver's, which is open and not running (its connections can be closed
+        on it only). ``AsyncGraphMemory.close`` asks before it stops anything, so the memory stays whole."""
+        loop, running = self._loop, _running_loop()
+        if loop is None or running in (None, loop) or loop.is_closed() or loop.is_running():
+            return
+        raise ConfigurationError(
+            "this AsyncGraphMemory was connected on another event loop, which is not running: close it on "
+            "that loop (`loop.run_until_complete(mem.close())`), where its connections are"
+        )
 
     def _execute(
         self, routing: neo4j.RoutingControl, cypher: str, params: Mapping[str, Any], label: str
