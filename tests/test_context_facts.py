@@ -42,3 +42,16 @@ def test_a_few_facts_all_come_first(mem: GraphMemory, user_id: str) -> None:
     assert [i.kind for i in ctx.items].count("fact") == 4
     assert not [i for i in ctx.items if i.kind == "other_fact"]
     assert "Other known facts" not in ctx.text
+
+
+def test_a_rule_leads_every_context(mem: GraphMemory, user_id: str) -> None:
+    """An instruction holds for every answer: it leads the facts whatever the query, beside the ``k`` most
+    relevant ones, however many facts the user has."""
+    mem.remember(MEMORY, user_id=user_id)
+    mem.facts.set(user_id, "rule:round prices up", "always", fact_type="rule")
+    _many_facts(mem, user_id, 40)
+    ctx = mem.context("Where does my sister live now?", user_id=user_id, k=5, reinforce=False)
+    leading = [i.text for i in ctx.items if i.kind == "fact"]
+    assert len(leading) == 6 and "rule:round prices up: always" in leading
+    assert leading[0] == "Ana/location: Porto"
+    assert leading[-1] == "rule:round prices up: always"  # in its place by relevance: beyond the best 5

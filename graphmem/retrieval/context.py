@@ -18,7 +18,7 @@ from graphmem.governance import core_blocks
 from graphmem.model.keys import turn_line, vector_text
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
-from graphmem.models import CoreBlock, Hit, Memory
+from graphmem.models import CoreBlock, FactType, Hit, Memory
 from graphmem.retrieval import fact_vectors
 from graphmem.retrieval import recall as recall_use_case
 from graphmem.store import records
@@ -235,11 +235,12 @@ def candidate_items(
     leading: int | None = None,
 ) -> list[ContextItem]:
     """Items in priority order (rank 0 first): core memory blocks, the ``leading`` facts most relevant to
-    the query (``facts`` come ranked; the recall's ``k``: as many facts as memories are asked for), the
-    recalled memories that are likely relevant (confidence at least :data:`RELEVANT`; when none is, a notice
-    saying so), the other recalled memories as possibly related, recent history not recalled, and last the
-    other facts. A user with hundreds of facts (project states, preferences) gets the few the query is about
-    first, and its relevant memories are not dropped for the rest: they fill what budget is left."""
+    the query and every rule (``facts`` come ranked; the recall's ``k``: as many as memories are asked
+    for), the recalled memories that are likely relevant (confidence at least :data:`RELEVANT`; when none
+    is, a notice saying so), the other recalled memories as possibly related, recent history not recalled,
+    and last the other facts. A user with hundreds of facts (project states, preferences) gets the few the
+    query is about first, and its relevant memories are not dropped for the rest: they fill what budget is
+    left."""
     items: list[ContextItem] = []
 
     def add(kind: ItemKind, text: str, memory_id: str | None = None, score: float | None = None) -> None:
@@ -256,7 +257,7 @@ def candidate_items(
         recalled.add(block.id)
         add("core", f"[{block.label}] {block.value}", block.id)
     # ---
-    lead = facts if leading is None else facts[:leading]
+    lead = facts if leading is None else _leading(facts, leading)
     for fact in lead:
         add("fact", fact_text(fact))
     relevant = [h for h in hits if h.confidence >= RELEVANT]
@@ -273,9 +274,23 @@ def candidate_items(
         memory = memory_from_row(row)
         if memory.id not in recalled:
             add("history", memory_line(memory), memory.id)
-    for fact in facts[len(lead) :]:
-        add("other_fact", fact_text(fact))
+    first = {id(fact) for fact in lead}
+    for fact in facts:
+        if id(fact) not in first:
+            add("other_fact", fact_text(fact))
     return items
+
+
+def _leading(facts: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """The facts a context lists first, in their (relevance) order: the ``k`` most relevant, and every rule
+    (``Always answer in British English``: an instruction holds for every answer, whatever the query)."""
+    led, others = [], 0
+    for fact in facts:
+        rule = fact.get("fact_type") == FactType.RULE.value
+        if rule or others < k:
+            led.append(fact)
+            others += 0 if rule else 1
+    return led
 
 
 def memory_line(memory: Memory) -> str:
