@@ -170,6 +170,8 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
         ("I live in Paris on weekdays", [("location", "Paris", FactType.PROFILE)]),
         ("I moved to Sydney in Nova Scotia", [("location", "Sydney in Nova Scotia", FactType.PROFILE)]),
         ("I love hiking in autumn", [("preference:hiking", "love", FactType.PREFERENCE)]),
+        # a move to a firm, not a place: the job, no home (round 59: both keys read "Initech")
+        ("I just moved to Initech as a staff engineer.", [("employer", "Initech", FactType.PROFILE)]),
         ("She moved to Paris and started at Dior as a model", []),
         ("Actually I left Zalando and now work at N26", [("employer", "N26", FactType.PROFILE)]),
         ("I sold the flat and now live in Leeds", [("location", "Leeds", FactType.PROFILE)]),

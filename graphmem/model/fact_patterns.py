@@ -379,6 +379,9 @@ def _extract(text: str) -> list[ExtractedFact]:
     employer = out.get((FactType.PROFILE, "employer"))
     if employer is not None and id(employer) in worked_in:
         out.setdefault((FactType.PROFILE, "location"), worked_in[id(employer)])
+    home = out.get((FactType.PROFILE, "location"))  # "I moved to Initech as a staff engineer": a job, no home
+    if home and employer and home.value.casefold() == employer.value.casefold() and not is_place(home.value):
+        del out[(FactType.PROFILE, "location")]
     about_others(text, out)
     household_moves(text, out)
     plans(text, out)
