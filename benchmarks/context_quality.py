@@ -18,6 +18,9 @@ people: a question that user's memories cannot answer). Reported:
   otherwise none), derived from the same contexts: the rule's inputs are the hits' confidences, which the
   item kinds record;
 - the context's tokens (mean, p95);
+- with ``--facts N``: the same after each user was given N facts no question is about (``bench-filler/<i>``,
+  a reminder each, set through ``facts.set``; deleted again at the end), as an assistant's user gathers
+  them: whether they crowd the memories out of the budget;
 - its latency (p50, p95, query embedding included) and round trips to Neo4j (counted by a wrapper around the
   store, as ``tests/test_recall_pipeline.py`` counts them; with the recall record and reinforcement off, as
   here, a context writes nothing, so the effects' transaction is not among them).
@@ -67,10 +70,46 @@ def _before(asked: dict[str, Any]) -> set[str]:
     return set(asked["listed"]) if asked["relevant"] else history
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    data = json.loads(Path(args.data).read_text())[: args.limit]
+def _questions(
+    mem: GraphMemory, store: CountingStore, data: list[dict[str, Any]], ingested: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each answerable question put to its own conversation's user, and to the next conversation's."""
     own: list[dict[str, Any]] = []
     foreign: list[dict[str, Any]] = []
+    for i, sample in enumerate(data):
+        info = ingested["conversations"][sample["sample_id"]]
+        other = ingested["conversations"][data[(i + 1) % len(data)]["sample_id"]]
+        for qa in sample["qa"]:
+            if int(qa["category"]) not in MAIN:
+                continue
+            gold = {info["dia_to_memory"][e] for e in evidence_ids(qa, set(info["dia_to_memory"]))}
+            if not gold:
+                continue
+            asked = _ask(mem, store, qa["question"], info["user_id"])
+            own.append({**asked, "gold": sorted(gold)})
+            if other["user_id"] != info["user_id"]:
+                foreign.append(_ask(mem, store, qa["question"], other["user_id"]))
+    return own, foreign
+
+
+FILLER = "bench-filler"
+
+
+def fill(mem: GraphMemory, users: list[str], n: int) -> None:
+    """Give each user ``n`` facts no question is about (``bench-filler/<i>``: a reminder each), as a user of
+    an assistant gathers them (project states, preferences, reminders); 0 deletes them again, with their
+    versions (the store is kept for other runs)."""
+    for user in users:
+        mem.runtime.store.run_statement(
+            "MATCH (f:Fact) WHERE f.user_id = $u AND f.key STARTS WITH $p DETACH DELETE f",
+            {"u": user, "p": FILLER},
+        )
+        for i in range(n):
+            mem.facts.set(user, f"{FILLER}/{i}", f"renew the parking permit of bay {i} by the {i % 28 + 1}th")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    data = json.loads(Path(args.data).read_text())[: args.limit]
     started = time.perf_counter()
     with GraphMemory.connect(settings=Settings(record_recalls=False)) as client:
         store = CountingStore(client.runtime.store)  # type: ignore[arg-type]
@@ -80,20 +119,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             raise SystemExit(
                 f"no store under the prefix {args.user_prefix!r}: form one with benchmarks/locomo.py"
             )
-        for i, sample in enumerate(data):
-            info = ingested["conversations"][sample["sample_id"]]
-            other = ingested["conversations"][data[(i + 1) % len(data)]["sample_id"]]
-            for qa in sample["qa"]:
-                if int(qa["category"]) not in MAIN:
-                    continue
-                gold = {info["dia_to_memory"][e] for e in evidence_ids(qa, set(info["dia_to_memory"]))}
-                if not gold:
-                    continue
-                asked = _ask(mem, store, qa["question"], info["user_id"])
-                own.append({**asked, "gold": sorted(gold)})
-                if other["user_id"] != info["user_id"]:
-                    foreign.append(_ask(mem, store, qa["question"], other["user_id"]))
-        header = stamp(neo4j_version(mem.query), user_prefix=args.user_prefix)
+        fill(mem, [c["user_id"] for c in ingested["conversations"].values()], args.facts)
+        try:
+            own, foreign = _questions(mem, store, data, ingested)
+        finally:
+            fill(mem, [c["user_id"] for c in ingested["conversations"].values()], 0)
+        header = stamp(neo4j_version(mem.query), user_prefix=args.user_prefix, facts=args.facts)
     evidence = sum(len(q["gold"]) for q in own)
 
     def shown(key: str | None) -> float:
@@ -144,6 +175,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--user-prefix", required=True, help="the store benchmarks/locomo.py formed")
     parser.add_argument("--limit", type=int, default=None, help="first N conversations")
+    parser.add_argument(
+        "--facts", type=int, default=0, help="give each user N facts no question is about first (then delete)"
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     report = run(args)
