@@ -1,5 +1,6 @@
 // Forget job: users over the live-memory cap lose their weakest memories first (lowest strength × priority
-// weight × (1 + uses)); P0, common knowledge and retained memories (governance) are exempt. No-op when $p.capacity_per_user is 0.
+// weight × (1 + uses)); P0, common knowledge, retained memories (governance) and the statements a current
+// fact derives from are exempt. No-op when $p.capacity_per_user is 0.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $weights: priority -> weight
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id AND $p.capacity_per_user > 0 RETURN m
@@ -14,6 +15,7 @@ CALL (uid, live) {
   MATCH (m:Memory)
   WHERE m.user_id = uid AND m.status IN ['active', 'weak', 'dormant']
     AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
+    AND NOT EXISTS { (m)<-[:DERIVED_FROM]-(evidence:Fact) WHERE evidence.status = 'current' AND evidence.expired_at IS NULL }
   WITH m ORDER BY {{strength_now(m, $now)}} * $weights[coalesce(m.priority, 'P2')] * (1 + coalesce(m.access_count, 0)),
                   m.created_at
   WITH live, collect(m) AS ranked

@@ -2,8 +2,10 @@
 (each example its own tenant), must leave every memory exactly as :mod:`graphmem.model.lifecycle` says.
 
 Removing any exemption from the jobs' Cypher (P0/common in decay or forgetting, retained, core blocks, the
-minimum age counted from ``recorded_at``), or any factor (the five salience factors, interference) makes one
-of these examples fail.
+minimum age counted from ``recorded_at``, capacity forgetting's of the statements a current fact derives
+from), or any factor (the five salience factors, interference) makes one of these examples fail; the soft
+forget's exemption of those statements is pinned by ``tests/test_dynamics_evidence.py`` (these examples seldom
+draw one below forget's thresholds).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
         rivalry=draw(st.sampled_from([0.0, 0.0, 0.86, 0.97])),
         core_block=draw(st.booleans()) and draw(st.booleans()),
         retained=draw(st.booleans()) and draw(st.booleans()),
+        backs_fact=draw(st.booleans()) and draw(st.booleans()),
         forgotten_at=NOW - draw(_hours(0, 24 * 60)) if status == "forgotten" else None,
         summarized_by=draw(st.sampled_from([None, None, None, "summary-1"])),
         stored=draw(st.one_of(st.none(), _coefficients)),
@@ -122,6 +125,19 @@ def _store(
         "UNWIND $rows AS row CREATE (m:Memory) SET m = row.props "
         "FOREACH (_ IN CASE WHEN row.core THEN [1] ELSE [] END | SET m:CoreBlock)",
         {"rows": rows},
+    )
+    # a current fact derives from each memory that backs one; every other odd one backs a superseded fact
+    # (which protects nothing: the statement of an old value may be forgotten)
+    facts = [
+        {"m": f"{user}-{i}", "status": "current" if s.backs_fact else "superseded"}
+        for i, s in enumerate(states)
+        if s.backs_fact or i % 2
+    ]
+    mem.runtime.store.run_statement(
+        "UNWIND $facts AS f MATCH (m:Memory {id: f.m}) CREATE (x:Fact)-[:DERIVED_FROM]->(m) "
+        "SET x.id = f.m + '-fact', x.user_id = $u, x.key = 'k' + f.m, x.value = 'v', x.status = f.status, "
+        "x.expired_at = CASE f.status WHEN 'current' THEN null ELSE $now END",
+        {"facts": facts, "u": user, "now": NOW - timedelta(days=1)},
     )
     mem.runtime.store.run_statement(
         "UNWIND $edges AS e MATCH (a:Memory {id: e.a}), (b:Memory {id: e.b}) "
@@ -250,6 +266,7 @@ def test_decay_and_forget_jobs_match_the_specification(
     for v in by_capacity:  # the weakest go first
         assert all(spec.capacity_key(remaining[v]) <= spec.capacity_key(remaining[k]) for k in kept)
     dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})
+    dyn._rt.store.run_statement("MATCH (f:Fact) WHERE f.user_id = $u DETACH DELETE f", {"u": user})
 
 
 @settings(
@@ -268,7 +285,7 @@ def test_due_driven_runs_give_what_a_nightly_recompute_would(
     """Runs spaced by days evaluate only due memories, yet every status, retention and strength after each
     run is what recomputing every memory at that clock would give (decay_due is never late)."""
     _use(dyn, DynamicsParams())
-    fresh = {"stored": None, "decay_due": None, "core_block": False, "retained": False}
+    fresh = {"stored": None, "decay_due": None, "core_block": False, "retained": False, "backs_fact": False}
     states = [
         spec.MemoryState(**{**s.__dict__, **fresh, "status": s.status if s.status != "forgotten" else "weak"})
         for s in drawn
@@ -290,3 +307,4 @@ def test_due_driven_runs_give_what_a_nightly_recompute_would(
             assert row["strength"] == pytest.approx(want.strength, rel=1e-9, abs=1e-12), (s, now)
     assert evaluated[0] == len(states)  # the migration: every memory once
     dyn._rt.store.run_statement("MATCH (m:Memory) WHERE m.user_id = $u DETACH DELETE m", {"u": user})
+    dyn._rt.store.run_statement("MATCH (f:Fact) WHERE f.user_id = $u DETACH DELETE f", {"u": user})

@@ -332,10 +332,12 @@ def should_forget(
     age_days: float,
     params: DynamicsParams,
     retained: bool = False,
+    backs_fact: bool = False,
 ) -> bool:
     """Soft-forget rule: below a threshold after the minimum age (counted from when graphmem recorded the
-    memory); P0, common knowledge and memories a governance decision retained never."""
-    if priority in EXEMPT_PRIORITIES or retained or age_days < params.forget_min_age_days:
+    memory); P0, common knowledge, memories a governance decision retained and the statements a current fact
+    derives from (``backs_fact``: "I'm allergic to peanuts" while ``allergy:peanuts`` holds) never."""
+    if priority in EXEMPT_PRIORITIES or retained or backs_fact or age_days < params.forget_min_age_days:
         return False
     return retention_value < params.forget_retention or strength < params.forget_strength
 

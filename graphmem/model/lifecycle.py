@@ -51,6 +51,9 @@ class MemoryState:
     rivalry: float = 0.0
     core_block: bool = False
     retained: bool = False
+    backs_fact: bool = False
+    """A current fact derives from it (its statement is the evidence for what is known now): never forgotten
+    by the forget job, however long the user stays away."""
     forgotten_at: datetime | None = None
     summarized_by: str | None = None
     stored: Coefficients | None = None
@@ -167,6 +170,7 @@ def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
         age_days=(now - state.anchor).total_seconds() / 86400.0,
         params=params,
         retained=state.retained,
+        backs_fact=state.backs_fact,
     )
 
 
@@ -175,8 +179,14 @@ PRIORITY_WEIGHT = {"common": 100.0, "P0": 100.0, "P1": 3.0, "P2": 2.0, "P3": 1.0
 
 
 def capacity_candidate(state: MemoryState) -> bool:
-    """Whether capacity forgetting may take this memory (live, not P0/common, not retained)."""
-    return state.status in LIVE_STATUSES and state.priority not in EXEMPT_PRIORITIES and not state.retained
+    """Whether capacity forgetting may take this memory (live, not P0/common, not retained, backing no
+    current fact)."""
+    return (
+        state.status in LIVE_STATUSES
+        and state.priority not in EXEMPT_PRIORITIES
+        and not state.retained
+        and not state.backs_fact
+    )
 
 
 def capacity_key(state: MemoryState) -> float:

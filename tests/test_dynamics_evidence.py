@@ -1,0 +1,42 @@
+"""A user who stays away keeps what is known about them (real server, default dynamics): the statement a
+current fact derives from is the evidence for it and is never forgotten by the forget job, while the rest
+fades as before and the statement of a value that no longer holds may go."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem import GraphMemory
+
+
+def _status(mem: GraphMemory, user_id: str) -> dict[str, str]:
+    rows = mem.query(
+        "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.content AS c, m.status AS s", {"u": user_id}
+    )
+    return {r["c"]: r["s"] for r in rows}
+
+
+def test_a_year_away_keeps_the_statements_behind_current_facts(dyn: GraphMemory, user_id: str) -> None:
+    start = datetime.now(UTC) - timedelta(days=2)
+    turns = [
+        ("I live in Leeds.", start),
+        ("I'm allergic to peanuts.", start + timedelta(hours=1)),
+        ("I started learning Spanish on Duolingo.", start + timedelta(hours=2)),
+        ("I moved to Manchester.", start + timedelta(days=1)),
+    ]
+    for text, when in turns:
+        dyn.add_messages(
+            [{"role": "user", "content": text, "timestamp": when}], user_id=user_id, session_id="s"
+        )
+    assert dyn.facts.get(user_id, "location").value == "Manchester"
+    assert dyn.facts.get(user_id, "allergy:peanuts") is not None
+    later = datetime.now(UTC) + timedelta(days=400)  # no recall, no message since
+    for job in ("decay", "forget"):
+        assert dyn.jobs.run(job, user_id=user_id, now=later).status == "success"
+    status = _status(dyn, user_id)
+    assert status["I'm allergic to peanuts."] != "forgotten"  # allergy:peanuts holds
+    assert status["I moved to Manchester."] != "forgotten"  # location: Manchester holds
+    assert status["I started learning Spanish on Duolingo."] == "forgotten"  # no fact: it fades as before
+    assert status["I live in Leeds."] == "forgotten"  # location: Leeds no longer holds
+    hits = dyn.recall("What am I allergic to?", user_id=user_id, k=3, reinforce=False)
+    assert hits and hits[0].memory.content == "I'm allergic to peanuts."
