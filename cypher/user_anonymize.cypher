@@ -1,6 +1,10 @@
 // GDPR anonymization: redact content and personal fields of a user's nodes and relationships, in batches;
 // nodes, relationships, ids and counts stay (memory embeddings are then replaced by user_anonymize_embeddings;
-// the user's IdempotencyKey nodes were deleted before, by user_anonymize_keys).
+// the user's IdempotencyKey nodes were deleted before, by user_anonymize_keys). A fact key names a person
+// ('Emma/location'), so the keys a memory is outdated for and its SUPERSEDES edges' keys go like the facts'.
+// Relationships holding words: ENTITY's name, SUPERSEDES's key, and the fact key and values consolidate copies
+// onto a CONFLICTS_WITH between two memories (consolidate_detect_conflicts.cypher; graphmem since 30 November
+// wrote them); a Topic's entity names and keywords are cleared (its next rebuild reads the redacted memories).
 // Idempotent.
 // $ids: element ids of the user's nodes (user_nodes), $redacted: the replacement text, $batch: rows per transaction
 UNWIND $ids AS id
@@ -16,12 +20,27 @@ CALL (id) {
       n.aliases = CASE WHEN n.aliases IS NULL THEN null ELSE [] END,
       n.metadata = CASE WHEN n.metadata IS NULL THEN null ELSE '{}' END,
       n.tags = CASE WHEN n.tags IS NULL THEN null ELSE [] END,
+      n.entities = CASE WHEN n.entities IS NULL THEN null ELSE [] END,
+      n.keywords = CASE WHEN n.keywords IS NULL THEN null ELSE [] END,
+      n.outdated_keys = CASE WHEN n.outdated_keys IS NULL THEN null ELSE [k IN n.outdated_keys | $redacted] END,
       n.search_text = CASE WHEN n.search_text IS NULL THEN null ELSE $redacted END,
       n.asked = CASE WHEN n.asked IS NULL THEN null ELSE $redacted END,
       n.context_text = CASE WHEN n.context_text IS NULL THEN null ELSE $redacted END,
       n.context_embedding = null, n.speaker = null, n.embedding = CASE WHEN n:Memory THEN n.embedding ELSE null END, n.anonymized = true
   WITH n
-  OPTIONAL MATCH (n)-[r:ENTITY]->()
-  SET r.name = CASE WHEN r.name IS NULL THEN null ELSE $redacted END
+  CALL (n) {
+    OPTIONAL MATCH (n)-[r:ENTITY]->()
+    SET r.name = CASE WHEN r.name IS NULL THEN null ELSE $redacted END
+  }
+  CALL (n) {
+    OPTIONAL MATCH (n)-[s:SUPERSEDES]->()
+    SET s.key = CASE WHEN s.key IS NULL THEN null ELSE $redacted END
+  }
+  CALL (n) {
+    OPTIONAL MATCH (n)-[c:CONFLICTS_WITH]->()
+    SET c.key = CASE WHEN c.key IS NULL THEN null ELSE $redacted END,
+        c.old_value = CASE WHEN c.old_value IS NULL THEN null ELSE $redacted END,
+        c.new_value = CASE WHEN c.new_value IS NULL THEN null ELSE $redacted END
+  }
 } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS anonymized
