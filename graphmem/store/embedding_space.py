@@ -11,11 +11,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from graphmem.embedding import MINILM, Embedder, embed_checked, embedder_name
 from graphmem.errors import SchemaError
 from graphmem.model import fact_patterns
-from graphmem.model.keys import context_vector, fact_vector_text, own_text, turn_line, with_fact_lines
+from graphmem.model.dates import event_range, resolve_dates
+from graphmem.model.keys import (
+    context_text,
+    context_vector,
+    fact_vector_text,
+    own_text,
+    search_text,
+    turn_line,
+    with_fact_lines,
+)
 from graphmem.store.driver import QueryStore
 from graphmem.store.records import optional_text
 
@@ -118,6 +128,10 @@ def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list
         texts = [str(r["name"]) if label == "entity" else _fact_text(r) for r in page]
         vectors = embed_checked(embedder, texts)
         return [{"id": r["id"], "embedding": v} for r, v in zip(page, vectors, strict=True)]
+    keys = [None if r.get("bare") is None else search_keys(r) for r in page]
+    page = [
+        r if k is None else {**r, "context_text": k["context_text"]} for r, k in zip(page, keys, strict=True)
+    ]
     own = [memory_text(r) for r in page]
     previous = [previous_line(r) for r in page]
     texts = list(dict.fromkeys(own + [p for p in previous if p]))
@@ -129,9 +143,31 @@ def _rows(label: str, page: list[dict[str, object]], embedder: Embedder) -> list
             "context_embedding": (
                 context_vector(by_text[p] if p else None, by_text[text]) if r.get("context_text") else None
             ),
+            "keys": k,
         }
-        for r, text, p in zip(page, own, previous, strict=True)
+        for r, text, p, k in zip(page, own, previous, keys, strict=True)
     ]
+
+
+def search_keys(row: dict[str, Any]) -> dict[str, Any]:
+    """The keys formation stores beside a memory's content (:func:`graphmem.formation.plan`'s), for a memory
+    written before it stored them, from its ``bare`` read: when it was said, its entities' names, the previous
+    turn of its session. The pattern rules read its facts, as the default extractor does."""
+    bare, content = row["bare"], str(row.get("content") or "")
+    speaker = str(row["speaker"]) if row.get("speaker") else None
+    said = bare.get("said") if isinstance(bare.get("said"), datetime) else datetime.now(UTC)
+    ranges = resolve_dates(content, said)
+    span = event_range(ranges)
+    previous = bare.get("previous")
+    names = [str(n) for n in bare.get("entities") or () if n]
+    return {
+        "search_text": search_text(content, speaker, names, ranges, fact_patterns.extract(content)),
+        "context_text": context_text(
+            (str(previous[0] or ""), previous[1]) if previous else None, content, speaker or row.get("role")
+        ),
+        "event_start": span[0] if span else None,
+        "event_end": span[1] if span else None,
+    }
 
 
 def _fact_text(row: dict[str, object]) -> str:
