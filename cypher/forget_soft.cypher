@@ -1,7 +1,7 @@
 // Forget job: soft-forget (status forgotten: out of recall, restorable) live memories below the retention or
 // strength threshold once older than the minimum age. P0, common knowledge, memories a governance
-// decision retained (m.retained) and the statements a current fact derives from (DERIVED_FROM: the evidence
-// for what is known now, however long the user stays away) are never forgotten. The minimum age counts from when graphmem recorded the
+// decision retained (m.retained) and the statements a current fact derives from (fragments/backs_fact: the
+// evidence for what is known now, however long the user stays away) are never forgotten. The minimum age counts from when graphmem recorded the
 // memory (recorded_at), not the message time. Specification: graphmem.model.lifecycle.forgets.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
@@ -21,7 +21,7 @@ WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
   AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)
-  AND NOT EXISTS { (m)<-[:DERIVED_FROM]-(evidence:Fact) WHERE evidence.status = 'current' AND evidence.expired_at IS NULL }
+  AND NOT {{backs_fact(m, null)}}
 CALL (m) {
   SET m.status_before_forgetting = m.status, m.status = 'forgotten', m.forgotten_at = $now,
       m.forgotten_reason = 'decayed', m.status_changed_at = $now

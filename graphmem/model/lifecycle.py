@@ -52,8 +52,9 @@ class MemoryState:
     core_block: bool = False
     retained: bool = False
     backs_fact: bool = False
-    """A current fact derives from it (its statement is the evidence for what is known now): never forgotten
-    by the forget job, however long the user stays away."""
+    """A current fact derives from it, or from a memory merged into it (its statement is the evidence for what
+    is known now): never forgotten by the forget job, however long the user stays away, nor deleted
+    (``cypher/fragments/backs_fact.cypher``)."""
     forgotten_at: datetime | None = None
     summarized_by: str | None = None
     stored: Coefficients | None = None
@@ -203,10 +204,12 @@ def capacity_victims(states: list[MemoryState], params: DynamicsParams) -> int:
 
 
 def hard_deletes(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
-    """Whether the forget job deletes this memory for good (forgotten past the grace period)."""
+    """Whether the forget job deletes this memory for good (forgotten past the grace period; never one
+    retained, a source a summary replaced, or the evidence of a current fact)."""
     return (
         state.status == "forgotten"
         and not state.retained
+        and not state.backs_fact
         and state.summarized_by is None
         and state.forgotten_at is not None
         and (now - state.forgotten_at).total_seconds() >= params.hard_delete_grace_days * 86400.0
