@@ -48,6 +48,9 @@ def test_no_preference_or_rule_is_read(text: str) -> None:
         ("Always reply in Spanish.", "rule:reply in spanish"),
         ("Never schedule calls on Fridays.", "rule:schedule calls"),
         ("Always have a backup plan.", "rule:have a backup plan"),
+        ("Always be concise in your answers.", "rule:be concise in your answers"),  # "be": an imperative
+        ("I love Will Ferrell movies.", "preference:will ferrell movies"),  # a name, not the auxiliary
+        ("I love When Harry Met Sally.", "preference:when harry met sally"),  # a title, not a clause
     ],
 )
 def test_a_preference_or_rule_is_still_read(text: str, key: str) -> None:

@@ -22,11 +22,13 @@ VAGUE = frozenset({"it", "that", "this", "them", "you", "to", "so", "a lot", "id
 # thing ("I love your turtles": a compliment), an auxiliary ("something I love is awesome"); a rule is an
 # imperative ("Always use metric units"), never a place adverb or an auxiliary ("Always here to help",
 # "Never had a chance": the subject left out)
+# (lower case only: a capitalised word inside a sentence is a name or a title, "I love Will Ferrell movies",
+# "When Harry Met Sally"; "be" is an imperative, "Always be concise")
 _CLAUSE = re.compile(
-    r"(?i:(?:how|what|whatever|when|whenever|where|why|if|whether|way|that (?=(?:i|you|he|she|it|we|they)\b)"
-    r"|your|yours|is|are|was|were|am|be|been|has|had|does|did|will|would|can|could)\b)"
+    r"(?:how|what|whatever|when|whenever|where|why|if|whether|way|that (?=(?:I|you|he|she|it|we|they)\b)"
+    r"|your|yours|is|are|was|were|am|be|been|has|had|does|did|will|would|can|could)\b"
 )
-_NOT_IMPERATIVE = re.compile(r"(?i:(?:here|there|is|are|was|were|am|be|been|has|had|does|did)\b)")
+_NOT_IMPERATIVE = re.compile(r"(?:here|there|is|are|was|were|am|been|has|had|does|did)\b")
 # "I love" inside a relative clause: "what I like to hear", "doing something I love": what follows is not
 # what the speaker loves
 _RELATIVE = re.compile(r"(?i:\b(?:what|whatever|something|anything|everything|nothing)\s+)$")
