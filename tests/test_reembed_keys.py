@@ -60,3 +60,14 @@ def test_reembedding_makes_the_keys_formation_makes(
         assert _cos(rebuilt[content]["context_embedding"], formed[content]["context_embedding"]) > 0.99
     hits = mem.recall("What breed is Rex?", user_id=user_id, k=1, reinforce=False)
     assert "border collie" in hits[0].memory.content
+
+
+def test_an_updated_memory_keeps_no_stale_keys(mem: GraphMemory, embedder: Embedder, user_id: str) -> None:
+    """An update clears a memory's keys on purpose (its entity edges are the old words'): the re-embedding
+    does not make them again from those edges (the review of round 59: "Initech" came back after the
+    correction to "Globex")."""
+    old = mem.remember("I work at Initech as an analyst.", user_id=user_id)
+    mem.memories.update(old.id, user_id=user_id, expected_version=old.version, content="I work at Globex.")
+    embedding_space.reembed(mem.runtime.store, embedder, user_id=user_id)
+    rows = mem.query("MATCH (m:Memory {id: $id}) RETURN m.search_text AS s", {"id": old.id})
+    assert rows[0]["s"] is None
