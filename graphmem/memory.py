@@ -362,11 +362,11 @@ class GraphMemory:
     ) -> Context:
         """A prompt-ready context within ``token_budget`` tokens (None: the automation configuration's
         ``context_budget``, 2,000 unless set, read with the context: no extra round trip): the ``k`` current
-        facts most relevant to the query, then the recalled memories whose confidence reaches 0.5 as relevant
-        (or a notice that none does), the other recalled memories as possibly related, recent history, and
-        the other current facts; lowest-ranked items are dropped first and reported in ``dropped``.
-        ``as_of``/``known_at``: the context as it would have been assembled then (the facts valid at
-        ``as_of`` as recorded by ``known_at``; recall and history at the same times). The scopes,
+        facts and the ``k`` rules most relevant to the query, then the recalled memories whose confidence
+        reaches 0.5 as relevant (or a notice that none does), the other recalled memories as possibly related,
+        recent history, and the other current facts; lowest-ranked items are dropped first and reported in
+        ``dropped``. ``as_of``/``known_at``: the context as it would have been assembled then (the facts valid
+        at ``as_of`` as recorded by ``known_at``; recall and history at the same times). The scopes,
         ``conversation`` and ``filters`` are those of :meth:`recall` (the filters choose the recalled
         memories); a fact key set in several scopes reads from the narrowest."""
         who = check.caller(user_id, session_id, agent_id, org_id)

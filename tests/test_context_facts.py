@@ -55,3 +55,17 @@ def test_a_rule_leads_every_context(mem: GraphMemory, user_id: str) -> None:
     assert len(leading) == 6 and "rule:round prices up: always" in leading
     assert leading[0] == "Ana/location: Porto"
     assert leading[-1] == "rule:round prices up: always"  # in its place by relevance: beyond the best 5
+
+
+def test_rules_lead_up_to_k_too(mem: GraphMemory, user_id: str) -> None:
+    """Rules lead beside the facts, the ``k`` most relevant of them: a user's many rules cannot crowd out
+    the memories either (the review of round 59)."""
+    answer = mem.remember(MEMORY, user_id=user_id)
+    for i in range(12):
+        mem.facts.set(user_id, f"rule:format report {i} as a table", "always", fact_type="rule")
+    ctx = mem.context("Where does my sister live now?", user_id=user_id, k=2, reinforce=False)
+    leading = [i.text for i in ctx.items if i.kind == "fact"]
+    assert leading[0] == "Ana/location: Porto" and sum(t.startswith("rule:") for t in leading) == 2
+    assert len(leading) == 3  # the one other fact and two rules
+    assert sum(i.kind == "other_fact" for i in ctx.items) == 10
+    assert answer.id in {i.memory_id for i in ctx.kept}

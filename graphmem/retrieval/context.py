@@ -234,8 +234,8 @@ def candidate_items(
     core: list[CoreBlock] | None = None,
     leading: int | None = None,
 ) -> list[ContextItem]:
-    """Items in priority order (rank 0 first): core memory blocks, the ``leading`` facts most relevant to
-    the query and every rule (``facts`` come ranked; the recall's ``k``: as many as memories are asked
+    """Items in priority order (rank 0 first): core memory blocks, the ``leading`` facts and the ``leading``
+    rules most relevant to the query (``facts`` come ranked; the recall's ``k``: as many as memories are asked
     for), the recalled memories that are likely relevant (confidence at least :data:`RELEVANT`; when none
     is, a notice saying so), the other recalled memories as possibly related, recent history not recalled,
     and last the other facts. A user with hundreds of facts (project states, preferences) gets the few the
@@ -282,14 +282,15 @@ def candidate_items(
 
 
 def _leading(facts: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-    """The facts a context lists first, in their (relevance) order: the ``k`` most relevant, and every rule
-    (``Always answer in British English``: an instruction holds for every answer, whatever the query)."""
-    led, others = [], 0
+    """The facts a context lists first, in their (relevance) order: the ``k`` most relevant, and the ``k``
+    most relevant rules beside them (``Always answer in British English``: an instruction holds for every
+    answer, whatever the query; bounded, so that a user's many rules cannot crowd out the memories either)."""
+    led, taken = [], {True: 0, False: 0}
     for fact in facts:
         rule = fact.get("fact_type") == FactType.RULE.value
-        if rule or others < k:
+        if taken[rule] < k:
             led.append(fact)
-            others += 0 if rule else 1
+            taken[rule] += 1
     return led
 
 
