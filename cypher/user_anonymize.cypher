@@ -4,7 +4,9 @@
 // ('Emma/location'), so the keys a memory is outdated for and its SUPERSEDES edges' keys go like the facts'.
 // Relationships holding words: ENTITY's name, SUPERSEDES's key, and the fact key and values consolidate copies
 // onto a CONFLICTS_WITH between two memories (consolidate_detect_conflicts.cypher; graphmem since 30 November
-// wrote them); a Topic's entity names and keywords are cleared (its next rebuild reads the redacted memories).
+// wrote them); a Topic's entity names and keywords are cleared (its next rebuild reads the redacted memories);
+// a Reconstruction's text (a reading assembled from the user's memories) and a LangGraph store item's value and
+// key (what the agent stored under it: the key becomes the item's id) go like content.
 // Idempotent.
 // $ids: element ids of the user's nodes (user_nodes), $redacted: the replacement text, $batch: rows per transaction
 UNWIND $ids AS id
@@ -26,6 +28,9 @@ CALL (id) {
       n.search_text = CASE WHEN n.search_text IS NULL THEN null ELSE $redacted END,
       n.asked = CASE WHEN n.asked IS NULL THEN null ELSE $redacted END,
       n.context_text = CASE WHEN n.context_text IS NULL THEN null ELSE $redacted END,
+      n.text = CASE WHEN n.text IS NULL THEN null ELSE $redacted END,
+      n.store_value = CASE WHEN n.store_value IS NULL THEN null ELSE '{}' END,
+      n.store_key = CASE WHEN n.store_key IS NULL THEN null ELSE n.id END,
       n.context_embedding = null, n.speaker = null, n.embedding = CASE WHEN n:Memory THEN n.embedding ELSE null END, n.anonymized = true
   WITH n
   CALL (n) {

@@ -31,6 +31,18 @@ ON CREATE SET t.user_id = $u, t.name = 'Leeds, Bristol', t.entities = ['Leeds', 
 CREATE (m)-[:IN_TOPIC {recorded_at: datetime()}]->(t)
 """
 
+LATER = """
+MATCH (m:Memory {id: $new})
+CREATE (x:Reconstruction {id: $u + '-rec', user_id: $u, memory_id: m.id, confidence: 0.4, at: datetime(),
+                          text: 'Yes, it was amazing! (in reply to: Did you see Emma new flat in Lisbon?)'})
+CREATE (x)-[:RECONSTRUCTS]->(m)
+CREATE (s:Memory:StoreItem {id: $u + '-item', user_id: $u, store_ns: 'prefs', store_key: 'Emma in Lisbon',
+                            store_value: '{"who": "Emma", "city": "Lisbon"}', content: 'Emma Lisbon',
+                            status: 'active', priority: 'P0', created_at: datetime(), recorded_at: datetime(),
+                            occurred_at: datetime(), version: 1})
+"""
+# (round 59's review: a Reconstruction's text and a LangGraph store item's value and key outlived it too)
+
 STORED = """
 MATCH (n) WHERE n.user_id = $u OR (n:User AND n.id = $u)
 RETURN labels(n) AS what, properties(n) AS props
@@ -61,8 +73,10 @@ def test_anonymize_redacts_conflict_edges_topics_and_keys(mem: GraphMemory, user
     ids = {"old": old.id, "new": new.id, "u": user_id}
     mem.runtime.store.run_statement(OLD_EDGE, ids)
     mem.runtime.store.run_statement(TOPIC, ids)
+    mem.runtime.store.run_statement(LATER, ids)
     before = _words(mem.query(STORED, {"u": user_id}))
     assert {("CONFLICTS_WITH", "old_value"), ("Topic", "entities"), ("SUPERSEDES", "key")} <= set(before)
+    assert {("Reconstruction", "text"), ("Memory", "store_value"), ("Memory", "store_key")} <= set(before)
     assert ("Memory", "outdated_keys") in before
 
     mem.users.anonymize(user_id)
