@@ -98,12 +98,13 @@ FILLER = "bench-filler"
 def fill(mem: GraphMemory, users: list[str], n: int) -> None:
     """Give each user ``n`` facts no question is about (``bench-filler/<i>``: a reminder each), as a user of
     an assistant gathers them (project states, preferences, reminders); 0 deletes them again, with their
-    versions (the store is kept for other runs)."""
+    versions and classification records (the store is kept for other runs; their audit events stay)."""
     for user in users:
-        mem.runtime.store.run_statement(
-            "MATCH (f:Fact) WHERE f.user_id = $u AND f.key STARTS WITH $p DETACH DELETE f",
-            {"u": user, "p": FILLER},
-        )
+        for label in ("Fact", "Conflict"):  # the versions, and the record of each classification
+            mem.runtime.store.run_statement(
+                f"MATCH (n:{label}) WHERE n.user_id = $u AND n.key STARTS WITH $p DETACH DELETE n",
+                {"u": user, "p": FILLER},
+            )
         for i in range(n):
             mem.facts.set(user, f"{FILLER}/{i}", f"renew the parking permit of bay {i} by the {i % 28 + 1}th")
 
