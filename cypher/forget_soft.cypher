@@ -1,8 +1,9 @@
 // Forget job: soft-forget (status forgotten: out of recall, restorable) live memories below the retention or
 // strength threshold once older than the minimum age. P0, common knowledge, memories a governance
 // decision retained (m.retained) and the statements a current fact derives from (fragments/backs_fact: the
-// evidence for what is known now, however long the user stays away) are never forgotten. The minimum age counts from when graphmem recorded the
-// memory (recorded_at), not the message time. Specification: graphmem.model.lifecycle.forgets.
+// evidence for what is known now, however long the user stays away) are never forgotten. The minimum age
+// counts from when graphmem recorded the memory (recorded_at), not the message time. Specification:
+// graphmem.model.lifecycle.forgets.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
