@@ -172,6 +172,10 @@ def test_known_spans_cost_does_not_grow_with_the_keys() -> None:
         ("I love hiking in autumn", [("preference:hiking", "love", FactType.PREFERENCE)]),
         # a move to a firm, not a place: the job, no home (round 59: both keys read "Initech")
         ("I just moved to Initech as a staff engineer.", [("employer", "Initech", FactType.PROFILE)]),
+        ("I'm moving to Initech next month as a staff engineer.", []),  # nor a plan of one
+        ("I moved over to Stripe last year as a designer.", []),
+        # a place: a home
+        ("I moved to Leeds last year as a nurse.", [("location", "Leeds", FactType.PROFILE)]),
         ("She moved to Paris and started at Dior as a model", []),
         ("Actually I left Zalando and now work at N26", [("employer", "N26", FactType.PROFILE)]),
         ("I sold the flat and now live in Leeds", [("location", "Leeds", FactType.PROFILE)]),

@@ -20,6 +20,7 @@ from graphmem.model.facts import normalize_value
 from graphmem.model.pattern_pieces import (
     AND,
     AND_NAME,
+    AS_A_ROLE,
     END,
     FIRM,
     FOR_A_WHILE,
@@ -329,6 +330,8 @@ def _stated(
         return None
     if template == "location" and FOR_AN_EVENT.match(text, m.end()) is not None:
         return None  # "Moved to Mumbai for the conference": a stay, no home
+    if template == "location" and AS_A_ROLE.match(text, m.end()) is not None and not is_place(value):
+        return None  # "I'm moving to Initech as a staff engineer": a job, no home
     if template == "location" and groups.get("and") and not is_place(value):
         return None  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
     if (check := _CHECKS.get(id(m.re))) is not None and not check(value, text, m):

@@ -9,6 +9,7 @@ __all__ = [
     "AND",
     "AND_NAME",
     "AN_ERRAND",
+    "AS_A_ROLE",
     "A_TIME",
     "A_TRIP",
     "END",
@@ -116,6 +117,9 @@ AND_NAME = re.compile(
 )
 # an event one goes somewhere for, after the place and ending its phrase ("I moved to Mumbai for the
 # conference", "... for the summit next week"; not "for a gig at Caesars", "for the trip of a lifetime")
+# a role after a name moved to ("moving to Initech next month as a staff engineer", "moved over to Stripe last
+# year as a designer"): a job, no home, unless the name is a place ("moved to Leeds as a student")
+AS_A_ROLE = re.compile(r"(?:\s+(?:next|this|last|in|from) \w+)?,?\s+as (?:a|an|the|their|our|its) \w")
 FOR_AN_EVENT = re.compile(
     r"\s+for (?:the|a|an|this|that) (?:\w+ )?(?:conference|trip|festival|wedding|funeral|workshop|retreat|"
     r"tournament|summit|expo|gig|concert)s?(?=\s*[.,;:!?\n]|\s*$|\s+(?:in|on|this|next|last|and|but|so|then)\b)"
