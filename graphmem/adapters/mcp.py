@@ -260,10 +260,10 @@ def _core_tools(server: MCPServer, mem: GraphMemory, uid: str, aid: str | None, 
         known_at: Moment | None = None,
         detail: bool = False,
     ) -> CallToolResult:
-        """A prompt-ready text: core memory, known facts, relevant memories (then possibly related ones,
-        marked low confidence), recent history, within token_budget tokens (default: the configured budget);
-        as_of / known_at (ISO 8601): as it stood, and as it had been recorded, then; detail: every item kept
-        and dropped."""
+        """A prompt-ready text: core memory, the known facts most relevant, relevant memories (then possibly
+        related ones, marked low confidence), recent history, the other facts, within token_budget tokens
+        (default: the configured budget); as_of / known_at (ISO 8601): as it stood, and as it had been
+        recorded, then; detail: every item kept and dropped."""
         found = mem.context(
             query,
             user_id=uid,

@@ -233,8 +233,8 @@ def context(
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The prompt-ready memory context for a query: core memory, facts, recalled memories, recent history;
-    with --as-of / --known-at, as it was then."""
+    """The prompt-ready memory context for a query: core memory, the most relevant facts, recalled memories,
+    recent history, the other facts; with --as-of / --known-at, as it was then."""
     with _connect(home) as mem:
         ctx = mem.context(query, user_id=user, token_budget=budget, k=k, as_of=as_of, known_at=known_at)
     if as_json:
