@@ -2,9 +2,10 @@
 
 Checks, in order: Java, Maven, the managed server (or the one ``NEO4J_URI`` names), the Bolt port, the
 plugins (APOC, GDS), the embedding model's files and their hashes, the schema (every named constraint and
-index graphmem creates), the worker heartbeat, and whether a dynamics parameter change is still to be
-applied to every memory. Exit status 1 when any check fails; warnings (a missing
-worker, a missing optional plugin) do not fail it.
+index graphmem creates), the worker heartbeat, whether a dynamics parameter change is still to be
+applied to every memory, and whether memories lack the search keys formation stores (a store written by
+graphmem before 2026-12-01). Exit status 1 when any check fails; warnings (a missing worker, a missing
+optional plugin, memories without their keys) do not fail it.
 """
 
 from __future__ import annotations
@@ -195,6 +196,31 @@ def check_automation(mem: GraphMemory, settings: Settings) -> list[Check]:
     return out
 
 
+KEYS_SCAN = 100_000
+"""The most memories the search-key check reads (store order, the oldest first; cypher/memory_keys_missing):
+300,000 db hits and 0.27-0.59 s when all have their keys, 600,000 and 0.46-0.93 s when none has (2 cores)."""
+
+
+def check_search_keys(mem: GraphMemory, settings: Settings, user_id: str | None = None) -> Check:
+    """Memories formation wrote without the search keys it has stored since 2026-12-01 (``search_text``, the
+    context key, the event range): recall finds them by their bare words only until ``graphmem reembed``
+    makes the keys (the rule the re-embedding keys them by: fragments/keyless_memory). ``user_id``: one
+    tenant's only (tests)."""
+    row = mem.runtime.store.read("memory_keys_missing", scan=KEYS_SCAN, user_id=user_id)[0]
+    scanned, keyless = int(row["scanned"]), int(row["keyless"])
+    partial = scanned >= KEYS_SCAN  # the store may hold more than was read
+    if not keyless:
+        read = f"the first {scanned:,} read, store order" if partial else f"{scanned:,} read"
+        return Check("search_keys", "ok", f"no memory formation wrote lacks its search keys ({read})")
+    count = f"at least {keyless:,} of the first {scanned:,}" if partial else f"{keyless:,} of {scanned:,}"
+    what = (
+        f"{count} memories lack the search keys formation stores since 2026-12-01 (search_text, context "
+        "key, event range; written by an older graphmem): recall finds them by their bare words only"
+    )
+    fix = f"graphmem reembed{_home_flag(settings)} (re-embeds every memory, entity and fact, making the keys)"
+    return Check("search_keys", "warn", what, fix)
+
+
 def diagnose(
     settings: Settings, locate: Callable[[GraphMemory | None], dict[str, Path]] = locate_model
 ) -> list[Check]:
@@ -218,6 +244,7 @@ def diagnose(
         if mem is not None:
             checks.append(check_schema(mem, settings))
             checks.extend(check_automation(mem, settings))
+            checks.append(check_search_keys(mem, settings))
     finally:
         if mem is not None:
             mem.close()
@@ -229,7 +256,7 @@ def register(app: typer.Typer) -> None:
 
 
 def doctor(home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Check Java, Maven, server, plugins, model files, schema and worker; print the fix for each problem."""
+    """Check Java, Maven, server, plugins, model files, schema, worker and search keys; print each fix."""
     checks = diagnose(settings_for(home))
     failed = any(c.status == "fail" for c in checks)
     if as_json:
