@@ -23,6 +23,23 @@ WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
   AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)
   AND NOT {{backs_fact(m, null)}}
+// ... and only once $p.forget_min_newer of the user's memories were created after its last use (interference:
+// forgetting makes room for what came since; a user who stays away adds nothing and so loses nothing). One
+// seek per user, in the (user_id, created_at) index's order: the created_at of the user's forget_min_newer-th
+// newest memory (summaries left out, they are no new learning); a memory last used before it has at least
+// that many newer ones. A user with fewer memories gives null: nothing of theirs is taken.
+// Specification: graphmem.model.lifecycle.newer_count.
+WITH m.user_id AS uid, collect(m) AS found
+CALL (uid) {
+  MATCH (x:Memory) WHERE x.user_id = uid AND x.created_at <= $now AND x.is_summary IS NULL
+  WITH x ORDER BY x.user_id DESC, x.created_at DESC // the index's order: reads forget_min_newer rows, no sort
+  SKIP CASE WHEN $p.forget_min_newer > 0 THEN $p.forget_min_newer - 1 ELSE 0 END LIMIT 1
+  RETURN collect(x.created_at)[0] AS newer_from // one row always (null: fewer memories than that)
+}
+UNWIND found AS m
+WITH m, newer_from, coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, null)}}) AS anchor
+WITH m WHERE $p.forget_min_newer = 0
+  OR CASE WHEN {{typed_time(m.last_accessed_at, null)}} > anchor THEN m.last_accessed_at ELSE anchor END < newer_from
 CALL (m) {
   SET m.status_before_forgetting = m.status, m.status = 'forgotten', m.forgotten_at = $now,
       m.forgotten_reason = 'decayed', m.status_changed_at = $now

@@ -114,6 +114,16 @@ def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
         yield memory
 
 
+def by_time_alone(mem: GraphMemory) -> GraphMemory:
+    """Set ``mem``'s automation config to forget by time alone (``forget_min_newer`` 0), for the tests of the
+    time rules: their tenants hold a few memories, far fewer than the newer ones decay's forgetting waits for
+    by default (tests/test_dynamics_absence.py pins that rule)."""
+    cfg = mem.automation.get_config()
+    dynamics = cfg.dynamics.model_copy(update={"forget_min_newer": 0})
+    mem.automation.set_config(cfg.model_copy(update={"dynamics": dynamics}))
+    return mem
+
+
 DISPOSABLE: list[str] = []
 """The tenants this session's tests wrote (``user_id`` and :func:`disposable`), deleted when it ends with
 every tenant whose key contains one of them (ids are unique: ``{user_id}-other``, ``pets:{user_id}``)."""

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import disposable
+from conftest import by_time_alone, disposable
 
 from graphmem import GraphMemory, OnnxEmbedder, Settings
 from graphmem.automation.config import DUE_MARKS
@@ -31,7 +31,7 @@ def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
     settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
-        yield memory
+        yield by_time_alone(memory)
 
 
 def write(mem: GraphMemory, cypher: str, **params: Any) -> list[dict[str, Any]]:

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+from conftest import by_time_alone
+
 from graphmem import GraphMemory
+
+
+@pytest.fixture(autouse=True)
+def _by_time(dyn: GraphMemory) -> None:
+    """These users hold a few memories: forgetting by time alone, so that the guard is what keeps them."""
+    by_time_alone(dyn)
 
 
 def _status(mem: GraphMemory, user_id: str) -> dict[str, str]:

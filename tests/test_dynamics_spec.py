@@ -4,8 +4,9 @@
 Removing any exemption from the jobs' Cypher (P0/common in decay or forgetting, retained, core blocks, the
 minimum age counted from ``recorded_at``, capacity forgetting's of the statements a current fact derives
 from), or any factor (the five salience factors, interference) makes one of these examples fail; the soft
-forget's exemption of those statements is pinned by ``tests/test_dynamics_evidence.py`` (these examples seldom
-draw one below forget's thresholds).
+forget's exemption of those statements is pinned by ``tests/test_dynamics_evidence.py``, and the newer
+memories it waits for (``forget_min_newer``, drawn 0-8 here) by ``tests/test_dynamics_absence.py`` (these
+examples seldom draw one below forget's thresholds).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def memory_state(draw: st.DrawFn) -> spec.MemoryState:
         backs_fact=draw(st.booleans()) and draw(st.booleans()),
         forgotten_at=NOW - draw(_hours(0, 24 * 60)) if status == "forgotten" else None,
         summarized_by=draw(st.sampled_from([None, None, None, "summary-1"])),
+        summary=draw(st.booleans()) and draw(st.booleans()),
         stored=draw(st.one_of(st.none(), _coefficients)),
         decay_due=draw(
             st.sampled_from(
@@ -113,6 +115,7 @@ def _store(
                 "retained": s.retained,
                 "forgotten_at": s.forgotten_at,
                 "summarized_by": s.summarized_by,
+                "is_summary": True if s.summary else None,
                 "rivalry": s.rivalry or None,
                 "decay_due": s.decay_due,
                 **({} if s.stored is None else s.stored.__dict__),
@@ -202,12 +205,15 @@ def _use(mem: GraphMemory, params: DynamicsParams) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
     derandomize=True,
 )
-@given(data=tenant(), capacity=st.integers(0, 10))
+@given(data=tenant(), capacity=st.integers(0, 10), min_newer=st.integers(0, 8))
 def test_decay_and_forget_jobs_match_the_specification(
-    dyn: GraphMemory, data: tuple[list[spec.MemoryState], list[tuple[int, int, float]]], capacity: int
+    dyn: GraphMemory,
+    data: tuple[list[spec.MemoryState], list[tuple[int, int, float]]],
+    capacity: int,
+    min_newer: int,
 ) -> None:
     states, edges = data
-    params = DynamicsParams(capacity_per_user=capacity)
+    params = DynamicsParams(capacity_per_user=capacity, forget_min_newer=min_newer)
     _use(dyn, params)
     user = disposable(f"test-{uuid.uuid4()}")
     _store(dyn, user, states, edges)
@@ -240,7 +246,9 @@ def test_decay_and_forget_jobs_match_the_specification(
     assert _stored(dyn, user) == after
     assert dyn.jobs.run("forget", user_id=user, now=NOW).status == "success"
     final = _stored(dyn, user)
-    soft = {i for i, s in enumerate(decayed) if spec.forgets(s, NOW, params)}
+    soft = {
+        i for i, s in enumerate(decayed) if spec.forgets(s, NOW, params, spec.newer_count(s, decayed, NOW))
+    }
     hard = {i for i, s in enumerate(decayed) if spec.hard_deletes(s, NOW, params)}
     remaining = [
         spec.MemoryState(**{**s.__dict__, "status": "forgotten" if i in soft else s.status})

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import disposable
+from conftest import by_time_alone, disposable
 
 from graphmem import GraphMemory, SentenceTransformerEmbedder, Settings
 from graphmem.automation.config import JOB_NAMES
@@ -21,7 +21,7 @@ def dyn(server: Any, embedder: SentenceTransformerEmbedder) -> Iterator[GraphMem
     settings = Settings(automation_config_id=disposable(f"test-{uuid.uuid4()}"))
     with GraphMemory.connect(settings=settings, embedder=embedder) as memory:
         memory.init()
-        yield memory
+        yield by_time_alone(memory)
 
 
 def tenant_state(mem: GraphMemory, user_id: str) -> dict[str, Any]:

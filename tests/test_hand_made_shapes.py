@@ -9,6 +9,8 @@ import socket
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from conftest import by_time_alone
+
 from graphmem import GraphMemory
 
 
@@ -124,7 +126,8 @@ def test_a_gdpr_deletion_finds_sessions_and_the_user_node_by_their_keys(
     assert left[0]["n"] == 0
 
 
-def test_pruning_a_weak_edge_into_another_tenant_marks_nothing_there(mem: GraphMemory, user_id: str) -> None:
+def test_pruning_a_weak_edge_into_another_tenant_marks_nothing_there(auto: GraphMemory, user_id: str) -> None:
+    mem = by_time_alone(auto)  # the tenant's two memories: nothing newer for the default rule to wait for
     mine, theirs = _edge_into_another_tenant(mem, user_id)
     mem.runtime.store.run_statement(
         "MATCH (:Memory {id: $a})-[r:RELATED_TO]->(:Memory {id: $b}) "

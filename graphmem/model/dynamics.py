@@ -140,6 +140,14 @@ class DynamicsParams(BaseModel):
     forget_strength: float = Field(default=0.2, ge=0, le=STRENGTH_MAX)
     # forgetting
     forget_min_age_days: float = Field(default=7.0, ge=0, le=DAYS_MAX)
+    forget_min_newer: int = Field(
+        default=100,
+        ge=0,
+        le=COUNT_MAX,
+        description="decay forgets a memory only once at least this many of the user's memories are newer "
+        "than its last use (interference: forgetting makes room for what came after; a user who stays away "
+        "adds nothing, so nothing of theirs is forgotten); 0 = by time alone",
+    )
     hard_delete_grace_days: float = Field(default=30.0, ge=0, le=DAYS_MAX)
     edge_weight_floor: float = Field(default=0.05, ge=0, le=1)
     capacity_per_user: int = Field(
@@ -333,11 +341,15 @@ def should_forget(
     params: DynamicsParams,
     retained: bool = False,
     backs_fact: bool = False,
+    newer: float = math.inf,
 ) -> bool:
     """Soft-forget rule: below a threshold after the minimum age (counted from when graphmem recorded the
-    memory); P0, common knowledge, memories a governance decision retained and the statements a current fact
-    derives from (``backs_fact``: "I'm allergic to peanuts" while ``allergy:peanuts`` holds) never."""
+    memory) once ``newer`` (the user's memories created after its last use) reaches ``forget_min_newer``;
+    P0, common knowledge, memories a governance decision retained and the statements a current fact derives
+    from (``backs_fact``: "I'm allergic to peanuts" while ``allergy:peanuts`` holds) never."""
     if priority in EXEMPT_PRIORITIES or retained or backs_fact or age_days < params.forget_min_age_days:
+        return False
+    if newer < params.forget_min_newer:
         return False
     return retention_value < params.forget_retention or strength < params.forget_strength
 

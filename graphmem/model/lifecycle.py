@@ -14,6 +14,7 @@ timestamps starts fresh and gets the same grace period as a new memory.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
@@ -57,6 +58,8 @@ class MemoryState:
     (``cypher/fragments/backs_fact.cypher``)."""
     forgotten_at: datetime | None = None
     summarized_by: str | None = None
+    summary: bool = False
+    """A summary consolidate wrote (``is_summary``): no new learning, so it displaces nothing."""
     stored: Coefficients | None = None
     """The coefficients the decay job stored last time (None: never evaluated, or written by an older
     graphmem)."""
@@ -66,6 +69,19 @@ class MemoryState:
     def anchor(self) -> datetime:
         """When graphmem recorded the memory: the origin of every age the jobs use."""
         return self.recorded_at or self.created_at
+
+    @property
+    def used(self) -> datetime:
+        """Its last use: the later of its last access and its anchor."""
+        accessed = self.last_accessed_at
+        return accessed if accessed is not None and accessed > self.anchor else self.anchor
+
+
+def newer_count(state: MemoryState, tenant: Iterable[MemoryState], now: datetime) -> int:
+    """How many of the user's memories (``tenant``: every stored one, forgotten ones too) graphmem created
+    after ``state``'s last use and by ``now``, summaries left out: what has come since, which decay's
+    forgetting needs (``DynamicsParams.forget_min_newer``) before it takes a memory."""
+    return sum(1 for x in tenant if not x.summary and state.used < x.created_at <= now)
 
 
 @dataclass(frozen=True)
@@ -150,9 +166,10 @@ def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed 
     )
 
 
-def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
+def forgets(state: MemoryState, now: datetime, params: DynamicsParams, newer: int) -> bool:
     """Whether the forget job soft-forgets this memory (from its retention and strength derived at ``now``,
-    graphmem.model.anchors, which the caller puts in ``state``). A memory that is not dormant and not due
+    graphmem.model.anchors, which the caller puts in ``state``; ``newer``: :func:`newer_count` over the user's
+    memories). A memory that is not dormant and not due
     (``decay_due`` ahead) is above the dormant thresholds until then, which are at least forget's, so it is
     not read: the job skips it before deriving anything."""
     if state.status not in LIVE_STATUSES:
@@ -172,6 +189,7 @@ def forgets(state: MemoryState, now: datetime, params: DynamicsParams) -> bool:
         params=params,
         retained=state.retained,
         backs_fact=state.backs_fact,
+        newer=newer,
     )
 
 

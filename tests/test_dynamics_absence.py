@@ -1,0 +1,158 @@
+"""Decay forgets to make room for what came after (real server): a memory below forget's thresholds is taken
+only once ``forget_min_newer`` of its user's memories were created after its last use. A user who stays away
+adds nothing, so a year later finds what they said; a busy user's old memories fade as before.
+Specification: graphmem.model.lifecycle.newer_count and graphmem.model.dynamics.should_forget."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from conftest import by_time_alone
+
+from graphmem import GraphMemory
+from graphmem.model.anchors import NEVER
+
+NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
+
+
+def _statuses(mem: GraphMemory, user_id: str) -> dict[str, str]:
+    rows = mem.query("MATCH (m:Memory) WHERE m.user_id = $u RETURN m.id AS id, m.status AS s", {"u": user_id})
+    return {r["id"]: r["s"] for r in rows}
+
+
+def _set_min_newer(mem: GraphMemory, value: int) -> None:
+    cfg = mem.automation.get_config()
+    dynamics = cfg.dynamics.model_copy(update={"forget_min_newer": value})
+    mem.automation.set_config(cfg.model_copy(update={"dynamics": dynamics}))
+
+
+def test_a_user_back_after_a_year_finds_what_they_said(dyn: GraphMemory, user_id: str) -> None:
+    _set_min_newer(dyn, 100)  # the default
+    turns = [
+        "I bought a Fujifilm X100V for the Japan trip.",
+        "My sister Ana is getting married in Lisbon next summer.",
+        "I've been reading The Left Hand of Darkness, slow but great.",
+        "I usually run 5k on Saturday mornings along the canal.",
+    ]
+    start = datetime.now(UTC) - timedelta(days=1)
+    for i, text in enumerate(turns):
+        dyn.add_messages(
+            [{"role": "user", "content": text, "timestamp": start + timedelta(minutes=i)}],
+            user_id=user_id,
+            session_id=f"s{i}",  # one memory per session: nothing for consolidate to summarise
+        )
+    later = datetime.now(UTC) + timedelta(days=400)  # no recall, no message since
+    for job in ("decay", "forget"):
+        assert dyn.jobs.run(job, user_id=user_id, now=later).status == "success"
+    assert set(_statuses(dyn, user_id).values()) == {"dormant"}  # faded, not forgotten
+    hits = dyn.recall("What camera did I buy?", user_id=user_id, k=1, reinforce=False)
+    assert hits and "Fujifilm" in hits[0].memory.content
+    # by time alone (the rule before), the same memories are below forget's thresholds and all go
+    by_time_alone(dyn)
+    assert dyn.jobs.run("forget", user_id=user_id, now=later).counts["soft_forgotten"] == len(turns)
+    assert set(_statuses(dyn, user_id).values()) == {"forgotten"}
+
+
+def _write(mem: GraphMemory, user_id: str, rows: list[dict[str, object]]) -> None:
+    """Memories with the times given; the old ones dormant and below forget's thresholds (no coefficients:
+    strength and retention read as stored), the newer ones active with no decay change ahead (not read)."""
+    base = {"user_id": user_id, "memory_type": "episodic", "priority": "P2", "layer": "working"}
+    props = []
+    for row in rows:
+        old = row.pop("old", False)
+        state = (
+            {"status": "dormant", "strength": 0.05, "retention": 0.05}
+            if old
+            else {"status": "active", "strength": 1.0, "retention": 1.0, "decay_due": NEVER}
+        )
+        props.append({**base, **state, "recorded_at": row["created_at"], **row})
+    mem.runtime.store.run_statement("UNWIND $rows AS p CREATE (m:Memory) SET m = p", {"rows": props})
+
+
+def test_newer_memories_displace_what_they_came_after(dyn: GraphMemory, user_id: str) -> None:
+    _set_min_newer(dyn, 3)
+    day = timedelta(days=1)
+    _write(
+        dyn,
+        user_id,
+        [
+            {"id": f"{user_id}-old", "content": "old", "created_at": NOW - 400 * day, "old": True},
+            # used again after the newer ones came: nothing has come since its last use
+            {
+                "id": f"{user_id}-used",
+                "content": "used",
+                "created_at": NOW - 400 * day,
+                "last_accessed_at": NOW - 50 * day,
+                "old": True,
+            },
+            *(
+                {"id": f"{user_id}-n{i}", "content": "new", "created_at": NOW - (100 - i) * day}
+                for i in range(3)
+            ),
+        ],
+    )
+    assert dyn.jobs.run("forget", user_id=user_id, now=NOW).counts["soft_forgotten"] == 1
+    status = _statuses(dyn, user_id)
+    assert status[f"{user_id}-old"] == "forgotten" and status[f"{user_id}-used"] == "dormant"
+
+
+def test_summaries_and_later_memories_are_not_what_came_since(dyn: GraphMemory, user_id: str) -> None:
+    """A summary consolidate wrote is no new learning, and a memory created after the job's clock (a virtual
+    clock behind the store's) has not come yet: neither counts."""
+    _set_min_newer(dyn, 3)
+    day = timedelta(days=1)
+    old = f"{user_id}-old"
+    _write(
+        dyn,
+        user_id,
+        [
+            {"id": old, "content": "old", "created_at": NOW - 400 * day, "old": True},
+            *(
+                {"id": f"{user_id}-n{i}", "content": "new", "created_at": NOW - (90 - i) * day}
+                for i in range(2)
+            ),
+            *(
+                {
+                    "id": f"{user_id}-s{i}",
+                    "content": "summary",
+                    "created_at": NOW - 9 * day,
+                    "is_summary": True,
+                }
+                for i in range(3)
+            ),
+            {"id": f"{user_id}-future", "content": "later", "created_at": NOW + 2 * day},
+        ],
+    )
+    assert dyn.jobs.run("forget", user_id=user_id, now=NOW).counts["soft_forgotten"] == 0
+    assert dyn.jobs.run("forget", user_id=user_id, now=NOW + 3 * day).counts["soft_forgotten"] == 1
+    assert _statuses(dyn, user_id)[old] == "forgotten"
+
+
+def test_an_association_fades_out_only_once_newer_memories_came(dyn: GraphMemory, user_id: str) -> None:
+    """A RELATED_TO edge whose weight fell below the floor is removed by the same rule: after
+    ``forget_min_newer`` of the user's memories were created since it was last strengthened."""
+    _set_min_newer(dyn, 3)
+    day = timedelta(days=1)
+    a, b = f"{user_id}-a", f"{user_id}-b"
+    _write(
+        dyn,
+        user_id,
+        [
+            {"id": a, "content": "a", "created_at": NOW - 400 * day},
+            {"id": b, "content": "b", "created_at": NOW - 400 * day},
+            *(
+                {"id": f"{user_id}-n{i}", "content": "new", "created_at": NOW + (10 + i) * day}
+                for i in range(3)
+            ),
+        ],
+    )
+    dyn.runtime.store.run_statement(  # a weight long below the floor, due for the forget job
+        "MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) CREATE (a)-[:RELATED_TO {weight: 0.01, "
+        "weight_base: 0.01, weight_rate: 0.01, weight_updated_at: $at, weight_due: $due}]->(b)",
+        {"a": a, "b": b, "at": NOW - 300 * day, "due": NOW - 200 * day},
+    )
+    edges = "MATCH (:Memory {id: $a})-[r:RELATED_TO]->() RETURN count(r) AS n"
+    assert dyn.jobs.run("forget", user_id=user_id, now=NOW).counts["edges_removed"] == 0
+    assert dyn.query(edges, {"a": a})[0]["n"] == 1
+    assert dyn.jobs.run("forget", user_id=user_id, now=NOW + 13 * day).counts["edges_removed"] == 1
+    assert dyn.query(edges, {"a": a})[0]["n"] == 0
