@@ -21,13 +21,12 @@ WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND (m.status = 'dormant' OR NOT m.decay_due IS :: ZONED DATETIME NOT NULL OR m.decay_due <= $now OR m:CoreBlock)
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
-  AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)
-  AND NOT {{backs_fact(m, null)}}
 // ... and only once $p.forget_min_newer of the user's memories were created after its last use (interference:
 // forgetting makes room for what came since; a user who stays away adds nothing and so loses nothing). One
 // seek per user, in the (user_id, created_at) index's order: the created_at of the user's forget_min_newer-th
 // newest memory (summaries left out, they are no new learning); a memory last used before it has at least
-// that many newer ones. A user with fewer memories gives null: nothing of theirs is taken.
+// that many newer ones. A user with fewer memories gives null: nothing of theirs is taken. Checked before the
+// thresholds: the dormant memories of users who stay away are read every run and cost a comparison each.
 // Specification: graphmem.model.lifecycle.newer_count.
 WITH m.user_id AS uid, collect(m) AS found
 CALL (uid) {
@@ -38,8 +37,10 @@ CALL (uid) {
 }
 UNWIND found AS m
 WITH m, newer_from, coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, null)}}) AS anchor
-WITH m WHERE $p.forget_min_newer = 0
-  OR CASE WHEN {{typed_time(m.last_accessed_at, null)}} > anchor THEN m.last_accessed_at ELSE anchor END < newer_from
+WITH m WHERE ($p.forget_min_newer = 0
+       OR CASE WHEN {{typed_time(m.last_accessed_at, null)}} > anchor THEN m.last_accessed_at ELSE anchor END < newer_from)
+  AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)
+  AND NOT {{backs_fact(m, null)}}
 CALL (m) {
   SET m.status_before_forgetting = m.status, m.status = 'forgotten', m.forgotten_at = $now,
       m.forgotten_reason = 'decayed', m.status_changed_at = $now
