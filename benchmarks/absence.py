@@ -1,22 +1,28 @@
-"""A user who talks for two weeks and stays away: what is left a year later, and what recall still answers.
+"""What a user finds a year later: one who stays away, and one who keeps talking about other things.
 
     .venv/bin/python benchmarks/absence.py --out benchmarks/results/absence.json
     .venv/bin/python benchmarks/absence.py --params '{"forget_min_newer": 0}'   # forgetting by time alone
 
-An assistant's user tells it 11 things over three sessions (22 turns with the assistant's replies, written
-in this file, through ``add_messages``), then neither writes nor asks anything. The scheduled jobs that age
-memory (decay, forget, consolidate) run once a simulated week on a virtual clock for ``--days`` days; on the
-days listed in ``CHECKPOINTS`` the run counts the user's memories by status and asks ten questions about what
-they said (recall, k = 3, reinforcement off): a question is answered when a hit, or a source a summary hit
-shows as its details, holds the answer's words. Quality only (no latency): the load does not change it.
-The user is deleted at the end; the run uses its own automation config (``--params``: JSON overrides of the
-balanced preset's dynamics parameters).
+An assistant's user tells it 11 things over three sessions in their first two weeks (22 turns with the
+assistant's replies, written in this file). Then the **away** user neither writes nor asks anything, and the
+**busy** user writes ``--weekly`` (30) turns a week about other things (generated from small word lists: "I
+baked sourdough bread with Lena on Sunday.", each followed by a short reply). Each user twice: with the turns
+stored as sessions (conversation history, which consolidate summarises), and **remembered**: the user's
+statements alone, without a session, as an agent calling ``remember()`` stores them. Turns are formed through
+graphmem's formation on a virtual clock (``graphmem.formation.writer.form``, as ``dynamics_sim.py`` does), the
+jobs that age memory (decay, forget, consolidate) run once a simulated week, and on the days listed in
+``CHECKPOINTS`` the run counts the user's memories by status and asks ten questions about the first two weeks
+(recall at the virtual time, k = 3, reinforcement off): a question is answered when a hit, or a source a
+summary hit shows as its details, holds the answer's words. Quality only (no latency): the load does not
+change it. The users are deleted at the end; the run uses its own automation config (``--params``: JSON
+overrides of the balanced preset's dynamics parameters).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -26,7 +32,9 @@ from typing import Any
 from machine import neo4j_version, stamp
 
 from graphmem import GraphMemory, Settings
+from graphmem.formation.writer import MemoryDraft, form
 from graphmem.model.dynamics import DynamicsParams
+from graphmem.retrieval.recall import RecallRequest, recall
 
 SESSIONS = [
     [
@@ -70,15 +78,52 @@ QUESTIONS = [
     ("Where am I travelling in October?", "Japan"),
     ("What am I allergic to?", "peanuts"),
 ]
-CHECKPOINTS = (0, 28, 63, 119, 203, 301, 399)
+CHECKPOINTS = (14, 63, 119, 203, 301, 399)
 JOBS = ("decay", "forget", "consolidate")
 
 
-def _answered(mem: GraphMemory, user_id: str) -> int:
+VERBS = ["cooked", "painted", "fixed", "cleaned", "planted", "watched", "organised", "sketched", "baked"]
+THINGS = [
+    "a lasagne", "the fence", "the kitchen shelves", "tomatoes", "a documentary about whales", "the garage",
+    "a birthday card", "the bike's brakes", "sourdough bread", "a jigsaw puzzle", "the balcony", "a curry",
+    "the attic", "a quilt", "a chess opening", "the printer", "a podcast episode", "the lawn", "a pie",
+]  # fmt: skip
+PEOPLE = ["Tom", "my neighbour", "Lena", "my cousin Raj", "an old friend", "my colleague Mei"]
+WHEN = ["on Tuesday", "this evening", "after work", "on Sunday", "during lunch", "late last night"]
+
+
+def _other_things(rng: random.Random, n: int) -> list[str]:
+    """``n`` turns about other things: a statement, then a short reply, in turn."""
+    return [
+        f"I {rng.choice(VERBS)} {rng.choice(THINGS)} with {rng.choice(PEOPLE)} {rng.choice(WHEN)}."
+        if i % 2 == 0
+        else "Sounds lovely!"
+        for i in range(n)
+    ]
+
+
+def _form(mem: GraphMemory, user_id: str, texts: list[str], session: str | None, at: datetime) -> None:
+    """The turns as a session's, or (``session`` None) the user's statements alone, each remembered on its
+    own as an agent calling ``remember()`` stores them."""
+    drafts = [
+        MemoryDraft(
+            content=text,
+            user_id=user_id,
+            session_id=session,
+            occurred_at=at + timedelta(minutes=i),
+            role=("user", "assistant")[i % 2],
+        )
+        for i, text in enumerate(texts)
+        if session is not None or i % 2 == 0
+    ]
+    form(mem.runtime, drafts, now=at)
+
+
+def _answered(mem: GraphMemory, user_id: str, now: datetime) -> int:
     found = 0
     for question, answer in QUESTIONS:
         texts = []
-        for hit in mem.recall(question, user_id=user_id, k=3, reinforce=False):
+        for hit in recall(mem.runtime, RecallRequest(question, user_id, 3, None, 3, None, False), now=now):
             texts += [hit.memory.content, *(d.content or "" for d in hit.details or [])]
         found += any(answer.lower() in t.lower() for t in texts)
     return found
@@ -89,30 +134,28 @@ def _statuses(mem: GraphMemory, user_id: str) -> dict[str, int]:
     return dict(Counter(r["s"] for r in rows))
 
 
-def run(mem: GraphMemory, days: int) -> list[dict[str, Any]]:
-    user_id = f"bench-absence-{uuid.uuid4()}"
-    start = datetime.now(UTC)
+def run(mem: GraphMemory, days: int, weekly: int, sessions: bool = True) -> list[dict[str, Any]]:
+    """One user's year: their checkpoints. ``sessions``: the turns are stored as sessions (conversation
+    history, which consolidate summarises); else the user's statements alone, without a session."""
+    user_id, rng = f"bench-absence-{uuid.uuid4()}", random.Random(7)
+    start = datetime(2027, 1, 4, 9, tzinfo=UTC)
     try:
         for i, turns in enumerate(SESSIONS):
-            when = start - timedelta(days=14 - 5 * i)
-            messages = [
-                {
-                    "role": ("user", "assistant")[j % 2],
-                    "content": text,
-                    "timestamp": when + timedelta(minutes=j),
-                }
-                for j, text in enumerate(turns)
-            ]
-            mem.add_messages(messages, user_id=user_id, session_id=f"s{i}")
-        rows = [{"day": 0, "statuses": _statuses(mem, user_id), "answered": _answered(mem, user_id)}]
-        for day in range(7, days + 1, 7):
+            _form(mem, user_id, turns, f"s{i}" if sessions else None, start + timedelta(days=5 * i))
+        rows = []
+        for day in range(14, days + 1, 7):
+            now = start + timedelta(days=day)
+            if weekly and day > 14:
+                session = f"w{day}" if sessions else None
+                _form(mem, user_id, _other_things(rng, weekly), session, now - timedelta(days=3))
             for job in JOBS:
-                mem.jobs.run(job, user_id=user_id, now=start + timedelta(days=day))
+                mem.jobs.run(job, user_id=user_id, now=now)
             if day in CHECKPOINTS or day + 7 > days:
-                rows.append(
-                    {"day": day, "statuses": _statuses(mem, user_id), "answered": _answered(mem, user_id)}
+                answered = _answered(mem, user_id, now + timedelta(hours=1))
+                rows.append({"day": day, "statuses": _statuses(mem, user_id), "answered": answered})
+                print(
+                    ("away", "busy")[bool(weekly)], ("remembered", "sessions")[sessions], rows[-1], flush=True
                 )
-                print(rows[-1], flush=True)
         return rows
     finally:
         mem.users.delete(user_id)
@@ -121,6 +164,7 @@ def run(mem: GraphMemory, days: int) -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--days", type=int, default=400)
+    parser.add_argument("--weekly", type=int, default=30, help="the busy user's turns a week")
     parser.add_argument("--params", default="{}", help="JSON overrides of the balanced dynamics parameters")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -131,11 +175,16 @@ def main() -> None:
         cfg = mem.automation.get_config()
         mem.automation.set_config(cfg.model_copy(update={"dynamics": params}))
         head = stamp(neo4j_version(mem.query), params=json.loads(args.params), questions=len(QUESTIONS))
-        rows = run(mem, args.days)
-    result = {**head, "checkpoints": rows, "answered_at_end": rows[-1]["answered"]}
+        users = {
+            f"{name}, {kind}": run(mem, args.days, weekly, kind == "sessions")
+            for kind in ("sessions", "remembered")
+            for name, weekly in (("away", 0), ("busy", args.weekly))
+        }
+    result = {**head, "weekly": args.weekly, "users": users}
     if args.out:
         args.out.write_text(json.dumps(result, indent=2, default=str) + "\n")
-    print(f"answered on day {rows[-1]['day']}: {rows[-1]['answered']} of {len(QUESTIONS)}")
+    for name, rows in users.items():
+        print(f"{name}: answered on day {rows[-1]['day']}: {rows[-1]['answered']} of {len(QUESTIONS)}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ WHERE r.weight_due <= $now AND ($user_id IS NULL OR a.user_id = $user_id)
 // seek per user in the (user_id, created_at) index's order; summaries and memories after $now not counted.
 WITH a.user_id AS uid, collect([r, a, b]) AS found
 CALL (uid) {
-  MATCH (x:Memory) WHERE x.user_id = uid AND x.created_at <= $now AND x.is_summary IS NULL
+  MATCH (x:Memory) WHERE x.user_id = uid AND x.created_at <= $now AND NOT coalesce(x.is_summary = true, false)
   WITH x ORDER BY x.user_id DESC, x.created_at DESC // the index's order: reads forget_min_newer rows, no sort
   SKIP CASE WHEN $p.forget_min_newer > 0 THEN $p.forget_min_newer - 1 ELSE 0 END LIMIT 1
   RETURN collect(x.created_at)[0] AS newer_from // one row always (null: fewer memories than that)

@@ -1,9 +1,9 @@
 // Forget job: soft-forget (status forgotten: out of recall, restorable) live memories below the retention or
 // strength threshold once older than the minimum age. P0, common knowledge, memories a governance
-// decision retained (m.retained) and the statements a current fact derives from (fragments/backs_fact: the
-// evidence for what is known now, however long the user stays away) are never forgotten. The minimum age
-// counts from when graphmem recorded the memory (recorded_at), not the message time. Specification:
-// graphmem.model.lifecycle.forgets.
+// decision retained (m.retained), the statements a current fact derives from (fragments/backs_fact: the
+// evidence for what is known now, however long the user stays away) and the summaries consolidate wrote are
+// never forgotten. The minimum age counts from when graphmem recorded the memory (recorded_at), not the
+// message time. Specification: graphmem.model.lifecycle.forgets.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map; $batch: rows per transaction
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m
@@ -20,6 +20,7 @@ CALL () { // one tenant through its user_id index; every tenant by a label scan 
 WITH m WHERE m.status IN ['active', 'weak', 'dormant']
   AND (m.status = 'dormant' OR NOT m.decay_due IS :: ZONED DATETIME NOT NULL OR m.decay_due <= $now OR m:CoreBlock)
   AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
+  AND NOT coalesce(m.is_summary = true, false) // a summary is the gist of what it replaced: it outlives the details
   AND coalesce(m.recorded_at, m.created_at) <= $now - duration({days: $p.forget_min_age_days})
 // ... and only once $p.forget_min_newer of the user's memories were created after its last use (interference:
 // forgetting makes room for what came since; a user who stays away adds nothing and so loses nothing). One
@@ -30,7 +31,7 @@ WITH m WHERE m.status IN ['active', 'weak', 'dormant']
 // Specification: graphmem.model.lifecycle.newer_count.
 WITH m.user_id AS uid, collect(m) AS found
 CALL (uid) {
-  MATCH (x:Memory) WHERE x.user_id = uid AND x.created_at <= $now AND x.is_summary IS NULL
+  MATCH (x:Memory) WHERE x.user_id = uid AND x.created_at <= $now AND NOT coalesce(x.is_summary = true, false)
   WITH x ORDER BY x.user_id DESC, x.created_at DESC // the index's order: reads forget_min_newer rows, no sort
   SKIP CASE WHEN $p.forget_min_newer > 0 THEN $p.forget_min_newer - 1 ELSE 0 END LIMIT 1
   RETURN collect(x.created_at)[0] AS newer_from // one row always (null: fewer memories than that)

@@ -1,6 +1,7 @@
 """Decay forgets to make room for what came after (real server): a memory below forget's thresholds is taken
 only once ``forget_min_newer`` of its user's memories were created after its last use. A user who stays away
-adds nothing, so a year later finds what they said; a busy user's old memories fade as before.
+adds nothing, so a year later finds what they said; a busy user's old memories fade as before, and the
+summaries that replaced them (the gist) stay.
 Specification: graphmem.model.lifecycle.newer_count and graphmem.model.dynamics.should_forget."""
 
 from __future__ import annotations
@@ -156,3 +157,27 @@ def test_an_association_fades_out_only_once_newer_memories_came(dyn: GraphMemory
     assert dyn.query(edges, {"a": a})[0]["n"] == 1
     assert dyn.jobs.run("forget", user_id=user_id, now=NOW + 13 * day).counts["edges_removed"] == 1
     assert dyn.query(edges, {"a": a})[0]["n"] == 0
+
+
+def test_the_gist_outlives_the_details(dyn: GraphMemory, user_id: str) -> None:
+    """A summary consolidate wrote (the gist of the memories it replaced) is never forgotten by decay, however
+    long unused and however many memories came since; a memory like it that is no summary goes."""
+    _set_min_newer(dyn, 3)
+    day = timedelta(days=1)
+    summary, plain = f"{user_id}-summary", f"{user_id}-plain"
+    semantic = {"priority": "P1", "memory_type": "semantic", "created_at": NOW - 400 * day, "old": True}
+    _write(
+        dyn,
+        user_id,
+        [
+            {"id": summary, "content": "Summary of session s1: ...", "is_summary": True, **semantic},
+            {"id": plain, "content": "plain", **semantic},
+            *(
+                {"id": f"{user_id}-n{i}", "content": "new", "created_at": NOW - (100 - i) * day}
+                for i in range(3)
+            ),
+        ],
+    )
+    assert dyn.jobs.run("forget", user_id=user_id, now=NOW).counts["soft_forgotten"] == 1
+    status = _statuses(dyn, user_id)
+    assert status[summary] == "dormant" and status[plain] == "forgotten"

@@ -342,12 +342,16 @@ def should_forget(
     retained: bool = False,
     backs_fact: bool = False,
     newer: float = math.inf,
+    summary: bool = False,
 ) -> bool:
     """Soft-forget rule: below a threshold after the minimum age (counted from when graphmem recorded the
     memory) once ``newer`` (the user's memories created after its last use) reaches ``forget_min_newer``;
-    P0, common knowledge, memories a governance decision retained and the statements a current fact derives
-    from (``backs_fact``: "I'm allergic to peanuts" while ``allergy:peanuts`` holds) never."""
-    if priority in EXEMPT_PRIORITIES or retained or backs_fact or age_days < params.forget_min_age_days:
+    P0, common knowledge, memories a governance decision retained, the statements a current fact derives
+    from (``backs_fact``: "I'm allergic to peanuts" while ``allergy:peanuts`` holds) and the summaries
+    consolidate wrote (the gist outlives the details it replaced) never."""
+    if priority in EXEMPT_PRIORITIES or retained or backs_fact or summary:
+        return False
+    if age_days < params.forget_min_age_days:
         return False
     if newer < params.forget_min_newer:
         return False

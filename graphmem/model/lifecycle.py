@@ -59,7 +59,8 @@ class MemoryState:
     forgotten_at: datetime | None = None
     summarized_by: str | None = None
     summary: bool = False
-    """A summary consolidate wrote (``is_summary``): no new learning, so it displaces nothing."""
+    """A summary consolidate wrote (``is_summary``): the gist of the memories it replaced, which decay never
+    forgets (capacity forgetting may take it); no new learning, so it displaces nothing."""
     stored: Coefficients | None = None
     """The coefficients the decay job stored last time (None: never evaluated, or written by an older
     graphmem)."""
@@ -190,6 +191,7 @@ def forgets(state: MemoryState, now: datetime, params: DynamicsParams, newer: in
         retained=state.retained,
         backs_fact=state.backs_fact,
         newer=newer,
+        summary=state.summary,
     )
 
 
