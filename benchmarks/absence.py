@@ -9,12 +9,12 @@ assistant's replies, written in this file). Then the **away** user neither write
 baked sourdough bread with Lena on Sunday.", each followed by a short reply). Each user twice: with the turns
 stored as sessions (conversation history, which consolidate summarises), and **remembered**: the user's
 statements alone, without a session, as an agent calling ``remember()`` stores them. Turns are formed through
-graphmem's formation on a virtual clock (``graphmem.formation.writer.form``, as ``dynamics_sim.py`` does), the
-jobs that age memory (decay, forget, consolidate) run once a simulated week, and on the days listed in
-``CHECKPOINTS`` the run counts the user's memories by status and asks ten questions about the first two weeks
-(recall at the virtual time, k = 3, reinforcement off): a question is answered when a hit, or a source a
-summary hit shows as its details, holds the answer's words. Quality only (no latency): the load does not
-change it. The users are deleted at the end; the run uses its own automation config (``--params``: JSON
+graphmem's formation on a virtual clock (``graphmem.formation.writer.form``, as ``dynamics_sim.py`` does),
+every job the default schedules enable runs once a simulated week, in their nightly order, and on the days
+listed in ``CHECKPOINTS`` the run counts the user's memories by status and asks ten questions about the first
+two weeks (recall at the virtual time, k = 3, reinforcement off): a question is answered when a hit, or a
+source a summary hit shows as its details, holds the answer's words. Quality only (no latency): the load does
+not change it. The users are deleted at the end; the run uses its own automation config (``--params``: JSON
 overrides of the balanced preset's dynamics parameters).
 """
 
@@ -79,7 +79,8 @@ QUESTIONS = [
     ("What am I allergic to?", "peanuts"),
 ]
 CHECKPOINTS = (14, 63, 119, 203, 301, 399)
-JOBS = ("decay", "forget", "consolidate")
+JOBS = ("decay", "topics", "forget", "consolidate", "promote", "adapt", "associate", "review")
+"""Every job, in the order a night runs them by their default schedules (graphmem.automation.config)."""
 
 
 VERBS = ["cooked", "painted", "fixed", "cleaned", "planted", "watched", "organised", "sketched", "baked"]
