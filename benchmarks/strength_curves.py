@@ -46,7 +46,8 @@ def curve(
         done = lifecycle.MemoryState(
             **{**state.__dict__, "strength": out.strength, "retention": out.retention}
         )
-        if forgotten is None and lifecycle.forgets(done, now, p):
+        # a user who keeps talking: forget_min_newer newer memories have come (tests/test_dynamics_absence.py)
+        if forgotten is None and lifecycle.forgets(done, now, p, newer=p.forget_min_newer):
             forgotten = day
     return {"strength": strength, "retention": retention, "forgotten_on_day": forgotten}
 
