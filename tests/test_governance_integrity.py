@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import disposable
+from conftest import by_time_alone, disposable
 from store_calls import record_calls
 
 from graphmem import (
@@ -177,7 +177,9 @@ def test_retained_memories_are_never_forgotten_or_merged_away(own: GraphMemory, 
     run = own.jobs.run("forget", user_id=user_id)
     assert run.counts["capacity_forgotten"] == 1
     assert node(own, kept.id)["status"] == "active" and node(own, plain.id)["status"] == "forgotten"
-    # decayed far below every threshold, forgotten by nothing, hard-deleted by nothing
+    # decayed far below every threshold, forgotten by nothing, hard-deleted by nothing (by time alone: with
+    # the default forget_min_newer the tenant's two memories are never enough for decay to forget anything)
+    by_time_alone(own)
     assert kept.created_at is not None
     later = kept.created_at + timedelta(days=400)
     own.jobs.run("decay", user_id=user_id, now=later)
