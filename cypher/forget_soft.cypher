@@ -37,8 +37,8 @@ CALL (uid) {
   RETURN collect(x.created_at)[0] AS newer_from // one row always (null: fewer memories than that)
 }
 UNWIND found AS m
-WITH m, newer_from, coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, null)}}) AS anchor
-WITH m WHERE ($p.forget_min_newer = 0
+WITH m, uid, newer_from, coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, null)}}) AS anchor
+WITH m WHERE ($p.forget_min_newer = 0 OR uid IS NULL // a memory of no user (written by hand): by time alone
        OR CASE WHEN {{typed_time(m.last_accessed_at, null)}} > anchor THEN m.last_accessed_at ELSE anchor END < newer_from)
   AND ({{retention_now(m, $now)}} < $p.forget_retention OR {{strength_now(m, $now)}} < $p.forget_strength)
   AND NOT {{backs_fact(m, null)}}

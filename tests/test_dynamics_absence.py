@@ -12,6 +12,7 @@ from conftest import by_time_alone
 
 from graphmem import GraphMemory
 from graphmem.model.anchors import NEVER
+from graphmem.temporal import migrate
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
@@ -129,36 +130,6 @@ def test_summaries_and_later_memories_are_not_what_came_since(dyn: GraphMemory, 
     assert _statuses(dyn, user_id)[old] == "forgotten"
 
 
-def test_an_association_fades_out_only_once_newer_memories_came(dyn: GraphMemory, user_id: str) -> None:
-    """A RELATED_TO edge whose weight fell below the floor is removed by the same rule: after
-    ``forget_min_newer`` of the user's memories were created since it was last strengthened."""
-    _set_min_newer(dyn, 3)
-    day = timedelta(days=1)
-    a, b = f"{user_id}-a", f"{user_id}-b"
-    _write(
-        dyn,
-        user_id,
-        [
-            {"id": a, "content": "a", "created_at": NOW - 400 * day},
-            {"id": b, "content": "b", "created_at": NOW - 400 * day},
-            *(
-                {"id": f"{user_id}-n{i}", "content": "new", "created_at": NOW + (10 + i) * day}
-                for i in range(3)
-            ),
-        ],
-    )
-    dyn.runtime.store.run_statement(  # a weight long below the floor, due for the forget job
-        "MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) CREATE (a)-[:RELATED_TO {weight: 0.01, "
-        "weight_base: 0.01, weight_rate: 0.01, weight_updated_at: $at, weight_due: $due}]->(b)",
-        {"a": a, "b": b, "at": NOW - 300 * day, "due": NOW - 200 * day},
-    )
-    edges = "MATCH (:Memory {id: $a})-[r:RELATED_TO]->() RETURN count(r) AS n"
-    assert dyn.jobs.run("forget", user_id=user_id, now=NOW).counts["edges_removed"] == 0
-    assert dyn.query(edges, {"a": a})[0]["n"] == 1
-    assert dyn.jobs.run("forget", user_id=user_id, now=NOW + 13 * day).counts["edges_removed"] == 1
-    assert dyn.query(edges, {"a": a})[0]["n"] == 0
-
-
 def test_the_gist_outlives_the_details(dyn: GraphMemory, user_id: str) -> None:
     """A summary consolidate wrote (the gist of the memories it replaced) is never forgotten by decay, however
     long unused and however many memories came since; a memory like it that is no summary goes."""
@@ -181,3 +152,23 @@ def test_the_gist_outlives_the_details(dyn: GraphMemory, user_id: str) -> None:
     assert dyn.jobs.run("forget", user_id=user_id, now=NOW).counts["soft_forgotten"] == 1
     status = _statuses(dyn, user_id)
     assert status[summary] == "dormant" and status[plain] == "forgotten"
+
+
+def test_summaries_decay_forgot_before_the_gist_rule_come_back(dyn: GraphMemory, user_id: str) -> None:
+    """The migration init() runs once per store (graphmem.temporal.migrate.restore_gist): a summary the decay
+    job forgot (before round 60) regains the status it had; a memory that is no summary, or a summary
+    capacity forgetting took, stays forgotten."""
+    rows = [
+        (f"{user_id}-summary", True, "decayed"),
+        (f"{user_id}-plain", False, "decayed"),
+        (f"{user_id}-capacity", True, "capacity"),
+    ]
+    dyn.runtime.store.run_statement(
+        "UNWIND $rows AS r CREATE (m:Memory {id: r[0], user_id: $u, content: 'x', status: 'forgotten', "
+        "status_before_forgetting: 'dormant', forgotten_reason: r[2], forgotten_at: $at}) "
+        "SET m.is_summary = CASE WHEN r[1] THEN true END",
+        {"rows": rows, "u": user_id, "at": NOW},
+    )
+    assert migrate.restore_gist(dyn.runtime, NOW) >= 1
+    status = _statuses(dyn, user_id)
+    assert status == {rows[0][0]: "dormant", rows[1][0]: "forgotten", rows[2][0]: "forgotten"}

@@ -239,9 +239,8 @@ def test_co_recall_reweights_from_the_derived_weight(dyn: GraphMemory) -> None:
 
 def test_pruning_uses_the_derived_weight(dyn: GraphMemory) -> None:
     """0.1 · 0.99^days falls below 0.05 after 68.97 days: kept on day 68, removed on day 70, with no decay
-    run in between (the stored weight never moves). By time alone: the edge's user has no newer memories for
-    the default forgetting to wait for (tests/test_dynamics_absence.py)."""
-    _use(dyn, P.model_copy(update={"forget_min_newer": 0}))
+    run in between (the stored weight never moves)."""
+    _use(dyn, P)
     user = disposable(f"test-{uuid.uuid4()}")
     _store(
         dyn, user, [{"weight": 0.1, "weight_base": 0.1, "weight_updated_at": NOW, "weight_due": spec.DUE_NOW}]

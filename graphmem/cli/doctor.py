@@ -197,8 +197,9 @@ def check_automation(mem: GraphMemory, settings: Settings) -> list[Check]:
 
 
 KEYS_SCAN = 100_000
-"""The most memories the search-key check reads (store order, the oldest first; cypher/memory_keys_missing):
-300,000 db hits and 0.27-0.59 s when all have their keys, 600,000 and 0.46-0.93 s when none has (2 cores)."""
+"""The most memories the search-key check reads (store order: node ids, mostly the oldest first;
+cypher/memory_keys_missing): 300,000 db hits and 0.27-0.59 s when all have their keys, 600,000 and
+0.46-0.93 s when none has (2 cores)."""
 
 
 def check_search_keys(mem: GraphMemory, settings: Settings, user_id: str | None = None) -> Check:

@@ -23,12 +23,18 @@ TIMES_IN_UTC = "times_in_utc"
 """The one-time migration that stores every date-time in UTC (graphmem.store.values.in_utc says why)."""
 
 
+GIST_RESTORED = "gist_restored"
+"""The one-time migration that brings back the summaries decay forgot before round 60 (it reads every
+memory)."""
+
+
 def run(rt: Runtime, now: datetime | None = None) -> int:
     """Give every memory without ``occurred_at`` one (from ``created_at``, else ``recorded_at``), and, once
     per store, every RELATED_TO edge the decay job's index seeks cannot find the epoch as ``weight_due``
-    (:func:`mark_edges_due`; it reads every edge, so later inits skip it) and every date-time held at
-    another offset the same instant in UTC (:func:`times_in_utc`, once too); returns how many memories were
-    updated. Nothing is deleted or overwritten."""
+    (:func:`mark_edges_due`; it reads every edge, so later inits skip it), every date-time held at
+    another offset the same instant in UTC (:func:`times_in_utc`, once too) and every summary decay forgot
+    its status back (:func:`restore_gist`, once too); returns how many memories were given an occurred_at.
+    Nothing is deleted or overwritten."""
     total = _batched(rt, "memory_occurred_backfill")
     if total:
         logger.info("migration: occurred_at set on %d memories", total)
@@ -38,7 +44,19 @@ def run(rt: Runtime, now: datetime | None = None) -> int:
     if not rt.store.read("migration_done", id=TIMES_IN_UTC)[0]["done"]:
         times_in_utc(rt)
         rt.store.write("migration_record", id=TIMES_IN_UTC, now=now or datetime.now(UTC))
+    if not rt.store.read("migration_done", id=GIST_RESTORED)[0]["done"]:
+        restore_gist(rt, now or datetime.now(UTC))
+        rt.store.write("migration_record", id=GIST_RESTORED, now=now or datetime.now(UTC))
     return total
+
+
+def restore_gist(rt: Runtime, now: datetime) -> int:
+    """Bring back every summary decay forgot (before round 60 a summary was no exception); returns how
+    many."""
+    restored = int(rt.store.write_auto("migration_gist_restore", batch=BATCH, now=now)[0]["updated"])
+    if restored:
+        logger.info("migration: %d summaries decay had forgotten restored", restored)
+    return restored
 
 
 def times_in_utc(rt: Runtime) -> tuple[int, int]:
