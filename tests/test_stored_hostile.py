@@ -1,0 +1,26 @@
+"""Hostile stored values found by the round-60 probe, on the real server: a property written by hand with a
+type graphmem never writes (a list, a number, a text) fails no later write, read or job of its tenant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMemory
+
+
+def cypher(mem: GraphMemory, statement: str, **params: Any) -> list[dict[str, Any]]:
+    return mem.runtime.store.run_statement(statement, params)
+
+
+@pytest.mark.parametrize("expression", ["[1, 2]", "['rex', 'dog']", "-1", "true", "date('2020-01-01')"])
+def test_an_entity_key_of_another_type_fails_no_later_write(
+    mem: GraphMemory, user_id: str, expression: str
+) -> None:
+    """Formation reads the user's known entity keys; one set by hand to a list or a number failed every later
+    ``remember`` and ``add_messages`` of the user with a TypeError (unhashable list, ``len()`` of an int)."""
+    mem.add_messages(["My dog Rex loves Berlin", "Anna lives in Paris"], user_id=user_id, session_id="s")
+    cypher(mem, f"MATCH (e:Entity) WHERE e.user_id = $u SET e.key = {expression}", u=user_id)
+    assert mem.remember("Rex and Anna met in Berlin", user_id=user_id).content
+    assert len(mem.add_messages(["Rex visited Paris"], user_id=user_id, session_id="s")) == 1
