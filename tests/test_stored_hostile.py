@@ -41,3 +41,14 @@ def test_feedback_reads_a_mistyped_importance_and_access_count_as_missing(
     mem.memories.feedback(memory.id, user_id=user_id, useful=True, query="Where do I hike?")
     mem.memories.feedback(memory.id, user_id=user_id, useful=False)
     assert mem.memories.get(memory.id, user_id=user_id) is not None
+
+
+@pytest.mark.parametrize("prop", ["recorded_at", "updated_at"])
+def test_the_topics_job_reads_a_time_of_another_type(mem: GraphMemory, user_id: str, prop: str) -> None:
+    """The topics job's signature turned each latest time into text with ``toString()``, which refuses a list
+    (set by hand): the job failed for the tenant."""
+    trips = [f"I like hiking in the Alps, trip {i}" for i in range(3)]
+    mem.add_messages(trips, user_id=user_id, session_id="s")
+    cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.{prop} = [1, 2]", u=user_id)
+    run = mem.jobs.run("topics", user_id=user_id)
+    assert run.status == "success", run.error
