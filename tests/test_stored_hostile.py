@@ -52,3 +52,21 @@ def test_the_topics_job_reads_a_time_of_another_type(mem: GraphMemory, user_id: 
     cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.{prop} = [1, 2]", u=user_id)
     run = mem.jobs.run("topics", user_id=user_id)
     assert run.status == "success", run.error
+
+
+@pytest.mark.parametrize("expression", ["-1", "[1, 2]", "true"])
+def test_a_fact_key_of_another_type_fails_no_recall_and_no_adaptation(
+    mem: GraphMemory, user_id: str, expression: str
+) -> None:
+    """Recall's pool reads the relation of each fact a memory backs with ``split(f.key, '/')``, which refuses
+    a number or a list (set by hand): the adapt job, replaying the recalls feedback judged, failed."""
+    memories = mem.add_messages(
+        ["I live in Berlin and love hiking", "I work at Acme as a nurse"], user_id=user_id, session_id="s"
+    )
+    assert cypher(mem, "MATCH (f:Fact) WHERE f.user_id = $u RETURN count(f) AS n", u=user_id)[0]["n"] > 0
+    mem.recall("where do I live", user_id=user_id)
+    mem.memories.feedback(memories[0].id, user_id=user_id, useful=True, query="where do I live")
+    cypher(mem, f"MATCH (f:Fact) WHERE f.user_id = $u SET f.key = {expression}", u=user_id)
+    assert mem.recall("where do I live", user_id=user_id, k=5)
+    run = mem.jobs.run("adapt", user_id=user_id)
+    assert run.status == "success", run.error
