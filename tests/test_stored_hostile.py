@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from graphmem import GraphMemory
+from graphmem import GraphMemory, ValidationError
 
 
 def cypher(mem: GraphMemory, statement: str, **params: Any) -> list[dict[str, Any]]:
@@ -70,3 +70,16 @@ def test_a_fact_key_of_another_type_fails_no_recall_and_no_adaptation(
     assert mem.recall("where do I live", user_id=user_id, k=5)
     run = mem.jobs.run("adapt", user_id=user_id)
     assert run.status == "success", run.error
+
+
+@pytest.mark.parametrize("ids", [None, 123, 1.5, object()])
+def test_restore_refuses_ids_of_another_type_with_a_validation_error(
+    mem: GraphMemory, user_id: str, ids: Any
+) -> None:
+    """``jobs.restore`` listed whatever was not a text: None or a number raised a raw TypeError (not
+    iterable) instead of graphmem's ValidationError."""
+    mem.remember("I like hiking", user_id=user_id)
+    with pytest.raises(ValidationError, match="memory_id"):
+        mem.jobs.restore(ids, user_id=user_id)
+    with pytest.raises(ValidationError, match="memory_id"):
+        mem.jobs.restore(["x", ids], user_id=user_id)
