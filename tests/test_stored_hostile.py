@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMemory, ValidationError
+from graphmem.adapters import dashboard
 
 
 def cypher(mem: GraphMemory, statement: str, **params: Any) -> list[dict[str, Any]]:
@@ -83,3 +84,18 @@ def test_restore_refuses_ids_of_another_type_with_a_validation_error(
         mem.jobs.restore(ids, user_id=user_id)
     with pytest.raises(ValidationError, match="memory_id"):
         mem.jobs.restore(["x", ids], user_id=user_id)
+
+
+FAR = "datetime('+999999999-12-31T00:00:00Z')"  # beyond Python's years: the driver cannot decode it
+
+
+@pytest.mark.parametrize("prop", ["status", "memory_type", "priority"])
+def test_a_column_the_driver_cannot_decode_reads_as_missing(
+    mem: GraphMemory, user_id: str, prop: str
+) -> None:
+    """A property read as a column of its own (the stats' status, type and priority) set by hand to a
+    date-time beyond Python's years raised the driver's BrokenRecordError, not a graphmem error."""
+    memory = mem.remember("I like hiking in the Alps", user_id=user_id)
+    cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.{prop} = {FAR}", id=memory.id)
+    assert dashboard.memory_stats(mem.runtime, user_id).model_dump_json()
+    assert mem.recall("hiking", user_id=user_id)
