@@ -99,3 +99,15 @@ def test_a_column_the_driver_cannot_decode_reads_as_missing(
     cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.{prop} = {FAR}", id=memory.id)
     assert dashboard.memory_stats(mem.runtime, user_id).model_dump_json()
     assert mem.recall("hiking", user_id=user_id)
+
+
+def test_an_error_quoting_a_huge_value_keeps_its_message_short(mem: GraphMemory, user_id: str) -> None:
+    """A refused value is quoted in the message: an unknown memory type of 200,000 characters made a
+    200,000-character message (every log line, every CLI or MCP error). It keeps its start and end."""
+    with pytest.raises(ValidationError) as refused:
+        mem.remember("I like hiking", user_id=user_id, memory_type="a" * 200_000)
+    text = str(refused.value)
+    assert len(text) < 2100 and text.startswith("memory_type: must be one of") and text.endswith("aaa'")
+    assert "characters left out" in text
+    with pytest.raises(ValidationError, match="memory_type: must be one of"):
+        mem.remember("I like hiking", user_id=user_id, memory_type="x")
