@@ -111,3 +111,11 @@ def test_an_error_quoting_a_huge_value_keeps_its_message_short(mem: GraphMemory,
     assert "characters left out" in text
     with pytest.raises(ValidationError, match="memory_type: must be one of"):
         mem.remember("I like hiking", user_id=user_id, memory_type="x")
+
+
+@pytest.mark.parametrize("name", [["decay"], {"decay": 1}, None, 3])
+def test_a_job_name_of_another_type_is_a_validation_error(mem: GraphMemory, name: Any) -> None:
+    """``jobs.run(["decay"])`` raised a raw TypeError (unhashable list) from the name lookup."""
+    for call in (mem.jobs.run, mem.jobs.status, mem.jobs.enable, mem.jobs.disable):
+        with pytest.raises(ValidationError, match="unknown job"):
+            call(name)

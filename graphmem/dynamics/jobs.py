@@ -75,7 +75,7 @@ class Jobs:
         self._scheduler = scheduler
 
     def _name(self, name: str) -> str:
-        if name not in JOBS:
+        if not isinstance(name, str) or name not in JOBS:  # a list or dict is no name (and unhashable)
             raise ValidationError("job", f"unknown job {name!r}; known: {', '.join(JOB_NAMES)}")
         return name
 
