@@ -233,8 +233,13 @@ class _Signals:
 
 def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) -> Ranked:
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
-    memories = {m["id"]: m for m in row["memories"]}
-    seeds = {s["id"]: {f["source"]: float(f["score"]) for f in s["found"]} for s in row["seeds"]}
+    # a memory whose id was removed by hand cannot be returned, reinforced or named: it is left out
+    memories = {m["id"]: m for m in row["memories"] if isinstance(m["id"], str)}
+    seeds = {
+        s["id"]: {f["source"]: float(f["score"]) for f in s["found"]}
+        for s in row["seeds"]
+        if isinstance(s["id"], str)
+    }
     bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys)
     if not seeds:
         return Ranked([], [], "none", "none", 0, 0)
