@@ -133,3 +133,20 @@ def test_a_memory_whose_id_was_removed_fails_no_recall(mem: GraphMemory, user_id
     hits = mem.recall("hiking Berlin", user_id=user_id)
     assert hits and {h.memory.id for h in hits} <= {m.id for m in memories[1:]}
     assert mem.context("hiking Berlin", user_id=user_id).model_dump_json()
+
+
+@pytest.mark.parametrize("props", [["occurred_at"], ["event_start", "event_end"], ["inhibited_at"]])
+@pytest.mark.parametrize("year", ["+999999999", "-999999999"])
+def test_a_memory_time_beyond_the_calendar_fails_no_recall(
+    mem: GraphMemory, user_id: str, props: list[str], year: str
+) -> None:
+    """Recall's pool reads a memory's times as epoch milliseconds, which overflow on the server for a
+    date-time set by hand past year ~292 million: recall and context of the whole tenant failed with a
+    StoreError ('long overflow'). Such a time reads as missing, as everywhere else."""
+    memories = mem.add_messages(
+        ["I live in Berlin and love hiking", "My dog Rex loves hiking too"], user_id=user_id, session_id="s"
+    )
+    sets = ", ".join(f"m.{p} = datetime('{year}-12-31T00:00:00Z')" for p in props)
+    cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.inhibition = 0.5, {sets}", u=user_id)
+    assert {h.memory.id for h in mem.recall("hiking Berlin", user_id=user_id)} == {m.id for m in memories}
+    assert mem.context("hiking Berlin", user_id=user_id).model_dump_json()
