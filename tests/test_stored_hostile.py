@@ -27,16 +27,20 @@ def test_an_entity_key_of_another_type_fails_no_later_write(
     assert len(mem.add_messages(["Rex visited Paris"], user_id=user_id, session_id="s")) == 1
 
 
-@pytest.mark.parametrize("expression", ["'x'", "[1, 2]", "duration('P1D')", "date('2020-01-01')"])
+@pytest.mark.parametrize(
+    "expression", ["'x'", "[1, 2]", "['a', 'b']", "true", "duration('P1D')", "date('2020-01-01')"]
+)
 def test_feedback_reads_a_mistyped_importance_and_access_count_as_missing(
     mem: GraphMemory, user_id: str, expression: str
 ) -> None:
     """``memories.feedback`` converted the stored importance and access count with ``float()``/``int()``: a
-    text or a list set by hand raised a raw ValueError/TypeError."""
+    text or a list set by hand raised a raw ValueError/TypeError; it added one to the stored confirmed or
+    disputed count, which failed (a StoreError) for a count of another type."""
     memory = mem.remember("I like hiking in the Alps", user_id=user_id)
     cypher(
         mem,
-        f"MATCH (m:Memory {{id: $id}}) SET m.importance = {expression}, m.access_count = {expression}",
+        f"MATCH (m:Memory {{id: $id}}) SET m.importance = {expression}, m.access_count = {expression}, "
+        f"m.confirmed = {expression}, m.disputed = {expression}",
         id=memory.id,
     )
     mem.memories.feedback(memory.id, user_id=user_id, useful=True, query="Where do I hike?")
