@@ -3,6 +3,7 @@ type graphmem never writes (a list, a number, a text) fails no later write, read
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -154,3 +155,25 @@ def test_a_memory_time_beyond_the_calendar_fails_no_recall(
     cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.inhibition = 0.5, {sets}", u=user_id)
     assert {h.memory.id for h in mem.recall("hiking Berlin", user_id=user_id)} == {m.id for m in memories}
     assert mem.context("hiking Berlin", user_id=user_id).model_dump_json()
+
+
+def test_a_recall_rollup_of_another_shape_is_extended_afresh(mem: GraphMemory, user_id: str) -> None:
+    """Compaction extends the day's rollup RecallEvent: ids, entries or a count of another type (set by
+    hand) made a mixed list the store refuses, and the consolidate job failed for the tenant."""
+    mem.add_messages(["I like hiking in the Alps", "My dog Rex hikes too"], user_id=user_id, session_id="s")
+    mem.recall("hiking", user_id=user_id)
+    later = datetime.now(UTC) + timedelta(days=60)
+    assert mem.jobs.run("consolidate", user_id=user_id, now=later).status == "success"
+    rollups = cypher(
+        mem,
+        "MATCH (r:RecallEvent) WHERE r.user_id = $u AND r.rollup = true "
+        "SET r.memory_ids = [1, 2], r.entries = [1, 2], r.events = 'many', r.at = [1] RETURN count(r) AS n",
+        u=user_id,
+    )
+    assert rollups[0]["n"] == 1
+    mem.recall("Where does Rex hike?", user_id=user_id)
+    run = mem.jobs.run("consolidate", user_id=user_id, now=later)
+    assert run.status == "success", run.error
+    rollup = "MATCH (r:RecallEvent) WHERE r.user_id = $u AND r.rollup = true RETURN r.memory_ids AS ids"
+    kept = cypher(mem, rollup, u=user_id)
+    assert kept and all(isinstance(i, str) for i in kept[0]["ids"])
