@@ -177,3 +177,15 @@ def test_a_recall_rollup_of_another_shape_is_extended_afresh(mem: GraphMemory, u
     rollup = "MATCH (r:RecallEvent) WHERE r.user_id = $u AND r.rollup = true RETURN r.memory_ids AS ids"
     kept = cypher(mem, rollup, u=user_id)
     assert kept and all(isinstance(i, str) for i in kept[0]["ids"])
+
+
+@pytest.mark.parametrize("expression", ["point({x: 1, y: 2})", "9223372036854775807", "'m1'", "true"])
+def test_recalled_ids_of_another_type_fail_no_stats(mem: GraphMemory, user_id: str, expression: str) -> None:
+    """The value panel asked whether a recall's returned ids hold a memory with ``IN r.memory_ids``, which
+    fails on a point or a number set by hand: the stats of the user, and the dashboard's stats of every
+    user (``user_id=None``), failed with a StoreError."""
+    mem.add_messages(["I live in Berlin", "My dog is Rex"], user_id=user_id, session_id="s")
+    mem.recall("Berlin", user_id=user_id)
+    cypher(mem, f"MATCH (r:RecallEvent) WHERE r.user_id = $u SET r.memory_ids = {expression}", u=user_id)
+    assert dashboard.memory_stats(mem.runtime, user_id).value is not None
+    assert dashboard.memory_stats(mem.runtime, None).value is not None
