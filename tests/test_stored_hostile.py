@@ -189,3 +189,21 @@ def test_recalled_ids_of_another_type_fail_no_stats(mem: GraphMemory, user_id: s
     cypher(mem, f"MATCH (r:RecallEvent) WHERE r.user_id = $u SET r.memory_ids = {expression}", u=user_id)
     assert dashboard.memory_stats(mem.runtime, user_id).value is not None
     assert dashboard.memory_stats(mem.runtime, None).value is not None
+
+
+@pytest.mark.parametrize("expression", ["-1", "true", "date('2020-01-01')", "[1, 2]"])
+def test_entity_aliases_and_mention_counts_of_another_type_fail_no_later_write(
+    mem: GraphMemory, user_id: str, expression: str
+) -> None:
+    """Formation extends an entity's aliases and mention count: a number, boolean or date set by hand on
+    them (with a key it no longer recognises) made a mixed list or an addition the store refuses, and every
+    later write that mentioned the entity failed with a StoreError (REST: 500)."""
+    mem.add_messages(["My dog Rex loves Berlin", "Anna lives in Paris"], user_id=user_id, session_id="s")
+    cypher(
+        mem,
+        f"MATCH (e:Entity) WHERE e.user_id = $u SET e.key = {expression}, e.aliases = {expression}, "
+        f"e.mention_count = {expression}",
+        u=user_id,
+    )
+    assert len(mem.add_messages(["Rex and Anna met in Berlin"], user_id=user_id, session_id="s")) == 1
+    assert mem.remember("Anna walks Rex in Paris", user_id=user_id).content
