@@ -207,3 +207,24 @@ def test_entity_aliases_and_mention_counts_of_another_type_fail_no_later_write(
     )
     assert len(mem.add_messages(["Rex and Anna met in Berlin"], user_id=user_id, session_id="s")) == 1
     assert mem.remember("Anna walks Rex in Paris", user_id=user_id).content
+
+
+@pytest.mark.parametrize("prop", ["recorded_at", "last_accessed_at", "strength_updated_at", "occurred_at"])
+def test_a_memory_time_beyond_the_calendar_fails_no_read_and_no_job(
+    mem: GraphMemory, user_id: str, prop: str
+) -> None:
+    """Strength, retention and the consolidate job's serial positions read a memory's times as epoch seconds,
+    which overflow on the server for a date-time set by hand past year ~292 million: ``memories.get``, the
+    stats and the consolidate job failed with a StoreError ('long overflow'). Such a time reads as missing."""
+    memories = mem.add_messages(
+        ["I live in Berlin and love hiking", "My dog Rex loves hiking too"], user_id=user_id, session_id="s"
+    )
+    mem.jobs.run("decay", user_id=user_id)
+    cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.{prop} = {FAR}", u=user_id)
+    assert mem.memories.get(memories[0].id, user_id=user_id) is not None
+    assert dashboard.memory_stats(mem.runtime, user_id).model_dump_json()
+    assert mem.recall("hiking Berlin", user_id=user_id)
+    later = datetime.now(UTC) + timedelta(days=30)
+    for job in ("decay", "consolidate", "forget"):
+        run = mem.jobs.run(job, user_id=user_id, now=later)
+        assert run.status == "success", (job, run.error)
