@@ -228,3 +228,12 @@ def test_a_memory_time_beyond_the_calendar_fails_no_read_and_no_job(
     for job in ("decay", "consolidate", "forget"):
         run = mem.jobs.run(job, user_id=user_id, now=later)
         assert run.status == "success", (job, run.error)
+
+
+def test_a_huge_integer_retention_fails_no_stats(mem: GraphMemory, user_id: str) -> None:
+    """The stats' retention decile multiplied the stored retention by the integer 10: the largest integer,
+    set by hand, overflowed (a StoreError) the stats of the user, and the dashboard's stats of every user."""
+    memory = mem.remember("I like hiking in the Alps", user_id=user_id)
+    cypher(mem, "MATCH (m:Memory {id: $id}) SET m.retention = 9223372036854775807", id=memory.id)
+    assert dashboard.memory_stats(mem.runtime, user_id).total == 1
+    assert dashboard.memory_stats(mem.runtime, None).model_dump_json()
