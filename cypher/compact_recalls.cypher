@@ -9,7 +9,8 @@
 // returned; the raw events are deleted. Promotion reads rollups and raw events alike, so it promotes the same.
 // Specification: graphmem.model.recall_usage.compact. One user-day per transaction. Stored values of the wrong
 // type (an event written by hand) read as missing: ids that are not a list of text, a session or context that
-// is not text (toStringOrNull), a rollup flag that is not true.
+// is not text (toStringOrNull), a rollup flag that is not true; on the day's rollup, counts, ids, entries and a
+// time of another type start afresh.
 // $user_id: tenant, or null for all; $now: datetime; $p: DynamicsParams map
 CALL () { // one tenant through its user_id index; every tenant by a label scan only when $user_id is null
   MATCH (e:RecallEvent) WHERE e.user_id = $user_id RETURN e
@@ -33,10 +34,12 @@ CALL (uid, day, events) {
           AND 0 <= ev.context_tokens_dropped < 1099511627776 | ev.context_tokens_dropped] AS dropped_tokens
   MERGE (r:RecallEvent {user_id: uid, rollup: true, day: day})
   ON CREATE SET r.id = randomUUID()
-  SET r.events = coalesce(r.events, 0) + size(events),
-      r.at = CASE WHEN r.at IS NULL OR last > r.at THEN last ELSE r.at END,
-      r.memory_ids = reduce(acc = coalesce(r.memory_ids, []), x IN all_ids | CASE WHEN x IN acc THEN acc ELSE acc + x END),
-      r.entries = reduce(acc = coalesce(r.entries, []), x IN used | CASE WHEN x IN acc THEN acc ELSE acc + x END),
+  SET r.events = {{typed_number(r.events, 0)}} + size(events),
+      r.at = CASE WHEN NOT r.at IS :: ZONED DATETIME NOT NULL OR last > r.at THEN last ELSE r.at END,
+      r.memory_ids = reduce(acc = CASE WHEN r.memory_ids IS :: LIST<STRING NOT NULL> NOT NULL THEN r.memory_ids ELSE [] END,
+                            x IN all_ids | CASE WHEN x IN acc THEN acc ELSE acc + x END),
+      r.entries = reduce(acc = CASE WHEN r.entries IS :: LIST<STRING NOT NULL> NOT NULL THEN r.entries ELSE [] END,
+                         x IN used | CASE WHEN x IN acc THEN acc ELSE acc + x END),
       r.latencies = CASE WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END + latencies,
       r.context_tokens_used = CASE WHEN used_tokens = [] THEN r.context_tokens_used
         ELSE reduce(t = CASE WHEN r.context_tokens_used IS :: INTEGER NOT NULL AND 0 <= r.context_tokens_used < 1099511627776

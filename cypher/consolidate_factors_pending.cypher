@@ -1,6 +1,7 @@
 // Consolidate job (factors): live memories whose strength factors were never computed, with their content,
 // the similarities of the RELATED_TO edges formation made (coherence), their session (its element id) and
-// occurrence time as [epoch seconds, nanosecond] (their place in it, serial position, is counted from
+// occurrence time as [epoch seconds, nanosecond] (null outside the years 1-9999, set by hand: its epoch seconds
+// overflow on the server; their place in it, serial position, is counted from
 // consolidate_session_times.cypher, read once per session: counted here per memory, a page of a 10,000-turn
 // session took 20 s) and how connected they are (entities and RELATED_TO/CAUSES links: depth of processing).
 // $user_id: tenant, or null for all; $limit: rows per page
@@ -15,7 +16,7 @@ WITH m LIMIT $limit
 OPTIONAL MATCH (m)-[:IN_SESSION]->(s:Session)
 WITH m, s, coalesce(m.occurred_at, m.created_at, m.recorded_at) AS at
 RETURN m.id AS id, m.content AS content, elementId(s) AS session,
-       CASE WHEN at IS :: ZONED DATETIME THEN [at.epochSeconds, at.nanosecond] END AS at,
+       CASE WHEN at IS :: ZONED DATETIME THEN CASE WHEN 1 <= at.year <= 9999 THEN [at.epochSeconds, at.nanosecond] END END AS at,
        [(m)-[r:RELATED_TO]-(:Memory) WHERE coalesce(r.created_by, 'formation') <> 'associate'
         | coalesce({{typed_number(r.similarity, null)}}, {{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, null)}})] AS similarities, // the cosine at formation, undecayed
        COUNT { (m)-[:ENTITY]->(:Entity) } AS entities,

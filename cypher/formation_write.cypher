@@ -138,7 +138,9 @@ CALL () {
   MERGE (n:Entity {id: e.id})
     ON CREATE SET n.user_id = e.user_id, n.name = e.name, n.type = e.type, n.key = e.key, n.aliases = [],
                   n.mention_count = 0, n.created_at = $now, n.embedding = e.embedding
-  SET n.aliases = n.aliases + [a IN e.aliases WHERE NOT a IN n.aliases],
+  // aliases of another type (set by hand) start afresh: a mixed list is refused by the store
+  WITH n, e, CASE WHEN n.aliases IS :: LIST<STRING NOT NULL> NOT NULL THEN n.aliases ELSE [] END AS kept
+  SET n.aliases = kept + [a IN e.aliases WHERE NOT a IN kept],
       n.updated_at = $now
   RETURN count(n) AS upserted
 }
@@ -149,7 +151,7 @@ CALL () {
   MATCH (e:Entity {id: l.entity_id}) WHERE e.user_id = $user_id
   CREATE (m)-[:ENTITY {weight: 1.0, name: l.name, valid_from: m.occurred_at, valid_to: null,
                        recorded_at: $now, expired_at: null}]->(e)
-  SET e.mention_count = coalesce(e.mention_count, 0) + 1
+  SET e.mention_count = {{typed_number(e.mention_count, 0)}} + 1
   RETURN count(*) AS linked
 }
 RETURN created, followed, related, caused, upserted, linked

@@ -7,7 +7,8 @@ MATCH (r:RecallEvent) WHERE ($user_id IS NULL OR r.user_id = $user_id) AND r.at 
 WITH r, date(datetime.truncate('week', r.at)) AS week,
      EXISTS {
        MATCH (f:Feedback)-[:ABOUT]->(m:Memory)
-       WHERE f.user_id = r.user_id AND f.useful = true AND f.at >= r.at AND m.id IN r.memory_ids
+       WHERE f.user_id = r.user_id AND f.useful = true AND f.at >= r.at
+         AND m.id IN CASE WHEN r.memory_ids IS :: LIST<ANY> THEN r.memory_ids ELSE [] END
      } AS useful,
      CASE WHEN r.latency_ms IS :: INTEGER NOT NULL | FLOAT NOT NULL THEN [r.latency_ms]
           WHEN r.latencies IS :: LIST<FLOAT NOT NULL> NOT NULL THEN r.latencies ELSE [] END AS latency,

@@ -2,7 +2,8 @@
 // live, the live ones' versions and RELATED_TO and ENTITY degrees, the latest recorded, updated, forgotten,
 // restored and governed times: an anonymized memory's words must leave its topic's name) beside the one
 // stored at its last rebuild (User.topics_signature, topic_mark); stale when they differ. Tenants with
-// memories or topics; degrees come from the node's degree store, so a quiet tenant costs this one read.
+// memories or topics; degrees come from the node's degree store, so a quiet tenant costs this one read. A
+// time of another type (a list written by hand, which toString() refuses) reads as '-'.
 // $user_id: one tenant, or null for all; $live: live statuses
 CALL () { // one tenant through the user_id indexes; every tenant by label scans only when $user_id is null
   MATCH (m:Memory) WHERE m.user_id = $user_id RETURN m.user_id AS user_id, m
@@ -25,7 +26,7 @@ WITH user_id, count(m) AS memories,
      sum(CASE WHEN live THEN COUNT { (m)-[:ENTITY]->() } ELSE 0 END) AS mentions
 WITH user_id, toString(memories) + '/' + toString(live_memories) + '/' + toString(versions) + '/' +
      toString(links) + '/' + toString(mentions) +
-     reduce(text = '', t IN times | text + '/' + coalesce(toString(t), '-')) AS signature
+     reduce(text = '', t IN times | text + '/' + coalesce(toStringOrNull(t), '-')) AS signature
 OPTIONAL MATCH (u:User {id: user_id})
 RETURN user_id, signature, coalesce(u.topics_signature <> signature, true) AS stale
 ORDER BY user_id

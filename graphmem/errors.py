@@ -7,9 +7,20 @@ Every error graphmem raises on purpose derives from :class:`GraphMemError`. Erro
 
 from __future__ import annotations
 
+MAX_MESSAGE_CHARS = 2000
+"""The longest message an error shows: one that quotes a huge value (an unknown enum name of 200,000
+characters, thousands of ids) keeps its start and end, and says how much it left out."""
+
 
 class GraphMemError(Exception):
     """Root of every error graphmem raises."""
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if len(text) <= MAX_MESSAGE_CHARS:
+            return text
+        head, tail = MAX_MESSAGE_CHARS - 500, 400
+        return f"{text[:head]} … ({len(text) - head - tail} characters left out) … {text[-tail:]}"
 
 
 # --- bad input -------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 // __m__, one compact row (recall_pool's memories, and recall_filtered's: one shape for both). No times, which
 // are slow to decode (~55 µs each in the driver, against ~1 µs for an integer): the event range, when the
 // memory was said (`said`, its occurred_at) and when recall last inhibited it (`inhibited_ms`, its
-// inhibited_at: most memories of a tenant that is recalled often) come as epoch milliseconds. __now__ here
+// inhibited_at: most memories of a tenant that is recalled often) come as epoch milliseconds (null outside the
+// years 1-9999, set by hand: the server's epoch milliseconds overflow past year ~292 million). __now__ here
 // is a boolean: whether the caller has the memory's query cosines already (the exact scan's), so that none
 // is computed again (`cosine` and `context_cosine` null).
 // Reads the parameters $embedding, $known_at, $now (the recall's clock for derived retention and strength; null: the
@@ -29,7 +30,7 @@ __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, c
                          // of a memory neither outdated nor stating a plan only the key scheme's are read (backs):
                          // the relations of graphmem.model.fact_keys.RELATIONS
                          WHERE (__m__.outdated_from IS NOT NULL
-                                OR last(split(f.key, '/')) IN ['location', 'employer', 'occupation', 'name', 'age', 'partner']
+                                OR last(split(coalesce(toStringOrNull(f.key), ''), '/')) IN ['location', 'employer', 'occupation', 'name', 'age', 'partner']
                                 OR EXISTS { (__m__)<-[:DERIVED_FROM]-(planned:Fact) WHERE planned.planned_at IS NOT NULL })
                            AND f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
                            AND f.valid_from <= coalesce($as_of, datetime())
@@ -54,13 +55,18 @@ __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, c
                        THEN [__m__.withdrawn_from, __m__.withdrawn_at, __m__.withdrawn_until] END,
        .inhibition, .confirmed, .open_conflicts,
        inhibited_ms: CASE WHEN __m__.inhibition IS NOT NULL AND __m__.inhibited_at IS :: ZONED DATETIME NOT NULL
-                          THEN __m__.inhibited_at.epochMillis END,
+                          THEN CASE WHEN __m__.inhibited_at.year >= 1 AND __m__.inhibited_at.year <= 9999
+                                    THEN __m__.inhibited_at.epochMillis END END,
        text: __m__.search_text, .asked,
        memory_type: CASE WHEN $filtering THEN __m__.memory_type END,
        tags: CASE WHEN $filtering THEN __m__.tags END, metadata: CASE WHEN $with_metadata THEN __m__.metadata END,
        event: CASE WHEN NOT __m__.event_start IS :: ZONED DATETIME NOT NULL OR NOT __m__.event_end IS :: ZONED DATETIME NOT NULL THEN null
-                   ELSE [__m__.event_start.epochMillis, __m__.event_end.epochMillis] END,
-       said: CASE WHEN __m__.occurred_at IS :: ZONED DATETIME NOT NULL THEN __m__.occurred_at.epochMillis END,
+                   ELSE CASE WHEN __m__.event_start.year >= 1 AND __m__.event_start.year <= 9999
+                               AND __m__.event_end.year >= 1 AND __m__.event_end.year <= 9999
+                             THEN [__m__.event_start.epochMillis, __m__.event_end.epochMillis] END END,
+       said: CASE WHEN __m__.occurred_at IS :: ZONED DATETIME NOT NULL
+                  THEN CASE WHEN __m__.occurred_at.year >= 1 AND __m__.occurred_at.year <= 9999
+                            THEN __m__.occurred_at.epochMillis END END,
        cosine: CASE WHEN $embedding IS NULL OR __now__ THEN null
                     ELSE {{typed_cosine(__m__.embedding, $embedding)}} END,
        context_cosine: CASE WHEN $embedding IS NULL OR __now__ OR __m__.context_embedding IS NULL THEN null

@@ -75,7 +75,7 @@ class Jobs:
         self._scheduler = scheduler
 
     def _name(self, name: str) -> str:
-        if name not in JOBS:
+        if not isinstance(name, str) or name not in JOBS:  # a list or dict is no name (and unhashable)
             raise ValidationError("job", f"unknown job {name!r}; known: {', '.join(JOB_NAMES)}")
         return name
 
@@ -266,7 +266,7 @@ class Jobs:
         other was not (not found for this user, or found but not forgotten).
         """
         uid = check.user_id(user_id)
-        wanted = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
+        wanted = list(memory_ids) if isinstance(memory_ids, list | tuple | set | frozenset) else [memory_ids]
         ids = [check.identifier(i, "memory_id") for i in wanted]
         clock = check.aware_datetime(now, "now") or datetime.now(UTC)
         rows = self._rt.store.write("memory_restore", ids=ids, user_id=uid, now=clock)

@@ -65,7 +65,8 @@ def gather(
         uid=None if first.session_id is None else session_uid(user_id, first.session_id),
         cap=cap + 1 if cap else 0,
     )[0]
-    known = {r["key"]: r["id"] for r in row["known"]}
+    # an entity key of another type (a list or number written by hand) names nothing the text can mention
+    known = {r["key"]: r["id"] for r in row["known"] if isinstance(r["key"], str) and r["key"].strip()}
     extracted = _extract(extractor, [d.content for d in drafts], known)
     last = row["last"]
     contexts = _context_texts(
@@ -116,6 +117,7 @@ def _entity_candidates(
         r["key"]: tuple(
             EntityMatch(key=x["key"], id=x["id"], cosine=linking.neo4j_to_cosine(float(x["score"])))
             for x in r["matches"]
+            if isinstance(x["key"], str) and x["key"].strip()  # a key of another type (by hand): no match
         )
         for r in rows
     }

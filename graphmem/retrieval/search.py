@@ -231,10 +231,21 @@ class _Signals:
     current: dict[str, float]
 
 
+def _by_id(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, float]]]:
+    """The pool's memories and seeds by id. A memory whose id was removed by hand cannot be returned,
+    reinforced or named: it is left out."""
+    memories = {m["id"]: m for m in row["memories"] if isinstance(m["id"], str)}
+    seeds = {
+        s["id"]: {f["source"]: float(f["score"]) for f in s["found"]}
+        for s in row["seeds"]
+        if isinstance(s["id"], str)
+    }
+    return memories, seeds
+
+
 def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) -> Ranked:
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
-    memories = {m["id"]: m for m in row["memories"]}
-    seeds = {s["id"]: {f["source"]: float(f["score"]) for f in s["found"]} for s in row["seeds"]}
+    memories, seeds = _by_id(row)
     bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys)
     if not seeds:
         return Ranked([], [], "none", "none", 0, 0)

@@ -195,7 +195,7 @@ def _finite_numbers(values: list[Any]) -> bool:
 
 def _to_native_other(value: Any) -> Any:
     if BrokenHydrationObject is not None and isinstance(value, BrokenHydrationObject):
-        return None  # in a list or map (times at the top level come packed: fragments/packed_time)
+        return None  # a value the driver could not decode (a date-time beyond Python's years)
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, DateTime | Date):
@@ -222,8 +222,10 @@ def _to_native_other(value: Any) -> Any:
 
 
 def record_values(record: neo4j.Record) -> dict[str, Any]:
-    """One record as a plain dict (:func:`to_native` of its raw values)."""
-    return {key: to_native(v) for key, v in zip(record.keys(), record.values(), strict=True)}
+    """One record as a plain dict (:func:`to_native` of its raw values). Read as the tuple it is: a column
+    the driver could not decode (a date-time beyond Python's years, set by hand) reads as None, where
+    ``Record.values()`` raised the driver's BrokenRecordError for the whole record."""
+    return {key: to_native(v) for key, v in zip(record.keys(), tuple.__iter__(record), strict=True)}
 
 
 NUMERIC_PROPERTIES = frozenset(
