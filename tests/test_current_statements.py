@@ -434,6 +434,6 @@ def test_the_pool_reads_the_key_scheme_s_relations() -> None:
     """The pool reads, of a memory neither outdated nor stating a plan, only the facts of the key scheme's
     relations (what timescope.backs weighs): its Cypher names them, and they must be RELATIONS."""
     text = (Path(__file__).parent.parent / "cypher" / "fragments" / "pool_memory.cypher").read_text()
-    named = re.search(r"last\(split\(f\.key, '/'\)\) IN \[([^\]]*)\]", text)
+    named = re.search(r"last\(split\(coalesce\(toStringOrNull\(f\.key\), ''\), '/'\)\) IN \[([^\]]*)\]", text)
     assert named is not None
     assert tuple(re.findall(r"'(\w+)'", named.group(1))) == RELATIONS
