@@ -114,14 +114,20 @@ def dyn(server: Any, embedder: OnnxEmbedder) -> Iterator[GraphMemory]:
         yield memory
 
 
-def by_time_alone(mem: GraphMemory) -> GraphMemory:
-    """Set ``mem``'s automation config to forget by time alone (``forget_min_newer`` 0), for the tests of the
-    time rules: their tenants hold a few memories, far fewer than the newer ones decay's forgetting waits for
-    by default (tests/test_dynamics_absence.py pins that rule)."""
+def forget_after_newer(mem: GraphMemory, count: int) -> GraphMemory:
+    """Set ``mem``'s automation config's ``forget_min_newer`` (the newer memories decay's forgetting waits
+    for) to ``count``."""
     cfg = mem.automation.get_config()
-    dynamics = cfg.dynamics.model_copy(update={"forget_min_newer": 0})
+    dynamics = cfg.dynamics.model_copy(update={"forget_min_newer": count})
     mem.automation.set_config(cfg.model_copy(update={"dynamics": dynamics}))
     return mem
+
+
+def by_time_alone(mem: GraphMemory) -> GraphMemory:
+    """Forget by time alone (``forget_min_newer`` 0), for the tests of the time rules: their tenants hold a
+    few memories, far fewer than the newer ones decay's forgetting waits for by default
+    (tests/test_dynamics_absence.py pins that rule)."""
+    return forget_after_newer(mem, 0)
 
 
 DISPOSABLE: list[str] = []

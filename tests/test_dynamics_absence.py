@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from conftest import by_time_alone
+from conftest import by_time_alone, forget_after_newer
 
 from graphmem import GraphMemory
 from graphmem.model.anchors import NEVER
@@ -22,14 +22,8 @@ def _statuses(mem: GraphMemory, user_id: str) -> dict[str, str]:
     return {r["id"]: r["s"] for r in rows}
 
 
-def _set_min_newer(mem: GraphMemory, value: int) -> None:
-    cfg = mem.automation.get_config()
-    dynamics = cfg.dynamics.model_copy(update={"forget_min_newer": value})
-    mem.automation.set_config(cfg.model_copy(update={"dynamics": dynamics}))
-
-
 def test_a_user_back_after_a_year_finds_what_they_said(dyn: GraphMemory, user_id: str) -> None:
-    _set_min_newer(dyn, 100)  # the default
+    forget_after_newer(dyn, 100)  # the default
     turns = [
         "I bought a Fujifilm X100V for the Japan trip.",
         "My sister Ana is getting married in Lisbon next summer.",
@@ -72,7 +66,7 @@ def _write(mem: GraphMemory, user_id: str, rows: list[dict[str, object]]) -> Non
 
 
 def test_newer_memories_displace_what_they_came_after(dyn: GraphMemory, user_id: str) -> None:
-    _set_min_newer(dyn, 3)
+    forget_after_newer(dyn, 3)
     day = timedelta(days=1)
     _write(
         dyn,
@@ -101,7 +95,7 @@ def test_newer_memories_displace_what_they_came_after(dyn: GraphMemory, user_id:
 def test_summaries_and_later_memories_are_not_what_came_since(dyn: GraphMemory, user_id: str) -> None:
     """A summary consolidate wrote is no new learning, and a memory created after the job's clock (a virtual
     clock behind the store's) has not come yet: neither counts."""
-    _set_min_newer(dyn, 3)
+    forget_after_newer(dyn, 3)
     day = timedelta(days=1)
     old = f"{user_id}-old"
     _write(
@@ -133,7 +127,7 @@ def test_summaries_and_later_memories_are_not_what_came_since(dyn: GraphMemory, 
 def test_the_gist_outlives_the_details(dyn: GraphMemory, user_id: str) -> None:
     """A summary consolidate wrote (the gist of the memories it replaced) is never forgotten by decay, however
     long unused and however many memories came since; a memory like it that is no summary goes."""
-    _set_min_newer(dyn, 3)
+    forget_after_newer(dyn, 3)
     day = timedelta(days=1)
     summary, plain = f"{user_id}-summary", f"{user_id}-plain"
     semantic = {"priority": "P1", "memory_type": "semantic", "created_at": NOW - 400 * day, "old": True}

@@ -170,9 +170,8 @@ def decay(state: MemoryState, now: datetime, params: DynamicsParams) -> Decayed 
 def forgets(state: MemoryState, now: datetime, params: DynamicsParams, newer: int) -> bool:
     """Whether the forget job soft-forgets this memory (from its retention and strength derived at ``now``,
     graphmem.model.anchors, which the caller puts in ``state``; ``newer``: :func:`newer_count` over the user's
-    memories). A memory that is not dormant and not due
-    (``decay_due`` ahead) is above the dormant thresholds until then, which are at least forget's, so it is
-    not read: the job skips it before deriving anything."""
+    memories). A memory that is not dormant and not due (``decay_due`` ahead) is above the dormant thresholds
+    until then, which are at least forget's, so it is not read: the job skips it before deriving anything."""
     if state.status not in LIVE_STATUSES:
         return False
     if (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from graphmem.store.queries import query, query_names, schema_statements
@@ -38,15 +39,16 @@ def run(rt: Runtime, now: datetime | None = None) -> int:
     total = _batched(rt, "memory_occurred_backfill")
     if total:
         logger.info("migration: occurred_at set on %d memories", total)
-    if not rt.store.read("migration_done", id=EDGES_DUE)[0]["done"]:
-        mark_edges_due(rt)
-        rt.store.write("migration_record", id=EDGES_DUE, now=now or datetime.now(UTC))
-    if not rt.store.read("migration_done", id=TIMES_IN_UTC)[0]["done"]:
-        times_in_utc(rt)
-        rt.store.write("migration_record", id=TIMES_IN_UTC, now=now or datetime.now(UTC))
-    if not rt.store.read("migration_done", id=GIST_RESTORED)[0]["done"]:
-        restore_gist(rt, now or datetime.now(UTC))
-        rt.store.write("migration_record", id=GIST_RESTORED, now=now or datetime.now(UTC))
+    clock = now or datetime.now(UTC)
+    once: tuple[tuple[str, Callable[[Runtime, datetime], object]], ...] = (
+        (EDGES_DUE, lambda r, _: mark_edges_due(r)),
+        (TIMES_IN_UTC, lambda r, _: times_in_utc(r)),
+        (GIST_RESTORED, restore_gist),
+    )
+    for migration, step in once:  # each reads the whole store: recorded as done, later inits skip it
+        if not rt.store.read("migration_done", id=migration)[0]["done"]:
+            step(rt, clock)
+            rt.store.write("migration_record", id=migration, now=clock)
     return total
 
 
