@@ -45,7 +45,8 @@ from graphmem import Embedder, GraphMemory
 from graphmem.embedding import embed_query_checked, embedder_name
 from graphmem.formation.writer import user_key
 from graphmem.retrieval.recall import RecallRequest, run_search
-from graphmem.retrieval.search import embed_queries, lucene_query, query_terms
+from graphmem.retrieval.search import embed_queries
+from graphmem.retrieval.terms import lucene_query, query_terms
 
 PEERS_DIR = Path(__file__).parent / "peers"
 console = Console()
@@ -53,7 +54,7 @@ console = Console()
 _FULLTEXT = """
 // Full-text (BM25) seeds for one tenant. The Lucene query requires the tenant's user_key token; the
 // user_id filter below is what guarantees isolation.
-// $lucene: the Lucene query string (built by graphmem.retrieval.search.lucene_query), $user_id, $k
+// $lucene: the Lucene query string (built by graphmem.retrieval.terms.lucene_query), $user_id, $k
 // $as_of: datetime or null (transaction time)
 CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $k}) YIELD node AS m, score
 WITH m, score WHERE m.user_id = $user_id

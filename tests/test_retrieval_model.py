@@ -24,7 +24,7 @@ from graphmem.model.scoring import (
     suppressed_strength,
 )
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
-from graphmem.retrieval.search import lucene_query, query_terms
+from graphmem.retrieval.terms import lucene_query, query_terms
 
 
 def test_rrf_matches_its_definition() -> None:

@@ -3,9 +3,10 @@
 Formation stores, next to ``content``:
 
 - ``search_text``: one full-text field holding the content, the speaker's name, the names of the entities
-  found in it and the dates its relative expressions resolve to (ISO dates, month and weekday names,
-  years). Merging the expansion into the item's own key, rather than indexing each key separately, is
-  what LongMemEval found to work best.
+  found in it, the dates its relative expressions resolve to (ISO dates, month and weekday names, years) and
+  the words inside its compound terms (``parse_config``, ``TokenExpiredError``: the index holds each as one
+  term; :mod:`graphmem.model.tokens`). Merging the expansion into the item's own key, rather than indexing
+  each key separately, is what LongMemEval found to work best.
 - the **profile facts** the turn states (``location: Lisbon``, ``employer: Spotify``; :func:`fact_lines`): one
   line each under the turn's own words in the text its ``embedding`` is made from, and their words in
   ``search_text``. A question asks by the relation ("Where do I live?") where the turn says it another way
@@ -28,7 +29,6 @@ Feedback adds one more (``mem.memories.feedback``):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -36,6 +36,7 @@ import numpy as np
 from graphmem.model.date_queries import date_words
 from graphmem.model.dates import DateRange
 from graphmem.model.fact_patterns import ExtractedFact
+from graphmem.model.tokens import compound_parts, index_tokens
 from graphmem.models import FactType
 
 __all__ = [
@@ -62,8 +63,6 @@ by its own words."""
 ASKED_CHARS = 500
 """Each kept question is cut to this many characters (a question is a sentence or two; a pasted document given
 as the feedback's query would otherwise fill the key)."""
-
-_WORD = re.compile(r"\w+")
 
 
 def fact_vector_text(key: str | None, value: str | None) -> str:
@@ -114,13 +113,15 @@ def search_text(
     ranges: Sequence[DateRange],
     facts: Sequence[ExtractedFact] = (),
 ) -> str:
-    """The content followed by the speaker, entity names, date words and profile facts' words not already in
-    it, one field."""
-    have = set(_WORD.findall(content.lower()))
+    """The content followed by the speaker, entity names, date words, profile facts' words and the words
+    inside its compound terms (``parse_config``: parse config; :func:`graphmem.model.tokens.compound_parts`)
+    that the index does not already hold as terms of it, one field."""
+    have = set(index_tokens(content))
     extra: dict[str, None] = {}
     stated = [w for line in fact_lines(facts) for w in line.split(":", 1)]
-    for word in [speaker or "", *entity_names, *(w for r in ranges for w in date_words(r)), *stated]:
-        tokens = set(_WORD.findall(word.lower()))
+    dated = (w for r in ranges for w in date_words(r))
+    for word in [speaker or "", *entity_names, *dated, *stated, *compound_parts(content)]:
+        tokens = set(index_tokens(word))
         if tokens and not tokens <= have:
             extra[word.strip()] = None
             have |= tokens

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import Stemmer
 
-from graphmem.retrieval.terms import TOKEN
+from graphmem.model.tokens import index_tokens
 
 __all__ = [
     "DF_CAP",
@@ -68,10 +68,10 @@ def _stem(word: str) -> str:
 
 
 def analyze(text: str) -> list[str]:
-    """``text``'s terms as the english analyzer indexes them: lower case, ``'s`` dropped, stop words out,
-    Porter stems."""
+    """``text``'s terms as the english analyzer indexes them: cut as its tokenizer cuts
+    (:func:`graphmem.model.tokens.index_tokens`), lower case, ``'s`` dropped, stop words out, Porter stems."""
     out = []
-    for token in TOKEN.findall(text.lower()):
+    for token in index_tokens(text):
         token = token.removesuffix("'s")
         if token and token not in STOP_WORDS:
             out.append(_stem(token))

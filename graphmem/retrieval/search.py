@@ -9,7 +9,7 @@ an optional cross-encoder, a session-diverse cut and a calibrated confidence per
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -40,7 +40,7 @@ from graphmem.retrieval.signals import (
     spread,
     summary_details,
 )
-from graphmem.retrieval.terms import TOKEN, lucene_query, query_names, query_terms, spoken_names, vector_query
+from graphmem.retrieval.terms import keywords, lucene_query, query_names, substring_words, vector_query
 from graphmem.store.queries import variant
 from graphmem.store.runtime import Runtime, TenantProfile
 
@@ -54,17 +54,6 @@ SCORED_ALL_MAX = 2000
 the neighbourhood's being computed again in the pool's projection: at LoCoMo size (400-700 memories) that
 saves a quarter of the pool query's server time for about 1 ms of decoding; decoding 2,000 rows costs about
 what recomputing a neighbourhood's cosines does. A speed setting only: the ranking is the same either way."""
-
-
-def keywords(req: SearchRequest, speakers: Collection[str] = ()) -> list[str]:
-    """The query's content words for BM25 and coverage, less the words of its relative date expressions
-    ("year" in "later this year" names no date; its resolved span boosts instead:
-    model.date_queries.query_dates) and less the names of the tenant's speakers: "What did Melanie paint?"
-    is about Melanie's turns, which the speaker boost finds, while her name as a word matches every turn
-    that addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
-    relative = query_dates(req.query, req.as_of or datetime.now(UTC)).relative_words
-    spoken = {word for name in spoken_names(req.query, speakers) for word in query_terms(name)}
-    return [t for t in query_terms(req.query) if t not in relative and t not in spoken]
 
 
 @dataclass(frozen=True)
@@ -146,7 +135,7 @@ def _pool_query(rt: Runtime, req: SearchRequest, profile: TenantProfile) -> tupl
         if req.embedding is not None
         else VectorPlan("none", 0)
     )
-    terms = keywords(req, profile.speakers)
+    terms = keywords(req.query, req.as_of, profile.speakers)
     params = {
         "tenants": req.readable,
         "embedding": req.embedding,
@@ -194,10 +183,9 @@ def search(rt: Runtime, req: SearchRequest) -> Ranked:
 
 def substring_pool(rt: Runtime, req: SearchRequest) -> dict[str, Any]:
     """Last-resort pool: case-insensitive substring match of the query's words (no graph)."""
-    words = [t for t in TOKEN.findall(req.query.lower()) if len(t) > 2] or [req.query.strip().lower()]
     found = rt.store.read(
         "recall_substring",
-        terms=words,
+        terms=substring_words(req.query),
         tenants=req.readable,
         k=req.preset.pool_k,
         **TimeScope(req.as_of, req.known_at).params(),
@@ -274,7 +262,8 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
     standout = spread(signals.cosine, row.get("baseline", seeds), row.get("reference", ()), req.preset.pool_k)
     span = dates.millis if dates.relative_words else None  # those words left the keywords: the date stands in
-    judge = answer_judge(req.query, row, keywords(req), standout, span)  # keywords: a speaker's name counts
+    words = keywords(req.query, req.as_of)  # a speaker's name counts here
+    judge = answer_judge(req.query, row, words, standout, span)
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
     hits = []

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from datetime import UTC, datetime
 
+from graphmem.model.date_queries import query_dates
 from graphmem.model.intent import named_entities
+from graphmem.model.tokens import compound_parts, index_tokens
 
-TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
 STOP_WORDS = frozenset(  # English function words dropped from full-text queries
     (  # noqa: SIM905
         "a an the and or but if of to in on at by for with about against between into through during "
@@ -22,12 +24,32 @@ LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 
 
 def query_terms(text: str) -> list[str]:
-    """Lower-case content words of a query (stop words dropped, order kept, no repeats)."""
+    """Lower-case content words of a query (stop words dropped, order kept, no repeats), cut as the full-text
+    index cuts text (:func:`graphmem.model.tokens.index_tokens`: "parse_config" and "Zürich" are one term
+    each), then the words inside its compound terms ("parse", "config"), which formation adds to a memory's
+    search text: the same identifier is found whether the query writes it whole or in words."""
     seen: dict[str, None] = {}
-    for token in TOKEN.findall(text.lower()):
+    for token in [*index_tokens(text), *compound_parts(text)]:
         if token not in STOP_WORDS and len(token) > 1:
             seen.setdefault(token, None)
     return list(seen)
+
+
+def keywords(query: str, as_of: datetime | None, speakers: Collection[str] = ()) -> list[str]:
+    """The query's content words for BM25 and coverage, less the words of its relative date expressions
+    ("year" in "later this year" names no date; its resolved span boosts instead:
+    model.date_queries.query_dates) and less the names of the tenant's speakers: "What did Melanie paint?"
+    is about Melanie's turns, which the speaker boost finds, while her name as a word matches every turn
+    that addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
+    relative = query_dates(query, as_of or datetime.now(UTC)).relative_words
+    spoken = {word for name in spoken_names(query, speakers) for word in query_terms(name)}
+    return [t for t in query_terms(query) if t not in relative and t not in spoken]
+
+
+def substring_words(query: str) -> list[str]:
+    """The words a substring scan looks for (the last resort when neither index finds anything): the query's
+    terms of three characters or more, or the whole query."""
+    return [t for t in index_tokens(query) if len(t) > 2] or [query.strip().lower()]
 
 
 OWN_FIELDS = ("content", "speaker", "search_text")

@@ -1,0 +1,64 @@
+"""Words as the full-text index cuts them (pure, no database).
+
+The memory index's english analyzer cuts text with Lucene's StandardTokenizer (Unicode word boundaries,
+UAX #29), which keeps an identifier, a file name, an address or a version whole: ``parse_config``,
+``parser.py``, ``app.acme.io``, ``10.0.3.17``, ``1.26.4``, ``TokenExpiredError`` are one term each, and a
+word with letters beyond ASCII (``Zürich``, ``São``) is one word. Recall used to cut a query into ASCII letter
+and digit runs, so it asked the index for terms the index never holds: "parse_config" asked for ``parse`` and
+``config``, "Zürich" for ``rich``. :func:`index_tokens` cuts as the index does; :func:`compound_parts` names
+the words inside a compound term, which formation adds to a memory's ``search_text``
+(:func:`graphmem.model.keys.search_text`) so that "the parse config function" or "the token expired error"
+finds ``parse_config`` and ``TokenExpiredError`` too (code search engines split identifiers the same way).
+
+The cut follows UAX #29's rules for the characters people type: letters, digits and ``_`` run together
+(``v2``, ``__init__``); ``.`` and an apostrophe join letters to letters and digits to digits (``parser.py``,
+``o'brien``, ``3.5``), ``:`` letters to letters (``a:b``, not ``5:30``), ``,`` digits to digits
+(``3,000``); everything else (space, ``-``, ``/``, ``@``, brackets) cuts. Checked against the server's index
+in ``tests/test_tokens.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+__all__ = ["compound_parts", "index_tokens"]
+
+_LETTERS = r"[^\W\d_]"  # a letter of any script
+_TOKEN = re.compile(rf"\w+(?:(?:[.']|(?<={_LETTERS}):(?={_LETTERS})|(?<=\d),(?=\d))\w+)*")
+_JOINS = re.compile(r"[_.:]+")  # what joins the parts of a compound term
+
+
+def index_tokens(text: str) -> list[str]:
+    """``text``'s terms as the index's tokenizer cuts them, lower-cased, a right single quotation mark read as
+    an apostrophe (the analyzer drops a possessive in either)."""
+    return _TOKEN.findall(text.lower().replace("\u2019", "'"))
+
+
+def compound_parts(text: str) -> list[str]:
+    """The words inside ``text``'s compound terms (lower-cased, in order, each once, none of one character):
+    the parts of a term joined by ``_``, ``.`` or ``:`` or written in camel case (letters next to digits
+    are one part: "sha256", "3pm"). A number with a thousands separator, a word with an apostrophe
+    ("O'Brien", "McDonald's") and a plain word have none. A part that is also a term of ``text`` on its own
+    is left out (the index has it)."""
+    whole = set(index_tokens(text))
+    parts: dict[str, None] = {}
+    for token in _TOKEN.findall(text.replace("\u2019", "'")):
+        pieces = [] if "'" in token else [p for run in _JOINS.split(token) for p in _camel(run)]
+        if len(pieces) < 2:
+            continue
+        for piece in (p.lower() for p in pieces):
+            if len(piece) > 1 and piece not in whole:
+                parts.setdefault(piece, None)
+    return list(parts)
+
+
+def _camel(run: str) -> list[str]:
+    """A run of letters and digits cut where camel case starts a word ("parseConfig": parse, Config;
+    "HTTPServer": HTTP, Server); letters next to digits stay together ("sha256", "3pm")."""
+    cuts = [0]
+    for i in range(1, len(run)):
+        starts = run[i].isupper() and (run[i - 1].islower() or run[i + 1 : i + 2].islower())
+        if starts and run[i - 1].isalpha():
+            cuts.append(i)
+    return [run[a:b] for a, b in itertools.pairwise([*cuts, len(run)])]
