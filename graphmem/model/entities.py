@@ -21,17 +21,21 @@ from dataclasses import dataclass
 
 from graphmem.model.entity_words import ANIMALS, DETERMINERS, KIN, ORG_CUES, PLACE_PREPOSITIONS, STOP, TITLES
 
+# A capital letter of any script ("Élodie", "Łukasz", "Örebro"; `[A-Z]` missed them): the basic
+# multilingual plane's upper-case letters (Python's re has no \p{Lu}), "A-Z" first
+_UPPER = "[A-Z" + "".join(c for c in map(chr, range(0xC0, 0x10000)) if c.isupper() and c.isalpha()) + "]"
 # A capitalised word: initials ("J.", "U.S."), a title with its dot ("Dr.", "St."), or a word whose dots are
 # inside it; a word's closing full stop ends the sentence, so a span never runs on into the next sentence
 # ("Thanks, Caroline. We've" names Caroline, not "Caroline. We've").
-_WORD = r"(?:(?:[A-Z]\.)+(?![\w'])|(?:Mr|Mrs|Ms|Dr|Prof|St|Mt)\.|[A-Z][\w'&-]*(?:\.[\w'&-]+)*)"
+_WORD = rf"(?:(?:{_UPPER}\.)+(?![\w'])|(?:Mr|Mrs|Ms|Dr|Prof|St|Mt)\.|{_UPPER}[\w'&-]*(?:\.[\w'&-]+)*)"
 _CAP_SPAN = re.compile(rf"\b{_WORD}(?:\s+(?:of\s+|de\s+|the\s+)?{_WORD})*")
 _RELATION = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|best|pet)\s+)?"
-    r"(?P<rel>[a-z]+)(?:\s*,)?\s+(?:(?:is\s+)?(?:named|called)\s+)?(?P<name>[A-Z][\w'-]+)"
+    rf"(?P<rel>[a-z]+)(?:\s*,)?\s+(?:(?:is\s+)?(?:named|called)\s+)?(?P<name>{_UPPER}[\w'-]+)"
 )
 _NAMED = re.compile(
-    r"\b(?:[Aa]n?|[Tt]he|[Mm]y|[Oo]ur)\s+(?P<rel>[a-z]+)\s+(?:named|called)\s+(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+    r"\b(?:[Aa]n?|[Tt]he|[Mm]y|[Oo]ur)\s+(?P<rel>[a-z]+)\s+(?:named|called)\s+"
+    rf"(?P<name>{_UPPER}[\w'-]+(?:\s+{_UPPER}[\w'-]+)?)"
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n+|[\"“(]\s*)$")
 

@@ -50,7 +50,7 @@ _TEMPORAL = re.compile(
     re.I,
 )
 _ENTITY = re.compile(r"\b(who|whom|whose|which|what is the name|named|called)\b", re.I)
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_WORD = re.compile(r"[^\W\d_][^\W_'-]*(?:['-][^\W_'-]+)*")  # a word of letters of any script ("Élodie")
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "OK"})
 
 
