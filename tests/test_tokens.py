@@ -10,7 +10,9 @@ from graphmem import GraphMemory
 from graphmem.model.entities import extract
 from graphmem.model.intent import named_entities
 from graphmem.model.keys import search_text
+from graphmem.model.reconstruction import stands_alone
 from graphmem.model.tokens import compound_parts, index_tokens
+from graphmem.model.topics import words as topic_words
 from graphmem.retrieval.terms import LUCENE_SPECIAL, query_terms
 
 CUTS = {
@@ -133,3 +135,8 @@ def test_the_entity_view_links_memories_by_a_name_beyond_ascii(mem: GraphMemory,
         {"u": user_id},
     )
     assert {r["name"]: r["n"] for r in rows}.get("Łukasz") == 2
+
+
+def test_the_rules_that_read_words_read_letters_of_any_script() -> None:
+    assert topic_words("We hiked near Zürich, a naïve café") == ["hiked", "near", "zürich", "naïve", "café"]
+    assert stands_alone("It was amazing with Łukasz at the lake!")  # a name says what "it" is about

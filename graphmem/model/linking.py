@@ -16,6 +16,7 @@ import numpy as np
 
 from graphmem.model.extraction import CueDirection, causal_cue
 from graphmem.model.reconstruction import ANAPHORS, FUNCTION_WORDS, REPLY_PARTICLES, stands_alone
+from graphmem.model.tokens import WORD
 
 LINK_TYPES = frozenset({"FOLLOWS", "RELATED_TO", "CAUSES", "CONFLICTS_WITH"})
 """Relationship types a caller may create with ``link()`` (between two memories of one user)."""
@@ -71,7 +72,7 @@ def same_claims(a: str, b: str) -> bool:
     return _reading(a).claims == _reading(b).claims
 
 
-_WORD = re.compile(r"[a-z][a-z']*")
+_WORD = WORD  # letters of any script (graphmem.model.tokens.WORD)
 _FILLER = FUNCTION_WORDS | ANAPHORS | REPLY_PARTICLES
 STEM = 5
 """Words are compared by their first five letters ("loved" and "love", "tournaments" and "tournament")."""

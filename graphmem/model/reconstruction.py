@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from graphmem.model.tokens import WORD
+
 REPLY_PARTICLES = frozenset(
     (  # noqa: SIM905
         "yes yeah yep yup no nope nah sure thanks thank totally absolutely definitely exactly agreed "
@@ -42,7 +44,7 @@ ELLIPSIS_WORDS = 3
 MAX_CONTENT_WORDS = 4
 CONFIDENCE_FACTOR = 0.8
 """A reconstructed reading is an inference from neighbours: its confidence is the hit's times this."""
-_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_WORD = WORD  # letters of any script (graphmem.model.tokens.WORD)
 
 
 def _proper_names(words: Sequence[str]) -> list[str]:

@@ -22,9 +22,13 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["compound_parts", "index_tokens"]
+__all__ = ["WORD", "compound_parts", "index_tokens"]
 
 _LETTERS = r"[^\W\d_]"  # a letter of any script
+WORD = re.compile(rf"{_LETTERS}+(?:'{_LETTERS}+)*")
+"""A word of letters of any script, apostrophes inside it ("Zürich", "don't"): what the rules that read words
+(topics' keywords, linking's textual rules, reconstruction's names) take as one; ``[A-Za-z]`` cut "Zürich" to
+"rich"."""
 _TOKEN = re.compile(rf"\w+(?:(?:[.']|(?<={_LETTERS}):(?={_LETTERS})|(?<=\d),(?=\d))\w+)*")
 _JOINS = re.compile(r"[_.:]+")  # what joins the parts of a compound term
 

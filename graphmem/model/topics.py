@@ -12,15 +12,16 @@ A topic is named from what it is about: its most mentioned entities, then its mo
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+
+from graphmem.model.tokens import WORD
 
 MIN_TOPIC_SIZE = 3
 NAME_ENTITIES = 2
 NAME_KEYWORDS = 3
 SEED = 7
-_WORD = re.compile(r"[a-z][a-z']+")
+_WORD = WORD  # letters of any script (graphmem.model.tokens.WORD)
 STOP = frozenset(
     (  # noqa: SIM905
         "the and but for with about from into that this these those there their they them then than have "
