@@ -14,6 +14,7 @@ from graphmem.model.reconstruction import stands_alone
 from graphmem.model.tokens import compound_parts, index_tokens
 from graphmem.model.topics import words as topic_words
 from graphmem.retrieval.terms import LUCENE_SPECIAL, query_terms
+from graphmem.temporal import migrate
 
 CUTS = {
     "alpha parse_config() beta": ["alpha", "parse_config", "beta"],
@@ -140,3 +141,25 @@ def test_the_entity_view_links_memories_by_a_name_beyond_ascii(mem: GraphMemory,
 def test_the_rules_that_read_words_read_letters_of_any_script() -> None:
     assert topic_words("We hiked near Zürich, a naïve café") == ["hiked", "near", "zürich", "naïve", "café"]
     assert stands_alone("It was amazing with Łukasz at the lake!")  # a name says what "it" is about
+
+
+def test_init_adds_the_words_inside_compound_terms_to_memories_formed_before(
+    mem: GraphMemory, user_id: str
+) -> None:
+    """The once-per-store migration (graphmem.temporal.migrate.compound_keys): a memory formed before round 61
+    (its search text without the words inside its compound terms) gets them, and full text finds it."""
+    old = mem.remember("Call refreshToken() after parse_config", user_id=user_id)
+    plain = mem.remember("We painted the fence on Sunday.", user_id=user_id)
+    mem.runtime.store.run_statement(
+        "MATCH (m:Memory) WHERE m.user_id = $u SET m.search_text = m.content", {"u": user_id}
+    )
+    assert migrate.compound_keys(mem.runtime) >= 1
+    rows = mem.query(
+        "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.id AS id, m.search_text AS text", {"u": user_id}
+    )
+    texts = {r["id"]: r["text"] for r in rows}
+    assert texts[old.id] == "Call refreshToken() after parse_config refresh token parse config"
+    assert texts[plain.id] == "We painted the fence on Sunday."
+    assert migrate.compound_keys(mem.runtime) == 0  # nothing left to add: a second run changes nothing
+    hits = mem.recall("the parse config function", user_id=user_id, k=2, reinforce=False)
+    assert hits[0].memory.id == old.id and hits[0].explanation.components["bm25"] > 0.0

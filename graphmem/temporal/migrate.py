@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from graphmem.model.tokens import compound_parts, index_tokens
 from graphmem.store.queries import query, query_names, schema_statements
 from graphmem.store.runtime import Runtime
 
@@ -29,12 +30,18 @@ GIST_RESTORED = "gist_restored"
 memory)."""
 
 
+COMPOUND_KEYS = "compound_keys"
+"""The one-time migration that adds the words inside compound terms to the search text of memories formed
+before round 61 (it reads every memory's content; graphmem.model.tokens)."""
+
+
 def run(rt: Runtime, now: datetime | None = None) -> int:
     """Give every memory without ``occurred_at`` one (from ``created_at``, else ``recorded_at``), and, once
     per store, every RELATED_TO edge the decay job's index seeks cannot find the epoch as ``weight_due``
     (:func:`mark_edges_due`; it reads every edge, so later inits skip it), every date-time held at
-    another offset the same instant in UTC (:func:`times_in_utc`, once too) and every summary decay forgot
-    its status back (:func:`restore_gist`, once too); returns how many memories were given an occurred_at.
+    another offset the same instant in UTC (:func:`times_in_utc`, once too), every summary decay forgot
+    its status back (:func:`restore_gist`, once too) and every memory's search text the words inside its
+    compound terms (:func:`compound_keys`, once too); returns how many memories were given an occurred_at.
     Nothing is deleted or overwritten."""
     total = _batched(rt, "memory_occurred_backfill")
     if total:
@@ -44,6 +51,7 @@ def run(rt: Runtime, now: datetime | None = None) -> int:
         (EDGES_DUE, lambda r, _: mark_edges_due(r)),
         (TIMES_IN_UTC, lambda r, _: times_in_utc(r)),
         (GIST_RESTORED, restore_gist),
+        (COMPOUND_KEYS, lambda r, _: compound_keys(r)),
     )
     for migration, step in once:  # each reads the whole store: recorded as done, later inits skip it
         if not rt.store.read("migration_done", id=migration)[0]["done"]:
@@ -59,6 +67,29 @@ def restore_gist(rt: Runtime, now: datetime) -> int:
     if restored:
         logger.info("migration: %d summaries decay had forgotten restored", restored)
     return restored
+
+
+def compound_keys(rt: Runtime) -> int:
+    """Append to each memory's search text the words inside its content's compound terms that it lacks
+    (:func:`graphmem.model.tokens.compound_parts`: formation writes them since round 61); returns how many
+    memories changed. Pages in id order; the server's regex picks the contents that may hold one."""
+    after, total = "", 0
+    while True:
+        page = rt.store.read("migration_compound_keys_page", after=after, limit=BATCH)
+        rows = []
+        for row in page:
+            have = set(index_tokens(row["search_text"]))
+            extra = [p for p in compound_parts(row["content"]) if p not in have]
+            if extra:
+                rows.append({"id": row["id"], "search_text": row["search_text"], "extra": " ".join(extra)})
+        if rows:
+            total += int(rt.store.write("migration_compound_keys_write", rows=rows)[0]["updated"])
+        if len(page) < BATCH:
+            break
+        after = page[-1]["id"]
+    if total:
+        logger.info("migration: the words inside compound terms added to %d memories' search text", total)
+    return total
 
 
 def times_in_utc(rt: Runtime) -> tuple[int, int]:
