@@ -31,6 +31,9 @@ WORD = re.compile(rf"{_LETTERS}+(?:'{_LETTERS}+)*")
 "rich"."""
 _TOKEN = re.compile(rf"\w+(?:(?:[.']|(?<={_LETTERS}):(?={_LETTERS})|(?<=\d),(?=\d))\w+)*")
 _JOINS = re.compile(r"[_.:]+")  # what joins the parts of a compound term
+# what a compound term holds somewhere (a cheap test that lets most text skip the cut): a joint, a capital
+# after a small letter or two capitals before a small letter in ASCII, or any character beyond ASCII
+_MAYBE = re.compile(r"_|\w[.:]\w|[a-z][A-Z]|[A-Z]{2}[a-z]|[^\x00-\x7f]")
 
 
 def index_tokens(text: str) -> list[str]:
@@ -45,10 +48,14 @@ def compound_parts(text: str) -> list[str]:
     are one part: "sha256", "3pm"). A number with a thousands separator, a word with an apostrophe
     ("O'Brien", "McDonald's") and a plain word have none. A part that is also a term of ``text`` on its own
     is left out (the index has it)."""
+    if _MAYBE.search(text) is None:
+        return []
     whole = set(index_tokens(text))
     parts: dict[str, None] = {}
     for token in _TOKEN.findall(text.replace("\u2019", "'")):
-        pieces = [] if "'" in token else [p for run in _JOINS.split(token) for p in _camel(run)]
+        if "'" in token or _MAYBE.search(token) is None:
+            continue
+        pieces = [p for run in _JOINS.split(token) for p in _camel(run)]
         if len(pieces) < 2:
             continue
         for piece in (p.lower() for p in pieces):

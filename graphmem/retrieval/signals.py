@@ -22,7 +22,7 @@ from graphmem.model.scoring import (
     linear_fusion,
 )
 from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
-from graphmem.model.tokens import compound_parts, index_tokens
+from graphmem.model.tokens import index_tokens
 from graphmem.retrieval.terms import STOP_WORDS, query_names, query_terms, spoken_names
 
 # A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
@@ -134,7 +134,7 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
         "search_text",
     )  # pool rows carry text (search_text), fetched rows search_text
     text = " ".join(str(memory.get(f) or "") for f in fields)
-    words = {*index_tokens(text), *compound_parts(text)}  # as the index cuts it, and a compound's words
+    words = set(index_tokens(text))  # as the index cuts it (search_text holds a compound term's words)
     for relation in words & RELATION_WORDS.keys():
         words |= RELATION_WORDS[relation]
     return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
