@@ -8,6 +8,10 @@ Rules, in order of trust:
    ordinary sentence starts (``Went``, ``Yesterday``) are not taken for names;
 4. known entity keys (the user's existing entities) found in lower case (``rex``).
 
+Code is read as no source of names: the rules read the text's prose (:func:`graphmem.model.prose.prose`:
+fenced, inline and indented code and a whole JSON document blanked), and a code value such as ``None`` or
+``True`` is never a name.
+
 Entity keys are normalized names: lower case, no determiners/possessives/titles, no relation prefix, so
 ``Rex``, ``rex`` and ``my dog Rex`` share the key ``rex``.
 """
@@ -20,6 +24,7 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from graphmem.model.entity_words import ANIMALS, DETERMINERS, KIN, ORG_CUES, PLACE_PREPOSITIONS, STOP, TITLES
+from graphmem.model.prose import prose
 
 # A capital letter of any script ("Élodie", "Łukasz", "Örebro"; `[A-Z]` missed them): the basic
 # multilingual plane's upper-case letters (Python's re has no \p{Lu}), "A-Z" first
@@ -51,6 +56,8 @@ def _at_sentence_start(text: str, pos: int) -> bool:
     return _SENTENCE_START.search(text, max(end - 1, 0), pos) is not None
 
 
+CODE_LITERALS = frozenset({"none", "true", "false", "null", "nan", "undefined"})
+"""Values of code written in prose ("it returns None"), never a name."""
 _POSSESSIVE = re.compile(r"['’]s$")
 _NON_KEY = re.compile(r"[^\w\s&-]")
 
@@ -103,12 +110,13 @@ def extract(text: str, *, known: Iterable[str] = ()) -> list[Mention]:
     occurrence of one of them counts as a mention.
     """
     known_keys = {k for k in known if k}
+    text = prose(text)  # code is no source of names (graphmem.model.prose)
     found: dict[str, Mention] = {}
     taken: list[tuple[int, int]] = []
 
     def add(name: str, type_: str, start: int, end: int) -> None:
         key = normalize_key(name)
-        if not key or key in STOP or len(key) < 2 or key.isdigit():
+        if not key or key in STOP or key in CODE_LITERALS or len(key) < 2 or key.isdigit():
             return
         taken.append((start, end))
         found.setdefault(key, Mention(name=name.strip(), type=type_, key=key))
@@ -179,7 +187,7 @@ def known_spans(text: str, keys: Collection[str]) -> Iterator[tuple[int, int]]:
 def mid_sentence_keys(texts: Iterable[str]) -> set[str]:
     """Keys of capitalized words seen inside sentences: they make a sentence-initial occurrence credible."""
     keys: set[str] = set()
-    for text in texts:
+    for text in map(prose, texts):
         for m in _CAP_SPAN.finditer(text):
             if not _at_sentence_start(text, m.start()):
                 words = _trim(m.group(0).split())
