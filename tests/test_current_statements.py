@@ -28,7 +28,7 @@ from graphmem.model.timescope import (
     not_yet,
     still_holds,
 )
-from graphmem.retrieval.signals import changed_later
+from graphmem.retrieval.changes import changed_later
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 BEFORE = datetime(2025, 12, 20, 12, tzinfo=UTC)  # after the scenarios' turns, before any plan's date

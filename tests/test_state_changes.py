@@ -1,5 +1,5 @@
 """A later statement that says a state changed outranks the earlier one for a question about the present,
-without a fact rule for it (graphmem.retrieval.signals.changed_later); past-tense and ``as_of`` questions
+without a fact rule for it (graphmem.retrieval.changes.changed_later); past-tense and ``as_of`` questions
 still reach the earlier one (real server, real embedder)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from graphmem import GraphMemory
 from graphmem.model.timescope import CURRENT_FACTOR
-from graphmem.retrieval.signals import CHANGE
+from graphmem.retrieval.changes import CHANGE, _paired, inherit
 
 START = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 OTHERS = [
@@ -83,6 +83,14 @@ def test_the_past_and_as_of_still_reach_the_earlier_statement(mem: GraphMemory, 
         ("Thanks! I won't quit on my dreams.", False),
         ("Have you made any more art lately?", False),
         ("I was so moved by the concert.", False),
+        # a value set to another, by anyone (round 61)
+        ("We raised the API rate limit to 500 requests per minute.", True),
+        ("We migrated the database from MySQL to Postgres 16.", True),
+        ("The staging URL changed to stage2.acme.io.", True),
+        ("It was renamed to Billing last sprint.", True),
+        ("My sister moved to Lisbon.", False),  # a person's move: the location rules read it
+        ("I'm not used to the cold yet.", False),
+        ("The rain changed our plans, so we went to the museum.", False),  # another clause
     ],
 )
 def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None:
@@ -122,3 +130,65 @@ def test_the_change_said_right_after_the_statement_it_outdates_stays_current(
     currency = {h.memory.content: h.explanation.components["currency"] for h in hits}
     # not scored down; the statement of the current home backs the question (timescope.CURRENT_FACTOR)
     assert currency[new] == (CURRENT_FACTOR if backed else 1.0) and currency[old] < 1.0
+
+
+# A project's state told by a developer (round 61): each change said weeks after the statement it changes,
+# in words the question does not share ("HTTP client"), two of them sharing a word with another thing
+# ("requests" the library, "requests per minute" of the rate limit).
+PROJECT = [
+    (
+        "We use requests as our HTTP client.",
+        "We switched from requests to httpx last week.",
+        "Which HTTP client do we use?",
+    ),
+    (
+        "Our database is MySQL 5.7.",
+        "We migrated the database from MySQL to Postgres 16.",
+        "What database do we use?",
+    ),
+    (
+        "The staging URL is staging.acme.io.",
+        "The staging URL changed to stage2.acme.io.",
+        "What is the staging URL?",
+    ),
+    (
+        "The API rate limit is 100 requests per minute.",
+        "We raised the API rate limit to 500 requests per minute.",
+        "What is the API rate limit?",
+    ),
+]
+
+
+def test_a_project_state_changed_in_other_words_answers_the_present(mem: GraphMemory, user_id: str) -> None:
+    said = [old for old, _, _ in PROJECT] + ["I had a long meeting about the roadmap.", "Lunch was great."]
+    said += [new for _, new, _ in PROJECT]
+    for day, text in enumerate(said):
+        mem.add_messages(
+            [{"role": "user", "content": text, "timestamp": START + timedelta(days=5 * day)}],
+            user_id=user_id,
+            session_id=f"s{day}",
+        )
+    for old, new, question in PROJECT:
+        hits = mem.recall(question, user_id=user_id, k=10, reinforce=False)
+        assert hits[0].memory.content == new, question
+        assert next(h for h in hits if h.memory.content == old).explanation.components["currency"] < 1.0
+    past = mem.recall("Which HTTP client did we use before?", user_id=user_id, k=10, reinforce=False)
+    before = next(h for h in past if h.memory.content == PROJECT[0][0])
+    assert before.explanation.components["currency"] == 1.0  # the past: not outdated, nothing inherited
+
+
+def test_a_change_pairs_with_the_statement_it_is_closest_to_and_takes_its_score() -> None:
+    """``_paired``: each of a pair is the other's closest (strongest RELATED_TO weight); ``inherit``: the
+    later takes the earlier's score where higher, through a chain to the latest."""
+    changers = {"client": {"httpx", "limit"}, "old_limit": {"httpx", "limit"}, "httpx": {"limit"}}
+    links = [
+        ["client", "httpx", "RELATED_TO", 0.77],
+        ["client", "limit", "RELATED_TO", 0.61],
+        ["old_limit", "httpx", "RELATED_TO", 0.60],
+        ["old_limit", "limit", "RELATED_TO", 0.84],
+        ["httpx", "limit", "RELATED_TO", 0.63],
+    ]
+    assert _paired(changers, links) == {"client": {"httpx"}, "old_limit": {"limit"}}
+    own = {"a": 0.9, "b": 0.3, "c": 0.2, "d": 0.5}
+    assert inherit(own, {"a": {"b"}, "b": {"c"}}) == {"a": 0.9, "b": 0.9, "c": 0.9, "d": 0.5}
+    assert inherit(own, {}) == own

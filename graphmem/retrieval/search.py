@@ -25,6 +25,7 @@ from graphmem.model.recall_filter import RecallFilter
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, filtered, reference
+from graphmem.retrieval.changes import currencies, inherit
 from graphmem.retrieval.fact_vectors import key_cosines
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
@@ -34,7 +35,6 @@ from graphmem.retrieval.signals import (
     answer_judge,
     asking,
     best_cosine,
-    currencies,
     event_of,
     session_match,
     spread,
@@ -301,8 +301,9 @@ def _signals(
     """Linear fusion of cosine and BM25, times each memory's currency: statements superseded by then score
     down for a present-tense question, in what they pass to the graph and in their final score
     (graphmem.model.timescope), or changed by a later statement among the best k
-    (graphmem.retrieval.signals.changed_later); a match borrowed through the context key from an outdated
-    previous turn is outdated with it."""
+    (graphmem.retrieval.changes.changed_later); a match borrowed through the context key from an outdated
+    previous turn is outdated with it; a statement that outdated another takes the other's score if higher
+    (graphmem.retrieval.changes.inherit)."""
     cosine = {mid: best_cosine(m) for mid, m in memories.items() if m.get("cosine") is not None}
     bm25 = {
         mid: f.get("fulltext", f.get("substring", 0.0))
@@ -311,8 +312,8 @@ def _signals(
     }
     own = linear_fusion(cosine, bm25, req.preset.vector_weight if cosine else 0.0)
     when, now = TimeScope(req.as_of, req.known_at), datetime.now(UTC)
-    current = currencies(memories, row["links"], own, req.query, req.k, when, now, row.get("key_cosines"))
-    own = {mid: v * current.get(mid, 1.0) for mid, v in own.items()}
+    current, by = currencies(memories, row["links"], own, req.query, req.k, when, now, row.get("key_cosines"))
+    own = {mid: v * current.get(mid, 1.0) for mid, v in inherit(own, by).items()}
     return _Signals(cosine, bm25, own, current)
 
 

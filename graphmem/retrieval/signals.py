@@ -5,15 +5,12 @@ and how many of the query's words it covers. Pure (no database)."""
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
 from graphmem.model.date_queries import overlaps
 from graphmem.model.fact_keys import RELATION_ALIASES
-from graphmem.model.planned import SUPPOSING_WORDS, leading
 from graphmem.model.scoring import (
     ASKING_FACTOR,
     OTHER_VOICE_FACTOR,
@@ -21,22 +18,8 @@ from graphmem.model.scoring import (
     asks_only,
     linear_fusion,
 )
-from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
 from graphmem.model.tokens import index_tokens
-from graphmem.retrieval.terms import STOP_WORDS, query_names, query_terms, spoken_names
-
-# A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
-# learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
-# drive any more", "I no longer eat meat". First person, and a change verb as a verb: conversation uses the
-# same words otherwise ("it changed my life", "use oil instead of butter", "I won't quit", "any more art?").
-CHANGE = re.compile(
-    r"\b(?:I|we)(?:'ve|'d| have| had)?(?: just| finally| recently| already| actually| since)? "
-    r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
-    r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
-    r"|\b(?:my|our) new \w+ (?:is|are)\b|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b",
-    re.IGNORECASE,
-)
-
+from graphmem.retrieval.terms import query_names, query_terms, spoken_names
 
 DAY_MS = 86_400_000
 
@@ -260,100 +243,3 @@ def _channel_cuts(seeds: Iterable[Mapping[str, Any]], k: int) -> dict[str, float
         for source, v in scores.items()
         if v
     }
-
-
-def currencies(
-    memories: Mapping[str, Mapping[str, Any]],
-    links: Sequence[Sequence[Any]],
-    own: Mapping[str, float],
-    query: str,
-    k: int,
-    scope: TimeScope,
-    now: datetime,
-    keys: Mapping[str, float] | None = None,
-) -> dict[str, float]:
-    """Each memory's currency factor (graphmem.model.timescope.currency: :data:`STALE_FACTOR` for a
-    statement outdated by a later fact, unless what the question asks of it still holds; ``keys``: the
-    question's cosine with fact keys' words), also :data:`STALE_FACTOR` for one :func:`changed_later` finds,
-    and a turn matched through its context key no more current than the previous turn it borrows from, unless
-    it is what outdated that turn ("I live in London." / "I moved to Glasgow.": the second is the current
-    statement, matched through the first's words)."""
-    current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
-    changers = changed_later(memories, own, query, k, links)
-    for mid in changers:
-        current[mid] = min(current[mid], STALE_FACTOR)
-    before = {link[1]: link[0] for link in links if link[2] == "FOLLOWS"}
-    for mid, memory in memories.items():
-        prev = before.get(mid)
-        if prev in current and via_context(memory) and not _outdated_by(prev, memories, mid, changers):
-            current[mid] = min(current[mid], current[prev])
-    return current
-
-
-def _outdated_by(
-    old: str, memories: Mapping[str, Mapping[str, Any]], mid: str, changers: Mapping[str, set[str]]
-) -> bool:
-    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` says so, or a fact
-    ``mid`` stated marked it (``old``'s ``outdated_by``: the memories that SUPERSEDE it; "I'm moving to
-    Glasgow next month" after "I live in London" too, whose mark starts at the plan's date)."""
-    by = (memories.get(old) or {}).get("outdated_by")
-    return mid in changers.get(old, ()) or (isinstance(by, list) and mid in by)
-
-
-def changed_later(
-    memories: Mapping[str, Mapping[str, Any]],
-    own: Mapping[str, float],
-    query: str,
-    k: int,
-    links: Sequence[Sequence[Any]],
-) -> dict[str, set[str]]:
-    """The best ``k`` candidates (by ``own``) that a later one of them says has changed (each with those later
-    ones), for a question about
-    the present: the later one, said by the same speaker, states a change (:data:`CHANGE`; not a question),
-    names something the earlier one said (a content word both hold, speakers' names aside: "I drive a Toyota
-    Corolla" / "I sold the Corolla and bought a Tesla"), and formation linked the two as related (RELATED_TO,
-    ``links``: recall_pool's). No fact rule covers such statements, so without this the earlier one, often
-    the closer match to the question's words, ranked first. Only among the best k: both must answer the
-    question well enough to be shown. On the LoCoMo development split it marks nothing (762 questions)."""
-    if asks_about_the_past(query):
-        return {}
-    top = sorted(own, key=lambda mid: -own[mid])[:k]
-    said: dict[str, int] = {  # epoch ms; a memory without it is not compared
-        mid: t for mid in top if mid in memories and isinstance(t := memories[mid].get("said"), int)
-    }
-    speakers = {str(m.get("speaker") or "").lower() for m in memories.values()}  # who, not what
-    words = {mid: _content_words(str(memories[mid].get("content") or "")) - speakers for mid in said}
-    related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
-    changed: dict[str, set[str]] = {}
-    for new in words:
-        content = str(memories[new].get("content") or "")
-        if asks_only(content) or all(_supposed(content, m.span()) for m in CHANGE.finditer(content)):
-            continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
-        for old in words:
-            if (
-                old != new
-                and said[old] < said[new]
-                and words[old] & words[new]
-                and memories[old].get("speaker") == memories[new].get("speaker")  # one's own state
-                and frozenset((old, new)) in related
-            ):
-                changed.setdefault(old, set()).add(new)
-    return changed
-
-
-_SUPPOSING = leading(SUPPOSING_WORDS)
-"""What supposes or asks a change (``CHANGE``'s verbs are past forms: "If I moved to Bergen, ...", "Should
-we have switched ..."), right before its subject. Not ``graphmem.model.planned.supposed``'s time words
-(when, once, before, after, until): "When I sold the Corolla last spring, I bought a Tesla" states the
-sale."""
-
-
-def _supposed(text: str, span: tuple[int, int]) -> bool:
-    """Whether the change at ``span`` is only supposed or asked (:data:`_SUPPOSING`)."""
-    return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
-
-
-def _content_words(text: str) -> set[str]:
-    """Lower-case words of three letters or more that are not function words."""
-    found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
-    return {w for w in found if len(w) >= 3 and w not in STOP_WORDS}

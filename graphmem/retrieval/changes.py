@@ -1,0 +1,205 @@
+"""What later statements changed (pure): a statement outdated by a later one scores down for a question about
+the present, and the later one answers what the question matched in it.
+
+Two sources say a statement was outdated: a fact it stated was superseded by a later memory's fact of the same
+key (``outdated_by``: the memories that SUPERSEDE it, graphmem.model.timescope), and a later statement of the
+same speaker that states a change (:data:`CHANGE`) of something the earlier one named, which formation linked
+to it (:func:`changed_later`; no fact rule covers "I sold the Corolla" or "we migrated the database from MySQL
+to Postgres"). :func:`currencies` turns both into each memory's currency factor, and :func:`inherit` gives the
+later statement the earlier one's score where that is higher: the change statement seldom repeats the words
+the question shares with the statement it changed ("Which HTTP client do we use?" / "We use requests as our
+HTTP client" / "We switched from requests to httpx")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from graphmem.model.planned import SUPPOSING_WORDS, leading
+from graphmem.model.scoring import asks_only
+from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
+from graphmem.retrieval.signals import via_context
+from graphmem.retrieval.terms import STOP_WORDS, query_terms
+
+__all__ = ["CHANGE", "changed_later", "currencies", "inherit"]
+
+# A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
+# learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
+# drive any more", "I no longer eat meat". First person, and a change verb as a verb: conversation uses the
+# same words otherwise ("it changed my life", "use oil instead of butter", "I won't quit", "any more art?").
+# A value set to another, said by anyone of anything ("we raised the rate limit to 500", "we migrated the
+# database from MySQL to Postgres", "the staging URL changed to stage2.acme.io", "it was renamed to
+# Billing"): a change verb with "to" after it in the same clause (not "moved to", a person's move, which the
+# location rules read, nor "I'm used to").
+CHANGE = re.compile(
+    r"\b(?:I|we)(?:'ve|'d| have| had)?(?: just| finally| recently| already| actually| since)? "
+    r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
+    r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
+    r"|\b(?:my|our) new \w+ (?:is|are)\b|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
+    r"|\b(?:changed|switched|migrated|upgraded|downgraded|renamed|raised|lowered|increased|reduced|bumped|"
+    r"updated|rotated)\b[^.!?;,]{0,40}?\bto\b",
+    re.IGNORECASE,
+)
+
+
+def currencies(
+    memories: Mapping[str, Mapping[str, Any]],
+    links: Sequence[Sequence[Any]],
+    own: Mapping[str, float],
+    query: str,
+    k: int,
+    scope: TimeScope,
+    now: datetime,
+    keys: Mapping[str, float] | None = None,
+) -> tuple[dict[str, float], dict[str, set[str]]]:
+    """Each memory's currency factor (graphmem.model.timescope.currency: :data:`STALE_FACTOR` for a
+    statement outdated by a later fact, unless what the question asks of it still holds; ``keys``: the
+    question's cosine with fact keys' words), also :data:`STALE_FACTOR` for one :func:`changed_later` finds,
+    and a turn matched through its context key no more current than the previous turn it borrows from, unless
+    it is what outdated that turn ("I live in London." / "I moved to Glasgow.": the second is the current
+    statement, matched through the first's words). Also, per outdated memory, the memories of the pool that
+    outdated it (a fact they stated SUPERSEDES it, or :func:`changed_later`): :func:`inherit` reads them."""
+    current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
+    changers = _paired(changed_later(memories, own, query, k, links), links)
+    for mid in changers:
+        current[mid] = min(current[mid], STALE_FACTOR)
+    before = {link[1]: link[0] for link in links if link[2] == "FOLLOWS"}
+    for mid, memory in memories.items():
+        prev = before.get(mid)
+        if prev in current and via_context(memory) and not _outdated_by(prev, memories, mid, changers):
+            current[mid] = min(current[mid], current[prev])
+    return current, _superseders(memories, current, changers)
+
+
+def _paired(changers: Mapping[str, set[str]], links: Sequence[Sequence[Any]]) -> dict[str, set[str]]:
+    """Of :func:`changed_later`'s pairs, those where each is the other's closest (the strongest RELATED_TO
+    edge formation wrote between them): a change statement shares a word with the earlier one, which can be
+    another thing's ("requests" the library, and "requests per minute" of a rate limit), and a later change
+    can share one with an earlier change. A statement that changed two things is paired with the closer."""
+    weight = {
+        frozenset(link[:2]): _number(link[3]) for link in links if link[2] == "RELATED_TO" and len(link) > 3
+    }
+
+    def closeness(a: str, b: str) -> tuple[float, str]:
+        return weight.get(frozenset((a, b)), 0.0), b  # ties by id: the same pairs every time
+
+    best_later = {old: max(later, key=lambda n: closeness(old, n)) for old, later in changers.items()}
+    changed: dict[str, set[str]] = {}
+    for old, later in changers.items():
+        for new in later:
+            changed.setdefault(new, set()).add(old)
+    best_earlier = {new: max(olds, key=lambda o: closeness(new, o)) for new, olds in changed.items()}
+    return {old: {new} for old, new in best_later.items() if best_earlier.get(new) == old}
+
+
+def _superseders(
+    memories: Mapping[str, Mapping[str, Any]],
+    current: Mapping[str, float],
+    changers: Mapping[str, set[str]],
+) -> dict[str, set[str]]:
+    """Per memory outdated for the question (``current`` below 1), the pool's memories that outdated it:
+    those whose facts SUPERSEDE it (``outdated_by``: by fact key) and the change statement paired with it
+    (:func:`_paired`)."""
+    by: dict[str, set[str]] = {}
+    for mid, memory in memories.items():
+        if current[mid] >= 1.0:
+            continue
+        later = memory.get("outdated_by")
+        found = {x for x in later if isinstance(x, str)} if isinstance(later, list) else set()
+        if found | changers.get(mid, set()):
+            by[mid] = found | changers.get(mid, set())
+    return by
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+def inherit(own: Mapping[str, float], by: Mapping[str, set[str]]) -> dict[str, float]:
+    """The own scores (before currency) with each statement that outdated another raised to the other's
+    score: what a question matched in the stale statement ("We use requests as our HTTP client"), the
+    statement that changed it answers now ("We switched from requests to httpx"), though it seldom repeats
+    the words the question shares with the first. Through a chain of changes, the latest gets the best of
+    the chain. Only where the earlier one is outdated for this question (``by``: :func:`currencies`): a
+    question about the past leaves every score as it was."""
+    raised = dict(own)
+    for _ in range(len(by)):  # a chain of n changes needs at most n passes; most pools have none
+        moved = False
+        for old, later in by.items():
+            for new in later:
+                if old in raised and new in raised and raised[new] < raised[old]:
+                    raised[new], moved = raised[old], True
+        if not moved:
+            break
+    return raised
+
+
+def _outdated_by(
+    old: str, memories: Mapping[str, Mapping[str, Any]], mid: str, changers: Mapping[str, set[str]]
+) -> bool:
+    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` says so, or a fact
+    ``mid`` stated marked it (``old``'s ``outdated_by``: the memories that SUPERSEDE it; "I'm moving to
+    Glasgow next month" after "I live in London" too, whose mark starts at the plan's date)."""
+    by = (memories.get(old) or {}).get("outdated_by")
+    return mid in changers.get(old, ()) or (isinstance(by, list) and mid in by)
+
+
+def changed_later(
+    memories: Mapping[str, Mapping[str, Any]],
+    own: Mapping[str, float],
+    query: str,
+    k: int,
+    links: Sequence[Sequence[Any]],
+) -> dict[str, set[str]]:
+    """The best ``k`` candidates (by ``own``) that a later one of them says has changed (each with those later
+    ones), for a question about
+    the present: the later one, said by the same speaker, states a change (:data:`CHANGE`; not a question),
+    names something the earlier one said (a content word both hold, speakers' names aside: "I drive a Toyota
+    Corolla" / "I sold the Corolla and bought a Tesla"), and formation linked the two as related (RELATED_TO,
+    ``links``: recall_pool's). No fact rule covers such statements, so without this the earlier one, often
+    the closer match to the question's words, ranked first. Only among the best k: both must answer the
+    question well enough to be shown. On the LoCoMo development split it marks nothing (762 questions)."""
+    if asks_about_the_past(query):
+        return {}
+    top = sorted(own, key=lambda mid: -own[mid])[:k]
+    said: dict[str, int] = {  # epoch ms; a memory without it is not compared
+        mid: t for mid in top if mid in memories and isinstance(t := memories[mid].get("said"), int)
+    }
+    speakers = {str(m.get("speaker") or "").lower() for m in memories.values()}  # who, not what
+    words = {mid: _content_words(str(memories[mid].get("content") or "")) - speakers for mid in said}
+    related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
+    changed: dict[str, set[str]] = {}
+    for new in words:
+        content = str(memories[new].get("content") or "")
+        if asks_only(content) or all(_supposed(content, m.span()) for m in CHANGE.finditer(content)):
+            continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
+        for old in words:
+            if (
+                old != new
+                and said[old] < said[new]
+                and words[old] & words[new]
+                and memories[old].get("speaker") == memories[new].get("speaker")  # one's own state
+                and frozenset((old, new)) in related
+            ):
+                changed.setdefault(old, set()).add(new)
+    return changed
+
+
+_SUPPOSING = leading(SUPPOSING_WORDS)
+"""What supposes or asks a change (``CHANGE``'s verbs are past forms: "If I moved to Bergen, ...", "Should
+we have switched ..."), right before its subject. Not ``graphmem.model.planned.supposed``'s time words
+(when, once, before, after, until): "When I sold the Corolla last spring, I bought a Tesla" states the
+sale."""
+
+
+def _supposed(text: str, span: tuple[int, int]) -> bool:
+    """Whether the change at ``span`` is only supposed or asked (:data:`_SUPPOSING`)."""
+    return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-case words of three letters or more that are not function words."""
+    found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
+    return {w for w in found if len(w) >= 3 and w not in STOP_WORDS}
