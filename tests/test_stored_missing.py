@@ -16,6 +16,7 @@ from graphmem import GraphMemory
 from graphmem.automation.control import JobRun
 from graphmem.dynamics import steps
 from graphmem.model import heuristics
+from graphmem.model import topics as rules
 
 
 def cypher(mem: GraphMemory, statement: str, **params: Any) -> list[dict[str, Any]]:
@@ -100,3 +101,41 @@ def test_a_memory_without_an_id_is_factored_and_the_job_ends(mem: GraphMemory, u
     assert run.counts["factored"] == 2
     left = "MATCH (m:Memory) WHERE m.user_id = $u AND m.factors_at IS NULL RETURN count(m) AS n"
     assert cypher(mem, left, u=user_id)[0]["n"] == 0
+
+
+def test_communities_join_memories_only_by_edges_of_positive_weight() -> None:
+    """Louvain divided by the graph's total weight: edges that all weigh 0 (their properties removed by
+    hand) failed the topics job with ZeroDivisionError."""
+    ids = ["a", "b", "c", "d"]
+    assert rules.communities(ids, [(x, y, 0.0) for x in ids for y in ids if x < y]) == []
+    assert rules.communities(
+        ids, [(x, y, 0.9) for x in ids[:3] for y in ids[:3] if x < y] + [("c", "d", -1.0)]
+    ) == [["a", "b", "c"]]
+
+
+def test_topics_join_memories_of_related_edges_with_no_properties(mem: GraphMemory, user_id: str) -> None:
+    mem.add_messages(
+        [f"I like hiking in the Alps, trip {i}" for i in range(4)], user_id=user_id, session_id="s"
+    )
+    emptied = "MATCH (m:Memory)-[r:RELATED_TO]->() WHERE m.user_id = $u SET r = {} RETURN count(r) AS n"
+    assert cypher(mem, emptied, u=user_id)[0]["n"] > 0
+    run = mem.jobs.run("topics", user_id=user_id)
+    assert run.status == "success", run.error
+    assert run.counts["topics"] == 0  # nothing relates them any more
+
+
+@pytest.mark.parametrize("expression", ["null", "5", "0.0/0.0", "['a']"])
+def test_topics_leave_out_a_memory_whose_id_is_not_text(
+    mem: GraphMemory, user_id: str, expression: str
+) -> None:
+    """The topics job clustered memories by id: one removed (None cannot be a node), or set by hand to a
+    number (sorting it among text ids) or a list (unhashable), failed it for the tenant with a raw
+    ValueError or TypeError. Such a memory is no topic's member; the others still are."""
+    made = mem.add_messages(
+        [f"I like hiking in the Alps, trip {i}" for i in range(5)], user_id=user_id, session_id="s"
+    )
+    cypher(mem, f"MATCH (m:Memory {{id: $id}}) SET m.id = {expression}", id=made[0].id)
+    run = mem.jobs.run("topics", user_id=user_id)
+    assert run.status == "success", run.error
+    members = {m.id for t in mem.topics.list(user_id) for m in mem.topics.memories(t.id, user_id=user_id)}
+    assert members and members <= {m.id for m in made[1:]}
