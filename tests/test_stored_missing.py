@@ -11,6 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from graphmem import GraphMemory
 from graphmem.automation.control import JobRun
@@ -42,6 +44,29 @@ def test_positions_leave_out_a_time_pair_of_nulls() -> None:
         {"session": None, "at": None},
     ]
     assert steps._positions(rows, [session]) == [(1, 4), (0, 4), (0, 0)]
+
+
+TIME = st.one_of(
+    st.none(),
+    st.tuples(st.integers(0, 9), st.integers(0, 2)).map(list),
+    st.tuples(st.none() | st.integers(0, 9), st.none() | st.integers(0, 2)).map(list),
+)
+
+
+@given(st.lists(TIME, max_size=12), st.lists(TIME, max_size=4))
+def test_a_memory_s_position_counts_the_readable_times_said_before_it(
+    times: list[Any], pending: list[Any]
+) -> None:
+    """Whatever the statements return, each pending memory's position is the number of the session's
+    readable times strictly before its own (0 without one of its own), and the size is the session's."""
+    readable = [tuple(t) for t in times if t is not None and None not in t]
+    session = {"session": "s", "size": len(times), "times": [t for t in times if t is not None]}
+    rows = [{"session": "s", "at": at} for at in pending]
+    expected = [
+        (sum(1 for t in readable if t < tuple(at)) if at is not None and None not in at else 0, len(times))
+        for at in pending
+    ]
+    assert steps._positions(rows, [session]) == expected
 
 
 def test_a_page_of_memories_already_factored_ends_the_step() -> None:
