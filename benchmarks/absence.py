@@ -15,7 +15,7 @@ listed in ``CHECKPOINTS`` the run counts the user's memories by status and asks 
 two weeks (recall at the virtual time, k = 3, reinforcement off): a question is answered when a hit, or a
 source a summary hit shows as its details, holds the answer's words. Quality only (no latency): the load does
 not change it. The users are deleted at the end; the run uses its own automation config (``--params``: JSON
-overrides of the balanced preset's dynamics parameters).
+overrides of the balanced preset's dynamics parameters), deleted at the end too (benchmarks/own_config.py).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from machine import neo4j_version, stamp
+from own_config import drop_config
 
 from graphmem import GraphMemory, Settings
 from graphmem.formation.writer import MemoryDraft, form
@@ -170,17 +171,20 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     params = DynamicsParams(**json.loads(args.params))
-    settings = Settings(automation_config_id=f"bench-absence-{uuid.uuid4()}")
-    with GraphMemory.connect(settings=settings) as mem:
+    config_id = f"bench-absence-{uuid.uuid4()}"
+    with GraphMemory.connect(settings=Settings(automation_config_id=config_id)) as mem:
         mem.init()
-        cfg = mem.automation.get_config()
-        mem.automation.set_config(cfg.model_copy(update={"dynamics": params}))
-        head = stamp(neo4j_version(mem.query), params=json.loads(args.params), questions=len(QUESTIONS))
-        users = {
-            f"{name}, {kind}": run(mem, args.days, weekly, kind == "sessions")
-            for kind in ("sessions", "remembered")
-            for name, weekly in (("away", 0), ("busy", args.weekly))
-        }
+        try:
+            cfg = mem.automation.get_config()
+            mem.automation.set_config(cfg.model_copy(update={"dynamics": params}))
+            head = stamp(neo4j_version(mem.query), params=json.loads(args.params), questions=len(QUESTIONS))
+            users = {
+                f"{name}, {kind}": run(mem, args.days, weekly, kind == "sessions")
+                for kind in ("sessions", "remembered")
+                for name, weekly in (("away", 0), ("busy", args.weekly))
+            }
+        finally:  # the users are deleted by run(); the configuration belongs to none of them
+            drop_config(mem, config_id)
     result = {**head, "weekly": args.weekly, "users": users}
     if args.out:
         args.out.write_text(json.dumps(result, indent=2, default=str) + "\n")

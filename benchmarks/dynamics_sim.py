@@ -55,6 +55,7 @@ from typing import Any
 from baselines import CachingEmbedder
 from locomo_ingest import sessions
 from machine import neo4j_version, stamp
+from own_config import drop_config
 from rich.progress import Progress
 
 from graphmem import GraphMemory, Settings
@@ -668,7 +669,8 @@ def main() -> None:
     if not args.data.exists():
         sys.exit(f"no data at {args.data}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    # its own automation config (never stored): the named preset, whatever the shared config holds
+    # its own automation config: the named preset, whatever the shared config holds (every job run stores its
+    # due-date basis there: deleted at the end)
     overrides = json.loads(args.params)
     preset = args.preset
     if overrides:  # a preset of this process only
@@ -703,7 +705,10 @@ def main() -> None:
         connect = {"uri": status.bolt_uri, "auth": server.credentials()}
     try:
         with GraphMemory.connect(settings=settings, embedder=embedder, **connect) as mem:
-            started, header, result = run_arms(mem, args, preset)
+            try:
+                started, header, result = run_arms(mem, args, preset)
+            finally:  # the users are deleted by simulate(); the configuration belongs to none of them
+                drop_config(mem, settings.automation_config_id)
     finally:
         if server is not None:
             server.stop()

@@ -12,15 +12,19 @@ MAX_MESSAGE_CHARS = 2000
 characters, thousands of ids) keeps its start and end, and says how much it left out."""
 
 
+def capped(text: str) -> str:
+    """``text`` as an error message shows it: at most :data:`MAX_MESSAGE_CHARS`, its start and end kept."""
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    head, tail = MAX_MESSAGE_CHARS - 500, 400
+    return f"{text[:head]} … ({len(text) - head - tail} characters left out) … {text[-tail:]}"
+
+
 class GraphMemError(Exception):
     """Root of every error graphmem raises."""
 
     def __str__(self) -> str:
-        text = super().__str__()
-        if len(text) <= MAX_MESSAGE_CHARS:
-            return text
-        head, tail = MAX_MESSAGE_CHARS - 500, 400
-        return f"{text[:head]} … ({len(text) - head - tail} characters left out) … {text[-tail:]}"
+        return capped(super().__str__())
 
 
 # --- bad input -------------------------------------------------------------------------------------

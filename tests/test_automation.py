@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from graphmem import GraphMemory, OnnxEmbedder, Settings, ValidationError, Versi
 from graphmem.automation.config import DEFAULT_SCHEDULES, AutomationConfig
 from graphmem.automation.scheduler import Scheduler
 from graphmem.cli.main import app
+from graphmem.errors import MAX_MESSAGE_CHARS
 from graphmem.store.queries import expand
 
 
@@ -190,6 +192,36 @@ def test_failed_runs_are_recorded(auto: GraphMemory, user_id: str, monkeypatch: 
     assert run.status == "failed" and "disk on fire" in (run.error or "")
     assert "soft_forgotten" in run.counts and "hard_deleted" not in run.counts
     assert auto.automation.runs(1, job="forget", user_id=user_id)[0].id == run.id
+
+
+def test_a_failed_run_logs_its_message_capped(
+    auto: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The runner logged only the exception's type name ('job consolidate failed: TypeError'); the run that
+    keeps the message is deleted with its user, so the log is all that is left of why. The line carries the
+    message, capped as a graphmem error's is (the run's recorded error too)."""
+    store = auto.runtime.store
+    real = store.write_auto
+    said = ["'<' not supported between instances of 'NoneType' and 'int'"]
+
+    def failing(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if name == "promote_common":
+            raise TypeError(said[0])
+        return real(name, **params)
+
+    auto.remember("I adopted a dog named Rex", user_id=user_id)  # a job skips a user of no data
+    monkeypatch.setattr(store, "write_auto", failing)
+    with caplog.at_level(logging.WARNING, logger="graphmem.dynamics.jobs"):
+        run = auto.jobs.run("promote", user_id=user_id)
+    assert run.status == "failed"
+    assert f"job promote failed: TypeError: {said[0]}" in caplog.messages
+    said[0] = "x" * 10 * MAX_MESSAGE_CHARS
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="graphmem.dynamics.jobs"):
+        run = auto.jobs.run("promote", user_id=user_id)
+    (line,) = [m for m in caplog.messages if m.startswith("job promote failed: TypeError: xxx")]
+    assert len(line) <= len("job promote failed: ") + MAX_MESSAGE_CHARS and "characters left out" in line
+    assert run.error is not None and len(run.error) <= MAX_MESSAGE_CHARS
 
 
 def test_the_scheduler_runs_jobs_on_their_schedule(auto: GraphMemory, user_id: str) -> None:

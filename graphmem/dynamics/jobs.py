@@ -21,7 +21,7 @@ from graphmem.automation.config import JOB_NAMES, AutomationConfig
 from graphmem.automation.control import Automation, JobRun, JobStatus
 from graphmem.automation.scheduler import Scheduler, fresh, job_states, slot_gate
 from graphmem.dynamics.steps import JOBS, Context
-from graphmem.errors import GraphMemError, MemoryNotFound, TransientError, ValidationError
+from graphmem.errors import GraphMemError, MemoryNotFound, TransientError, ValidationError, capped
 from graphmem.governance import users
 from graphmem.model import validation as check
 from graphmem.store import audit, lenient, owners
@@ -154,9 +154,9 @@ class Jobs:
                     counts=json.dumps(counts, default=str),
                     at=datetime.now(UTC),
                 )
-        except Exception as exc:
-            status, error = "failed", f"{type(exc).__name__}: {exc}"
-            logger.warning("job %s failed: %s", name, type(exc).__name__)
+        except Exception as exc:  # the message too (capped): the run that keeps it is deleted with its user
+            status, error = "failed", capped(f"{type(exc).__name__}: {exc}")
+            logger.warning("job %s failed: %s", name, error)
         except BaseException:
             self._finish(run_row, "interrupted", counts, "interrupted")
             raise
@@ -187,7 +187,7 @@ class Jobs:
             ):  # a real run marks every memory first
                 counts["due_marking_pending"] = True
         except Exception as exc:
-            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            status, error = "failed", capped(f"{type(exc).__name__}: {exc}")
         return JobRun.model_validate(
             {
                 "id": run_id,

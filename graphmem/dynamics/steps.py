@@ -103,10 +103,13 @@ FACTOR_PAGE = 2000
 
 def _factors(ctx: Context) -> dict[str, Any]:
     """Compute the emotion/presentation/coherence factors of memories that lack them (pure functions in
-    graphmem.model.factors), written with one UNWIND per page."""
-    done = 0
+    graphmem.model.factors), written with one UNWIND per page to the nodes read (by element id: a memory
+    whose id was removed or set by hand to a value that does not read back equal is written all the same;
+    matched by ``m.id`` it stayed pending and the step read the same page forever). A page that holds no
+    memory not seen before in this run (:func:`_unseen`) ends the step whatever the store does."""
+    done, seen = 0, set[str]()
     while True:
-        rows = ctx.read("consolidate_factors_pending", user_id=ctx.user_id, limit=FACTOR_PAGE)
+        rows = _unseen(ctx.read("consolidate_factors_pending", user_id=ctx.user_id, limit=FACTOR_PAGE), seen)
         if not rows:
             return {"factored": done}
         sessions = sorted({r["session"] for r in rows if r["session"] is not None})
@@ -118,18 +121,36 @@ def _factors(ctx: Context) -> dict[str, Any]:
         done += len(out)
 
 
+def _unseen(rows: list[dict[str, Any]], seen: set[str]) -> list[dict[str, Any]]:
+    """The pending rows whose memory (``key``, its element id) this run has not factored yet, the new keys
+    added to ``seen``: the factors step's paging ends when a page brings nothing new."""
+    fresh = [r for r in rows if r["key"] not in seen]
+    seen.update(r["key"] for r in fresh)
+    return fresh
+
+
 def _positions(rows: list[dict[str, Any]], sessions: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """Each pending memory's place in its session: how many of the session's memories were said strictly
-    before it, and the session's size ((0, 0) without a session; position 0 without a readable time)."""
-    times = {s["session"]: sorted(tuple(t) for t in s["times"]) for s in sessions}
+    before it, and the session's size ((0, 0) without a session; position 0 without a readable time). Only
+    times that are [epoch seconds, nanosecond] pairs of integers are placed (:func:`_instant`): a pair of
+    nulls (a memory without any time, which the statements' ``IS :: ZONED DATETIME`` let through before
+    round 61) failed the sort with a raw TypeError, and the job for the tenant every run."""
+    times = {s["session"]: sorted(t for t in map(_instant, s["times"]) if t is not None) for s in sessions}
     sizes = {s["session"]: int(s["size"]) for s in sessions}
-    return [
-        (
-            bisect.bisect_left(times.get(r["session"], []), tuple(r["at"])) if r["at"] is not None else 0,
-            sizes.get(r["session"], 0),
-        )
-        for r in rows
-    ]
+    places = []
+    for r in rows:
+        at = _instant(r["at"])
+        before = bisect.bisect_left(times.get(r["session"], []), at) if at is not None else 0
+        places.append((before, sizes.get(r["session"], 0)))
+    return places
+
+
+def _instant(value: Any) -> tuple[int, int] | None:
+    """A time as read by the factors step's statements, [epoch seconds, nanosecond], as a sortable pair;
+    anything else (null, a pair holding a null) as None."""
+    if isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value):
+        return value[0], value[1]
+    return None
 
 
 def _factor_row(row: dict[str, Any], position: int, session_size: int) -> dict[str, Any]:
@@ -137,7 +158,7 @@ def _factor_row(row: dict[str, Any], position: int, session_size: int) -> dict[s
     (graphmem.model.factors), serial position and depth of processing (graphmem.model.heuristics)."""
     content = row["content"] or ""
     return {
-        "id": row["id"],
+        "key": row["key"],
         **factor_model.factors(content, row["similarities"]),
         "serial": heuristics.serial_position(position, session_size),
         "depth": heuristics.depth(len(content.split()), int(row["entities"]), int(row["links"])),

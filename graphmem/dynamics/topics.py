@@ -46,10 +46,18 @@ def topic_from_row(row: dict[str, Any]) -> Topic:
 
 
 def plan(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The topics of one user from ``topic_graph`` rows (pure): members, name, keywords, entities."""
+    """The topics of one user from ``topic_graph`` rows (pure): members, name, keywords, entities. A memory
+    whose id is not text (removed, or set by hand to a number or a list) is no member: it failed the job with
+    a raw ValueError or TypeError from the clustering (``None cannot be a node``, sorting ids)."""
+    rows = [r for r in rows if isinstance(r["id"], str)]
     content = {r["id"]: str(r["content"] or "") for r in rows}
     entities = {r["id"]: [str(e) for e in r["entities"] or []] for r in rows}
-    edges = [(r["id"], link["dst"], float(link["weight"] or 0.0)) for r in rows for link in r["links"]]
+    edges = [
+        (r["id"], link["dst"], float(link["weight"] or 0.0))
+        for r in rows
+        for link in r["links"]
+        if isinstance(link["dst"], str)
+    ]
     groups = rules.communities(list(content), edges)
     everyone = Counter(w for text in content.values() for w in set(rules.words(text)))
     out = []

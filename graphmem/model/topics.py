@@ -38,13 +38,15 @@ STOP = frozenset(
 def communities(
     nodes: Sequence[str], edges: Sequence[tuple[str, str, float]], *, min_size: int = MIN_TOPIC_SIZE
 ) -> list[list[str]]:
-    """Louvain communities of the weighted similarity graph, largest first, members sorted."""
+    """Louvain communities of the weighted similarity graph, largest first, members sorted. Only edges of
+    positive weight join memories: a weight of 0 (an edge whose properties were removed by hand) or below
+    relates nothing, and a graph whose weights sum to 0 failed Louvain with a ZeroDivisionError."""
     import networkx as nx  # loaded when the job runs: commands that never cluster start without it
 
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     for a, b, w in edges:
-        if a != b and a in graph and b in graph:
+        if a != b and a in graph and b in graph and w > 0:  # NaN is not > 0 either
             graph.add_edge(a, b, weight=max(float(w), graph.get_edge_data(a, b, {}).get("weight", 0.0)))
     if graph.number_of_edges() == 0:
         return []
