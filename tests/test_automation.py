@@ -198,8 +198,9 @@ def test_a_failed_run_logs_its_message_capped(
     auto: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The runner logged only the exception's type name ('job consolidate failed: TypeError'); the run that
-    keeps the message is deleted with its user, so the log is all that is left of why. The line carries the
-    message, capped as a graphmem error's is (the run's recorded error too)."""
+    keeps the message is deleted with its user, so the log is all that is left of why. A line at INFO carries
+    the message, capped as a graphmem error's is (the run's recorded error too); the WARNING names the type
+    and the run (no stored text at WARNING: STYLE's quiet logging)."""
     store = auto.runtime.store
     real = store.write_auto
     said = ["'<' not supported between instances of 'NoneType' and 'int'"]
@@ -211,13 +212,15 @@ def test_a_failed_run_logs_its_message_capped(
 
     auto.remember("I adopted a dog named Rex", user_id=user_id)  # a job skips a user of no data
     monkeypatch.setattr(store, "write_auto", failing)
-    with caplog.at_level(logging.WARNING, logger="graphmem.dynamics.jobs"):
+    with caplog.at_level(logging.INFO, logger="graphmem.dynamics.jobs"):
         run = auto.jobs.run("promote", user_id=user_id)
     assert run.status == "failed"
     assert f"job promote failed: TypeError: {said[0]}" in caplog.messages
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == [f"job promote failed: TypeError (run {run.id}; its message at INFO)"]
     said[0] = "x" * 10 * MAX_MESSAGE_CHARS
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="graphmem.dynamics.jobs"):
+    with caplog.at_level(logging.INFO, logger="graphmem.dynamics.jobs"):
         run = auto.jobs.run("promote", user_id=user_id)
     (line,) = [m for m in caplog.messages if m.startswith("job promote failed: TypeError: xxx")]
     assert len(line) <= len("job promote failed: ") + MAX_MESSAGE_CHARS and "characters left out" in line

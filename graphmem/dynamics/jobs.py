@@ -156,7 +156,9 @@ class Jobs:
                 )
         except Exception as exc:  # the message too (capped): the run that keeps it is deleted with its user
             status, error = "failed", capped(f"{type(exc).__name__}: {exc}")
-            logger.warning("job %s failed: %s", name, error)
+            kind, run_id = type(exc).__name__, run_row["id"]
+            logger.warning("job %s failed: %s (run %s; its message at INFO)", name, kind, run_id)
+            logger.info("job %s failed: %s", name, error)  # may quote stored text: not at WARNING
         except BaseException:
             self._finish(run_row, "interrupted", counts, "interrupted")
             raise
