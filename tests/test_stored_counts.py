@@ -146,3 +146,17 @@ def test_reliability_costs_the_same_for_a_huge_count() -> None:
     assert metamemory.reliability(0.6, 10**8, 10**8, 0) < 1e-300
     assert time.perf_counter() - start < 0.05
     assert metamemory.reliability(0.6, 2, 1, 0) == pytest.approx((1 - 0.4 * (2 / 3) ** 2) * 2 / 3)
+
+
+@pytest.mark.parametrize("value", [LONG_MAX, "'two'"])
+def test_a_huge_tuning_version_fails_no_tuning(mem: GraphMemory, user_id: str, value: str) -> None:
+    """A user's tuning (the adapt job's, or ``evolution.set``) is written at the stored version plus one: the
+    largest integer, set by hand, made a version the driver cannot send (a raw OverflowError), a text one
+    ``int()`` refused (a raw ValueError), and the user's tuning could never change again."""
+    evolution = mem.automation.evolution
+    assert evolution.set(user_id, {"vector_weight": 0.8}).version == 1
+    cypher(mem, f"MATCH (c:AutomationConfig) WHERE c.user_id = $u SET c.version = {value}", u=user_id)
+    tuned = evolution.set(user_id, {"vector_weight": 0.2})
+    assert tuned.params == {"vector_weight": 0.2} and tuned.version <= COUNT_MAX + 1
+    assert evolution.tuning(user_id).version == min(tuned.version, COUNT_MAX)  # a count saturates there
+    assert evolution.set(user_id, {"vector_weight": 0.5}).params == {"vector_weight": 0.5}
