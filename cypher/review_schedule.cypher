@@ -14,9 +14,10 @@ WITH m WHERE m.status IN ['active', 'weak', 'dormant']
        OR (m.last_accessed_at IS NOT NULL AND coalesce(m.access_count, 0) > coalesce(m.review_access_count, 0)
            AND m.last_accessed_at > coalesce(m.reviewed_at, m.created_at)))
 CALL (m) {
-  // a time of another type or outside the years 1-9999 (written by hand) reads as missing: the calendar's last
-  // instant plus the stability is past Neo4j's last year, and the job failed
-  WITH m, coalesce(m.stability, $p.initial_stability[coalesce(m.priority, 'P2')]) AS s0,
+  // a stability or time of another type, or a time outside the years 1-9999 (written by hand), reads as
+  // missing: a text stability failed the arithmetic, the calendar's last instant plus the stability is past
+  // Neo4j's last year, and the job failed
+  WITH m, coalesce({{typed_number(m.stability, null)}}, $p.initial_stability[coalesce(m.priority, 'P2')]) AS s0,
        coalesce({{typed_time(m.reviewed_at, null)}}, {{typed_time(m.created_at, $now)}}) AS ref,
        {{typed_time(m.last_accessed_at, null)}} AS accessed
   WITH m, s0, ref, accessed,

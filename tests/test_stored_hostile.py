@@ -254,3 +254,17 @@ def test_an_inhibition_of_another_type_fails_no_recall(
         assert mem.recall(query, user_id=user_id, k=1)
     missed = cypher(mem, "MATCH (m:Memory) WHERE m.user_id = $u RETURN sum(m.recall_misses) AS n", u=user_id)
     assert missed[0]["n"] > 0  # competitors were inhibited
+
+
+@pytest.mark.parametrize("expression", ["'x'", "[1, 2]"])
+def test_a_stability_of_another_type_fails_no_review(mem: GraphMemory, user_id: str, expression: str) -> None:
+    """The review job schedules the next review from the stored stability: a text or a list set by hand
+    failed the arithmetic, and the job, for the tenant (a StoreError). It reads as missing (the priority's
+    initial stability)."""
+    mem.add_messages(["I love hiking in the Alps", "Hiking in Norway"], user_id=user_id, session_id="s")
+    mem.recall("hiking", user_id=user_id)
+    cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.stability = {expression}", u=user_id)
+    run = mem.jobs.run("review", user_id=user_id)
+    assert run.status == "success", run.error
+    scheduled = "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.stability AS s, m.next_review_at AS due"
+    assert all(isinstance(r["s"], float) and r["due"] is not None for r in cypher(mem, scheduled, u=user_id))
