@@ -1,4 +1,4 @@
 // The stored automation configuration (JSON body and version).
-// $id: configuration id
+// $id: configuration id. The version as automation_config_lock reads it.
 MATCH (c:AutomationConfig {id: $id})
-RETURN c.version AS version, c.body AS body, c.updated_at AS updated_at
+RETURN {{typed_count(c.version, 0)}} AS version, c.body AS body, c.updated_at AS updated_at

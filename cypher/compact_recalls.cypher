@@ -34,7 +34,7 @@ CALL (uid, day, events) {
           AND 0 <= ev.context_tokens_dropped < 1099511627776 | ev.context_tokens_dropped] AS dropped_tokens
   MERGE (r:RecallEvent {user_id: uid, rollup: true, day: day})
   ON CREATE SET r.id = randomUUID()
-  SET r.events = {{typed_number(r.events, 0)}} + size(events),
+  SET r.events = {{typed_count(r.events, 0)}} + size(events),
       r.at = CASE WHEN NOT r.at IS :: ZONED DATETIME NOT NULL OR last > r.at THEN last ELSE r.at END,
       r.memory_ids = reduce(acc = CASE WHEN r.memory_ids IS :: LIST<STRING NOT NULL> NOT NULL THEN r.memory_ids ELSE [] END,
                             x IN all_ids | CASE WHEN x IN acc THEN acc ELSE acc + x END),

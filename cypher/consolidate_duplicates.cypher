@@ -24,7 +24,7 @@ CALL (b) {
   WITH a, b, sim ORDER BY a.created_at, a.id LIMIT 1
   MERGE (b)-[d:MERGED_INTO]->(a)
   ON CREATE SET d.at = $now, d.similarity = sim, d.recorded_at = $now
-  SET a.access_count = coalesce(a.access_count, 0) + coalesce(b.access_count, 0),
+  SET a.access_count = {{typed_count(a.access_count, 0)}} + {{typed_count(b.access_count, 0)}},
       a.strength = [x IN [[sa IN [{{strength_now(a, $now)}}] | [sb IN [{{strength_now(b, $now)}}] |
                    CASE WHEN sb > sa THEN sb ELSE sa END][0]][0]] | x][0],
       a.strength_updated_at = $now, a.decay_due = datetime({epochSeconds: 0}),
@@ -34,7 +34,7 @@ CALL (b) {
                                  AND (a.last_accessed_at IS NULL OR b.last_accessed_at > a.last_accessed_at)
                                 THEN b.last_accessed_at ELSE a.last_accessed_at END,
       a.merged_from = coalesce(a.merged_from, []) + b.id,
-      a.version = coalesce(a.version, 1) + 1,
+      a.version = {{typed_count(a.version, 1)}} + 1,
       b.status = 'superseded', b.merged_into = a.id, b.superseded_at = $now, b.status_changed_at = $now
   RETURN count(*) AS merged
 } IN TRANSACTIONS OF $batch ROWS

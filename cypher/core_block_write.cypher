@@ -9,9 +9,11 @@ SET u.core_edited_at = $now
 WITH u
 OPTIONAL MATCH (old:CoreBlock) WHERE old.user_id = $user_id AND old.core_label = $label AND old.expired_at IS NULL
 // the version as graphmem.governance.core_blocks.block_from_row reads it (a version overwritten by hand with
-// something other than a positive integer reads as 1), so a `set` or an edit of such a block still succeeds
+// something other than a positive integer reads as 1, one above 2^40 as 2^40), so a `set` or an edit of
+// such a block still succeeds and its next version never overflows
 WITH old, CASE WHEN old IS NULL THEN 0
-               WHEN old.version IS :: INTEGER AND old.version >= 1 THEN old.version ELSE 1 END AS found
+               WHEN old.version IS :: INTEGER AND old.version >= 1
+               THEN CASE WHEN old.version < 1099511627776 THEN old.version ELSE 1099511627776 END ELSE 1 END AS found
 WHERE found = $expected_version
 CREATE (m:Memory:CoreBlock {id: $id})
 SET m += $props, m.user_id = $user_id, m.core_label = $label, m.content = $value,

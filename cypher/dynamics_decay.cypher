@@ -33,7 +33,7 @@ FOREACH (_ IN CASE WHEN live OR m.decay_due = datetime('9999-01-01T00:00:00Z') T
 WITH m WHERE live
 WITH m, [(m)-[r:RELATED_TO]-(:Memory) WHERE r.expired_at IS NULL | coalesce({{typed_number(r.weight_base, null)}}, {{typed_number(r.weight, 0.0)}})] AS weights,
      coalesce(m.memory_type, 'episodic') AS type, coalesce(m.priority, 'P2') AS prio,
-     [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n, {{typed_number(m.strength, 1.0)}} AS s0, $now.epochSeconds AS t,
+     {{typed_count(m.access_count, 0)}} AS n, {{typed_number(m.strength, 1.0)}} AS s0, $now.epochSeconds AS t,
      coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}) AS anchor,
      // the factors emotion, presentation, coherence, serial, depth and rivalry, each read once and clamped to
      // [0, 1] (reading each guarded property at each of its three uses cost a quarter of this statement's
@@ -118,7 +118,7 @@ WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status,
 WITH m, moved, sfloor, rate, lam, scale, strength, reanchor, status, due, m.status <> status AS changed,
      CASE WHEN status = 'dormant' AND m.layer <> 'long_term' THEN 'dormant'
           WHEN status <> 'dormant' AND m.layer = 'dormant' THEN 'active' ELSE m.layer END AS layer,
-     [n IN [[gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0]] | CASE WHEN $p.store_base_activation AND n > 0
+     [n IN [{{typed_count(m.access_count, 0)}}] | CASE WHEN $p.store_base_activation AND n > 0
        THEN log(n / 0.5) - 0.5 * log([tc IN [($now.epochSeconds - coalesce({{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}).epochSeconds) / 86400.0]
                                       | CASE WHEN tc < 0.000001 THEN 0.000001 ELSE tc END][0]) END][0] AS base,
      $p.store_base_activation OR m.base_activation IS NOT NULL AS activation

@@ -128,7 +128,7 @@ CALL () {
   FOREACH (_ IN CASE WHEN new IS NULL THEN [] ELSE [1] END | CREATE (c)-[:ABOUT {role: 'new'}]->(new))
   FOREACH (_ IN CASE WHEN old IS NULL THEN [] ELSE [1] END | CREATE (c)-[:ABOUT {role: 'old'}]->(old))
   FOREACH (_ IN CASE WHEN a.resolution = 'merge' AND old IS NOT NULL THEN [1] ELSE [] END |
-    SET old.confirmations = coalesce(old.confirmations, 0) + 1, old.last_confirmed_at = $now)
+    SET old.confirmations = {{typed_count(old.confirmations, 0)}} + 1, old.last_confirmed_at = $now)
   RETURN count(c) AS recorded
 }
 RETURN created, closed, superseded, conflicting, reinstated, outdated, recorded

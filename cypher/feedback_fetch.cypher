@@ -16,5 +16,5 @@ OPTIONAL CALL (m) {
   LIMIT 1
 }
 RETURN {{strength_now(m, $now)}} AS strength, {{typed_number(m.importance, 0.5)}} AS importance,
-       {{typed_number(m.access_count, 0)}} AS access_count,
+       {{typed_count(m.access_count, 0)}} AS access_count,
        m.asked AS asked, recalled

@@ -10,8 +10,8 @@
 MATCH (m:Memory {id: $memory_id}) WHERE m.user_id = $user_id
 CREATE (f:Feedback {id: $id, user_id: $user_id, useful: $useful, at: $now})-[:ABOUT]->(m)
 SET m.asked = $asked, m.strength = $strength, m.strength_updated_at = $now, m.decay_due = datetime({epochSeconds: 0}), m.importance = $importance, f.query = $query,
-    m.confirmed = {{typed_number(m.confirmed, 0)}} + CASE WHEN $useful THEN 1 ELSE 0 END,
-    m.disputed = {{typed_number(m.disputed, 0)}} + CASE WHEN $useful THEN 0 ELSE 1 END,
+    m.confirmed = {{typed_count(m.confirmed, 0)}} + CASE WHEN $useful THEN 1 ELSE 0 END,
+    m.disputed = {{typed_count(m.disputed, 0)}} + CASE WHEN $useful THEN 0 ELSE 1 END,
     m.confirmed_at = CASE WHEN $useful THEN $now ELSE m.confirmed_at END
 REMOVE m._LOCK_
 RETURN m.id AS id

@@ -16,7 +16,7 @@ CALL (uid, live) {
   WHERE m.user_id = uid AND m.status IN ['active', 'weak', 'dormant']
     AND NOT coalesce(m.priority, 'P2') IN ['P0', 'common'] AND NOT coalesce(m.retained, false)
     AND NOT {{backs_fact(m, null)}}
-  WITH m ORDER BY {{strength_now(m, $now)}} * $weights[coalesce(m.priority, 'P2')] * (1 + coalesce(m.access_count, 0)),
+  WITH m ORDER BY {{strength_now(m, $now)}} * $weights[coalesce(m.priority, 'P2')] * (1 + {{typed_count(m.access_count, 0)}}),
                   m.created_at
   WITH live, collect(m) AS ranked
   WITH ranked[..(live - $p.capacity_per_user)] AS victims

@@ -9,7 +9,7 @@ CALL (v) {
   ORDER BY score DESC
   LIMIT $k
   RETURN collect({id: m.id, score: score, content: m.content, session_id: m.session_id,
-                  occurred_us: CASE WHEN m.occurred_at IS :: ZONED DATETIME
+                  occurred_us: CASE WHEN {{typed_time(m.occurred_at, null)}} IS NOT NULL // years 1-9999
                                     THEN m.occurred_at.epochSeconds * 1000000 + m.occurred_at.microsecond END}) AS hits
 }
 RETURN v.i AS i, hits

@@ -20,7 +20,7 @@ CALL (v) {
   WITH m, score ORDER BY score DESC
   WITH collect(CASE WHEN m.user_id = $user_id AND NOT coalesce(m.status, 'active') IN ['forgotten', 'superseded']
                     THEN {id: m.id, score: score, content: m.content, session_id: m.session_id,
-                          occurred_us: CASE WHEN m.occurred_at IS :: ZONED DATETIME
+                          occurred_us: CASE WHEN {{typed_time(m.occurred_at, null)}} IS NOT NULL // years 1-9999
                                             THEN m.occurred_at.epochSeconds * 1000000 + m.occurred_at.microsecond END}
                END) AS hits, count(*) AS seen
   RETURN hits[..$k] AS hits, seen

@@ -15,6 +15,6 @@ RETURN m.id AS id, vector(embedding, $dimension, FLOAT32) AS embedding, m.conten
 // [no vector filter]
 RETURN m.id AS id, embedding, m.content AS content,
 // [end]
-       CASE WHEN m.occurred_at IS :: ZONED DATETIME // a value of another type written by hand reads as none
+       CASE WHEN {{typed_time(m.occurred_at, null)}} IS NOT NULL // another type or year (by hand) reads as none
             THEN m.occurred_at.epochSeconds * 1000000 + m.occurred_at.microsecond END AS occurred_us,
        m.session_id AS session_id

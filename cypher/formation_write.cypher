@@ -151,7 +151,7 @@ CALL () {
   MATCH (e:Entity {id: l.entity_id}) WHERE e.user_id = $user_id
   CREATE (m)-[:ENTITY {weight: 1.0, name: l.name, valid_from: m.occurred_at, valid_to: null,
                        recorded_at: $now, expired_at: null}]->(e)
-  SET e.mention_count = {{typed_number(e.mention_count, 0)}} + 1
+  SET e.mention_count = {{typed_count(e.mention_count, 0)}} + 1
   RETURN count(*) AS linked
 }
 RETURN created, followed, related, caused, upserted, linked

@@ -3,4 +3,4 @@
 // $user_id, $id, $now
 MATCH (m:Memory {id: $id}) WHERE m.user_id = $user_id
 SET m.locked_at = $now
-RETURN m.version AS version, m.content AS content, m.metadata AS metadata, m.priority AS priority
+RETURN {{typed_count(m.version, 1)}} AS version, m.content AS content, m.metadata AS metadata, m.priority AS priority

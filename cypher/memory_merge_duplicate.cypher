@@ -6,8 +6,8 @@
 // $user_id, $now; $r: Reinforcement map {gain, spacing_days, restore_share}
 UNWIND $merges AS d
 MATCH (m:Memory {id: d.id}) WHERE m.user_id = $user_id
-SET m.merge_count = coalesce(m.merge_count, 0) + 1 // the lock first: the values read below are the latest
-WITH d, m, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n,
+SET m.merge_count = {{typed_count(m.merge_count, 0)}} + 1 // the lock first: the values read below are the latest
+WITH d, m, {{typed_count(m.access_count, 0)}} AS n,
      {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
      duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS gap
 WITH d, m, n, s + $r.gain * log(2 + n) / (1 + n) * $r.restore_share

@@ -7,7 +7,7 @@ SET v.user_id = m.user_id, v.memory_id = m.id, v.version = m.version, v.content 
     v.metadata = m.metadata, v.priority = m.priority, v.recorded_at = coalesce(m.updated_at, m.recorded_at),
     v.expired_at = $now
 SET m.content = coalesce($content, m.content), m.metadata = coalesce($metadata, m.metadata),
-    m.priority = coalesce($priority, m.priority), m.version = m.version + 1, m.updated_at = $now,
+    m.priority = coalesce($priority, m.priority), m.version = {{typed_count(m.version, 1)}} + 1, m.updated_at = $now,
     m.decay_due = CASE WHEN $priority IS NULL THEN m.decay_due ELSE datetime({epochSeconds: 0}) END
 // keys derived from the old content are dropped (search falls back to content and embedding)
 FOREACH (_ IN CASE WHEN $content IS NULL THEN [] ELSE [1] END |

@@ -3,7 +3,7 @@
 // $user_id, $now: datetime, $k, $recency_days: recency half-life scale, $frequency_ref: access count of 1.0
 MATCH (m:Memory) WHERE m.user_id = $user_id AND NOT m.status IN ['forgotten', 'superseded']
 WITH m, duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.created_at, $now)}}), $now).seconds / 86400.0 AS age
-WITH m, age, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n
+WITH m, age, {{typed_count(m.access_count, 0)}} AS n
 WITH m, 0.4 * {{typed_number(m.importance, 0.5)}}
         + 0.3 * exp(-CASE WHEN age < 0 THEN 0 ELSE age END / $recency_days)
         + 0.2 * CASE WHEN n >= $frequency_ref THEN 1.0 ELSE log(1 + n) / log(1 + $frequency_ref) END

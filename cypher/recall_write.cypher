@@ -19,8 +19,8 @@ CALL () {
   MATCH (m:Memory {id: id}) WHERE m.user_id IN $tenants
   // a write first takes the memory's lock, so the values read below are the latest committed: concurrent
   // recalls returning it take turns (read in a WITH before any write, their increments were lost)
-  SET m.recall_hits = coalesce(m.recall_hits, 0) + 1
-  WITH m, [gm_n IN [{{typed_number(m.access_count, 0)}}] | CASE WHEN gm_n > 0 THEN gm_n ELSE 0 END][0] AS n,
+  SET m.recall_hits = {{typed_count(m.recall_hits, 0)}} + 1
+  WITH m, {{typed_count(m.access_count, 0)}} AS n,
        {{strength_now(m, $now)}} AS s, // derived now: graphmem.model.anchors
        duration.inSeconds(coalesce({{typed_time(m.last_accessed_at, null)}}, {{typed_time(m.recorded_at, null)}}, {{typed_time(m.created_at, $now)}}), $now) AS d
   WITH m, n, s, (d.seconds + d.nanosecondsOfSecond / 1000000000.0) / 86400.0 AS gap
@@ -53,10 +53,13 @@ CALL () {
   // Strength is untouched: ranking feels the inhibition (score × (1 - inhibition now)) until it recovers.
   UNWIND $plan.suppressed AS u
   MATCH (m:Memory {id: u.id}) WHERE m.user_id IN $tenants
-  SET m.recall_misses = coalesce(m.recall_misses, 0) + 1 // the lock first, as above
-  WITH m, u, CASE WHEN m.inhibition IS NULL OR m.inhibited_at IS NULL THEN 0.0
-                  ELSE m.inhibition * 0.5 ^ ((duration.inSeconds(m.inhibited_at, $now).seconds
-                         + duration.inSeconds(m.inhibited_at, $now).nanosecondsOfSecond / 1000000000.0)
+  SET m.recall_misses = {{typed_count(m.recall_misses, 0)}} + 1 // the lock first, as above
+  // a stored inhibition or time of another type, or a time outside the years 1-9999 (written by hand), reads
+  // as none (read as they were, a text failed the recall)
+  WITH m, u, {{typed_number(m.inhibition, null)}} AS held, {{typed_time(m.inhibited_at, null)}} AS since
+  WITH m, u, CASE WHEN held IS NULL OR since IS NULL THEN 0.0
+                  ELSE held * 0.5 ^ ((duration.inSeconds(since, $now).seconds
+                         + duration.inSeconds(since, $now).nanosecondsOfSecond / 1000000000.0)
                          / 86400.0 / $rif.recovery_days) END AS i0
   WITH m, u, CASE WHEN i0 > 1.0 THEN 1.0 WHEN i0 < 0.0 THEN 0.0 ELSE i0 END AS i
   WITH m, i, 1.0 - (1.0 - i) * (1.0 - $rif.rate * u.activation) AS grown

@@ -20,7 +20,7 @@ CALL (old) {
   RETURN m
 UNION
   WITH old WHERE old IS NOT NULL
-  SET old.version = coalesce(old.version, 1) + 1
+  SET old.version = {{typed_count(old.version, 1)}} + 1
   RETURN old AS m
 }
 SET m.content = $content, m.store_value = $value, m.updated_at = $now, m.store_indexed = $indexed,

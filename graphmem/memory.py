@@ -21,6 +21,7 @@ from graphmem.facade._warm import warm
 from graphmem.facade._write import audited_write
 from graphmem.formation import writer as formation
 from graphmem.model import messages as inbound
+from graphmem.model import new_ids
 from graphmem.model import validation as check
 from graphmem.model.extraction import Extractor
 from graphmem.model.scopes import Scope
@@ -197,7 +198,7 @@ class GraphMemory:
         A repeat with the same ``idempotency_key`` returns the first result and writes nothing.
         ``scope``: whose memory it is (docs/scopes.md): ``user`` (default), ``session`` (only this session
         of the user reads it), ``agent`` (every user of ``agent_id``) or ``org`` (all of ``org_id``)."""
-        who = check.caller(user_id, session_id, agent_id, org_id)
+        who = new_ids.written(check.caller(user_id, session_id, agent_id, org_id))
         owner = who.tenant(check.scope(scope))
         shared = owner not in who.personal()
         draft = formation.MemoryDraft(
@@ -254,7 +255,8 @@ class GraphMemory:
         turns = inbound.normalize_all(
             messages, max_batch=MAX_BATCH, max_chars=self._rt.settings.max_content_chars
         )
-        who = check.caller(user_id, check.identifier(session_id, "session_id"), agent_id, org_id)
+        session = check.identifier(session_id, "session_id")
+        who = new_ids.written(check.caller(user_id, session, agent_id, org_id))
         uid = who.tenant(check.scope(scope))
         sid = who.session_id if uid in who.personal() else None
         aid = who.agent_id

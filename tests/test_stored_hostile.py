@@ -237,3 +237,34 @@ def test_a_huge_integer_retention_fails_no_stats(mem: GraphMemory, user_id: str)
     cypher(mem, "MATCH (m:Memory {id: $id}) SET m.retention = 9223372036854775807", id=memory.id)
     assert dashboard.memory_stats(mem.runtime, user_id).total == 1
     assert dashboard.memory_stats(mem.runtime, None).model_dump_json()
+
+
+@pytest.mark.parametrize(("inhibition", "since"), [("0.5", "'x'"), ("0.5", "[1, 2]"), ("'x'", "datetime()")])
+def test_an_inhibition_of_another_type_fails_no_recall(
+    mem: GraphMemory, user_id: str, inhibition: str, since: str
+) -> None:
+    """Recall inhibits the competitors it does not return from their inhibition now (the stored one decayed
+    since ``inhibited_at``): a time of another type (``duration.inSeconds`` refuses it) or an inhibition of
+    another type (a text times a number), set by hand, failed every recall that met them (a StoreError)."""
+    texts = ["I love hiking in the Alps", "Hiking in Norway is great", "I hiked in Spain", "Boots are red"]
+    mem.add_messages(texts, user_id=user_id, session_id="s")
+    held = f"SET m.inhibition = {inhibition}, m.inhibited_at = {since}"
+    cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u {held}", u=user_id)
+    for query in ("hiking", "hiking in the Alps", "red boots"):
+        assert mem.recall(query, user_id=user_id, k=1)
+    missed = cypher(mem, "MATCH (m:Memory) WHERE m.user_id = $u RETURN sum(m.recall_misses) AS n", u=user_id)
+    assert missed[0]["n"] > 0  # competitors were inhibited
+
+
+@pytest.mark.parametrize("expression", ["'x'", "[1, 2]"])
+def test_a_stability_of_another_type_fails_no_review(mem: GraphMemory, user_id: str, expression: str) -> None:
+    """The review job schedules the next review from the stored stability: a text or a list set by hand
+    failed the arithmetic, and the job, for the tenant (a StoreError). It reads as missing (the priority's
+    initial stability)."""
+    mem.add_messages(["I love hiking in the Alps", "Hiking in Norway"], user_id=user_id, session_id="s")
+    mem.recall("hiking", user_id=user_id)
+    cypher(mem, f"MATCH (m:Memory) WHERE m.user_id = $u SET m.stability = {expression}", u=user_id)
+    run = mem.jobs.run("review", user_id=user_id)
+    assert run.status == "success", run.error
+    scheduled = "MATCH (m:Memory) WHERE m.user_id = $u RETURN m.stability AS s, m.next_review_at AS due"
+    assert all(isinstance(r["s"], float) and r["due"] is not None for r in cypher(mem, scheduled, u=user_id))

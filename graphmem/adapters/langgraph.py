@@ -48,6 +48,7 @@ from graphmem.adapters.ops import sync_memory
 from graphmem.embedding import embed_checked
 from graphmem.errors import ConfigurationError, ValidationError
 from graphmem.memory import GraphMemory
+from graphmem.model import new_ids
 from graphmem.model import validation as check
 from graphmem.store import records
 
@@ -223,12 +224,15 @@ class GraphMemStore(BaseStore):
         # the same contract as a memory's metadata and content: JSON only, bounded, valid text
         value = check.metadata(op.value, "value", max_bytes=rt.settings.max_metadata_bytes)
         key = str(check.identifier(op.key, "key"))
+        labels = _labels(op.namespace)
+        named = {f"namespace[{i}]": label for i, label in enumerate(labels)}
+        new_ids.refuse_invisible(user_id=user_id, key=key, **named)
         searched = indexed_text(key, value, op.index)
         text = check.text(searched or item_text(key, value), "value", max_chars=rt.settings.max_content_chars)
         rt.store.write(
             "store_item_put",
             user_id=user_id,
-            namespace=_labels(op.namespace),
+            namespace=labels,
             key=key,
             id=str(uuid.uuid4()),
             content=text,

@@ -63,6 +63,7 @@ class Batch:
 
 def _entry(number: int, message: Any, session_id: str | None, unit: str) -> Entry:
     """A message with its session: the message's ``session_id`` (taken out of it), else ``session_id``."""
+    from graphmem.model import new_ids
     from graphmem.model import validation as check
 
     session = session_id
@@ -72,7 +73,7 @@ def _entry(number: int, message: Any, session_id: str | None, unit: str) -> Entr
     if not isinstance(session, str) or not session.strip():
         raise ValidationError(f"{unit} {number}", "has no session_id (add one, or pass --session)")
     try:  # as add_messages checks it, before any batch is written
-        check.identifier(session, "session_id")
+        new_ids.refuse_invisible(session_id=check.identifier(session, "session_id"))
     except ValidationError as exc:
         raise ValidationError(f"{unit} {number}", f"session_id {exc.message}") from exc
     return Entry(number, session, message)
@@ -239,9 +240,11 @@ def import_messages(
     Every message is checked before anything is written; messages imported before (whatever the batches, or
     lines appended since) are skipped: nothing is stored twice.
     """
+    from graphmem.model import new_ids
     from graphmem.model import validation as check
 
-    check.user_id(user)  # before the first batch is written, as every message is (errors: App, one line)
+    # before the first batch is written, as every message is (errors: App, one line)
+    new_ids.refuse_invisible(user_id=check.user_id(user))
     batches([], batch)  # the batch size is refused before the file is read
     raw, source = _read(file)
     unit, entries = _checked(raw, session, source, _settings(home).max_content_chars)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 
 from graphmem.governance import core_blocks as blocks
+from graphmem.model import new_ids
 from graphmem.model import validation as check
 from graphmem.models import CoreBlock
 from graphmem.store.runtime import Runtime
@@ -35,7 +36,9 @@ class Core:
         """Create or overwrite a core memory block; the previous value is kept in its history. Edits of one
         block take turns: a block changed meanwhile by another call raises ``VersionConflict`` (retry)."""
         spec = blocks.check_spec(self._rt, label, limit, description, read_only)
-        return blocks.set_block(self._rt, check.user_id(user_id), spec, blocks.block_value(value))
+        uid = check.user_id(user_id)
+        new_ids.refuse_invisible(user_id=uid, label=spec.label)
+        return blocks.set_block(self._rt, uid, spec, blocks.block_value(value))
 
     def append(self, user_id: str, label: str, text: str) -> CoreBlock:
         """Append a line to a block (errors: missing or read-only block, limit exceeded)."""

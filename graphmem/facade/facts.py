@@ -6,6 +6,7 @@ import builtins
 from datetime import datetime
 
 from graphmem.facade._write import audited_write
+from graphmem.model import new_ids
 from graphmem.model import validation as check
 from graphmem.model.scopes import Scope
 from graphmem.models import Fact, FactType, Source
@@ -53,6 +54,8 @@ class Facts:
             valid_from=check.aware_datetime(valid_from, "valid_from"),
             source=Source.USER if source is None else check.enum(source, Source, "source"),
         )
+        ids = {"user_id": user_id, "session_id": session_id, "agent_id": aid, "org_id": org_id}
+        new_ids.refuse_invisible(**ids, key=new.key)
 
         def write(step: Step) -> Fact:
             return factbase.set_fact(self._rt, new, on_commit=lambda tx, f: step(tx, [f.id], f.version))

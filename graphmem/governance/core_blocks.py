@@ -22,6 +22,7 @@ from graphmem.errors import (
     VersionConflict,
 )
 from graphmem.model import validation as check
+from graphmem.model.fact_versions import COUNT_MAX
 from graphmem.models import CoreBlock
 from graphmem.store import audit, records
 from graphmem.store.driver import Tx
@@ -82,8 +83,10 @@ def block_from_row(row: dict[str, Any]) -> CoreBlock:
 
 def stored_version(value: object) -> int:
     """A block's stored version; anything but a positive integer (overwritten by hand) reads as 1, as
-    ``core_block_write`` reads it, so the block can still be edited."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+    ``core_block_write`` reads it, so the block can still be edited (one above ``COUNT_MAX`` as that)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return min(value, COUNT_MAX)
+    return 1
 
 
 def appended(current: str, text: str) -> str:

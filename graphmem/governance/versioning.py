@@ -10,6 +10,7 @@ from typing import Any
 
 from graphmem.embedding import embed_checked
 from graphmem.errors import MemoryNotFound, VersionConflict
+from graphmem.model.fact_versions import stored_count
 from graphmem.models import Memory, Priority
 from graphmem.store.driver import Tx
 from graphmem.store.embedding_space import memory_text
@@ -59,7 +60,7 @@ def update(
         rows = tx.run("memory_lock", user_id=user_id, id=memory_id, now=now)
         if not rows:
             raise MemoryNotFound(memory_id)
-        found = int(rows[0]["version"])
+        found = stored_count(rows[0]["version"], 1)
         if found != expected_version:
             raise VersionConflict(f"memory {memory_id!r}", expected_version, found)
         if not change.changes(rows[0]):

@@ -16,6 +16,7 @@ from graphmem.models import FactType, Source
 
 __all__ = [
     "COPIED",
+    "COUNT_MAX",
     "ENDED",
     "RETRACTED",
     "SAID_WRONG",
@@ -30,6 +31,7 @@ __all__ = [
     "audit_row",
     "held_value",
     "normalize_value",
+    "stored_count",
     "stored_source",
     "stored_version",
 ]
@@ -166,10 +168,25 @@ class FactPlan:
     revoked: list[str] = field(default_factory=list)
 
 
+COUNT_MAX = 2**40
+"""The largest stored count or version graphmem reads (``cypher/fragments/typed_count``): a larger one (set
+by hand, up to the largest integer) reads as this, so one more, or a sum of such counts, never overflows the
+server's 64-bit integers or the driver's parameters."""
+
+
 def stored_version(value: Any) -> int:
-    """A stored version number; one of another type (written by hand) reads as 0, so the next is 1."""
+    """A stored version number; one of another type (written by hand) reads as 0, so the next is 1; one above
+    :data:`COUNT_MAX` as that."""
     ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    return int(value) if ok else 0
+    return min(int(value), COUNT_MAX) if ok else 0
+
+
+def stored_count(value: Any, default: int) -> int:
+    """A stored count or version as ``cypher/fragments/typed_count`` reads it: a whole number from 0 to
+    :data:`COUNT_MAX` (a larger one saturates there), anything else (written by hand) ``default``."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    ok = ok and value >= 0
+    return min(int(value), COUNT_MAX) if ok else default
 
 
 def stored_source(value: Any) -> Source:

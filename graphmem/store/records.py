@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as ModelError
 
 from graphmem.model import anchors
+from graphmem.model.fact_versions import stored_count
 from graphmem.models import Memory
 
 logger = logging.getLogger(__name__)
@@ -153,6 +154,7 @@ def memory_from_row(row: dict[str, Any]) -> Memory:
     version) fall back to their defaults instead of failing the read (text fields are kept as text).
     Retention and strength are derived now from the stored anchors (graphmem.model.anchors)."""
     data = {k: v for k, v in row.items() if k != "embedding" and v is not None}
+    data["version"] = stored_count(row.get("version"), 1)  # as an update reads it (memory_lock)
     if row.get("retention_scale") is not None or row.get("strength_rate") is not None:  # derived now
         now = datetime.now(UTC)
         data["retention"], data["strength"] = anchors.retention_now(row, now), anchors.strength_now(row, now)
