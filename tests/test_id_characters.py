@@ -57,6 +57,11 @@ def test_plain_ids_in_any_script_are_still_written(mem: GraphMemory, user_id: st
     """Only invisible characters are refused: letters of any script, emoji and spaces inside an id are not."""
     memory = mem.remember("I like tea", user_id=f"{user_id}-Zoë-δ-東京-🙂 x", session_id="سلام")
     assert memory.user_id == f"{user_id}-Zoë-δ-東京-🙂 x"
+    # a joiner is spelling between two characters beyond ASCII: a Persian word, an emoji sequence
+    spelled_id = f"{user_id}-می\u200cخواهم-👨\u200d👩\u200d👧"
+    assert mem.remember("I like tea", user_id=spelled_id, session_id="s").user_id == spelled_id
+    with pytest.raises(ValidationError, match=r"^user_id: contains the invisible character U\+200D"):
+        mem.remember("I like tea", user_id=f"{user_id}-👨\u200d")  # at the end: nothing it joins
 
 
 def test_a_stored_id_with_an_invisible_character_stays_readable_and_erasable(
