@@ -3,8 +3,11 @@ server, where code in two memories used to link them through Entity nodes such a
 
 from __future__ import annotations
 
+import time
+
 from graphmem import GraphMemory
 from graphmem.model.entities import extract
+from graphmem.model.fact_patterns import extract as fact_extract
 from graphmem.model.prose import prose
 
 FIX = """Here's the fix Maria suggested:
@@ -15,6 +18,7 @@ def parse_config(path: str) -> Config:
     return Config(**data)
 ```
 Then run `UserSession.refresh()` again and tell Oscar.
+
     raise TokenExpiredError("Refresh token expired")
     - ask Priya in Lisbon about the cache
 Done."""
@@ -49,3 +53,28 @@ def test_code_in_two_memories_links_them_through_no_entity(mem: GraphMemory, use
         {"u": user_id},
     )
     assert {r["name"]: r["n"] for r in rows} == {"Oscar": 1}
+
+
+def test_a_one_line_fence_and_indented_prose_stay_prose() -> None:
+    """A backtick fence's info string holds no backtick ("```npm install```" is inline code, not a block to
+    the end), and an indented line right after prose continues its paragraph (Markdown)."""
+    assert [m.name for m in extract("```npm install```\nThen ask Maria to review it with Oscar.")] == [
+        "Maria",
+        "Oscar",
+    ]
+    notes = "Notes from the call with the team:\n    Alice will send the report to Bob on Monday."
+    assert [m.name for m in extract(notes)] == ["Alice", "Bob"]
+    assert [m.name for m in extract("We had lunch with Nan on Sunday.")] == ["Nan"]  # a name, not NaN
+
+
+def test_code_states_no_fact_of_the_speaker() -> None:
+    code = '```python\nBIO = "I live in Berlin and work at Siemens."\n```'
+    assert fact_extract(code) == []
+    assert [f.key for f in fact_extract("I live in Berlin.")] == ["location"]
+
+
+def test_prose_is_linear_in_a_long_run_of_fence_characters() -> None:
+    started = time.perf_counter()
+    prose("`" * 100_000)
+    prose("~" * 100_000 + "\n")
+    assert time.perf_counter() - started < 0.5  # 6.4 s before the runs were possessive

@@ -10,7 +10,7 @@ import pytest
 
 from graphmem import GraphMemory
 from graphmem.model.timescope import CURRENT_FACTOR
-from graphmem.retrieval.changes import CHANGE, _paired, inherit
+from graphmem.retrieval.changes import CHANGE, _claimed, inherit
 
 START = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 OTHERS = [
@@ -91,6 +91,13 @@ def test_the_past_and_as_of_still_reach_the_earlier_statement(mem: GraphMemory, 
         ("My sister moved to Lisbon.", False),  # a person's move: the location rules read it
         ("I'm not used to the cold yet.", False),
         ("The rain changed our plans, so we went to the museum.", False),  # another clause
+        ("We upgraded numpy from 1.26.4 to 2.0.", True),
+        ("We bumped Python from 3.11 to 3.12.", True),
+        ("They renamed parser.py to reader.py.", True),
+        ("My parents raised me to be honest.", False),  # "to" and no value: an infinitive
+        ("We raised money to help the animal shelter.", False),
+        ("The updated schedule is attached to the email.", False),
+        ("The increased workload led to burnout.", False),
     ],
 )
 def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None:
@@ -177,9 +184,9 @@ def test_a_project_state_changed_in_other_words_answers_the_present(mem: GraphMe
     assert before.explanation.components["currency"] == 1.0  # the past: not outdated, nothing inherited
 
 
-def test_a_change_pairs_with_the_statement_it_is_closest_to_and_takes_its_score() -> None:
-    """``_paired``: each of a pair is the other's closest (strongest RELATED_TO weight); ``inherit``: the
-    later takes the earlier's score where higher, through a chain to the latest."""
+def test_a_change_claims_the_statement_it_is_closest_to_and_takes_its_score() -> None:
+    """``_claimed``: each change statement outdates the earlier one it is closest to (heaviest RELATED_TO
+    weight); ``inherit``: the later takes the earlier's score where higher, through a chain to the latest."""
     changers = {"client": {"httpx", "limit"}, "old_limit": {"httpx", "limit"}, "httpx": {"limit"}}
     links = [
         ["client", "httpx", "RELATED_TO", 0.77],
@@ -188,7 +195,10 @@ def test_a_change_pairs_with_the_statement_it_is_closest_to_and_takes_its_score(
         ["old_limit", "limit", "RELATED_TO", 0.84],
         ["httpx", "limit", "RELATED_TO", 0.63],
     ]
-    assert _paired(changers, links) == {"client": {"httpx"}, "old_limit": {"limit"}}
+    assert _claimed(changers, links) == {"client": {"httpx"}, "old_limit": {"limit"}}
+    # a chain of changes: each claims the one before it, so every earlier statement is outdated
+    chain = [["a", "b", "RELATED_TO", 0.6], ["a", "c", "RELATED_TO", 0.7], ["b", "c", "RELATED_TO", 0.8]]
+    assert _claimed({"a": {"b", "c"}, "b": {"c"}}, chain) == {"a": {"b"}, "b": {"c"}}
     own = {"a": 0.9, "b": 0.3, "c": 0.2, "d": 0.5}
     assert inherit(own, {"a": {"b"}, "b": {"c"}}) == {"a": 0.9, "b": 0.9, "c": 0.9, "d": 0.5}
     assert inherit(own, {}) == own

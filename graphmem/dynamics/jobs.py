@@ -3,8 +3,7 @@
 Every step is idempotent at a given ``now``, so a run that dies midway leaves committed batches that are
 consistent on their own, and a rerun finishes the rest. Each run is recorded as a ``JobRun`` node (running →
 success | failed | interrupted); a run left ``running`` by a process that died is marked ``interrupted`` by
-the next run of the same job.
-"""
+the next run of the same job."""
 
 from __future__ import annotations
 
@@ -156,9 +155,8 @@ class Jobs:
                 )
         except Exception as exc:  # the message too (capped): the run that keeps it is deleted with its user
             status, error = "failed", capped(f"{type(exc).__name__}: {exc}")
-            kind, run_id = type(exc).__name__, run_row["id"]
-            logger.warning("job %s failed: %s (run %s; its message at INFO)", name, kind, run_id)
-            logger.info("job %s failed: %s", name, error)  # may quote stored text: not at WARNING
+            logger.warning("job %s failed: %s (run %s)", name, type(exc).__name__, run_row["id"])
+            logger.info("job %s failed: %s", name, error)  # it may quote stored text: not at WARNING
         except BaseException:
             self._finish(run_row, "interrupted", counts, "interrupted")
             raise

@@ -56,8 +56,8 @@ def _at_sentence_start(text: str, pos: int) -> bool:
     return _SENTENCE_START.search(text, max(end - 1, 0), pos) is not None
 
 
-CODE_LITERALS = frozenset({"none", "true", "false", "null", "nan", "undefined"})
-"""Values of code written in prose ("it returns None"), never a name."""
+CODE_LITERALS = frozenset({"None", "True", "False", "NULL", "NaN", "Null", "nil"})
+"""Values of code written in prose ("it returns None"), never a name; as written ("Nan" is a name)."""
 _POSSESSIVE = re.compile(r"['’]s$")
 _NON_KEY = re.compile(r"[^\w\s&-]")
 
@@ -116,7 +116,7 @@ def extract(text: str, *, known: Iterable[str] = ()) -> list[Mention]:
 
     def add(name: str, type_: str, start: int, end: int) -> None:
         key = normalize_key(name)
-        if not key or key in STOP or key in CODE_LITERALS or len(key) < 2 or key.isdigit():
+        if not key or key in STOP or name.strip() in CODE_LITERALS or len(key) < 2 or key.isdigit():
             return
         taken.append((start, end))
         found.setdefault(key, Mention(name=name.strip(), type=type_, key=key))

@@ -50,6 +50,7 @@ from graphmem.model.people import firm_and_place, name_only
 from graphmem.model.places import is_place, narrower
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
+from graphmem.model.prose import prose
 from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS
 from graphmem.models import FactType
 
@@ -296,8 +297,9 @@ _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "d
 
 def extract(text: str) -> list[ExtractedFact]:
     """Facts a turn states: the speaker's own preferences, profile and rules (first person), and the place
-    or work of someone they name (``subject``)."""
-    said, back = restore(shield(text))  # "Got laid off from ..." read as "I got laid off from ..."
+    or work of someone they name (``subject``). Code in the turn states nothing (graphmem.model.prose): a
+    string in a code block ("I live in Berlin" as test data) is no fact of the speaker."""
+    said, back = restore(shield(prose(text)))  # "Got laid off from ..." read as "I got laid off from ..."
     return [
         replace(
             f,

@@ -16,7 +16,7 @@ import numpy as np
 
 from graphmem.model.extraction import CueDirection, causal_cue
 from graphmem.model.reconstruction import ANAPHORS, FUNCTION_WORDS, REPLY_PARTICLES, stands_alone
-from graphmem.model.tokens import WORD
+from graphmem.model.tokens import WORD, fold
 
 LINK_TYPES = frozenset({"FOLLOWS", "RELATED_TO", "CAUSES", "CONFLICTS_WITH"})
 """Relationship types a caller may create with ``link()`` (between two memories of one user)."""
@@ -89,7 +89,7 @@ class _Reading:
 
 
 def _reading(text: str) -> _Reading:
-    words = _WORD.findall(text.lower())
+    words = _WORD.findall(fold(text))
     return _Reading(
         claims=(tuple(sorted(_NUMBER.findall(text))), _NEGATION.search(text) is not None),
         stems=frozenset(w[:STEM] for w in words),

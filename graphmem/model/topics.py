@@ -15,7 +15,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from graphmem.model.tokens import WORD
+from graphmem.model.tokens import WORD, fold
 
 MIN_TOPIC_SIZE = 3
 NAME_ENTITIES = 2
@@ -56,7 +56,7 @@ def communities(
 
 
 def words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if len(w) > 3 and w not in STOP]
+    return [w for w in _WORD.findall(fold(text)) if len(w) > 3 and w not in STOP]
 
 
 def keywords(

@@ -120,7 +120,15 @@ def coverage(terms: list[str], memory: Mapping[str, Any]) -> float:
     words = set(index_tokens(text))  # as the index cuts it (search_text holds a compound term's words)
     for relation in words & RELATION_WORDS.keys():
         words |= RELATION_WORDS[relation]
-    return sum(any(w.startswith(t[:5]) for w in words) for t in terms) / len(terms)
+    return sum(_covered(t, words) for t in terms) / len(terms)
+
+
+def _covered(term: str, words: set[str]) -> bool:
+    """A word of the memory starts with the term's first five letters; a term with a digit or a joint
+    (``10.0.3.17``, ``parse_config``) only as itself ("parse_args" does not cover "parse_config")."""
+    if any(c.isdigit() or c in "_.:" for c in term):
+        return term in words
+    return any(w.startswith(term[:5]) for w in words)
 
 
 def names_known(query: str, frequencies: Iterable[Sequence[Any]] | None) -> float:

@@ -49,7 +49,8 @@ def keywords(query: str, as_of: datetime | None, speakers: Collection[str] = ())
 def substring_words(query: str) -> list[str]:
     """The words a substring scan looks for (the last resort when neither index finds anything): the query's
     terms of three characters or more, or the whole query."""
-    return [t for t in index_tokens(query) if len(t) > 2] or [query.strip().lower()]
+    words = [t.removesuffix("'s") for t in index_tokens(query)]  # "Caroline’s" finds "Caroline's" too
+    return [t for t in words if len(t) > 2] or [query.strip().lower()]
 
 
 OWN_FIELDS = ("content", "speaker", "search_text")

@@ -30,6 +30,10 @@ GIST_RESTORED = "gist_restored"
 memory)."""
 
 
+KEYS_PAGE = 1_000
+"""Memories a page of :func:`compound_keys` reads: their content and search text travel both ways (up to
+~40,000 characters each at the content cap)."""
+
 COMPOUND_KEYS = "compound_keys"
 """The one-time migration that adds the words inside compound terms to the search text of memories formed
 before round 61 (it reads every memory's content; graphmem.model.tokens)."""
@@ -75,16 +79,18 @@ def compound_keys(rt: Runtime) -> int:
     memories changed. Pages in id order; the server's regex picks the contents that may hold one."""
     after, total = "", 0
     while True:
-        page = rt.store.read("migration_compound_keys_page", after=after, limit=BATCH)
+        page = rt.store.read("migration_compound_keys_page", after=after, limit=KEYS_PAGE)
         rows = []
         for row in page:
+            if not isinstance(row["search_text"], str) or not isinstance(row["content"], str):
+                continue
             have = set(index_tokens(row["search_text"]))
             extra = [p for p in compound_parts(row["content"]) if p not in have]
             if extra:
                 rows.append({"id": row["id"], "search_text": row["search_text"], "extra": " ".join(extra)})
         if rows:
             total += int(rt.store.write("migration_compound_keys_write", rows=rows)[0]["updated"])
-        if len(page) < BATCH:
+        if len(page) < KEYS_PAGE:
             break
         after = page[-1]["id"]
     if total:
