@@ -8,6 +8,7 @@ import pytest
 
 from graphmem import GraphMemory
 from graphmem.model.entities import extract
+from graphmem.model.fact_patterns import extract as fact_extract
 from graphmem.model.intent import named_entities
 from graphmem.model.keys import search_text
 from graphmem.model.reconstruction import stands_alone
@@ -183,3 +184,18 @@ def test_init_adds_the_words_inside_compound_terms_to_memories_formed_before(
     assert again[0]["text"] == texts[old.id]
     hits = mem.recall("the parse config function", user_id=user_id, k=2, reinforce=False)
     assert hits[0].memory.id == old.id and hits[0].explanation.components["bm25"] > 0.0
+
+
+def test_the_fact_rules_read_a_name_or_place_that_starts_with_a_capital_beyond_ascii() -> None:
+    """Every rule compiles through pattern_pieces.compile_rule, whose character classes opening with A-Z take
+    the capitals of other scripts: these stated nothing while "I live in Zürich" (a capital in A-Z) did."""
+    found = {t: [(f.key, f.value) for f in fact_extract(t)] for t in FACTS}
+    assert found == FACTS
+
+
+FACTS = {
+    "I live in Örebro.": [("location", "Örebro")],
+    "I moved to Łódź last year.": [("location", "Łódź")],
+    "My name is Élodie.": [("name", "Élodie")],
+    "I live in Leeds.": [("location", "Leeds")],
+}

@@ -14,6 +14,7 @@ import re
 from graphmem.model.dates import MONTHS, WEEKDAYS
 from graphmem.model.extracted import ExtractedFact
 from graphmem.model.fact_versions import SAID_WRONG
+from graphmem.model.pattern_pieces import compile_rule
 from graphmem.model.people import is_organisation
 from graphmem.model.places import is_place
 from graphmem.models import FactType
@@ -22,14 +23,14 @@ __all__ = ["said_corrections"]
 
 Found = dict[tuple[FactType, str], ExtractedFact]
 # the words every pattern below holds (lower case): a turn without one is not searched
-_WORDS = re.compile(
+_WORDS = compile_rule(
     r"wrong|misspo|mistyp|mistake|my bad|typo|scratch that|\bsaid\b|wrote|typed|told you|mentioned|\bput\b|"
     r"correction|not "
 )
 # the words each kind needs beside those (lower case): a slip owned, a value said before, a date corrected
-_SLIP_WORDS = re.compile(r"wrong|misspo|mistyp|mistake|my bad|typo|scratch that")
-_SAID_WORDS = re.compile(r"\bi (?:said|wrote|typed|put|told you|mentioned)\b")
-_DATE_WORDS = re.compile(r"\b(?:move|relocation|moving date|start(?:ing)? date)\b[^.!?\n]*\bnot\b")
+_SLIP_WORDS = compile_rule(r"wrong|misspo|mistyp|mistake|my bad|typo|scratch that")
+_SAID_WORDS = compile_rule(r"\bi (?:said|wrote|typed|put|told you|mentioned)\b")
+_DATE_WORDS = compile_rule(r"\b(?:move|relocation|moving date|start(?:ing)? date)\b[^.!?\n]*\bnot\b")
 # a name as written: "Commerzbank", "Palmerston North", "Deutsche Bank" (not "It", "The")
 _NAME = r"(?!(?:I|They|He|She|It|We|You|The|This|That|Sorry|Oops)\b)[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}"
 _AT = r"(?:in |at |to |for |with )?"
@@ -38,7 +39,7 @@ _ENDS = r"(?=\s*(?:[.!?;,)\n]|$)|\s+(?:and|but|so|not)\b)"
 # a slip owned, the right value alone: "I said that wrong, it's Commerzbank", "my mistake - it's Ocado",
 # "typo, it should be Leith", "Scratch that, I meant Bupa" (not "my bad, it's Tuesday": the value fits no key;
 # nor "my bad, I'm at Tesco, be there soon": being somewhere is a correction only "actually")
-_SLIP = re.compile(
+_SLIP = compile_rule(
     r"\b(?:I (?:said|got|wrote|typed|put|had) (?:that|it|this) wrong|I misspoke|I mistyped|"
     r"[Mm]y (?:mistake|bad)|[Tt]ypo|[Ss]cratch that|(?:that|it) was (?:a typo|wrong|a mistake))\b"
     r"[,.;:!]?(?:\s*-+)?\s+"
@@ -50,7 +51,7 @@ _SLIP = re.compile(
 # Palmerston North", "I said Rome, I meant Paris", "I wrote Boston?? I meant Austin", "I said I live in Lyon
 # but it's actually Villeurbanne", "I told you Acme but I actually work at Initech" (not "I said hi to Tom,
 # it's his birthday", "I said Rome but I'm in Paris for the weekend": "actually" or "meant")
-_SAID_BUT = re.compile(
+_SAID_BUT = compile_rule(
     r"\bI (?:said|wrote|typed|put|told you|mentioned)(?: earlier| before)?(?: that)?"
     r"(?: (?:I|we) (?:live|work|am|'m|are|'re|was|were)(?: based)? (?:in|at|for))? (?:the )?"
     rf"(?P<wrong>{_NAME})"
@@ -61,12 +62,12 @@ _SAID_BUT = re.compile(
 )
 # the right value after the one said, in a correcting turn: "Sorry - not Leeds, Bradford." (the right one
 # ends its sentence: not "not Monday, Tuesday works better for the dentist")
-_NOT_THIS = re.compile(
+_NOT_THIS = compile_rule(
     rf"(?:^|[.!?,;:-]\s*)[Nn]ot (?:the )?(?P<wrong>{_NAME}),? (?:the )?(?P<obj>{_NAME})(?=\s*(?:[.!?\n]|$))"
 )
-_CORRECTING = re.compile(r"\b(?:sorry|oops|correction|typo|meant|mistake|my bad|wrong|said)\b", re.I)
+_CORRECTING = compile_rule(r"\b(?:sorry|oops|correction|typo|meant|mistake|my bad|wrong|said)\b", re.I)
 # the wrong value named apart: "Deutsche Bank was my old job", "Wellington is where my parents live"
-_OLD = re.compile(
+_OLD = compile_rule(
     rf"(?P<wrong>{_NAME}) (?:was|is) (?:my (?:old|previous|last|former) "
     r"(?:job|employer|company|work(?:place)?|place|home|town|city)|where I used to (?:work|live)|"
     r"where my (?:\w+ ){0,2}(?:live|lives|work|works))\b"
@@ -84,7 +85,7 @@ _DATE = (
 # 12th", "sorry, my start date is the 3rd of May, not the 5th" (the new date is read after the verb)
 _REDATED = [
     (
-        re.compile(
+        compile_rule(
             r"\b(?:the|my|our) (?:move|relocation|moving date|move date)"
             r"(?: to [A-Z][\w'-]*(?: [A-Z][\w'-]*)?)? "
             rf"(?:is|'s|will be|should be|was)(?= (?:on |in )?(?:the )?{_DATE}[^.!?;\n]{{0,30}}?,? not\b)",
@@ -93,7 +94,7 @@ _REDATED = [
         "location",
     ),
     (
-        re.compile(
+        compile_rule(
             r"\b(?:my|the) start(?:ing)? date(?: (?:at|with) [A-Z][\w&'-]*(?: [A-Z][\w&'-]*)?)? "
             rf"(?:is|'s|will be|should be|was)(?= (?:on |in )?(?:the )?{_DATE}[^.!?;\n]{{0,30}}?,? not\b)",
             re.I,
@@ -108,10 +109,10 @@ _DAY_WORDS = frozenset(m.casefold() for m in MONTHS) | frozenset(WEEKDAYS) | {"t
 # Zoom." corrects nothing, "My bad, I work at Lidl, not Aldi" names its wrong value anyway; a bare "I
 # misspoke, I meant Lidl." is read only with such a word (it would replace the value held, whatever it was)
 _KEY_WORDS = {
-    "location": re.compile(
+    "location": compile_rule(
         r"\b(?:live|living|lived|home|moved|move|based|flat|house|apartment|town|city)\b", re.I
     ),
-    "employer": re.compile(r"\b(?:work|working|job|employer|company|firm|office|role|boss|team)\b", re.I),
+    "employer": compile_rule(r"\b(?:work|working|job|employer|company|firm|office|role|boss|team)\b", re.I),
 }
 
 

@@ -15,11 +15,10 @@ well. Left Deloitte in October.")."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import KIN, sentence_end, sentence_start
+from graphmem.model.pattern_pieces import KIN, compile_rule, sentence_end, sentence_start
 from graphmem.model.people import RELATIVES, is_first_name
 from graphmem.model.places import is_place
 
@@ -28,7 +27,7 @@ __all__ = ["about_someone", "restore"]
 # a sentence's first word (after "Just", "Finally", ...), a verb of a change of one's own home or work, or
 # of where one lives and works now ("live in Berlin", "work at Standard Bank", after a comma too: "Based in
 # Johannesburg, work at Standard Bank")
-_DROPPED = re.compile(
+_DROPPED = compile_rule(
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<word>(?i:(?:just|finally|officially|recently|actually|also|now) )?"
     r"(?P<verb>(?i:got|left|quit|joined|started|accepted|took|landed|lost|handed|finished|been|based|retired|"
     r"signed|made|resigned|starting))\b|(?P<still>(?i:still) in (?=[A-Z])))|"
@@ -41,10 +40,10 @@ _DROPPED = re.compile(
 )
 # a sentence opening with "Working at" or "Living in" that says nothing more of it is no gerund: "Working at
 # Deloitte, Dublin." (but "Working at Google was hard", "Living in London is expensive")
-_FRAGMENT = re.compile(
+_FRAGMENT = compile_rule(
     r"(?:^\s*|[.!?:]\s+|\n[^\S\n]*)(?P<word>(?P<verb>(?i:working|living)) (?:at|for|in) (?=[A-Z]))"
 )
-_FINITE = re.compile(
+_FINITE = compile_rule(
     r"\b(?:is|was|are|were|has|had|have|makes?|made|gets?|got|will|would|can|could|feels?|felt|sucks|seems?|"
     r"became|changed|taught|means|meant|gives?|gave|helps?|helped|pays|paid|costs?|looks?|sounds?|isn't|"
     r"wasn't|does|did|do|takes?|took|keeps?|kept)\b|"
@@ -55,22 +54,22 @@ _FINITE = re.compile(
 _SUBJECT = {"been": "I've ", "based": "I'm ", "working": "I'm ", "living": "I'm ", "starting": "I'm "}
 # an emoji is read as a full stop ("Figma rescinded the offer 😞 so I'm staying", "Big news 🎉 Got the job"):
 # one character each
-_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]")
+_EMOJI = compile_rule("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]")
 # "i" written in lower case ("i work at HSBC", "i'm in Leeds") and "im" with no apostrophe ("im in Melbourne")
-_LOWER_I = re.compile(r"(?<![\w'’-])i(?=\s|['’](?:m|ve|ll|d)\b)")
-_NO_APOSTROPHE = re.compile(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
+_LOWER_I = compile_rule(r"(?<![\w'’-])i(?=\s|['’](?:m|ve|ll|d)\b)")
+_NO_APOSTROPHE = compile_rule(r"(?<![\w'’-])[Ii](?=(?:m|ve) [a-z])")
 
 
 # a sentence whose subject is someone else: "My sister ...", "Emma moved ...", "She ...", "Jake's doing
 # well.", or a question about them: "What about Tom?", "How's Priya?", "My sister?"
-_ABOUT_SOMEONE = re.compile(
+_ABOUT_SOMEONE = compile_rule(
     rf"\s*(?:[Mm]y (?:{KIN})\b|(?i:he|she|they)\b|"
     r"(?!I\b)[A-Z][a-z]+ (?:is|was|has|had|moved|got|left|started|lives|works|went|just)\b|"
     r"(?:[Ww]hat|[Hh]ow) about\b|[Hh]ow(?:'s| is) (?!I\b)[A-Z]|(?:[Ii]s|[Dd]oes|[Hh]as) (?!I\b)[A-Z][a-z]+\b|"
     r"(?P<name>[A-Z][a-z]+)(?:'s\b|\?))"
 )
-_STOPS = re.compile(r"[.!?\n]")
-_I_SAID = re.compile(r"\bI\b")  # a sentence of the speaker's own, before a past form after its comma
+_STOPS = compile_rule(r"[.!?\n]")
+_I_SAID = compile_rule(r"\bI\b")  # a sentence of the speaker's own, before a past form after its comma
 
 
 def about_someone(text: str, at: int) -> bool:
@@ -127,9 +126,9 @@ def _no_one(text: str, start: int, end: int) -> bool:
     )
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_CAPITALISED = compile_rule(r"\b[A-Z][a-z]+\b")
 # someone named by a pronoun or a relative: "Big week for my sister, got a job ...", "Congrats to Mum, ..."
-_SOMEONE = re.compile(
+_SOMEONE = compile_rule(
     rf"\b(?i:he|she|they|him|her|them|his|their|(?:my|our) (?:{KIN})|{'|'.join(RELATIVES)})\b"
 )
 
@@ -151,7 +150,7 @@ def _clause_end(text: str, at: int) -> int:
 _REACH = 300  # how far a clause is read around a subject restored: a bound, so that a long text stays linear
 
 
-_CLAUSE_STOPS = re.compile(r"[.!?,;\n]")
+_CLAUSE_STOPS = compile_rule(r"[.!?,;\n]")
 
 
 def _stop_before(text: str, at: int) -> int:
@@ -168,7 +167,7 @@ def _someone_said(text: str, at: int) -> bool:
 
 # the last words before a comma: "I met Tom, working at Google now", "I met her at uni, ..." (the clause
 # describes the one named next to it, not the speaker; but "Based in Cape Town, working at Takealot")
-_LAST_WORD = re.compile(
+_LAST_WORD = compile_rule(
     rf"(?:(?P<name>[A-Z][a-z]+)|(?P<kin>\b(?i:her|him|them|(?:my|our) (?:{KIN}))))[\s,]*$"
 )
 
@@ -183,7 +182,7 @@ def _person_before(text: str, comma: int) -> bool:
 
 
 # a sentence about a thing, not the speaker: "Our hotel, based in Sydney, ...", "The firm, based in Leeds"
-_SOMETHING = re.compile(r"\s*(?i:the|our|his|her|their|its|this|that|these|those|a|an)\b")
+_SOMETHING = compile_rule(r"\s*(?i:the|our|his|her|their|its|this|that|these|those|a|an)\b")
 
 
 def restore(text: str) -> tuple[str, Callable[[int], int]]:

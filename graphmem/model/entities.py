@@ -24,11 +24,12 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from graphmem.model.entity_words import ANIMALS, DETERMINERS, KIN, ORG_CUES, PLACE_PREPOSITIONS, STOP, TITLES
+from graphmem.model.pattern_pieces import CAPITALS_BEYOND_ASCII
 from graphmem.model.prose import prose
 
 # A capital letter of any script ("Élodie", "Łukasz", "Örebro"; `[A-Z]` missed them): the basic
 # multilingual plane's upper-case letters (Python's re has no \p{Lu}), "A-Z" first
-_UPPER = "[A-Z" + "".join(c for c in map(chr, range(0xC0, 0x10000)) if c.isupper() and c.isalpha()) + "]"
+_UPPER = f"[A-Z{CAPITALS_BEYOND_ASCII}]"
 # A capitalised word: initials ("J.", "U.S."), a title with its dot ("Dr.", "St."), or a word whose dots are
 # inside it; a word's closing full stop ends the sentence, so a span never runs on into the next sentence
 # ("Thanks, Caroline. We've" names Caroline, not "Caroline. We've").

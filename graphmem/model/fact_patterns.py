@@ -44,6 +44,7 @@ from graphmem.model.pattern_pieces import (
     TO_CONJUNCTION,
     US,
     WHEN,
+    compile_rule,
     shield,
 )
 from graphmem.model.people import firm_and_place, name_only
@@ -63,23 +64,21 @@ _WORDS: dict[int, re.Pattern[str]] = {}
 
 def _needs(words: str, pattern: re.Pattern[str]) -> re.Pattern[str]:
     """``pattern``, searched only in a turn holding one of ``words``."""
-    _WORDS[id(pattern)] = re.compile(words)
+    _WORDS[id(pattern)] = compile_rule(words)
     return pattern
 
 
-# where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the Denver
-# branch"
+# where in the employer, not its name: "Unilever in the marketing team", "Bank of America at the branch"
 # (a lower-case word follows; not "Theatre in the Park", "Pizza on the Park")
-# the speaker's home, then a comma: "I live in Glasgow, work at the BBC", "I live in Brussels, working at the
-# European Commission", "I'm in Cape Town, working at Takealot" (not "I met Tom, working at Google now", "I
-# think so, working at Google sounds fun")
+# the speaker's home, then a comma: "I live in Glasgow, work at the BBC", "I'm in Cape Town, working at
+# Takealot" (not "I met Tom, working at Google now", "I think so, working at Google sounds fun")
 _NOW = r"(?:now |currently |actually |also |still )?"  # "I actually work for Lloydspharmacy"
 _HOURS = r"(?: remotely| full[- ]time| part[- ]time| in [A-Z][\w'-]*(?: [A-Z][\w'-]*)?(?= at| for))?"
 _I_COMMA = (
     r"\bI(?: live| am living|'m living|'m based| am based|'m| am) in (?=[A-Z])[^.!?,;\n]{2,40},(?: and)?"
 )
-_EMPLOYER_TAIL = re.compile(r"\s+(?:in|on|at) (?:the|a|an|my|our|their|its|his|her)\s(?=.*\b[a-z])")
-_TIME_TAIL = re.compile(
+_EMPLOYER_TAIL = compile_rule(r"\s+(?:in|on|at) (?:the|a|an|my|our|their|its|his|her)\s(?=.*\b[a-z])")
+_TIME_TAIL = compile_rule(
     rf"\s+(?:{WHEN}|last|this|next|for (?:\S+ )?(?:\S+ )?(?:years?|months?|weeks?|ages)\b)\b"
 )
 
@@ -88,13 +87,13 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # (fact_type, pattern, key template; None for "preference:<object>" with the verb as value)
     (
         FactType.PROFILE,
-        re.compile(r"\b(?:[Mm]y name(?: is|'s)|[Cc]all me)\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"),
+        compile_rule(r"\b(?:[Mm]y name(?: is|'s)|[Cc]all me)\s+(?P<val>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"),
         "name",
     ),
     # a greeting's introduction: "Hi! I'm Maya", "Hello, I am John Smith" (not "I'm Italian": no greeting)
     (
         FactType.PROFILE,
-        re.compile(
+        compile_rule(
             r"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]iya)(?: there| all| everyone)?[!,.]*\s+I(?:'m| am)\s+"
             r"(?P<val>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\b"
         ),
@@ -104,7 +103,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"liv",
-            re.compile(
+            compile_rule(
                 rf"(?:\b(?:I live|I(?:'m| am)(?: currently| now| still)? living|I now live)|"
                 rf"{AND} (?:now )?live|{US} (?:live|living))"
                 rf" in\s+{NAMED}{PLACE}{PLACE_END}"
@@ -118,7 +117,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"based|living|renting",
-            re.compile(
+            compile_rule(
                 r"(?:\bI(?:'m| am)(?: currently| now| still)? based|"
                 r"(?:^|[.!?]\s+|\bI\b[^.!?\n]{0,80}?(?:,\s+(?:and |but )?|\s+but\s+))(?:Currently |Still )?"
                 r"(?:[Ll]iving|[Rr]enting)|"
@@ -133,7 +132,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"mov|relocat|shift",
-            re.compile(
+            compile_rule(
                 rf"(?:(?:{SPEAKER}|(?P<and>{AND})) (?:moved|moving|relocated|relocating|relocate|move|"
                 rf"shifted|shifting|made the move)|"
                 rf"{US} {MOVED_HOME})"
@@ -147,7 +146,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     # finally", "We rent a flat in Brighton"
     (
         FactType.PROFILE,
-        re.compile(
+        compile_rule(
             rf"(?:\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| now)? |"
             rf"(?:^|[.!?]\s+)(?:(?:[Jj]ust|[Ff]inally) )?)"
             rf"(?:(?-i:[Ss])ettled (?:in|into)"
@@ -163,7 +162,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     (  # "We rent a flat in Brighton" (a named place; not "a place in Spain every summer", "a house in
         # Cornwall for the holidays", "a house in France that we visit")
         FactType.PROFILE,
-        re.compile(
+        compile_rule(
             r"\b(?:I|[Ww]e)(?: just| now)? (?:rent|own|share) (?:a|an|our|my) (?:[a-z]+ ){0,2}?"
             rf"(?:flat|house|apartment|place|home|room) in\s+{NAMED_PLACE}{PLACE_END}"
             rf"(?!{FOR_A_WHILE}|\s+(?:for (?:the )?(?:holidays?|summer)|as an? (?:holiday|second|summer))\b)"
@@ -175,7 +174,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         # "I'm working at Google", not a shift: "I'm working at Glastonbury this weekend", "... at Christmas"
         _needs(
             r"work",
-            re.compile(
+            compile_rule(
                 rf"(?:(?:\bI|{AND}|{_I_COMMA}) {_NOW}work{_HOURS}|"
                 rf"(?:\bI(?:'m| am)|{_I_COMMA}) {_NOW}working{_HOURS}"
                 rf"(?= (?:at|for)\s+{NAMED})(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) (?:at|for)\s+{OBJ}{END}"
@@ -186,7 +185,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (  # "I left Acme last week to join Spotify", "I left Acme and joined Google"
         FactType.PROFILE,
-        re.compile(
+        compile_rule(
             rf"\bI(?:'ve| have)? (?:just )?left (?=[A-Z])[^.,;!?\n]{{2,60}}? (?:to join|and joined)\s+"
             rf"{NAMED}{OBJ}{END}"
         ),
@@ -196,7 +195,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"join|start",
-            re.compile(rf"{I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{JOB}){OBJ} as an? \w+"),
+            compile_rule(rf"{I_AND} (?:joined|started (?:working )?(?:at|for))\s+(?!{JOB}){OBJ} as an? \w+"),
         ),
         "employer",
     ),
@@ -205,7 +204,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"job|post",
-            re.compile(
+            compile_rule(
                 rf"{I_AND} (?:started|got|took|taken|accepted|landed) {JOB}"
                 rf"(?:at|with)\s+{OBJ}{END}"
             ),
@@ -217,7 +216,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"job|role|position",
-            re.compile(
+            compile_rule(
                 rf"\b(?=[Mm]y ){NOT_A_JOB_NOW}[Mm]y (?:current |new )?(?:job|role|position) (?:at|with)\s+"
                 rf"(?:the )?(?!(?:Uni|University|College|School)\b){FIRM}"
                 # the job of now: not "My job at Tesco was great", "... ended last week"
@@ -230,7 +229,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"work",
-            re.compile(
+            compile_rule(
                 rf"(?:(?:\bI|{AND}) (?:now |currently )?work|\bI(?:'m| am) (?:now |currently )?working"
                 rf"(?!{TO_CONJUNCTION}\b(?:{SHIFT})\b)) as an?\s+{OBJ}"
                 rf"(?=\s+(?:{STOP}|at|while)\b|[.,;!?\n]|$)"
@@ -242,7 +241,9 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"work",
-            re.compile(rf"(?:\bI|{AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{OBJ}{END}"),
+            compile_rule(
+                rf"(?:\bI|{AND}) (?:now |currently )?work as an? [^.,;!?\n]{{2,60}}? at\s+{OBJ}{END}"
+            ),
         ),
         "employer",
     ),
@@ -250,7 +251,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         FactType.PROFILE,
         _needs(
             r"join|start|job",
-            re.compile(
+            compile_rule(
                 rf"{I_AND} (?:(?:started|got|took|taken|accepted|landed) {JOB}|joined |"
                 rf"started (?:working )?(?:at|for) )"
                 rf"[^.!?\n]{{0,60}}?\bas an?\s+{OBJ}{END}"
@@ -258,10 +259,10 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "occupation",
     ),
-    (FactType.PROFILE, re.compile(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
+    (FactType.PROFILE, compile_rule(r"\bI(?:'m| am) (?P<val>\d{1,3}) years old"), "age"),
     (  # "I'm vegetarian", "I'm a vegan now", "so I'm pescatarian now": one diet at a time
         FactType.PROFILE,
-        re.compile(
+        compile_rule(
             r"\bI(?:'m| am)(?: now| currently| still| mostly| strictly)?(?: an?)? (?P<val>vegetarian|vegan|"
             r"pescatarian|pescetarian|flexitarian|carnivore|omnivore)\b"
             r"(?! (?:food|recipes?|restaurants?|options?))",
@@ -269,15 +270,15 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
         ),
         "diet",
     ),
-    (FactType.PROFILE, re.compile(rf"\bI(?:'m| am) allergic to\s+{OBJ}{END}"), "allergy:{obj}"),
+    (FactType.PROFILE, compile_rule(rf"\bI(?:'m| am) allergic to\s+{OBJ}{END}"), "allergy:{obj}"),
     (
         FactType.PREFERENCE,
-        re.compile(rf"\b[Mm]y fav(?:ou?rite) (?P<what>[a-z ]{{2,30}}?) is\s+{OBJ}{END}"),
+        compile_rule(rf"\b[Mm]y fav(?:ou?rite) (?P<what>[a-z ]{{2,30}}?) is\s+{OBJ}{END}"),
         "favorite:{what}",
     ),
     (
         FactType.PREFERENCE,
-        re.compile(
+        compile_rule(
             rf"\bI (?:really |absolutely |just |also )?(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|"
             rf"can't stand|don't like|do not like)\s+{OBJ}{END}"
         ),
@@ -285,7 +286,7 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
     ),
     (
         FactType.RULE,
-        re.compile(rf"(?:^|[.!?]\s+|\bplease\s+)(?P<verb>[Aa]lways|[Nn]ever)\s+{OBJ}{END}"),
+        compile_rule(rf"(?:^|[.!?]\s+|\bplease\s+)(?P<verb>[Aa]lways|[Nn]ever)\s+{OBJ}{END}"),
         None,
     ),
 ]
@@ -297,8 +298,7 @@ _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "d
 
 def extract(text: str) -> list[ExtractedFact]:
     """Facts a turn states: the speaker's own preferences, profile and rules (first person), and the place
-    or work of someone they name (``subject``). Code in the turn states nothing (graphmem.model.prose): a
-    string in a code block ("I live in Berlin" as test data) is no fact of the speaker."""
+    or work of someone they name (``subject``). Code states nothing (graphmem.model.prose)."""
     said, back = restore(shield(prose(text)))  # "Got laid off from ..." read as "I got laid off from ..."
     return [
         replace(
@@ -348,7 +348,7 @@ def _stated(
     return fact, ExtractedFact("location", where_in, FactType.PROFILE, span=m.span())
 
 
-_HOME_WORDS = re.compile(r"(?i:\b(?:live|living|lived|based|home|moved|moving|commute|commuting)\b)")
+_HOME_WORDS = compile_rule(r"(?i:\b(?:live|living|lived|based|home|moved|moving|commute|commuting)\b)")
 
 
 def _extract(text: str) -> list[ExtractedFact]:

@@ -7,10 +7,8 @@ withdraws a pending plan whose value it names (:func:`graphmem.model.fact_ending
 
 from __future__ import annotations
 
-import re
-
 from graphmem.model.extracted import ExtractedFact, clean, fits
-from graphmem.model.pattern_pieces import AND, NAMED_PLACE, WEEKDAY, sentence_end
+from graphmem.model.pattern_pieces import AND, NAMED_PLACE, WEEKDAY, compile_rule, sentence_end
 from graphmem.model.people import is_employer, is_organisation, names_a_kind
 from graphmem.model.places import EVERYDAY, is_place
 from graphmem.model.plan_patterns import REPLANNED
@@ -28,7 +26,7 @@ _FOR_GOOD = (
 # A move for good, ahead: "I'm flying to Auckland on 9 January for good", "we fly out to Auckland on the 3rd
 # of january for good" (a plan with its day; not "I'm flying to Rome on Friday", a trip, nor "I'm in Paris for
 # good food")
-FOR_GOOD_AHEAD = re.compile(
+FOR_GOOD_AHEAD = compile_rule(
     r"\b(?:I(?:'m| am|'ll| will)|[Ww]e(?:'re| are|'ll| will)|I|[Ww]e)(?: be)?(?: \w+ly)? "
     r"(?:fly(?:ing)?|head(?:ing)?|go(?:ing)?|mov(?:e|ing)|return(?:ing)?)(?: out| back| over)?(?: home)?"
     # (in its own clause, or "... and we stay there for good")
@@ -36,7 +34,7 @@ FOR_GOOD_AHEAD = re.compile(
     rf"(?:'ll| will)? (?:stay|live|settle|remain)\b[^.!?\n]{{0,20}}?{_FOR_GOOD})"
 )
 # ... and done: "I finished my contract in Hong Kong and came home to Batangas for good last month"
-FOR_GOOD_DONE = re.compile(
+FOR_GOOD_DONE = compile_rule(
     rf"(?:\b(?:I|[Ww]e)(?:'ve| have)?|{AND})(?: \w+ly)? "
     r"(?:came|come|went|gone|moved|flew|headed|returned)(?: back| over)?(?: home)?"
     rf" to\s+{NAMED_PLACE}(?=\s+{_FOR_GOOD})"
@@ -44,7 +42,7 @@ FOR_GOOD_DONE = re.compile(
 # A move one's employer makes, ahead: "the company is sending me to Edmonton in April", "my job is moving me
 # to Calgary next spring", "they're transferring me to the Leeds office in March", "I'm being posted to Oslo
 # in May" (a plan with its date; the town, not the office)
-SENT = re.compile(
+SENT = compile_rule(
     r"(?:\b(?:[Tt]he (?:company|firm|bank|business|agency|army|navy|organi[sz]ation)|[Mm]y (?:company|job|"
     r"employer|firm|work|boss|bank)|[Ww]ork|[Tt]hey)(?:'s|'re| is| are|'ll| will| is going to| are going to)"
     r"(?: be)? (?:sending|moving|transferring|relocating|posting|send|move|transfer|relocate|post) me|"
@@ -55,12 +53,12 @@ SENT = re.compile(
 # ... and done: "I got transferred to Harrogate District Hospital", "transferred to South Central Ambulance
 # Service" (an employer, when an organisation),
 # "We transferred to Davao City last month because of my husband's job" (a home)
-TRANSFERRED = re.compile(
+TRANSFERRED = compile_rule(
     r"(?:\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally| recently)? (?P<passive>(?:got|was|been|have been) )?|"
     r"(?P<bare>(?:^|[.!?]\s+)(?i:just |finally )?(?i:got )?))"  # "Got transferred to ...": the speaker's
     r"transferred to\s+(?:the )?(?P<obj>[A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|of\b|&))*)"
 )
-_CITY = re.compile(r"\s+(?:City|Town)$")
+_CITY = compile_rule(r"\s+(?:City|Town)$")
 
 
 def _place(value: str) -> bool:
@@ -69,14 +67,14 @@ def _place(value: str) -> bool:
 
 
 # a trip's, a call's or a journey's words after the place (not a move's)
-_A_STAY = re.compile(
+_A_STAY = compile_rule(
     r"\b(?:for (?:a|an|the) (?:conference|course|training|trade show|workshop|summit|event|meeting|week|few "
     r"days|couple of (?:days|weeks)|project)|for (?:\w+ )?(?:days?|weeks?|nights?)|trade show|on the "
     r"(?:phone|shuttle|train|bus|line)|at (?:[A-Z]\w+|the airport|the station)|the (?:train|flight|plane|"
     rf"bus) was|on (?i:{WEEKDAY})|no help|on hold|by the airline|by (?:ambulance|air|helicopter)|"
     r"for (?:treatment|surgery|tests|scans|care))\b"
 )
-_MORE_WORDS = re.compile(
+_MORE_WORDS = compile_rule(
     r"for good|transferr|sending me|moving me|posting me|relocating me|(?:being|getting) (?:sent|moved|"
     r"transferred|relocated|posted)"
 )
@@ -126,30 +124,30 @@ _WORD = r"(?P<obj>[A-Za-z][\w'-]*)"
 _OFF = r"(?:off|on hold|cancel+ed|called off|not happening|dead)"
 _TAIL = r"(?=\s*(?:[.,;!?\n]|$)|\s+(?:indefinitely|for now|after all|in the end|so|because|now|sadly)\b)"
 _FELL = r"(?:fell|has fallen|had fallen|'s fallen) through"
-NAME_OFF = re.compile(rf"{_LEAD}{_WORD}(?:'s| is)(?: now| officially)? {_OFF}{_TAIL}")
-NAME_FELL = re.compile(rf"{_LEAD}{_WORD} {_FELL}\b")
-SCRAPPED = re.compile(
+NAME_OFF = compile_rule(rf"{_LEAD}{_WORD}(?:'s| is)(?: now| officially)? {_OFF}{_TAIL}")
+NAME_FELL = compile_rule(rf"{_LEAD}{_WORD} {_FELL}\b")
+SCRAPPED = compile_rule(
     rf"\b(?i:scrap|scratch|forget|ditch|drop)(?:ped)? {_WORD}(?=\s*(?:[.,;!?\n]|$)|\s+[-—])"
 )
 # (a lower-case name turned down only "in the end", "after all", or in a message about a job: not "I turned
 # down dessert")
-TURNED_DOWN = re.compile(
+TURNED_DOWN = compile_rule(
     r"\bI(?:'ve| have)? (?:turned down|declined|rejected|passed on) (?P<obj>[a-z][\w'-]*+)"
     r"(?=\s+(?:in the end|after all)\b|(?=.*\b(?:job|offer|role|position|contract|start\w*)\b)"
     r"(?:\s*(?:[.,;!?\n]|$)|\s+(?:so|because|now|sadly)\b))"
 )
 # "I've told Monzo I'm not coming after all", "told Deliveroo I won't be joining"
-TOLD_NOT_COMING = re.compile(
+TOLD_NOT_COMING = compile_rule(
     r"\bI(?:'ve| have)? told (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}) (?:that )?"
     r"I(?:'m| am| won't be| will not"
     r" be|'m not| am not) (?:not )?(?:coming|joining|starting|taking (?:it|the (?:job|role|offer)))\b"
 )
-ROLE_WITHDRAWN = re.compile(
+ROLE_WITHDRAWN = compile_rule(
     r"\b[Tt]he (?P<obj>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}) (?:job offer|job|role|position|post|offer) "
     r"(?:has been|had been|was|got|is|'s been) (?:withdrawn|rescinded|pulled|cancel+ed)\b"
 )
 # a word every pattern above holds (a turn without one is not searched)
-_CALLOFF_WORDS = re.compile(
+_CALLOFF_WORDS = compile_rule(
     r"\boff\b|on hold|cancel|not happening|dead|fell|fallen|scrap|scratch|forget|ditch|drop|turned down|"
     r"declined|rejected|passed on|withdrawn|rescinded|pulled|not coming|not joining|won't be joining"
 )  # (searched in the lower-cased text: a case-blind alternation is slow)

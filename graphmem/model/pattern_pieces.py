@@ -12,6 +12,7 @@ __all__ = [
     "AS_A_ROLE",
     "A_TIME",
     "A_TRIP",
+    "CAPITALS_BEYOND_ASCII",
     "END",
     "FIRM",
     "FIRM_NAME",
@@ -46,10 +47,29 @@ __all__ = [
     "US",
     "WHEN",
     "WHO",
+    "capitals",
+    "compile_rule",
     "sentence_end",
     "sentence_start",
     "shield",
 ]
+
+CAPITALS_BEYOND_ASCII = "".join(c for c in map(chr, range(0xC0, 0x10000)) if c.isupper() and c.isalpha())
+"""The basic multilingual plane's capital letters beyond ASCII (Python's re has no \\p{Lu})."""
+_OPENS_WITH_A_TO_Z = re.compile(r"\[A-Z(?!" + CAPITALS_BEYOND_ASCII[0] + ")")
+
+
+def capitals(pattern: str) -> str:
+    """``pattern`` with every character class that opens with ``A-Z`` taking the capitals of other scripts
+    too: a name or a place the rules read starts with a capital of any script ("I live in Örebro", "My name
+    is Élodie", "I moved to Łódź"; with ``A-Z`` alone they stated nothing). Idempotent."""
+    return _OPENS_WITH_A_TO_Z.sub(lambda _: "[A-Z" + CAPITALS_BEYOND_ASCII, pattern)
+
+
+def compile_rule(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """A rule's regex, its capitals of any script (:func:`capitals`)."""
+    return re.compile(capitals(pattern), flags)
+
 
 OBJ = r"(?P<obj>[^.,;!?\n]{2,60}?)"
 # the words of the calendar, lower case (read inside "(?i:...)"): a month's name whole ("March"), whole or
@@ -112,15 +132,15 @@ THEN_TO = (
 )
 # a firm named by two names ("Marks and Spencer", "Procter & Gamble now"): a capitalised word after "and" that
 # ends the clause or is followed by where or as what (not "Google and Sarah works at Meta")
-AND_NAME = re.compile(
+AND_NAME = compile_rule(
     r"\s+(?:and|&)\s+(?P<name>[A-Z][\w'-]+)(?=\s*[.,;!?\n]|\s*$|\s+(?:in|as|since|now|on)\b)"
 )
 # an event one goes somewhere for, after the place and ending its phrase ("I moved to Mumbai for the
 # conference", "... for the summit next week"; not "for a gig at Caesars", "for the trip of a lifetime")
 # a role after a name moved to ("moving to Initech next month as a staff engineer", "moved over to Stripe last
 # year as a designer"): a job, no home, unless the name is a place ("moved to Leeds as a student")
-AS_A_ROLE = re.compile(r"(?:\s+(?:next|this|last|in|from) \w+)?,?\s+as (?:a|an|the|their|our|its) \w")
-FOR_AN_EVENT = re.compile(
+AS_A_ROLE = compile_rule(r"(?:\s+(?:next|this|last|in|from) \w+)?,?\s+as (?:a|an|the|their|our|its) \w")
+FOR_AN_EVENT = compile_rule(
     r"\s+for (?:the|a|an|this|that) (?:\w+ )?(?:conference|trip|festival|wedding|funeral|workshop|retreat|"
     r"tournament|summit|expo|gig|concert)s?(?=\s*[.,;:!?\n]|\s*$|\s+(?:in|on|this|next|last|and|but|so|then)\b)"
 )
@@ -174,7 +194,7 @@ NO_EMPLOYER = frozenset(
     | {"christmas", "easter", "new year", "new year's eve", "halloween", "thanksgiving", "the holidays"}
     | {"last", "long last", "short notice", "all", "first", "the same time"}  # "Got a new job at last!"
 )
-A_TIME = re.compile(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
+A_TIME = compile_rule(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
     r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|o'clock)?(?:\s+(?:tomorrow|today|tonight|on|every|sharp|in|this|next)\b.*)?",
     re.I,
 )
@@ -182,7 +202,7 @@ A_TIME = re.compile(  # "9 tomorrow", "8 on Monday"; not "3M", "24 Hour Fitness"
 TO_CONJUNCTION = r"(?:(?!\b(?:and|but|so|because)\b)[^.,;!?\n]){0,150}"  # (bounded: linear on a long clause)
 # A full stop inside a name ("St. Mary's", "Washington D.C.", "Dr. Smith") is not the end of a value: such
 # stops are swapped for a character no value pattern stops at while matching, and swapped back in the values.
-ABBREVIATION = re.compile(
+ABBREVIATION = compile_rule(
     r"\b(?:[A-Z]\.){2,}|\b(?:St|Dr|Mr|Mrs|Ms|Mt|Ft|Jr|Sr|Prof|Inc|Ltd|Co|Corp|Ave|Rd)\.(?= [A-Z0-9])"
 )
 INNER_STOP = "\u2024"  # ONE DOT LEADER
@@ -236,9 +256,9 @@ ERRAND = (
     r"(?:coffee|meeting|conference|workshop|visit|day|weekend|week))\b"
 )
 # the trip's and the errand's words above, compiled once (case-blind)
-A_TRIP = re.compile(TRIP, re.IGNORECASE)
-AN_ERRAND = re.compile(ERRAND, re.IGNORECASE)
-_SENTENCE_STOP = re.compile(r"[.!?\n]")
+A_TRIP = compile_rule(TRIP, re.IGNORECASE)
+AN_ERRAND = compile_rule(ERRAND, re.IGNORECASE)
+_SENTENCE_STOP = compile_rule(r"[.!?\n]")
 
 
 def sentence_start(text: str, at: int) -> int:
@@ -250,3 +270,7 @@ def sentence_end(text: str, at: int) -> int:
     """Where the sentence holding ``at`` ends: its next stop, or the end of ``text``."""
     stop = _SENTENCE_STOP.search(text, at)
     return stop.start() if stop else len(text)
+
+
+# every piece above, its capitals of any script (the rule modules compose them into their patterns)
+globals().update({k: capitals(v) for k, v in list(globals().items()) if k.isupper() and isinstance(v, str)})

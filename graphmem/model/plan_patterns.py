@@ -29,6 +29,7 @@ from graphmem.model.pattern_pieces import (
     WEEKDAY,
     WHEN,
     WHO,
+    compile_rule,
 )
 
 __all__ = [
@@ -65,19 +66,19 @@ _MONTH_OR_DAY = rf"(?i:{MONTH}|{WEEKDAY}|next)\b"
 # Someone else's place or work, named: "Emma lives in Lisbon now", "my sister Emma moved to Porto", "my
 # brother works at Acme". The fact is keyed under them (``Emma/location``), not the speaker.
 THIRD: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"{WHO} (?:now |still )?(?:lives|is living) in\s+{PLACE}{PLACE_END}"), "location"),
+    (compile_rule(rf"{WHO} (?:now |still )?(?:lives|is living) in\s+{PLACE}{PLACE_END}"), "location"),
     (
-        re.compile(rf"{WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{PLACE}{PLACE_END}"),
+        compile_rule(rf"{WHO} (?:has |just |finally )*(?:moved|is moving|relocated) to\s+{PLACE}{PLACE_END}"),
         "location",
     ),
-    (re.compile(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
-    (re.compile(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
+    (compile_rule(rf"{WHO} (?:now |still )?works (?:at|for)\s+{OBJ}{END}"), "employer"),
+    (compile_rule(rf"{WHO} (?:now |still )?works as an?\s+{OBJ}{END}"), "occupation"),
 ]
 # someone else's move ahead ("Emma will be moving to Porto next month": a plan only with a date), or called
 # off ("Emma isn't moving to Porto after all", "my brother has decided not to move")
 THIRD_PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(
+        compile_rule(
             rf"{WHO}(?: will|'ll| is going to)(?: be)? {MOVE_VERB} to\s+"
             rf"{PLACE}{PLACE_END}"
         ),
@@ -99,7 +100,7 @@ NOT_PUT_OFF = rf"(?!{UNTIL})"  # "not moving to Leeds until June" is put off, no
 _THIRD_NOT = r"(?:'s not| isn't| is not| won't be| will not be)"
 THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(
+        compile_rule(
             rf"{WHO}(?:{_THIRD_NOT}| is no longer|(?: has)? decided not to)"
             rf" {MOVE_VERB}(?:(?> to\s+{PLACE}{PLACE_END}){NOT_PUT_OFF}|{VERB_OFF_END})"
         ),
@@ -109,7 +110,7 @@ THIRD_WITHDRAWN: list[tuple[re.Pattern[str], str]] = [
 # someone else's plan put off to a new date ("Emma isn't moving to Porto until June"): see PUT_OFF
 THIRD_PUT_OFF: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(
+        compile_rule(
             rf"{WHO}{_THIRD_NOT}"
             rf" {MOVE_VERB}(?: to\s+{NAMED}{PLACE})?(?={UNTIL})"
         ),
@@ -128,7 +129,7 @@ WILL = (  # ("I plan to relocate to Lagos in March", "I'll now be moving ...")
 # "I start at Ericsson on 1 October", "I'll be joining the BBC as a producer in March"; an employer only
 # where the name is an organisation's (graphmem.model.people: not "I'm joining Sarah on Friday", "I start at
 # Oxford in October")
-JOINING = re.compile(
+JOINING = compile_rule(
     rf"(?:{WILL} (?:join(?:ing)?|start(?:ing)? at)|\bI(?:'m| am)(?: \w+ly| now)? (?:joining|starting at)|"
     # (or after a dash or a comma: "I'm leaving Shopify - starting at the Canada Revenue Agency on ...")
     rf"\bI (?:start at|join)|(?:^|[.!?;]\s+|\s[-—]\s+|,\s+|\b(?:and|so|then) )(?i:starting at|joining)|"
@@ -152,13 +153,13 @@ JOINING = re.compile(
 # with Rocket Lab yesterday! First day is 8 February", "We closed on a house in Evanston! Moving day is
 # December 19th": graphmem.model.planned.day_said_next); with no day, no fact
 _CONTRACT = r"(?:my|the|a|an|their) (?:new )?(?:job )?(?:contract|offer)(?: letter)?"
-SIGNED = re.compile(  # (or "from": "Signed the offer from Stripe today. My start date is February 2nd")
+SIGNED = compile_rule(  # (or "from": "Signed the offer from Stripe today. My start date is February 2nd")
     r"\bI(?:'ve| have)?(?: just| finally)? signed"
     rf"(?:(?: {_CONTRACT})? with| {_CONTRACT} from)\s+{FIRM_NAME}"
     r"(?![^.!?\n]*\b(?:phone|mobile|broadband|sim|tariff|plan|gym|membership|switch|energy|bill|account|"
     r"subscription|deal)\b)"  # a service
 )
-BOUGHT = re.compile(
+BOUGHT = compile_rule(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:closed on|completed on|exchanged on|bought|"
     r"(?:had|got) an offer accepted on) (?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|"
     rf"condo|bungalow|cottage) in\s+{NAMED_PLACE}{PLACE_END}"
@@ -173,13 +174,13 @@ _WE_WILL = (
 # December", "... but moving to the Gold
 # Coast on 1 August" (a plan only with a date: "Moving to Leeds was the best decision" is none); a place only
 # (graphmem.model.places): "Moving to Linux on Monday" is no home
-MOVING_ALONE = re.compile(
+MOVING_ALONE = compile_rule(
     rf"(?:^|[.!?]\s+|\b(?:but|and|so) )(?:(?:[Jj]ust|[Ss]oon|[Ff]inally) )?(?i:moving|relocating){MOVE_TO}"
 )
 # a home got, found or secured, with its move day said in its clause or the next sentence ("Got the flat in
 # Glasgow! Moving on 9 January", "We found a house in Dundee, we move in on the 3rd"); a place only, and no
 # trip's words in the message ("We found a flat in Porto for the holidays", "Got a flat in Rome for a week")
-GOT_HOME = re.compile(
+GOT_HOME = compile_rule(
     r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? "
     r"(?:got|found|secured|landed|signed for|signed the lease on) "
     r"(?:a|an|the|our|my) (?:[\w-]+ )?(?:house|flat|home|place|apartment|condo|bungalow|cottage) in\s+"
@@ -188,7 +189,7 @@ GOT_HOME = re.compile(
 # a job or a post accepted, its start said in its clause or in the next sentence ("Accepted a position with
 # the International School of Kigali! I start January 11"): an employer by its name (not "Accepted a role
 # with Sarah's team", "I've taken a job with Dad")
-ACCEPTED = re.compile(
+ACCEPTED = compile_rule(
     rf"(?:{SPEAKER} (?:accepted|taken|took|landed|got|signed for)|"
     rf"{SPEAKER} (?:been |was )?offered(?=[^.!?\n]*\b"
     rf"(?:and|so) I (?:said yes|accepted|took it)\b)) (?:a |an |the |their )?(?:new )?"
@@ -198,14 +199,14 @@ ACCEPTED = re.compile(
 # where one will be from a date, said of a firm in a message about work or leaving one ("Leaving Nokia,
 # I'll be at Supercell from the 1st of September"; not "I'll be at my mum's from Friday", "I'll be at
 # Heathrow from 6am", "I'll be at Google from Monday for a conference")
-BE_AT = re.compile(
+BE_AT = compile_rule(
     rf"\bI(?:'ll| will) be at\s+{FIRM_NAME}(?=\s+(?:from|on|starting)\s+(?:the \d|\d|{_MONTH_OR_DAY}))"
     r"(?![^.!?\n]*\b(?:for (?:a|the|an) (?:conference|meeting|workshop|training|course|event|visit|day|"
     r"week|few days)|working from|shopping|interview|appointment)\b)"
 )
 PLANNED: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(
+        compile_rule(
             rf"(?:{WILL} {MOVE_VERB}|{_WE_WILL} (?:moving|move) (?:house|home))"
             rf"{MOVE_TO}"
         ),
@@ -213,14 +214,14 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
     ),
     (MOVING_ALONE, "location"),
     (  # "From next month I'll be living in Oslo"
-        re.compile(
+        compile_rule(
             rf"(?:{WILL}|{_WE_WILL}) (?:living|live) in\s+(?=(?:the )?[A-Z])(?>{PLACE}{PLACE_END})"
             rf"(?![^.,;!?\n]*\b(?:for the|for (?:a|\w+) (?:days?|weeks?|months?)|until|till|forever)\b)"
         ),
         "location",
     ),
     (
-        re.compile(
+        compile_rule(
             rf"(?:{WILL}|\bI(?:'m| am)|\bI) start(?:ing)? (?:(?:a |my |the )?(?:new )?job|work(?:ing)?) "
             rf"(?:at|with|for)\s+(?!(?:{STOP})\b){OBJ}{END}"
         ),
@@ -229,7 +230,7 @@ PLANNED: list[tuple[re.Pattern[str], str]] = [
     (  # a job taken that starts later: "I've accepted a job at Google, starting in January", "I got an
         # offer from Monzo and I start on the 4th" (read up to the verb: a date after it is the start's; not
         # "I've been offered a role": not taken)
-        re.compile(
+        compile_rule(
             rf"{SPEAKER} (?:got|accepted|landed|taken|took|signed) (?:(?:a |an |the )?"
             rf"(?:new )?(?:job |work )?offer (?:at|with|from)|{JOB}(?:at|with)|(?:a |the )?(?:new )?"
             rf"(?:[a-z-]+ )?(?:role|position|post) (?:at|with))\s+{NAMED}{OBJ}{END}[^.!?;\n]{{0,30}}?\b"
@@ -261,18 +262,18 @@ NOT_A_DATE = (
 # Bath", "we've decided to stay in Glasgow", "I'm staying in Leeds now"; the sentence says "ended up",
 # "decided", "in the end", ...: STAY_CUE): the pending plan that would replace that place is withdrawn, not a
 # plan elsewhere ("I stayed in Paris for a week" on a trip, with no cue, is nothing)
-STAYED = re.compile(
+STAYED = compile_rule(
     rf"(?:\b(?:I|[Ww]e)(?:'ve| have|'m|'re| am| are)?(?! (?:not|no longer|never)\b)(?: \w+){{0,2}} "
     rf"(?:stay(?:ing|ed)?(?: put)?|remain(?:ing|ed)?) in|(?:{NOT_WILL}) (?:be )?moving away from)\s+"
     rf"{NAMED}{PLACE}{PLACE_END}"
 )
-STAY_CUE = re.compile(
+STAY_CUE = compile_rule(
     r"\b(?:ended up|decided|chose|in the end|eventually|after all|instead|(?<!for )(?<!right )now|"
     r"for good|changed (?:my|our) minds?)\b",
     re.I,
 )
 # stated in the present progressive ("I'm moving", "Emma is relocating"; not "I was moving boxes")
-PROGRESSIVE = re.compile(
+PROGRESSIVE = compile_rule(
     r"(?:'m|\b(?:am|is|are)|'re)(?: all| both)?(?: \w+ly| now| just)? (?:moving|relocating|starting)\b"
 )
 # a new value of a key whose plan it replaces: "instead", or "instead of" what the plan names ("I'm moving to
@@ -283,9 +284,9 @@ _INSTEAD_OF_DOING = (
     r"(?:(?:going|moving|relocating|heading)(?: back)? to\s+|(?:working|starting)(?: work| a new job)? "
     r"(?:at|with|for)\s+|joining\s+)?"
 )
-INSTEAD = re.compile(rf"\binstead\b(?: of\s+{_INSTEAD_OF_DOING}{NOT_A_DATE}{OBJ}{END})?", re.I)
+INSTEAD = compile_rule(rf"\binstead\b(?: of\s+{_INSTEAD_OF_DOING}{NOT_A_DATE}{OBJ}{END})?", re.I)
 PLANNABLE = frozenset({"location", "employer"})  # the keys a plan can be stated for (PLANNED)
-AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)
+AFTER_ALL = compile_rule(r"\s+(?:after all|any ?more|either|now)$", re.I)
 
 # A value said by mistake, corrected: "Sorry, I meant Liverpool, not Manchester", "Turns out it's Leeds, not
 # Leicester", "I said Monzo but I meant Revolut". The key whose current value or pending plan the wrong name
@@ -293,7 +294,7 @@ AFTER_ALL = re.compile(r"\s+(?:after all|any ?more|either|now)$", re.I)
 _NAME = r"(?!(?:I|They|He|She|It|We|You|The|This|That)\b)[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3}"
 _AT = r"(?:in |at |to |for |with )?"
 CORRECTED = [
-    re.compile(
+    compile_rule(
         r"\b(?:[Ss]orry|[Oo]ops|[Cc]orrection|[Aa]ctually|[Tt]urns out|I mean|I meant|[Mm]y (?:bad|mistake)|"
         r"[Tt]ypo)\b[,:;]?(?: I meant| I mean| it's| it is| it was| that's| that should be| should be)?\s+"
         rf"{_AT}(?P<obj>{_NAME}),? not {_AT}(?P<wrong>{_NAME})\b"
@@ -305,9 +306,9 @@ CORRECTED = [
         r"I (?:was|wasn't) (?:looking|thinking|paying attention|confused|distracted)|"
         r"(?:it|that) was (?:a )?typo)\b|\s+(?:and|but|so)\b)"
     ),
-    re.compile(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
+    compile_rule(rf"\bI (?:said|wrote|typed|put) (?P<wrong>{_NAME}),? but I meant {_AT}(?P<obj>{_NAME})\b"),
     # the right name first, its own sentence: "Aldi, sorry, not Lidl."
-    re.compile(
+    compile_rule(
         rf"(?:^|[.!?]\s+)(?P<obj>{_NAME}),? (?:sorry|oops|my bad|I mean),? not (?P<wrong>{_NAME})"
         r"(?=\s*(?:[.!?;)\n]|$))"
     ),
@@ -315,19 +316,19 @@ CORRECTED = [
 # A pending plan's value changed, its date kept: "we're going to Brisbane instead of Sydney", "not Graz any
 # more, we're going to Salzburg instead", "I'm joining ITV instead of the BBC" (as CORRECTED, of a plan only)
 REPLANNED = [
-    re.compile(
+    compile_rule(
         r"\b(?:I(?:'m| am)|[Ww]e(?:'re| are)|I(?:'ve| have)|[Ww]e(?:'ve| have))(?: now)? (?:going|heading|"
         r"joining|going with|decided to go|decided on|chosen|gone for) (?:to |with )?"
         rf"(?:the )?(?P<obj>{_NAME}) (?:instead of|rather than) (?:the )?(?P<wrong>{_NAME})\b"
     ),
-    re.compile(
+    compile_rule(
         rf"\b[Nn]ot (?:the )?(?P<wrong>{_NAME}) any ?more\b[^.!?\n]{{0,60}}?\b(?:going|heading) to "
         rf"(?:the )?(?P<obj>{_NAME}) instead\b"
     ),
     # the old one dropped first, in the message's own words: "scratch Hamburg, the job there fell through.
     # we're going to Cologne instead, same date", "actually turned Barclays down, going to Lloyds instead,
     # start 11 Jan" (the right one "instead", in the same sentence or the next)
-    re.compile(
+    compile_rule(
         r"\b(?i:scratch|forget|turned|dropped|ditched|scrapped|declined|passed on)\s+(?:the )?"
         rf"(?P<wrong>{_NAME})(?: down)?\b[^.!?\n]{{0,80}}?(?:[.!?]\s+[^.!?\n]{{0,40}}?)?"
         r"\b(?:going|heading|moving|relocating|joining|starting at)(?: to| with)? (?:the )?"
@@ -335,7 +336,7 @@ REPLANNED = [
     ),
     # "instead of" the old one first: "Change of plans - instead of Calgary, the company is sending me to
     # Edmonton in April", "instead of Leeds, we're moving to York"
-    re.compile(
+    compile_rule(
         rf"\b(?i:instead of) (?:the )?(?P<wrong>{_NAME}),? [^.!?\n]{{0,50}}?\b(?:(?:sending|moving|posting|"
         r"transferring|relocating) me|(?:I|[Ww]e)(?:'re| are|'m| am|'ll| will)(?: be)? (?:going|heading|"
         rf"moving|relocating|joining|starting at)) (?:to |with )?(?:the )?(?P<obj>{_NAME})\b"
@@ -344,7 +345,7 @@ REPLANNED = [
 
 # The household's move in any words ("We moved to Harrogate", "Emma and I are moving to Bath in March"): a
 # home only where the place is one (graphmem.model.places; "we moved to Slack" is a team's tool)
-HOUSEHOLD_MOVED = re.compile(
+HOUSEHOLD_MOVED = compile_rule(
     rf"(?:{US}|{HOUSEHOLD}(?P<will>'ll| will|'re planning to| are planning to| plan to)(?: now)?(?: be)?)"
     r"(?: (?:packed up|sold up|sold the house) and)? "
     rf"(?:moved|moving|shifted|shifting|made the move|"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, OBJ, SPEAKER, sentence_start
+from graphmem.model.pattern_pieces import END, FIRM_NAME, JOB, KIN, OBJ, SPEAKER, compile_rule, sentence_start
 from graphmem.model.people import RELATIVES, is_first_name, is_organisation, is_role
 from graphmem.model.places import is_place, is_region
 
@@ -61,12 +61,12 @@ def _named_firm(value: str, text: str, match: re.Match[str]) -> bool:
     return is_organisation(value, first_name=True)
 
 
-_WAS = re.compile(r"\s+used to\b")
-_LEFT = re.compile(
+_WAS = compile_rule(r"\s+used to\b")
+_LEFT = compile_rule(
     r"\b(?i:I(?:'ve| have)? (?:just )?(?:quit|left|resigned)|leaving (?:party|do|drinks|card)|used to|former|"
     r"ex-|old job|previous|before I (?:quit|left)|remember)\b"
 )
-_WORK = re.compile(
+_WORK = compile_rule(
     r"\b(?i:job|role|team|boss|manager|pay|salary|position|hours|shifts?|colleagues|offer|hired|career|work)\b"
 )
 # what a business is, before its name: "a small bakery called", "a ramen spot called"
@@ -103,7 +103,7 @@ def _a_post_taken(value: str, text: str, match: re.Match[str]) -> bool:
 
 # after the firm: a post spoken of or had for someone else ("New job at Google looks fun", "New role at
 # Stripe, for my sister!", "New job at Google? Congrats Tom!")
-_SPOKEN_OF = re.compile(
+_SPOKEN_OF = compile_rule(
     rf"\s*\?|,?\s+(?:looks|sounds|seems|is|was|would|could|might|for (?:my|his|her|their|our) (?:{KIN}|son|"
     r"daughter|kids?|child|friend)|for (?:him|her|them)|for [A-Z][a-z]+|[A-Z][a-z]+ says)\b"
 )
@@ -135,21 +135,21 @@ def _a_profile(value: str, text: str, match: re.Match[str]) -> bool:
 
 # a line that is not the speaker's present job: a former one, someone else's, a post offered or wished for
 # ("Previous: cashier, Tesco, Leeds", "My sister: nurse, ...", "Job ad: ...", "Dream job: ...")
-_NOT_MINE = re.compile(
+_NOT_MINE = compile_rule(
     rf"\b(?i:previous(?:ly)?|former(?:ly)?|past|prior|before|used to|ex|retired|(?:my|our|his|her|their) "
     rf"(?:{KIN})|{KIN}|{'|'.join(RELATIVES)}|he|she|they|hire|hiring|job ad|ad|advert|vacancy|opening|dream|"
     r"applied|applying|apply|looking for|wanted|recruit\w*|interview\w*|shortlist\w*|fwd|from|sender|"
     r"candidate|offer(?:ed)?)\b"
 )
-_FORMER_TITLE = re.compile(r"\b(?i:retired|former|ex|previous|past)\b")
+_FORMER_TITLE = compile_rule(r"\b(?i:retired|former|ex|previous|past)\b")
 # a name before the items: "Tom, 34, nurse, ..." (not a label or a greeting: "Job: nurse, ...", "Hi, ...")
-_NAMED = re.compile(
+_NAMED = compile_rule(
     r"(?<!I'm )(?<!I am )(?<!is )\b"
     r"(?!(?:Job|Title|Role|Position|Current|Currently|Now|Work|Hi|Hey|Hello|Cheers|"
     r"Thanks|Best|Regards|Profile|Bio|Me)\b)[A-Z][a-z]+\b"
 )
 # a verb after the items: someone else's ("Recruiter, Amazon, Seattle reached out", "... | London looks like")
-_AFTER_A_PROFILE = re.compile(
+_AFTER_A_PROFILE = compile_rule(
     r"\s+(?:is|was|are|were|has|had|reached|looks|sounds|seems|says|said|called|wants|just|posted|messaged|"
     r"emailed|until|till|turned|got rejected)\b|\s*[(—–-]\s*(?:\d{4}|until|till|interview|rejected|applied)"
 )
@@ -166,7 +166,7 @@ _STATE = r"(?: [A-Z]{2})?(?![\w-]|'\w)"  # a US state's code after the town, lef
 def _profile(firm: str, town: str) -> re.Pattern[str]:
     """A profile line's items, each after a comma or a bar: a job's title, the employer, the town ("Nurse,
     NHS Lothian, Edinburgh", "Senior Analyst | Standard Chartered | Singapore")."""
-    return re.compile(rf"{_ITEM_START}{_ROLE}{_SEP}(?P<{firm}>{_FIRM}){_SEP}(?P<{town}>{_TOWN}){_STATE}")
+    return compile_rule(rf"{_ITEM_START}{_ROLE}{_SEP}(?P<{firm}>{_FIRM}){_SEP}(?P<{town}>{_TOWN}){_STATE}")
 
 
 # a verb after the firm: the title is someone else's ("Product manager @ Atlassian is hiring")
@@ -177,7 +177,7 @@ def _headline(firm: str, town: str, *, with_town: bool) -> re.Pattern[str]:
     """A headline's title at an employer, its town after a bar or a comma: "Data Engineer @ Spotify |
     Stockholm", "new job: nurse @ Mount Sinai"."""
     where = rf"(?:{_SEP}(?P<{town}>{_TOWN}){_STATE})" + ("" if with_town else "?")
-    return re.compile(rf"{_ITEM_START}{_ROLE} ?@ ?(?P<{firm}>{_FIRM})(?![\w&-]|'\w){_NO_VERB}{where}")
+    return compile_rule(rf"{_ITEM_START}{_ROLE} ?@ ?(?P<{firm}>{_FIRM})(?![\w&-]|'\w){_NO_VERB}{where}")
 
 
 def _a_based_place(value: str, text: str, match: re.Match[str]) -> bool:
@@ -189,7 +189,7 @@ def _a_based_place(value: str, text: str, match: re.Match[str]) -> bool:
     return job and (is_place(value) or is_place(value.title()))
 
 
-_TITLE = re.compile(
+_TITLE = compile_rule(
     r"(?P<title>(?: [\w-]+){0,3}?)"
     r"(?=[.,;:!?\n]|\s*$| (?:and|but|here|at|for|with|in|who|from|of)\b| \w+ing\b)"
 )
@@ -199,7 +199,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm a Toronto-based designer", "Denver-based nurse here" (not "a London-based company", "We hired a
     # Berlin-based agency", "Spotify, Stockholm-based, is hiring")
     (
-        re.compile(
+        compile_rule(
             r"(?:(?P<i>\bI(?:'m| am) (?:a |an )?(?:\w+ )??)|(?:^|[.!?]\s+))"
             r"(?P<obj>(?(i)[A-Z]|[A-Za-z])[\w']*(?: [A-Z][\w']*)?)-based"
             # after "I'm a", not a firm's; at a sentence's start, the speaker's when "here" or a stop follows
@@ -212,7 +212,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I moved to Leeds for a new job at the BBC", "Just relocated for a role with Google" (not "I applied for
     # a job at ...": only a move or a leave is for a job taken)
     (
-        re.compile(
+        compile_rule(
             rf"(?:{SPEAKER} |(?:^|[.!?]\s+)(?:[Jj]ust |[Rr]ecently )?)"
             rf"(?i:moved|moving|relocated|relocating|came|left|quit)\b[^.!?\n]{{0,60}}? for "
             rf"(?:{JOB}|(?:a |the )?(?:new )?(?:role|position) )(?:at|with)\s+{OBJ}{END}"
@@ -229,7 +229,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "jumped ship to Harbour Energy", "moved over to Aldi, better pay" (a firm, in a message about work; a
     # town is a move: graphmem.model.fact_patterns)
     (
-        re.compile(rf"{_DROPPED_I}(?i:jumped ship|moved over|switched over) to\s+{FIRM_NAME}(?![\w&'-])"),
+        compile_rule(rf"{_DROPPED_I}(?i:jumped ship|moved over|switched over) to\s+{FIRM_NAME}(?![\w&'-])"),
         "employer",
         _moved_over,
         "jumped ship|moved over|switched over",
@@ -237,7 +237,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "fully remote for Shopify", "working remote for GitLab", "I work remotely for Canva" (not "my wife works
     # remote for ...": the speaker's own sentence or clause)
     (
-        re.compile(
+        compile_rule(
             r"(?:\bI(?:'m| am)? |(?:^|[.!?,]\s+))(?:now |currently |still )?(?:fully |working |work )?"
             rf"remote(?:ly)? (?:for|at|with)\s+{FIRM_NAME}(?![\w&'-])"
         ),
@@ -247,7 +247,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I'm HR manager at Heineken", "I'm head chef at Dishoom": a job's title without an article
     (
-        re.compile(
+        compile_rule(
             rf"{I_AM} (?P<role>(?:[A-Z]{{2,4}} |(?i:senior|junior|head|lead|chief|staff|principal) )?"
             rf"[a-z][\w-]*) (?:at|for|with)\s+{FIRM_NAME}(?![\w&'-])"
         ),
@@ -257,7 +257,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I'm now at N26 as a backend dev", "moved to Razorpay as senior PM", "switched to Wise as a PM"
     (
-        re.compile(
+        compile_rule(
             rf"(?:\bI(?:'m| am)(?: now| currently| still)? (?:at|with)|"
             rf"{_DROPPED_I}(?i:moved|switched|jumped|went)(?: over)? to)\s+{FIRM_NAME},? as (?:an? )?"
             r"(?P<role>[\w-]+(?: [\w-]+){0,2}?)(?![\w-])"
@@ -269,14 +269,16 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "quit blue bottle lol. new gig at Philz Coffee, closer to home" (not "Tom, new job at Google, says hi")
     (
-        re.compile(rf"(?:^|[.!?]\s+)(?i:new) (?:job|gig|role|position) (?:at|with)\s+{FIRM_NAME}(?![\w&'-])"),
+        compile_rule(
+            rf"(?:^|[.!?]\s+)(?i:new) (?:job|gig|role|position) (?:at|with)\s+{FIRM_NAME}(?![\w&'-])"
+        ),
         "employer",
         _a_new_job,
         "new ",
     ),
     # "accepted a postdoc at UBC", "landed an internship at Arup", "Just started a new role at Unilever"
     (
-        re.compile(
+        compile_rule(
             rf"{_DROPPED_I}(?i:accepted|landed|took|taken|got|started) (?:a|an|the) (?:new )?"
             rf"(?P<role>(?:[\w-]+ ){{0,2}}?[\w-]+) (?:at|with)\s+{FIRM_NAME}(?![\w&'-])"
         ),
@@ -287,7 +289,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "my boss at Canva", "my colleagues at Arup", "my team at Monzo is hiring" (not "my old boss at
     # Coolblue", "my friend's boss at ...", "my office in Leeds")
     (
-        re.compile(
+        compile_rule(
             r"(?<!')\b[Mm]y (?:current |new )?(?:boss|manager|line manager|supervisor|team lead|colleagues?|"
             r"co-?workers?|team|teammates|office|department) (?:at|over at)\s+"
             rf"{FIRM_NAME}(?![\w&'-])"
@@ -298,7 +300,7 @@ ROLE_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I run a small bakery called Crumb & Co in Hobart", "I work at a ramen spot called Ippudo"
     (
-        re.compile(
+        compile_rule(
             r"(?:\bI(?:'m| am)? |(?:^|[.!?,]\s+))(?:now |currently |still )?"
             r"(?:run|own|manage|co-own|work (?:at|for)|working (?:at|for))"
             rf" (?:a|an|my own|my|our) (?:[\w-]+ ){{0,3}}?{_A_BUSINESS} (?:called|named)\s+{FIRM_NAME}"

@@ -24,6 +24,7 @@ from graphmem.model.pattern_pieces import (
     SEASON,
     SPEAKER,
     US,
+    compile_rule,
     sentence_end,
     sentence_start,
 )
@@ -60,14 +61,14 @@ _A_WHILE_LIVED = (
 _NOT_FOR_SOMEONE = r"(?!,?\s+for\b(?! now\b| the (?:moment|time being)\b))"
 # a clause told of someone else's home before it: "For my parents, Dublin is home", "To my dad, Belfast is
 # home"
-_SOMEONE_ELSES = re.compile(
+_SOMEONE_ELSES = compile_rule(
     r"(?:^|[.!?]\s+)(?:[Ff]or|[Tt]o|[Aa]ccording to) (?:my|our|his|her|their|[A-Z]\w+)\b[^.!?\n]*$"
 )
 # a journey on the day said, not a move: "I left Leeds for Bath yesterday", "... this morning, back Sunday"
 _A_DAYS_TRIP = r",?\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b"
 _LIVED = r"(?:moved|moving|relocated|relocating|upped sticks|emigrated)"
 # the words of a trip, a visit or a sight seen (where one is for now, not where one lives)
-_SENTENCE_END = re.compile(r"[.!?\n]+\s*")
+_SENTENCE_END = compile_rule(r"[.!?\n]+\s*")
 
 
 def _sentence_after(text: str, at: int) -> int:
@@ -100,7 +101,7 @@ def _no_trip(value: str, text: str, match: re.Match[str]) -> bool:
     )
 
 
-_CAME_FOR = re.compile(r"\b(?:came|come|here|over|down|up) (?:for|to visit|to see)\b", re.I)
+_CAME_FOR = compile_rule(r"\b(?:came|come|here|over|down|up) (?:for|to visit|to see)\b", re.I)
 
 
 def _lived_in(value: str, text: str, match: re.Match[str]) -> bool:
@@ -124,13 +125,13 @@ def _moved_myself(value: str, text: str, match: re.Match[str]) -> bool:
 # what a sentence says of a home that is not (or no longer, or not yet) where the speaker lives: "We put our
 # Leeds flat on the market", "My ex still lives in our Denver apartment", "I grew up in my Bristol house", "I
 # loved my Barcelona apartment back in 2019", "Our Rome apartment has a great view, we're here till Sunday"
-_NOT_MY_HOME_NOW = re.compile(
+_NOT_MY_HOME_NOW = compile_rule(
     r"\b(?:grew up|used to|loved|miss(?:ed|ing)?|dream\w*|remember\w*|lived|still lives?|lives in|"
     r"on the market|"
     r"rent(?:ing|ed)? (?:it )?out|put|sold|selling|till|until|back in \d{4}|keys|host)\b",
     re.IGNORECASE,
 )
-_SENTENCE_START = re.compile(r".*[.!?\n]", re.DOTALL)
+_SENTENCE_START = compile_rule(r".*[.!?\n]", re.DOTALL)
 
 
 def _home_named_first(value: str, text: str, match: re.Match[str]) -> bool:
@@ -153,7 +154,7 @@ def _a_home(value: str, text: str, match: re.Match[str]) -> bool:
 _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm in Sacramento, CA.", "We're in Adelaide at the moment but ..."
     (
-        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        compile_rule(rf"(?:{I_AM}|{_WE_ARE}) (?:based )?in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
         "location",
         _lived_in,
         "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:based )?in ",
@@ -161,14 +162,14 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm up in Grand Rapids", "I'm over in Adelaide" (not "Just landed, I'm over in Dublin", "I'm down in
     # Miami, came for spring break": said of a trip as often, so no trip's word anywhere in the sentence)
     (
-        re.compile(rf"(?:{I_AM}|{_WE_ARE}) (?:up|over|down|out) in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
+        compile_rule(rf"(?:{I_AM}|{_WE_ARE}) (?:up|over|down|out) in\s+{NAMED_PLACE}{PLACE_END}{_STAYING}"),
         "location",
         _no_trip,
         "(?:'m|'re|am|are) (?:now |currently |still |actually )?(?:up|over|down|out) in ",
     ),
     # "Home is Leipzig at the moment", "Hastings is home", "home is now Bristol"
     (
-        re.compile(
+        compile_rule(
             rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) )(?:[Hh]ome|[Oo]ur home|[Mm]y home) (?:is|'s) (?:now )?"
             rf"{NAMED_PLACE}{PLACE_END}{_NOT_FOR_SOMEONE}"
         ),
@@ -177,7 +178,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
         "home",
     ),
     (
-        re.compile(
+        compile_rule(
             rf"(?:^|[.!?,;]\s+|\b(?:and|but|so) ){NAMED_PLACE} is (?:now )?(?:my |our )?home"
             # the clause ends at "home" (not "home to many museums", "my home away from home", "home turf")
             r"(?=\s*[.,;!?\n]|\s*$|\s+(?:now|for now|and|but|so|though|too|these days|at the moment|"
@@ -190,7 +191,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I've been in Salt Lake City since June", "we've been in Leeds for two years", "I'm a postdoc at ... and
     # have lived in Ann Arbor since 2022"
     (
-        re.compile(
+        compile_rule(
             rf"(?:\b(?:I|[Ww]e)(?:'ve| have)|\bI\b[^.!?\n]{{0,80}}? and have) "
             rf"(?:been (?:living |based )?|lived )in\s+{NAMED_PLACE}{_A_WHILE_LIVED}"
         ),
@@ -200,7 +201,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I finally moved in with my girlfriend in Warwick"
     (
-        re.compile(  # (not "... for the summer", "... when I was 12")
+        compile_rule(  # (not "... for the summer", "... when I was 12")
             rf"{SPEAKER} {_LIVED} in with [^.,;!?\n]{{2,40}}? in\s+{NAMED_PLACE}{PLACE_END}"
             rf"(?!{FOR_A_WHILE}|\s+when I was\b)"
         ),
@@ -211,7 +212,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "We've just bought a house in Sheffield and moved in last Friday", "We bought a house in Gleisdorf,
     # moved in June!" (bought alone may be to let)
     (
-        re.compile(
+        compile_rule(
             r"\b(?:I|[Ww]e)(?:'ve| have)?(?: just| finally)? (?:bought|got the keys to|closed on) "
             r"(?:a|an|our|my) "
             rf"(?:[\w-]+ )?(?:house|flat|home|place|apartment|bungalow|cottage) in\s+{NAMED_PLACE}"
@@ -223,7 +224,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I left Michigan for Irvine", "... which meant leaving Leeds for Bath": both places
     (
-        re.compile(
+        compile_rule(
             rf"(?:{SPEAKER}|{US}|\b(?:meant|meaning)) (?:left|leaving|swapped|swapping|traded) "
             rf"(?P<from>[A-Z][\w'-]*"
             rf"(?: [A-Z][\w'-]*)*) for\s+{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|{_A_DAYS_TRIP})"
@@ -236,7 +237,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # news: moved up to Porto", "we finally did it — moved to Bath", "I quit Samsung, moved back home to
     # Busan", "Having moved to Aberystwyth in July"
     (
-        re.compile(
+        compile_rule(
             # (after a clause of the speaker's own that names no one else: not "I saw Tom, moved to Leeds")
             # (or a dash after a clause of the speaker's own naming no one else: "we did it — moved to Bath")
             r"(?:^|[.!?:]\s+|\b(?:I|[Ww]e)\b(?:(?![A-Z]|\b(?:my|his|her|their|he|she|they)\b)[^.!?\n]){0,60}?"
@@ -254,7 +255,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "3 months in Denver now and I still can't get used to the altitude", "two years in Leeds now" (not
     # weeks: a stay)
     (
-        re.compile(
+        compile_rule(
             r"(?:^|[.!?:]\s+|\b(?:and|but|so) )(?i:\d+|a few|a couple of|two|three|four|five|six|seven|eight|"
             rf"nine|ten|eleven|twelve|several|many) (?:months|years) in\s+{NAMED_PLACE}(?= now\b)"
         ),
@@ -265,7 +266,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "since moving to Graz in the spring", "ever since relocating to Leeds" (a move of one's own, past; not
     # "since moving to Paris for the summer")
     (
-        re.compile(rf"\b(?:[Ss]ince|[Ee]ver since) (?:moving|relocating){MOVE_TO}(?!{FOR_A_WHILE})"),
+        compile_rule(rf"\b(?:[Ss]ince|[Ee]ver since) (?:moving|relocating){MOVE_TO}(?!{FOR_A_WHILE})"),
         "location",
         _lived_in,
         "since moving|since relocating",
@@ -273,7 +274,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm a nurse in Winnipeg", "I'm a high school teacher in Tulsa": a job's title, then the town (not "I'm
     # a tourist in Rome", "I'm a bridesmaid in Bath next week")
     (
-        re.compile(
+        compile_rule(
             rf"{I_AM} an? (?:[\w-]+ ){{0,3}}?(?P<role>[\w-]+) (?:in|based in)\s+{NAMED_PLACE}{PLACE_END}"
             rf"{_STAYING}"
         ),
@@ -284,7 +285,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I reside in Enugu", "we stay in Tampines" (where "stay" is "live"; a place, no trip said: not "we stay
     # in Premier Inn when in London")
     (
-        re.compile(
+        compile_rule(
             r"\b(?:I|[Ww]e)(?: now| currently)? (?:reside|stay) in\s+"
             rf"{NAMED_PLACE}{PLACE_END}(?!{FOR_A_WHILE}|\s+(?:when|whenever|if)\b)"
         ),
@@ -296,7 +297,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # holiday house in Cornwall", "my parents' house in York", "my flat in Leeds, which I rent out", "I moved
     # out of my place in Soho")
     (
-        re.compile(
+        compile_rule(
             r"(?<!out of )(?<!from )(?<!left )\b(?:[Mm]y|[Oo]ur) (?!(?:old|previous|former|first|last|"
             r"holiday|summer|second|parents'|mum's|mom's|dad's|nan's|gran's)\b)(?:[\w-]+ )?"
             r"(?:flat|house|apartment|condo|bungalow|place) in\s+"
@@ -312,7 +313,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # the home (not "our old Leeds flat", "my Cornwall holiday house", "our Paris apartment for the week",
     # "handed back the keys to our Lisbon flat", "we sold our Leeds house")
     (
-        re.compile(
+        compile_rule(
             r"(?<!out of )(?<!from )(?<!left )(?<!leaving )(?<!keys to )(?<!sold )(?<!selling )(?<!miss )"
             r"\b(?:[Mm]y|[Oo]ur) (?:new )?(?P<obj>[A-Z][\w'-]*(?: [A-Z][\w'-]*)?) "
             r"(?:flat|house|apartment|condo|home)\b"
@@ -328,7 +329,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "our new place is in Round Rock", "my flat's in Leith" (where the home is, not what it is like)
     (
-        re.compile(
+        compile_rule(
             r"\b(?:[Mm]y|[Oo]ur) (?:new )?(?:flat|house|place|apartment|home|condo)(?:'s| is) (?:now )?in\s+"
             rf"{NAMED_PLACE}{PLACE_END}"
         ),
@@ -340,7 +341,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # Leeds, near Kirkstall", "signed a lease in Philadelphia" (a home described, or rented; not "a flat in
     # Rome for the holidays")
     (
-        re.compile(
+        compile_rule(
             rf"(?:(?:\bI|{HOUSEHOLD}) (?:now |still )?live in (?:a|an) (?:[\w-]+ ){{0,2}}?"
             r"(?:town|city|village|suburb|flat|house|apartment|place|condo|studio|bungalow|cottage) "
             r"(?:called |named |in\s+)|"
@@ -357,7 +358,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "We now call Tauranga home", "I call Leeds home these days"
     (
-        re.compile(rf"\b(?:I|[Ww]e) (?:now |currently |still )?call\s+{NAMED_PLACE} home\b"),
+        compile_rule(rf"\b(?:I|[Ww]e) (?:now |currently |still )?call\s+{NAMED_PLACE} home\b"),
         "location",
         _a_home,
         "call",
@@ -365,7 +366,7 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "my new flat in Leith", "our new place in Graz is tiny" (not "a new place in Rome for the holidays",
     # "... to rent out")
     (
-        re.compile(
+        compile_rule(
             r"\b(?:[Mm]y|[Oo]ur) new (?:flat|house|place|apartment|home|condo|bungalow|digs) in\s+"
             rf"{NAMED_PLACE}(?![\w'-])(?!{FOR_A_WHILE}|{_NOT_TO_LIVE_IN})"
         ),
@@ -376,5 +377,5 @@ _HOME_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
 ]
 PATTERNS = WORK_PATTERNS + ROLE_PATTERNS + _HOME_PATTERNS
 CHECKS: dict[int, Check] = {id(p): check for p, _, check, _ in PATTERNS}
-WORDS: dict[int, re.Pattern[str]] = {id(p): re.compile(words) for p, _, _, words in PATTERNS}
-GATE = re.compile("|".join(f"(?:{w.pattern})" for w in WORDS.values()))  # any of them
+WORDS: dict[int, re.Pattern[str]] = {id(p): compile_rule(words) for p, _, _, words in PATTERNS}
+GATE = compile_rule("|".join(f"(?:{w.pattern})" for w in WORDS.values()))  # any of them

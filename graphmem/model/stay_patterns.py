@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.extracted import ExtractedFact, clean, fits
-from graphmem.model.pattern_pieces import A_TRIP, AN_ERRAND, MONTH, SEASON
+from graphmem.model.pattern_pieces import A_TRIP, AN_ERRAND, MONTH, SEASON, compile_rule
 from graphmem.model.people import is_employer
 from graphmem.model.places import EVERYDAY, is_place
 from graphmem.models import FactType
@@ -26,13 +26,13 @@ _WHILE = (
 )
 # an employer held only "till then" ("still at IBM till then"; not "staying at Canva for now" after an offer
 # rescinded, which stands by itself)
-_UNTIL_THEN = re.compile(r"\s+(?:till|until|til) (?:then|I (?:move|go|leave|start))\b")
+_UNTIL_THEN = compile_rule(r"\s+(?:till|until|til) (?:then|I (?:move|go|leave|start))\b")
 # a bound months ahead, not a trip's days: "till april", "until the end of January", "till spring" (not "until
 # tomorrow", "until Sunday")
 _MONTHS_AHEAD = (
     rf"(?:(?:the )?(?:end|start|beginning|middle) of )?(?i:{MONTH}|{SEASON}|next (?:month|year)|the new year)"
 )
-STILL = re.compile(
+STILL = compile_rule(
     r"(?:^|[.!?,;:]\s*|\b(?:I'm|I am|[Ww]e're|[Ww]e are|and|but|so|though)\s+)"
     r"(?i:(?P<put>staying put|still staying|staying|remaining|still)) (?P<at>in|at)\s+"
     r"(?P<obj>(?:the )?[A-Za-z][\w&'-]*(?: [A-Z][\w&'-]*){0,3})"
@@ -41,14 +41,14 @@ STILL = re.compile(
 )
 # a home said bare, as a profile or a reply says it: "Still Dublin for now, but ...", "Lyon for now, moving to
 # Marseille in April", "... still in Zurich." (a capitalised place; no trip's words in its sentence)
-_BARE = re.compile(  # (bare, only beside a move: not "Chelsea for now, they're top of the league")
+_BARE = compile_rule(  # (bare, only beside a move: not "Chelsea for now, they're top of the league")
     r"(?:^|[.!?;:\n][^\S\n]*)(?:(?i:still) )?(?P<obj>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
     r"(?=,? for now\b[^.!?\n]*\b(?:mov|relocat|then|till|until))|"
     r"(?:^|[.!;:\n,][^\S\n]*)(?:[Ss]till|I'm still|I am still|[Ww]e're still) in (?P<town>[A-Z][\w'-]+"
     r"(?: [A-Z][\w'-]+)?)(?=\s*(?:[.!\n]|$))"  # (of one's own sentence or clause, not asked)
 )
-_MONTHS_AHEAD_ONLY = re.compile(rf"\s+(?:till|until|til) {_MONTHS_AHEAD}")
-_A_MOVE = re.compile(
+_MONTHS_AHEAD_ONLY = compile_rule(rf"\s+(?:till|until|til) {_MONTHS_AHEAD}")
+_A_MOVE = compile_rule(
     r"\b(?:mov(?:e|es|ed|ing)|relocat\w*|new (?:job|role|flat|house|place|home)|start(?:s|ing)?)\b", re.I
 )
 

@@ -23,6 +23,7 @@ from graphmem.model.pattern_pieces import (
     OBJ,
     SEASON,
     SHIFT,
+    compile_rule,
 )
 from graphmem.model.people import (
     AFTER_FIRM,
@@ -56,7 +57,7 @@ _NOT_A_ROLE = (
 )
 # a word of work in the sentence: "I'm at Miro now, made the switch in October" (not "I'm at Tesco now, want
 # anything?", "I'm at Pret now, on my lunch break from work", "... the office wifi is down")
-_WORK_WORDS = re.compile(  # anywhere in the message
+_WORK_WORDS = compile_rule(  # anywhere in the message
     r"\b(?:job|(?<!from )(?<!for )work|working|role|team|switch|switched|joined|started|hired|hours|"
     r"colleagues|boss|manager|position|contract|salary|(?<!to )pay|shifts?|private|moved on|used to be at|"
     r"used to work|leaving to join|"
@@ -108,7 +109,7 @@ def _started_at(value: str, text: str, match: re.Match[str]) -> bool:
     )
 
 
-_A_NIGHT_OUT = re.compile(r"[^.!?\n]*\b(?:last night|tonight|club|gig|party|rave|pub crawl)\b", re.I)
+_A_NIGHT_OUT = compile_rule(r"[^.!?\n]*\b(?:last night|tonight|club|gig|party|rave|pub crawl)\b", re.I)
 
 
 def _been_at(value: str, text: str, match: re.Match[str]) -> bool:
@@ -167,7 +168,7 @@ def _a_role_at(value: str, text: str, match: re.Match[str]) -> bool:
 
 # a verb after the firm: the title is of someone the speaker met ("Manager at Tesco told me off", "Product
 # manager @ Atlassian is hiring")
-_SOMEONE_DID = re.compile(
+_SOMEONE_DID = compile_rule(
     r"\s+(?:was|is|were|are|has|had|told|said|says|came|comes|coming|called|rang|sent|gave|did|does|will|won't|"
     r"can|can't|could|should|would|helped|fixed|asked)\b"
 )
@@ -194,15 +195,15 @@ def _at_work_in_town(value: str, text: str, match: re.Match[str]) -> bool:
     )
 
 
-_ERRAND = re.compile(r"\s+(?:for|getting|buying|picking|to (?:get|buy|pick|grab))\b")
-_LEFT_AFTER = re.compile(LEFT_AFTER)
+_ERRAND = compile_rule(r"\s+(?:for|getting|buying|picking|to (?:get|buy|pick|grab))\b")
+_LEFT_AFTER = compile_rule(LEFT_AFTER)
 
 
 # each pattern, its key, its check and the words it needs (lower case) before it is searched
 WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm a UX designer at Figma", "I'm an engineer at Arm", "I'm a solicitor at Slaughter and May"
     (
-        re.compile(
+        compile_rule(
             rf"{I_AM} an? {_NOT_A_JOB}(?P<role>(?:[\w-]+ ){{0,3}}?{_NOT_A_ROLE}[\w-]+) (?:at|for|with)"
             rf"\s+{FIRM_NAME}{_FIRM_END}"
         ),
@@ -212,7 +213,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I'm on a contract at Pfizer", "I'm contracting for Network Rail now", "freelancing for the BBC"
     (
-        re.compile(
+        compile_rule(
             rf"{I_AM} (?:on an? (?:{_NOT_A_SERVICE}\w+ )?contract (?:at|with|for)|"
             rf"(?:contracting|freelancing|consulting) (?:at|for|with))\s+{FIRM_NAME}{_FIRM_END}"
         ),
@@ -222,7 +223,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I'm at Miro now, made the switch in October", "I'm with Bendigo Bank now doing internal audit"
     (
-        re.compile(rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"),
+        compile_rule(rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?= now\b)"),
         "employer",
         _at_work,
         "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
@@ -230,7 +231,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I made the jump to Monash Health", "I made the switch over to Atlassian" (a home: "made the move to
     # Halifax", graphmem.model.fact_patterns)
     (
-        re.compile(
+        compile_rule(
             rf"{I_AND} made the (?:jump|switch|leap|move) (?:over |across )?to\s+{FIRM_NAME}(?![\w&'-])"
         ),
         "employer",
@@ -239,7 +240,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I got hired by Sonae", "I've been taken on at Arup", "I was headhunted by Monzo"
     (
-        re.compile(
+        compile_rule(
             rf"{I_AND} (?:got|was|been) (?:hired|taken on|recruited|headhunted|poached) (?:by|at)\s+"
             rf"{FIRM_NAME}(?![\w&'-])(?![^.!?\n]*\b(?:start|starting|begin|beginning|from)\b)"  # (a plan)
             r"(?!\s+for (?:a|the) (?:ride|trip|lift|day|weekend)\b)"  # "hired by Uber for a ride"
@@ -251,7 +252,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "first week at Salesforce done", "My first month at Canva is over" (a day ahead is a plan: "My first
     # day at Canva is Monday", graphmem.model.planned)
     (
-        re.compile(
+        compile_rule(
             rf"\b(?:[Mm]y )?(?:[Ff]irst|[Ss]econd) (?:day|week|month|shift) at\s+{FIRM_NAME}"
             r"(?=,? (?:is |was )?(?:done|over|complete|finished|went|in the bag|survived)\b|,? (?:was|went) )"
         ),
@@ -262,7 +263,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I work in Nubank", "I am working in Infosys, Bangalore office": an organisation's name (not a place,
     # a team or a trade: "I work in London", "I work in HR", "I work in Retail")
     (
-        re.compile(
+        compile_rule(
             rf"{_I_AM_WORKING} in\s+{NOT_A_DEPARTMENT}{_NOT_A_TRADE}{FIRM_NAME}{_FIRM_END}"
             rf"(?!\s+(?:{SHIFT})\b)"  # not "I'm working in Starbucks today"
         ),
@@ -274,7 +275,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # started at Oxford in October", "I started at Level 3"; a subject dropped is restored:
     # graphmem.model.elided)
     (
-        re.compile(
+        compile_rule(
             rf"{I_AND} started at\s+{FIRM_NAME}"
             rf"(?!\s+(?:as|when I was)\b)"  # not "... when I was 16": a past job
             # "... in their IT department", "... in Wellington"
@@ -288,7 +289,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # at Houston Methodist since April" (not
     # "I've been with my partner / with Vodafone for five years", "at Uni", "at Oxford")
     (
-        re.compile(
+        compile_rule(
             rf"\bI(?:'ve| have) been (?:working (?:at|for)|at)\s+{NAMED}"
             rf"(?!(?:the )?(?:Uni|University|College|School|Sixth Form)\b){OBJ} (?:(?:for )?(?:about |"
             r"almost |nearly |over |just over |just under )?(?:a|an|one|two|three|four|five|six|seven|eight|"
@@ -302,7 +303,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "now that I'm with Shelter Cymru", "now that I work for the NHS", "as someone who just started at the
     # Canada Mortgage and Housing Corporation", "I'm still at Dell" (with an organisation's name)
     (
-        re.compile(
+        compile_rule(
             r"(?:\b[Nn]ow (?:that )?I(?:'m| am) (?:with|at|working (?:at|for))|"
             r"\b[Nn]ow that I work (?:at|for)|"
             r"\b[Aa]s (?:someone|somebody|a person|an? [\w-]+) who(?:'s| has)? (?:just |recently )?"
@@ -317,7 +318,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # a role, then where, as a profile says it: "Product manager @ Atlassian, based in Sydney", "Senior
     # analyst at KPMG, Toronto." (a job's title: not "Lunch at Nando's", "Meeting with the manager at Tesco")
     (
-        re.compile(
+        compile_rule(
             r"(?:^|[.!?:;\n][^\S\n]*|,\s*)(?P<role>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}) (?:@|at|with)\s+"
             rf"{FIRM_NAME}(?![\w&'-])"
         ),
@@ -327,14 +328,16 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I teach at Omaha Central High School now", "I teach maths at Hillside Academy"
     (
-        re.compile(rf"\bI (?:now |currently |still )?teach (?:[a-z]+ )?(?:at|for)\s+{FIRM_NAME}(?![\w&'-])"),
+        compile_rule(
+            rf"\bI (?:now |currently |still )?teach (?:[a-z]+ )?(?:at|for)\s+{FIRM_NAME}(?![\w&'-])"
+        ),
         "employer",
         an_organisation,
         "teach",
     ),
     # "Three weeks in at the British Library", "two months in at Canva and loving it"
     (
-        re.compile(
+        compile_rule(
             r"(?:^|[.!?]\s+|\b(?:and|but|so) )(?i:\d+|a few|a couple of|two|three|four|five|six|several) "
             rf"(?:days|weeks|months) in at\s+{FIRM_NAME}(?![\w&'-])"
         ),
@@ -345,7 +348,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm at Genentech in South San Francisco", "I'm at Nokia in Espoo": a firm with its town (see
     # firm_and_place; not "I'm at Tesco in Leeds, want anything?")
     (
-        re.compile(rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?=\s+in\s+[A-Z])"),
+        compile_rule(rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?=\s+in\s+[A-Z])"),
         "employer",
         _at_work_in_town,
         "(?:'m|am) (?:now |currently |still |actually )?(?:at|with) ",
@@ -353,7 +356,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I'm doing supply work for Highland Council", "..., doing remote work for Naver now", "I've been doing
     # contract work for the BBC" (an organisation's name: not "doing work for my mum")
     (
-        re.compile(
+        compile_rule(
             r"(?:\bI(?:'m| am|'ve been| have been)(?: now| currently| still)? |,\s+(?:and |now |currently )?)"
             rf"doing (?:[\w-]+ ){{0,2}}work for\s+{FIRM_NAME}(?![\w&'-])"
         ),
@@ -364,7 +367,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "I now head credit risk at Fidelity Bank", "I lead the data team at Monzo" (not "I lead worship at St
     # Mary's", "... the book club at ...")
     (
-        re.compile(
+        compile_rule(
             r"\bI (?:now |currently |still )?(?:head|lead|manage|oversee|coordinate) (?:the |a |our )?"
             r"(?![^.,;!?\n]*\b(?:club|choir|worship|class|scouts|brownies|bible|book|reading|prayer|youth)\b)"
             rf"[a-z][\w -]{{1,40}}? (?:at|for|with)\s+{FIRM_NAME}(?![\w&'-])"
@@ -375,7 +378,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     ),
     # "I'm at Barclays, compliance team", "I'm with Deloitte in the audit team"
     (
-        re.compile(
+        compile_rule(
             rf"{I_AM} (?:at|with)\s+{FIRM_NAME}(?=,? (?:in |on )?(?:the |our |my )?[a-z][\w-]*"
             r"(?: [a-z][\w-]*)? (?:team|department|dept|ward|desk|division|unit|office)\b)"
         ),
@@ -386,7 +389,7 @@ WORK_PATTERNS: list[tuple[re.Pattern[str], str, Check, str]] = [
     # "Joined TCS in Pune last month", "I joined Arup in March, loving the team" (with a role: "I joined
     # Acme as a designer", graphmem.model.fact_patterns)
     (
-        re.compile(rf"{I_AND} joined\s+{FIRM_NAME}(?!\s+as\b)(?![\w&'-])"),
+        compile_rule(rf"{I_AND} joined\s+{FIRM_NAME}(?!\s+as\b)(?![\w&'-])"),
         "employer",
         _joined,
         "joined",
