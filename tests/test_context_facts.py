@@ -27,7 +27,8 @@ def test_many_facts_do_not_crowd_out_the_memory_that_answers(mem: GraphMemory, u
     assert len(leading) == 5  # as many facts as memories were asked for, the most relevant
     assert leading[0].text == "Ana/location: Porto"  # what formation read in the memory
     others = [i for i in ctx.items if i.kind == "other_fact"]
-    assert len(others) == 36  # the rest (41 facts) follow everything else, in the budget that is left
+    # the rest (42 facts: the memory also says who Ana is) follow everything else, in the budget left
+    assert len(others) == 37
     assert max(i.rank for i in ctx.items if i.kind != "other_fact") < min(i.rank for i in others)
     assert ctx.dropped and all(i.kind == "other_fact" for i in ctx.dropped)
     assert "## Other known facts" in ctx.text
@@ -39,7 +40,7 @@ def test_a_few_facts_all_come_first(mem: GraphMemory, user_id: str) -> None:
     mem.remember(MEMORY, user_id=user_id)
     _many_facts(mem, user_id, 3)
     ctx = mem.context("Where does my sister live now?", user_id=user_id, k=10, reinforce=False)
-    assert [i.kind for i in ctx.items].count("fact") == 4
+    assert [i.kind for i in ctx.items].count("fact") == 5  # Ana's home, who she is, three projects
     assert not [i for i in ctx.items if i.kind == "other_fact"]
     assert "Other known facts" not in ctx.text
 
@@ -66,6 +67,6 @@ def test_rules_lead_up_to_k_too(mem: GraphMemory, user_id: str) -> None:
     ctx = mem.context("Where does my sister live now?", user_id=user_id, k=2, reinforce=False)
     leading = [i.text for i in ctx.items if i.kind == "fact"]
     assert leading[0] == "Ana/location: Porto" and sum(t.startswith("rule:") for t in leading) == 2
-    assert len(leading) == 3  # the one other fact and two rules
+    assert len(leading) == 4  # the two other facts (Ana's home, who she is) and two rules
     assert sum(i.kind == "other_fact" for i in ctx.items) == 10
     assert answer.id in {i.memory_id for i in ctx.kept}

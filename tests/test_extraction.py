@@ -400,7 +400,7 @@ def test_a_name_does_not_run_on_into_the_next_sentence(text: str, names: list[st
     [
         ("Emma lives in Lisbon now, but she is staying with me until June.", [("Emma/location", "Lisbon")]),
         ("Emma moved to Porto a few weeks ago", [("Emma/location", "Porto")]),
-        ("My sister Emma moved to Porto.", [("Emma/location", "Porto")]),
+        ("My sister Emma moved to Porto.", [("Emma/location", "Porto"), ("person:Emma", "sister")]),
         ("My brother works at Acme Corp.", [("brother/employer", "Acme Corp")]),
         ("Tom works as a photographer.", [("Tom/occupation", "photographer")]),
         ("I live in Leeds and my mom lives in York.", [("location", "Leeds"), ("mom/location", "York")]),

@@ -13,7 +13,7 @@ import re
 from graphmem.model.pattern_pieces import KIN
 from graphmem.model.scopes import person_of
 
-__all__ = ["RELATIONS", "RELATION_ALIASES", "asked_about", "asks_of", "canonical_key", "key_words"]
+__all__ = ["RELATIONS", "RELATION_ALIASES", "asked_about", "asks_of", "canonical_key", "key_words", "who_is"]
 
 RELATION_ALIASES: dict[str, str] = {
     alias: canonical
@@ -23,14 +23,23 @@ RELATION_ALIASES: dict[str, str] = {
         "occupation": ("job", "job_title", "profession", "work_as", "role_at_work"),
         "name": ("full_name", "first_name"),
         "age": ("years_old",),
-        "partner": ("spouse", "husband", "wife", "boyfriend", "girlfriend"),
+        "partner": ("spouse", "husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee"),
+        # the people one has one of at a time (graphmem.model.relations): a new one supersedes the old
+        "manager": ("boss", "line_manager", "supervisor"),
+        "mother": ("mum", "mom", "mam"),
+        "father": ("dad",),
+        "dentist": (),
+        "doctor": ("gp",),
+        "therapist": ("counsellor", "counselor"),
+        "landlord": ("landlady",),
     }.items()
     for alias in (canonical, *aliases)
 }
 
 RELATIONS: tuple[str, ...] = tuple(dict.fromkeys(RELATION_ALIASES.values()))
 """The canonical relations of the key scheme: ``location``, ``employer``, ``occupation``, ``name``, ``age``,
-``partner``."""
+``partner``, and the people one has one of at a time (``manager``, ``mother``, ``father``, ``dentist``,
+``doctor``, ``therapist``, ``landlord``)."""
 
 
 def canonical_key(key: str, user_id: str | None = None) -> str:
@@ -62,6 +71,21 @@ _WHO = (
     rf"(?:i|we|you|(?:my|his|her|their|our) (?:{KIN})|"
     r"(?!(?:it|this|that|there|the|a|an|my|his|her|their|our|your)\b)[a-z]+)"
 )
+# the people one has one of at a time, as a question names them
+_PEOPLE = {
+    "manager": "manager|boss|supervisor|line manager", "mother": "mum|mom|mother|mam", "father": "dad|father",
+    "dentist": "dentist", "doctor": "doctor|gp", "therapist": "therapist|counsell?or",
+    "landlord": "landlord|landlady",
+}  # fmt: skip
+
+
+def who_is(words: str) -> str:
+    """How a question asks who someone of ``words`` is: "Who is my boss now?", "What's my GP's name?", "What
+    is my landlady called?" (not "What did my boss say?": what they did, not who they are)."""
+    whose = rf"(?:my|his|her|their|our) (?:new |current )?(?:{words})"
+    return rf"who(?:'s| is| was| are) {whose}\b|{whose}'s name|what(?:'s| is) {whose} called|name of {whose}"
+
+
 _ASKED_BY: dict[str, re.Pattern[str]] = {
     relation: re.compile(rf"\b(?:{words})\b")
     for relation, words in {
@@ -81,6 +105,7 @@ _ASKED_BY: dict[str, re.Pattern[str]] = {
         "partner": r"(?:my|his|her|their) (?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[ée]e?)|"
         r"married|"
         rf"engaged|who (?:am|is|are) {_WHO} (?:dating|seeing)|relationship status",
+        **{relation: who_is(words) for relation, words in _PEOPLE.items()},
     }.items()
 }
 """How a question asks about each relation of the key scheme ("Where do I live?", "Who does Sam work for?",

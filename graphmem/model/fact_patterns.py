@@ -52,6 +52,7 @@ from graphmem.model.places import is_place, narrower
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
 from graphmem.model.prose import prose
+from graphmem.model.relations import relations
 from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS
 from graphmem.models import FactType
 
@@ -292,7 +293,6 @@ _PATTERNS: list[tuple[FactType, re.Pattern[str], str | None]] = [
 ]
 _PATTERNS += [(FactType.PROFILE, pattern, key) for pattern, key, *_ in PATTERNS]  # state_patterns
 _WORDS.update(WORDS)
-_CHECKS = CHECKS  # where the words of a pattern cannot tell
 _VERB_VALUE = {"can't stand": "hate", "don't like": "dislike", "do not like": "dislike", "adore": "love"}
 
 
@@ -307,7 +307,7 @@ def extract(text: str) -> list[ExtractedFact]:
             value=f.value.replace(INNER_STOP, "."),
             span=None if f.span is None else (back(f.span[0]), back(f.span[1])),
         )
-        for f in _extract(said)
+        for f in [*_extract(said), *relations(said)]
     ]
 
 
@@ -336,7 +336,7 @@ def _stated(
         return None  # "I'm moving to Initech as a staff engineer": a job, no home
     if template == "location" and groups.get("and") and not is_place(value):
         return None  # "I tried Vim and moved to Emacs", "I got up and moved to the Couch": no home
-    if (check := _CHECKS.get(id(m.re))) is not None and not check(value, text, m):
+    if (check := CHECKS.get(id(m.re))) is not None and not check(value, text, m):  # where words cannot tell
         return None  # "I'm in a meeting", "I started at Oxford", "I'm at Sarah's now"
     key = template.format(obj=normalize_value(obj), what=what)
     ahead, span = PROGRESSIVE.search(m.group()) is not None, m.span()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import Stemmer
@@ -84,11 +84,17 @@ def length(text: str) -> int:
 
 
 def scores(
-    frequencies: Mapping[str, int], documents: int, texts: Mapping[str, str], candidates: Iterable[str]
+    frequencies: Mapping[str, int],
+    documents: int,
+    texts: Mapping[str, str],
+    candidates: Iterable[str],
+    alternatives: Sequence[tuple[str, str]] = (),
 ) -> dict[str, float]:
     """BM25 of each candidate (an id of ``texts``) for the query terms ``frequencies`` maps to their
     document frequency in the tenants; ``documents`` is their memory count, the average length that of
-    ``texts``. Candidates that hold no query term score 0."""
+    ``texts``. Candidates that hold no query term score 0. ``alternatives``: pairs of phrases of the query
+    that name one thing two ways ("sister", "Ana"): a text scores the better of the two, not both (a
+    disjunction, as Lucene's dis_max), so naming a person twice does not outweigh what is said of them."""
     lengths = [length(t) for t in texts.values()]
     average = sum(lengths) / len(lengths) if lengths else 1.0
     weights: dict[str, float] = {}
@@ -98,13 +104,19 @@ def scores(
             continue
         df = max(0, min(int(count), documents))
         weights[stems[0]] = weights.get(stems[0], 0.0) + math.log(1 + (documents - df + 0.5) / (df + 0.5))
+    pairs = [(set(analyze(a)), set(analyze(b))) for a, b in alternatives]
     out: dict[str, float] = {}
     for mid in candidates:
         text = texts.get(mid, "")
         counts = Counter(analyze(text))
         norm = K1 * (1 - B + B * length(text) / max(average, 1e-9))
-        out[mid] = sum(w * counts[s] * (K1 + 1) / (counts[s] + norm) for s, w in weights.items() if counts[s])
+        each = {s: w * counts[s] * (K1 + 1) / (counts[s] + norm) for s, w in weights.items() if counts[s]}
+        out[mid] = sum(each.values()) - sum(min(_sum(each, a), _sum(each, b)) for a, b in pairs)
     return out
+
+
+def _sum(each: Mapping[str, float], stems: set[str]) -> float:
+    return sum(each.get(s, 0.0) for s in stems)
 
 
 def rescore(
@@ -113,11 +125,13 @@ def rescore(
     seeds: dict[str, dict[str, float]],
     *,
     asked: bool = True,
+    alternatives: Sequence[tuple[str, str]] = (),
 ) -> None:
     """Re-score the full-text seeds of a pool row by BM25 with the tenants' own statistics (:func:`scores`) in
     place of the index's, which count every tenant's memories. A row without them (no query term, or a pool
     from before they were read) keeps the index's scores. ``asked``: a memory's document is its own text and
-    its asked key (the questions feedback marked it useful for), as the index holds both."""
+    its asked key (the questions feedback marked it useful for), as the index holds both; ``alternatives``:
+    phrases of the query that name one thing two ways (:func:`scores`)."""
 
     def document(text: Any, key: Any) -> str:
         own = "" if text is None else str(text)
@@ -133,7 +147,7 @@ def rescore(
             if f["source"] == "fulltext" and f.get("via_text"):
                 texts[seed["id"]] = document(f["via_text"], f.get("via_asked"))
     found = [mid for mid, f in seeds.items() if "fulltext" in f]
-    for mid, score in scores(df, int(row["documents"]), texts, found).items():
+    for mid, score in scores(df, int(row["documents"]), texts, found, alternatives).items():
         seeds[mid]["fulltext"] = score
 
 

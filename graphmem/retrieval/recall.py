@@ -22,13 +22,14 @@ from graphmem.model import validation as check
 from graphmem.model.intent import resolve_views
 from graphmem.model.keys import asked_key
 from graphmem.model.recall_filter import RecallFilter, check_filters
+from graphmem.model.relations import Named, named_relatives
 from graphmem.model.scopes import Caller
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval.effects import RecallEffects, effects_of
 from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.reconstruct import reconstruct
-from graphmem.retrieval.search import SearchRequest, embed_queries, search
+from graphmem.retrieval.search import SearchRequest, embed_queries, search, tenant_profile
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -207,8 +208,12 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
         preset = preset.model_copy(update=AUDIT)
     elif req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
         preset = tuned_preset(rt, req.user_id, preset)
+    named = Named(req.query, req.query, ())
+    if req.known_at is None:  # an audit reads the question as asked: the people as known now came later
+        people = tenant_profile(rt, req.readable).people  # "my sister" is Ana (graphmem.model.relations)
+        named = named_relatives(req.query, people, roles=req.as_of is None)
     try:
-        embedding: list[float] | None = embed_queries(rt, [req.query], req.readable)[0]
+        embedding: list[float] | None = embed_queries(rt, [named.vector], req.readable)[0]
     except EmbedderError as exc:  # the pool is then full-text only
         logger.warning("embedding the query failed; recall continues without vectors: %s", exc)
         embedding = None
@@ -222,7 +227,8 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
     ranked = search(
         rt,
         SearchRequest(
-            query=req.query,
+            query=named.text,
+            alternatives=named.pairs,
             user_id=req.user_id,
             user_key=tenant_keys(req.readable),
             tenants=tuple(req.readable),

@@ -22,6 +22,7 @@ from graphmem.model.date_queries import overlaps, query_dates
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.recall_filter import RecallFilter
+from graphmem.model.relations import ONE_HOLDER
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, filtered, reference
@@ -72,6 +73,8 @@ class SearchRequest:
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
     situation: list[float] | None = None  # the vector of the conversation the question comes from
     filters: RecallFilter | None = None  # which memories it may return (graphmem.model.recall_filter)
+    # words of the query that name one person two ways, ("sister", "Ana"): graphmem.model.relations
+    alternatives: tuple[tuple[str, str], ...] = ()
 
     @property
     def readable(self) -> list[str]:
@@ -80,13 +83,14 @@ class SearchRequest:
 
 # --- the one read -----------------------------------------------------------------------------------
 def tenant_profile(rt: Runtime, tenants: list[str]) -> TenantProfile:
-    """The readable tenants' size and speakers, read at most once per TTL per client."""
+    """The readable tenants' size, speakers and people, read at most once per TTL per client."""
     cache_key = "\x1f".join(tenants)  # the readable tenants together are the searched share
     profile = rt.tenant_profiles.get(cache_key)
     if profile is None:
-        row = rt.store.read("tenant_profile", tenants=tenants)[0]
+        row = rt.store.read("tenant_profile", tenants=tenants, roles=list(ONE_HOLDER))[0]
         speakers = frozenset(str(s).lower() for s in row["speakers"] or [])
-        profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers)
+        people = tuple((k, v) for k, v in row["people"] or [] if isinstance(k, str) and isinstance(v, str))
+        profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers, people)
         rt.tenant_profiles.put(cache_key, profile)
     return profile
 
@@ -234,7 +238,7 @@ def _by_id(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, 
 def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) -> Ranked:
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
     memories, seeds = _by_id(row)
-    bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys)
+    bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys, alternatives=req.alternatives)
     if not seeds:
         return Ranked([], [], "none", "none", 0, 0)
     sources = {src for found in seeds.values() for src in found}

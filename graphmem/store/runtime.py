@@ -18,11 +18,13 @@ V = TypeVar("V")
 @dataclass(frozen=True)
 class TenantProfile:
     """What recall needs to know of the tenants it reads before it searches: their size, the size of the
-    whole store (the vector planner's input) and the lower-cased names of their speakers."""
+    whole store (the vector planner's input), the lower-cased names of their speakers and the people in the
+    user's life (their current relation facts as (key, value): graphmem.model.relations)."""
 
     user_count: int
     total: int
     speakers: frozenset[str] = frozenset()
+    people: tuple[tuple[str, str], ...] = ()
 
 
 class TtlCache(Generic[V]):
