@@ -1,5 +1,6 @@
 """The words and patterns :mod:`graphmem.model.dates` reads dates with (pure data, no logic): month, weekday,
-holiday and season names, the number words of "a few days ago", the future words of a sentence, the
+holiday and season names, the number words of "a few days ago", the future words of a sentence, the past and
+present forms and the clause ends a bare weekday is read by, the
 regular expression of each kind of expression (most specific first) and the quick test for a text that
 holds none. What each match means is :func:`graphmem.model.dates.resolve_dates`'s."""
 
@@ -8,8 +9,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "NUMBERS", "PATTERNS", "SEASONS", "TRIGGER",
-    "TRIGGER_FOLDED", "WEEKDAYS",
+    "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "NUMBERS", "PAST_TENSE", "PATTERNS",
+    "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER", "TRIGGER_FOLDED", "WEEKDAYS",
 ]  # fmt: skip
 
 MONTHS = [
@@ -35,6 +36,60 @@ FUTURE = re.compile(
     r"\b(will|'ll|going to|gonna|plan(?:ning|s|ned)?|next|soon|upcoming|hope to|wants? to|would like to)\b",
     re.I,
 )
+
+# The tense of a bare weekday's clause ("on Saturday": the coming one or the last; dates._tense_ahead). Past
+# first: a past form of be, have or do, "'d" before a participle ("I'd finished"), a verb in -ed right after a
+# subject ("Leo scored", "we finally finished"; not "I need", and "I'm excited" is present) or a common
+# irregular past ("ran", "won"; "got" but not "'ve got"). Then present: a form of be ("is", "'re", "there's";
+# "Leo's" is a possessive), have or do as a main verb ("I have a dentist appointment", "I've got", not "I have
+# finished"), a modal or "'d" before a verb ("can", "I'd love to"), or a verb a timetable is read with
+# ("Our flight leaves", "I start my new job"; not after "the", "a", "my": "the end", "a play").
+_IRREGULAR_PAST = (
+    "went|saw|ran|came|made|took|met|ate|bought|brought|caught|drove|flew|found|gave|heard|kept|left|lost|"
+    "paid|said|sat|sent|spent|spoke|told|thought|won|wrote|began|felt|held|taught|swam|sang|slept|wore|woke|"
+    "rode|became|broke|chose|drank|fell|forgot|grew|knew|shook|stood|threw|understood|sold|fought|built|"
+    "dug|hid|lent|meant|stole|stuck|froze|hung|forgave|overslept"
+)
+_PARTICIPLE = (
+    rf"(?:[a-z]{{2,}}ed|been|done|seen|gone|had|taken|given|written|eaten|known|gotten|{_IRREGULAR_PAST})\b"
+)
+_NOT_ED = r"(?!(?:need|feed|speed|seed|bleed|breed|weed|heed|proceed|succeed|exceed|shred|embed)\b)"
+_SUBJECT = (  # a subject pronoun or a name, and maybe an adverb: "I", "Leo", "we finally"
+    r"(?:\b(?i:i|we|you|he|she|they|it)|\b[A-Z][a-z]+)\s+"
+    r"(?:(?:[a-z]+ly|just|also|then|all|both|even|never|already|only|first|once)\s+)?"
+)
+_NOT_AFTER_BE = "".join(f"(?<!{w} )" for w in ("'m", "’m", "\\bam", "\\bis", "\\bare", "'re", "’re"))
+PAST_TENSE = re.compile(
+    r"(?i:\b(?:was|were|had|did)(?:n['’]t)?\b)"
+    rf"|['’]d\s+{_PARTICIPLE}"
+    rf"|{_SUBJECT}{_NOT_ED}[a-z]{{2,}}ed\b"
+    r"|(?<!['’]ve )(?<!\bhave )(?<!\bhas )(?<!['’]s )(?i:\bgot\b)"  # "I got", not "I've got"
+    rf"|{_NOT_AFTER_BE}(?i:\b(?:{_IRREGULAR_PAST})\b)"  # "I won", not "I'm lost"
+)
+_TIMETABLE = (
+    "start|starts|begin|begins|leave|leaves|arrive|arrives|fly|flies|land|lands|depart|departs|open|opens|"
+    "close|closes|end|ends|finish|finishes|play|plays|meet|meets|return|returns|go|goes|come|comes|"
+    "head|heads|move|moves"
+)
+_NO_DETERMINER = "".join(
+    f"(?<!\\b{w} )"
+    for w in ("a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that")
+)
+PRESENT_TENSE = re.compile(
+    r"\b(?:am|is|isn['’]t|are|aren['’]t|do|does|don['’]t|doesn['’]t|can|can['’]t|cannot|must|should|"
+    r"would|need to|needs to|have to|has to|see you)\b|['’](?:m|re|d)\b"
+    r"|\b(?:it|that|what|there|here|he|she|who|where|when|let)['’]s\b|['’]s got\b|['’]ve got\b"
+    r"|\b(?:have|has)\b(?!\s+(?:(?:just|already|never|not|also|finally)\s+)?"  # "I have finished": no
+    rf"{_PARTICIPLE})"
+    rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
+    re.I,
+)
+# where a clause ends (the words of planned.clause, with "then"), and where a sentence does ("3.30pm" goes on)
+CLAUSE_END = re.compile(
+    r"[.!?]+(?=\s|$)|[;\n]|(?:,|(?<![\s,]))\s+(?:and|but|so|because|while|although|though|whereas|then)\s+",
+    re.I,
+)
+SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 
 _NUM = (
     r"(\d{1,2}|a couple(?: of)?|a few|few|several|an?|"

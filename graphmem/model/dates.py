@@ -12,19 +12,23 @@ words and patterns read are :mod:`graphmem.model.date_patterns`'s; what a match 
 from __future__ import annotations
 
 import contextlib
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from graphmem.model.date_patterns import (
+    CLAUSE_END,
     FUTURE,
     HOLIDAYS,
     MONTH_ABBR,
     MONTHS,
     NUMBERS,
+    PAST_TENSE,
     PATTERNS,
+    PRESENT_TENSE,
     SEASONS,
+    SENTENCE_END,
     TRIGGER,
     TRIGGER_FOLDED,
     WEEKDAYS,
@@ -262,34 +266,45 @@ def _ordinal_day(day_n: int, today: date, way: int) -> tuple[date, date, str] | 
     return None
 
 
-def resolve_dates(text: str, reference: datetime, *, future: bool = False) -> list[DateRange]:
+def resolve_dates(
+    text: str, reference: datetime, *, future: bool = False, by_tense: bool = True
+) -> list[DateRange]:
     """Every date expression of ``text`` resolved against ``reference`` (the message's time), in text order.
 
     Ranges are half-open and in ``reference``'s time zone (UTC when it is naive). Overlapping matches keep
     the first pattern that matched (more specific patterns come first). A sentence that speaks of the future
-    ("will", "going to", "next"; or ``future``: the caller knows it does) resolves bare month and weekday
-    names forwards, otherwise backwards. A day of the year or of the month already past ("January 15th",
-    "on the 15th") is the coming one only when the caller says so (``future``): a future word elsewhere in
-    the sentence keeps this year's and this month's ("I moved to Leeds on March 3rd, I'll unpack soon").
+    ("will", "going to", "next"; or ``future``: the caller knows it does) resolves bare month names
+    forwards, otherwise backwards. A bare weekday ("on Saturday") goes by the tense of its own clause, else
+    its sentence (:func:`_tense_ahead`): "Leo has a match on Saturday" is the coming one, "Leo scored on
+    Saturday" the last; a sentence with no tense to read goes as a month name does. ``by_tense`` False: by the
+    future words only, as a month name (:mod:`graphmem.model.planned` reads a fact's clause so). A day of
+    the year or of the month already past ("January 15th", "on the 15th") is the coming one only when the
+    caller says so (``future``): a future word elsewhere in the sentence keeps this year's and this month's
+    ("I moved to Leeds on March 3rd, I'll unpack soon").
     """
     if not _may_hold_date(text):
         return []
-    return _resolve(text, reference, future)
+    return _resolve(text, reference, future, by_tense)
 
 
-def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateRange]:
+def _resolve(text: str, reference: datetime, future: bool = False, by_tense: bool = True) -> list[DateRange]:
     """:func:`resolve_dates` without the first test: every pattern is searched."""
     tz = reference.tzinfo or UTC
     today = reference.astimezone(tz).date() if reference.tzinfo else reference.date()
     ahead, future = future, future or bool(FUTURE.search(text))
     taken: list[tuple[int, int]] = []  # the spans read, in text order (none overlaps another)
     found: list[tuple[int, DateRange]] = []
+    stops = _Stops(text)
     for kind, pattern in PATTERNS:
         for m in pattern.finditer(text):
             if _overlaps(taken, m.start(), m.end()):
                 continue
+            later = future
+            if kind == "weekday" and by_tense and not ahead and m.group(1) is None:  # "on Saturday"
+                tense = _tense_ahead(m.start(), m.end(), stops)
+                later = future if tense is None else tense
             try:
-                resolved = _match(kind, m.groups(), today, future, ahead)
+                resolved = _match(kind, m.groups(), today, later, ahead)
             except (ValueError, OverflowError, KeyError):
                 resolved = None
             if resolved is None:
@@ -298,6 +313,50 @@ def _resolve(text: str, reference: datetime, future: bool = False) -> list[DateR
             if (span := _span(resolved, tz)) is not None:
                 found.append((m.start(), DateRange(m.group(0), *span)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
+
+
+class _Stops:
+    """Where the clauses and the sentences of a text end (found at its first bare weekday), and the tense
+    each one read says (each is read once: a text of many weekdays and no stop stays linear)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[str, tuple[list[int], list[int]]] = {}
+        self.read: dict[tuple[int, int], bool | None] = {}
+
+    def around(self, name: str, start: int, end: int) -> tuple[int, int]:
+        """The span of the clause (``name`` "clause") or sentence of the text that holds ``[start, end)``."""
+        if name not in self._found:
+            spans = [m.span() for m in (CLAUSE_END if name == "clause" else SENTENCE_END).finditer(self.text)]
+            self._found[name] = ([s for s, _ in spans], [e for _, e in spans])
+        starts, ends = self._found[name]
+        i, j = bisect_right(ends, start), bisect_left(starts, end)
+        return ends[i - 1] if i else 0, starts[j] if j < len(starts) else len(self.text)
+
+
+def _tense_ahead(start: int, end: int, stops: _Stops) -> bool | None:
+    """Whether the bare weekday at ``[start, end)`` is the coming one, by the tense of its clause, else of
+    its sentence: a future word ("will", "next") says so, then a past form ("was", "had", "did", "we
+    finished", "ran") says not, then a present one ("is", "I'm", "has", "I've got", "can", "leaves") says
+    so. None when neither says anything. The clause, not the text: "I ran 10k on Saturday. Next week I'll
+    try for 50 minutes" and "We had a barbecue on Saturday and it is still the talk of the street" are
+    about last Saturday, "The party is on Saturday and I bought a dress" about the coming one."""
+    for name in ("clause", "sentence"):
+        span = stops.around(name, start, end)
+        if span not in stops.read:
+            stops.read[span] = _tense(stops.text[span[0] : span[1]])
+        if stops.read[span] is not None:
+            return stops.read[span]
+    return None
+
+
+def _tense(said: str) -> bool | None:
+    """True for a future word or else a present form, False for a past form before any present one."""
+    if FUTURE.search(said):
+        return True
+    if PAST_TENSE.search(said):
+        return False
+    return True if PRESENT_TENSE.search(said) else None
 
 
 def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -88,7 +88,7 @@ def fact_start(
     start, end = clause(text, span)
     start = max([start] + [m.end() for m in _THEN.finditer(text, start, span[0])])
     own = text[start:end]
-    found = resolve_dates(own, said, future=future)
+    found = resolve_dates(own, said, future=future, by_tense=False)
     if ahead and not future:
         found += resolve_dates(text[start : phrase_end(text, span)], said, future=True)
     starts = [
@@ -249,7 +249,7 @@ def ended_by(text: str, span: tuple[int, int], said: datetime) -> datetime:
         day = re.sub(r"^\s*(?:on\s+)?", "on ", text[span[1] : phrase_end(text, span)])  # "on the 31st"
         ahead = [r.end for r in resolve_dates(day, said, future=True)]
         return next((end for end in ahead if end > said), said)
-    for r in resolve_dates(text[clause(text, span)[0] : phrase_end(text, span)], said):
+    for r in resolve_dates(text[clause(text, span)[0] : phrase_end(text, span)], said, by_tense=False):
         if r.end <= said:
             return r.end
     return said
@@ -271,8 +271,8 @@ def happened_at(text: str, span: tuple[int, int], said: datetime) -> datetime | 
     told, as the latest word on where the user lives)."""
     start, end = clause(text, (span[1] - 1, span[1]))[0], phrase_end(text, span)  # the value's own clause
     day = said - HISTORY
-    after = [r for r in resolve_dates(text[span[1] : end], said) if r.end <= day]
-    before = [r for r in resolve_dates(text[start : span[1]], said) if r.end <= day]
+    after = [r for r in resolve_dates(text[span[1] : end], said, by_tense=False) if r.end <= day]
+    before = [r for r in resolve_dates(text[start : span[1]], said, by_tense=False) if r.end <= day]
     for found, lead in ((after[:1], text[span[1] : end]), (before[-1:], text[start : span[1]])):
         for r in found:
             if not _BOUND.search(lead[: max(0, lead.find(r.phrase))]):
