@@ -217,3 +217,12 @@ def test_recall_reaches_what_was_said_of_a_relative_by_name(
         say(mem, user_id, _on(10 + i), text)
     mem.runtime.tenant_profiles.drop(user_id)  # the people are read with the tenant's profile (cached 30 s)
     assert mem.recall(question, user_id=user_id, k=3, reinforce=False)[0].memory.id == ids[answer]
+
+
+def test_a_relation_word_that_names_a_thing_names_nobody() -> None:
+    """A dentist appointment is an appointment: named, the question was drawn to "My dentist is Dr. Patel"."""
+    assert named_relatives("When is my dentist appointment?", PEOPLE).pairs == ()
+    assert named_relatives("When is my boss one-on-one?", PEOPLE).pairs == ()
+    assert named_relatives("What did my dentist say about my teeth?", PEOPLE).pairs == (
+        ("dentist", "Dr. Patel"),
+    )

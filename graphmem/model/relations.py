@@ -108,6 +108,11 @@ def _name(said: str) -> str | None:
 _TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Professor", "Doctor"})
 
 
+# the relation word as a compound's first part names a thing, not the person: "my dentist appointment"
+_NOT_A_COMPOUND = (
+    r"(?!\s+(?:appointments?|appt|visits?|check-?ups?|bills?|office|surgery|practice|clinic|group|chat|"
+    r"meetings?|1:1|one-on-one)\b)"
+)
 _ALSO = {"colleague": ("co-worker", "coworker"), "neighbour": ("neighbor",), "child": ("kid",)}
 
 
@@ -138,7 +143,7 @@ def named_relatives(query: str, people: Iterable[tuple[str, str]], *, roles: boo
         called = first if is_first_name(first) else name  # "Tom", "Dr. Patel"
         if called.lower() in query.lower() or re.search(who_is(re.escape(word)), query, re.I):
             continue
-        said = rf"\b[Mm]y {_MOD}({re.escape(word)})\b"
+        said = rf"\b[Mm]y {_MOD}({re.escape(word)})\b{_NOT_A_COMPOUND}"
         if (found := re.search(said, text)) is not None:
             text = f"{text[: found.end()]} {called}{text[found.end() :]}"
             vector = re.sub(said, lambda _: called, vector, count=1)  # noqa: B023 (used at once)
