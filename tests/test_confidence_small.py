@@ -12,6 +12,7 @@ from graphmem.embedding import Embedder
 from graphmem.model.scoring import ASKING_FACTOR, OTHER_VOICE_FACTOR, answer_confidence
 from graphmem.retrieval import reference
 from graphmem.retrieval.signals import answer_judge, coverage, names_known, other_voice, spread
+from graphmem.retrieval.terms import query_names
 
 FIRST_HOUR = [
     "My dog Rex is a two-year-old beagle",
@@ -185,3 +186,28 @@ def test_recall_halves_the_confidence_of_a_turn_that_only_asks(mem: GraphMemory,
         by_content["The vet said it is a small sprain and Rex needs rest"].explanation.components["asking"]
         == 1.0
     )
+
+
+def test_a_question_s_opener_is_a_name_only_when_it_is_one() -> None:
+    """Every question opens with a capital: "Whose", "Remind", "Please" named someone no memory mentions and
+    set the confidence to 0 (round 62); a possessive or a given name still opens one."""
+    counted = [["whose", 0], ["remind", 0], ["please", 0], ["birthday", 2], ["sister", 3], ["caroline's", 0]]
+    for question in (
+        "Whose birthday is coming up?",
+        "Remind me where my sister lives",
+        "Please find my sister",
+    ):
+        assert names_known(question, counted) == 1.0, question
+    assert query_names("Caroline's hobbies?") == {"caroline"}
+    assert query_names("Melanie painted what?") == {"melanie"}
+    assert query_names("Google's revenue?") == {"google"}
+    assert query_names("Tell me about Ana") == {"ana"}
+    assert query_names("Hey, what is my name?") == set()
+
+
+def test_an_imperative_question_is_answered_with_confidence(mem: GraphMemory, user_id: str) -> None:
+    mem.remember("Please book a table at Nando's for Mia's birthday on the 20th.", user_id=user_id)
+    mem.remember("The weather has been awful all week.", user_id=user_id)
+    top = mem.recall("Whose birthday is coming up?", user_id=user_id, k=2, reinforce=False)[0]
+    assert "Mia's birthday" in top.memory.content
+    assert top.explanation.components["names_known"] == 1.0 and top.confidence > 0.0

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from graphmem.model.date_queries import query_dates
 from graphmem.model.intent import named_entities
+from graphmem.model.people import is_first_name
 from graphmem.model.tokens import compound_parts, index_tokens
 
 STOP_WORDS = frozenset(  # English function words dropped from full-text queries
@@ -68,11 +69,15 @@ def lucene_query(terms: list[str], user_key: str, asked: bool = True) -> str:
 
 
 def query_names(query: str) -> set[str]:
-    """Lower-cased proper names in the query, the opening word included when it is capitalised and not a
-    function word ("Caroline's hobbies?")."""
+    """Lower-cased proper names in the query, the opening word included when it is a possessive or a given
+    name ("Caroline's hobbies?", "Melanie painted what?"): every question opens with a capital, and an
+    opener such as "Remind", "Tell", "Whose", "Please" or "Hey" named someone no memory mentions, which set
+    the answer's confidence to 0 (graphmem.retrieval.signals.names_known)."""
     names = {n.lower().removesuffix("'s") for n in named_entities(query)}
-    first = query.strip().split(" ", 1)[0].strip("?,.!:;'\"").removesuffix("'s")
-    if first[:1].isupper() and first.lower() not in STOP_WORDS:
+    said = query.strip().split(" ", 1)[0].strip('?,.!:;"')
+    first = said.removesuffix("'s").removesuffix("\u2019s").strip("'")
+    named = said != first or is_first_name(first)
+    if first[:1].isupper() and first.lower() not in STOP_WORDS and named:
         names.add(first.lower())
     return names
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from graphmem.errors import GraphMemError
 from graphmem.model.metamemory import MAX_COMPETITORS
+from graphmem.model.people import is_first_name
 from graphmem.model.recall_filter import RecallFilter
 from graphmem.retrieval import reference
 from graphmem.retrieval.effects import effects_of
@@ -79,6 +80,7 @@ def warm_plans(rt: Runtime) -> float:
         # rows' read takes the returned ids as a list of a default recall's size
         rt.store.rehearse(_changed(_effects(rt, now, changes=True)))
         reference.vectors(rt.embedder)  # a small tenant's confidence reads them (~0.4 s to embed once)
+        is_first_name("")  # a question's opener is a name if a given name (~0.5 s to read faker's once)
     except GraphMemError as exc:
         logger.warning("warming recall's query plans failed (recall will plan on first use): %s", exc)
     finally:
