@@ -10,7 +10,7 @@ from typing import Any
 
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
 
-__all__ = ["QueryDates", "date_words", "overlaps", "query_dates", "query_span"]
+__all__ = ["QueryDates", "date_notes", "date_words", "overlaps", "query_dates", "query_span"]
 
 
 def date_words(r: DateRange) -> list[str]:
@@ -106,3 +106,37 @@ def query_span(query: str, at: datetime) -> tuple[int, int] | None:
 def overlaps(event: Any, span: tuple[int, int]) -> bool:
     """Whether a memory's stored event range ``[start, end)`` (epoch ms) overlaps the question's span."""
     return bool(event) and event[0] is not None and event[0] < span[1] and (event[1] or event[0]) > span[0]
+
+
+_ABSOLUTE = re.compile(r"\b\d{4}\b")  # a phrase that names its year needs no note ("May 2023", "2026-03-01")
+_MONTH_NAMES = [m.capitalize() for m in MONTHS]
+
+
+def date_notes(text: str, said: datetime, limit: int = 3) -> str:
+    """What the relative date expressions of a text meant when it was said, for a reader without a calendar
+    ("next Tuesday: Tue 2026-12-08", "last week: 2026-11-23 to 2026-11-29", "in May: May 2027"): a model
+    reading "[2026-11-30] I have a dentist appointment next Tuesday" must otherwise count the days itself.
+    The ranges formation stored for the text (:func:`resolve_dates`), at most ``limit``; a phrase that names
+    its year is left as said. "" when there is none."""
+    notes = []
+    for r in resolve_dates(text, said):
+        if _ABSOLUTE.search(r.phrase) is None:
+            notes.append(f"{r.phrase}: {_span_words(r)}")
+    return "; ".join(dict.fromkeys(notes[:limit]))
+
+
+def _span_words(r: DateRange) -> str:
+    start, last = r.start.date(), (r.end - timedelta(days=1)).date()
+    if r.granularity == "year":
+        return str(start.year)
+    if r.granularity == "month" and start.month == last.month:
+        return f"{_MONTH_NAMES[start.month - 1]} {start.year}"
+
+    def day(d: Any) -> str:
+        return f"{WEEKDAYS[d.weekday()][:3].capitalize()} {d.isoformat()}"
+
+    if start == last:
+        return day(start)
+    if (last - start).days < 7:
+        return f"{day(start)} to {day(last)}"
+    return f"{start.isoformat()} to {last.isoformat()}"

@@ -87,11 +87,15 @@ def fact_lines(facts: Sequence[ExtractedFact]) -> list[str]:
     """The profile facts a turn states of its speaker, as lines ``relation: value`` (``allergy peanuts:
     yes``). Left out: an ended value ("I no longer live in Leeds") is not a current relation, and a fact
     about someone else ("Emma lives in Lisbon": "location: Lisbon" would read as the speaker's, and drew
-    "Where am I travelling?" to it)."""
+    "Where am I travelling?" to it), and a relation with one of many ("my friend Tom": ``person:Tom:
+    friend`` says nothing the words do not, and moved the vector of "a trip to Japan with my friend Tom")."""
     return [
         f"{f.key.replace(':', ' ')}: {f.value}"
         for f in facts
-        if f.fact_type is FactType.PROFILE and not f.ends and f.subject is None
+        if f.fact_type is FactType.PROFILE
+        and not f.ends
+        and f.subject is None
+        and not f.key.startswith("person:")
     ]
 
 

@@ -15,6 +15,7 @@ from graphmem.automation.config import configured_budget
 from graphmem.embedding import embed_checked
 from graphmem.errors import EmbedderError
 from graphmem.governance import core_blocks
+from graphmem.model.date_queries import date_notes
 from graphmem.model.keys import turn_line, vector_text
 from graphmem.model.scopes import Caller
 from graphmem.model.timescope import TimeScope
@@ -295,12 +296,15 @@ def _leading(facts: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
 
 
 def memory_line(memory: Memory) -> str:
-    """A memory as the agent reads it: when it was said and by whom, then what
-    (``[2026-11-09T10:00+00:00] Maya: Yesterday I had a migraine``): "yesterday" needs its day, and in a
-    conversation "I" needs its speaker."""
+    """A memory as the agent reads it: when it was said and by whom, then what, then the days its relative
+    date expressions meant (``[2026-11-09T10:00+00:00] Maya: Yesterday I had a migraine (Yesterday: Sun
+    2026-11-08)``): "yesterday" needs its day, a model counts days badly, and in a conversation "I" needs its
+    speaker."""
     said = turn_line(memory.content, memory.speaker)
-    when = memory.occurred_at.isoformat(timespec="minutes") if memory.occurred_at else ""
-    return f"[{when}] {said}" if when else said
+    if not memory.occurred_at:
+        return said
+    notes = date_notes(memory.content, memory.occurred_at)
+    return f"[{memory.occurred_at.isoformat(timespec='minutes')}] {said}" + (f" ({notes})" if notes else "")
 
 
 def fit(items: list[ContextItem], budget: int, count: Callable[[str], int]) -> Context:
