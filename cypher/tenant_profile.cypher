@@ -1,7 +1,7 @@
 // What recall reads of the tenants before it searches (cached per client): how many memories the readable
 // tenants hold and how many exist in all (the vector planner's input), the names of their speakers
 // (a speaker's name in a query is matched by the speaker boost rather than by full text), and the people in
-// the user's life, their current relation facts as [key, value] (graphmem.model.relations: "my sister" in
+// the user's life, their current relation facts as [key, value, valid from] (graphmem.model.relations: "my sister" in
 // a question is Ana): keys `person:<name>` and the one-holder roles $roles, each an index seek.
 // $tenants (the tenant keys the read may see: graphmem.model.scopes), $roles
 MATCH (m:Memory) WHERE m.user_id IN $tenants
@@ -15,6 +15,6 @@ CALL () {
     MATCH (f:Fact) WHERE f.user_id IN $tenants AND f.key IN $roles AND f.status = 'current'
     RETURN f
   }
-  RETURN collect([f.key, toStringOrNull(f.value)])[..200] AS people
+  RETURN collect([f.key, toStringOrNull(f.value), f.valid_from])[..200] AS people
 }
 RETURN user_count, total, speakers, people

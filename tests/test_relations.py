@@ -103,16 +103,17 @@ def test_a_second_sister_is_not_a_change_of_the_first(mem: GraphMemory, user_id:
     assert current["person:Ana"] == "sister" and current["person:Mia"] == "sister"
 
 
+SINCE = datetime(2026, 6, 1, tzinfo=UTC)  # the roles' current holders took them on then
 PEOPLE = [
-    ("person:Ana", "sister"),
-    ("manager", "Tom Becker"),
-    ("person:Leo", "son"),
-    ("person:Jake", "colleague"),
-    ("person:Mia", "friend"),
-    ("person:Sam", "friend"),
-    ("person:Priya", "best friend"),
-    ("dentist", "Dr. Patel"),
-    ("Caroline/person:Rob", "cousin"),  # another speaker's
+    ("person:Ana", "sister", SINCE),
+    ("manager", "Tom Becker", SINCE),
+    ("person:Leo", "son", SINCE),
+    ("person:Jake", "colleague", SINCE),
+    ("person:Mia", "friend", SINCE),
+    ("person:Sam", "friend", SINCE),
+    ("person:Priya", "best friend", SINCE),
+    ("dentist", "Dr. Patel", SINCE),
+    ("Caroline/person:Rob", "cousin", SINCE),  # another speaker's
 ]
 
 
@@ -160,10 +161,12 @@ def test_a_question_names_the_person_it_means_by_relation(
     assert (named.text, named.vector, list(named.pairs)) == (text or question, vector or question, pairs)
 
 
-def test_a_role_is_named_only_for_the_present() -> None:
-    """At another time the role may have been someone else's; a sister stays a sister."""
-    assert named_relatives("What did my boss say?", PEOPLE, roles=False).pairs == ()
-    assert named_relatives("Where does my sister live?", PEOPLE, roles=False).pairs == (("sister", "Ana"),)
+def test_a_role_is_named_at_a_time_its_holder_held_it() -> None:
+    """Before its current holder took the role another may have held it; a sister stays a sister."""
+    before, after = datetime(2026, 5, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC)
+    assert named_relatives("What did my boss say?", PEOPLE, at=before).pairs == ()
+    assert named_relatives("What did my boss say?", PEOPLE, at=after).pairs == (("boss", "Tom"),)
+    assert named_relatives("Where does my sister live?", PEOPLE, at=before).pairs == (("sister", "Ana"),)
 
 
 def test_full_text_scores_a_person_named_twice_once() -> None:

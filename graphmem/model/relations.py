@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime
 from typing import NamedTuple
 
 from graphmem.model.extracted import ExtractedFact
@@ -124,21 +125,23 @@ class Named(NamedTuple):
     pairs: tuple[tuple[str, str], ...]  # the relation as said and the name: ("sister", "Ana")
 
 
-def named_relatives(query: str, people: Iterable[tuple[str, str]], *, roles: bool = True) -> Named:
+def named_relatives(
+    query: str, people: Iterable[tuple[str, str, datetime | None]], *, at: datetime | None = None
+) -> Named:
     """The question with the name of each person it names by their relation to the user, from the user's
-    relation facts (``people``: key, value). Full text asks for either ("Where does my sister Ana live?",
-    the two words alternatives: graphmem.retrieval.bm25, so "My sister Ana is a nurse" is not matched twice
-    for naming her twice), the query's names and the walk over the entity graph take the name, and the vector
-    asks by the name ("Where does Ana live?": with both, the sentence that introduced her, "My sister Ana
-    is a nurse", was nearest whatever the question asked of her). A role is named by the given name people
-    use after the first mention ("Tom", not "Tom Becker"; "Dr. Patel" whole). Only where one person holds
-    the relation (two sisters: neither), not where the question asks who they are ("Who is my boss?": what
-    the fact itself says), and a role one holds one at a time only with ``roles`` (a read of the present: at
-    another time it may have been someone else's)."""
+    relation facts (``people``: key, value, valid from). Full text asks for either ("Where does my sister Ana
+    live?", the two words alternatives: graphmem.retrieval.bm25, so "My sister Ana is a nurse" is not matched
+    twice for naming her twice), the query's names and the walk over the entity graph take the name, and the
+    vector asks by the name ("Where does Ana live?": with both, the sentence that introduced her, "My sister
+    Ana is a nurse", was nearest whatever the question asked of her). A role is named by the given name people
+    use after the first mention ("Tom", not "Tom Becker"; "Dr. Patel" whole). Only where one person holds the
+    relation (two sisters: neither), not where the question asks who they are ("Who is my boss?": what the
+    fact itself says), and a role one holds one at a time at ``at`` (an ``as_of`` read) only when its current
+    holder held it then (valid from before it: another may have held it then; a sister stays one)."""
     if _GATE.search(query) is None:
         return Named(query, query, ())
     text, vector, pairs = query, query, []
-    for word, name in _holders(people, roles).items():
+    for word, name in _holders(people, at).items():
         first = name.split(" ", 1)[0]
         called = first if is_first_name(first) else name  # "Tom", "Dr. Patel"
         if called.lower() in query.lower() or re.search(who_is(re.escape(word)), query, re.I):
@@ -151,16 +154,16 @@ def named_relatives(query: str, people: Iterable[tuple[str, str]], *, roles: boo
     return Named(text, vector, tuple(pairs))
 
 
-def _holders(people: Iterable[tuple[str, str]], roles: bool) -> dict[str, str]:
+def _holders(people: Iterable[tuple[str, str, datetime | None]], at: datetime | None) -> dict[str, str]:
     """Each relation word the user's relation facts give one person, that person's name, longest word first
     ("best friend" before "friend"); another speaker's keys and values not text are left out."""
     holders: dict[str, set[str]] = {}
-    for key, value in people:
+    for key, value, since in people:
         if not isinstance(key, str) or not isinstance(value, str) or "/" in key:
             continue
         if key.startswith("person:"):
             name, words = key.removeprefix("person:"), (value, *_ALSO.get(value, ()))
-        elif key in ONE_HOLDER and roles:
+        elif key in ONE_HOLDER and (at is None or (since is not None and since <= at)):
             name, words = value, ONE_HOLDER[key]
         else:
             continue

@@ -211,7 +211,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
     named = Named(req.query, req.query, ())
     if req.known_at is None:  # an audit reads the question as asked: the people as known now came later
         people = tenant_profile(rt, req.readable).people  # "my sister" is Ana (graphmem.model.relations)
-        named = named_relatives(req.query, people, roles=req.as_of is None)
+        named = named_relatives(req.query, people, at=req.as_of)
     try:
         embedding: list[float] | None = embed_queries(rt, [named.vector], req.readable)[0]
     except EmbedderError as exc:  # the pool is then full-text only

@@ -89,7 +89,11 @@ def tenant_profile(rt: Runtime, tenants: list[str]) -> TenantProfile:
     if profile is None:
         row = rt.store.read("tenant_profile", tenants=tenants, roles=list(ONE_HOLDER))[0]
         speakers = frozenset(str(s).lower() for s in row["speakers"] or [])
-        people = tuple((k, v) for k, v in row["people"] or [] if isinstance(k, str) and isinstance(v, str))
+        people = tuple(
+            (k, v, since if isinstance(since, datetime) else None)
+            for k, v, since in row["people"] or []
+            if isinstance(k, str) and isinstance(v, str)
+        )
         profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers, people)
         rt.tenant_profiles.put(cache_key, profile)
     return profile

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Generic, TypeVar
 
 from graphmem.config import Settings
@@ -24,7 +25,7 @@ class TenantProfile:
     user_count: int
     total: int
     speakers: frozenset[str] = frozenset()
-    people: tuple[tuple[str, str], ...] = ()
+    people: tuple[tuple[str, str, datetime | None], ...] = ()  # key, value, valid from
 
 
 class TtlCache(Generic[V]):
