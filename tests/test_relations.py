@@ -10,9 +10,9 @@ import pytest
 from conversation import say
 
 from graphmem import GraphMemory
-from graphmem.model.fact_keys import asks_of, canonical_key
+from graphmem.model.fact_keys import PEOPLE_ROLES, RELATIONS, asks_of, canonical_key
 from graphmem.model.fact_patterns import extract
-from graphmem.model.relations import named_relatives, relations
+from graphmem.model.relations import ONE_HOLDER, named_relatives, relations
 from graphmem.retrieval import bm25
 
 
@@ -229,3 +229,7 @@ def test_a_relation_word_that_names_a_thing_names_nobody() -> None:
     assert named_relatives("What did my dentist say about my teeth?", PEOPLE).pairs == (
         ("dentist", "Dr. Patel"),
     )
+
+
+def test_the_key_scheme_knows_the_roles_the_rules_read() -> None:
+    assert set(ONE_HOLDER) == PEOPLE_ROLES <= set(RELATIONS)

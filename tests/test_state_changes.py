@@ -36,6 +36,27 @@ CHANGES = [
     ("My manager is Tom.", "Tom left the company; my new manager is Priya.", "Who is my manager?"),
     # no change verb and no shared word: the diet fact (one at a time) outdates the earlier statement
     ("I'm vegetarian.", "I started eating fish again, so I'm pescatarian now.", "What is my diet?"),
+    # round 62: an event moved to another time, a state said to hold now, a role's new holder, a choice
+    (
+        "Book club is on Wednesdays at 7.",
+        "book club moved to thursdays at 8, the host works late",
+        "When is book club?",
+    ),
+    (
+        "Swim practice is Monday and Wednesday at 5.",
+        "swim practice is now tuesdays and thursdays",
+        "When is swim practice?",
+    ),
+    (
+        "The team lead on my squad is Marco.",
+        "Marco went to payments. New lead is called Aisha.",
+        "Who leads my team?",
+    ),
+    (
+        "We might call the puppy Biscuit or Maple.",
+        "We decided on Maple for the puppy!",
+        "What is the puppy's name?",
+    ),
 ]
 
 
@@ -98,6 +119,18 @@ def test_the_past_and_as_of_still_reach_the_earlier_statement(mem: GraphMemory, 
         ("We raised money to help the animal shelter.", False),
         ("The updated schedule is attached to the email.", False),
         ("The increased workload led to burnout.", False),
+        # round 62
+        ("lab meeting moved to mondays at 11", True),
+        ("Sue moved the shower to Sunday the 22nd", True),
+        ("practice is now tues thurs 6 to 8", True),
+        ("my new charge nurse is Lorraine", True),
+        ("new lead is called hana", True),
+        ("Miss Chen replaces him from Monday", True),
+        ("switching to Dr. Okonkwo's lab", True),
+        ("Going with Golden Prairie starting next month", True),
+        ("we decided on Nora!", True),
+        ("The meeting was moved to the big room", False),  # a place, not a time
+        ("I was so moved by the concert on Sunday", False),
     ],
 )
 def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None:
@@ -202,3 +235,32 @@ def test_a_change_claims_the_statement_it_is_closest_to_and_takes_its_score() ->
     own = {"a": 0.9, "b": 0.3, "c": 0.2, "d": 0.5}
     assert inherit(own, {"a": {"b"}, "b": {"c"}}) == {"a": 0.9, "b": 0.9, "c": 0.9, "d": 0.5}
     assert inherit(own, {}) == own
+
+
+def test_who_someone_is_is_the_statement_that_says_it(mem: GraphMemory, user_id: str) -> None:
+    """A question asking who someone is: the statement a relation of theirs was read from, not a later one
+    that names them; and a change of the role they held does not make the answer stale (round 62)."""
+    said = [
+        "My neighbour Phyllis brought over some zucchini bread, she's a dear.",
+        "charge nurse on my unit is Bernadette, she's tough but fair",
+        "phyllis fell and broke her wrist, poor thing. her son Gary is staying with her",
+        "Bernadette made me a cake for my last shift",
+        "first few days at the new hospital done. my new charge nurse is Lorraine",
+    ]
+    ids = []
+    for day, text in enumerate(said):
+        ids.append(
+            mem.add_messages(
+                [{"role": "user", "content": text, "timestamp": START + timedelta(days=3 * day)}],
+                user_id=user_id,
+                session_id=f"s{day}",
+            )[0].id
+        )
+    assert mem.recall("Who is Phyllis?", user_id=user_id, k=3, reinforce=False)[0].memory.id == ids[0]
+    bernadette = mem.recall("Who's Bernadette?", user_id=user_id, k=3, reinforce=False)
+    assert ids[1] in [h.memory.id for h in bernadette]
+    assert next(h for h in bernadette if h.memory.id == ids[1]).explanation.components["currency"] == 1.0
+    assert (
+        mem.recall("Who is my charge nurse now?", user_id=user_id, k=3, reinforce=False)[0].memory.id
+        == ids[4]
+    )

@@ -32,6 +32,7 @@ __m__ {.id, .content, .speaker, .session_id, retention: {{retention_now(__m__, c
                          WHERE (__m__.outdated_from IS NOT NULL
                                 OR last(split(coalesce(toStringOrNull(f.key), ''), '/')) IN ['location', 'employer', 'occupation', 'name', 'age', 'partner', 'manager',
                                                                                  'mother', 'father', 'dentist', 'doctor', 'therapist', 'landlord']
+                                OR coalesce(toStringOrNull(f.key), '') CONTAINS 'person:' // who someone is (graphmem.model.relations): "Who is Leah?"
                                 OR EXISTS { (__m__)<-[:DERIVED_FROM]-(planned:Fact) WHERE planned.planned_at IS NOT NULL })
                            AND f.status <> 'conflicted' AND f.recorded_at <= coalesce($known_at, datetime())
                            AND f.valid_from <= coalesce($as_of, datetime())

@@ -13,7 +13,17 @@ import re
 from graphmem.model.pattern_pieces import KIN
 from graphmem.model.scopes import person_of
 
-__all__ = ["RELATIONS", "RELATION_ALIASES", "asked_about", "asks_of", "canonical_key", "key_words", "who_is"]
+__all__ = [
+    "PEOPLE_ROLES",
+    "RELATIONS",
+    "RELATION_ALIASES",
+    "asked_about",
+    "asks_of",
+    "canonical_key",
+    "key_words",
+    "who_is",
+    "who_is_named",
+]  # fmt: skip
 
 RELATION_ALIASES: dict[str, str] = {
     alias: canonical
@@ -77,6 +87,8 @@ _PEOPLE = {
     "dentist": "dentist", "doctor": "doctor|gp", "therapist": "therapist|counsell?or",
     "landlord": "landlord|landlady",
 }  # fmt: skip
+PEOPLE_ROLES = frozenset({"partner", *_PEOPLE})
+"""The relations whose value is a person (graphmem.model.relations.ONE_HOLDER's)."""
 
 
 def who_is(words: str) -> str:
@@ -121,6 +133,19 @@ def asks_of(query: str) -> set[str]:
 
 
 _RELATIVE = re.compile(rf"\b(?:my|his|her|their|our) ({KIN})\b")
+# "Who is Leah?", "who's phyllis", "Who is Leah to me?", "remind me who Sunil is" (any case: people type so)
+_WHO_IS = re.compile(
+    r"\bwho(?:'s| is| was)\s+(?P<name>[^\W\d_][\w'-]*)\s*(?:\?|$|,|to me|to you|again|exactly|\.)"
+    r"|\bwho\s+(?P<before>[^\W\d_][\w'-]*)\s+(?:is|was)\b",
+    re.I,
+)
+
+
+def who_is_named(query: str) -> set[str]:
+    """The names a question asks who they are, lower-cased ("Who is Leah?" -> {"leah"}): what a relation fact
+    keyed by the person says (``person:Leah: sister``, graphmem.model.relations)."""
+    text = query.replace("\u2019", "'")
+    return {(m["name"] or m["before"]).lower() for m in _WHO_IS.finditer(text)}
 
 
 def asked_about(query: str, names: set[str]) -> set[str]:

@@ -23,7 +23,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.model.fact_keys import RELATIONS, asked_about, asks_of
+from graphmem.model.fact_keys import PEOPLE_ROLES as ROLES
+from graphmem.model.fact_keys import RELATIONS, asked_about, asks_of, who_is_named
 from graphmem.model.intent import named_entities
 
 __all__ = [
@@ -168,12 +169,37 @@ def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> b
     Bain" backs "Where do I work now?" while Bain is the employer; "My sister Ana lives in Porto" does not
     back "What car do I drive?"; a preference read from a statement backs nothing (one holds many). Without
     a cosine for each key: no."""
+    if _introduces(memory, query):
+        return True
     held = scheme_keys(memory.get("holds"))
     if not held:
         return False
     relations, names = _asked(query)
     held = {k for k in held if _asked_of(k, relations, names)}
     return bool(held) and _nearest(held, set(RELATIONS), keys)
+
+
+def _introduces(memory: Mapping[str, Any], query: str) -> bool:
+    """Whether a statement is what a current relation fact of the person a question asks about was read from
+    ("My neighbour Phyllis brought over some bread" for "Who is Phyllis?": ``person:Phyllis: neighbour``,
+    graphmem.model.relations; "my husband is Theo" for "Who is Theo?": a role, ``partner``, held by the name
+    the statement says), rather than the later ones that only name them ("phyllis fell and broke her wrist").
+    The question names its person: no cosine is needed to tell what it asks."""
+    asked = _who_is(query)
+    if not asked:
+        return False
+    keys = {k.rpartition("/")[2] for k in stored_keys(memory.get("holds"))}
+    people = {k.removeprefix("person:").lower() for k in keys if k.startswith("person:")}
+    if not people.isdisjoint(asked):
+        return True
+    # a role's holder is its value, not its key ("my husband is Theo": partner): named in the statement
+    words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
+    return not keys.isdisjoint(ROLES) and not words.isdisjoint(asked)
+
+
+@lru_cache(maxsize=256)
+def _who_is(query: str) -> frozenset[str]:
+    return frozenset(who_is_named(query))
 
 
 @lru_cache(maxsize=256)
