@@ -323,6 +323,25 @@ def test_a_bare_weekday_goes_by_the_tense_of_its_own_clause(text: str, day: str)
     assert [(r.start.date().isoformat(), r.granularity) for r in days[:1]] == [(day, "day")]
 
 
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("booked the car for an oil change on wednesday at 8am", "2026-12-09"),  # the booking is past
+        ("I scheduled the plumber for Friday.", "2026-12-11"),
+        ("Pine & Pond kickoff call is Monday at 2", "2026-12-07"),  # after a form of "be", no "on"
+        ("The match is Saturday, we were so nervous", "2026-12-12"),
+        ("It was Saturday when it happened", "2026-12-05"),
+        ("I booked a table for Tuesday", "2026-12-08"),
+        ("Thanks for Saturday, it was fun!", "2026-12-05"),
+    ],
+)
+def test_a_weekday_arranged_or_said_after_be_goes_its_way(text: str, day: str) -> None:
+    """Round 62, from a blind assistant set: a past verb that arranges what comes, and a weekday after "is"
+    or "was" without "on" (which was no date at all)."""
+    days = [r for r in resolve_dates(text, SUNDAY) if r.phrase.lower().endswith("day")]
+    assert [r.start.date().isoformat() for r in days[:1]] == [day]
+
+
 def test_only_a_bare_weekday_reads_the_tense() -> None:
     """A month name goes by the future words only, as before ("The festival is in May" said in December:
     last May), and so

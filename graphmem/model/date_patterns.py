@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "NUMBERS", "PAST_TENSE", "PATTERNS",
-    "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER", "TRIGGER_FOLDED", "WEEKDAYS",
+    "ARRANGED", "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "NUMBERS", "PAST_TENSE",
+    "PATTERNS", "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER", "TRIGGER_FOLDED", "WEEKDAYS",
 ]  # fmt: skip
 
 MONTHS = [
@@ -84,6 +84,14 @@ PRESENT_TENSE = re.compile(
     rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
     re.I,
 )
+# a past verb that arranges what happens later: "booked the car for an oil change on wednesday" (the
+# booking is past, the oil change is not), "scheduled", "moved it to", "pushed back to"
+ARRANGED = re.compile(
+    r"\b(?:booked|scheduled|rescheduled|arranged|reserved|confirmed|organi[sz]ed|registered|"
+    r"signed (?:up|me up)|set up|made an appointment|got (?:an appointment|tickets|a table)|"
+    r"(?:moved|pushed|bumped)\b[^.!?;]{0,30}?\bto)\b",
+    re.I,
+)
 # where a clause ends (the words of planned.clause, with "then"), and where a sentence does ("3.30pm" goes on)
 CLAUSE_END = re.compile(
     r"[.!?]+(?=\s|$)|[;\n]|(?:,|(?<![\s,]))\s+(?:and|but|so|because|while|although|though|whereas|then)\s+",
@@ -130,7 +138,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (  # not a range: "from Monday to Friday"
         "weekday",
         re.compile(
-            rf"\b(?:{_MODS} |on |from )({'|'.join(WEEKDAYS)})\b(?!\s*(?:to|till|until|-)\s*\w+day\b)", re.I
+            rf"\b(?:{_MODS} |on |from |for |is |are |was |were )({'|'.join(WEEKDAYS)})\b"
+            r"(?!\s*(?:to|till|until|-)\s*\w+day\b)",
+            re.I,
         ),
     ),
     ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from graphmem.model.date_patterns import (
+    ARRANGED,
     CLAUSE_END,
     FUTURE,
     HOLIDAYS,
@@ -301,7 +302,8 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
                 continue
             later = future
             if kind == "weekday" and by_tense and not ahead and m.group(1) is None:  # "on Saturday"
-                tense = _tense_ahead(m.start(), m.end(), stops)
+                lead = m.group(0).split(" ", 1)[0].lower()  # "the call is Monday", "it was Saturday"
+                tense = _COPULA[lead] if lead in _COPULA else _tense_ahead(m.start(), m.end(), stops)
                 later = future if tense is None else tense
             try:
                 resolved = _match(kind, m.groups(), today, later, ahead)
@@ -313,6 +315,10 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
             if (span := _span(resolved, tz)) is not None:
                 found.append((m.start(), DateRange(m.group(0), *span)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
+
+
+_COPULA = {"is": True, "are": True, "was": False, "were": False}
+"""A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
 
 
 class _Stops:
@@ -351,8 +357,9 @@ def _tense_ahead(start: int, end: int, stops: _Stops) -> bool | None:
 
 
 def _tense(said: str) -> bool | None:
-    """True for a future word or else a present form, False for a past form before any present one."""
-    if FUTURE.search(said):
+    """True for a future word, a past verb that arranges what comes (booked, scheduled) or else a present
+    form, False for a past form before any present one."""
+    if FUTURE.search(said) or ARRANGED.search(said):
         return True
     if PAST_TENSE.search(said):
         return False
