@@ -5,11 +5,13 @@ work, appointments, plans, errands, preferences, health, things that change), th
         --data tests/data/assistant_dev.json tests/data/assistant_heldout.json \
         --out benchmarks/results/assistant.json --show
 
-The sets (``tests/data/assistant_dev.json``, ``tests/data/assistant_heldout.json``, 12 users each) were
-written by hand, blind to the engine's rules (neither graphmem/model, graphmem/retrieval, docs/temporal.md,
-docs/formation.md, docs/recall.md nor the other sets were read): each user's 16-20 turns on days 1-60 as
-people type (lower case, typos, several things in one message, small talk between), heldout with other
-users and other wording habits than dev, written after dev and not used for any decision. Day N is N days
+The sets (``tests/data/assistant_dev.json``, ``tests/data/assistant_heldout.json``,
+``tests/data/assistant_heldout2.json``, 12 users each) were written by hand by helpers blind to the
+engine's rules (neither graphmem/model, graphmem/retrieval, docs/temporal.md, docs/formation.md,
+docs/recall.md nor the other sets were read): each user's 16-22 turns on days 1-60 as people type (lower
+case, typos, several things in one message, small talk between), each set with other users and other
+wording habits. Round 62 read the misses of dev and heldout while building its rules (neither is blind
+since); heldout2 was written after those rules and scored once, before and after, unread. Day N is N days
 after Monday 2026-09-07; a turn is written at 09:00 UTC of its day (or its ``hour``); relative dates in the
 turns ("on Thursday", "the 14th") point where the set's author meant on that calendar. Each user has an
 ``ask_day`` (its weekday in ``note``) and 5-8 questions with the turns that answer them (``evidence``,

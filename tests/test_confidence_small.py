@@ -203,6 +203,9 @@ def test_a_question_s_opener_is_a_name_only_when_it_is_one() -> None:
     assert query_names("Google's revenue?") == {"google"}
     assert query_names("Tell me about Ana") == {"ana"}
     assert query_names("Hey, what is my name?") == set()
+    for opener in ("Mom's birthday?", "Today's plan?", "Everyone's favourite?", "Monday's meeting?"):
+        assert query_names(opener) == set(), opener  # a possessive of no one (the review of round 62)
+    assert query_names("'Tell me about Ana") == {"ana"}
 
 
 def test_an_imperative_question_is_answered_with_confidence(mem: GraphMemory, user_id: str) -> None:

@@ -39,3 +39,4 @@ def test_a_relative_date_is_read_for_the_agent() -> None:
     assert date_notes("My son has a match on Saturday morning.", said) == "on Saturday: Sat 2026-12-05"
     assert date_notes("I started in 2021, see you on 2026-12-01", said) == ""  # named with their year
     assert date_notes("Rex is a beagle.", said) == ""
+    assert date_notes("Yesterday was odd. yesterday I slept", said) == "Yesterday: Sun 2026-11-29"  # once

@@ -10,10 +10,11 @@ import pytest
 from conversation import say
 
 from graphmem import GraphMemory
-from graphmem.model.fact_keys import PEOPLE_ROLES, RELATIONS, asks_of, canonical_key
+from graphmem.model.fact_keys import PEOPLE_ROLES, RELATIONS, asks_of, canonical_key, who_is_named
 from graphmem.model.fact_patterns import extract
 from graphmem.model.relations import ONE_HOLDER, named_relatives, relations
 from graphmem.retrieval import bm25
+from graphmem.retrieval.profile import narrowest
 
 
 def _facts(text: str) -> list[tuple[str, str]]:
@@ -64,8 +65,10 @@ def test_the_extractor_reads_relations_beside_other_facts() -> None:
 
 
 def test_one_holder_roles_are_relations_of_the_key_scheme() -> None:
-    assert [canonical_key(k) for k in ("boss", "supervisor", "mum", "dad", "gp", "wife", "landlady")] == [
-        "manager", "manager", "mother", "father", "doctor", "partner", "landlord"
+    """A role's other words name it in turns and questions, not in keys: a key a store holds as "boss" (set
+    by hand before round 62) stays readable as "boss"."""
+    assert [canonical_key(k) for k in ("boss", "mum", "gp", "wife", "manager")] == [
+        "boss", "mum", "gp", "partner", "manager"
     ]  # fmt: skip
     assert asks_of("Who is my boss now?") == {"manager"}
     assert asks_of("What's my GP's name?") == {"doctor"}
@@ -87,7 +90,7 @@ def test_a_new_manager_supersedes_the_old_one(mem: GraphMemory, user_id: str) ->
     say(mem, user_id, _on(22), "The sprint review went fine.")
     got = mem.facts.get(user_id, "manager")
     assert got is not None and got.value == "Sara Lopez"
-    assert [f.value for f in mem.facts.history(user_id, "boss")] == ["Tom Becker", "Sara Lopez"]
+    assert [f.value for f in mem.facts.history(user_id, "manager")] == ["Tom Becker", "Sara Lopez"]
     for question in ("Who is my manager now?", "What is my manager called?"):
         assert mem.recall(question, user_id=user_id, k=3, reinforce=False)[0].memory.id == new, question
     then = mem.recall("Who is my manager?", user_id=user_id, k=3, reinforce=False, as_of=_on(10))
@@ -218,7 +221,6 @@ def test_recall_reaches_what_was_said_of_a_relative_by_name(
         ["The weather has been grim all week.", "I need to book the car in for a service."]
     ):
         say(mem, user_id, _on(10 + i), text)
-    mem.runtime.tenant_profiles.drop(user_id)  # the people are read with the tenant's profile (cached 30 s)
     assert mem.recall(question, user_id=user_id, k=3, reinforce=False)[0].memory.id == ids[answer]
 
 
@@ -232,4 +234,83 @@ def test_a_relation_word_that_names_a_thing_names_nobody() -> None:
 
 
 def test_the_key_scheme_knows_the_roles_the_rules_read() -> None:
-    assert set(ONE_HOLDER) == PEOPLE_ROLES <= set(RELATIONS)
+    assert ONE_HOLDER is PEOPLE_ROLES and set(PEOPLE_ROLES) <= set(RELATIONS)
+    assert asks_of("Who is my mummy?") == {"mother"} and asks_of("Who's my fiancée?") == {"partner"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the review of round 62: someone else's relation, or another relation word, is none of the speaker's
+        ("Jake is my boss's son.", []),
+        ("Tom, my boss's husband, called.", []),
+        ("Sarah is my son's teacher.", []),
+        ("Linda is my mother-in-law", []),
+        ("Tom is my brother-in-law", []),
+        ("my sister June", []),  # a month
+        # names of any script, and a curly apostrophe
+        ("my sister Zoë is visiting", [("person:Zoë", "sister")]),
+        ("My friend José called", [("person:José", "friend")]),
+        ("My sister’s name is Ana", [("person:Ana", "sister")]),
+        ("Ana’s my sister", [("person:Ana", "sister")]),
+    ],
+)
+def test_relations_the_review_read(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _facts(text) == expected
+
+
+def test_a_question_is_named_only_by_a_name() -> None:
+    """A role's value that is no name ("deceased", set by hand) names nobody; a name inside a longer word is
+    not the name said; a relation word joined to another ("brother-in-law") is another relation."""
+    people = [
+        ("father", "deceased", SINCE),
+        ("person:Tom", "brother", SINCE),
+        ("person:Ana", "sister", SINCE),
+    ]
+    assert named_relatives("What did my dad say?", people).pairs == ()
+    assert named_relatives("What did my brother say about Tomatoes?", people).pairs == (("brother", "Tom"),)
+    assert named_relatives("my brother-in-law visited?", people).pairs == ()
+    assert named_relatives("How is my Sister?", people).vector == "How is Ana?"
+
+
+def test_a_relation_is_read_from_the_narrowest_scope() -> None:
+    """The user's own manager, not the organisation's (readable tenants come narrowest first)."""
+    rows = [["org::acme", "manager", "Tom", SINCE], ["u1", "manager", "Jim", SINCE]]
+    rows += [["org::acme", "person:Ana", "sister", SINCE], ["u1", "person:Leo", 7, SINCE]]  # 7: not text
+    assert narrowest(rows, ["u1", "org::acme"]) == (
+        ("manager", "Jim", SINCE),
+        ("person:Ana", "sister", SINCE),
+    )
+
+
+def test_who_is_asked_by_name() -> None:
+    assert who_is_named("Who is Leah?") == {"leah"}
+    assert who_is_named("who is ricky") == {"ricky"}  # typed in lower case: a given name
+    assert who_is_named("Who is Dr. Patel?") == {"patel"}
+    assert who_is_named("Who is Tom Becker?") == {"tom becker"}
+    for question in ("Who is coming?", "Who was there?", "who else is coming", "Who is my sister?"):
+        assert who_is_named(question) == set(), question
+
+
+def test_a_relation_said_after_a_recall_names_at_once(mem: GraphMemory, user_id: str) -> None:
+    """The people are read with the tenant's profile, which recall caches for 30 s: a relation this client
+    writes drops the cached profile, so the next recall names her."""
+    porto = say(mem, user_id, _on(1), "Ana finally moved into her new flat in Porto.")
+    say(mem, user_id, _on(2), "My neighbour's sister lives in Madrid, she says it's lovely.")
+    mem.recall("Where does my sister live now?", user_id=user_id, k=3, reinforce=False)  # cached: no people
+    say(mem, user_id, _on(3), "My sister Ana is a nurse, she works nights.")
+    assert (
+        mem.recall("Where does my sister live now?", user_id=user_id, k=3, reinforce=False)[0].memory.id
+        == porto
+    )
+
+
+def test_a_name_recall_added_is_no_name_unknown(mem: GraphMemory, user_id: str) -> None:
+    """The review of round 62: the answer's confidence judges the question as asked; "my boss" named Tom,
+    whom no memory mentions, set it to 0. (It stays lower than without the name: the vector asks "What did
+    Tom say?", further from "My boss said ..."; docs/recall.md.)"""
+    said = say(mem, user_id, _on(1), "My boss said the launch slips to March.")
+    mem.facts.set(user_id, "manager", "Tom")
+    top = mem.recall("What did my boss say?", user_id=user_id, k=2, reinforce=False)[0]
+    assert top.memory.id == said
+    assert top.explanation.components["names_known"] == 1.0 and top.confidence > 0.1

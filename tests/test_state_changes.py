@@ -131,6 +131,15 @@ def test_the_past_and_as_of_still_reach_the_earlier_statement(mem: GraphMemory, 
         ("we decided on Nora!", True),
         ("The meeting was moved to the big room", False),  # a place, not a time
         ("I was so moved by the concert on Sunday", False),
+        ("Tom took over from Sarah", True),
+        # the review's ordinary sentences (round 62): a value must follow "is now" and "going with"; whole
+        # month names only ("Augusta" is no August)
+        ("I'm going with my sister to Paris next week for her birthday.", False),
+        ("The team is now so much happier since the reorg.", False),
+        ("My daughter is now three months old", False),
+        ("We went with friends to the lake", False),
+        ("My brother moved to Augusta", False),
+        ("She moved back home to Decatur", False),
     ],
 )
 def test_what_counts_as_saying_a_state_changed(text: str, changes: bool) -> None:
@@ -264,3 +273,19 @@ def test_who_someone_is_is_the_statement_that_says_it(mem: GraphMemory, user_id:
         mem.recall("Who is my charge nurse now?", user_id=user_id, k=3, reinforce=False)[0].memory.id
         == ids[4]
     )
+
+
+def test_a_trip_with_someone_changes_nothing_of_theirs(mem: GraphMemory, user_id: str) -> None:
+    """The review of round 62: "going with" my sister is no choice made, and her home stays the answer."""
+    said = [
+        "My dog Rex is a beagle.",
+        "My sister lives in Paris, she loves the cafes there.",
+        "I work as a nurse.",
+        "I'm going with my sister to Paris next week for her birthday.",
+    ]
+    for day, text in enumerate(said):
+        turn = {"role": "user", "content": text, "timestamp": START + timedelta(days=3 * day)}
+        mem.add_messages([turn], user_id=user_id, session_id=f"s{day}")
+    top = mem.recall("Where does my sister live?", user_id=user_id, k=4, reinforce=False)[0]
+    assert top.memory.content == said[1]
+    assert top.explanation.components["currency"] >= 1.0

@@ -8,6 +8,7 @@ from datetime import datetime
 from graphmem.facade._write import audited_write
 from graphmem.model import new_ids
 from graphmem.model import validation as check
+from graphmem.model.relations import is_relation_key
 from graphmem.model.scopes import Scope
 from graphmem.models import Fact, FactType, Source
 from graphmem.store import idempotency
@@ -58,7 +59,10 @@ class Facts:
         new_ids.refuse_invisible(**ids, key=new.key)
 
         def write(step: Step) -> Fact:
-            return factbase.set_fact(self._rt, new, on_commit=lambda tx, f: step(tx, [f.id], f.version))
+            fact = factbase.set_fact(self._rt, new, on_commit=lambda tx, f: step(tx, [f.id], f.version))
+            if is_relation_key(new.key):  # recall reads the people in a user's life with the tenant profile
+                self._rt.tenant_profiles.forget(new.user_id)
+            return fact
 
         return audited_write(
             self._rt,
@@ -96,7 +100,7 @@ class Facts:
         end = check.aware_datetime(valid_to, "valid_to")
 
         def write(step: Step) -> Fact:
-            return factbase.retract_fact(
+            fact = factbase.retract_fact(
                 self._rt,
                 uid,
                 fact_key,
@@ -104,6 +108,9 @@ class Facts:
                 valid_to=end,
                 on_commit=lambda tx, f: step(tx, [f.id], f.version),
             )
+            if is_relation_key(fact_key):
+                self._rt.tenant_profiles.forget(uid)
+            return fact
 
         return audited_write(
             self._rt,

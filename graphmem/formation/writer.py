@@ -25,6 +25,7 @@ from graphmem.model.extraction import Extractor
 from graphmem.model.heuristics import REINFORCEMENT
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.messages import Turn
+from graphmem.model.relations import is_relation_key
 from graphmem.models import Memory
 from graphmem.store.driver import Tx
 from graphmem.store.failures import EntityGone
@@ -81,6 +82,8 @@ def form(
         plan = plan_formation(gather(rt, drafts, now, extractor), rt.settings)
         try:
             merged = rt.store.unit_of_work(_work(plan, on_commit))
+            if any(is_relation_key(f.key) for f in plan.facts):  # recall reads the people with the profile
+                rt.tenant_profiles.forget(user_id)
             break
         except (RepeatGone, EntityGone):  # rolled back whole: planned again on what the store holds now
             if attempt == FORM_ATTEMPTS:

@@ -114,15 +114,17 @@ _MONTH_NAMES = [m.capitalize() for m in MONTHS]
 
 def date_notes(text: str, said: datetime, limit: int = 3) -> str:
     """What the relative date expressions of a text meant when it was said, for a reader without a calendar
-    ("next Tuesday: Tue 2026-12-08", "last week: 2026-11-23 to 2026-11-29", "in May: May 2027"): a model
-    reading "[2026-11-30] I have a dentist appointment next Tuesday" must otherwise count the days itself.
-    The ranges formation stored for the text (:func:`resolve_dates`), at most ``limit``; a phrase that names
-    its year is left as said. "" when there is none."""
-    notes = []
+    ("next weekend: Sat 2026-12-12 to Sun 2026-12-13", "last week: Mon 2026-11-23 to Sun 2026-11-29", "in
+    May: May 2027"; said on Monday 2026-11-30): a model reading "[2026-11-30] Ana visits next weekend" must
+    otherwise count the days itself. Resolved as formation resolves them (:func:`resolve_dates`) against
+    ``said`` as stored (UTC: a message sent late at night at another offset can be a day apart from what
+    formation read at that offset), at most ``limit``; a phrase that names its year is left as said. ""
+    when there is none."""
+    notes: dict[str, str] = {}
     for r in resolve_dates(text, said):
         if _ABSOLUTE.search(r.phrase) is None:
-            notes.append(f"{r.phrase}: {_span_words(r)}")
-    return "; ".join(dict.fromkeys(notes[:limit]))
+            notes.setdefault(r.phrase.lower(), f"{r.phrase}: {_span_words(r)}")
+    return "; ".join(list(notes.values())[:limit])
 
 
 def _span_words(r: DateRange) -> str:

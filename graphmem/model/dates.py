@@ -357,8 +357,9 @@ def _tense_ahead(start: int, end: int, stops: _Stops) -> bool | None:
 
 
 def _tense(said: str) -> bool | None:
-    """True for a future word, a past verb that arranges what comes (booked, scheduled) or else a present
-    form, False for a past form before any present one."""
+    """True for a future word or a past verb that arranges what comes (booked, scheduled); else False for a
+    past form anywhere in ``said``; else True for a present form; None for none ("The party is on Saturday,
+    I already bought a dress" reads as past: a known miss, as is reported speech)."""
     if FUTURE.search(said) or ARRANGED.search(said):
         return True
     if PAST_TENSE.search(said):

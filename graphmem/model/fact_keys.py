@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from graphmem.model.pattern_pieces import KIN
+from graphmem.model.people import is_first_name
 from graphmem.model.scopes import person_of
 
 __all__ = [
@@ -33,20 +34,28 @@ RELATION_ALIASES: dict[str, str] = {
         "occupation": ("job", "job_title", "profession", "work_as", "role_at_work"),
         "name": ("full_name", "first_name"),
         "age": ("years_old",),
-        "partner": ("spouse", "husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee"),
-        # the people one has one of at a time (graphmem.model.relations): a new one supersedes the old
-        "manager": ("boss", "line_manager", "supervisor"),
-        "mother": ("mum", "mom", "mam"),
-        "father": ("dad",),
-        "dentist": (),
-        "doctor": ("gp",),
-        "therapist": ("counsellor", "counselor"),
-        "landlord": ("landlady",),
+        "partner": ("spouse", "husband", "wife", "boyfriend", "girlfriend"),
     }.items()
     for alias in (canonical, *aliases)
 }
 
-RELATIONS: tuple[str, ...] = tuple(dict.fromkeys(RELATION_ALIASES.values()))
+PEOPLE_ROLES: dict[str, tuple[str, ...]] = {
+    "partner": ("wife", "husband", "partner", "boyfriend", "girlfriend", "fiancée", "fiancé", "fiancee",
+                "fiance", "spouse"),
+    "manager": ("manager", "line manager", "boss", "supervisor"),
+    "mother": ("mother", "mum", "mom", "mam", "mummy", "mommy"),
+    "father": ("father", "dad", "daddy"),
+    "dentist": ("dentist",),
+    "doctor": ("doctor", "gp"),
+    "therapist": ("therapist", "counsellor", "counselor"),
+    "landlord": ("landlord", "landlady"),
+}  # fmt: skip
+"""The relations whose value is a person one has one of at a time, and the words that name each in a turn or
+a question (graphmem.model.relations: "my boss Tom" is ``manager: Tom``; a new one supersedes the old). The
+words are not key aliases: a key set by hand as ``boss`` stays ``boss``, as stores before round 62 hold it
+(renaming it on read would hide it)."""
+
+RELATIONS: tuple[str, ...] = tuple(dict.fromkeys([*RELATION_ALIASES.values(), *PEOPLE_ROLES]))
 """The canonical relations of the key scheme: ``location``, ``employer``, ``occupation``, ``name``, ``age``,
 ``partner``, and the people one has one of at a time (``manager``, ``mother``, ``father``, ``dentist``,
 ``doctor``, ``therapist``, ``landlord``)."""
@@ -71,7 +80,8 @@ def key_words(key: str) -> str:
     the employer's aliases than the location's, 0.655 against 0.620); any other key its own words
     (``preference:green_tea`` -> ``preference green tea``)."""
     subject, _, relation = key.rpartition("/")
-    names = [n for n, canonical in RELATION_ALIASES.items() if canonical == relation] or [relation]
+    aliases = [n for n, canonical in RELATION_ALIASES.items() if canonical == relation]
+    names = aliases or list(PEOPLE_ROLES.get(relation, ())) or [relation]
     words = ", ".join(dict.fromkeys(" ".join(re.split(r"[_:]+", n)).strip() for n in names))
     return f"{subject} {words}".strip()
 
@@ -81,14 +91,6 @@ _WHO = (
     rf"(?:i|we|you|(?:my|his|her|their|our) (?:{KIN})|"
     r"(?!(?:it|this|that|there|the|a|an|my|his|her|their|our|your)\b)[a-z]+)"
 )
-# the people one has one of at a time, as a question names them
-_PEOPLE = {
-    "manager": "manager|boss|supervisor|line manager", "mother": "mum|mom|mother|mam", "father": "dad|father",
-    "dentist": "dentist", "doctor": "doctor|gp", "therapist": "therapist|counsell?or",
-    "landlord": "landlord|landlady",
-}  # fmt: skip
-PEOPLE_ROLES = frozenset({"partner", *_PEOPLE})
-"""The relations whose value is a person (graphmem.model.relations.ONE_HOLDER's)."""
 
 
 def who_is(words: str) -> str:
@@ -117,7 +119,7 @@ _ASKED_BY: dict[str, re.Pattern[str]] = {
         "partner": r"(?:my|his|her|their) (?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[ée]e?)|"
         r"married|"
         rf"engaged|who (?:am|is|are) {_WHO} (?:dating|seeing)|relationship status",
-        **{relation: who_is(words) for relation, words in _PEOPLE.items()},
+        **{r: who_is("|".join(map(re.escape, words))) for r, words in PEOPLE_ROLES.items() if r != "partner"},
     }.items()
 }
 """How a question asks about each relation of the key scheme ("Where do I live?", "Who does Sam work for?",
@@ -134,18 +136,50 @@ def asks_of(query: str) -> set[str]:
 
 _RELATIVE = re.compile(rf"\b(?:my|his|her|their|our) ({KIN})\b")
 # "Who is Leah?", "who's phyllis", "Who is Leah to me?", "remind me who Sunil is" (any case: people type so)
+_TITLED = r"(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?"
 _WHO_IS = re.compile(
-    r"\bwho(?:'s| is| was)\s+(?P<name>[^\W\d_][\w'-]*)\s*(?:\?|$|,|to me|to you|again|exactly|\.)"
-    r"|\bwho\s+(?P<before>[^\W\d_][\w'-]*)\s+(?:is|was)\b",
+    rf"\bwho(?:'s| is| was)\s+{_TITLED}(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?)"
+    r"\s*(?:\?|$|,|to me|to you|again|exactly|\.)"
+    rf"|\bwho\s+{_TITLED}(?P<before>[^\W\d_][\w'-]*)\s+(?:is|was)\b",
     re.I,
 )
 
 
 def who_is_named(query: str) -> set[str]:
-    """The names a question asks who they are, lower-cased ("Who is Leah?" -> {"leah"}): what a relation fact
-    keyed by the person says (``person:Leah: sister``, graphmem.model.relations)."""
+    """The names a question asks who they are, lower-cased ("Who is Leah?", "who's ricky", "Who is Dr.
+    Patel?", "Who is Tom Becker?" -> leah, ricky, patel, tom becker): what a relation fact keyed by the person
+    says (``person:Leah: sister``, graphmem.model.relations). A name is capitalised, or a given name when
+    typed in lower case: "Who is coming?", "who was there" name nobody."""
     text = query.replace("\u2019", "'")
-    return {(m["name"] or m["before"]).lower() for m in _WHO_IS.finditer(text)}
+    names = {m["name"] or m["before"] for m in _WHO_IS.finditer(text)}
+    return {n.lower() for n in names if _a_name(n.split()[0])}
+
+
+def _a_name(word: str) -> bool:
+    if word.lower() in _NOT_NAMES:
+        return False
+    return word[:1].isupper() or is_first_name(word.capitalize())
+
+
+_NOT_NAMES = frozenset(
+    {
+        "it",
+        "this",
+        "that",
+        "there",
+        "here",
+        "he",
+        "she",
+        "they",
+        "we",
+        "you",
+        "i",
+        "the",
+        "my",
+        "else",
+        "your",
+    }
+)
 
 
 def asked_about(query: str, names: set[str]) -> set[str]:

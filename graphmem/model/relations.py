@@ -19,27 +19,18 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import NamedTuple
 
+from graphmem.model.dates import MONTHS, WEEKDAYS
 from graphmem.model.extracted import ExtractedFact
-from graphmem.model.fact_keys import who_is
-from graphmem.model.pattern_pieces import INNER_STOP, NAME, NOT_SOMEONE, compile_rule
+from graphmem.model.fact_keys import PEOPLE_ROLES, who_is
+from graphmem.model.pattern_pieces import INNER_STOP, NOT_SOMEONE, compile_rule
 from graphmem.model.people import is_first_name
 from graphmem.model.planned import supposed
 from graphmem.models import FactType
 
-__all__ = ["ONE_HOLDER", "Named", "named_relatives", "relations"]
+__all__ = ["ONE_HOLDER", "Named", "is_relation_key", "named_relatives", "relations"]
 
-ONE_HOLDER: dict[str, tuple[str, ...]] = {
-    "partner": ("wife", "husband", "partner", "boyfriend", "girlfriend", "fiancée", "fiancé", "fiancee",
-                "fiance", "spouse"),
-    "manager": ("line manager", "manager", "boss", "supervisor"),
-    "mother": ("mum", "mom", "mother", "mam", "mummy", "mommy"),
-    "father": ("dad", "father", "daddy"),
-    "dentist": ("dentist",),
-    "doctor": ("doctor", "gp"),
-    "therapist": ("therapist", "counsellor", "counselor"),
-    "landlord": ("landlord", "landlady"),
-}  # fmt: skip
-"""The roles one holds one at a time: the relation of the key scheme each word names."""
+ONE_HOLDER = PEOPLE_ROLES
+"""The roles one holds one at a time, and the words that name each (graphmem.model.fact_keys)."""
 
 _MANY = (
     "best friend", "friend", "sister", "brother", "son", "daughter", "kid", "child", "cousin", "aunt",
@@ -52,20 +43,26 @@ _WORDS = sorted({*_ROLE_OF, *_MANY}, key=len, reverse=True)
 _REL = rf"(?P<rel>(?i:{'|'.join(re.escape(w) for w in _WORDS)}))"
 # what may stand between "my" and the relation ("my little brother Sam"; not "ex", "old", "late", "former")
 _MOD = r"(?:(?:new|little|big|baby|younger|older|elder|eldest|oldest|youngest|twin|dear|lovely|closest) )?"
-_TITLE = rf"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Doctor)[.{INNER_STOP}]? )"  # "Dr. Patel" (shielded)
-_PERSON = rf"(?P<name>{_TITLE}?{NAME}(?: {NAME})?)(?![\w'-](?!s\b))"
+_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Professor", "Doctor")
+_TITLE = rf"(?:(?:{'|'.join(_TITLES)})[.{INNER_STOP}]? )"  # "Dr. Patel" (shielded)
+# a name as written, its letters of any script ("Zoë", "José"; pattern_pieces.NAME takes a-z only)
+_NAME = r"(?![IA]\b|I['’])[A-Z][^\W\d_]*(?:['’-][A-Z]?[^\W\d_]+)*"
+_PERSON = rf"(?P<name>{_TITLE}?{_NAME}(?: {_NAME})?)(?![\w'’-](?!s\b))"
+_S = "['’]s"
 _MY = rf"\b[Mm]y {_MOD}{_REL}"
+_WHOSE = rf"{_REL}(?![\w'’-])"  # not "my boss's son", "my mother-in-law": someone else's, another relation
 _PATTERNS = [
     compile_rule(rf"{_MY},? {_PERSON}"),  # "my sister Ana", "my boss, Tom Becker,"
-    compile_rule(rf"{_MY}(?:'s name)? (?:is|'s)(?: called| named)? {_PERSON}"),  # "My manager is Tom Becker"
-    compile_rule(rf"(?<![\w'-]){_PERSON}(?: is|'s) (?:also |now )?my {_MOD}{_REL}\b"),  # "Priya is my friend"
-    compile_rule(rf"(?<![\w'-]){_PERSON}, my {_MOD}{_REL}\b"),  # "Tom, my boss, said"
+    compile_rule(
+        rf"{_MY}(?:{_S} name)? (?:is|{_S})(?: called| named)? {_PERSON}"
+    ),  # "My manager is Tom Becker"
+    compile_rule(
+        rf"(?<![\w'’-]){_PERSON}(?: is|{_S}) (?:also |now )?my {_MOD}{_WHOSE}"
+    ),  # "Priya is my friend"
+    compile_rule(rf"(?<![\w'’-]){_PERSON}, my {_MOD}{_WHOSE}"),  # "Tom, my boss, said"
 ]
 _GATE = re.compile(r"\bmy\b", re.I)
-_NOT_A_NAME = frozenset(w.lower() for w in NOT_SOMEONE) | {
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
-    "march", "april", "june", "july", "august", "september", "october", "november", "december",
-}  # fmt: skip
+_NOT_A_NAME = frozenset(w.lower() for w in NOT_SOMEONE) | frozenset(WEEKDAYS) | (frozenset(MONTHS) - {"may"})
 
 
 def relations(text: str) -> list[ExtractedFact]:
@@ -97,16 +94,14 @@ _MANY_AS = {"co-worker": "colleague", "coworker": "colleague", "neighbor": "neig
 def _name(said: str) -> str | None:
     """The person's name as said, less a trailing possessive ("Ana's"), when it is one: a title and a name
     ("Dr. Patel"), or a given name first, a surname after it ("Tom Becker"; not a weekday, a month or a
-    sentence adverb: "my son Leo Saturday" is Leo)."""
-    words = said.removesuffix("'s").split(" ")
+    sentence adverb: "my son Leo Saturday" is Leo). A place is not told from a surname (Lopez, Jones and
+    Garcia are GeoNames places): "my sister Ana Paris was lovely" keeps "Ana Paris"."""
+    words = re.sub(r"['’]s$", "", said).split(" ")
     if words[0].rstrip("." + INNER_STOP) in _TITLES:
         return " ".join(words) if len(words) > 1 else None
     if words[0].lower() in _NOT_A_NAME or not is_first_name(words[0]):
         return None
-    return " ".join(w for w in words[:2] if w.lower() not in _NOT_A_NAME)
-
-
-_TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Professor", "Doctor"})
+    return " ".join([words[0], *(w for w in words[1:2] if w.lower() not in _NOT_A_NAME)])
 
 
 # the relation word as a compound's first part names a thing, not the person: "my dentist appointment"
@@ -120,6 +115,7 @@ _ALSO = {"colleague": ("co-worker", "coworker"), "neighbour": ("neighbor",), "ch
 class Named(NamedTuple):
     """A question with the people it names by their relation named too (:func:`named_relatives`)."""
 
+    asked: str  # as the user asked it: "Where does my sister live?"
     text: str  # for full text and the query's names: "Where does my sister Ana live?"
     vector: str  # for its vector: "Where does Ana live?"
     pairs: tuple[tuple[str, str], ...]  # the relation as said and the name: ("sister", "Ana")
@@ -139,19 +135,20 @@ def named_relatives(
     fact itself says), and a role one holds one at a time at ``at`` (an ``as_of`` read) only when its current
     holder held it then (valid from before it: another may have held it then; a sister stays one)."""
     if _GATE.search(query) is None:
-        return Named(query, query, ())
+        return Named(query, query, query, ())
     text, vector, pairs = query, query, []
     for word, name in _holders(people, at).items():
         first = name.split(" ", 1)[0]
         called = first if is_first_name(first) else name  # "Tom", "Dr. Patel"
-        if called.lower() in query.lower() or re.search(who_is(re.escape(word)), query, re.I):
-            continue
-        said = rf"\b[Mm]y {_MOD}({re.escape(word)})\b{_NOT_A_COMPOUND}"
+        named = re.search(rf"(?<![\w'’-]){re.escape(called)}(?![\w'’-](?!s\b))", query, re.I)
+        if named or re.search(who_is(re.escape(word)), query, re.I):
+            continue  # named already ("Where does my sister Ana live?"), or asked who they are
+        said = rf"\b[Mm]y {_MOD}((?i:{re.escape(word)}))\b(?![-’'](?!s\b)){_NOT_A_COMPOUND}"
         if (found := re.search(said, text)) is not None:
             text = f"{text[: found.end()]} {called}{text[found.end() :]}"
             vector = re.sub(said, lambda _: called, vector, count=1)  # noqa: B023 (used at once)
             pairs.append((found.group(1), called))
-    return Named(text, vector, tuple(pairs))
+    return Named(query, text, vector, tuple(pairs))
 
 
 def _holders(people: Iterable[tuple[str, str, datetime | None]], at: datetime | None) -> dict[str, str]:
@@ -167,7 +164,16 @@ def _holders(people: Iterable[tuple[str, str, datetime | None]], at: datetime | 
             name, words = value, ONE_HOLDER[key]
         else:
             continue
+        if len(name) > 60 or _name(" ".join(name.split()[:3])) is None:  # not "deceased", not a paragraph
+            continue
         for word in words:
             holders.setdefault(word.lower(), set()).add(name)
     ones = {word: next(iter(names)) for word, names in holders.items() if len(names) == 1}
     return dict(sorted(ones.items(), key=lambda item: -len(item[0])))
+
+
+def is_relation_key(key: object) -> bool:
+    """Whether a fact key is one of the people in a user's life (``person:Ana``, ``manager``; a speaker's
+    too: ``Caroline/person:Rob``), which recall reads with the tenant's profile."""
+    relation = str(key).rpartition("/")[2]
+    return relation.startswith("person:") or relation in ONE_HOLDER

@@ -23,8 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.model.fact_keys import PEOPLE_ROLES as ROLES
-from graphmem.model.fact_keys import RELATIONS, asked_about, asks_of, who_is_named
+from graphmem.model.fact_keys import PEOPLE_ROLES, RELATIONS, asked_about, asks_of, who_is_named
 from graphmem.model.intent import named_entities
 
 __all__ = [
@@ -189,12 +188,14 @@ def _introduces(memory: Mapping[str, Any], query: str) -> bool:
     if not asked:
         return False
     keys = {k.rpartition("/")[2] for k in stored_keys(memory.get("holds"))}
-    people = {k.removeprefix("person:").lower() for k in keys if k.startswith("person:")}
-    if not people.isdisjoint(asked):
+    people = [
+        set(re.findall(r"[^\W\d_]+", k.removeprefix("person:").lower())) for k in keys if "person:" in k
+    ]
+    if any(set(name.split()) <= person for name in asked for person in people):  # "Patel" of "Dr. Patel"
         return True
     # a role's holder is its value, not its key ("my husband is Theo": partner): named in the statement
     words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
-    return not keys.isdisjoint(ROLES) and not words.isdisjoint(asked)
+    return not keys.isdisjoint(PEOPLE_ROLES) and any(set(name.split()) <= words for name in asked)
 
 
 @lru_cache(maxsize=256)

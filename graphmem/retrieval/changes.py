@@ -44,16 +44,20 @@ _WHEN = (
     r"(?:(?:every |the )?(?:mon|tues?|wed(?:nes)?|thurs?|fri|sat(?:ur)?|sun)(?:day)?s?\b|"
     r"the \d{1,2}(?:st|nd|rd|th)\b|"
     r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|(?:next|this) (?:week|month)\b|"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|(?:morning|afternoon|evening)s\b)"
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:morning|afternoon|evening)s\b)"
 )
+# what a state said to hold "now", or a choice "going with", is: a time, a number or a name ("practice is now
+# tues thurs", "Going with Golden Prairie"; not "the team is now so much happier", "going with my sister")
+_VALUE = rf"(?:{_WHEN}|(?-i:[A-Z0-9]))"
 CHANGE = re.compile(
     r"\b(?:I|we)(?:'ve|'d| have| had)?(?: just| finally| recently| already| actually| since)? "
     r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
     r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
     r"|\b(?:my|our) new \w+(?: \w+)? (?:is|are)\b|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
     r"|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
-    r"|\b(?:is|are) now\b|\b(?:replaces|replacing|takes over from|taking over from)\b"
-    r"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with\b|\b(?:decided|settled) on\b"
+    rf"|\b(?:is|are) now (?:on )?{_VALUE}|\b(?:replaces|replacing|(?:takes|took|taking) over from)\b"
+    rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
     r"|\b(?:moved|rescheduled|pushed|changed|shifted)\b(?:[^.!?;,]|[.,](?=\w)){0,40}?\b(?:to|until)\s+"
     rf"{_WHEN}"
     r"|\b(?:changed|switched|migrated|upgraded|downgraded|renamed|raised|lowered|increased|reduced|bumped|"

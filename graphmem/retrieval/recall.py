@@ -27,9 +27,10 @@ from graphmem.model.scopes import Caller
 from graphmem.model.scoring import reinforced_strength, suppressed_strength
 from graphmem.models import Explanation, Hit
 from graphmem.retrieval.effects import RecallEffects, effects_of
+from graphmem.retrieval.profile import tenant_profile
 from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.reconstruct import reconstruct
-from graphmem.retrieval.search import SearchRequest, embed_queries, search, tenant_profile
+from graphmem.retrieval.search import SearchRequest, embed_queries, search
 from graphmem.store.driver import Tx
 from graphmem.store.records import memory_from_row
 from graphmem.store.runtime import Runtime
@@ -208,7 +209,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
         preset = preset.model_copy(update=AUDIT)
     elif req.preset is None and rt.settings.adaptive_retrieval:  # the user's tuned weights (self-evolution)
         preset = tuned_preset(rt, req.user_id, preset)
-    named = Named(req.query, req.query, ())
+    named = Named(req.query, req.query, req.query, ())
     if req.known_at is None:  # an audit reads the question as asked: the people as known now came later
         people = tenant_profile(rt, req.readable).people  # "my sister" is Ana (graphmem.model.relations)
         named = named_relatives(req.query, people, at=req.as_of)
@@ -228,7 +229,7 @@ def run_search(rt: Runtime, req: RecallRequest, now: datetime | None = None) -> 
         rt,
         SearchRequest(
             query=named.text,
-            alternatives=named.pairs,
+            named=named,
             user_id=req.user_id,
             user_key=tenant_keys(req.readable),
             tenants=tuple(req.readable),

@@ -9,7 +9,7 @@ an optional cross-encoder, a session-diverse cut and a calibrated confidence per
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,11 +18,11 @@ from graphmem.config import RetrievalPreset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.date_queries import overlaps, query_dates
+from graphmem.model.date_queries import QueryDates, overlaps, query_dates
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.recall_filter import RecallFilter
-from graphmem.model.relations import ONE_HOLDER
+from graphmem.model.relations import Named
 from graphmem.model.scoring import diversify, linear_fusion, memory_state
 from graphmem.model.timescope import TimeScope
 from graphmem.retrieval import bm25, filtered, reference
@@ -30,6 +30,7 @@ from graphmem.retrieval.changes import currencies, inherit
 from graphmem.retrieval.fact_vectors import key_cosines
 from graphmem.retrieval.graph import Paths, pagerank
 from graphmem.retrieval.plan import VectorPlan, plan_vector_search
+from graphmem.retrieval.profile import tenant_profile
 from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.rerank import rerank
 from graphmem.retrieval.signals import (
@@ -73,8 +74,9 @@ class SearchRequest:
     tenants: tuple[str, ...] = ()  # the tenant keys the caller may read (docs/scopes.md); () = user_id's
     situation: list[float] | None = None  # the vector of the conversation the question comes from
     filters: RecallFilter | None = None  # which memories it may return (graphmem.model.recall_filter)
-    # words of the query that name one person two ways, ("sister", "Ana"): graphmem.model.relations
-    alternatives: tuple[tuple[str, str], ...] = ()
+    # the question as asked and the people it names by relation ("my sister" is Ana; query is its text):
+    # confidence judges the question as asked (graphmem.model.relations)
+    named: Named | None = None
 
     @property
     def readable(self) -> list[str]:
@@ -82,23 +84,6 @@ class SearchRequest:
 
 
 # --- the one read -----------------------------------------------------------------------------------
-def tenant_profile(rt: Runtime, tenants: list[str]) -> TenantProfile:
-    """The readable tenants' size, speakers and people, read at most once per TTL per client."""
-    cache_key = "\x1f".join(tenants)  # the readable tenants together are the searched share
-    profile = rt.tenant_profiles.get(cache_key)
-    if profile is None:
-        row = rt.store.read("tenant_profile", tenants=tenants, roles=list(ONE_HOLDER))[0]
-        speakers = frozenset(str(s).lower() for s in row["speakers"] or [])
-        people = tuple(
-            (k, v, since if isinstance(since, datetime) else None)
-            for k, v, since in row["people"] or []
-            if isinstance(k, str) and isinstance(v, str)
-        )
-        profile = TenantProfile(int(row["user_count"]), int(row["total"]), speakers, people)
-        rt.tenant_profiles.put(cache_key, profile)
-    return profile
-
-
 def embed_queries(rt: Runtime, queries: list[str], tenants: list[str]) -> list[list[float]]:
     """The queries' vectors for the pool, in one model call: each query less the tenant's speakers' names
     (:func:`graphmem.retrieval.terms.vector_query`), with the model's query instruction."""
@@ -242,7 +227,8 @@ def _by_id(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, 
 def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) -> Ranked:
     """Rank a fetched pool (pure apart from the optional cross-encoder)."""
     memories, seeds = _by_id(row)
-    bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys, alternatives=req.alternatives)
+    pairs = req.named.pairs if req.named else ()
+    bm25.rescore(row, memories, seeds, asked=req.preset.asked_keys, alternatives=pairs)
     if not seeds:
         return Ranked([], [], "none", "none", 0, 0)
     sources = {src for found in seeds.values() for src in found}
@@ -268,10 +254,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         req.preset.session_penalty,
     )
     stages.append("diversify" if req.preset.session_penalty > 0 else "cut")
-    standout = spread(signals.cosine, row.get("baseline", seeds), row.get("reference", ()), req.preset.pool_k)
-    span = dates.millis if dates.relative_words else None  # those words left the keywords: the date stands in
-    words = keywords(req.query, req.as_of)  # a speaker's name counts here
-    judge = answer_judge(req.query, row, words, standout, span)
+    judge = _judge(row, req, signals.cosine, seeds, dates)
     ranks = _source_ranks(seeds)
     details = summary_details(row, signals.cosine, signals.bm25, req.preset.vector_weight, req.k)
     hits = []
@@ -298,6 +281,23 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
     # metamemory): a memory a filter left out did not compete
     relevance = signals.own if req.filters is None else {m: v for m, v in signals.own.items() if m in scores}
     return Ranked(hits[: req.k], hits[req.k :], level, fusion, len(seeds), graph_size, stages, relevance)
+
+
+def _judge(
+    row: Mapping[str, Any],
+    req: SearchRequest,
+    cosine: Mapping[str, float],
+    seeds: Mapping[str, Any],
+    dates: QueryDates,
+) -> Callable[[str, Mapping[str, Any]], tuple[float, dict[str, float]]]:
+    """The answer's confidence judge (graphmem.retrieval.signals.answer_judge) of the question as the user
+    asked it: a name the engine added ("my boss" is Tom) is no name the user asked about."""
+    standout = spread(cosine, row.get("baseline", seeds), row.get("reference", ()), req.preset.pool_k)
+    span = dates.millis if dates.relative_words else None  # those words left the keywords: the date stands in
+    asked = req.named.asked if req.named else req.query
+    words = keywords(asked, req.as_of)  # a speaker's name counts here
+    named = keywords(req.named.vector, req.as_of) if req.named and req.named.pairs else None  # or the name
+    return answer_judge(asked, row, words, standout, span, named)
 
 
 def _signals(

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from graphmem.model.date_queries import overlaps
-from graphmem.model.fact_keys import RELATION_ALIASES
+from graphmem.model.fact_keys import PEOPLE_ROLES, RELATION_ALIASES
 from graphmem.model.scoring import (
     ASKING_FACTOR,
     OTHER_VOICE_FACTOR,
@@ -94,7 +94,8 @@ def _relation_words() -> dict[str, frozenset[str]]:
     ``location`` -> city, home, lives, residence, town). A compound alias's words (``first_name``,
     ``current_city``) do not name the relation on their own."""
     words: dict[str, set[str]] = {}
-    for alias, canonical in RELATION_ALIASES.items():
+    pairs = [*RELATION_ALIASES.items(), *((w, r) for r, ws in PEOPLE_ROLES.items() for w in ws)]
+    for alias, canonical in pairs:
         if alias.isalpha() and alias != canonical:
             words.setdefault(canonical, set()).add(alias)
     return {k: frozenset(v) for k, v in words.items()}
@@ -171,6 +172,7 @@ def answer_judge(
     terms: list[str],
     standout: Callable[[str], float],
     span: tuple[int, int] | None = None,
+    named: list[str] | None = None,
 ) -> Callable[[str, Mapping[str, Any]], tuple[float, dict[str, float]]]:
     """judge(id, memory) -> (confidence, its components): graphmem.model.scoring.answer_confidence of the
     memory's standout and coverage of ``terms``, times :func:`names_known` (0 for a query about someone the
@@ -178,15 +180,19 @@ def answer_judge(
     :func:`asking` (half for a turn that only asks: it states no answer).
     ``span``: the time the query's relative date expression resolves to (its words are not among ``terms``,
     as they are not among BM25's); the expression counts as one more term, covered by a memory whose event
-    overlaps it, as the date boost rewards it in ranking ("later this year" by "a trip in October")."""
+    overlaps it, as the date boost rewards it in ranking ("later this year" by "a trip in October").
+    ``named``: the terms of the question with the people it names by relation named instead ("Where does Ana
+    live?" for "Where does my sister live?", graphmem.model.relations): a memory covers the better of
+    the two."""
     known = names_known(query, row.get("frequencies"))
     voice = other_voice(query, row.get("speakers") or ())
 
     def covered(memory: Mapping[str, Any]) -> float:
+        share = max(coverage(terms, memory), coverage(named, memory) if named else 0.0)
         if span is None:
-            return coverage(terms, memory)
+            return share
         dated = 1.0 if overlaps(event_of(memory), span) else 0.0
-        return (coverage(terms, memory) * len(terms) + dated) / (len(terms) + 1)
+        return (share * len(terms) + dated) / (len(terms) + 1)
 
     def judge(mid: str, memory: Mapping[str, Any]) -> tuple[float, dict[str, float]]:
         parts = {"standout": standout(mid), "coverage": covered(memory)}

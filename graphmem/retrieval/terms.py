@@ -7,8 +7,10 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 
 from graphmem.model.date_queries import query_dates
+from graphmem.model.dates import MONTHS, WEEKDAYS
 from graphmem.model.intent import named_entities
-from graphmem.model.people import is_first_name
+from graphmem.model.pattern_pieces import NOT_SOMEONE
+from graphmem.model.people import RELATIVES, is_first_name
 from graphmem.model.tokens import compound_parts, index_tokens
 
 STOP_WORDS = frozenset(  # English function words dropped from full-text queries
@@ -74,12 +76,21 @@ def query_names(query: str) -> set[str]:
     opener such as "Remind", "Tell", "Whose", "Please" or "Hey" named someone no memory mentions, which set
     the answer's confidence to 0 (graphmem.retrieval.signals.names_known)."""
     names = {n.lower().removesuffix("'s") for n in named_entities(query)}
-    said = query.strip().split(" ", 1)[0].strip('?,.!:;"')
+    said = query.strip().lstrip("'\"\u2018\u201c").split(" ", 1)[0].strip('?,.!:;"')
     first = said.removesuffix("'s").removesuffix("\u2019s").strip("'")
     named = said != first or is_first_name(first)
-    if first[:1].isupper() and first.lower() not in STOP_WORDS and named:
+    if first[:1].isupper() and first.lower() not in STOP_WORDS | _NOT_NAMED and named:
         names.add(first.lower())
     return names
+
+
+# openers whose possessive names no one: "Today's plan?", "Mom's birthday?", "Everyone's favourite?"
+_NOT_NAMED = (
+    frozenset(w.lower() for w in NOT_SOMEONE)
+    | RELATIVES
+    | {"today", "tomorrow", "yesterday", "tonight", "everyone", "everybody", "someone", "somebody", "anyone"}
+    | {"anybody", "nobody", "week", "month", "year", "weekend", *WEEKDAYS, *MONTHS}
+)
 
 
 def spoken_names(query: str, speakers: Collection[str]) -> set[str]:

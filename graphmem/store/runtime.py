@@ -60,10 +60,18 @@ class TtlCache(Generic[V]):
 class TenantProfiles(TtlCache[TenantProfile]):
     """Recently read tenant profiles for the recall planner (a stale count only changes the plan, and the
     planner falls back to the exact scan when the index returns too few; a speaker added since is matched
-    by full text as well until the entry expires)."""
+    by full text as well until the entry expires). The people in a user's life are read with them: a
+    relation written through this client drops the user's entries (:meth:`forget`); one written by another
+    client is seen when the entry expires."""
 
     def __init__(self, ttl: float = 30.0) -> None:
         super().__init__(ttl)
+
+    def forget(self, tenant: str) -> None:
+        """Drop every entry whose readable tenants include ``tenant`` (its people changed)."""
+        with self._lock:
+            for key in [k for k in self._entries if tenant in k.split("\x1f")]:
+                del self._entries[key]
 
 
 class TunedParams(TtlCache[dict[str, float]]):
