@@ -105,6 +105,8 @@ ASKED_OF_HOME = {
         ([], [], ASKED_OF_HOME, False),
         (None, None, ASKED_OF_HOME, False),  # no fact extracted
         ("location", [], ASKED_OF_HOME, False),  # written by hand
+        # "... moving to Oxford in February with my partner Sam" (round 62): who one's people are is no state
+        (["location"], ["partner", "person:Sam"], ASKED_OF_HOME, True),
     ],
 )
 def test_a_statement_of_a_plan_only_is_not_yet_current(

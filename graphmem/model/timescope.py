@@ -226,9 +226,17 @@ def _nearest(chosen: set[str], rivals: set[str], keys: Mapping[str, float]) -> b
 
 
 def planned_only(memory: Mapping[str, Any]) -> set[str]:
-    """The keys of a statement's plans when no fact of it holds (what :func:`not_yet` weighs), else none."""
+    """The keys of a statement's plans when no fact of it holds (what :func:`not_yet` weighs), else none. Who
+    the speaker's people are is no state a plan changes: "We're moving to Oxford in February with my partner
+    Sam" only plans (graphmem.model.relations: ``partner``, ``person:<name>``)."""
     ahead = stored_keys(memory.get("ahead"))
-    return set() if stored_keys(memory.get("holds")) else ahead
+    held = {k for k in stored_keys(memory.get("holds")) if not _of_people(k)}
+    return set() if held else ahead
+
+
+def _of_people(key: str) -> bool:
+    relation = key.rpartition("/")[2]
+    return relation.startswith("person:") or relation in PEOPLE_ROLES
 
 
 def asks_about_the_future(query: str) -> bool:
