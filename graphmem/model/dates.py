@@ -301,8 +301,12 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
             if _overlaps(taken, m.start(), m.end()):
                 continue
             later = future
+            lead = (
+                m.group(0).split(" ", 1)[0].lower()
+            )  # "the call is Monday", "it was Saturday", "for Tuesday"
+            if kind == "weekday" and not by_tense and lead in _SAID_BARE:
+                continue  # read by tense only: a fact's clause keeps the weekdays it read before round 62
             if kind == "weekday" and by_tense and not ahead and m.group(1) is None:  # "on Saturday"
-                lead = m.group(0).split(" ", 1)[0].lower()  # "the call is Monday", "it was Saturday"
                 tense = _COPULA[lead] if lead in _COPULA else _tense_ahead(m.start(), m.end(), stops)
                 later = future if tense is None else tense
             try:
@@ -318,6 +322,7 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
 
 
 _COPULA = {"is": True, "are": True, "was": False, "were": False}
+_SAID_BARE = frozenset({*_COPULA, "for"})
 """A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
 
 
