@@ -8,7 +8,7 @@ from datetime import datetime
 from graphmem.facade._write import audited_write
 from graphmem.model import new_ids
 from graphmem.model import validation as check
-from graphmem.model.relations import is_relation_key
+from graphmem.model.fact_keys import is_relation_key
 from graphmem.model.scopes import Scope
 from graphmem.models import Fact, FactType, Source
 from graphmem.store import idempotency

@@ -22,10 +22,10 @@ from graphmem.formation.gather import KNOWN_ENTITY_LIMIT, gather
 from graphmem.formation.plan import FormationPlan, plan_formation
 from graphmem.model.anchors import DUE_NOW
 from graphmem.model.extraction import Extractor
+from graphmem.model.fact_keys import is_relation_key
 from graphmem.model.heuristics import REINFORCEMENT
 from graphmem.model.importance import DEFAULT_PRIORITY
 from graphmem.model.messages import Turn
-from graphmem.model.relations import is_relation_key
 from graphmem.models import Memory
 from graphmem.store.driver import Tx
 from graphmem.store.failures import EntityGone

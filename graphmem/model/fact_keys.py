@@ -9,9 +9,10 @@ subject equal to the user id is the user. Relations have one canonical name; com
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from graphmem.model.pattern_pieces import KIN
-from graphmem.model.people import is_first_name
+from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.scopes import person_of
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "asked_about",
     "asks_of",
     "canonical_key",
+    "is_relation_key",
     "key_words",
     "who_is",
     "who_is_named",
@@ -145,44 +147,32 @@ _WHO_IS = re.compile(
 )
 
 
-def who_is_named(query: str) -> set[str]:
+@lru_cache(maxsize=256)
+def who_is_named(query: str) -> frozenset[str]:
     """The names a question asks who they are, lower-cased ("Who is Leah?", "who's ricky", "Who is Dr.
     Patel?", "Who is Tom Becker?" -> leah, ricky, patel, tom becker): what a relation fact keyed by the person
     says (``person:Leah: sister``, graphmem.model.relations). A name is capitalised, or a given name when
     typed in lower case: "Who is coming?", "who was there" name nobody."""
     text = query.replace("\u2019", "'")
     names = {m["name"] or m["before"] for m in _WHO_IS.finditer(text)}
-    return {n.lower() for n in names if _a_name(n.split()[0])}
+    return frozenset(n.lower() for n in names if _a_name(n.split()[0]))
 
 
 def _a_name(word: str) -> bool:
-    if word.lower() in _NOT_NAMES:
+    if word.lower() in NOT_A_NAME:
         return False
     return word[:1].isupper() or is_first_name(word.capitalize())
-
-
-_NOT_NAMES = frozenset(
-    {
-        "it",
-        "this",
-        "that",
-        "there",
-        "here",
-        "he",
-        "she",
-        "they",
-        "we",
-        "you",
-        "i",
-        "the",
-        "my",
-        "else",
-        "your",
-    }
-)
 
 
 def asked_about(query: str, names: set[str]) -> set[str]:
     """Who a question asks about, lower-cased: the names in it (``names``) and the relatives it names after a
     possessive ("Where does my sister live?" asks about ``sister``: the subject of ``sister/location``)."""
     return names | set(_RELATIVE.findall(query.lower()))
+
+
+def is_relation_key(key: object) -> bool:
+    """Whether a fact key is one of the people in a user's life (``person:Ana``, ``manager``; a speaker's too:
+    ``Caroline/person:Rob``; graphmem.model.relations): who one's people are, which recall reads with the
+    tenant's profile and which no plan changes."""
+    relation = str(key).rpartition("/")[2]
+    return relation.startswith("person:") or relation in PEOPLE_ROLES

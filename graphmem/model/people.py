@@ -13,11 +13,13 @@ import pkgutil
 import re
 from functools import cache
 
-from graphmem.model.pattern_pieces import NAMED_PLACE, PLACE_END, compile_rule
+from graphmem.model.dates import MONTHS, WEEKDAYS
+from graphmem.model.pattern_pieces import NAMED_PLACE, NOT_SOMEONE, PLACE_END, compile_rule
 from graphmem.model.places import is_place, is_region, without_accents
 
 __all__ = [
     "AFTER_FIRM",
+    "NOT_A_NAME",
     "RELATIVES",
     "firm_and_place",
     "is_employer",
@@ -36,6 +38,17 @@ RELATIVES = frozenset(
      "granny", "grandma", "grandpa", "grandad", "granddad", "auntie", "aunty", "aunt", "uncle", "cousin",
      "father", "mother", "sister", "brother"}
 )  # fmt: skip
+# capitalised words that name no one, lower-cased: a sentence adverb or a pronoun, a relative ("Mum's
+# birthday"), a day or a month ("May" is a name too), a day said relatively ("Today's plan", "Everyone's")
+NOT_A_NAME = (
+    frozenset(w.lower() for w in NOT_SOMEONE)
+    | RELATIVES
+    | frozenset(WEEKDAYS)
+    | (frozenset(MONTHS) - {"may"})
+    | {"i", "you", "your", "my", "the", "here", "else", "today", "tomorrow", "yesterday", "tonight", "week"}
+    | {"month", "year", "weekend", "everyone", "everybody", "someone", "somebody", "anyone", "anybody"}
+    | {"nobody"}
+)
 # and a title or a place of study: "Dr Patel", "University"
 _NOT_AN_EMPLOYER = RELATIVES | frozenset(
     {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "lady", "lord",

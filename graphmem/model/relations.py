@@ -19,15 +19,14 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import NamedTuple
 
-from graphmem.model.dates import MONTHS, WEEKDAYS
 from graphmem.model.extracted import ExtractedFact
 from graphmem.model.fact_keys import PEOPLE_ROLES, who_is
-from graphmem.model.pattern_pieces import INNER_STOP, NOT_SOMEONE, compile_rule
-from graphmem.model.people import is_first_name
+from graphmem.model.pattern_pieces import INNER_STOP, compile_rule
+from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.planned import supposed
 from graphmem.models import FactType
 
-__all__ = ["ONE_HOLDER", "Named", "is_relation_key", "named_relatives", "relations"]
+__all__ = ["ONE_HOLDER", "Named", "named_relatives", "relations"]
 
 ONE_HOLDER = PEOPLE_ROLES
 """The roles one holds one at a time, and the words that name each (graphmem.model.fact_keys)."""
@@ -62,7 +61,6 @@ _PATTERNS = [
     compile_rule(rf"(?<![\w'’-]){_PERSON}, my {_MOD}{_WHOSE}"),  # "Tom, my boss, said"
 ]
 _GATE = re.compile(r"\bmy\b", re.I)
-_NOT_A_NAME = frozenset(w.lower() for w in NOT_SOMEONE) | frozenset(WEEKDAYS) | (frozenset(MONTHS) - {"may"})
 
 
 def relations(text: str) -> list[ExtractedFact]:
@@ -99,9 +97,9 @@ def _name(said: str) -> str | None:
     words = re.sub(r"['’]s$", "", said).split(" ")
     if words[0].rstrip("." + INNER_STOP) in _TITLES:
         return " ".join(words) if len(words) > 1 else None
-    if words[0].lower() in _NOT_A_NAME or not is_first_name(words[0]):
+    if words[0].lower() in NOT_A_NAME or not is_first_name(words[0]):
         return None
-    return " ".join([words[0], *(w for w in words[1:2] if w.lower() not in _NOT_A_NAME)])
+    return " ".join([words[0], *(w for w in words[1:2] if w.lower() not in NOT_A_NAME)])
 
 
 # the relation word as a compound's first part names a thing, not the person: "my dentist appointment"
@@ -170,10 +168,3 @@ def _holders(people: Iterable[tuple[str, str, datetime | None]], at: datetime | 
             holders.setdefault(word.lower(), set()).add(name)
     ones = {word: next(iter(names)) for word, names in holders.items() if len(names) == 1}
     return dict(sorted(ones.items(), key=lambda item: -len(item[0])))
-
-
-def is_relation_key(key: object) -> bool:
-    """Whether a fact key is one of the people in a user's life (``person:Ana``, ``manager``; a speaker's
-    too: ``Caroline/person:Rob``), which recall reads with the tenant's profile."""
-    relation = str(key).rpartition("/")[2]
-    return relation.startswith("person:") or relation in ONE_HOLDER

@@ -23,7 +23,14 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.model.fact_keys import PEOPLE_ROLES, RELATIONS, asked_about, asks_of, who_is_named
+from graphmem.model.fact_keys import (
+    PEOPLE_ROLES,
+    RELATIONS,
+    asked_about,
+    asks_of,
+    is_relation_key,
+    who_is_named,
+)
 from graphmem.model.intent import named_entities
 
 __all__ = [
@@ -184,23 +191,20 @@ def _introduces(memory: Mapping[str, Any], query: str) -> bool:
     graphmem.model.relations; "my husband is Theo" for "Who is Theo?": a role, ``partner``, held by the name
     the statement says), rather than the later ones that only name them ("phyllis fell and broke her wrist").
     The question names its person: no cosine is needed to tell what it asks."""
-    asked = _who_is(query)
+    asked = who_is_named(query)
     if not asked:
         return False
     keys = {k.rpartition("/")[2] for k in stored_keys(memory.get("holds"))}
     people = [
-        set(re.findall(r"[^\W\d_]+", k.removeprefix("person:").lower())) for k in keys if "person:" in k
+        set(re.findall(r"[^\W\d_]+", k.removeprefix("person:").lower()))
+        for k in keys
+        if k.startswith("person:")
     ]
     if any(set(name.split()) <= person for name in asked for person in people):  # "Patel" of "Dr. Patel"
         return True
     # a role's holder is its value, not its key ("my husband is Theo": partner): named in the statement
     words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
     return not keys.isdisjoint(PEOPLE_ROLES) and any(set(name.split()) <= words for name in asked)
-
-
-@lru_cache(maxsize=256)
-def _who_is(query: str) -> frozenset[str]:
-    return frozenset(who_is_named(query))
 
 
 @lru_cache(maxsize=256)
@@ -230,13 +234,8 @@ def planned_only(memory: Mapping[str, Any]) -> set[str]:
     the speaker's people are is no state a plan changes: "We're moving to Oxford in February with my partner
     Sam" only plans (graphmem.model.relations: ``partner``, ``person:<name>``)."""
     ahead = stored_keys(memory.get("ahead"))
-    held = {k for k in stored_keys(memory.get("holds")) if not _of_people(k)}
+    held = {k for k in stored_keys(memory.get("holds")) if not is_relation_key(k)}
     return set() if held else ahead
-
-
-def _of_people(key: str) -> bool:
-    relation = key.rpartition("/")[2]
-    return relation.startswith("person:") or relation in PEOPLE_ROLES
 
 
 def asks_about_the_future(query: str) -> bool:

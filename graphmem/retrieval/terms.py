@@ -7,10 +7,8 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 
 from graphmem.model.date_queries import query_dates
-from graphmem.model.dates import MONTHS, WEEKDAYS
 from graphmem.model.intent import named_entities
-from graphmem.model.pattern_pieces import NOT_SOMEONE
-from graphmem.model.people import RELATIVES, is_first_name
+from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.tokens import compound_parts, index_tokens
 
 STOP_WORDS = frozenset(  # English function words dropped from full-text queries
@@ -79,18 +77,9 @@ def query_names(query: str) -> set[str]:
     said = query.strip().lstrip("'\"\u2018\u201c").split(" ", 1)[0].strip('?,.!:;"')
     first = said.removesuffix("'s").removesuffix("\u2019s").strip("'")
     named = said != first or is_first_name(first)
-    if first[:1].isupper() and first.lower() not in STOP_WORDS | _NOT_NAMED and named:
+    if first[:1].isupper() and first.lower() not in STOP_WORDS | NOT_A_NAME and named:
         names.add(first.lower())
     return names
-
-
-# openers whose possessive names no one: "Today's plan?", "Mom's birthday?", "Everyone's favourite?"
-_NOT_NAMED = (
-    frozenset(w.lower() for w in NOT_SOMEONE)
-    | RELATIVES
-    | {"today", "tomorrow", "yesterday", "tonight", "everyone", "everybody", "someone", "somebody", "anyone"}
-    | {"anybody", "nobody", "week", "month", "year", "weekend", *WEEKDAYS, *MONTHS}
-)
 
 
 def spoken_names(query: str, speakers: Collection[str]) -> set[str]:
