@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from conversation import say
+from conversation import history, say
 
 from graphmem import GraphMemory
 from graphmem.model.fact_keys import PEOPLE_ROLES, RELATIONS, asks_of, canonical_key, who_is_named
 from graphmem.model.fact_patterns import extract
 from graphmem.model.relations import ONE_HOLDER, named_relatives, relations
-from graphmem.retrieval import bm25
+from graphmem.retrieval import bm25, recall
 from graphmem.retrieval.profile import narrowest
 
 
@@ -314,3 +314,27 @@ def test_a_name_recall_added_is_no_name_unknown(mem: GraphMemory, user_id: str) 
     top = mem.recall("What did my boss say?", user_id=user_id, k=2, reinforce=False)[0]
     assert top.memory.id == said
     assert top.explanation.components["names_known"] == 1.0 and top.confidence > 0.1
+
+
+def test_a_boss_said_to_be_one_no_longer_is_named_no_more(
+    mem: GraphMemory, user_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 63 (graphmem.model.relation_endings): "Tom isn't my boss anymore" ends ``manager``, its history
+    kept, and drops the profile recall cached, so the next question's "my boss" is no longer Tom."""
+    asked: list[tuple[tuple[str, str], ...]] = []
+
+    def named(*args: object, **kwargs: object) -> object:
+        got = named_relatives(*args, **kwargs)  # type: ignore[arg-type]
+        asked.append(got.pairs)
+        return got
+
+    monkeypatch.setattr(recall, "named_relatives", named)
+    say(mem, user_id, _on(1), "My manager is Tom Becker, he's great at unblocking things.")
+    say(mem, user_id, _on(2), "Tom moved into a flat in Bristol last year.")
+    mem.recall("Where does my boss live?", user_id=user_id, k=3, reinforce=False)  # the profile cached
+    assert asked[-1] == (("boss", "Tom"),)
+    say(mem, user_id, _on(9), "Tom isn't my boss anymore, the team was reorganised.")
+    assert mem.facts.get(user_id, "manager") is None
+    assert history(mem, user_id, "manager") == [("Tom Becker", "2026-10-01", "2026-10-09", "ended")]
+    mem.recall("Where does my boss live?", user_id=user_id, k=3, reinforce=False)
+    assert not asked[-1]

@@ -52,7 +52,7 @@ from graphmem.model.places import is_place, narrower
 from graphmem.model.plan_patterns import PROGRESSIVE
 from graphmem.model.planned import supposed
 from graphmem.model.prose import prose
-from graphmem.model.relations import relations
+from graphmem.model.relation_endings import said_of_people
 from graphmem.model.state_patterns import CHECKS, GATE, PATTERNS, WORDS
 from graphmem.models import FactType
 
@@ -307,7 +307,7 @@ def extract(text: str) -> list[ExtractedFact]:
             value=f.value.replace(INNER_STOP, "."),
             span=None if f.span is None else (back(f.span[0]), back(f.span[1])),
         )
-        for f in [*_extract(said), *relations(said)]
+        for f in [*_extract(said), *said_of_people(said)]  # the people in the user's life, and who left it
     ]
 
 
