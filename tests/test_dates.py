@@ -367,3 +367,32 @@ def test_only_a_bare_weekday_reads_the_tense() -> None:
 def test_a_question_asks_of_the_weekday_its_tense_says(question: str, day: date) -> None:
     start = datetime.combine(day, datetime.min.time(), UTC)
     assert query_dates(question, SUNDAY).span == (start, start + timedelta(days=1))
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("remind me that my besties bday is the 30th", "2026-12-30"),  # after "is", no "on"
+        ("Leah is visiting the weekend of the 19th", "2026-12-19"),
+        ("the dentist moved me to the 3rd, same time", "2027-01-03"),  # moved to: ahead, so next month's
+        ("I have a dentist appointment on the 2nd", "2027-01-02"),  # present: the coming 2nd
+        ("I moved in on the 3rd", "2026-12-03"),  # past: this month's, already over
+        ("The party was on the 12th", "2026-11-12"),  # past: the last 12th
+        ("rent is due by the 28th", "2026-12-28"),
+    ],
+)
+def test_a_day_of_the_month_goes_by_the_tense_of_its_clause(text: str, day: str) -> None:
+    """Round 63, from a blind assistant set: a bare day of the month after "is", "of", "to" ("bday is the
+    30th", "pushed to the 21st") was no date at all, and after "on" it went backwards unless a future word
+    stood in the sentence ("I have an appointment on the 2nd" said on the 6th read as the 2nd already gone).
+    It now goes as a bare weekday does: by the tense of its clause, a date something is moved to ahead."""
+    found = [r for r in resolve_dates(text, SUNDAY) if r.granularity == "day"]
+    assert [r.start.date().isoformat() for r in found[:1]] == [day]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["This is the 3rd time it broke", "Our office is on the 5th floor", "We moved up to the 4th place"],
+)
+def test_an_ordinal_that_counts_is_no_day(text: str) -> None:
+    assert resolve_dates(text, SUNDAY) == []

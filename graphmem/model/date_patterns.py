@@ -149,7 +149,13 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),
     (
         "ordinal_day",
-        re.compile(r"\b(?:on|from|until|till|by) the (\d{1,2})(?:st|nd|rd|th)\b(?! (?:century|floor))", re.I),
+        re.compile(  # "on the 15th", "bday is the 30th", "pushed to the 21st" (not "is the 3rd time")
+            r"\b(?:on|from|until|till|by|is|are|was|were|to|of|for|before|after) "
+            r"the (\d{1,2})(?:st|nd|rd|th)\b"
+            r"(?! (?:century|floor|time|times|grade|place|row|round|attempt|person|one|edition|anniversary|"
+            r"birthday|bday|in line|street|st|ave|avenue|amendment|percentile|hole|inning|lap|level)\b)",
+            re.I,
+        ),
     ),
     (
         "mod_month",

@@ -304,13 +304,16 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
             lead = (
                 m.group(0).split(" ", 1)[0].lower()
             )  # "the call is Monday", "it was Saturday", "for Tuesday"
-            if kind == "weekday" and not by_tense and lead in _SAID_BARE:
-                continue  # read by tense only: a fact's clause keeps the weekdays it read before round 62
-            if kind == "weekday" and by_tense and not ahead and m.group(1) is None:  # "on Saturday"
+            if not by_tense and lead in {"weekday": _SAID_BARE, "ordinal_day": _SAID_ORDINAL}.get(kind, ()):
+                continue  # read by tense only: a fact's clause keeps the dates it read before rounds 62-63
+            soon = ahead
+            bare = kind == "ordinal_day" or (kind == "weekday" and m.group(1) is None)
+            if by_tense and not ahead and bare:
                 tense = _COPULA[lead] if lead in _COPULA else _tense_ahead(m.start(), m.end(), stops)
-                later = future if tense is None else tense
+                later = future if tense is None else tense  # "on Saturday", "on the 15th": by their clause
+                soon = kind == "ordinal_day" and tense is True  # "the bday is the 30th": the coming 30th
             try:
-                resolved = _match(kind, m.groups(), today, later, ahead)
+                resolved = _match(kind, m.groups(), today, later, soon)
             except (ValueError, OverflowError, KeyError):
                 resolved = None
             if resolved is None:
@@ -324,6 +327,9 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
 _COPULA = {"is": True, "are": True, "was": False, "were": False}
 _SAID_BARE = frozenset({*_COPULA, "for"})
 """A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
+_SAID_ORDINAL = frozenset({*_COPULA, "to", "of", "for", "before", "after"})
+"""The words before a day of the month that only a tense reading takes ("bday is the 30th", "pushed to the
+21st"); "on", "from", "until", "by" the 15th were read before round 63."""
 
 
 class _Stops:
