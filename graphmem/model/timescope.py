@@ -41,6 +41,8 @@ __all__ = [
     "asks_about_the_past",
     "backs",
     "currency",
+    "foretold",
+    "introductions",
     "is_outdated",
     "not_yet",
     "outdated_for",
@@ -140,16 +142,44 @@ def currency(
     :data:`CURRENT_FACTOR` for the statement of what holds now of the key asked about (:func:`backs`) when
     the question asks about neither the past nor the future; else 1.
     ``keys``: the question's cosine with the words of fact keys (graphmem.retrieval.fact_vectors)."""
+    if asks_about_the_past(query):
+        return STALE_FACTOR if foretold(memory, query, scope, now) else 1.0
     outdated, keys = is_outdated(memory, scope, now), keys or {}
     planned = not outdated and not_yet(memory, keys)
     current = backs(memory, keys, query)
-    if (not outdated and not planned and not current) or asks_about_the_past(query):  # cheap tests first
+    if not outdated and not planned and not current:
         return 1.0
     if outdated and not still_holds(memory, keys):
         return STALE_FACTOR
     if planned:
         return 1.0 if asks_about_the_future(query) else STALE_FACTOR
     return CURRENT_FACTOR if current and not asks_about_the_future(query) else 1.0
+
+
+# a question about a past event that a statement made before it cannot answer asks what happened or how it
+# went ("What did we do for Tash's birthday?", "How did the inspection go?"); not when ("When did Leah
+# visit?": the plan's date answers it) nor what was planned
+_WHEN_OR_PLAN = re.compile(
+    r"^\W*when\b|\bwhen (?:did|was|were|is|are|do|does|will|had|has)\b|"
+    r"\b(?:what (?:time|day|date)|how long|plan\w*|going to|gonna|supposed to|meant to|intend\w*|"
+    r"arrang\w*|book\w*|schedul\w*|expect\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def foretold(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> bool:
+    """Whether a statement only foretold the event a question about the past asks after: the dates it names
+    (``event``, epoch ms) lay ahead when it was said (``said``: "Leah is visiting next weekend", "the
+    health inspection is on Thursday") and had begun by the read's time, and the question asks what
+    happened or how it went, not when or what was planned (:data:`_WHEN_OR_PLAN`). Said before the event,
+    it cannot tell what happened at it, as an outdated statement cannot tell what holds now: a statement
+    made after it ("we did an escape room with Leah") can."""
+    event, said = memory.get("event"), memory.get("said")
+    if not isinstance(event, list) or len(event) != 2 or not isinstance(said, int):
+        return False
+    start = event[0]
+    read = int((scope.as_of or now).timestamp() * 1000)
+    return isinstance(start, int) and said < start <= read and _WHEN_OR_PLAN.search(query) is None
 
 
 def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
@@ -205,6 +235,27 @@ def _introduces(memory: Mapping[str, Any], query: str) -> bool:
     # a role's holder is its value, not its key ("my husband is Theo": partner): named in the statement
     words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
     return not keys.isdisjoint(PEOPLE_ROLES) and any(set(name.split()) <= words for name in asked)
+
+
+def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:
+    """For a question asking who someone is ("Who is Sal?"), the pool's statement that says so when no
+    relation fact of theirs does (:func:`_introduces` finds none): the first that names them, by when it was
+    said. A person is introduced when first mentioned ("plumber coming tomorrow, a guy named Sal"), and
+    later mentions take the name as known ("Sal replaced the water heater"), as words for new and given
+    information do in any discourse. Whole names: "Tom Becker" asked is named by both words."""
+    asked = who_is_named(query)
+    if not asked or any(_introduces(m, query) for m in memories.values()):
+        return set()
+    first: dict[str, tuple[int, str]] = {}
+    for mid, memory in memories.items():
+        said = memory.get("said")
+        if not isinstance(said, int):
+            continue
+        words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
+        for name in asked:
+            if set(name.split()) <= words and (name not in first or (said, mid) < first[name]):
+                first[name] = (said, mid)
+    return {mid for _, mid in first.values()}
 
 
 @lru_cache(maxsize=256)

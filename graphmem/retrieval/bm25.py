@@ -40,6 +40,7 @@ __all__ = [
     "remember",
     "rescore",
     "scores",
+    "stem",
 ]
 
 K1 = 1.2
@@ -63,7 +64,8 @@ _STEMMER = Stemmer.Stemmer("porter")  # the index's PorterStemFilter
 
 
 @functools.lru_cache(maxsize=65_536)
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """``word``'s Porter stem, as the full-text index stems it."""
     return str(_STEMMER.stemWord(word))
 
 
@@ -74,7 +76,7 @@ def analyze(text: str) -> list[str]:
     for token in index_tokens(text):
         token = token.removesuffix("'s")
         if token and token not in STOP_WORDS:
-            out.append(_stem(token))
+            out.append(stem(token))
     return out
 
 

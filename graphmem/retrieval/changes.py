@@ -20,7 +20,15 @@ from typing import Any
 from graphmem.model.fact_keys import who_is_named
 from graphmem.model.planned import SUPPOSING_WORDS, leading
 from graphmem.model.scoring import asks_only
-from graphmem.model.timescope import STALE_FACTOR, TimeScope, asks_about_the_past, currency
+from graphmem.model.timescope import (
+    CURRENT_FACTOR,
+    STALE_FACTOR,
+    TimeScope,
+    asks_about_the_past,
+    currency,
+    introductions,
+)
+from graphmem.retrieval.bm25 import stem
 from graphmem.retrieval.signals import via_context
 from graphmem.retrieval.terms import STOP_WORDS, query_terms
 
@@ -39,7 +47,8 @@ __all__ = ["CHANGE", "changed_later", "currencies", "inherit"]
 # mondays at 11", "she moved the shower to Sunday the 22nd"), a state said to hold now ("practice is now
 # tues thurs"), a new holder of a role ("my new charge nurse is Lorraine", "new lead is called Hana", "Miss
 # Chen replaces him", "switching to Dr. Okonkwo's lab", "going with Golden Prairie") and a choice made after
-# weighing ("we decided on Nora").
+# weighing ("we decided on Nora"). Round 63: a time moved by other verbs ("got bumped to the 19th",
+# "postponed to Friday").
 _WHEN = (
     r"(?:(?:every |the )?(?:mon|tues?|wed(?:nes)?|thurs?|fri|sat(?:ur)?|sun)(?:day)?s?\b|"
     r"the \d{1,2}(?:st|nd|rd|th)\b|"
@@ -58,7 +67,8 @@ CHANGE = re.compile(
     r"|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
     rf"|\b(?:is|are) now (?:on )?{_VALUE}|\b(?:replaces|replacing|(?:takes|took|taking) over from)\b"
     rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
-    r"|\b(?:moved|rescheduled|pushed|changed|shifted)\b(?:[^.!?;,]|[.,](?=\w)){0,40}?\b(?:to|until)\s+"
+    r"|\b(?:moved|rescheduled|pushed|bumped|postponed|delayed|put back|brought forward|changed|shifted)\b"
+    r"(?:[^.!?;,]|[.,](?=\w)){0,40}?\b(?:to|until)\s+"
     rf"{_WHEN}"
     r"|\b(?:changed|switched|migrated|upgraded|downgraded|renamed|raised|lowered|increased|reduced|bumped|"
     r"updated|rotated)\b(?:[^.!?;,]|[.,](?=\w)){0,60}?\bto\s+(?=(?-i:[A-Z0-9$€£])|\S*?(?:\d|[._:]\w))",
@@ -88,6 +98,8 @@ def currencies(
     changers = _claimed(changed_later(memories, own, query, k, links), links)
     for mid in changers:
         current[mid] = min(current[mid], STALE_FACTOR)
+    for mid in introductions(memories, query):  # "Who is Sal?": where the user first named him
+        current[mid] = max(current[mid], CURRENT_FACTOR)
     before = {link[1]: link[0] for link in links if link[2] == "FOLLOWS"}
     for mid, memory in memories.items():
         prev = before.get(mid)
@@ -225,6 +237,7 @@ def _supposed(text: str, span: tuple[int, int]) -> bool:
 
 
 def _content_words(text: str) -> set[str]:
-    """Lower-case words of three letters or more that are not function words."""
+    """Lower-case words of three letters or more that are not function words, as the full-text index stems
+    them: "moving on the 14th" and "the move date is pushed to the 21st" share "move"."""
     found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
-    return {w for w in found if len(w) >= 3 and w not in STOP_WORDS}
+    return {stem(w) for w in found if len(w) >= 3 and w not in STOP_WORDS}
