@@ -342,12 +342,9 @@ def test_a_weekday_arranged_or_said_after_be_goes_its_way(text: str, day: str) -
     assert [r.start.date().isoformat() for r in days[:1]] == [day]
 
 
-def test_only_a_bare_weekday_reads_the_tense() -> None:
-    """A month name goes by the future words only, as before ("The festival is in May" said in December:
-    last May), and so
-    does a weekday for a caller that asks (planned.fact_start: "I work at Arup, I have an interview on
-    Monday" plans nothing for the job)."""
-    assert spans("The festival is in May.", SUNDAY) == [("2026-05-01", "2026-06-01", "month")]
+def test_a_caller_may_read_a_weekday_by_the_future_words_only() -> None:
+    """A weekday goes by the future words only for a caller that asks (planned.fact_start: "I work at Arup, I
+    have an interview on Monday" plans nothing for the job)."""
     interview = "I work at Arup, I have an interview on Monday."
     assert resolve_dates(interview, SUNDAY, by_tense=False)[0].start.date() == date(2026, 11, 30)
     assert resolve_dates(interview, SUNDAY)[0].start.date() == date(2026, 12, 7)
@@ -396,3 +393,21 @@ def test_a_day_of_the_month_goes_by_the_tense_of_its_clause(text: str, day: str)
 )
 def test_an_ordinal_that_counts_is_no_day(text: str) -> None:
     assert resolve_dates(text, SUNDAY) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [
+        ("The festival is in May.", "2027-05-01"),  # until round 63: last May (the future words only)
+        ("health inspection is in october sometime, they don't say when", "2027-10-01"),
+        ("The festival was in May.", "2026-05-01"),
+        ("We went to Spain in May", "2026-05-01"),
+        ("I started the job in March and I love it", "2026-03-01"),
+        ("The conference is next May", "2027-05-01"),  # a modifier says it, as before
+        ("I was there last May", "2026-05-01"),
+    ],
+)
+def test_a_month_after_in_goes_by_the_tense_of_its_clause(text: str, month: str) -> None:
+    """Round 63: "the inspection is in October" said in September is the coming October; it went to the last
+    one, as a bare month without a future word did."""
+    assert [r.start.date().isoformat() for r in resolve_dates(text, SUNDAY)] == [month]

@@ -308,6 +308,7 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
                 continue  # read by tense only: a fact's clause keeps the dates it read before rounds 62-63
             soon = ahead
             bare = kind == "ordinal_day" or (kind == "weekday" and m.group(1) is None)
+            bare = bare or (kind == "mod_month" and lead == "in")  # "the inspection is in October"
             if by_tense and not ahead and bare:
                 tense = _COPULA[lead] if lead in _COPULA else _tense_ahead(m.start(), m.end(), stops)
                 later = future if tense is None else tense  # "on Saturday", "on the 15th": by their clause
