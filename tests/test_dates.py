@@ -376,6 +376,9 @@ def test_a_question_asks_of_the_weekday_its_tense_says(question: str, day: date)
         ("I moved in on the 3rd", "2026-12-03"),  # past: this month's, already over
         ("The party was on the 12th", "2026-11-12"),  # past: the last 12th
         ("rent is due by the 28th", "2026-12-28"),
+        ("Mark your calendar for the 22nd!", "2026-12-22"),  # aimed at: ahead
+        ("the surgery got postponed to the 3rd", "2027-01-03"),  # the review of round 63: every moving verb
+        ("my appt is the 4th at 10am", "2027-01-04"),
     ],
 )
 def test_a_day_of_the_month_goes_by_the_tense_of_its_clause(text: str, day: str) -> None:
@@ -389,7 +392,15 @@ def test_a_day_of_the_month_goes_by_the_tense_of_its_clause(text: str, day: str)
 
 @pytest.mark.parametrize(
     "text",
-    ["This is the 3rd time it broke", "Our office is on the 5th floor", "We moved up to the 4th place"],
+    [
+        "This is the 3rd time it broke",
+        "Our office is on the 5th floor",
+        "We moved up to the 4th place",
+        "she was the 4th woman across the line",  # the review of round 63
+        "I was the 2nd fastest",
+        "Mom is the 3rd of 5 kids",
+        "What was the 3rd book I read?",
+    ],
 )
 def test_an_ordinal_that_counts_is_no_day(text: str) -> None:
     assert resolve_dates(text, SUNDAY) == []
@@ -405,6 +416,8 @@ def test_an_ordinal_that_counts_is_no_day(text: str) -> None:
         ("I started the job in March and I love it", "2026-03-01"),
         ("The conference is next May", "2027-05-01"),  # a modifier says it, as before
         ("I was there last May", "2026-05-01"),
+        ("the inspection was postponed until October", "2027-10-01"),
+        ("I lived there until October", "2026-10-01"),
     ],
 )
 def test_a_month_after_in_goes_by_the_tense_of_its_clause(text: str, month: str) -> None:

@@ -345,14 +345,14 @@ def test_a_boss_said_to_be_one_no_longer_is_named_no_more(
     ("text", "expected"),
     [
         # round 63, from blind sets of an assistant's users: names no faker locale gives, next to the word
-        ("my wife Efua and our son are still in Accra", [("partner", "Efua")]),
+        ("my granddaughter Efua is visiting", [("person:Efua", "granddaughter")]),
         ("my brother Sunil is staying with us", [("person:Sunil", "brother")]),
         ("My granddaughter Emily told me to try this", [("person:Emily", "granddaughter")]),
         ("my mother in law Sue wants to throw the shower", [("person:Sue", "mother-in-law")]),
         ("my classmate Tobi lent me notes", [("person:Tobi", "classmate")]),
         ("my mate Dave is coming round", [("person:Dave", "mate")]),
         # not a name: lower case, a place, a day, one letter
-        ("my wife efua called", []),
+        ("my sister efua called", []),
         ("my friend Leeds was lovely", []),
         ("my buddy Saturday", []),
         ("my brother J said", []),
@@ -360,6 +360,11 @@ def test_a_boss_said_to_be_one_no_longer_is_named_no_more(
         ("Efua is my wife", []),
         ("I work at Kestrel Labs, my manager is Priyanka", []),
         ("Sunil, my brother, is staying with us", []),
+        # the review of round 63: not after a comma, not a role one holds alone (a wrong name replaces one)
+        ("I texted my boss, Slack is down again.", []),
+        ("Tell my wife Happy birthday from me", []),
+        ("my wife Efua and our son are still in Accra", []),
+        ("Spoke to my buddy, Turns out he's moving", []),
         # one has one at a time of those who serve or lead one: no relation with many
         ("my physio Karina says no running", []),
         ("my team lead Kieran made us redo it", []),
@@ -371,5 +376,5 @@ def test_a_name_next_to_its_relation_word_needs_no_locale(text: str, expected: l
 
 def test_a_relative_named_by_a_name_no_locale_gives_is_named_in_the_question() -> None:
     people = [("partner", "Efua Mensah", SINCE), ("person:Tobi", "classmate", SINCE)]
-    assert named_relatives("When does my wife arrive?", people).vector == "When does Efua arrive?"
+    assert named_relatives("When does my wife arrive?", people).vector == "When does Efua Mensah arrive?"
     assert named_relatives("What did my classmate say?", people).pairs == (("classmate", "Tobi"),)

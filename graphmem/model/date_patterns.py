@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "ARRANGED", "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "NUMBERS", "PAST_TENSE",
+    "ARRANGED", "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "MOVED", "NUMBERS", "PAST_TENSE",
     "PATTERNS", "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER", "TRIGGER_FOLDED", "WEEKDAYS",
 ]  # fmt: skip
 
@@ -84,12 +84,16 @@ PRESENT_TENSE = re.compile(
     rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
     re.I,
 )
+MOVED = r"(?:moved|rescheduled|pushed|bumped|postponed|delayed|put back|brought forward|changed|shifted)"
+"""The verbs that move a time ("got bumped to the 19th", "postponed until October"): the time moved to lies
+ahead (:data:`ARRANGED`), and a statement that says so changes what was said of the event
+(graphmem.retrieval.changes.CHANGE)."""
 # a past verb that arranges what happens later: "booked the car for an oil change on wednesday" (the
-# booking is past, the oil change is not), "scheduled", "moved it to", "pushed back to"
+# booking is past, the oil change is not), "scheduled", "moved it to", "pushed back to", "postponed until"
 ARRANGED = re.compile(
     r"\b(?:booked|scheduled|rescheduled|arranged|reserved|confirmed|organi[sz]ed|registered|"
     r"signed (?:up|me up)|set up|made an appointment|got (?:an appointment|tickets|a table)|"
-    r"(?:moved|pushed|bumped)\b[^.!?;]{0,30}?\bto)\b",
+    rf"{MOVED}\b[^.!?;]{{0,30}}?\b(?:to|until))\b",
     re.I,
 )
 # where a clause ends (the words of planned.clause, with "then"), and where a sentence does ("3.30pm" goes on)
@@ -149,11 +153,21 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),
     (
         "ordinal_day",
-        re.compile(  # "on the 15th", "bday is the 30th", "pushed to the 21st" (not "is the 3rd time")
-            r"\b(?:on|from|until|till|by|is|are|was|were|to|of|for|before|after) "
-            r"the (\d{1,2})(?:st|nd|rd|th)\b"
+        re.compile(  # "on the 15th" (not "on the 5th floor")
+            r"\b(?:on|from|until|till|by) the (\d{1,2})(?:st|nd|rd|th)\b"
             r"(?! (?:century|floor|time|times|grade|place|row|round|attempt|person|one|edition|anniversary|"
             r"birthday|bday|in line|street|st|ave|avenue|amendment|percentile|hole|inning|lap|level)\b)",
+            re.I,
+        ),
+    ),
+    (  # "bday is the 30th", "pushed to the 21st", "the weekend of the 19th", "a table for the 22nd": only
+        # where the clause goes on as a date's would (not "the 3rd time", "the 2nd fastest", "Mom is the 3rd
+        # of 5 kids", "What was the 3rd book?")
+        "ordinal_day",
+        re.compile(
+            r"\b(?:is|are|was|were|to|of|for) the (\d{1,2})(?:st|nd|rd|th)\b"
+            r"(?=\s*(?:$|[.,;:!?)\n]|(?:at|and|but|so|or|then|in|for|with|when|because|if|until|till|from|"
+            r"instead|now|lol|haha|too|as well|same time|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)\b|-))",
             re.I,
         ),
     ),

@@ -308,9 +308,11 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
                 continue  # read by tense only: a fact's clause keeps the dates it read before rounds 62-63
             soon = ahead
             bare = kind == "ordinal_day" or (kind == "weekday" and m.group(1) is None)
-            bare = bare or (kind == "mod_month" and lead == "in")  # "the inspection is in October"
+            bare = bare or (kind == "mod_month" and lead in _MONTH_BY_TENSE)  # "the inspection is in October"
             if by_tense and not ahead and bare:
                 tense = _COPULA[lead] if lead in _COPULA else _tense_ahead(m.start(), m.end(), stops)
+                if tense is None and kind == "ordinal_day" and lead in ("to", "for"):
+                    tense = True  # a day aimed at: "Mark your calendar for the 22nd", "moved it to the 3rd"
                 later = future if tense is None else tense  # "on Saturday", "on the 15th": by their clause
                 soon = kind == "ordinal_day" and tense is True  # "the bday is the 30th": the coming 30th
             try:
@@ -328,7 +330,10 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
 _COPULA = {"is": True, "are": True, "was": False, "were": False}
 _SAID_BARE = frozenset({*_COPULA, "for"})
 """A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
-_SAID_ORDINAL = frozenset({*_COPULA, "to", "of", "for", "before", "after"})
+_MONTH_BY_TENSE = frozenset({"in", "until", "till", "by"})
+"""A month after these goes by its clause's tense ("postponed until October": ahead; "I lived there until
+October": the last); after "last", "next", "since" … by its word, as before."""
+_SAID_ORDINAL = frozenset({*_COPULA, "to", "of", "for"})
 """The words before a day of the month that only a tense reading takes ("bday is the 30th", "pushed to the
 21st"); "on", "from", "until", "by" the 15th were read before round 63."""
 

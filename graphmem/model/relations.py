@@ -69,9 +69,6 @@ _PATTERNS = [
     ),  # "Priya is my friend"
     compile_rule(rf"(?<![\w'’-]){_PERSON}, my {_MOD}{_WHOSE}"),  # "Tom, my boss, said"
 ]
-# the relation word right before the name ("my wife Efua"): a name no locale gives is read there (not after
-# a comma: "I'm at Kestrel Labs, my manager is Priyanka" names no manager Kestrel)
-_NAMED_AFTER = (_PATTERNS[0],)
 _GATE = re.compile(r"\bmy\b", re.I)
 
 
@@ -82,11 +79,11 @@ def relations(text: str) -> list[ExtractedFact]:
     found: dict[str, ExtractedFact] = {}
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
-            name = _name(m.group("name"), loose=pattern in _NAMED_AFTER)
-            if name is None or supposed(text, m.span()):  # "If my boss is Tom, ...": no relation
-                continue
             word = m.group("rel")
             relation = _ROLE_OF.get(word.lower())
+            name = _name(m.group("name"), loose=_loose(pattern, m, relation))
+            if name is None or supposed(text, m.span()):  # "If my boss is Tom, ...": no relation
+                continue
             if relation is not None:
                 key, value = relation, name
             else:
@@ -105,13 +102,21 @@ _MANY_AS = {
 }  # fmt: skip
 
 
+def _loose(pattern: re.Pattern[str], m: re.Match[str], role: str | None) -> bool:
+    """Whether a name no faker locale gives is read at ``m``: right after the word of a relation one has with
+    many, one space between ("my brother Sunil", "my granddaughter Efua"). Not after a comma ("I texted my
+    boss, Slack is down again"), nor for a role one holds alone, where a wrong name would replace the right
+    one ("Tell my wife Happy birthday from me")."""
+    return pattern is _PATTERNS[0] and role is None and m.string[m.end("rel") : m.start("name")] == " "
+
+
 def _name(said: str, *, loose: bool = False) -> str | None:
     """The person's name as said, less a trailing possessive ("Ana's"), when it is one: a title and a name
     ("Dr. Patel"), or a given name first, a surname after it ("Tom Becker"; not a weekday, a month or a
     sentence adverb: "my son Leo Saturday" is Leo). A place is not told from a surname (Lopez, Jones and
-    Garcia are GeoNames places): "my sister Ana Paris was lovely" keeps "Ana Paris". ``loose``: the relation
-    word stands next to it ("my wife Efua"), so a capitalised word that is no place and names no one else
-    is a name though no faker locale gives it (Efua, Sunil, Tobi)."""
+    Garcia are GeoNames places): "my sister Ana Paris was lovely" keeps "Ana Paris". ``loose``
+    (:func:`_loose`): a capitalised word that is no place and names no one else is a name though no faker
+    locale gives it (Efua, Sunil, Tobi)."""
     words = re.sub(r"['’]s$", "", said).split(" ")
     if words[0].rstrip("." + INNER_STOP) in _TITLES:
         return " ".join(words) if len(words) > 1 else None
@@ -158,7 +163,7 @@ def named_relatives(
     text, vector, pairs = query, query, []
     for word, name in _holders(people, at).items():
         first = name.split(" ", 1)[0]
-        called = name if first.rstrip("." + INNER_STOP) in _TITLES else first  # "Tom", "Dr. Patel"
+        called = first if is_first_name(first) else name  # "Tom", "Dr. Patel", "Sunil Rao" whole
         named = re.search(rf"(?<![\w'’-]){re.escape(called)}(?![\w'’-](?!s\b))", query, re.I)
         if named or re.search(who_is(re.escape(word)), query, re.I):
             continue  # named already ("Where does my sister Ana live?"), or asked who they are

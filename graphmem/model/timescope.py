@@ -42,7 +42,7 @@ __all__ = [
     "backs",
     "currency",
     "foretold",
-    "introductions",
+    "introduces",
     "is_outdated",
     "not_yet",
     "outdated_for",
@@ -167,19 +167,34 @@ _WHEN_OR_PLAN = re.compile(
 )
 
 
+# ... how it went, what was done, got, decided or said there, what came of it ("What did the endocrinologist
+# say?"; not "What did I say about the party?", "Where was the party?", "Who was hosting?": the plan says it)
+_WHAT_HAPPENED = re.compile(
+    r"\bhow(?:'d| did| was| were)\b|\bwhat happened\b|\bwho won\b"
+    r"|\bwhat (?:did|have) (?:i|we) (?:do|get|got|agree|decide|end up|eat|see|buy|win|learn|find out)\b"
+    r"|\bwhat was the (?:score|result|outcome|verdict|grade|mark)\b"
+    r"|\bwhat did (?!(?:i|we|you)\b)[^?.]{1,40}?\b(?:say|tell|find|decide|think|recommend|give|suggest)\b"
+    r"|\bdid [^?.]{1,40}?\bgo (?:well|ok|okay|alright|smoothly|to plan)\b"
+    r"|\b(?:was|were) [^?.]{1,40}?\b(?:fun|good|ok|okay|nice|great|a success|worth it)\b",
+    re.IGNORECASE,
+)
+
+
 def foretold(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datetime) -> bool:
     """Whether a statement only foretold the event a question about the past asks after: the dates it names
     (``event``, epoch ms) lay ahead when it was said (``said``: "Leah is visiting next weekend", "the
     health inspection is on Thursday") and had begun by the read's time, and the question asks what
-    happened or how it went, not when or what was planned (:data:`_WHEN_OR_PLAN`). Said before the event,
-    it cannot tell what happened at it, as an outdated statement cannot tell what holds now: a statement
-    made after it ("we did an escape room with Leah") can."""
+    happened or how it went (:data:`_WHAT_HAPPENED`), not when or what was planned (:data:`_WHEN_OR_PLAN`).
+    Said before the event, it cannot tell what happened at it, as an outdated statement cannot tell what
+    holds now: a statement made after it ("we did an escape room with Leah") can."""
     event, said = memory.get("event"), memory.get("said")
     if not isinstance(event, list) or len(event) != 2 or not isinstance(said, int):
         return False
     start = event[0]
     read = int((scope.as_of or now).timestamp() * 1000)
-    return isinstance(start, int) and said < start <= read and _WHEN_OR_PLAN.search(query) is None
+    if type(start) is not int or not said < start <= read:  # (a bool is no time)
+        return False
+    return _WHAT_HAPPENED.search(query) is not None and _WHEN_OR_PLAN.search(query) is None
 
 
 def not_yet(memory: Mapping[str, Any], keys: Mapping[str, float]) -> bool:
@@ -205,7 +220,7 @@ def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> b
     Bain" backs "Where do I work now?" while Bain is the employer; "My sister Ana lives in Porto" does not
     back "What car do I drive?"; a preference read from a statement backs nothing (one holds many). Without
     a cosine for each key: no."""
-    if _introduces(memory, query):
+    if introduces(memory, query):
         return True
     held = scheme_keys(memory.get("holds"))
     if not held:
@@ -215,7 +230,7 @@ def backs(memory: Mapping[str, Any], keys: Mapping[str, float], query: str) -> b
     return bool(held) and _nearest(held, set(RELATIONS), keys)
 
 
-def _introduces(memory: Mapping[str, Any], query: str) -> bool:
+def introduces(memory: Mapping[str, Any], query: str) -> bool:
     """Whether a statement is what a current relation fact of the person a question asks about was read from
     ("My neighbour Phyllis brought over some bread" for "Who is Phyllis?": ``person:Phyllis: neighbour``,
     graphmem.model.relations; "my husband is Theo" for "Who is Theo?": a role, ``partner``, held by the name
@@ -235,27 +250,6 @@ def _introduces(memory: Mapping[str, Any], query: str) -> bool:
     # a role's holder is its value, not its key ("my husband is Theo": partner): named in the statement
     words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
     return not keys.isdisjoint(PEOPLE_ROLES) and any(set(name.split()) <= words for name in asked)
-
-
-def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:
-    """For a question asking who someone is ("Who is Sal?"), the pool's statement that says so when no
-    relation fact of theirs does (:func:`_introduces` finds none): the first that names them, by when it was
-    said. A person is introduced when first mentioned ("plumber coming tomorrow, a guy named Sal"), and
-    later mentions take the name as known ("Sal replaced the water heater"), as words for new and given
-    information do in any discourse. Whole names: "Tom Becker" asked is named by both words."""
-    asked = who_is_named(query)
-    if not asked or any(_introduces(m, query) for m in memories.values()):
-        return set()
-    first: dict[str, tuple[int, str]] = {}
-    for mid, memory in memories.items():
-        said = memory.get("said")
-        if not isinstance(said, int):
-            continue
-        words = set(re.findall(r"[^\W\d_]+", str(memory.get("content") or "").lower()))
-        for name in asked:
-            if set(name.split()) <= words and (name not in first or (said, mid) < first[name]):
-                first[name] = (said, mid)
-    return {mid for _, mid in first.values()}
 
 
 @lru_cache(maxsize=256)

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from graphmem.model.date_patterns import MOVED
 from graphmem.model.fact_keys import who_is_named
 from graphmem.model.planned import SUPPOSING_WORDS, leading
 from graphmem.model.scoring import asks_only
@@ -26,13 +27,13 @@ from graphmem.model.timescope import (
     TimeScope,
     asks_about_the_past,
     currency,
-    introductions,
+    introduces,
 )
 from graphmem.retrieval.bm25 import stem
 from graphmem.retrieval.signals import via_context
 from graphmem.retrieval.terms import STOP_WORDS, query_terms
 
-__all__ = ["CHANGE", "changed_later", "currencies", "inherit"]
+__all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
 
 # A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
 # learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
@@ -67,7 +68,7 @@ CHANGE = re.compile(
     r"|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
     rf"|\b(?:is|are) now (?:on )?{_VALUE}|\b(?:replaces|replacing|(?:takes|took|taking) over from)\b"
     rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
-    r"|\b(?:moved|rescheduled|pushed|bumped|postponed|delayed|put back|brought forward|changed|shifted)\b"
+    rf"|\b{MOVED}\b"
     r"(?:[^.!?;,]|[.,](?=\w)){0,40}?\b(?:to|until)\s+"
     rf"{_WHEN}"
     r"|\b(?:changed|switched|migrated|upgraded|downgraded|renamed|raised|lowered|increased|reduced|bumped|"
@@ -204,7 +205,7 @@ def changed_later(
     said: dict[str, int] = {  # epoch ms; a memory without it is not compared
         mid: t for mid in top if mid in memories and isinstance(t := memories[mid].get("said"), int)
     }
-    speakers = {str(m.get("speaker") or "").lower() for m in memories.values()}  # who, not what
+    speakers = {stem(str(m.get("speaker") or "").lower()) for m in memories.values()}  # who, not what
     words = {mid: _content_words(str(memories[mid].get("content") or "")) - speakers for mid in said}
     related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
     changed: dict[str, set[str]] = {}
@@ -241,3 +242,48 @@ def _content_words(text: str) -> set[str]:
     them: "moving on the 14th" and "the move date is pushed to the 21st" share "move"."""
     found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
     return {stem(w) for w in found if len(w) >= 3 and w not in STOP_WORDS}
+
+
+def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:
+    """For a question asking who someone is ("Who is Sal?"), the pool's statement that says so where no
+    relation fact of theirs does (graphmem.model.timescope.introduces finds none): the first that names them
+    in an introducing shape (:data:`_INTRODUCING`: "a guy named Sal", "Sal is the plumber my landlord
+    uses", "physio is Karina at Move Well"), else the first that names them at all, by when it was said. A
+    person is introduced when first mentioned, and later mentions take the name as known ("Sal replaced the
+    water heater"), as words for new and given information go in any discourse. The name as the question
+    writes it: capitalised there, capitalised in the statement ("Who is Will?" is not "I will pick up the
+    kids"); a whole name, its words together ("Tom Becker")."""
+    asked = who_is_named(query)
+    if not asked or any(introduces(m, query) for m in memories.values()):
+        return set()
+    found: set[str] = set()
+    for name in asked:
+        said_as = re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", query, re.IGNORECASE)
+        cased = said_as is not None and said_as.group()[:1].isupper()
+        named = re.compile(
+            rf"(?<![\w'’-]){re.escape(said_as.group() if said_as else name)}(?![\w-](?!s\b))",
+            0 if cased else re.IGNORECASE,
+        )
+        firsts: list[tuple[bool, int, str]] = []
+        for mid, memory in memories.items():
+            said, content = memory.get("said"), str(memory.get("content") or "")
+            if isinstance(said, int) and (m := named.search(content)) is not None:
+                firsts.append((not _introducing(content, m.span()), said, mid))
+        if firsts:
+            found.add(min(firsts)[2])
+    return found
+
+
+# the shapes a person is introduced in, around the name: "a guy named Sal", "Sal is the plumber", "Sal, my
+# plumber", "Sal (the plumber)", "physio is Karina", "my sister Ana", "hired first engineer. Tobi Adeyemi"
+_BEFORE = re.compile(
+    r"(?:\b(?:named|called)|\b(?:is|was|'s)|\b(?:my|our|a|an|the|his|her|their) [\w-]+(?: [\w-]+)?,?|:) $",
+    re.IGNORECASE,
+)
+_AFTER = re.compile(r"^(?:,| \(| (?:is|was|'s) (?:my|our|the|a|an|his|her|their)\b)", re.IGNORECASE)
+
+
+def _introducing(text: str, span: tuple[int, int]) -> bool:
+    """Whether the name at ``span`` stands in an introducing shape (:data:`_BEFORE`, :data:`_AFTER`)."""
+    before, after = text[max(0, span[0] - 30) : span[0]], text[span[1] : span[1] + 12]
+    return _BEFORE.search(before) is not None or _AFTER.search(after) is not None
