@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.model.fact_patterns import extract
-from graphmem.model.relation_endings import ended_relations
+from graphmem.model.relation_endings import ended_relations, said_of_people
 
 
 def _ended(text: str) -> list[tuple[str, str]]:
@@ -53,6 +53,41 @@ def _ended(text: str) -> list[tuple[str, str]]:
         ("I divorced Sam", [("partner", "Sam")]),
         ("I'm single again", [("partner", "")]),
         ("I don't have a therapist anymore", [("therapist", "")]),
+        # review of round 63: "we" parts the partner at a clause's end or a time pointing back
+        ("We broke up last month.", [("partner", "")]),
+        ("We broke up two years ago.", [("partner", "")]),
+        ("We broke up a couple of years ago.", [("partner", "")]),
+        ("We broke up years ago.", [("partner", "")]),
+        ("We broke up in 2019.", [("partner", "")]),
+        ("We split up in June.", [("partner", "")]),
+        ("We broke up yesterday.", [("partner", "")]),
+        ("We broke up today.", [("partner", "")]),
+        ("we split up recently", [("partner", "")]),
+        ("We separated earlier this year.", [("partner", "")]),
+        ("I thought we'd last, but we broke up last year.", [("partner", "")]),  # a clause between
+        ("We broke up, but I didn't want to.", [("partner", "")]),  # not taken back
+        ("Like I said we broke up.", [("partner", "")]),  # said again, not hearsay
+        # "my <partner> (Name) and I" parted: the partner, named if named (a name no locale gives too)
+        ("My boyfriend and I broke up.", [("partner", "")]),
+        ("My husband and I separated last year.", [("partner", "")]),
+        ("My wife Efua and I got divorced.", [("partner", "Efua")]),
+        ("My wife, Efua, and I got divorced.", [("partner", "Efua")]),
+        ("My wife Sarah and I got divorced.", [("partner", "Sarah")]),
+        ("I broke up with my girlfriend Efua.", [("partner", "Efua")]),
+        # every relation with many of relations.py that is no kin ends: mate, pal, buddy, bestie, classmate
+        ("Dave isn't my mate any more", [("person:Dave", "mate")]),
+        ("Dave is no longer my buddy", [("person:Dave", "buddy")]),
+        ("Ana isn't my bestie anymore", [("person:Ana", "bestie")]),
+        ("Bob is no longer my pal", [("person:Bob", "pal")]),
+        ("Bob isn't my classmate anymore", [("person:Bob", "classmate")]),
+        ("Ana and I aren't buddies anymore", [("person:Ana", "buddy")]),
+        ("Ana and I aren't besties anymore", [("person:Ana", "bestie")]),
+        # more of the partner's endings
+        ("I got divorced years ago.", [("partner", "")]),
+        ("Sam divorced me and took the house.", [("partner", "Sam")]),
+        ("Sam and I got divorced years ago.", [("partner", "Sam")]),
+        ("I broke up with Sam and moved out", [("partner", "Sam")]),
+        ("I broke up with Sam, and Alex's mum cried.", [("partner", "Sam")]),
     ],
 )
 def test_relations_a_turn_ends(text: str, expected: list[tuple[str, str]]) -> None:
@@ -88,6 +123,41 @@ def test_relations_a_turn_ends(text: str, expected: list[tuple[str, str]]) -> No
         "Sam dumped me at the station",
         "I've never broken up with anyone",
         "We haven't broken up",
+        # review of round 63: "we" parting for an hour, not from the partner
+        "We split up after lunch and met at the car.",
+        "We split up this morning to cover more ground.",
+        "We split up in the museum, I did the Egyptian wing.",
+        "We split up on the trail, then regrouped.",
+        "We separated after dinner, I went home.",
+        "We split up in two groups.",
+        "We separated in the crowd",
+        "My boyfriend and I split up in the museum.",
+        "My husband and I separated after dinner, I went home.",
+        # believed, guessed, felt, heard, or taken back
+        "The kids think we broke up. We didn't.",
+        "Everyone thinks we broke up, but we didn't.",
+        "Sam thinks we broke up",
+        "I guess we broke up.",
+        "Maybe we broke up.",
+        "Honestly I think we broke up.",
+        "I don't think we broke up.",
+        "It feels like we broke up.",
+        "We broke up in 2019 but got back together.",
+        "We broke up in 2019, but we got back together.",
+        "Mom says Tom isn't my boss any more.",
+        "She said we broke up.",
+        # no current partner, or the pair is not the speaker's
+        "My ex-wife and I got divorced.",
+        "My ex and I got divorced.",
+        "My late husband and I separated in 1990.",
+        "I broke up with Sam and Alex's group chat.",  # their group chat, not Sam
+        # kin never ends, whatever word of relations.py names it
+        "Ana isn't my stepsister anymore",
+        "Ana isn't my half-sister anymore",
+        "Ana isn't my sister-in-law anymore",
+        "Leo is no longer my grandson",
+        "Bob isn't my cousin anymore",
+        "Tia is no longer my goddaughter",
     ],
 )
 def test_what_ends_no_relation(text: str) -> None:
@@ -117,3 +187,26 @@ def test_the_extractor_reads_endings_beside_relations(
     text: str, expected: list[tuple[str, str, bool]]
 ) -> None:
     assert [(f.key, f.value, f.ends) for f in extract(text)] == expected
+
+
+def test_a_stated_partner_beside_its_ending_is_the_one_ended() -> None:
+    """ "My wife Efua" is stated just before the ending that names her: she is ended, not made current."""
+    said = [(f.key, f.value, f.ends) for f in said_of_people("My wife Efua and I got divorced.")]
+    assert said == [("partner", "Efua", True)]
+    assert said_of_people("My ex-wife and I got divorced.") == []
+
+
+@pytest.mark.parametrize("text", [None, 5, True, 3.5, b"we broke up"])
+def test_what_is_no_text_ends_and_states_nothing(text: object) -> None:
+    assert ended_relations(text) == []  # type: ignore[arg-type]
+    assert said_of_people(text) == []  # type: ignore[arg-type]
+
+
+def test_every_relation_with_many_ends_unless_it_is_kin() -> None:
+    """The relations that end are relations.py's relations with many less kin, not a copy of some of them."""
+    from graphmem.model import relation_endings, relations
+
+    ends = set(relation_endings._ENDS_MANY)
+    assert ends <= set(relations._MANY)
+    assert {"mate", "pal", "buddy", "bestie", "classmate", "friend", "colleague"} <= ends
+    assert not ends & {"sister", "son", "cousin", "stepdad", "half-brother", "godson", "mother-in-law"}

@@ -10,27 +10,43 @@ whatever else ``person:Ana`` holds. A relation of kin (a sister, a mother) does 
 "Ana isn't my sister any more" tells of a rift, not of a change of the fact.
 
 First person and said as a fact only: not supposed or asked ("If Tom isn't my boss any more, ...", "Did Sam
-and I break up?", "Wait, Tom isn't my boss any more?"), not hoped ("I wish Tom wasn't ..."), not someone
-else's ("Ana broke up with Sam", "Tom isn't her boss any more"), not ahead ("Tom won't be my boss after
-March"), and not a former relation merely named ("my ex Sam" states no change)."""
+and I break up?", "Wait, Tom isn't my boss any more?"), not hoped ("I wish Tom wasn't ..."), not believed,
+guessed or heard ("Sam thinks we broke up", "Maybe we broke up", "Mom says Tom isn't my boss any more"), not
+taken back ("We broke up in 2019 but got back together"), not someone else's ("Ana broke up with Sam", "Tom
+isn't her boss any more"), not ahead ("Tom won't be my boss after March"), and not a former relation merely
+named ("my ex Sam" states no change). "We split up" ends whoever the partner is, so it is read only where
+nothing says people parted for an hour ("We split up after lunch and met at the car")."""
 
 from __future__ import annotations
 
 import re
 
 from graphmem.model.extracted import ExtractedFact
-from graphmem.model.pattern_pieces import compile_rule
+from graphmem.model.pattern_pieces import MONTH_NAME, compile_rule
 from graphmem.model.planned import supposed
-from graphmem.model.relations import _MANY_AS, _MOD, _PERSON, _ROLE_OF, _name, relations
+from graphmem.model.relations import _MANY, _MANY_AS, _MOD, _PERSON, _ROLE_OF, _name, relations
 from graphmem.models import FactType
 
 __all__ = ["ended_relations", "said_of_people"]
 
-# the relations with many that end (not kin: a sister stays a sister), and the plural "Ana and I" says
-_ENDS_MANY = (
-    "best friend", "friend", "colleague", "coworker", "co-worker", "teammate", "roommate", "flatmate",
-    "housemate", "neighbour", "neighbor", "mentor", "tutor",
+# the words of relations.py's relations with many that name family: kin does not end by being said to ("Ana
+# isn't my sister any more" tells of a rift), so only the others end (friends, colleagues, neighbours, mates)
+_KIN_MANY = frozenset(
+    (
+        "sister", "brother", "son", "daughter", "kid", "child", "cousin", "aunt", "auntie", "uncle", "niece",
+        "nephew", "grandma", "grandmother", "granny", "nan", "nana", "grandpa", "grandfather", "grandad",
+        "granddad", "granddaughter", "grandson", "grandchild", "grandkid", "grandparent", "grandparents",
+        "grandchildren",
+    )
 )  # fmt: skip
+_KIN_PARTS = re.compile(r"^(?:step|half-|god)|[- ]in[- ]law$")  # "stepdad", "half-sister", "godson", in-laws
+
+
+def _kin(word: str) -> bool:
+    return word in _KIN_MANY or _KIN_PARTS.search(word) is not None
+
+
+_ENDS_MANY = tuple(w for w in _MANY if not _kin(w))  # and the plural "Ana and I" says
 _KIN = ("mother", "father")  # one-holder roles that do not end by being said to
 _ROLE_WORDS = [w for w, role in _ROLE_OF.items() if role not in _KIN]
 _PARTNER_WORDS = [w for w, role in _ROLE_OF.items() if role == "partner"]
@@ -51,23 +67,34 @@ _NOT_TOGETHER = (  # (with its leading space: "we're no longer together", "Sam a
     rf"(?: are no longer|['’]re no longer|(?: aren['’]t| are not|['’]re not)(?= (?:a )?\w+ {_NO_MORE}))"
 )
 _TOGETHER = {"together": "partner", "a couple": "partner", "married": "partner"}
-_PLURAL = {f"{w}s": w for w in _ENDS_MANY}  # "Ana and I aren't friends any more"
+_PLURAL = {  # "Ana and I aren't friends any more", "... besties any more", "... buddies any more"
+    (f"{w[:-1]}ies" if w.endswith("y") and w[-2:-1] not in "aeiou" else f"{w}s"): w for w in _ENDS_MANY
+}
 _PAIR = rf"(?P<rel>(?i:{_words([*_TOGETHER, *_PLURAL])}))\b"
 # where a parting ends its clause, or a time follows ("we broke up last month"; not "we split up the bill",
 # "we broke up for the summer", "Sam dumped me at the station"); "and", "but", "so" only after "broke up"
-_TIME = (
-    r"last|this|in|on|after|recently|yesterday|today|earlier|a (?:few|couple)|(?:\d+|a|one|two|three) \w+ ago"
-)
+_AGO = r"(?:[\w-]+ ){1,4}ago"  # "years ago", "two years ago", "a couple of years ago"
+_TIME = rf"last|this|in|on|after|recently|yesterday|today|earlier|{_AGO}"
 _TERM = (
     r"(?![^.!?\n]*\bfor (?:the )?(?:holidays?|summer|christmas|term))"  # a school's: "broke up for summer"
 )
 _DONE = rf"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:{_TIME})\b){_TERM}"
-_BROKE_DONE = rf"(?:{_DONE}|(?=\s+(?:and|but|so|because)\b))"
+_AND = r"(?=\s+(?:and|but|so|because)\b)"
+_BROKE_DONE = rf"(?:{_DONE}|{_AND})"
+# a parting of "we" (or "my wife and I") ends whoever the partner is, so it takes less: not a time where
+# people part for an hour ("We split up after lunch", "in the museum", "this morning to cover more ground"),
+# only a clause's end or a time that points back ("last year", "years ago", "in 2019"; "today" at the end)
+_BACK = rf"last|yesterday|recently|earlier|{_AGO}|in (?:19|20)\d\d|in (?i:{MONTH_NAME})"
+_ENDED = r"(?=\s*(?:[.,;:!?)\n]|$))"
+_WE_DONE = rf"(?:{_ENDED}|(?=\s+(?:{_BACK})\b)|(?=\s+(?:today|this \w+)\s*(?:[.!?\n]|$))){_TERM}"
 _SOON = r"(?:just |finally |officially )?"
 _HAVE = r"(?:['’]ve| have)"
 _BROKE = rf"(?: {_SOON}broke up|{_HAVE} {_SOON}broken up)"  # (with its leading space, as below)
 _SPLIT = rf"(?: {_SOON}(?:split up|separated|divorced|got divorced)|{_HAVE} {_SOON}(?:split up|separated))"
 _PARTED = rf"(?:{_BROKE}{_BROKE_DONE}|{_SPLIT}{_DONE})"
+_WE_PARTED = rf"(?:{_BROKE}(?:{_WE_DONE}|{_AND})|{_SPLIT}{_WE_DONE})"
+_NOT_THEIRS = r"(?!\s+and\s+[A-Z][^\W\d_]*['’]s\b)"  # not "I broke up with Sam and Alex's group chat"
+_PAIRED = r"(?<!\band )"  # "I", not "my ex-wife and I" (whose rule is its own)
 _UP_WITH = rf"(?: {_SOON}(?:broke|split) up|{_HAVE} {_SOON}(?:broken|split) up) with"
 _SUBJECT = rf"(?<![\w'’-]){_PERSON}"  # "Tom's not my boss": the name before "'s"
 _NAMED: list[re.Pattern[str]] = [  # a name and the relation word
@@ -77,16 +104,24 @@ _NAMED: list[re.Pattern[str]] = [  # a name and the relation word
     compile_rule(rf"\b[Mm]y {_MOD}{_REL} {_NO_LONGER} {_WHO}"),  # "my boss is no longer Tom"
     compile_rule(rf"{_WHO} and I{_NOT_TOGETHER} {_PAIR}"),  # "Sam and I aren't together any more"
 ]
+# the partner word right before the name: a name no faker locale gives is read there ("my wife Efua")
+_NAMED_AFTER: list[re.Pattern[str]] = [
+    # "I broke up with my boyfriend (Sam)"
+    compile_rule(rf"\bI{_UP_WITH} my {_MOD}{_PARTNER}(?:,? {_WHO})?{_NOT_THEIRS}{_BROKE_DONE}"),
+    # "My wife (Efua) and I got divorced" (not "my ex-wife": "ex" is no current partner, nor in _MOD)
+    compile_rule(rf"\b[Mm]y {_MOD}{_PARTNER}(?:,? {_WHO},?)? and I{_WE_PARTED}"),
+]
 _PARTNER_ENDS: list[re.Pattern[str]] = [  # the partner, named or not
-    compile_rule(rf"\bI{_UP_WITH} my {_MOD}{_PARTNER}(?:,? {_WHO})?{_BROKE_DONE}"),  # "... my boyfriend"
-    compile_rule(rf"\bI{_UP_WITH} (?:{_WHO}|(?:him|her|them)\b){_BROKE_DONE}"),  # "I broke up with Sam"
+    *_NAMED_AFTER,
+    compile_rule(rf"\bI{_UP_WITH} (?:{_WHO}|(?:him|her|them)\b){_NOT_THEIRS}{_BROKE_DONE}"),  # "... with Sam"
     compile_rule(rf"{_WHO} and I{_PARTED}"),  # "Sam and I split up"
     compile_rule(rf"\b[Mm]e and {_WHO}{_PARTED}"),  # "me and Sam broke up"
-    compile_rule(rf"\b[Ww]e{_PARTED}"),  # "we broke up", "we separated"
+    compile_rule(rf"\b[Ww]e{_WE_PARTED}"),  # "we broke up", "we separated"
     compile_rule(rf"\b[Ww]e{_NOT_TOGETHER} (?:together|a couple|married)\b"),  # "we're not together any more"
-    compile_rule(rf"\bI {_SOON}got divorced(?: from {_WHO})?{_DONE}"),  # "I got divorced"
-    compile_rule(rf"\bI(?:['’]ve| have)? {_SOON}divorced {_WHO}{_DONE}"),  # "I divorced Sam"
-    compile_rule(rf"{_WHO} (?:broke up with|dumped|divorced) me{_DONE}"),  # "Sam dumped me"
+    compile_rule(rf"{_PAIRED}\bI {_SOON}got divorced(?: from {_WHO})?{_DONE}"),  # "I got divorced"
+    compile_rule(rf"{_PAIRED}\bI(?:['’]ve| have)? {_SOON}divorced {_WHO}{_DONE}"),  # "I divorced Sam"
+    compile_rule(rf"{_WHO} (?:broke up with|divorced) me{_BROKE_DONE}"),  # "Sam divorced me and ..."
+    compile_rule(rf"{_WHO} dumped me{_DONE}"),  # "Sam dumped me" (not "... at the station")
     compile_rule(r"\bI(?:['’]m| am) (?:newly single|single again)\b"),
 ]
 _NONE_NOW = [  # no holder now: "I don't have a therapist any more", "I no longer have a boss"
@@ -97,6 +132,20 @@ _GATE = re.compile(r"no longer|any ?more|any longer|broke|broken|split|separated
 _HOPED = re.compile(
     r"\b(?:hope|hoping|wish|pray|afraid|fear|worried|dream|pretend|imagine)\b[\w ,'’]{0,20}$", re.I
 )
+# believed, guessed or heard, in the clause before the ending: "Sam thinks we broke up", "Maybe we broke up",
+# "Mom says Tom isn't my boss any more" (not "I thought so, and we broke up": a clause between)
+_BELIEVED = re.compile(
+    r"\b(?:think|thinks|thought|guess|guessing|maybe|perhaps|probably|apparently|supposedly|feels? like|"
+    r"felt like|seems?|seemed|says|(?<![Aa]s I )(?<![Ll]ike I )said|saying|told (?:me|us)|heard|hear|"
+    r"rumou?r(?:s|ed)?)\b(?:(?![.!?;:\n,]|\b(?:and|but|so|because)\b).)*$",
+    re.I,
+)
+# taken back after it in its sentence: "We broke up in 2019 but got back together", "..., but we didn't."
+_UNDONE = re.compile(
+    r"[^.!?\n]*?\bbut\b[^.!?\n]*?(?:\bback together\b|\bnot really\b|"
+    r"\b(?:didn['’]t|did not)(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:really|actually)\b))",
+    re.I,
+)
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
 
@@ -104,7 +153,7 @@ def ended_relations(text: str) -> list[ExtractedFact]:
     """The speaker's relations a turn says have ended, in the order said: ``ends`` facts of the relation's
     key, valued by the holder named (a role one holds alone), the relation (one with many), or nothing (the
     current holder: "we broke up")."""
-    if _GATE.search(text) is None:
+    if not isinstance(text, str) or _GATE.search(text) is None:
         return []
     found: dict[str, ExtractedFact] = {}
     for pattern in (*_NAMED, *_PARTNER_ENDS, *_NONE_NOW):
@@ -122,7 +171,7 @@ def _ended(pattern: re.Pattern[str], m: re.Match[str]) -> tuple[str, str, int] |
     """The key and value a match ends and where its statement starts, or None where its name is no
     person's."""
     said, start = m.groupdict(), m.start()
-    name = _name(said["name"]) if said.get("name") else ""
+    name = _name(said["name"], loose=pattern in _NAMED_AFTER) if said.get("name") else ""
     if name is None and " " in said["name"]:  # "If Tom isn't ...", "Honestly Tom ...": the name after it
         first, rest = said["name"].split(" ", 1)
         name = _name(rest)
@@ -141,8 +190,11 @@ def _ended(pattern: re.Pattern[str], m: re.Match[str]) -> tuple[str, str, int] |
 
 
 def _stated(text: str, span: tuple[int, int]) -> bool:
-    """Whether the ending at ``span`` is said as a fact: not supposed, asked or hoped."""
+    """Whether the ending at ``span`` is said as a fact: not supposed, asked, hoped, believed or heard, and
+    not taken back ("..., but we got back together")."""
     if supposed(text, span) or _HOPED.search(text, max(0, span[0] - 40), span[0]) is not None:
+        return False
+    if _BELIEVED.search(text, max(0, span[0] - 60), span[0]) or _UNDONE.match(text, span[1]):
         return False
     stop = _SENTENCE_END.search(text, span[1])
     return stop is None or stop.group() != "?"
@@ -153,6 +205,8 @@ def said_of_people(text: str) -> list[ExtractedFact]:
     (:func:`ended_relations`), in the order said: a relation stated inside an ending is the one ended ("I
     broke up with my boyfriend Sam"), and an unnamed ending beside a value the turn states of its key leaves
     it ("We broke up. My new girlfriend is Leah": Leah supersedes whoever it was)."""
+    if not isinstance(text, str):
+        return []
     ended = ended_relations(text)
     stated = [f for f in relations(text) if not any(_inside(f, e) for e in ended)]
     ended = [e for e in ended if e.value or all(f.key != e.key for f in stated)]
@@ -161,4 +215,4 @@ def said_of_people(text: str) -> list[ExtractedFact]:
 
 def _inside(stated: ExtractedFact, ending: ExtractedFact) -> bool:
     (a, b), (c, d) = stated.span or (0, 0), ending.span or (0, 0)
-    return stated.key == ending.key and a < d and c < b
+    return stated.key == ending.key and a <= d and c <= b  # inside, overlapping or touching it
