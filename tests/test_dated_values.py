@@ -39,7 +39,10 @@ def test_a_dated_change_names_its_value_and_its_coming_date(text: str, value: st
     ("text", "future", "day"),
     [
         ("on January 15th", True, date(2027, 1, 15)),
-        ("on January 15th", False, date(2026, 1, 15)),
+        # no tense said and no future word: the nearest (round 63; the last one before, 11 months back)
+        ("on January 15th", False, date(2027, 1, 15)),
+        ("on November 20th", False, date(2026, 11, 20)),
+        ("we went on January 15th", False, date(2026, 1, 15)),  # a past form says which way
         ("on December 1st", True, date(2026, 12, 1)),  # today is not past
         ("on the 15th", True, date(2026, 12, 15)),
         ("on the 15th", False, date(2026, 11, 15)),

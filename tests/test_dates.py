@@ -424,3 +424,26 @@ def test_a_month_after_in_goes_by_the_tense_of_its_clause(text: str, month: str)
     """Round 63: "the inspection is in October" said in September is the coming October; it went to the last
     one, as a bare month without a future word did."""
     assert [r.start.date().isoformat() for r in resolve_dates(text, SUNDAY)] == [month]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "day"),
+    [
+        # round 63, from a blind assistant set: said in autumn, a day of the year without its year
+        ("Ife's recital is Sat Oct 24 at 2pm at the Methodist church", "2026-09-29", "2026-10-24"),
+        (
+            "Doctor appt for me: endocrinologist Dr. Sultanova, 3 Nov 15:30, thyroid check",
+            "2026-10-22",
+            "2026-11-03",
+        ),
+        ("Mediation with Caroline and Julien: Monday 19 October 17h", "2026-10-09", "2026-10-19"),  # no tense
+        ("I went to Paris on May 3", "2026-09-10", "2026-05-03"),  # past: the last
+        ("My birthday is on March 3", "2026-09-10", "2027-03-03"),  # present: the coming one
+        ("We met on 14 February 2020", "2026-09-10", "2020-02-14"),  # its year said
+    ],
+)
+def test_a_day_of_the_year_goes_by_its_clause_else_the_nearest(text: str, said: str, day: str) -> None:
+    """Until round 63 a day of the year without its year went to the last one without a future word, so "the
+    recital is Sat Oct 24" said on 29 September was a year ago; "3 Nov 15:30" read "Nov 15"."""
+    found = resolve_dates(text, datetime.fromisoformat(f"{said}T09:00+00:00"))
+    assert [r.start.date().isoformat() for r in found] == [day]

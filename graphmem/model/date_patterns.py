@@ -148,7 +148,10 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),
-    ("month_day", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b", re.I)),
+    (  # not a time after a day ("3 Nov 15:30" is the 3rd)
+        "month_day",
+        re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?![:.]\d)(?:,? (\d{{4}}))?\b", re.I),
+    ),
     ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
     ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),
     (

@@ -12,28 +12,24 @@ words and patterns read are :mod:`graphmem.model.date_patterns`'s; what a match 
 from __future__ import annotations
 
 import contextlib
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_right, insort
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from graphmem.model.date_patterns import (
-    ARRANGED,
-    CLAUSE_END,
     FUTURE,
     HOLIDAYS,
     MONTH_ABBR,
     MONTHS,
     NUMBERS,
-    PAST_TENSE,
     PATTERNS,
-    PRESENT_TENSE,
     SEASONS,
-    SENTENCE_END,
     TRIGGER,
     TRIGGER_FOLDED,
     WEEKDAYS,
 )
+from graphmem.model.date_tense import SAID_BARE, SAID_ORDINAL, Stops, reading
 from graphmem.model.validation import MAX_YEAR, MIN_YEAR
 
 __all__ = ["HOLIDAYS", "MONTHS", "WEEKDAYS", "DateRange", "add_months", "event_range", "resolve_dates"]
@@ -295,26 +291,19 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
     ahead, future = future, future or bool(FUTURE.search(text))
     taken: list[tuple[int, int]] = []  # the spans read, in text order (none overlaps another)
     found: list[tuple[int, DateRange]] = []
-    stops = _Stops(text)
+    stops = Stops(text)
     for kind, pattern in PATTERNS:
         for m in pattern.finditer(text):
             if _overlaps(taken, m.start(), m.end()):
                 continue
-            later = future
+            later, soon = future, ahead
             lead = (
                 m.group(0).split(" ", 1)[0].lower()
             )  # "the call is Monday", "it was Saturday", "for Tuesday"
-            if not by_tense and lead in {"weekday": _SAID_BARE, "ordinal_day": _SAID_ORDINAL}.get(kind, ()):
+            if not by_tense and lead in {"weekday": SAID_BARE, "ordinal_day": SAID_ORDINAL}.get(kind, ()):
                 continue  # read by tense only: a fact's clause keeps the dates it read before rounds 62-63
-            soon = ahead
-            bare = kind == "ordinal_day" or (kind == "weekday" and m.group(1) is None)
-            bare = bare or (kind == "mod_month" and lead in _MONTH_BY_TENSE)  # "the inspection is in October"
-            if by_tense and not ahead and bare:
-                tense = _COPULA[lead] if lead in _COPULA else _tense_ahead(m.start(), m.end(), stops)
-                if tense is None and kind == "ordinal_day" and lead in ("to", "for"):
-                    tense = True  # a day aimed at: "Mark your calendar for the 22nd", "moved it to the 3rd"
-                later = future if tense is None else tense  # "on Saturday", "on the 15th": by their clause
-                soon = kind == "ordinal_day" and tense is True  # "the bday is the 30th": the coming 30th
+            if by_tense and not ahead and (read := reading(kind, m, lead, stops, today)) is not None:
+                later, soon = read
             try:
                 resolved = _match(kind, m.groups(), today, later, soon)
             except (ValueError, OverflowError, KeyError):
@@ -325,63 +314,6 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
             if (span := _span(resolved, tz)) is not None:
                 found.append((m.start(), DateRange(m.group(0), *span)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
-
-
-_COPULA = {"is": True, "are": True, "was": False, "were": False}
-_SAID_BARE = frozenset({*_COPULA, "for"})
-"""A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
-_MONTH_BY_TENSE = frozenset({"in", "until", "till", "by"})
-"""A month after these goes by its clause's tense ("postponed until October": ahead; "I lived there until
-October": the last); after "last", "next", "since" … by its word, as before."""
-_SAID_ORDINAL = frozenset({*_COPULA, "to", "of", "for"})
-"""The words before a day of the month that only a tense reading takes ("bday is the 30th", "pushed to the
-21st"); "on", "from", "until", "by" the 15th were read before round 63."""
-
-
-class _Stops:
-    """Where the clauses and the sentences of a text end (found at its first bare weekday), and the tense
-    each one read says (each is read once: a text of many weekdays and no stop stays linear)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._found: dict[str, tuple[list[int], list[int]]] = {}
-        self.read: dict[tuple[int, int], bool | None] = {}
-
-    def around(self, name: str, start: int, end: int) -> tuple[int, int]:
-        """The span of the clause (``name`` "clause") or sentence of the text that holds ``[start, end)``."""
-        if name not in self._found:
-            spans = [m.span() for m in (CLAUSE_END if name == "clause" else SENTENCE_END).finditer(self.text)]
-            self._found[name] = ([s for s, _ in spans], [e for _, e in spans])
-        starts, ends = self._found[name]
-        i, j = bisect_right(ends, start), bisect_left(starts, end)
-        return ends[i - 1] if i else 0, starts[j] if j < len(starts) else len(self.text)
-
-
-def _tense_ahead(start: int, end: int, stops: _Stops) -> bool | None:
-    """Whether the bare weekday at ``[start, end)`` is the coming one, by the tense of its clause, else of
-    its sentence: a future word ("will", "next") says so, then a past form ("was", "had", "did", "we
-    finished", "ran") says not, then a present one ("is", "I'm", "has", "I've got", "can", "leaves") says
-    so. None when neither says anything. The clause, not the text: "I ran 10k on Saturday. Next week I'll
-    try for 50 minutes" and "We had a barbecue on Saturday and it is still the talk of the street" are
-    about last Saturday, "The party is on Saturday and I bought a dress" about the coming one."""
-    for name in ("clause", "sentence"):
-        span = stops.around(name, start, end)
-        if span not in stops.read:
-            stops.read[span] = _tense(stops.text[span[0] : span[1]])
-        if stops.read[span] is not None:
-            return stops.read[span]
-    return None
-
-
-def _tense(said: str) -> bool | None:
-    """True for a future word or a past verb that arranges what comes (booked, scheduled); else False for a
-    past form anywhere in ``said``; else True for a present form; None for none ("The party is on Saturday,
-    I already bought a dress" reads as past: a known miss, as is reported speech)."""
-    if FUTURE.search(said) or ARRANGED.search(said):
-        return True
-    if PAST_TENSE.search(said):
-        return False
-    return True if PRESENT_TENSE.search(said) else None
 
 
 def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:

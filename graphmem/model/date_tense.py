@@ -1,0 +1,110 @@
+"""Which way a date said without its year or month goes, by the tense of its clause (pure): "Leo has a match
+on Saturday" is the coming Saturday, "Leo scored on Saturday" the last; "my bday is the 30th", "the recital is
+Sat Oct 24" the coming ones, "we were in Spain in May" the last. :func:`graphmem.model.dates.resolve_dates`
+asks :func:`reading` for each expression it resolves; docs/formation.md says what each reads and misses."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from datetime import date
+
+from graphmem.model.date_patterns import (
+    ARRANGED,
+    CLAUSE_END,
+    FUTURE,
+    MONTH_ABBR,
+    PAST_TENSE,
+    PRESENT_TENSE,
+    SENTENCE_END,
+)
+
+__all__ = ["SAID_BARE", "SAID_ORDINAL", "Stops", "reading"]
+
+COPULA = {"is": True, "are": True, "was": False, "were": False}
+SAID_BARE = frozenset({*COPULA, "for"})
+"""A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
+MONTH_BY_TENSE = frozenset({"in", "until", "till", "by"})
+"""A month after these goes by its clause's tense ("postponed until October": ahead; "I lived there until
+October": the last); after "last", "next", "since" … by its word, as before."""
+SAID_ORDINAL = frozenset({*COPULA, "to", "of", "for"})
+"""The words before a day of the month that only a tense reading takes ("bday is the 30th", "pushed to the
+21st"); "on", "from", "until", "by" the 15th were read before round 63."""
+_HALF_YEAR = 183  # days: a day of the year said with no tense is the nearest one, ahead or back
+
+
+class Stops:
+    """Where the clauses and the sentences of a text end (found at its first date read by tense), and the
+    tense each one read says (each is read once: a text of many weekdays and no stop stays linear)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[str, tuple[list[int], list[int]]] = {}
+        self.read: dict[tuple[int, int], bool | None] = {}
+
+    def around(self, name: str, start: int, end: int) -> tuple[int, int]:
+        """The span of the clause (``name`` "clause") or sentence of the text that holds ``[start, end)``."""
+        if name not in self._found:
+            spans = [m.span() for m in (CLAUSE_END if name == "clause" else SENTENCE_END).finditer(self.text)]
+            self._found[name] = ([s for s, _ in spans], [e for _, e in spans])
+        starts, ends = self._found[name]
+        i, j = bisect_right(ends, start), bisect_left(starts, end)
+        return ends[i - 1] if i else 0, starts[j] if j < len(starts) else len(self.text)
+
+    def tense_ahead(self, start: int, end: int) -> bool | None:
+        """Whether the date at ``[start, end)`` is the coming one, by the tense of its clause, else of its
+        sentence: a future word ("will", "next") says so, then a past form ("was", "had", "did", "we
+        finished", "ran") says not, then a present one ("is", "I'm", "has", "I've got", "can", "leaves") says
+        so. None when neither says anything. The clause, not the text: "I ran 10k on Saturday. Next week I'll
+        try for 50 minutes" and "We had a barbecue on Saturday and it is still the talk of the street" are
+        about last Saturday, "The party is on Saturday and I bought a dress" about the coming one."""
+        for name in ("clause", "sentence"):
+            span = self.around(name, start, end)
+            if span not in self.read:
+                self.read[span] = _tense(self.text[span[0] : span[1]])
+            if self.read[span] is not None:
+                return self.read[span]
+        return None
+
+
+def _tense(said: str) -> bool | None:
+    """True for a future word or a past verb that arranges what comes (booked, scheduled); else False for a
+    past form anywhere in ``said``; else True for a present form; None for none ("The party is on Saturday,
+    I already bought a dress" reads as past: a known miss, as is reported speech)."""
+    if FUTURE.search(said) or ARRANGED.search(said):
+        return True
+    if PAST_TENSE.search(said):
+        return False
+    return True if PRESENT_TENSE.search(said) else None
+
+
+def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -> tuple[bool, bool] | None:
+    """For an expression read by its clause's tense, ``(later, soon)``: whether it goes forwards, and whether
+    to the coming one even where this month's or this year's is over (a day of the month or of the year);
+    None for one that is not read so. A bare weekday, a day of the month, a month after "in", "until", "by",
+    a day of the year without its year ("Sat Oct 24", "3 Nov"); a form of "be" right before says it ("the
+    call is Monday"); a day aimed at with "for" or "to" lies ahead ("a table for the 22nd"); a day of the
+    year with no tense to read is the nearest one ("Mediation: Monday 19 October 17h" said on 9 October)."""
+    year_day = kind in ("month_day", "day_month") and m.group(3) is None
+    bare = kind == "ordinal_day" or (kind == "weekday" and m.group(1) is None) or year_day
+    if not bare and not (kind == "mod_month" and lead in MONTH_BY_TENSE):
+        return None
+    tense = COPULA[lead] if lead in COPULA and not year_day else stops.tense_ahead(m.start(), m.end())
+    if tense is None and kind == "ordinal_day" and lead in ("to", "for"):
+        tense = True  # a day aimed at: "Mark your calendar for the 22nd", "moved it to the 3rd"
+    if tense is None and year_day:
+        tense = _nearest_ahead(m, kind, today)
+    if tense is None:
+        return None
+    return tense, tense and kind in ("ordinal_day", "month_day", "day_month")
+
+
+def _nearest_ahead(m: re.Match[str], kind: str, today: date) -> bool | None:
+    """Whether the nearest day of the year ``m`` names lies ahead of ``today`` (None for no such day)."""
+    mon, day_s = (m.group(1), m.group(2)) if kind == "month_day" else (m.group(2), m.group(1))
+    try:
+        this = date(today.year, MONTH_ABBR[mon.lower()[:3]], int(day_s))
+    except (ValueError, KeyError):
+        return None
+    gap = (this - today).days
+    return 0 <= gap <= _HALF_YEAR or gap < -_HALF_YEAR
