@@ -118,9 +118,13 @@ def test_a_plan_said_before_its_event_does_not_tell_what_happened() -> None:
         "the dinner is postponed to Friday",
         "they delayed the launch until next month",
         "we put back the party to the 21st",
+        "Brad is leaving Halvorsen. new supervisor is Latoya Grant starting Nov 2",
+        "New CFO will be Ms. Olga Kim from 12 Oct",
+        "new kierownik from monday is Agnieszka Mazur",
+        "he'll have Saga Monday-Wednesday from now on instead of weekends",
     ],
 )
-def test_a_time_moved_is_a_change(text: str) -> None:
+def test_a_time_moved_or_a_new_holder_named_is_a_change(text: str) -> None:
     assert CHANGE.search(text) is not None
 
 
@@ -188,3 +192,11 @@ def test_a_speaker_named_in_both_is_no_shared_word_when_stemmed() -> None:
     }
     links = [["a", "b", "RELATED_TO", 0.5]]
     assert changed_later(memories, {"a": 1.0, "b": 0.9, "c": 0.1}, "What does Caroline do?", 5, links) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The new café is lovely", "the new season is great", "new phone is fine, battery lasts"],
+)
+def test_a_new_thing_described_is_no_change(text: str) -> None:
+    assert CHANGE.search(text) is None

@@ -49,7 +49,8 @@ __all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
 # tues thurs"), a new holder of a role ("my new charge nurse is Lorraine", "new lead is called Hana", "Miss
 # Chen replaces him", "switching to Dr. Okonkwo's lab", "going with Golden Prairie") and a choice made after
 # weighing ("we decided on Nora"). Round 63: a time moved by other verbs ("got bumped to the 19th",
-# "postponed to Friday").
+# "postponed to Friday"), a role's new holder by name without "my" ("new supervisor is Latoya Grant", "New
+# CFO will be Ms. Olga Kim from 12 Oct"), "from now on".
 _WHEN = (
     r"(?:(?:every |the )?(?:mon|tues?|wed(?:nes)?|thurs?|fri|sat(?:ur)?|sun)(?:day)?s?\b|"
     r"the \d{1,2}(?:st|nd|rd|th)\b|"
@@ -65,6 +66,8 @@ CHANGE = re.compile(
     r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
     r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
     r"|\b(?:my|our) new \w+(?: \w+)? (?:is|are)\b|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
+    r"|\bnew \w+(?: \w+)?(?: from \w+)? (?:is|will be) (?:(?:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])"
+    r"|\bfrom now on\b"
     r"|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
     rf"|\b(?:is|are) now (?:on )?{_VALUE}|\b(?:replaces|replacing|(?:takes|took|taking) over from)\b"
     rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
