@@ -447,3 +447,19 @@ def test_a_day_of_the_year_goes_by_its_clause_else_the_nearest(text: str, said: 
     recital is Sat Oct 24" said on 29 September was a year ago; "3 Nov 15:30" read "Nov 15"."""
     found = resolve_dates(text, datetime.fromisoformat(f"{said}T09:00+00:00"))
     assert [r.start.date().isoformat() for r in found] == [day]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I moved to Paris on May 3.",
+        "My life changed when I moved to Paris on May 3.",
+        "She changed to a new school on Feb 2.",
+        "I shifted to the night shift on Saturday.",
+    ],
+)
+def test_a_move_to_a_place_or_a_thing_dates_nothing_ahead(text: str) -> None:
+    """The second review of round 63: a moving verb with "to" made its clause arrange what comes, so a past
+    move was dated a year ahead; only a move to a time does ("bumped to the 19th")."""
+    said = datetime(2026, 9, 29, 9, tzinfo=UTC)
+    assert all(r.start < said for r in resolve_dates(text, said)), text

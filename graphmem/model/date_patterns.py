@@ -84,6 +84,9 @@ PRESENT_TENSE = re.compile(
     rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
     re.I,
 )
+# a time's first word after "to"/"until": a weekday or a month, whole or cut ("moved to Thursday", "pushed to
+# nov 9"; not "moved to Paris", "changed to a new school", "changed jobs to be closer")
+_TIME_WORD = rf"(?:{'|'.join(w[:3] for w in WEEKDAYS)}|{'|'.join(m[:3] for m in MONTHS)})[a-z]*\b"
 MOVED = r"(?:moved|rescheduled|pushed|bumped|postponed|delayed|put back|brought forward|changed|shifted)"
 """The verbs that move a time ("got bumped to the 19th", "postponed until October"): the time moved to lies
 ahead (:data:`ARRANGED`), and a statement that says so changes what was said of the event
@@ -93,7 +96,7 @@ ahead (:data:`ARRANGED`), and a statement that says so changes what was said of 
 ARRANGED = re.compile(
     r"\b(?:booked|scheduled|rescheduled|arranged|reserved|confirmed|organi[sz]ed|registered|"
     r"signed (?:up|me up)|set up|made an appointment|got (?:an appointment|tickets|a table)|"
-    rf"{MOVED}\b[^.!?;]{{0,30}}?\b(?:to|until))\b",
+    rf"{MOVED}\b[^.!?;]{{0,30}}?\b(?:to|until) (?=the \d|\d|next\b|this\b|{_TIME_WORD}))\b",
     re.I,
 )
 # where a clause ends (the words of planned.clause, with "then"), and where a sentence does ("3.30pm" goes on)
@@ -150,7 +153,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("season", re.compile(rf"\b(?:{_MODS} |in (?:the )?)({'|'.join(SEASONS)})(?: of (\d{{4}}))?\b", re.I)),
     (  # not a time after a day ("3 Nov 15:30" is the 3rd)
         "month_day",
-        re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?![:.]\d)(?:,? (\d{{4}}))?\b", re.I),
+        re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?(?![:.]\d\d)(?:,? (\d{{4}}))?\b", re.I),
     ),
     ("day_month", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I)),
     ("month_year", re.compile(rf"\b{_MONTH_RE} (\d{{4}})\b", re.I)),

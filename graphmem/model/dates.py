@@ -270,14 +270,13 @@ def resolve_dates(
 
     Ranges are half-open and in ``reference``'s time zone (UTC when it is naive). Overlapping matches keep
     the first pattern that matched (more specific patterns come first). A sentence that speaks of the future
-    ("will", "going to", "next"; or ``future``: the caller knows it does) resolves bare month names
-    forwards, otherwise backwards. A bare weekday ("on Saturday") goes by the tense of its own clause, else
-    its sentence (:func:`_tense_ahead`): "Leo has a match on Saturday" is the coming one, "Leo scored on
-    Saturday" the last; a sentence with no tense to read goes as a month name does. ``by_tense`` False: by the
-    future words only, as a month name (:mod:`graphmem.model.planned` reads a fact's clause so). A day of
-    the year or of the month already past ("January 15th", "on the 15th") is the coming one only when the
-    caller says so (``future``): a future word elsewhere in the sentence keeps this year's and this month's
-    ("I moved to Leeds on March 3rd, I'll unpack soon").
+    ("will", "going to", "next"; or ``future``: the caller knows it does) resolves what it does not read by
+    tense forwards, otherwise backwards. A bare weekday ("on Saturday"), a day of the month, a month after
+    "in"/"until"/"by" and a day of the year without its year go by the tense of their own clause, else their
+    sentence (:mod:`graphmem.model.date_tense`): "Leo has a match on Saturday" is the coming one, "Leo scored
+    on Saturday" the last; a day of the year with no tense to read is the nearest one. ``by_tense`` False: by
+    the future words only (:mod:`graphmem.model.planned` reads a fact's clause so). A future word elsewhere
+    in the sentence keeps this year's and this month's ("I moved to Leeds on March 3rd, I'll unpack soon").
     """
     if not _may_hold_date(text):
         return []

@@ -141,8 +141,8 @@ _BELIEVED = re.compile(
     re.I,
 )
 # taken back after it in its sentence: "We broke up in 2019 but got back together", "..., but we didn't."
-_UNDONE = re.compile(
-    r"[^.!?\n]*?\bbut\b[^.!?\n]*?(?:\bback together\b|\bnot really\b|"
+_UNDONE = re.compile(  # bounded gaps: a long sentence of many "but"s stays linear (the review of round 63)
+    r"[^.!?\n]{0,80}?\bbut\b[^.!?\n]{0,60}?(?:\bback together\b|\bnot really\b|"
     r"\b(?:didn['’]t|did not)(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:really|actually)\b))",
     re.I,
 )
@@ -194,9 +194,10 @@ def _stated(text: str, span: tuple[int, int]) -> bool:
     not taken back ("..., but we got back together")."""
     if supposed(text, span) or _HOPED.search(text, max(0, span[0] - 40), span[0]) is not None:
         return False
-    if _BELIEVED.search(text, max(0, span[0] - 60), span[0]) or _UNDONE.match(text, span[1]):
-        return False
     stop = _SENTENCE_END.search(text, span[1])
+    sentence_end = stop.start() if stop else len(text)
+    if _BELIEVED.search(text, max(0, span[0] - 60), span[0]) or _UNDONE.match(text, span[1], sentence_end):
+        return False
     return stop is None or stop.group() != "?"
 
 

@@ -61,20 +61,34 @@ _WHEN = (
 # what a state said to hold "now", or a choice "going with", is: a time, a number or a name ("practice is now
 # tues thurs", "Going with Golden Prairie"; not "the team is now so much happier", "going with my sister")
 _VALUE = rf"(?:{_WHEN}|(?-i:[A-Z0-9]))"
+# a person or a choice named: a capitalised name (a title before it allowed), not "I", not a possessive
+# ("The new album is Taylor's best"), not a word said for emphasis or assent
+_HOLDER = (
+    r"(?:(?:Mr|Mrs|Ms|Dr|Prof)\.? )?(?!(?-i:I|So|That|This|Here|There|As|Yes|Yeah|Yep|Sure|Well|Lol|Maybe|"
+    r"Such|Thus|It|What|Ok|Okay|Honestly)\b)(?-i:[A-Z][\w-]*+)(?!['’]s\b)"
+)
 CHANGE = re.compile(
     r"\b(?:I|we)(?:'ve|'d| have| had)?(?: just| finally| recently| already| actually| since)? "
     r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
     r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
     r"|\b(?:my|our) new \w+(?: \w+)? (?:is|are)\b|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
-    r"|\bnew \w+(?: \w+)?(?: from \w+)? (?:is|will be) (?:(?:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])"
-    r"|\bfrom now on\b|\b(?:interim|acting) \w+(?: \w+)? (?:is|will be)\b|\bwill be (?:the |our |my )?new \w+"
-    # a choice made after weighing ("we chose the Mazda", "We decided!! Mai it is", "Karen it is"), a
-    # subject that changed ("flour supplier changed.", "restaurant changed again:"), a time back on
-    r"|\b(?:I|we) (?:chose|picked|went for|opted for)\b"
+    # a holder named (a capitalised name, not "I", not a possessive): "new supervisor is Latoya Grant", "New
+    # CFO will be Ms. Olga Kim", "interim lead is Bogdan", "Ms. Fujita from Tokyo will be new department head"
+    rf"|\bnew \w+(?: \w+)?(?: from \w+)? (?:is|will be) {_HOLDER}"
+    rf"|\b(?:interim|acting) \w+(?: \w+)? (?:is|will be) {_HOLDER}"
+    rf"|\b{_HOLDER}(?: from (?-i:[A-Z])[\w-]+)? will be (?:the |our |my )?new \w+"
+    r"|\b(?:takes|took|taking|take) over (?:from|as|the (?:team|role|job|department|class|group|project|"
+    r"shop|business|company|practice|position))\b"
+    # a time said to hold from now on, or again ("he'll have Saga Monday-Wednesday from now on", "choir is
+    # back on Wednesdays"; not "Mom's back on the 23rd", a return)
+    rf"|{_WHEN}[^.!?]{{0,40}}\bfrom now on\b|\bfrom now on\b[^.!?]{{0,40}}{_WHEN}"
+    rf"|\b(?:is|are|'s|'re) back on (?!the \d){_WHEN}"
+    # a choice made after weighing: "We chose the Mazda CX-5", "We decided!! Mai it is", "Karen it is, ..."
+    # (a sentence of its own: not "Paris it is, the most beautiful city", "Yeah it is!"), "decided: pizza"
+    r"|\b(?:I|we) (?:chose|opted for) (?:the |a |an )?(?-i:[A-Z0-9])"
     r"|(?:\b(?:I|we) (?:have |'ve )?|^|[.!?]\s*)decided\s*[.!:]"
-    r"|\b(?!(?:So|That|This|Here|There|As|Yes|Well|Such|Thus|It|What)\b)(?-i:[A-Z][\w-]*) it is\s*[.!,]"
-    r"|\bchanged(?: again)?\s*[.!:;]"
-    rf"|\b(?:is|are|'s|'re) back (?:on|to) {_WHEN}|\b(?:takes|took|taking|take) over\b"
+    rf"|(?:^|[.!?]\s*|\bdecided\W+){_HOLDER} it is\s*(?:[.!]|,(?= found| got| we| I))"
+    r"|\b(?:changed|switched|moved) again\b"  # "restaurant changed again: now closed only mondays"
     r"|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
     rf"|\b(?:is|are) now (?:on )?{_VALUE}|\b(?:replaces|replacing)\b"
     rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
@@ -257,8 +271,9 @@ def _content_words(text: str) -> set[str]:
 def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:
     """For a question asking who someone is ("Who is Sal?"), the pool's statement that says so where no
     relation fact of theirs does (graphmem.model.timescope.introduces finds none): the first that names them
-    in an introducing shape (:data:`_INTRODUCING`: "a guy named Sal", "Sal is the plumber my landlord
-    uses", "physio is Karina at Move Well"), else the first that names them at all, by when it was said. A
+    in an introducing shape (:data:`_BEFORE`, :data:`_AFTER`: "a guy named Sal", "Sal is the plumber my
+    landlord uses", "physio is Karina at Move Well"; not in a question), else the first that names them at
+    all, by when it was said. A
     person is introduced when first mentioned, and later mentions take the name as known ("Sal replaced the
     water heater"), as words for new and given information go in any discourse. The name as the question
     writes it: capitalised there, capitalised in the statement ("Who is Will?" is not "I will pick up the
@@ -277,6 +292,8 @@ def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[
         firsts: list[tuple[bool, int, str]] = []
         for mid, memory in memories.items():
             said, content = memory.get("said"), str(memory.get("content") or "")
+            if asks_only(content):  # "What time is Sal coming?" introduces nobody
+                continue
             if isinstance(said, int) and (m := named.search(content)) is not None:
                 firsts.append((not _introducing(content, m.span()), said, mid))
         if firsts:
@@ -286,11 +303,17 @@ def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[
 
 # the shapes a person is introduced in, around the name: "a guy named Sal", "Sal is the plumber", "Sal, my
 # plumber", "Sal (the plumber)", "physio is Karina", "my sister Ana", "hired first engineer. Tobi Adeyemi"
+_NOT_A_ROLE = r"(?!(?:with|and|to|for|at|from|of|in|on|by|or)\b)"  # "the game with Sal" is no role
 _BEFORE = re.compile(
-    r"(?:\b(?:named|called)|\b(?:is|was|'s)|\b(?:my|our|a|an|the|his|her|their) [\w-]+(?: [\w-]+)?,?|:) $",
+    rf"(?:\b(?:named|called)|\b(?<!\?)(?:is|'s)|\b(?:my|our|a|an|his|her|their|the) {_NOT_A_ROLE}[\w-]+"
+    rf"(?: {_NOT_A_ROLE}[\w-]+)?,?|:) $",
     re.IGNORECASE,
 )
-_AFTER = re.compile(r"^(?:,| \(| (?:is|was|'s) (?:my|our|the|a|an|his|her|their)\b)", re.IGNORECASE)
+_AFTER = re.compile(
+    r"^(?:,? \(?(?:my|our|the|a|an|his|her|their)\b| \((?:my|our|the|a|an)\b| (?:is|'s) "
+    r"(?:my|our|the|a|an|his|her|their)\b|['’]s (?:my|our|the|a|an)\b)",
+    re.IGNORECASE,
+)
 
 
 def _introducing(text: str, span: tuple[int, int]) -> bool:
