@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "ARRANGED", "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "MOVED", "NUMBERS", "PAST_TENSE",
-    "PATTERNS", "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER", "TRIGGER_FOLDED", "WEEKDAYS",
+    "ARRANGED", "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "MOVED", "NUMBERS",
+    "ORDINAL_LEADS", "PAST_TENSE", "PATTERNS", "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER",
+    "TRIGGER_FOLDED", "WEEKDAYS",
 ]  # fmt: skip
 
 MONTHS = [
@@ -84,6 +85,9 @@ PRESENT_TENSE = re.compile(
     rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
     re.I,
 )
+ORDINAL_LEADS = ("is", "are", "was", "were", "to", "of", "for")
+"""The words before a day of the month that only a tense reading takes ("bday is the 30th", "pushed to the
+21st"; graphmem.model.date_tense); "on", "from", "until", "by" the 15th were read before round 63."""
 # a time's first word after "to"/"until": a weekday or a month, whole or cut ("moved to Thursday", "pushed to
 # nov 9"; not "moved to Paris", "changed to a new school", "changed jobs to be closer")
 _TIME_WORD = rf"(?:{'|'.join(w[:3] for w in WEEKDAYS)}|{'|'.join(m[:3] for m in MONTHS)})[a-z]*\b"
@@ -171,7 +175,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         # of 5 kids", "What was the 3rd book?")
         "ordinal_day",
         re.compile(
-            r"\b(?:is|are|was|were|to|of|for) the (\d{1,2})(?:st|nd|rd|th)\b"
+            rf"\b(?:{'|'.join(ORDINAL_LEADS)}) the (\d{{1,2}})(?:st|nd|rd|th)\b"
             r"(?=\s*(?:$|[.,;:!?)\n]|(?:at|and|but|so|or|then|in|for|with|when|because|if|until|till|from|"
             r"instead|now|lol|haha|too|as well|same time|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)\b|-))",
             re.I,

@@ -14,6 +14,7 @@ from graphmem.model.date_patterns import (
     CLAUSE_END,
     FUTURE,
     MONTH_ABBR,
+    ORDINAL_LEADS,
     PAST_TENSE,
     PRESENT_TENSE,
     SENTENCE_END,
@@ -27,9 +28,9 @@ SAID_BARE = frozenset({*COPULA, "for"})
 MONTH_BY_TENSE = frozenset({"in", "until", "till", "by"})
 """A month after these goes by its clause's tense ("postponed until October": ahead; "I lived there until
 October": the last); after "last", "next", "since" … by its word, as before."""
-SAID_ORDINAL = frozenset({*COPULA, "to", "of", "for"})
-"""The words before a day of the month that only a tense reading takes ("bday is the 30th", "pushed to the
-21st"); "on", "from", "until", "by" the 15th were read before round 63."""
+SAID_ORDINAL = frozenset(ORDINAL_LEADS)
+"""The words before a day of the month that only a tense reading takes (date_patterns.ORDINAL_LEADS): a
+fact's clause read by the future words only skips them."""
 _HALF_YEAR = 183  # days: a day of the year said with no tense is the nearest one, ahead or back
 
 
