@@ -97,6 +97,7 @@ class TimeScope:
         return {"as_of": self.as_of, "known_at": self.known_at, "alive_at": self.alive_at}
 
 
+@lru_cache(maxsize=256)
 def asks_about_the_past(query: str) -> bool:
     """Whether a question asks about an earlier state ("where did I live before?") rather than the
     present ("where do I live now?"); questions without a marker are about the present."""
@@ -194,6 +195,12 @@ def foretold(memory: Mapping[str, Any], query: str, scope: TimeScope, now: datet
     read = int((scope.as_of or now).timestamp() * 1000)
     if type(start) is not int or not said < start <= read:  # (a bool is no time)
         return False
+    return _asks_what_happened(query)
+
+
+@lru_cache(maxsize=256)
+def _asks_what_happened(query: str) -> bool:
+    """:func:`foretold`'s test of the question, read once per question, not once per candidate."""
     return _WHAT_HAPPENED.search(query) is not None and _WHEN_OR_PLAN.search(query) is None
 
 

@@ -273,11 +273,10 @@ def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[
     relation fact of theirs does (graphmem.model.timescope.introduces finds none): the first that names them
     in an introducing shape (:data:`_BEFORE`, :data:`_AFTER`: "a guy named Sal", "Sal is the plumber my
     landlord uses", "physio is Karina at Move Well"; not in a question), else the first that names them at
-    all, by when it was said. A
-    person is introduced when first mentioned, and later mentions take the name as known ("Sal replaced the
-    water heater"), as words for new and given information go in any discourse. The name as the question
-    writes it: capitalised there, capitalised in the statement ("Who is Will?" is not "I will pick up the
-    kids"); a whole name, its words together ("Tom Becker")."""
+    all, by when it was said. A person is introduced when first mentioned, and later mentions take the name
+    as known ("Sal replaced the water heater"), as words for new and given information go in any discourse.
+    The name as the question writes it: capitalised there, capitalised in the statement ("Who is Will?" is
+    not "I will pick up the kids"); a whole name, its words together ("Tom Becker")."""
     asked = who_is_named(query)
     if not asked or any(introduces(m, query) for m in memories.values()):
         return set()
@@ -302,7 +301,7 @@ def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[
 
 
 # the shapes a person is introduced in, around the name: "a guy named Sal", "Sal is the plumber", "Sal, my
-# plumber", "Sal (the plumber)", "physio is Karina", "my sister Ana", "hired first engineer. Tobi Adeyemi"
+# plumber", "Sal (the plumber)", "physio is Karina", "my sister Ana", "cofounder: Lena Park"
 _NOT_A_ROLE = r"(?!(?:with|and|to|for|at|from|of|in|on|by|or)\b)"  # "the game with Sal" is no role
 _BEFORE = re.compile(
     rf"(?:\b(?:named|called)|\b(?<!\?)(?:is|'s)|\b(?:my|our|a|an|his|her|their|the) {_NOT_A_ROLE}[\w-]+"
@@ -310,7 +309,7 @@ _BEFORE = re.compile(
     re.IGNORECASE,
 )
 _AFTER = re.compile(
-    r"^(?:,? \(?(?:my|our|the|a|an|his|her|their)\b| \((?:my|our|the|a|an)\b| (?:is|'s) "
+    r"^(?:,? \(?(?:my|our|the|a|an|his|her|their)\b| (?:is|'s) "
     r"(?:my|our|the|a|an|his|her|their)\b|['’]s (?:my|our|the|a|an)\b)",
     re.IGNORECASE,
 )
