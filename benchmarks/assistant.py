@@ -6,7 +6,7 @@ work, appointments, plans, errands, preferences, health, things that change), th
         --out benchmarks/results/assistant.json --show
 
 The sets (``tests/data/assistant_dev.json``, ``tests/data/assistant_heldout.json``,
-``tests/data/assistant_heldout2.json`` to ``assistant_heldout4.json``, 12 users each) were written by hand
+``tests/data/assistant_heldout2.json`` to ``assistant_heldout5.json``, 12 users each) were written by hand
 by helpers blind to the
 engine's rules (neither graphmem/model, graphmem/retrieval, docs/temporal.md, docs/formation.md,
 docs/recall.md nor the other sets were read): each user's 16-22 turns on days 1-60 as people type (lower
@@ -16,7 +16,11 @@ since); heldout2 was written after those rules and scored once, before and after
 it again, still unread). Round 63's heldout3 (12 users, 88 questions) and heldout4 (92 questions, a third
 of them past events, a third current values) were written during that round, each scored once on the base
 and the round's code so far before its misses were read; both are read since. One ``hour`` of heldout4 that
-was no hour ("mgr1") was dropped before its first run. Day N is N days
+was no hour ("mgr1") was dropped before its first run. Round 64's heldout5 (95 questions, half of them
+current values said as people say changes, mostly without a change word) was scored once whole on the base
+and the round's first code; its first six users were read after that, its last six (h5-07 to h5-12) only
+scored, once more, on the round's final code. Round 64's first log printed heldout2's misses: it is read
+since. Day N is N days
 after Monday 2026-09-07; a turn is written at 09:00 UTC of its day (or its ``hour``); relative dates in the
 turns ("on Thursday", "the 14th") point where the set's author meant on that calendar. Each user has an
 ``ask_day`` (its weekday in ``note``) and 5-8 questions with the turns that answer them (``evidence``,

@@ -237,10 +237,10 @@ def test_a_change_claims_the_statement_it_is_closest_to_and_takes_its_score() ->
         ["old_limit", "limit", "RELATED_TO", 0.84],
         ["httpx", "limit", "RELATED_TO", 0.63],
     ]
-    assert _claimed(changers, links) == {"client": {"httpx"}, "old_limit": {"limit"}}
+    assert _claimed(changers, links, {}, "") == {"client": {"httpx"}, "old_limit": {"limit"}}
     # a chain of changes: each claims the one before it, so every earlier statement is outdated
     chain = [["a", "b", "RELATED_TO", 0.6], ["a", "c", "RELATED_TO", 0.7], ["b", "c", "RELATED_TO", 0.8]]
-    assert _claimed({"a": {"b", "c"}, "b": {"c"}}, chain) == {"a": {"b"}, "b": {"c"}}
+    assert _claimed({"a": {"b", "c"}, "b": {"c"}}, chain, {}, "") == {"a": {"b"}, "b": {"c"}}
     own = {"a": 0.9, "b": 0.3, "c": 0.2, "d": 0.5}
     assert inherit(own, {"a": {"b"}, "b": {"c"}}) == {"a": 0.9, "b": 0.9, "c": 0.9, "d": 0.5}
     assert inherit(own, {}) == own

@@ -30,6 +30,7 @@ from graphmem.model.timescope import (
     introduces,
 )
 from graphmem.retrieval.bm25 import stem
+from graphmem.retrieval.restated import WHEN, asked_thing, restated_later
 from graphmem.retrieval.signals import via_context
 from graphmem.retrieval.terms import STOP_WORDS, query_terms
 
@@ -50,17 +51,11 @@ __all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
 # Chen replaces him", "switching to Dr. Okonkwo's lab", "going with Golden Prairie") and a choice made after
 # weighing ("we decided on Nora"). Round 63: a time moved by other verbs ("got bumped to the 19th",
 # "postponed to Friday"), a role's new holder by name without "my" ("new supervisor is Latoya Grant", "New
-# CFO will be Ms. Olga Kim from 12 Oct"), "from now on".
-_WHEN = (
-    r"(?:(?:every |the )?(?:mon|tues?|wed(?:nes)?|thurs?|fri|sat(?:ur)?|sun)(?:day)?s?\b|"
-    r"the \d{1,2}(?:st|nd|rd|th)\b|"
-    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|(?:next|this) (?:week|month)\b|"
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:morning|afternoon|evening)s\b)"
-)
+# CFO will be Ms. Olga Kim from 12 Oct"), "from now on". Its pieces:
+
 # what a state said to hold "now", or a choice "going with", is: a time, a number or a name ("practice is now
 # tues thurs", "Going with Golden Prairie"; not "the team is now so much happier", "going with my sister")
-_VALUE = rf"(?:{_WHEN}|(?-i:[A-Z0-9]))"
+_VALUE = rf"(?:{WHEN}|(?-i:[A-Z0-9]))"
 # a person or a choice named: a capitalised name (a title before it allowed), not "I", not a possessive
 # ("The new album is Taylor's best"), not a word said for emphasis or assent
 _HOLDER = (
@@ -81,8 +76,8 @@ CHANGE = re.compile(
     r"shop|business|company|practice|position))\b"
     # a time said to hold from now on, or again ("he'll have Saga Monday-Wednesday from now on", "choir is
     # back on Wednesdays"; not "Mom's back on the 23rd", a return)
-    rf"|{_WHEN}[^.!?]{{0,40}}\bfrom now on\b|\bfrom now on\b[^.!?]{{0,40}}{_WHEN}"
-    rf"|\b(?:is|are|'s|'re) back on (?!the \d){_WHEN}"
+    rf"|{WHEN}[^.!?]{{0,40}}\bfrom now on\b|\bfrom now on\b[^.!?]{{0,40}}{WHEN}"
+    rf"|\b(?:is|are|'s|'re) back on (?!the \d){WHEN}"
     # a choice made after weighing: "We chose the Mazda CX-5", "We decided!! Mai it is", "Karen it is, ..."
     # (a sentence of its own: not "Paris it is, the most beautiful city", "Yeah it is!"), "decided: pizza"
     r"|\b(?:I|we) (?:chose|opted for) (?:the |a |an )?(?-i:[A-Z0-9])"
@@ -94,7 +89,7 @@ CHANGE = re.compile(
     rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
     rf"|\b(?:{MOVED}|moving|changing|shifting)\b"
     r"(?:[^.!?;,]|[.,](?=\w)){0,40}?\b(?:to|until)\s+"
-    rf"{_WHEN}"
+    rf"{WHEN}"
     r"|\b(?:changed|switched|migrated|upgraded|downgraded|renamed|raised|lowered|increased|reduced|bumped|"
     r"updated|rotated)\b(?:[^.!?;,]|[.,](?=\w)){0,60}?\bto\s+(?=(?-i:[A-Z0-9$€£])|\S*?(?:\d|[._:]\w))",
     re.IGNORECASE,
@@ -120,8 +115,10 @@ def currencies(
     memories of the pool that outdated it (a fact they stated SUPERSEDES it, or :func:`changed_later`):
     :func:`inherit` reads them."""
     current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
-    changers = _claimed(changed_later(memories, own, query, k, links), links)
-    for mid in changers:
+    words = _candidates(memories, own, query, k)
+    changers = _claimed(_changes(memories, words, links), links, words, query)
+    outdated = {*changers, *restated_later(memories, words, query, _content_words(query))}
+    for mid in outdated:
         current[mid] = min(current[mid], STALE_FACTOR)
     for mid in introductions(memories, query):  # "Who is Sal?": where the user first named him
         current[mid] = max(current[mid], CURRENT_FACTOR)
@@ -133,9 +130,18 @@ def currencies(
     return current, _superseders(memories, current, changers)
 
 
-def _claimed(changers: Mapping[str, set[str]], links: Sequence[Sequence[Any]]) -> dict[str, set[str]]:
-    """Of :func:`changed_later`'s pairs, each change statement's closest earlier one (the heaviest RELATED_TO
-    edge between them, as the pool reads its weight now): what it outdates, and passes its score to. A change
+def _claimed(
+    changers: Mapping[str, set[str]],
+    links: Sequence[Sequence[Any]],
+    words: Mapping[str, set[str]],
+    query: str,
+) -> dict[str, set[str]]:
+    """Of :func:`changed_later`'s pairs, the earlier ones each change statement outdates, and passes its score
+    to: those that share with it a word of the thing the question asks about
+    (graphmem.retrieval.restated.asked_thing: "lead" in "who's my team lead now?" for "new lead is called
+    hana" and both "my team lead kieran made us redo the sprint board" and "kieran quit?? we get a new lead
+    next month"), else the closest (the heaviest RELATED_TO
+    edge between them, as the pool reads its weight now). A change
     statement shares a word with the earlier ones it is compared with, which can be another thing's
     ("requests" the library, and "requests per minute" of a rate limit: "We raised the API rate limit to
     500 requests per minute" is closer to "The API rate limit is 100 requests per minute" than to "We use
@@ -148,10 +154,14 @@ def _claimed(changers: Mapping[str, set[str]], links: Sequence[Sequence[Any]]) -
     for old, later in changers.items():
         for new in later:
             earlier.setdefault(new, set()).add(old)
+    thing = asked_thing(query, _content_words(query))
     claimed: dict[str, set[str]] = {}
     for new, olds in earlier.items():
-        closest = max(sorted(olds), key=lambda o: weight.get(frozenset((new, o)), 0.0))  # ties: by id
-        claimed.setdefault(closest, set()).add(new)
+        chosen = {old for old in olds if words.get(old, set()) & words.get(new, set()) & thing} or {
+            max(sorted(olds), key=lambda o: weight.get(frozenset((new, o)), 0.0))  # ties: by id
+        }
+        for old in chosen:
+            claimed.setdefault(old, set()).add(new)
     return claimed
 
 
@@ -223,14 +233,31 @@ def changed_later(
     the closer match to the question's words, ranked first. Only among the best k: both must answer the
     question well enough to be shown. On the LoCoMo development split no change it finds is claimed
     (:func:`_claimed`) in any of 997 recalls (round 61, the value-change wording included)."""
-    if asks_about_the_past(query) or who_is_named(query):  # "Who's Bernadette?": who she is, whoever holds
-        return {}  # her role now ("my new charge nurse is Lorraine" changes the role, not who Bernadette is)
+    return _changes(memories, _candidates(memories, own, query, k), links)
+
+
+def _candidates(
+    memories: Mapping[str, Mapping[str, Any]], own: Mapping[str, float], query: str, k: int
+) -> dict[str, set[str]]:
+    """The best ``k`` statements (by ``own``) with the time they were said, each with its content words less
+    the speakers' names (who, not what); none for a question about the past, or who someone is ("Who's
+    Bernadette?": who she is, whoever holds her role now: "my new charge nurse is Lorraine" changes the role,
+    not who Bernadette is)."""
+    if asks_about_the_past(query) or who_is_named(query):
+        return {}
     top = sorted(own, key=lambda mid: -own[mid])[:k]
-    said: dict[str, int] = {  # epoch ms; a memory without it is not compared
-        mid: t for mid in top if mid in memories and isinstance(t := memories[mid].get("said"), int)
+    speakers = {stem(str(m.get("speaker") or "").lower()) for m in memories.values()}
+    return {
+        mid: _content_words(str(memories[mid].get("content") or "")) - speakers
+        for mid in top
+        if mid in memories and isinstance(memories[mid].get("said"), int)  # epoch ms; else not compared
     }
-    speakers = {stem(str(m.get("speaker") or "").lower()) for m in memories.values()}  # who, not what
-    words = {mid: _content_words(str(memories[mid].get("content") or "")) - speakers for mid in said}
+
+
+def _changes(
+    memories: Mapping[str, Mapping[str, Any]], words: Mapping[str, set[str]], links: Sequence[Sequence[Any]]
+) -> dict[str, set[str]]:
+    """:func:`changed_later` over :func:`_candidates`' ``words``."""
     related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
     changed: dict[str, set[str]] = {}
     for new in words:
@@ -240,7 +267,7 @@ def changed_later(
         for old in words:
             if (
                 old != new
-                and said[old] < said[new]
+                and memories[old]["said"] < memories[new]["said"]
                 and words[old] & words[new]
                 and memories[old].get("speaker") == memories[new].get("speaker")  # one's own state
                 and frozenset((old, new)) in related

@@ -1,0 +1,146 @@
+"""A value said again without a change word (graphmem.retrieval.restated, round 64): for a question that
+asks who, when or how much holds now, a later statement of the same thing that gives such a value outdates
+the earlier ones; a change statement outdates every earlier one that names the thing asked
+(graphmem.retrieval.changes._claimed). Pure rules first, then the scenarios on the real server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from conversation import say
+
+from graphmem import GraphMemory
+from graphmem.retrieval.changes import _candidates, _claimed, _content_words
+from graphmem.retrieval.restated import asked_thing, restated_later
+
+DAY = 86_400_000
+
+
+def _pool(*texts: str, speaker: str = "user") -> dict[str, dict[str, object]]:
+    """Statements said a day apart, in order: ids s0, s1, ..."""
+    return {f"s{i}": {"content": t, "said": i * DAY, "speaker": speaker} for i, t in enumerate(texts)}
+
+
+def _restated(query: str, memories: dict[str, dict[str, object]]) -> dict[str, set[str]]:
+    own = {mid: 1.0 for mid in memories}
+    words = _candidates(memories, own, query, 10)
+    return restated_later(memories, words, query, _content_words(query))
+
+
+COACH = (
+    "jaylen has soccer tues n thurs 5:30, coach rivera",
+    "jaylens team got a dad volunteer, mr pham, as coach",
+)
+SWIM = ("swim lessons are tuesdays at 5pm", "swim lessons thursdays 6pm for the rest of term")
+
+
+@pytest.mark.parametrize(
+    ("query", "texts", "expected"),
+    [
+        ("who's jaylen's soccer coach now?", COACH, {"s0": {"s1"}}),  # a person named, "coach" shared
+        ("when are my swim lessons now?", SWIM, {"s0": {"s1"}}),  # a time
+        (
+            "what do the swim lessons cost these days?",
+            ("swim lessons are $40", "swim lessons $45 a month"),
+            {"s0": {"s1"}},
+        ),
+        (
+            "how much are the swim lessons now?",
+            ("swim lessons are $40", "swim lessons $45 a month"),
+            {"s0": {"s1"}},
+        ),
+        # not asked of the present in so many words: most such questions ask what was said once
+        ("who's jaylen's soccer coach?", COACH, {}),
+        ("when are my swim lessons?", SWIM, {}),
+        # asked of the past
+        ("who was jaylen's soccer coach back then?", COACH, {}),
+        # "what" and "where" values have no shape: a later mention could be anything
+        (
+            "what is my sister's job now?",
+            ("my sister is a nurse", "my sister Eilidh visited, nice weekend"),
+            {},
+        ),
+        # the later one gives no value of the kind asked
+        (
+            "when is jaylen's soccer practice now?",
+            ("soccer practice is tues 5:30", "jaylen wants to quit soccer"),
+            {},
+        ),
+        # only the person's name shared: every statement about Jaylen names him
+        (
+            "who's jaylen's soccer coach now?",
+            ("coach rivera is jaylen's coach", "jaylen invited Tom over"),
+            {},
+        ),
+        # a question names nothing
+        ("who's jaylen's soccer coach now?", (COACH[0], "can you ask coach Pham about the schedule?"), {}),
+    ],
+)
+def test_a_later_statement_of_the_kind_asked_restates_the_value(
+    query: str, texts: tuple[str, ...], expected: dict[str, set[str]]
+) -> None:
+    assert _restated(query, _pool(*texts)) == expected
+
+
+def test_only_the_same_speaker_restates() -> None:
+    memories = _pool(*SWIM)
+    memories["s1"]["speaker"] = "assistant"
+    assert _restated("when are my swim lessons now?", memories) == {}
+
+
+def test_the_thing_asked_leaves_out_given_names() -> None:
+    assert asked_thing("who's jaylen's soccer coach now?", {"jaylen", "soccer", "coach"}) == {
+        "soccer",
+        "coach",
+    }
+
+
+def test_a_change_claims_every_earlier_statement_of_the_thing_asked() -> None:
+    """The closest earlier statement only where none shares a word of the thing asked (the requests case of
+    tests/test_state_changes.py)."""
+    memories = _pool(
+        "my team lead oskar keeps moving our deadlines",
+        "oskar handed in his notice, we get a new lead next month",
+        "new lead is called Wren, seems calm",
+    )
+    words = _candidates(memories, {mid: 1.0 for mid in memories}, "who's my team lead now?", 10)
+    links = [["s0", "s2", "RELATED_TO", 0.5], ["s1", "s2", "RELATED_TO", 0.8]]
+    changers = {"s0": {"s2"}, "s1": {"s2"}}
+    assert _claimed(changers, links, words, "who's my team lead now?") == {"s0": {"s2"}, "s1": {"s2"}}
+    assert _claimed(changers, links, words, "who is Wren?") == {"s1": {"s2"}}  # no shared word asked
+
+
+def _on(day: int) -> datetime:
+    return datetime(2025, 10, day, 10, tzinfo=UTC)
+
+
+def _first(mem: GraphMemory, user_id: str, query: str) -> str:
+    return mem.recall(query, user_id=user_id, k=5, reinforce=False)[0].memory.id
+
+
+def _filler(mem: GraphMemory, user_id: str) -> None:
+    for day, text in enumerate(
+        (
+            "Any tips for a sore back after gardening?",
+            "Recommend me a podcast about history.",
+            "Fix a slow Mac?",
+        ),
+        start=1,
+    ):
+        say(mem, user_id, _on(day), text)
+
+
+def test_a_time_said_again_answers_when_it_is_now(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    say(mem, user_id, _on(5), "My swim lessons are on Tuesdays at 5pm at the leisure centre.")
+    later = say(mem, user_id, _on(20), "pool emailed: swim lessons thursdays 6pm for the rest of term")
+    assert _first(mem, user_id, "When are my swim lessons now?") == later
+
+
+def test_a_new_holder_outdates_every_earlier_statement_of_the_role(mem: GraphMemory, user_id: str) -> None:
+    _filler(mem, user_id)
+    say(mem, user_id, _on(5), "work was rough today, my team lead Oskar moved every deadline again")
+    say(mem, user_id, _on(12), "Oskar handed in his notice?? we get a new lead next month")
+    wren = say(mem, user_id, _on(25), "new lead is called Wren, seems calm so far")
+    assert _first(mem, user_id, "who's my team lead now?") == wren
