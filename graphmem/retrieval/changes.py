@@ -30,9 +30,8 @@ from graphmem.model.timescope import (
     introduces,
 )
 from graphmem.retrieval.bm25 import stem
-from graphmem.retrieval.restated import WHEN, asked_thing, restated_later
+from graphmem.retrieval.restated import WHEN, asked_of, content_words, earlier, restated_later, same_thing
 from graphmem.retrieval.signals import via_context
-from graphmem.retrieval.terms import STOP_WORDS, query_terms
 
 __all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
 
@@ -51,7 +50,7 @@ __all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
 # Chen replaces him", "switching to Dr. Okonkwo's lab", "going with Golden Prairie") and a choice made after
 # weighing ("we decided on Nora"). Round 63: a time moved by other verbs ("got bumped to the 19th",
 # "postponed to Friday"), a role's new holder by name without "my" ("new supervisor is Latoya Grant", "New
-# CFO will be Ms. Olga Kim from 12 Oct"), "from now on". Its pieces:
+# CFO will be Ms. Olga Kim from 12 Oct"), "from now on".
 
 # what a state said to hold "now", or a choice "going with", is: a time, a number or a name ("practice is now
 # tues thurs", "Going with Golden Prairie"; not "the team is now so much happier", "going with my sister")
@@ -117,7 +116,7 @@ def currencies(
     current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
     words = _candidates(memories, own, query, k)
     changers = _claimed(_changes(memories, words, links), links, words, query)
-    outdated = {*changers, *restated_later(memories, words, query, _content_words(query))}
+    outdated = {*changers, *restated_later(memories, words, query)}
     for mid in outdated:
         current[mid] = min(current[mid], STALE_FACTOR)
     for mid in introductions(memories, query):  # "Who is Sal?": where the user first named him
@@ -133,32 +132,40 @@ def currencies(
 def _claimed(
     changers: Mapping[str, set[str]],
     links: Sequence[Sequence[Any]],
-    words: Mapping[str, set[str]],
+    words: Mapping[str, frozenset[str] | set[str]],
     query: str,
 ) -> dict[str, set[str]]:
-    """Of :func:`changed_later`'s pairs, the earlier ones each change statement outdates, and passes its score
-    to: those that share with it a word of the thing the question asks about
-    (graphmem.retrieval.restated.asked_thing: "lead" in "who's my team lead now?" for "new lead is called
-    hana" and both "my team lead kieran made us redo the sprint board" and "kieran quit?? we get a new lead
-    next month"), else the closest (the heaviest RELATED_TO
-    edge between them, as the pool reads its weight now). A change
-    statement shares a word with the earlier ones it is compared with, which can be another thing's
-    ("requests" the library, and "requests per minute" of a rate limit: "We raised the API rate limit to
-    500 requests per minute" is closer to "The API rate limit is 100 requests per minute" than to "We use
-    requests as our HTTP client" or to "We switched from requests to httpx"); along a chain of changes each
-    claims the one before it."""
+    """Of :func:`changed_later`'s pairs, the earlier statements each change statement outdates, and passes its
+    score to (:func:`inherit`). A change statement shares a word with the earlier ones it is compared with,
+    which can be another thing's ("requests" the library, and "requests per minute" of a rate limit: "We
+    raised the API rate limit to 500 requests per minute" is closer to "The API rate limit is 100 requests
+    per minute" than to "We use requests as our HTTP client" or to "We switched from requests to httpx"), so
+    each claims the earlier statement it is closest to (the heaviest RELATED_TO edge between them, as the
+    pool reads its weight now); along a chain of changes each claims the one before it. It also claims every
+    other earlier statement of the thing asked (graphmem.retrieval.restated.same_thing) whose closest later
+    change it is, unless that statement states a change itself: "new lead is called hana" outdates both "my
+    team lead kieran made us redo the board" and "kieran quit?? we get a new lead next month" for "who's my
+    team lead now?", where only the closer one was outdated and the first still ranked first."""
     weight = {
         frozenset(link[:2]): _number(link[3]) for link in links if link[2] == "RELATED_TO" and len(link) > 3
     }
-    earlier: dict[str, set[str]] = {}
+
+    def closest(one: str, others: set[str]) -> str:
+        return max(sorted(others), key=lambda o: weight.get(frozenset((one, o)), 0.0))  # ties: by id
+
+    earlier_ones: dict[str, set[str]] = {}
     for old, later in changers.items():
         for new in later:
-            earlier.setdefault(new, set()).add(old)
-    thing = asked_thing(query, _content_words(query))
+            earlier_ones.setdefault(new, set()).add(old)
+    asked = asked_of(query)
     claimed: dict[str, set[str]] = {}
-    for new, olds in earlier.items():
-        chosen = {old for old in olds if words.get(old, set()) & words.get(new, set()) & thing} or {
-            max(sorted(olds), key=lambda o: weight.get(frozenset((new, o)), 0.0))  # ties: by id
+    for new, olds in earlier_ones.items():
+        chosen = {closest(new, olds)} | {
+            old
+            for old in olds
+            if old not in earlier_ones  # no change statement itself
+            and closest(old, changers[old]) == new
+            and same_thing(asked, words.get(old, frozenset()), words.get(new, frozenset()))
         }
         for old in chosen:
             claimed.setdefault(old, set()).add(new)
@@ -238,24 +245,26 @@ def changed_later(
 
 def _candidates(
     memories: Mapping[str, Mapping[str, Any]], own: Mapping[str, float], query: str, k: int
-) -> dict[str, set[str]]:
-    """The best ``k`` statements (by ``own``) with the time they were said, each with its content words less
-    the speakers' names (who, not what); none for a question about the past, or who someone is ("Who's
-    Bernadette?": who she is, whoever holds her role now: "my new charge nurse is Lorraine" changes the role,
-    not who Bernadette is)."""
+) -> dict[str, frozenset[str]]:
+    """The best ``k`` statements (by ``own``) that carry the time they were said (``said``), each with its
+    content words (graphmem.retrieval.restated.content_words) less the speakers' names (who, not what); none
+    for a question about the past, or who someone is ("Who's Bernadette?": who she is, whoever holds her
+    role now: "my new charge nurse is Lorraine" changes the role, not who Bernadette is)."""
     if asks_about_the_past(query) or who_is_named(query):
         return {}
     top = sorted(own, key=lambda mid: -own[mid])[:k]
     speakers = {stem(str(m.get("speaker") or "").lower()) for m in memories.values()}
     return {
-        mid: _content_words(str(memories[mid].get("content") or "")) - speakers
+        mid: content_words(str(memories[mid].get("content") or "")) - speakers
         for mid in top
         if mid in memories and isinstance(memories[mid].get("said"), int)  # epoch ms; else not compared
     }
 
 
 def _changes(
-    memories: Mapping[str, Mapping[str, Any]], words: Mapping[str, set[str]], links: Sequence[Sequence[Any]]
+    memories: Mapping[str, Mapping[str, Any]],
+    words: Mapping[str, frozenset[str]],
+    links: Sequence[Sequence[Any]],
 ) -> dict[str, set[str]]:
     """:func:`changed_later` over :func:`_candidates`' ``words``."""
     related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
@@ -264,14 +273,8 @@ def _changes(
         content = str(memories[new].get("content") or "")
         if asks_only(content) or all(_supposed(content, m.span()) for m in CHANGE.finditer(content)):
             continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
-        for old in words:
-            if (
-                old != new
-                and memories[old]["said"] < memories[new]["said"]
-                and words[old] & words[new]
-                and memories[old].get("speaker") == memories[new].get("speaker")  # one's own state
-                and frozenset((old, new)) in related
-            ):
+        for old in earlier(memories, words, new):  # one's own state, said before
+            if words[old] & words[new] and frozenset((old, new)) in related:
                 changed.setdefault(old, set()).add(new)
     return changed
 
@@ -286,13 +289,6 @@ sale."""
 def _supposed(text: str, span: tuple[int, int]) -> bool:
     """Whether the change at ``span`` is only supposed or asked (:data:`_SUPPOSING`)."""
     return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
-
-
-def _content_words(text: str) -> set[str]:
-    """Lower-case words of three letters or more that are not function words, as the full-text index stems
-    them: "moving on the 14th" and "the move date is pushed to the 21st" share "move"."""
-    found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
-    return {stem(w) for w in found if len(w) >= 3 and w not in STOP_WORDS}
 
 
 def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:
