@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from graphmem import GraphMemory
 from graphmem.model.fact_patterns import extract
+
+SMALL_TALK = (
+    "Can you suggest a good recipe for banana bread?",
+    "How do I fix a squeaky door hinge?",
+    "Any tips for sleeping better?",
+    "Recommend me a sci-fi novel please.",
+)
+"""Turns that name no place, person, time or state: a tenant's first days, before a scenario's statements."""
+
+
+def small_talk(mem: GraphMemory, user_id: str, day: Callable[[int], datetime]) -> None:
+    """:data:`SMALL_TALK` on days 1-4 (``day``: a scenario's time of a day number)."""
+    for number, text in enumerate(SMALL_TALK, start=1):
+        say(mem, user_id, day(number), text)
 
 
 def say(mem: GraphMemory, user_id: str, when: datetime, text: str) -> str:

@@ -298,16 +298,7 @@ def _first(mem: GraphMemory, user_id: str, question: str, as_of: datetime | None
 
 
 def _filler(mem: GraphMemory, user_id: str) -> None:
-    for day, text in enumerate(
-        (
-            "Can you suggest a good recipe for banana bread?",
-            "How do I fix a squeaky door hinge?",
-            "Any tips for sleeping better?",
-            "Recommend me a sci-fi novel please.",
-        ),
-        start=1,
-    ):
-        say(mem, user_id, on(day), text)
+    conversation.small_talk(mem, user_id, on)
 
 
 def test_a_home_corrected_leaves_the_work_stated_beside_it_current(mem: GraphMemory, user_id: str) -> None:

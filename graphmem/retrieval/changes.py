@@ -30,7 +30,7 @@ from graphmem.model.timescope import (
     introduces,
 )
 from graphmem.retrieval.bm25 import stem
-from graphmem.retrieval.restated import WHEN, asked_of, content_words, earlier, restated_later, same_thing
+from graphmem.retrieval.restated import WHEN, asked_of, content_words, earlier, names_the_head, restated_later
 from graphmem.retrieval.signals import via_context
 
 __all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
@@ -116,15 +116,19 @@ def currencies(
     current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
     words = _candidates(memories, own, query, k)
     changers = _claimed(_changes(memories, words, links), links, words, query)
-    outdated = {*changers, *restated_later(memories, words, query)}
-    for mid in outdated:
+    restated = restated_later(memories, words, query)
+    for mid in {*changers, *restated}:
         current[mid] = min(current[mid], STALE_FACTOR)
     for mid in introductions(memories, query):  # "Who is Sal?": where the user first named him
         current[mid] = max(current[mid], CURRENT_FACTOR)
     before = {link[1]: link[0] for link in links if link[2] == "FOLLOWS"}
     for mid, memory in memories.items():
         prev = before.get(mid)
-        if prev in current and via_context(memory) and not _outdated_by(prev, memories, mid, changers):
+        if (
+            prev in current
+            and via_context(memory)
+            and not _outdated_by(prev, memories, mid, changers, restated)
+        ):
             current[mid] = min(current[mid], current[prev])
     return current, _superseders(memories, current, changers)
 
@@ -141,11 +145,12 @@ def _claimed(
     raised the API rate limit to 500 requests per minute" is closer to "The API rate limit is 100 requests
     per minute" than to "We use requests as our HTTP client" or to "We switched from requests to httpx"), so
     each claims the earlier statement it is closest to (the heaviest RELATED_TO edge between them, as the
-    pool reads its weight now); along a chain of changes each claims the one before it. It also claims every
-    other earlier statement of the thing asked (graphmem.retrieval.restated.same_thing) whose closest later
-    change it is, unless that statement states a change itself: "new lead is called hana" outdates both "my
-    team lead kieran made us redo the board" and "kieran quit?? we get a new lead next month" for "who's my
-    team lead now?", where only the closer one was outdated and the first still ranked first."""
+    pool reads its weight now); along a chain of changes each claims the one before it. It also claims
+    every other earlier statement of the thing asked (graphmem.retrieval.restated.names_the_head) whose
+    closest later change it is, unless that statement states a change itself: "new lead is called hana"
+    outdates both "my team lead kieran made us redo the board" and "kieran quit?? we get a new lead next
+    month" for "who's my team lead now?", where only the closer one was outdated and the first still ranked
+    first."""
     weight = {
         frozenset(link[:2]): _number(link[3]) for link in links if link[2] == "RELATED_TO" and len(link) > 3
     }
@@ -165,7 +170,7 @@ def _claimed(
             for old in olds
             if old not in earlier_ones  # no change statement itself
             and closest(old, changers[old]) == new
-            and same_thing(asked, words.get(old, frozenset()), words.get(new, frozenset()))
+            and names_the_head(asked, words.get(old, frozenset()), words.get(new, frozenset()))
         }
         for old in chosen:
             claimed.setdefault(old, set()).add(new)
@@ -215,13 +220,19 @@ def inherit(own: Mapping[str, float], by: Mapping[str, set[str]]) -> dict[str, f
 
 
 def _outdated_by(
-    old: str, memories: Mapping[str, Mapping[str, Any]], mid: str, changers: Mapping[str, set[str]]
+    old: str,
+    memories: Mapping[str, Mapping[str, Any]],
+    mid: str,
+    changers: Mapping[str, set[str]],
+    restated: Mapping[str, set[str]],
 ) -> bool:
-    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` says so, or a fact
+    """Whether memory ``mid`` is what outdated memory ``old``: :func:`changed_later` or
+    graphmem.retrieval.restated.restated_later says so, or a fact
     ``mid`` stated marked it (``old``'s ``outdated_by``: the memories that SUPERSEDE it; "I'm moving to
     Glasgow next month" after "I live in London" too, whose mark starts at the plan's date)."""
     by = (memories.get(old) or {}).get("outdated_by")
-    return mid in changers.get(old, ()) or (isinstance(by, list) and mid in by)
+    later = changers.get(old, set()) | restated.get(old, set())
+    return mid in later or (isinstance(by, list) and mid in by)
 
 
 def changed_later(
