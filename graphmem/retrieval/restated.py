@@ -60,16 +60,10 @@ WHEN = (
 the Nth, a clock time, a month, "next week", mornings."""
 
 _LEAD_IN = r"^\W*(?:[\w']+\W+){0,3}?"  # "hey", "ok so", "quick q:" before the question word
-_ASKS_WHEN = re.compile(
-    rf"{_LEAD_IN}when\b|\b(?:what|which) (?:time|date|days?|evenings?|mornings?|nights?|weekday)\b"
-    r"|\bhow often\b",
-    re.IGNORECASE,
-)
+_WHAT_TIME = r"\b(?:what|which) (?:time|date|days?|evenings?|mornings?|nights?|weekday)\b|\bhow often\b"
+_ASKS_WHEN = re.compile(rf"{_LEAD_IN}when\b|{_WHAT_TIME}", re.IGNORECASE)
 _ASKS_WHO = re.compile(rf"{_LEAD_IN}(?:who|whom|whose)\b|\bwho(?:'s| is| are)\b", re.IGNORECASE)
-_ASKING = re.compile(
-    r"\bhow (?:much|many|often)\b|\b(?:what|which) (?:time|date|days?|evenings?|mornings?|nights?|weekday)\b",
-    re.IGNORECASE,
-)
+_ASKING = re.compile(rf"\bhow (?:much|many)\b|{_WHAT_TIME}", re.IGNORECASE)
 _ASKS_COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 _ASKS_MONEY = re.compile(
     r"\bhow much\b|\b(?:price|rate|cost|costs|fee|fees|rent|salary|charge)\b", re.IGNORECASE
@@ -141,7 +135,8 @@ def asked_of(query: str) -> Asked:
 
 
 def _ordered_words(text: str) -> list[str]:
-    found = (term.split("'")[0] for term in query_terms(text))
+    """:func:`content_words` in the order the text says them."""
+    found = (term.split("'")[0] for term in query_terms(text))  # "i'm" -> "i"
     return [stem(w) for w in found if len(w) >= 3 and w not in STOP_WORDS]
 
 
@@ -149,8 +144,7 @@ def _ordered_words(text: str) -> list[str]:
 def content_words(text: str) -> frozenset[str]:
     """Lower-case words of three letters or more that are not function words, as the full-text index stems
     them: "moving on the 14th" and "the move date is pushed to the 21st" share "move"."""
-    found = {term.split("'")[0] for term in query_terms(text)}  # "i'm" -> "i"
-    return frozenset(stem(w) for w in found if len(w) >= 3 and w not in STOP_WORDS)
+    return frozenset(_ordered_words(text))
 
 
 def same_thing(asked: Asked, old: frozenset[str] | set[str], new: frozenset[str] | set[str]) -> bool:
@@ -159,7 +153,7 @@ def same_thing(asked: Asked, old: frozenset[str] | set[str], new: frozenset[str]
     practiced piano for an hour"), and whose it is where the earlier says ("leo's swimming is fridays" is
     not by "mira's swimming moved to thursdays" for "when is leo's swimming now?")."""
     held = old & asked.thing
-    return bool(held) and held <= new and (not old & asked.whose or bool(new & asked.whose))
+    return bool(held) and held <= new and _whose_kept(asked, old, new)
 
 
 def names_the_head(asked: Asked, old: frozenset[str] | set[str], new: frozenset[str] | set[str]) -> bool:
@@ -168,7 +162,12 @@ def names_the_head(asked: Asked, old: frozenset[str] | set[str], new: frozenset[
     moved to the 21st" of "piano lessons are tuesdays at 4pm")."""
     held = old & asked.thing
     head = {asked.head} & held if asked.head else set()
-    return bool(held) and head <= new and (not old & asked.whose or bool(new & asked.whose))
+    return bool(held) and head <= new and _whose_kept(asked, old, new)
+
+
+def _whose_kept(asked: Asked, old: frozenset[str] | set[str], new: frozenset[str] | set[str]) -> bool:
+    """Whether the later statement says whose the thing is where the earlier one does."""
+    return not old & asked.whose or bool(new & asked.whose)
 
 
 def earlier(memories: Mapping[str, Mapping[str, Any]], words: Mapping[str, Any], new: str) -> list[str]:
