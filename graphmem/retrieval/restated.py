@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.model.date_patterns import MONTHS, WEEKDAYS
-from graphmem.model.people import is_first_name
+from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.scoring import asks_only
 from graphmem.retrieval.bm25 import stem
 from graphmem.retrieval.terms import STOP_WORDS, query_terms
@@ -99,8 +99,8 @@ _TITLED = re.compile(r"\b(?:mr|mrs|ms|mx|dr|prof)\.?\s+([a-z][\w'-]+)", re.IGNOR
 _AFTER_NAMING = re.compile(r"\b(?:named|called|coach|miss)\s+([A-Za-z][\w'-]+)", re.IGNORECASE)
 _CAPITALISED = re.compile(r"(?<![.!?\n]\s)(?<![.!?\n])(?<!^)(?<!\s\s)\b(?!I\b|I')[A-Z][a-z][\w'-]*")
 _OPENING = re.compile(r"(?:^|(?<=[.!?\n]\s)|(?<=\n))[A-Z][a-z][\w'-]*")
-_CALENDAR = frozenset({*MONTHS, *WEEKDAYS, *(w[:3] for w in (*MONTHS, *WEEKDAYS)), "sept", "tues", "thurs"})
-"""Capitalised words that name no one: "Nov 13", "Tues"."""
+_SHORT_DATES = frozenset({*(w[:3] for w in (*MONTHS, *WEEKDAYS)), "sept", "tues", "thurs"})
+"""Months and weekdays written short ("Nov 13", "Tues"), which graphmem.model.people.NOT_A_NAME lacks."""
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 
 
@@ -247,8 +247,9 @@ def _found(pattern: re.Pattern[str], text: str) -> Found:
 
 @functools.lru_cache(maxsize=65536)
 def _people_named(text: str) -> Found:
-    """The words of ``text`` that name a person (see :data:`_TITLED` and below), no function word, month or
-    weekday (a plural too: "Mondays"). Cached: a memory's words do not change."""
+    """The words of ``text`` that name a person (see :data:`_TITLED` and below): no function word, nor a word
+    that names no one (graphmem.model.people.NOT_A_NAME: a pronoun, a relative, a month or weekday, written
+    short or plural too: "Mondays"). Cached: a memory's words do not change."""
     found = [(m.group(1), m.start(1)) for m in _TITLED.finditer(text)]
     found += [(m.group(1), m.start(1)) for m in _AFTER_NAMING.finditer(text)]
     found += [(m.group(), m.start()) for m in _CAPITALISED.finditer(text)]
@@ -256,7 +257,9 @@ def _people_named(text: str) -> Found:
     named = []
     for word, at in found:
         bare = word.lower().split("'")[0]
-        if bare not in STOP_WORDS and bare not in _CALENDAR and bare.removesuffix("s") not in _CALENDAR:
+        if not any(
+            w in STOP_WORDS or w in NOT_A_NAME or w in _SHORT_DATES for w in (bare, bare.removesuffix("s"))
+        ):
             named.append((stem(bare), at))
     return tuple(named)
 
