@@ -152,6 +152,8 @@ _DATE_WORDS = [
     "evening", "before", "after", "Monday", "friday", "SUNDAY", "spring", "Summer", "fall", "autumn",
     "winter", "May", "may", "June", "jun", "Sept", "sept.", "December", "Dec", "aug", "March", "mar.",
     "\u017fpring", "wee\u212aend", "\u017fept", "I", "went", "there", "walked", ",", ".", "!", "and",
+    "tue", "Thurs", "fri", "sat", "Sun", "wed", "mon", "10am", "8:15", "at", "tmrw", "2moro", "tonite", "end",
+    "11/11", "the 7th", ":", "-",
 ]  # fmt: skip
 
 

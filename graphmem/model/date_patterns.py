@@ -9,9 +9,25 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "ARRANGED", "CLAUSE_END", "FUTURE", "HOLIDAYS", "MONTHS", "MONTH_ABBR", "MOVED", "NUMBERS",
-    "ORDINAL_LEADS", "PAST_TENSE", "PATTERNS", "PRESENT_TENSE", "SEASONS", "SENTENCE_END", "TRIGGER",
-    "TRIGGER_FOLDED", "WEEKDAYS",
+    "ARRANGED",
+    "CLAUSE_END",
+    "CLOCK",
+    "FUTURE",
+    "HOLIDAYS",
+    "MONTHS",
+    "MONTH_ABBR",
+    "MOVED",
+    "NUMBERS",
+    "ORDINAL_LEADS",
+    "PAST_TENSE",
+    "PATTERNS",
+    "PRESENT_TENSE",
+    "SEASONS",
+    "SENTENCE_END",
+    "TRIGGER",
+    "TRIGGER_FOLDED",
+    "WEEKDAYS",
+    "WEEKDAY_SHORT",
 ]  # fmt: skip
 
 MONTHS = [
@@ -20,6 +36,12 @@ MONTHS = [
 ]  # fmt: skip
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
+# weekdays written short as people type them: "next tue", "thurs 7pm", "dentist thu 22nd"; "mon", "wed",
+# "sat" and "sun" are words too ("I sat down", "the sun", "they were wed"), so they are read only where a
+# weekday's place says so (after last/this/next/coming or "on", before a day or a clock time)
+_WEEKDAY_CLEAR = r"tues?|thu(?:rs?)?|fri|weds"
+_WEEKDAY_WORDS = r"mon|wed|sat|sun"
+WEEKDAY_SHORT = rf"(?:{_WEEKDAY_CLEAR}|{_WEEKDAY_WORDS})"
 # holidays on a fixed day of the year (month, day); longest name first
 HOLIDAYS = {
     "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
@@ -59,13 +81,20 @@ _SUBJECT = (  # a subject pronoun or a name, and maybe an adverb: "I", "Leo", "w
     r"(?:\b(?i:i|we|you|he|she|they|it)|\b[A-Z][a-z]+)\s+"
     r"(?:(?:[a-z]+ly|just|also|then|all|both|even|never|already|only|first|once)\s+)?"
 )
+# a clock time: "8:15", "10am", "6 pm", "17h30", "10 oclock", "noon", and "at 2" (not "3.50", "2 kids")
+_CLOCK_SAID = (
+    r"\b\d{1,2}(?:[:.][0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}[:h][0-5]\d\b"
+    r"|\b\d{1,2}\s*o['’]?clock\b|\bnoon\b"
+)
+_NOT_A_DAY = "".join(f"(?<!\\b{w} )" for w in ("on", "last", "this", "next", "coming"))  # "see you on sat"
 _NOT_AFTER_BE = "".join(f"(?<!{w} )" for w in ("'m", "’m", "\\bam", "\\bis", "\\bare", "'re", "’re"))
 PAST_TENSE = re.compile(
     r"(?i:\b(?:was|were|had|did)(?:n['’]t)?\b)"
     rf"|['’]d\s+{_PARTICIPLE}"
     rf"|{_SUBJECT}{_NOT_ED}[a-z]{{2,}}ed\b"
     r"|(?<!['’]ve )(?<!\bhave )(?<!\bhas )(?<!['’]s )(?i:\bgot\b)"  # "I got", not "I've got"
-    rf"|{_NOT_AFTER_BE}(?i:\b(?:{_IRREGULAR_PAST})\b)"  # "I won", not "I'm lost"
+    rf"|{_NOT_AFTER_BE}{_NOT_A_DAY}(?i:\b(?:{_IRREGULAR_PAST})\b)(?!\.?,? (?:at |@ )?(?:{_CLOCK_SAID}))"  #
+    # "I won", not "I'm lost", "on sat", "sat 10am"
 )
 _TIMETABLE = (
     "start|starts|begin|begins|leave|leaves|arrive|arrives|fly|flies|land|lands|depart|departs|open|opens|"
@@ -109,6 +138,7 @@ CLAUSE_END = re.compile(
     re.I,
 )
 SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+CLOCK = re.compile(rf"{_CLOCK_SAID}|\bat \d{{1,2}}(?:\.[0-5]\d)?\b(?![.,:]?\d)", re.I)
 
 _NUM = (
     r"(\d{1,2}|a couple(?: of)?|a few|few|several|an?|"
@@ -120,6 +150,13 @@ _MONTH_RE = (
     r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _MODS = r"(last|this|next|past|coming)"
+# what follows a date in its clause ("bday is the 30th.", "the 19th at 3", "sat the 7th and"), not a thing
+# counted ("the 3rd time", "sat the 3rd paper")
+_GOES_ON_AS_A_DATE = (
+    r"\s*(?:$|[.,;:!?)\n]|(?:at|and|but|so|or|then|in|for|with|when|because|if|until|till|from|"
+    r"instead|now|lol|haha|too|as well|same time|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)\b|-)"
+)
+_AFTER_A_MOD = "|".join(f"(?<={w} )" for w in ("last", "this", "next", "past", "coming", "on"))
 
 # a word a holiday's date is said after (outside the phrase: "until Christmas" stays a bound of the statement)
 _AFTER_A_PREPOSITION = "|".join(
@@ -129,28 +166,58 @@ _AFTER_A_PREPOSITION = "|".join(
 )  # fmt: skip
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    # a weekday with its day of the month, which together name one day: "Tuesday the 10th", "thu 22nd",
+    # "Thursday, 12th November", "Sat Oct 24", "wed 11/11" (not "friday 11": eleven o'clock)
+    (
+        "weekday_day",
+        re.compile(
+            rf"\b(?:({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR})|({_WEEKDAY_WORDS}))\b\.?,? "
+            rf"(?:(the )?(\d{{1,2}})(st|nd|rd|th)?(?:,? (?:of )?{_MONTH_RE}\b\.?)?"
+            rf"|{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})/(\d{{1,2}}))"
+            # a weekday that is a word too, before a bare day, only where a date's clause goes on: not "I sat
+            # the 3rd paper"
+            rf"(?![\w:/]|\.\d|\s*(?:am|pm|h)\b)(?(2)(?(7)|(?(9)|(?={_GOES_ON_AS_A_DATE}))))",
+            re.I,
+        ),
+    ),
     ("day_before", re.compile(r"\bthe day before yesterday\b", re.I)),
     ("day_after", re.compile(r"\bthe day after tomorrow\b", re.I)),
     ("ago", re.compile(rf"\b{_NUM} {_UNIT} ago\b", re.I)),
     ("in_n", re.compile(rf"\bin {_NUM} {_UNIT}\b", re.I)),
     ("yesterday", re.compile(r"\b(yesterday|last night)\b", re.I)),
-    ("today", re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening))\b", re.I)),
-    ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
+    ("today", re.compile(r"\b(today|tonight|tonite|this (?:morning|afternoon|evening))\b", re.I)),
+    # as people type it too ("tmrw: dentist 9am", "2moro")
+    ("tomorrow", re.compile(r"\b(?:tomorrow|tmrw|tmr|tmw|tomoz|tomm?orr?ow|2morr?ow|2moro)\b", re.I)),
     ("weekend", re.compile(rf"\b{_MODS} weekend\b", re.I)),
     (
         "part",
-        re.compile(r"\bthe (end|start|beginning|middle) of (this|next|last|the) (week|month|year)\b", re.I),
+        re.compile(
+            r"\b(?:the )?(end|start|beginning|middle) of (this|next|last|the) (week|month|year)\b", re.I
+        ),
     ),
     (  # "the end of January", "the start of March 2027": a quarter of a named month
         "part_month",
-        re.compile(rf"\bthe (end|start|beginning|middle) of {_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I),
+        re.compile(rf"\b(?:the )?(end|start|beginning|middle) of {_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I),
     ),
     ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
-    (  # not a range: "from Monday to Friday"
+    (  # not a range: "from Monday to Friday"; "next tue", "on thurs", "on sat" (not "was sat", "for sun")
         "weekday",
         re.compile(
-            rf"\b(?:{_MODS} |on |from |for |is |are |was |were )({'|'.join(WEEKDAYS)})\b"
-            r"(?!\s*(?:to|till|until|-)\s*\w+day\b)",
+            rf"\b(?:{_MODS} |on |from |for |is |are |was |were )({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR}|"
+            rf"(?:{_AFTER_A_MOD})(?:{_WEEKDAY_WORDS}))\b(?!\s*(?:to|till|until|-)\s*\w+day\b)",
+            re.I,
+        ),
+    ),
+    (  # a weekday without a word before it, before a clock time ("Mammogram Tuesday at 8:15", "sat 10am";
+        # "we sat at 2 tables": a weekday that is a word too needs a time said as one) or opening a sentence
+        # before its subject ("Thursday I have the offsite", "Friday: dentist"; not "Sunday school")
+        "weekday_bare",
+        re.compile(
+            rf"(?<!\bevery )(?<!\beach )\b(?:({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR})\b\.?,?"
+            rf"(?= (?:at |@ ?)?(?:{_CLOCK_SAID}|\d{{1,2}}\.[0-5]\d\b(?!\.\d))| at \d{{1,2}}\b(?![.,:]?\d))"
+            rf"|({_WEEKDAY_WORDS})\b\.?,?(?= (?:at |@ ?)?(?:{_CLOCK_SAID}))"
+            rf"|(?:^|(?<=[.!?]\s)|(?<=\n))({'|'.join(WEEKDAYS)})"  # or opening a sentence, before its subject
+            r"(?=[:,]?\s+(?:i|we|he|she|they|it|my|our|the|there)\b|:\s|\s[-–]\s))",
             re.I,
         ),
     ),
@@ -176,8 +243,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "ordinal_day",
         re.compile(
             rf"\b(?:{'|'.join(ORDINAL_LEADS)}) the (\d{{1,2}})(?:st|nd|rd|th)\b"
-            r"(?=\s*(?:$|[.,;:!?)\n]|(?:at|and|but|so|or|then|in|for|with|when|because|if|until|till|from|"
-            r"instead|now|lol|haha|too|as well|same time|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)\b|-))",
+            rf"(?={_GOES_ON_AS_A_DATE})",
             re.I,
         ),
     ),
@@ -207,10 +273,12 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 # 500-message formation call). ``tests/test_dates.py`` checks the two paths agree.
 _TRIGGER_WORDS = "|".join(
     [
-        "ago", "yesterday", "night", "today", "tonight", "morning", "afternoon", "evening", "tomorrow",
+        "ago", "yesterday", "night", "today", "tonight", "tonite", "morning", "afternoon", "evening",
+        "tomorrow", "tmr", "tmw", "tomo", "tommo",
         "day", "week", "month", "year", *WEEKDAYS, *SEASONS, _MONTH_RE, "christmas", "new year", "halloween",
         "valentine",
     ]
 )  # fmt: skip
+_TRIGGER_WORDS += rf"|{WEEKDAY_SHORT}\b"  # whole words only: "friend", "sunny" would pass most texts
 TRIGGER = re.compile(rf"\d|\b(?:{_TRIGGER_WORDS})")  # on lower-cased ASCII text (no case folding: faster)
 TRIGGER_FOLDED = re.compile(rf"\d|\b(?:{_TRIGGER_WORDS})", re.I)  # other text: the patterns' own folding

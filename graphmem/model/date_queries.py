@@ -55,6 +55,7 @@ _DEICTIC = frozenset(
         "today",
         "tonight",
         "tomorrow",
+        *("tmrw", "tmr", "tmw", "tomoz", "tomorow", "tommorow", "tommorrow", "2moro", "2morrow", "tonite"),
         "ago",
         "last",
         "next",
@@ -76,6 +77,7 @@ class QueryDates:
 
     span: tuple[datetime, datetime] | None
     relative_words: frozenset[str]
+    words: frozenset[str] = frozenset()  # every word of the expressions ("on", "wednesday", "tomorrow")
 
     @property
     def millis(self) -> tuple[int, int] | None:
@@ -93,8 +95,8 @@ def query_dates(question: str, reference: datetime) -> QueryDates:
     keywords; the relative ones ("this year", "last week") are replaced by the resolved span."""
     # a holiday asked of without its year names no one day ("What does Tim love during Halloween?")
     ranges = [r for r in resolve_dates(question, reference) if not _HOLIDAY.fullmatch(r.phrase.lower())]
-    words = {w for r in ranges for w in re.findall(r"[a-z]+", r.phrase.lower()) if w in _DEICTIC}
-    return QueryDates(event_range(ranges), frozenset(words))
+    said = {w for r in ranges for w in re.findall(r"[a-z0-9]+", r.phrase.lower())}
+    return QueryDates(event_range(ranges), frozenset(said & _DEICTIC), frozenset(said))
 
 
 def query_span(query: str, at: datetime) -> tuple[int, int] | None:

@@ -12,6 +12,7 @@ from datetime import date
 from graphmem.model.date_patterns import (
     ARRANGED,
     CLAUSE_END,
+    CLOCK,
     FUTURE,
     MONTH_ABBR,
     ORDINAL_LEADS,
@@ -52,6 +53,11 @@ class Stops:
         i, j = bisect_right(ends, start), bisect_left(starts, end)
         return ends[i - 1] if i else 0, starts[j] if j < len(starts) else len(self.text)
 
+    def timed(self, start: int, end: int) -> bool:
+        """Whether the clause of the date at ``[start, end)`` names a clock time ("at 8:15", "10am")."""
+        first, last = self.around("clause", start, end)
+        return CLOCK.search(self.text, first, last) is not None
+
     def tense_ahead(self, start: int, end: int) -> bool | None:
         """Whether the date at ``[start, end)`` is the coming one, by the tense of its clause, else of its
         sentence: a future word ("will", "next") says so, then a past form ("was", "had", "did", "we
@@ -87,7 +93,7 @@ def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -
     call is Monday"); a day aimed at with "for" or "to" lies ahead ("a table for the 22nd"); a day of the
     year with no tense to read is the nearest one ("Mediation: Monday 19 October 17h" said on 9 October)."""
     year_day = kind in ("month_day", "day_month") and m.group(3) is None
-    bare = kind == "ordinal_day" or (kind == "weekday" and m.group(1) is None) or year_day
+    bare = kind in ("ordinal_day", "weekday_bare") or (kind == "weekday" and m.group(1) is None) or year_day
     if not bare and not (kind == "mod_month" and lead in MONTH_BY_TENSE):
         return None
     tense = COPULA[lead] if lead in COPULA and not year_day else stops.tense_ahead(m.start(), m.end())
@@ -95,6 +101,8 @@ def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -
         tense = True  # a day aimed at: "Mark your calendar for the 22nd", "moved it to the 3rd"
     if tense is None and year_day:
         tense = _nearest_ahead(m, kind, today)
+    if tense is None and stops.timed(m.start(), m.end()):
+        tense = True  # a note of what comes, with its time: "Mammogram Tuesday at 8:15", "on the 16th 9am"
     if tense is None:
         return None
     return tense, tense and kind in ("ordinal_day", "month_day", "day_month")

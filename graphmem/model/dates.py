@@ -181,8 +181,11 @@ def _match(
         if g[1].lower() == "the" and future and end <= today:  # "at the start of the year" said in December
             start, end = _part(unit, part, today, 1)
         return start, end, {"week": "day", "month": "week"}.get(unit, "month")
-    if kind == "weekday":
-        mod, target = (g[0] or "").lower(), WEEKDAYS.index(g[1].lower())
+    if kind == "weekday_day":
+        return _weekday_day(g, today)
+    if kind in ("weekday", "weekday_bare"):
+        mod = (g[0] or "").lower() if kind == "weekday" else ""  # "weekday_bare": no word before it
+        target = _weekday(g[1]) if kind == "weekday" else _weekday(next(word for word in g if word))
         delta = target - today.weekday()
         if mod == "last" or (mod == "" and not future):
             delta = delta - 7 if delta >= 0 else delta
@@ -191,6 +194,44 @@ def _match(
         day = today + timedelta(days=delta)
         return day, day + timedelta(days=1), "day"
     return _match_named(kind, g, today, future, ahead)
+
+
+def _weekday(word: str) -> int:
+    """Monday 0 … Sunday 6, for a weekday's name, whole or short ("thurs", "tue")."""
+    return [w[:3] for w in WEEKDAYS].index(word[:3].lower())
+
+
+_NEAR_MONTHS = 2  # a weekday with its day is the nearest such day of the months around (a plan, a report)
+
+
+def _weekday_day(g: tuple[str, ...], today: date) -> tuple[date, date, str] | None:
+    """A weekday with its day of the month ("Tuesday the 10th", "thu 22nd", "Sat Oct 24", "wed 11/11": both
+    ways of writing a date by numbers are tried): the nearest day, ahead or back, of that number (and month)
+    that falls on that weekday, since together they name one day where either alone goes by tense. None when
+    no such day falls in the two months either side of this one (a slip: "Tuesday the 11th" of a Wednesday;
+    the other patterns read the words then), or for a bare number without "the", an ordinal ending or a
+    month ("friday 11" is eleven o'clock)."""
+    weekday, word, the, day_s, ordinal, month_s, month2_s, day2_s, num_a, num_b = g
+    if num_a:
+        readings = [(int(num_a), int(num_b)), (int(num_b), int(num_a))]  # month/day, day/month
+    elif month2_s:
+        readings = [(_month_number(month2_s), int(day2_s))]
+    elif the or ordinal or month_s:
+        readings = [(_month_number(month_s) if month_s else 0, int(day_s))]
+    else:
+        return None
+    target, found = _weekday(weekday or word), []
+    for step in range(-_NEAR_MONTHS, _NEAR_MONTHS + 1):
+        year, month = add_months(today.year, today.month, step)
+        for want_month, day_n in readings:
+            if want_month in (0, month):
+                with contextlib.suppress(ValueError):
+                    if (day := date(year, month, day_n)).weekday() == target:
+                        found.append(day)
+    if not found:
+        return None
+    day = min(found, key=lambda d: (abs((d - today).days), d < today))
+    return day, day + timedelta(days=1), "day"
 
 
 def _match_named(

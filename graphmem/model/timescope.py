@@ -61,8 +61,9 @@ STALE_FACTOR = 0.5
 CURRENT_FACTOR = 1 / STALE_FACTOR
 
 _PAST = re.compile(
-    r"\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|back when|ago|"
-    r"had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|former|prior)\b",
+    r"\bhow['’]d\b|\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|"
+    r"back when|ago|had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|"
+    r"former|prior)\b",
     re.IGNORECASE,
 )
 
@@ -168,11 +169,14 @@ _WHEN_OR_PLAN = re.compile(
 )
 
 
-# ... how it went, what was done, got, decided or said there, what came of it ("What did the endocrinologist
-# say?"; not "What did I say about the party?", "Where was the party?", "Who was hosting?": the plan says it)
+# ... how it went, what was done (by whom: "what did Sneha and I do"), got, decided or said there, whether it
+# was liked, what was wrong, where it ended up, what came of it ("What did the endocrinologist say?"; not
+# "What did I say about the party?", "Where was the party?", "Who was hosting?": the plan says it)
 _WHAT_HAPPENED = re.compile(
     r"\bhow(?:'d| did| was| were)\b|\bwhat happened\b|\bwho won\b"
-    r"|\bwhat (?:did|have) (?:i|we) (?:do|get|got|agree|decide|end up|eat|see|buy|win|learn|find out)\b"
+    r"|\bwhat (?:did|have) (?:(?:i|we)(?: and [\w'-]+)?|[\w'-]+ and (?:i|me|we)) "
+    r"(?:do|get|got|agree|decide|end up|eat|see|buy|win|learn|find out)\b"
+    r"|\bwhat was wrong\b|\bwhere did [^?.]{1,40}?\bend up\b|\bdid [^?.]{1,40}?\b(?:like|love|enjoy)\b"
     r"|\bwhat was the (?:score|result|outcome|verdict|grade|mark)\b"
     r"|\bwhat did (?!(?:i|we|you)\b)[^?.]{1,40}?\b(?:say|tell|find|decide|think|recommend|give|suggest)\b"
     r"|\bdid [^?.]{1,40}?\bgo (?:well|ok|okay|alright|smoothly|to plan)\b"

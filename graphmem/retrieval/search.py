@@ -18,7 +18,7 @@ from graphmem.config import RetrievalPreset
 from graphmem.embedding import embed_query_checked
 from graphmem.errors import GraphMemError
 from graphmem.model import metamemory
-from graphmem.model.date_queries import QueryDates, overlaps, query_dates
+from graphmem.model.date_queries import QueryDates, query_dates
 from graphmem.model.heuristics import context_boost
 from graphmem.model.intent import View
 from graphmem.model.recall_filter import RecallFilter
@@ -34,10 +34,11 @@ from graphmem.retrieval.profile import tenant_profile
 from graphmem.retrieval.ranked import Ranked, RankedHit
 from graphmem.retrieval.rerank import rerank
 from graphmem.retrieval.signals import (
+    agenda,
     answer_judge,
     asking,
     best_cosine,
-    event_of,
+    date_cue,
     session_match,
     spread,
     summary_details,
@@ -242,7 +243,7 @@ def rank(row: Mapping[str, Any], req: SearchRequest, rt: Runtime | None = None) 
         ppr, paths = pagerank(row, memories, signals.own, req.views, names, req.preset)
         stages.append("pagerank")
     dates = query_dates(req.query, req.as_of or datetime.now(UTC))
-    scores, parts, factors = _combine(memories, signals, ppr, req, dates.millis)
+    scores, parts, factors = _combine(memories, signals, ppr, req, dates)
     if req.filters is not None:  # activation spread through every memory; only those it admits are returned
         scores = {mid: s for mid, s in scores.items() if req.filters.admits(memories[mid])}
     if req.preset.rerank and rt is not None:
@@ -330,13 +331,13 @@ def _combine(
     signals: _Signals,
     ppr: Mapping[str, float],
     req: SearchRequest,
-    span: tuple[int, int] | None,
+    dates: QueryDates,
 ) -> tuple[dict[str, float], dict[str, dict[str, float]], dict[str, float]]:
     """Each memory's score: relevance (own score blended with PageRank, plus the speaker and date boosts and a
     small share of memory state) times its factors (currency, metamemory, asking, context); its stage values
     for the explanation (``relevance`` is the score before the factors); and the factors' product."""
     preset, names = req.preset, query_names(req.query)
-    # span: the question's date expressions (model.date_queries.query_dates)
+    span, by_date = dates.millis, agenda(req.query, req.as_of, dates)  # the question's date expressions
     now = req.now or datetime.now(UTC)
     asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
     episode = session_match(memories, signals.own, asks)
@@ -346,7 +347,7 @@ def _combine(
     for mid, memory in memories.items():
         speaker = str(memory.get("speaker") or "").lower()
         boost = preset.speaker_boost if speaker and speaker in names else 0.0
-        dated = preset.date_boost if span and overlaps(event_of(memory), span) else 0.0
+        dated = date_cue(memory, span, preset.date_boost, by_date)
         own = signals.own.get(mid, 0.0)
         relevance = (1 - preset.graph_weight) * own + preset.graph_weight * ppr.get(mid, 0.0) if ppr else own
         session = preset.session_boost * episode.get(memory.get("session_id"), 0.0)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from graphmem.model.date_queries import overlaps
+from graphmem.model.date_queries import QueryDates, overlaps
 from graphmem.model.fact_keys import PEOPLE_ROLES, RELATION_ALIASES
 from graphmem.model.scoring import (
     ASKING_FACTOR,
@@ -18,8 +19,9 @@ from graphmem.model.scoring import (
     asks_only,
     linear_fusion,
 )
+from graphmem.model.timescope import asks_about_the_past
 from graphmem.model.tokens import index_tokens
-from graphmem.retrieval.terms import query_names, query_terms, spoken_names
+from graphmem.retrieval.terms import keywords, query_names, query_terms, spoken_names
 
 DAY_MS = 86_400_000
 
@@ -30,6 +32,41 @@ def event_of(memory: Mapping[str, Any]) -> Any:
     pottery class with Lena") is about the time it was made, so "what did I do last week?" finds it."""
     said = memory.get("said")
     return memory.get("event") or ([said, said + DAY_MS] if isinstance(said, int) else None)
+
+
+AGENDA_BOOST = 1.0
+"""The date cue of a memory a question about a day's agenda asks for (:func:`date_cue`): fused relevance
+lies in [0, 1], so a memory of that day ranks above the others and its own relevance orders it among them."""
+
+
+def agenda(query: str, as_of: datetime | None, dates: QueryDates) -> str | None:
+    """Whether ``query`` asks by its date alone (no keyword beside it: graphmem.retrieval.terms.keywords),
+    and which way: "past" ("What did I do yesterday?"), "ahead" ("What's on tomorrow?"), else None."""
+    if dates.span is None or keywords(query, as_of):
+        return None
+    return "past" if asks_about_the_past(query) else "ahead"
+
+
+def date_cue(
+    memory: Mapping[str, Any], span: tuple[int, int] | None, boost: float, agenda: str | None
+) -> float:
+    """What the question's date adds to a memory's relevance: ``boost`` (the preset's ``date_boost``) when
+    the memory is about a time that overlaps the question's span (:func:`event_of`); :data:`AGENDA_BOOST`
+    when the question asks by its date alone (:func:`agenda`: "What do I have tomorrow?", "What did I
+    do yesterday?") and the memory's own dates name that time (:func:`_of_the_day`), or, for a question
+    about the past, it was said then ("went to a pottery class" said yesterday; a remark said this morning is
+    no plan for today)."""
+    if span is None or not overlaps(event_of(memory), span):
+        return 0.0
+    return AGENDA_BOOST if agenda and (_of_the_day(memory.get("event"), span) or agenda == "past") else boost
+
+
+def _of_the_day(event: Any, span: tuple[int, int]) -> bool:
+    """Whether a memory's own dates name the question's time: they overlap it and span no more than it or a
+    week ("Dentist Thursday at 3" for "What do I have on Thursday?"; not "Biscuit is 11 this year")."""
+    if not isinstance(event, list) or len(event) != 2 or not all(type(t) is int for t in event):
+        return False
+    return overlaps(event, span) and event[1] - event[0] <= max(span[1] - span[0], 7 * DAY_MS)
 
 
 def asking(memory: Mapping[str, Any]) -> float:

@@ -18,9 +18,20 @@ STOP_WORDS = frozenset(  # English function words dropped from full-text queries
         "any both each few more most other some such no nor not only own same so than too very can will "
         "just should now is are was were be been being have has had having do does did doing i me my "
         "myself we our ours you your yours he him his she her hers it its they them their what which who "
-        "whom this that these those am would could shall may might must how when where why s t don"
+        "whom this that these those am would could shall may might must how when where why s t don "
+        "whats thats im ive dont didnt doesnt cant isnt wasnt"  # as typed without the apostrophe
     ).split()
 )
+AGENDA_WORDS = frozenset(
+    {
+        *("anything", "something", "happening", "going", "doing", "got", "planned", "plans", "plan"),
+        *("schedule", "scheduled", "agenda", "calendar", "diary", "free", "busy", "coming", "up", "on"),
+        *("morning", "afternoon", "evening", "night"),
+    }
+)
+"""What a question about a day's agenda asks with besides its date ("What's happening tomorrow?", "anything
+on tmrw?", "What have I got on Friday morning?", "Am I free on Saturday?"): no word of what is asked for."""
+_APOSTROPHE = re.compile("['\u2019]")
 LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 
 
@@ -31,20 +42,25 @@ def query_terms(text: str) -> list[str]:
     search text: the same identifier is found whether the query writes it whole or in words."""
     seen: dict[str, None] = {}
     for token in [*index_tokens(text), *compound_parts(text)]:
-        if token not in STOP_WORDS and len(token) > 1:
-            seen.setdefault(token, None)
+        if token not in STOP_WORDS and _APOSTROPHE.split(token, 1)[0] not in STOP_WORDS and len(token) > 1:
+            seen.setdefault(token, None)  # (a stop word contracted is one: "what's", "i've", "who's")
     return list(seen)
 
 
 def keywords(query: str, as_of: datetime | None, speakers: Collection[str] = ()) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
     ("year" in "later this year" names no date; its resolved span boosts instead:
-    model.date_queries.query_dates) and less the names of the tenant's speakers: "What did Melanie paint?"
+    model.date_queries.query_dates; none for a question about a day's agenda, :data:`AGENDA_WORDS`) and
+    less the names of the tenant's speakers: "What did Melanie paint?"
     is about Melanie's turns, which the speaker boost finds, while her name as a word matches every turn
     that addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
-    relative = query_dates(query, as_of or datetime.now(UTC)).relative_words
+    dates = query_dates(query, as_of or datetime.now(UTC))
+    words = [t for t in query_terms(query) if t not in dates.relative_words]
+    if dates.span is not None and all(t in AGENDA_WORDS or t in dates.words for t in words):
+        return []  # a day's agenda ("What's on Wednesday?"): its date is all it asks by (graphmem.retrieval.
+        # signals.date_cue), and "happening" or "got" as keywords find chatter; not "Where was John then?"
     spoken = {word for name in spoken_names(query, speakers) for word in query_terms(name)}
-    return [t for t in query_terms(query) if t not in relative and t not in spoken]
+    return [t for t in words if t not in spoken]
 
 
 def substring_words(query: str) -> list[str]:
