@@ -4,10 +4,11 @@ its clock time. Round 65, from the misses of the blind assistant sets (benchmark
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 
+from graphmem.model import date_tense
 from graphmem.model.dates import resolve_dates
 
 
@@ -91,3 +92,58 @@ def test_a_day_as_people_type_it(text: str, said: str, day: str) -> None:
 )
 def test_words_that_only_look_like_weekdays_or_habits_name_no_day(text: str) -> None:
     assert days(text, "2026-09-17") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "day"),
+    [
+        # the review of round 65: a past verb before a clock time still says the past
+        ("We met at 7pm on Friday and talked for hours", "2026-11-04", "2026-10-30"),
+        ("Leo won at 3pm on Saturday", "2026-11-04", "2026-10-31"),
+        ("Our flight left at 6:40 on Tuesday", "2026-11-04", "2026-11-03"),
+        ("what have I got on friday?", "2026-11-04", "2026-11-06"),  # "have I got": no past
+        ("We went out Saturday the 5th", "2026-10-22", "2026-09-05"),  # the tense picks of 5 Sep / 5 Dec
+        ("Thursday, 12th November 2015 was my first day", "2026-11-05", "2015-11-12"),  # its year said
+        ("dentist thurs 8.30", "2026-11-03", "2026-11-05"),
+    ],
+)
+def test_a_day_read_the_way_its_clause_says(text: str, said: str, day: str) -> None:
+    assert [d for _, d in days(text, said)][:1] == [day]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lying on sun loungers all afternoon",
+        "I rely on sat nav way too much",
+        "this sun is brutal",
+        "she's moving to the next sun belt state",
+        "the sun at noon was unbearable",
+        "they were wed at 3pm in a tiny chapel",
+        "we sat at 2pm and waited",
+        "we sat 1/2 an hour in traffic",
+        "I sat 2nd in the race",
+        "Tuesday 2nd attempt at the driving test went well",
+        "Monday - Friday I work at the office",
+        "TMR scan results came back",
+    ],
+)
+def test_more_words_that_only_look_like_days(text: str) -> None:
+    """The review of round 65 (each was read as a day by the round's first version)."""
+    assert days(text, "2026-11-04") == []
+
+
+def test_a_clause_is_searched_for_a_clock_time_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note rule read each date's whole clause again: 20,000 characters of "on the 16th" took seconds."""
+    calls = 0
+    real = date_tense.CLOCK
+
+    class Counting:
+        def search(self, *args: object) -> object:
+            nonlocal calls
+            calls += 1
+            return real.search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(date_tense, "CLOCK", Counting())
+    found = resolve_dates("dentist on the 16th " * 300, datetime(2026, 11, 4, 9, tzinfo=UTC))
+    assert len(found) == 300 and calls == 1

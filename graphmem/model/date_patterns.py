@@ -42,6 +42,8 @@ MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _WEEKDAY_CLEAR = r"tues?|thu(?:rs?)?|fri|weds"
 _WEEKDAY_WORDS = r"mon|wed|sat|sun"
 WEEKDAY_SHORT = rf"(?:{_WEEKDAY_CLEAR}|{_WEEKDAY_WORDS})"
+TOMORROW = ("tomorrow", "tmrw", "tmw", "tomoz", "tomorow", "tommorow", "tommorrow", "2moro", "2morow")
+"""How "tomorrow" is typed; and "tmr" in lower case ("TMR" is a medical scan)."""
 # holidays on a fixed day of the year (month, day); longest name first
 HOLIDAYS = {
     "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
@@ -86,15 +88,19 @@ _CLOCK_SAID = (
     r"\b\d{1,2}(?:[:.][0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}[:h][0-5]\d\b"
     r"|\b\d{1,2}\s*o['’]?clock\b|\bnoon\b"
 )
+_CLOCK_DOTTED = r"(?<![$£€¥\d.,])\b\d{1,2}\.[0-5]\d\b(?!\.\d)"  # "8.30" (not "£3.50", "1.25.3")
 _NOT_A_DAY = "".join(f"(?<!\\b{w} )" for w in ("on", "last", "this", "next", "coming"))  # "see you on sat"
 _NOT_AFTER_BE = "".join(f"(?<!{w} )" for w in ("'m", "’m", "\\bam", "\\bis", "\\bare", "'re", "’re"))
 PAST_TENSE = re.compile(
     r"(?i:\b(?:was|were|had|did)(?:n['’]t)?\b)"
     rf"|['’]d\s+{_PARTICIPLE}"
     rf"|{_SUBJECT}{_NOT_ED}[a-z]{{2,}}ed\b"
-    r"|(?<!['’]ve )(?<!\bhave )(?<!\bhas )(?<!['’]s )(?i:\bgot\b)"  # "I got", not "I've got"
-    rf"|{_NOT_AFTER_BE}{_NOT_A_DAY}(?i:\b(?:{_IRREGULAR_PAST})\b)(?!\.?,? (?:at |@ )?(?:{_CLOCK_SAID}))"  #
+    # "I got", not "I've got", "What have I got on Friday?"
+    r"|(?<!['’]ve )(?<!\bhave )(?<!\bhas )(?<!['’]s )(?<!['’]ve [Ii] )(?<!\b[Hh]ave [Ii] )(?<!\b[Hh]ave we )"
+    r"(?<!\b[Hh]ave you )(?i:\bgot\b)"
     # "I won", not "I'm lost", "on sat", "sat 10am"
+    rf"|{_NOT_AFTER_BE}{_NOT_A_DAY}"
+    rf"(?i:\b(?!sat\b)(?:{_IRREGULAR_PAST})\b|\bsat\b(?!,? (?:at |@ ?)?(?:{_CLOCK_SAID})))"
 )
 _TIMETABLE = (
     "start|starts|begin|begins|leave|leaves|arrive|arrives|fly|flies|land|lands|depart|departs|open|opens|"
@@ -109,6 +115,7 @@ PRESENT_TENSE = re.compile(
     r"\b(?:am|is|isn['’]t|are|aren['’]t|do|does|don['’]t|doesn['’]t|can|can['’]t|cannot|must|should|"
     r"would|need to|needs to|have to|has to|see you)\b|['’](?:m|re|d)\b"
     r"|\b(?:it|that|what|there|here|he|she|who|where|when|let)['’]s\b|['’]s got\b|['’]ve got\b"
+    r"|(?:['’]ve|\bhave) (?:i|we|you) got\b"  # "What have I got on Friday?"
     r"|\b(?:have|has)\b(?!\s+(?:(?:just|already|never|not|also|finally)\s+)?"  # "I have finished": no
     rf"{_PARTICIPLE})"
     rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
@@ -138,7 +145,7 @@ CLAUSE_END = re.compile(
     re.I,
 )
 SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
-CLOCK = re.compile(rf"{_CLOCK_SAID}|\bat \d{{1,2}}(?:\.[0-5]\d)?\b(?![.,:]?\d)", re.I)
+CLOCK = re.compile(rf"{_CLOCK_SAID}|{_CLOCK_DOTTED}|\bat \d{{1,2}}\b(?![.,:]?\d)", re.I)
 
 _NUM = (
     r"(\d{1,2}|a couple(?: of)?|a few|few|several|an?|"
@@ -157,6 +164,12 @@ _GOES_ON_AS_A_DATE = (
     r"instead|now|lol|haha|too|as well|same time|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)\b|-)"
 )
 _AFTER_A_MOD = "|".join(f"(?<={w} )" for w in ("last", "this", "next", "past", "coming", "on"))
+# not a weekday that is a word too where a subject, a verb or an article comes before it ("we sat at 2pm",
+# "the sun at noon", "they were wed at 3pm", "I sat 2nd")
+_NOT_A_WORDS_PLACE = "".join(
+    f"(?<!\\b{w} )"
+    for w in ("i", "we", "you", "they", "he", "she", "who", "was", "were", "the", "a", "in", "hot")
+)
 
 # a word a holiday's date is said after (outside the phrase: "until Christmas" stays a bound of the statement)
 _AFTER_A_PREPOSITION = "|".join(
@@ -171,12 +184,14 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "weekday_day",
         re.compile(
-            rf"\b(?:({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR})|({_WEEKDAY_WORDS}))\b\.?,? "
+            rf"\b(?:({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR})|{_NOT_A_WORDS_PLACE}({_WEEKDAY_WORDS}))\b\.?,? "
             rf"(?:(the )?(\d{{1,2}})(st|nd|rd|th)?(?:,? (?:of )?{_MONTH_RE}\b\.?)?"
             rf"|{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})/(\d{{1,2}}))"
-            # a weekday that is a word too, before a bare day, only where a date's clause goes on: not "I sat
-            # the 3rd paper"
-            rf"(?![\w:/]|\.\d|\s*(?:am|pm|h)\b)(?(2)(?(7)|(?(9)|(?={_GOES_ON_AS_A_DATE}))))",
+            # a year said is day_month's ("Thursday, 12th November 2015"); a day of the month goes on as a
+            # date does, not as a thing counted ("on Sunday, the 2nd half was awful", "I sat the 3rd
+            # paper"), nor a fraction after a weekday that is a word too ("we sat 1/2 an hour")
+            rf"(?![\w:/]|\.\d|\s*(?:am|pm|h)\b|,? \d{{4}})"
+            rf"(?(7)|(?(9)(?(2)(?={_GOES_ON_AS_A_DATE}))|(?={_GOES_ON_AS_A_DATE})))",
             re.I,
         ),
     ),
@@ -187,7 +202,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("yesterday", re.compile(r"\b(yesterday|last night)\b", re.I)),
     ("today", re.compile(r"\b(today|tonight|tonite|this (?:morning|afternoon|evening))\b", re.I)),
     # as people type it too ("tmrw: dentist 9am", "2moro")
-    ("tomorrow", re.compile(r"\b(?:tomorrow|tmrw|tmr|tmw|tomoz|tomm?orr?ow|2morr?ow|2moro)\b", re.I)),
+    ("tomorrow", re.compile(rf"\b(?:{'|'.join(TOMORROW)}|(?-i:tmr))\b", re.I)),
     ("weekend", re.compile(rf"\b{_MODS} weekend\b", re.I)),
     (
         "part",
@@ -200,11 +215,13 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(rf"\b(?:the )?(end|start|beginning|middle) of {_MONTH_RE}(?:,? (\d{{4}}))?\b", re.I),
     ),
     ("period", re.compile(rf"\b{_MODS} (week|month|year)\b", re.I)),
-    (  # not a range: "from Monday to Friday"; "next tue", "on thurs", "on sat" (not "was sat", "for sun")
+    (  # not a range: "from Monday to Friday"; "next tue", "on thurs", "on sat!" (not "was sat", "for sun",
+        # "on sun loungers", "this sat nav")
         "weekday",
         re.compile(
             rf"\b(?:{_MODS} |on |from |for |is |are |was |were )({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR}|"
-            rf"(?:{_AFTER_A_MOD})(?:{_WEEKDAY_WORDS}))\b(?!\s*(?:to|till|until|-)\s*\w+day\b)",
+            rf"(?:{_AFTER_A_MOD})(?:{_WEEKDAY_WORDS})(?={_GOES_ON_AS_A_DATE}))\b"
+            r"(?!\s*(?:to|till|until|-)\s*\w+day\b)",
             re.I,
         ),
     ),
@@ -214,10 +231,11 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "weekday_bare",
         re.compile(
             rf"(?<!\bevery )(?<!\beach )\b(?:({'|'.join(WEEKDAYS)}|{_WEEKDAY_CLEAR})\b\.?,?"
-            rf"(?= (?:at |@ ?)?(?:{_CLOCK_SAID}|\d{{1,2}}\.[0-5]\d\b(?!\.\d))| at \d{{1,2}}\b(?![.,:]?\d))"
-            rf"|({_WEEKDAY_WORDS})\b\.?,?(?= (?:at |@ ?)?(?:{_CLOCK_SAID}))"
+            rf"(?= (?:at |@ ?)?(?:{_CLOCK_SAID}|{_CLOCK_DOTTED})| at \d{{1,2}}\b(?![.,:]?\d))"
+            rf"|{_NOT_A_WORDS_PLACE}({_WEEKDAY_WORDS})\b,?(?= (?:at |@ ?)?(?:{_CLOCK_SAID}))"
             rf"|(?:^|(?<=[.!?]\s)|(?<=\n))({'|'.join(WEEKDAYS)})"  # or opening a sentence, before its subject
-            r"(?=[:,]?\s+(?:i|we|he|she|they|it|my|our|the|there)\b|:\s|\s[-–]\s))",
+            rf"(?=[:,]?\s+(?:i|we|he|she|they|it|my|our|there)\b|:\s|\s[-–]\s(?!\s*(?:{'|'.join(WEEKDAYS)})))"
+            r")",
             re.I,
         ),
     ),

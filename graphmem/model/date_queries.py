@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from graphmem.model.date_patterns import TOMORROW
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
 
 __all__ = ["QueryDates", "date_notes", "date_words", "overlaps", "query_dates", "query_span"]
@@ -55,7 +56,9 @@ _DEICTIC = frozenset(
         "today",
         "tonight",
         "tomorrow",
-        *("tmrw", "tmr", "tmw", "tomoz", "tomorow", "tommorow", "tommorrow", "2moro", "2morrow", "tonite"),
+        *TOMORROW,
+        "tmr",
+        "tonite",
         "ago",
         "last",
         "next",

@@ -32,6 +32,7 @@ October": the last); after "last", "next", "since" … by its word, as before.""
 SAID_ORDINAL = frozenset(ORDINAL_LEADS)
 """The words before a day of the month that only a tense reading takes (date_patterns.ORDINAL_LEADS): a
 fact's clause read by the future words only skips them."""
+_BARE = frozenset({"ordinal_day", "weekday_bare", "weekday_day"})  # said without a word that gives a way
 _HALF_YEAR = 183  # days: a day of the year said with no tense is the nearest one, ahead or back
 
 
@@ -43,6 +44,7 @@ class Stops:
         self.text = text
         self._found: dict[str, tuple[list[int], list[int]]] = {}
         self.read: dict[tuple[int, int], bool | None] = {}
+        self._timed: dict[tuple[int, int], bool] = {}
 
     def around(self, name: str, start: int, end: int) -> tuple[int, int]:
         """The span of the clause (``name`` "clause") or sentence of the text that holds ``[start, end)``."""
@@ -54,9 +56,12 @@ class Stops:
         return ends[i - 1] if i else 0, starts[j] if j < len(starts) else len(self.text)
 
     def timed(self, start: int, end: int) -> bool:
-        """Whether the clause of the date at ``[start, end)`` names a clock time ("at 8:15", "10am")."""
-        first, last = self.around("clause", start, end)
-        return CLOCK.search(self.text, first, last) is not None
+        """Whether the clause of the date at ``[start, end)`` names a clock time ("at 8:15", "10am"); each
+        clause is searched once."""
+        span = self.around("clause", start, end)
+        if span not in self._timed:
+            self._timed[span] = CLOCK.search(self.text, *span) is not None
+        return self._timed[span]
 
     def tense_ahead(self, start: int, end: int) -> bool | None:
         """Whether the date at ``[start, end)`` is the coming one, by the tense of its clause, else of its
@@ -93,7 +98,7 @@ def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -
     call is Monday"); a day aimed at with "for" or "to" lies ahead ("a table for the 22nd"); a day of the
     year with no tense to read is the nearest one ("Mediation: Monday 19 October 17h" said on 9 October)."""
     year_day = kind in ("month_day", "day_month") and m.group(3) is None
-    bare = kind in ("ordinal_day", "weekday_bare") or (kind == "weekday" and m.group(1) is None) or year_day
+    bare = kind in _BARE or (kind == "weekday" and m.group(1) is None) or year_day
     if not bare and not (kind == "mod_month" and lead in MONTH_BY_TENSE):
         return None
     tense = COPULA[lead] if lead in COPULA and not year_day else stops.tense_ahead(m.start(), m.end())

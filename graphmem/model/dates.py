@@ -181,8 +181,6 @@ def _match(
         if g[1].lower() == "the" and future and end <= today:  # "at the start of the year" said in December
             start, end = _part(unit, part, today, 1)
         return start, end, {"week": "day", "month": "week"}.get(unit, "month")
-    if kind == "weekday_day":
-        return _weekday_day(g, today)
     if kind in ("weekday", "weekday_bare"):
         mod = (g[0] or "").lower() if kind == "weekday" else ""  # "weekday_bare": no word before it
         target = _weekday(g[1]) if kind == "weekday" else _weekday(next(word for word in g if word))
@@ -204,10 +202,12 @@ def _weekday(word: str) -> int:
 _NEAR_MONTHS = 2  # a weekday with its day is the nearest such day of the months around (a plan, a report)
 
 
-def _weekday_day(g: tuple[str, ...], today: date) -> tuple[date, date, str] | None:
+def _weekday_day(g: tuple[str, ...], today: date, ahead: bool | None) -> tuple[date, date, str] | None:
     """A weekday with its day of the month ("Tuesday the 10th", "thu 22nd", "Sat Oct 24", "wed 11/11": both
-    ways of writing a date by numbers are tried): the nearest day, ahead or back, of that number (and month)
-    that falls on that weekday, since together they name one day where either alone goes by tense. None when
+    ways of writing a date by numbers are tried): the nearest day of that number (and month) that falls on
+    that weekday, since together they name one day, the way its clause's tense says (``ahead``; None: no
+    tense read) where there is one each way ("We went out Saturday the 5th" said on 22 October is 5
+    September, not 5 December), else the nearest either way. None when
     no such day falls in the two months either side of this one (a slip: "Tuesday the 11th" of a Wednesday;
     the other patterns read the words then), or for a bare number without "the", an ordinal ending or a
     month ("friday 11" is eleven o'clock)."""
@@ -228,7 +228,8 @@ def _weekday_day(g: tuple[str, ...], today: date) -> tuple[date, date, str] | No
                 with contextlib.suppress(ValueError):
                     if (day := date(year, month, day_n)).weekday() == target:
                         found.append(day)
-    if not found:
+    way = [d for d in found if (d >= today if ahead else d <= today)] if ahead is not None else []
+    if not (found := way or found):
         return None
     day = min(found, key=lambda d: (abs((d - today).days), d < today))
     return day, day + timedelta(days=1), "day"
@@ -336,16 +337,20 @@ def _resolve(text: str, reference: datetime, future: bool = False, by_tense: boo
         for m in pattern.finditer(text):
             if _overlaps(taken, m.start(), m.end()):
                 continue
-            later, soon = future, ahead
+            later, soon, tensed = future, ahead, future  # tensed: a way read (not the default, backwards)
             lead = (
                 m.group(0).split(" ", 1)[0].lower()
             )  # "the call is Monday", "it was Saturday", "for Tuesday"
             if not by_tense and lead in {"weekday": SAID_BARE, "ordinal_day": SAID_ORDINAL}.get(kind, ()):
                 continue  # read by tense only: a fact's clause keeps the dates it read before rounds 62-63
             if by_tense and not ahead and (read := reading(kind, m, lead, stops, today)) is not None:
-                later, soon = read
+                later, soon, tensed = *read, True
             try:
-                resolved = _match(kind, m.groups(), today, later, soon)
+                resolved = (
+                    _weekday_day(m.groups(), today, later if tensed else None)
+                    if kind == "weekday_day"
+                    else _match(kind, m.groups(), today, later, soon)
+                )
             except (ValueError, OverflowError, KeyError):
                 resolved = None
             if resolved is None:

@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from graphmem.model.date_queries import query_dates
 from graphmem.model.fact_keys import (
     PEOPLE_ROLES,
     RELATIONS,
@@ -61,7 +62,8 @@ STALE_FACTOR = 0.5
 CURRENT_FACTOR = 1 / STALE_FACTOR
 
 _PAST = re.compile(
-    r"\bhow['’]d\b|\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|"
+    r"\bhow['’]d\b(?=[^?.]{0,60}\b(?:go|went|do|turn out)\b)"  # "how'd it go", not "how'd you like"
+    r"|\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|"
     r"back when|ago|had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|"
     r"former|prior)\b",
     re.IGNORECASE,
@@ -154,7 +156,7 @@ def currency(
     if outdated and not still_holds(memory, keys):
         return STALE_FACTOR
     if planned:
-        return 1.0 if asks_about_the_future(query) else STALE_FACTOR
+        return 1.0 if asks_about_the_future(query) or dated_ahead(query, scope.as_of or now) else STALE_FACTOR
     return CURRENT_FACTOR if current and not asks_about_the_future(query) else 1.0
 
 
@@ -170,13 +172,16 @@ _WHEN_OR_PLAN = re.compile(
 
 
 # ... how it went, what was done (by whom: "what did Sneha and I do"), got, decided or said there, whether it
-# was liked, what was wrong, where it ended up, what came of it ("What did the endocrinologist say?"; not
-# "What did I say about the party?", "Where was the party?", "Who was hosting?": the plan says it)
+# was liked, passed or won, what was wrong, where it ended up, what came of it ("What did the endocrinologist
+# say?"; not "What did I say about the party?", "Where was the party?", "Who was hosting?": the plan says it)
 _WHAT_HAPPENED = re.compile(
-    r"\bhow(?:'d| did| was| were)\b|\bwhat happened\b|\bwho won\b"
-    r"|\bwhat (?:did|have) (?:(?:i|we)(?: and [\w'-]+)?|[\w'-]+ and (?:i|me|we)) "
+    r"\bhow(?: did| was| were)\b|\bhow['’]d\b(?=[^?.]{0,60}\b(?:go|went|do|turn out)\b)"
+    r"|\bwhat happened\b|\bwho won\b"
+    r"|\bwhat (?:did|have) (?:(?:i|we)(?: and [\w'-]+)?|(?!you\b)[\w'-]+ and (?:i|me|we)) "
     r"(?:do|get|got|agree|decide|end up|eat|see|buy|win|learn|find out)\b"
-    r"|\bwhat was wrong\b|\bwhere did [^?.]{1,40}?\bend up\b|\bdid [^?.]{1,40}?\b(?:like|love|enjoy)\b"
+    r"|\bwhat was wrong\b|\bwhere did [^?.]{1,40}?\bend up\b"
+    r"|\bdid [^?.]{1,40}?(?<!would )(?<!['’]d )(?<!look )(?<!feel )(?<!sound )(?<!seem )"
+    r"\b(?:like|love|enjoy|pass|win|get in|get into|make it|get through)\b"
     r"|\bwhat was the (?:score|result|outcome|verdict|grade|mark)\b"
     r"|\bwhat did (?!(?:i|we|you)\b)[^?.]{1,40}?\b(?:say|tell|find|decide|think|recommend|give|suggest)\b"
     r"|\bdid [^?.]{1,40}?\bgo (?:well|ok|okay|alright|smoothly|to plan)\b"
@@ -292,6 +297,14 @@ def planned_only(memory: Mapping[str, Any]) -> set[str]:
     ahead = stored_keys(memory.get("ahead"))
     held = {k for k in stored_keys(memory.get("holds")) if not is_relation_key(k)}
     return set() if held else ahead
+
+
+@lru_cache(maxsize=256)
+def dated_ahead(query: str, read: datetime) -> bool:
+    """Whether a question names a time that has not begun at ``read`` ("What's on Friday?" asked on a
+    Tuesday): it asks about what is planned, whatever its tense (:func:`currency`)."""
+    span = query_dates(query, read).span
+    return span is not None and span[0] > read
 
 
 def asks_about_the_future(query: str) -> bool:

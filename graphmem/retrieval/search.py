@@ -337,8 +337,8 @@ def _combine(
     small share of memory state) times its factors (currency, metamemory, asking, context); its stage values
     for the explanation (``relevance`` is the score before the factors); and the factors' product."""
     preset, names = req.preset, query_names(req.query)
-    span, by_date = dates.millis, agenda(req.query, req.as_of, dates)  # the question's date expressions
     now = req.now or datetime.now(UTC)
+    span, by_date = dates.millis, agenda(req.query, dates, req.as_of or now)  # the question's dates
     asks = {mid: asking(memory) for mid, memory in memories.items()}  # once per memory: a regex each
     episode = session_match(memories, signals.own, asks)
     scores: dict[str, float] = {}

@@ -21,7 +21,7 @@ from graphmem.model.scoring import (
 )
 from graphmem.model.timescope import asks_about_the_past
 from graphmem.model.tokens import index_tokens
-from graphmem.retrieval.terms import keywords, query_names, query_terms, spoken_names
+from graphmem.retrieval.terms import by_date_alone, query_names, query_terms, spoken_names
 
 DAY_MS = 86_400_000
 
@@ -39,12 +39,15 @@ AGENDA_BOOST = 1.0
 lies in [0, 1], so a memory of that day ranks above the others and its own relevance orders it among them."""
 
 
-def agenda(query: str, as_of: datetime | None, dates: QueryDates) -> str | None:
-    """Whether ``query`` asks by its date alone (no keyword beside it: graphmem.retrieval.terms.keywords),
-    and which way: "past" ("What did I do yesterday?"), "ahead" ("What's on tomorrow?"), else None."""
-    if dates.span is None or keywords(query, as_of):
+def agenda(query: str, dates: QueryDates, read: datetime) -> str | None:
+    """Whether ``query`` asks by its date alone (graphmem.retrieval.terms.by_date_alone), and which way:
+    "past" for a time over at ``read`` ("What did I do yesterday?", "And last Friday?") or begun and asked
+    of in the past tense ("What did I do today?"), else "ahead" ("What's on tomorrow?", "What did I plan for
+    Friday?"); None for a question with a word of its own."""
+    if dates.span is None or not by_date_alone(query, dates):
         return None
-    return "past" if asks_about_the_past(query) else "ahead"
+    start, end = dates.span
+    return "past" if end <= read or (start <= read and asks_about_the_past(query)) else "ahead"
 
 
 def date_cue(
@@ -54,19 +57,22 @@ def date_cue(
     the memory is about a time that overlaps the question's span (:func:`event_of`); :data:`AGENDA_BOOST`
     when the question asks by its date alone (:func:`agenda`: "What do I have tomorrow?", "What did I
     do yesterday?") and the memory's own dates name that time (:func:`_of_the_day`), or, for a question
-    about the past, it was said then ("went to a pottery class" said yesterday; a remark said this morning is
-    no plan for today)."""
+    about the past, it names none and was said then ("went to a pottery class" said yesterday; a remark said
+    this morning is no plan for today)."""
     if span is None or not overlaps(event_of(memory), span):
         return 0.0
-    return AGENDA_BOOST if agenda and (_of_the_day(memory.get("event"), span) or agenda == "past") else boost
+    event = memory.get("event")
+    said_then = agenda == "past" and event is None  # (event_of is the day it was said)
+    return AGENDA_BOOST if agenda and (_of_the_day(event, span) or said_then) else boost
 
 
 def _of_the_day(event: Any, span: tuple[int, int]) -> bool:
-    """Whether a memory's own dates name the question's time: they overlap it and span no more than it or a
-    week ("Dentist Thursday at 3" for "What do I have on Thursday?"; not "Biscuit is 11 this year")."""
+    """Whether a memory's own dates name the question's time: they overlap it and span no more than it
+    ("Dentist Thursday at 3" for "What do I have on Thursday?"; not "the weather this week looks grim", nor
+    "Biscuit is 11 this year")."""
     if not isinstance(event, list) or len(event) != 2 or not all(type(t) is int for t in event):
         return False
-    return overlaps(event, span) and event[1] - event[0] <= max(span[1] - span[0], 7 * DAY_MS)
+    return overlaps(event, span) and event[1] - event[0] <= span[1] - span[0]
 
 
 def asking(memory: Mapping[str, Any]) -> float:

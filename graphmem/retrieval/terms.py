@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 from datetime import UTC, datetime
 
-from graphmem.model.date_queries import query_dates
+from graphmem.model.date_queries import QueryDates, query_dates
 from graphmem.model.intent import named_entities
 from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.tokens import compound_parts, index_tokens
@@ -24,14 +24,18 @@ STOP_WORDS = frozenset(  # English function words dropped from full-text queries
 )
 AGENDA_WORDS = frozenset(
     {
-        *("anything", "something", "happening", "going", "doing", "got", "planned", "plans", "plan"),
+        *("anything", "something", "happening", "happened", "happen", "going", "doing", "got", "get"),
+        *("planned", "plans", "plan"),
         *("schedule", "scheduled", "agenda", "calendar", "diary", "free", "busy", "coming", "up", "on"),
         *("morning", "afternoon", "evening", "night"),
     }
 )
 """What a question about a day's agenda asks with besides its date ("What's happening tomorrow?", "anything
 on tmrw?", "What have I got on Friday morning?", "Am I free on Saturday?"): no word of what is asked for."""
-_APOSTROPHE = re.compile("['\u2019]")
+_CONTRACTED = re.compile(  # a function word contracted is a stop word ("what's", "I've"; not "Will's")
+    r"(?:what|that|it|who|how|there|here|where|when|why|let|i|you|we|they|he|she)['\u2019](?:s|ve|re|m|d|ll)"
+    r"|[a-z]+n['\u2019]t"
+)
 LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 
 
@@ -42,25 +46,32 @@ def query_terms(text: str) -> list[str]:
     search text: the same identifier is found whether the query writes it whole or in words."""
     seen: dict[str, None] = {}
     for token in [*index_tokens(text), *compound_parts(text)]:
-        if token not in STOP_WORDS and _APOSTROPHE.split(token, 1)[0] not in STOP_WORDS and len(token) > 1:
-            seen.setdefault(token, None)  # (a stop word contracted is one: "what's", "i've", "who's")
+        if token not in STOP_WORDS and not _CONTRACTED.fullmatch(token) and len(token) > 1:
+            seen.setdefault(token, None)
     return list(seen)
 
 
 def keywords(query: str, as_of: datetime | None, speakers: Collection[str] = ()) -> list[str]:
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
     ("year" in "later this year" names no date; its resolved span boosts instead:
-    model.date_queries.query_dates; none for a question about a day's agenda, :data:`AGENDA_WORDS`) and
+    model.date_queries.query_dates; of a question about a day's agenda only its absolute date words,
+    :func:`by_date_alone`) and
     less the names of the tenant's speakers: "What did Melanie paint?"
     is about Melanie's turns, which the speaker boost finds, while her name as a word matches every turn
     that addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
     dates = query_dates(query, as_of or datetime.now(UTC))
     words = [t for t in query_terms(query) if t not in dates.relative_words]
-    if dates.span is not None and all(t in AGENDA_WORDS or t in dates.words for t in words):
-        return []  # a day's agenda ("What's on Wednesday?"): its date is all it asks by (graphmem.retrieval.
-        # signals.date_cue), and "happening" or "got" as keywords find chatter; not "Where was John then?"
+    if by_date_alone(query, dates):  # a day's agenda ("What's on Wednesday?"): "happening" or "got" find
+        return [t for t in words if t in dates.words]  # chatter; "wednesday" finds "Wednesday lunch with Raj"
     spoken = {word for name in spoken_names(query, speakers) for word in query_terms(name)}
     return [t for t in words if t not in spoken]
+
+
+def by_date_alone(query: str, dates: QueryDates) -> bool:
+    """Whether every word of ``query`` is a word of its date expressions (``dates``) or of an agenda
+    (:data:`AGENDA_WORDS`): it asks for what falls on that time (graphmem.retrieval.signals.date_cue); not
+    "Where was John then?" (a speaker's name counts as a word here)."""
+    return dates.span is not None and all(t in AGENDA_WORDS or t in dates.words for t in query_terms(query))
 
 
 def substring_words(query: str) -> list[str]:
