@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conversation import say
 
 from graphmem import GraphMemory
 from graphmem.model.date_queries import query_dates
@@ -107,32 +108,21 @@ def test_more_shapes_of_a_question_about_how_it_went() -> None:
         assert not foretold(plan, question, after, now), question
 
 
-def _say(mem: GraphMemory, user_id: str, turns: list[tuple[int, str]]) -> list[str]:
-    ids = []
-    for day, text in turns:
-        message = {"role": "user", "content": text, "timestamp": START + timedelta(days=day)}
-        ids.append(mem.add_messages([message], user_id=user_id, session_id=f"d{day}")[0].id)
-    return ids
-
-
 def test_what_is_on_a_day_and_how_it_went(mem: GraphMemory, user_id: str) -> None:
     """Both fail before round 65: "tmrw" and "thurs 10am" were no dates, so the question's words found the
     turn that says "tmrw" and "anything"; "how'd" was no question about the past, so the plan said before
     the visit came first."""
-    ids = _say(
-        mem,
-        user_id,
-        [
-            (1, "hi! I run a small bakery, I'm up at 4 most days"),
-            (3, "we got a huge wedding cake order, 4 tiers, lemon and elderflower"),
-            (4, "new apprentice starts tmrw, anything I should prep for her?"),
-            (5, "flour supplier is Marriage's, they deliver on mondays"),
-            (8, "vet for Pepper thurs 10am, she's off her food"),
-            (9, "such a long week, I'm knackered. what's a good name for a sourdough starter"),
-            (11, "back from the vet: Pepper has a tooth abscess, antibiotics for a week, poor girl"),
-            (12, "the wedding cake is done and delivered!! 4 hours of piping"),
-        ],
-    )
+    turns = [
+        (1, "hi! I run a small bakery, I'm up at 4 most days"),
+        (3, "we got a huge wedding cake order, 4 tiers, lemon and elderflower"),
+        (4, "new apprentice starts tmrw, anything I should prep for her?"),
+        (5, "flour supplier is Marriage's, they deliver on mondays"),
+        (8, "vet for Pepper thurs 10am, she's off her food"),
+        (9, "such a long week, I'm knackered. what's a good name for a sourdough starter"),
+        (11, "back from the vet: Pepper has a tooth abscess, antibiotics for a week, poor girl"),
+        (12, "the wedding cake is done and delivered!! 4 hours of piping"),
+    ]
+    ids = [say(mem, user_id, START + timedelta(days=day), text) for day, text in turns]
     tomorrow = mem.recall(
         "anything on tmrw?", user_id=user_id, k=3, reinforce=False, as_of=START + timedelta(days=9, hours=3)
     )

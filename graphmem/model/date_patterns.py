@@ -24,6 +24,7 @@ __all__ = [
     "PRESENT_TENSE",
     "SEASONS",
     "SENTENCE_END",
+    "TOMORROW",
     "TRIGGER",
     "TRIGGER_FOLDED",
     "WEEKDAYS",

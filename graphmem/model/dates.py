@@ -207,10 +207,10 @@ def _weekday_day(g: tuple[str, ...], today: date, ahead: bool | None) -> tuple[d
     ways of writing a date by numbers are tried): the nearest day of that number (and month) that falls on
     that weekday, since together they name one day, the way its clause's tense says (``ahead``; None: no
     tense read) where there is one each way ("We went out Saturday the 5th" said on 22 October is 5
-    September, not 5 December), else the nearest either way. None when
-    no such day falls in the two months either side of this one (a slip: "Tuesday the 11th" of a Wednesday;
-    the other patterns read the words then), or for a bare number without "the", an ordinal ending or a
-    month ("friday 11" is eleven o'clock)."""
+    September, not 5 December), else the nearest either way. None when no such day falls in the two months
+    either side of this one (a slip: "Tuesday the 11th" of a Wednesday; the other patterns read the words
+    then), or for a bare number without "the", an ordinal ending or a month ("friday 11" is eleven
+    o'clock)."""
     weekday, word, the, day_s, ordinal, month_s, month2_s, day2_s, num_a, num_b = g
     if num_a:
         readings = [(int(num_a), int(num_b)), (int(num_b), int(num_a))]  # month/day, day/month

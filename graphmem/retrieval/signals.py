@@ -51,19 +51,19 @@ def agenda(query: str, dates: QueryDates, read: datetime) -> str | None:
 
 
 def date_cue(
-    memory: Mapping[str, Any], span: tuple[int, int] | None, boost: float, agenda: str | None
+    memory: Mapping[str, Any], span: tuple[int, int] | None, boost: float, asked_by: str | None
 ) -> float:
     """What the question's date adds to a memory's relevance: ``boost`` (the preset's ``date_boost``) when
     the memory is about a time that overlaps the question's span (:func:`event_of`); :data:`AGENDA_BOOST`
-    when the question asks by its date alone (:func:`agenda`: "What do I have tomorrow?", "What did I
-    do yesterday?") and the memory's own dates name that time (:func:`_of_the_day`), or, for a question
-    about the past, it names none and was said then ("went to a pottery class" said yesterday; a remark said
-    this morning is no plan for today)."""
+    when the question asks by its date alone (``asked_by``, :func:`agenda`: "What do I have tomorrow?",
+    "What did I do yesterday?") and the memory's own dates name that time (:func:`_of_the_day`), or, for a
+    question about the past, it names none and was said then ("went to a pottery class" said yesterday; a
+    remark said this morning is no plan for today)."""
     if span is None or not overlaps(event_of(memory), span):
         return 0.0
     event = memory.get("event")
-    said_then = agenda == "past" and event is None  # (event_of is the day it was said)
-    return AGENDA_BOOST if agenda and (_of_the_day(event, span) or said_then) else boost
+    said_then = asked_by == "past" and event is None  # (event_of is the day it was said)
+    return AGENDA_BOOST if asked_by and (_of_the_day(event, span) or said_then) else boost
 
 
 def _of_the_day(event: Any, span: tuple[int, int]) -> bool:

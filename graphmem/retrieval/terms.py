@@ -55,10 +55,9 @@ def keywords(query: str, as_of: datetime | None, speakers: Collection[str] = ())
     """The query's content words for BM25 and coverage, less the words of its relative date expressions
     ("year" in "later this year" names no date; its resolved span boosts instead:
     model.date_queries.query_dates; of a question about a day's agenda only its absolute date words,
-    :func:`by_date_alone`) and
-    less the names of the tenant's speakers: "What did Melanie paint?"
-    is about Melanie's turns, which the speaker boost finds, while her name as a word matches every turn
-    that addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
+    :func:`by_date_alone`) and less the names of the tenant's speakers: "What did Melanie paint?" is about
+    Melanie's turns, which the speaker boost finds, while her name as a word matches every turn that
+    addresses her ("Thanks, Melanie!") and none of the turns where she says what she painted."""
     dates = query_dates(query, as_of or datetime.now(UTC))
     words = [t for t in query_terms(query) if t not in dates.relative_words]
     if by_date_alone(query, dates):  # a day's agenda ("What's on Wednesday?"): "happening" or "got" find
