@@ -28,6 +28,7 @@ __all__ = [
     "TRIGGER",
     "TRIGGER_FOLDED",
     "WEEKDAYS",
+    "WEEKDAYS_SHORT",
     "WEEKDAY_SHORT",
 ]  # fmt: skip
 
@@ -40,8 +41,12 @@ MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 # weekdays written short as people type them: "next tue", "thurs 7pm", "dentist thu 22nd"; "mon", "wed",
 # "sat" and "sun" are words too ("I sat down", "the sun", "they were wed"), so they are read only where a
 # weekday's place says so (after last/this/next/coming or "on", before a day or a clock time)
-_WEEKDAY_CLEAR = r"tues?|thu(?:rs?)?|fri|weds"
-_WEEKDAY_WORDS = r"mon|wed|sat|sun"
+_CLEAR_SHORT = ("thurs", "thur", "tues", "weds", "tue", "thu", "fri")  # longest first, for the alternation
+_WORD_SHORT = ("mon", "wed", "sat", "sun")
+WEEKDAYS_SHORT = frozenset(_CLEAR_SHORT + _WORD_SHORT)
+"""Every weekday written short that the patterns read (graphmem.retrieval.restated names no one by them)."""
+_WEEKDAY_CLEAR = "|".join(_CLEAR_SHORT)
+_WEEKDAY_WORDS = "|".join(_WORD_SHORT)
 WEEKDAY_SHORT = rf"(?:{_WEEKDAY_CLEAR}|{_WEEKDAY_WORDS})"
 TOMORROW = ("tomorrow", "tmrw", "tmw", "tomoz", "tomorow", "tommorow", "tommorrow", "2moro", "2morow")
 """How "tomorrow" is typed; and "tmr" in lower case ("TMR" is a medical scan)."""

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from graphmem.model.date_patterns import MONTHS, WEEKDAYS
+from graphmem.model.date_patterns import MONTHS, WEEKDAYS_SHORT
 from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.scoring import asks_only
 from graphmem.retrieval.bm25 import stem
@@ -99,7 +99,7 @@ _TITLED = re.compile(r"\b(?:mr|mrs|ms|mx|dr|prof)\.?\s+([a-z][\w'-]+)", re.IGNOR
 _AFTER_NAMING = re.compile(r"\b(?:named|called|coach|miss)\s+([A-Za-z][\w'-]+)", re.IGNORECASE)
 _CAPITALISED = re.compile(r"(?<![.!?\n]\s)(?<![.!?\n])(?<!^)(?<!\s\s)\b(?!I\b|I')[A-Z][a-z][\w'-]*")
 _OPENING = re.compile(r"(?:^|(?<=[.!?\n]\s)|(?<=\n))[A-Z][a-z][\w'-]*")
-_SHORT_DATES = frozenset({*(w[:3] for w in (*MONTHS, *WEEKDAYS)), "sept", "tues", "thurs"})
+_SHORT_DATES = frozenset({*(m[:3] for m in MONTHS), "sept", *WEEKDAYS_SHORT})
 """Months and weekdays written short ("Nov 13", "Tues"), which graphmem.model.people.NOT_A_NAME lacks."""
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 
