@@ -18,6 +18,7 @@ __all__ = [
     "MONTH_ABBR",
     "MOVED",
     "NUMBERS",
+    "OPENS_PROGRESSIVE",
     "ORDINAL_LEADS",
     "PAST_TENSE",
     "PATTERNS",
@@ -125,6 +126,16 @@ PRESENT_TENSE = re.compile(
     r"|\b(?:have|has)\b(?!\s+(?:(?:just|already|never|not|also|finally)\s+)?"  # "I have finished": no
     rf"{_PARTICIPLE})"
     rf"|{_NO_DETERMINER}\b(?:{_TIMETABLE})\b",
+    re.I,
+)
+# a clause opening with a verb in -ing, its subject and "be" left out as people type ("starting at Mercy
+# General on the 26th", "flying out fri"): the present progressive, which says what comes; not a noun in
+# -ing ("wedding on the 26th" is none either way)
+OPENS_PROGRESSIVE = re.compile(
+    r"\W*(?:(?:and|but|so|then|now|just|finally|officially|also|still)\s+)?"
+    r"(?!(?:morning|evening|wedding|meeting|nothing|something|anything|everything|thing|king|ring|spring|"
+    r"string|during|building|ceiling|sibling|darling|feeling|clothing|pudding|earring|bring|sing|wing|swing|"
+    r"sting|ping|ding|bling|ling|viking)s?\b)[a-z]{2,}ing\b",
     re.I,
 )
 ORDINAL_LEADS = ("is", "are", "was", "were", "to", "of", "for")

@@ -15,6 +15,7 @@ from graphmem.model.date_patterns import (
     CLOCK,
     FUTURE,
     MONTH_ABBR,
+    OPENS_PROGRESSIVE,
     ORDINAL_LEADS,
     PAST_TENSE,
     PRESENT_TENSE,
@@ -26,9 +27,10 @@ __all__ = ["SAID_BARE", "SAID_ORDINAL", "Stops", "reading"]
 COPULA = {"is": True, "are": True, "was": False, "were": False}
 SAID_BARE = frozenset({*COPULA, "for"})
 """A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
-MONTH_BY_TENSE = frozenset({"in", "until", "till", "by"})
+MONTH_BY_TENSE = frozenset({"in", "until", "till", "by", "from"})
 """A month after these goes by its clause's tense ("postponed until October": ahead; "I lived there until
-October": the last); after "last", "next", "since" … by its word, as before."""
+October": the last; "I'm raising my rate from November": ahead), else to the nearest one ("jen's leaving
+for a travel gig in december" said in October); after "last", "next", "since" … by its word, as before."""
 SAID_ORDINAL = frozenset(ORDINAL_LEADS)
 """The words before a day of the month that only a tense reading takes (date_patterns.ORDINAL_LEADS): a
 fact's clause read by the future words only skips them."""
@@ -81,13 +83,14 @@ class Stops:
 
 def _tense(said: str) -> bool | None:
     """True for a future word or a past verb that arranges what comes (booked, scheduled); else False for a
-    past form anywhere in ``said``; else True for a present form; None for none ("The party is on Saturday,
-    I already bought a dress" reads as past: a known miss, as is reported speech)."""
+    past form anywhere in ``said``; else True for a present form or an opening verb in -ing; None for none
+    ("The party is on Saturday, I already bought a dress" reads as past: a known miss, as is reported
+    speech)."""
     if FUTURE.search(said) or ARRANGED.search(said):
         return True
     if PAST_TENSE.search(said):
         return False
-    return True if PRESENT_TENSE.search(said) else None
+    return True if PRESENT_TENSE.search(said) or OPENS_PROGRESSIVE.match(said) else None
 
 
 def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -> tuple[bool, bool] | None:
@@ -106,11 +109,21 @@ def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -
         tense = True  # a day aimed at: "Mark your calendar for the 22nd", "moved it to the 3rd"
     if tense is None and year_day:
         tense = _nearest_ahead(m, kind, today)
+    if tense is None and kind == "mod_month":
+        tense = _nearest_month_ahead(m.group(2), today)
     if tense is None and stops.timed(m.start(), m.end()):
         tense = True  # a note of what comes, with its time: "Mammogram Tuesday at 8:15", "on the 16th 9am"
     if tense is None:
         return None
     return tense, tense and kind in ("ordinal_day", "month_day", "day_month")
+
+
+def _nearest_month_ahead(month: str, today: date) -> bool | None:
+    """Whether the nearest month of that name lies ahead of ``today``'s (None for this month: both ways, and
+    for a name the patterns' case folding matched that no month has: "ſept")."""
+    number = MONTH_ABBR.get(month.lower()[:3])
+    gap = (number - today.month) % 12 if number else 0
+    return None if gap == 0 else gap <= 6
 
 
 def _nearest_ahead(m: re.Match[str], kind: str, today: date) -> bool | None:

@@ -63,7 +63,7 @@ CURRENT_FACTOR = 1 / STALE_FACTOR
 
 _PAST = re.compile(
     r"\bhow['’]d\b(?=[^?.]{0,60}\b(?:go|went|do|turn out)\b)"  # "how'd it go", not "how'd you like"
-    r"|\b(?:did|was|were|used to|before|previously|formerly|originally|earlier|back then|"
+    r"|\b(?:did|was|were|happened|used to|before|previously|formerly|originally|earlier|back then|"
     r"back when|ago|had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|"
     r"former|prior)\b",
     re.IGNORECASE,
@@ -100,11 +100,24 @@ class TimeScope:
         return {"as_of": self.as_of, "known_at": self.known_at, "alive_at": self.alive_at}
 
 
+# which of the options weighed was chosen: "What name did we pick for the baby?", "Which car did we decide
+# on?", "what kind of dog did we end up going with?" ask the choice as it stands, the last one said ("we
+# decided on Nora!" after "Kevin likes Hazel, I like Nora"), not the past; "where did we end up eating",
+# "what did we decide at the meeting" ask what happened
+_CHOICE = re.compile(
+    r"\b(?:what|which)\b[^?.]{0,40}?\bdid (?:i|we|[\w'-]+ and (?:i|me))"
+    r"(?: (?:finally|eventually|ultimately))?(?: end up)?"
+    r" (?:pick|choose|decide on|settle on|go with|going with|opt for|land on|vote for)\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=256)
 def asks_about_the_past(query: str) -> bool:
     """Whether a question asks about an earlier state ("where did I live before?") rather than the
-    present ("where do I live now?"); questions without a marker are about the present."""
-    return _PAST.search(query) is not None
+    present ("where do I live now?"); questions without a marker are about the present, as is one that
+    asks which option was chosen (:data:`_CHOICE`)."""
+    return _PAST.search(query) is not None and _CHOICE.search(query) is None
 
 
 def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> bool:

@@ -65,7 +65,24 @@ CHANGE = re.compile(
     r"\b(?:I|we)(?:'ve|'d| have| had)?(?: just| finally| recently| already| actually| since)? "
     r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
     r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
-    r"|\b(?:my|our) new \w+(?: \w+)? (?:is|are)\b|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
+    r"|\b(?:my|our) new \w+(?: \w+)?(?: of \w+)? (?:is|are)\b"
+    r"|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
+    # the subject left out, as people type ("quit lawson!!", "Sold the Buick", "moved apartments last
+    # weekend"); a new one taken ("hired a new fella, Wade", "got a new phone"); a holder who left a role
+    # ("Dr Feldman retired", "karthik resigned"; not "my retired neighbour"); a holder said by what they are
+    # ("new heart doc is a gal named Dr Patel", "new lead is some guy from Bangalore", "jen's replacement is")
+    r"|(?:^|[.!?;:\n]\s*|\b(?:ok|okay|lol|welp|update)\W+(?:so\W+)?)(?:just |finally |officially )?"
+    r"(?:switched|changed|moved|sold|replaced|quit|stopped(?! by| at| in| off)|cancell?ed|postponed|"
+    r"rescheduled|gave up)\b"
+    r"|\b(?:hired|got|found|bought|joined) (?:a|our|my) new\b"
+    r"|\b(?!(?:my|our|your|his|her|their|a|an|the|is|was|are|am|be|been|semi|i'm|im)\b)[A-Za-z][\w-]* "
+    r"(?:has |had |just )?(?:retired|resigned)\b"
+    r"|\bnew \w+(?: \w+)? (?:is|are|will be) (?:a |some |this )?"
+    r"(?:guy|gal|woman|man|lady|bloke|fella|girl|dude|chap)\b|\breplacement (?:is|will be)\b"
+    # a value corrected, the new one before the old ("sorry the locker is 32 not 23", "wifi password is
+    # BlauerHund!89 not 88"; not a word of correction alone: "Correction: I don't live in Porto, I live in
+    # Braga. I only work in Porto." corrects the home, not the work said with it)
+    r"|(?-i:(?:\d|[A-Z])[\w!.:/-]*),? not (?:the )?(?-i:(?:\d|[A-Z])[\w!.:/-]*)"
     # a holder named (a capitalised name, not "I", not a possessive): "new supervisor is Latoya Grant", "New
     # CFO will be Ms. Olga Kim", "interim lead is Bogdan", "Ms. Fujita from Tokyo will be new department head"
     rf"|\bnew \w+(?: \w+)?(?: from \w+)? (?:is|will be) {_HOLDER}"
@@ -285,10 +302,14 @@ def _changes(
         if asks_only(content) or all(_supposed(content, m.span()) for m in CHANGE.finditer(content)):
             continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
         for old in earlier(memories, words, new):  # one's own state, said before
-            if words[old] & words[new] and frozenset((old, new)) in related:
+            if (words[old] & words[new]) - _NAMING and frozenset((old, new)) in related:
                 changed.setdefault(old, set()).add(new)
     return changed
 
+
+_NAMING = frozenset(stem(w) for w in ("named", "called", "guy", "gal", "someone", "new"))
+"""Words that name anyone new, shared by statements of different things ("jen's replacement is a guy named
+Tomasz", "our contact person is someone named Dana"): no sign that one changed the other."""
 
 _SUPPOSING = leading(SUPPOSING_WORDS)
 """What supposes or asks a change (``CHANGE``'s verbs are past forms: "If I moved to Bergen, ...", "Should

@@ -7,14 +7,15 @@ People restate what changed without a word that says so ("swim lessons thursdays
 after "swim lessons are tuesdays at 5pm", "first physio session with Tom at the new clinic"), so no list of
 change words (graphmem.retrieval.changes.CHANGE) covers them. What they share is structure: the later
 statement names the thing as the earlier one does (:func:`same_thing`), and gives a value of the kind asked
-that the earlier does not hold, near a word of the thing (:func:`restated_later`). Two conditions keep it to
-questions about a value that changes: the question asks for a value with a shape of its own (a person, a
+that the earlier does not hold, near a word of the thing (:func:`restated_later`). The question asks of
+the present (graphmem.retrieval.changes: not the past) and for a value with a shape of its own (a person, a
 time, an amount; not "what" or "where", whose values have none, so that a later statement that only names
-the thing cannot outdate the answer), and it asks for the present in so many words (:data:`NOW`: "now",
-"these days", "currently", "still"): most present-tense questions ask what was said once and holds ("who is
-Lakshmi engaged to?"). Everything else is chatter that names the thing and a value of another ("noah
-practiced piano for an hour on sunday", "the landlord sent a plumber, a guy named Pete"): two reviews'
-probes, measured in round 64 (docs/temporal.md, "A value said again")."""
+the thing cannot outdate the answer). Round 64 also asked for "now" in so many words (:data:`NOW`); round
+66 dropped that: what was said once is not restated, and what was restated is asked without "now" as often
+("what night is darts", "which day do i do carpool"): the blind sets gained, none lost. Everything else is
+chatter that names the thing and a value of another ("noah practiced piano for an hour on sunday", "the
+landlord sent a plumber, a guy named Pete"): two reviews' probes, measured in round 64 (docs/temporal.md,
+"A value said again")."""
 
 from __future__ import annotations
 
@@ -44,10 +45,11 @@ __all__ = [
 ]
 
 NOW = re.compile(
-    r"\b(?:now|these days|currently|at the moment|at present|still|any ?more|nowadays|lately|current)\b",
+    r"\b(?:now|rn|atm|these days|currently|at the moment|at present|still|any ?more|nowadays|lately|"
+    r"current)\b",
     re.IGNORECASE,
 )
-"""A question that asks what holds at present in so many words."""
+"""The words that ask what holds at present ("now", "rn", "these days"): no word of the thing asked."""
 
 WHEN = (
     r"(?:(?:every |the )?(?:mon|tues?|wed(?:nes)?|thurs?|fri|sat(?:ur)?|sun)(?:day)?s?\b|"
@@ -183,13 +185,13 @@ def restated_later(
 ) -> dict[str, set[str]]:
     """Per statement, the later ones that restate its value (see the module). ``words``: the content words of
     the best k statements (graphmem.retrieval.changes: speakers' names left out), the candidates. Only for a
-    question with :data:`NOW` that asks for a value of a kind (:func:`_kind`); the later statement names the
+    question that asks for a value of a kind (:func:`_kind`); the later statement names the
     thing as the earlier does (:func:`same_thing`) and gives a value of that kind the earlier does not hold
     (a value said again is no change: "kids love mrs duarte's cookies" after "mrs duarte said shed watch the
     kids"), in a sentence that names the thing and within :data:`NEAR` words of it (a value beside another
     thing is not its: "Saw the dentist today for a cleaning, the hygienist Maria was really gentle")."""
     values = _kind(query)
-    if values is None or not NOW.search(query):
+    if values is None:
         return {}
     asked = asked_of(query)
     held = {mid: {v for v, _ in values(str(memories[mid].get("content") or ""))} for mid in words}
