@@ -14,6 +14,7 @@ __all__ = [
     "CLOCK",
     "FUTURE",
     "HOLIDAYS",
+    "IRREGULAR_PAST",
     "MONTHS",
     "MONTH_ABBR",
     "MOVED",
@@ -76,14 +77,14 @@ FUTURE = re.compile(
 # "Leo's" is a possessive), have or do as a main verb ("I have a dentist appointment", "I've got", not "I have
 # finished"), a modal or "'d" before a verb ("can", "I'd love to"), or a verb a timetable is read with
 # ("Our flight leaves", "I start my new job"; not after "the", "a", "my": "the end", "a play").
-_IRREGULAR_PAST = (
+IRREGULAR_PAST = (
     "went|saw|ran|came|made|took|met|ate|bought|brought|caught|drove|flew|found|gave|heard|kept|left|lost|"
     "paid|said|sat|sent|spent|spoke|told|thought|won|wrote|began|felt|held|taught|swam|sang|slept|wore|woke|"
     "rode|became|broke|chose|drank|fell|forgot|grew|knew|shook|stood|threw|understood|sold|fought|built|"
     "dug|hid|lent|meant|stole|stuck|froze|hung|forgave|overslept"
 )
 _PARTICIPLE = (
-    rf"(?:[a-z]{{2,}}ed|been|done|seen|gone|had|taken|given|written|eaten|known|gotten|{_IRREGULAR_PAST})\b"
+    rf"(?:[a-z]{{2,}}ed|been|done|seen|gone|had|taken|given|written|eaten|known|gotten|{IRREGULAR_PAST})\b"
 )
 _NOT_ED = r"(?!(?:need|feed|speed|seed|bleed|breed|weed|heed|proceed|succeed|exceed|shred|embed)\b)"
 _SUBJECT = (  # a subject pronoun or a name, and maybe an adverb: "I", "Leo", "we finally"
@@ -107,7 +108,7 @@ PAST_TENSE = re.compile(
     r"(?<!\b[Hh]ave you )(?i:\bgot\b)"
     # "I won", not "I'm lost", "on sat", "sat 10am"
     rf"|{_NOT_AFTER_BE}{_NOT_A_DAY}"
-    rf"(?i:\b(?!sat\b)(?:{_IRREGULAR_PAST})\b|\bsat\b(?!,? (?:at |@ ?)?(?:{_CLOCK_SAID})))"
+    rf"(?i:\b(?!sat\b)(?:{IRREGULAR_PAST})\b|\bsat\b(?!,? (?:at |@ ?)?(?:{_CLOCK_SAID})))"
 )
 _TIMETABLE = (
     "start|starts|begin|begins|leave|leaves|arrive|arrives|fly|flies|land|lands|depart|departs|open|opens|"
@@ -147,7 +148,7 @@ _TIME_WORD = rf"(?:{'|'.join(w[:3] for w in WEEKDAYS)}|{'|'.join(m[:3] for m in 
 MOVED = r"(?:moved|rescheduled|pushed|bumped|postponed|delayed|put back|brought forward|changed|shifted)"
 """The verbs that move a time ("got bumped to the 19th", "postponed until October"): the time moved to lies
 ahead (:data:`ARRANGED`), and a statement that says so changes what was said of the event
-(graphmem.retrieval.changes.CHANGE)."""
+(graphmem.retrieval.change_patterns.CHANGE)."""
 # a past verb that arranges what happens later: "booked the car for an oil change on wednesday" (the
 # booking is past, the oil change is not), "scheduled", "moved it to", "pushed back to", "postponed until"
 ARRANGED = re.compile(

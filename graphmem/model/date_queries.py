@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.model.date_patterns import TOMORROW
+from graphmem.model.date_tense import tense_of
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
 
 __all__ = ["QueryDates", "date_notes", "date_words", "overlaps", "query_dates", "query_span"]
@@ -95,9 +96,13 @@ _HOLIDAY = re.compile(rf"(?:after )?(?:the )?(?:{'|'.join(HOLIDAYS)})")
 def query_dates(question: str, reference: datetime) -> QueryDates:
     """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
     later this year?" asked in 2026 covers 2026). Absolute words (month names, years, ISO dates) stay
-    keywords; the relative ones ("this year", "last week") are replaced by the resolved span."""
+    keywords; the relative ones ("this year", "last week") are replaced by the resolved span. A question
+    with no tense at all asks of the coming day: "anything on friday?", "any appointments on thursday?"
+    (a statement with none reads back: "Fun day at the beach on Saturday!")."""
+    ahead = tense_of(question) is None
     # a holiday asked of without its year names no one day ("What does Tim love during Halloween?")
-    ranges = [r for r in resolve_dates(question, reference) if not _HOLIDAY.fullmatch(r.phrase.lower())]
+    found = resolve_dates(question, reference, future=ahead)
+    ranges = [r for r in found if not _HOLIDAY.fullmatch(r.phrase.lower())]
     said = {w for r in ranges for w in re.findall(r"[a-z0-9]+", r.phrase.lower())}
     return QueryDates(event_range(ranges), frozenset(said & _DEICTIC), frozenset(said))
 

@@ -22,7 +22,7 @@ from graphmem.model.date_patterns import (
     SENTENCE_END,
 )
 
-__all__ = ["SAID_BARE", "SAID_ORDINAL", "Stops", "reading"]
+__all__ = ["SAID_BARE", "SAID_ORDINAL", "Stops", "reading", "tense_of"]
 
 COPULA = {"is": True, "are": True, "was": False, "were": False}
 SAID_BARE = frozenset({*COPULA, "for"})
@@ -75,13 +75,13 @@ class Stops:
         for name in ("clause", "sentence"):
             span = self.around(name, start, end)
             if span not in self.read:
-                self.read[span] = _tense(self.text[span[0] : span[1]])
+                self.read[span] = tense_of(self.text[span[0] : span[1]])
             if self.read[span] is not None:
                 return self.read[span]
         return None
 
 
-def _tense(said: str) -> bool | None:
+def tense_of(said: str) -> bool | None:
     """True for a future word or a past verb that arranges what comes (booked, scheduled); else False for a
     past form anywhere in ``said``; else True for a present form or an opening verb in -ing; None for none
     ("The party is on Saturday, I already bought a dress" reads as past: a known miss, as is reported

@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from graphmem.model.date_patterns import IRREGULAR_PAST
 from graphmem.model.date_queries import query_dates
 from graphmem.model.fact_keys import (
     PEOPLE_ROLES,
@@ -65,7 +66,9 @@ _PAST = re.compile(
     r"\bhow['’]d\b(?=[^?.]{0,60}\b(?:go|went|do|turn out)\b)"  # "how'd it go", not "how'd you like"
     r"|\b(?:did|was|were|happened|used to|before|previously|formerly|originally|earlier|back then|"
     r"back when|ago|had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|"
-    r"former|prior)\b",
+    r"former|prior)\b"
+    # who did it, in a past form ("who sorted the room for the offsite?", "who fixed the boiler?")
+    rf"|^\W*who (?:\w{{2,}}ed|{IRREGULAR_PAST})\b",
     re.IGNORECASE,
 )
 
@@ -105,9 +108,10 @@ class TimeScope:
 # decided on Nora!" after "Kevin likes Hazel, I like Nora"), not the past; "where did we end up eating",
 # "what did we decide at the meeting" ask what happened
 _CHOICE = re.compile(
-    r"\b(?:what|which)\b[^?.]{0,40}?\bdid (?:i|we|[\w'-]+ and (?:i|me))"
+    r"\b(?:what|which|who)\b[^?.]{0,40}?\bdid (?:i|we|[\w'-]+ and (?:i|me))"
     r"(?: (?:finally|eventually|ultimately))?(?: end up)?"
-    r" (?:pick|choose|decide on|settle on|go with|going with|opt for|land on|vote for)\b",
+    r" (?:pick(?:ing)?|choos(?:e|ing)|decid(?:e|ing) on|settl(?:e|ing) on|go(?:ing)? with|opt(?:ing)? for|"
+    r"land(?:ing)? on|vot(?:e|ing) for)\b",
     re.IGNORECASE,
 )
 

@@ -17,9 +17,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from graphmem.model.date_patterns import MOVED
 from graphmem.model.fact_keys import who_is_named
-from graphmem.model.planned import SUPPOSING_WORDS, leading
 from graphmem.model.scoring import asks_only
 from graphmem.model.timescope import (
     CURRENT_FACTOR,
@@ -30,86 +28,17 @@ from graphmem.model.timescope import (
     introduces,
 )
 from graphmem.retrieval.bm25 import stem
-from graphmem.retrieval.restated import WHEN, asked_of, content_words, earlier, names_the_head, restated_later
+from graphmem.retrieval.change_patterns import CHANGE, changed_words
+from graphmem.retrieval.restated import (
+    asked_of,
+    content_words,
+    earlier,
+    names_the_head,
+    restated_later,
+)
 from graphmem.retrieval.signals import via_context
 
 __all__ = ["CHANGE", "changed_later", "currencies", "inherit", "introductions"]
-
-# A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
-# learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
-# drive any more", "I no longer eat meat". First person, and a change verb as a verb: conversation uses the
-# same words otherwise ("it changed my life", "use oil instead of butter", "I won't quit", "any more art?").
-# A value set to another, said by anyone of anything ("we raised the rate limit to 500", "we migrated the
-# database from MySQL 5.7 to Postgres 16", "the staging URL changed to stage2.acme.io", "it was renamed to
-# Billing"): a change verb with "to" and a value after it in the same clause (a number, a name, a compound
-# term: not "my parents raised me to be honest", "we raised money to help the shelter"; not "moved to", a
-# person's move, which the location rules read). Round 62, from a blind set of an assistant's users (what
-# they say when a time, a person or a choice changes): an event moved to a time ("lab meeting moved to
-# mondays at 11", "she moved the shower to Sunday the 22nd"), a state said to hold now ("practice is now
-# tues thurs"), a new holder of a role ("my new charge nurse is Lorraine", "new lead is called Hana", "Miss
-# Chen replaces him", "switching to Dr. Okonkwo's lab", "going with Golden Prairie") and a choice made after
-# weighing ("we decided on Nora"). Round 63: a time moved by other verbs ("got bumped to the 19th",
-# "postponed to Friday"), a role's new holder by name without "my" ("new supervisor is Latoya Grant", "New
-# CFO will be Ms. Olga Kim from 12 Oct"), "from now on".
-
-# what a state said to hold "now", or a choice "going with", is: a time, a number or a name ("practice is now
-# tues thurs", "Going with Golden Prairie"; not "the team is now so much happier", "going with my sister")
-_VALUE = rf"(?:{WHEN}|(?-i:[A-Z0-9]))"
-# a person or a choice named: a capitalised name (a title before it allowed), not "I", not a possessive
-# ("The new album is Taylor's best"), not a word said for emphasis or assent
-_HOLDER = (
-    r"(?:(?:Mr|Mrs|Ms|Dr|Prof)\.? )?(?!(?-i:I|So|That|This|Here|There|As|Yes|Yeah|Yep|Sure|Well|Lol|Maybe|"
-    r"Such|Thus|It|What|Ok|Okay|Honestly)\b)(?-i:[A-Z][\w-]*+)(?!['’]s\b)"
-)
-CHANGE = re.compile(
-    r"\b(?:I|we)(?:'ve|'d| have| had)?(?: just| finally| recently| already| actually| since)? "
-    r"(?:switched|changed|moved|sold|replaced|quit|stopped|left|cancell?ed|postponed|rescheduled|skipped|"
-    r"gave up|decided (?:not )?to (?:skip|cancel|stop|quit|drop|move|switch|change|sell))\b"
-    r"|\b(?:my|our) new \w+(?: \w+)?(?: of \w+)? (?:is|are)\b"
-    r"|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
-    # the subject left out, as people type ("quit lawson!!", "Sold the Buick", "moved apartments last
-    # weekend"); a new one taken ("hired a new fella, Wade", "got a new phone"); a holder who left a role
-    # ("Dr Feldman retired", "karthik resigned"; not "my retired neighbour"); a holder said by what they are
-    # ("new heart doc is a gal named Dr Patel", "new lead is some guy from Bangalore", "jen's replacement is")
-    r"|(?:^|[.!?;:\n]\s*|\b(?:ok|okay|lol|welp|update)\W+(?:so\W+)?)(?:just |finally |officially )?"
-    r"(?:switched|changed|moved|sold|replaced|quit|stopped(?! by| at| in| off)|cancell?ed|postponed|"
-    r"rescheduled|gave up)\b"
-    r"|\b(?:hired|got|found|bought|joined) (?:a|our|my) new\b"
-    r"|\b(?!(?:my|our|your|his|her|their|a|an|the|is|was|are|am|be|been|semi|i'm|im)\b)[A-Za-z][\w-]* "
-    r"(?:has |had |just )?(?:retired|resigned)\b"
-    r"|\bnew \w+(?: \w+)? (?:is|are|will be) (?:a |some |this )?"
-    r"(?:guy|gal|woman|man|lady|bloke|fella|girl|dude|chap)\b|\breplacement (?:is|will be)\b"
-    # a value corrected, the new one before the old ("sorry the locker is 32 not 23", "wifi password is
-    # BlauerHund!89 not 88"; not a word of correction alone: "Correction: I don't live in Porto, I live in
-    # Braga. I only work in Porto." corrects the home, not the work said with it)
-    r"|(?-i:(?:\d|[A-Z])[\w!.:/-]*),? not (?:the )?(?-i:(?:\d|[A-Z])[\w!.:/-]*)"
-    # a holder named (a capitalised name, not "I", not a possessive): "new supervisor is Latoya Grant", "New
-    # CFO will be Ms. Olga Kim", "interim lead is Bogdan", "Ms. Fujita from Tokyo will be new department head"
-    rf"|\bnew \w+(?: \w+)?(?: from \w+)? (?:is|will be) {_HOLDER}"
-    rf"|\b(?:interim|acting) \w+(?: \w+)? (?:is|will be) {_HOLDER}"
-    rf"|\b{_HOLDER}(?: from (?-i:[A-Z])[\w-]+)? will be (?:the |our |my )?new \w+"
-    r"|\b(?:takes|took|taking|take) over (?:from|as|the (?:team|role|job|department|class|group|project|"
-    r"shop|business|company|practice|position))\b"
-    # a time said to hold from now on, or again ("he'll have Saga Monday-Wednesday from now on", "choir is
-    # back on Wednesdays"; not "Mom's back on the 23rd", a return)
-    rf"|{WHEN}[^.!?]{{0,40}}\bfrom now on\b|\bfrom now on\b[^.!?]{{0,40}}{WHEN}"
-    rf"|\b(?:is|are|'s|'re) back on (?!the \d){WHEN}"
-    # a choice made after weighing: "We chose the Mazda CX-5", "We decided!! Mai it is", "Karen it is, ..."
-    # (a sentence of its own: not "Paris it is, the most beautiful city", "Yeah it is!"), "decided: pizza"
-    r"|\b(?:I|we) (?:chose|opted for) (?:the |a |an )?(?-i:[A-Z0-9])"
-    r"|(?:\b(?:I|we) (?:have |'ve )?|^|[.!?]\s*)decided\s*[.!:]"
-    rf"|(?:^|[.!?]\s*|\bdecided\W+){_HOLDER} it is\s*(?:[.!]|,(?= found| got| we| I))"
-    r"|\b(?:changed|switched|moved) again\b"  # "restaurant changed again: now closed only mondays"
-    r"|\bno longer\b|(?:n't|\bnot|\bnever)\b[^.!?]{0,30}\bany ?more\b"
-    rf"|\b(?:is|are) now (?:on )?{_VALUE}|\b(?:replaces|replacing)\b"
-    rf"|\b(?:switching|switched) (?:over )?to\b|\b(?:going|went) with {_VALUE}|\b(?:decided|settled) on\b"
-    rf"|\b(?:{MOVED}|moving|changing|shifting)\b"
-    r"(?:[^.!?;,]|[.,](?=\w)){0,40}?\b(?:to|until)\s+"
-    rf"{WHEN}"
-    r"|\b(?:changed|switched|migrated|upgraded|downgraded|renamed|raised|lowered|increased|reduced|bumped|"
-    r"updated|rotated)\b(?:[^.!?;,]|[.,](?=\w)){0,60}?\bto\s+(?=(?-i:[A-Z0-9$€£])|\S*?(?:\d|[._:]\w))",
-    re.IGNORECASE,
-)
 
 
 def currencies(
@@ -299,28 +228,13 @@ def _changes(
     changed: dict[str, set[str]] = {}
     for new in words:
         content = str(memories[new].get("content") or "")
-        if asks_only(content) or all(_supposed(content, m.span()) for m in CHANGE.finditer(content)):
+        changing = frozenset() if asks_only(content) else changed_words(content)
+        if not changing:
             continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
         for old in earlier(memories, words, new):  # one's own state, said before
-            if (words[old] & words[new]) - _NAMING and frozenset((old, new)) in related:
+            if words[old] & changing and frozenset((old, new)) in related:
                 changed.setdefault(old, set()).add(new)
     return changed
-
-
-_NAMING = frozenset(stem(w) for w in ("named", "called", "guy", "gal", "someone", "new"))
-"""Words that name anyone new, shared by statements of different things ("jen's replacement is a guy named
-Tomasz", "our contact person is someone named Dana"): no sign that one changed the other."""
-
-_SUPPOSING = leading(SUPPOSING_WORDS)
-"""What supposes or asks a change (``CHANGE``'s verbs are past forms: "If I moved to Bergen, ...", "Should
-we have switched ..."), right before its subject. Not ``graphmem.model.planned.supposed``'s time words
-(when, once, before, after, until): "When I sold the Corolla last spring, I bought a Tesla" states the
-sale."""
-
-
-def _supposed(text: str, span: tuple[int, int]) -> bool:
-    """Whether the change at ``span`` is only supposed or asked (:data:`_SUPPOSING`)."""
-    return _SUPPOSING.search(text, max(0, span[0] - 40), span[0]) is not None
 
 
 def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:

@@ -5,7 +5,7 @@ thing the question names outdates the earlier ones that name it too.
 
 People restate what changed without a word that says so ("swim lessons thursdays 6pm for the rest of term"
 after "swim lessons are tuesdays at 5pm", "first physio session with Tom at the new clinic"), so no list of
-change words (graphmem.retrieval.changes.CHANGE) covers them. What they share is structure: the later
+change words (graphmem.retrieval.change_patterns.CHANGE) covers them. What they share is structure: the later
 statement names the thing as the earlier one does (:func:`same_thing`), and gives a value of the kind asked
 that the earlier does not hold, near a word of the thing (:func:`restated_later`). The question asks of
 the present (graphmem.retrieval.changes: not the past) and for a value with a shape of its own (a person, a
@@ -58,8 +58,8 @@ WHEN = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:morning|afternoon|evening)s\b)"
 )
-"""A time a change moves something to (graphmem.retrieval.changes.CHANGE): a weekday (abbreviated, plural),
-the Nth, a clock time, a month, "next week", mornings."""
+"""A time a change moves something to (graphmem.retrieval.change_patterns.CHANGE): a weekday (abbreviated,
+plural), the Nth, a clock time, a month, "next week", mornings."""
 
 _LEAD_IN = r"^\W*(?:[\w']+\W+){0,3}?"  # "hey", "ok so", "quick q:" before the question word
 _WHAT_TIME = r"\b(?:what|which) (?:time|date|days?|evenings?|mornings?|nights?|weekday)\b|\bhow often\b"
