@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from graphmem.model.date_patterns import TOMORROW
+from graphmem.model.date_patterns import TOMORROW, WEEKDAYS_SHORT
 from graphmem.model.date_tense import tense_of
 from graphmem.model.dates import HOLIDAYS, MONTHS, WEEKDAYS, DateRange, add_months, event_range, resolve_dates
 
@@ -91,17 +91,33 @@ class QueryDates:
 
 
 _HOLIDAY = re.compile(rf"(?:after )?(?:the )?(?:{'|'.join(HOLIDAYS)})")
+_ON_A_WEEKDAY = re.compile(rf"(?:on )?(?:{'|'.join([*WEEKDAYS, *sorted(WEEKDAYS_SHORT)])})", re.IGNORECASE)
+_MONTH_WORDS = "|".join([*MONTHS, *(m[:3] for m in MONTHS), "sept"])
+_FROM_A_MONTH = re.compile(rf"from (?:{_MONTH_WORDS})", re.IGNORECASE)
+_AHEAD_IF = re.compile(rf"{_ON_A_WEEKDAY.pattern}|{_FROM_A_MONTH.pattern}", re.IGNORECASE)
+
+
+def _reads_ahead(phrase: str, tense: bool | None) -> bool:
+    """Whether a question's date phrase reads ahead for the question's tense (:func:`query_dates`)."""
+    if _ON_A_WEEKDAY.fullmatch(phrase):
+        return tense is None
+    return tense is True and _FROM_A_MONTH.fullmatch(phrase) is not None
 
 
 def query_dates(question: str, reference: datetime) -> QueryDates:
     """Resolve a question's date expressions against the time it is asked about ("Where am I travelling
     later this year?" asked in 2026 covers 2026). Absolute words (month names, years, ISO dates) stay
     keywords; the relative ones ("this year", "last week") are replaced by the resolved span. A question
-    with no tense at all asks of the coming day: "anything on friday?", "any appointments on thursday?"
-    (a statement with none reads back: "Fun day at the beach on Saturday!")."""
-    ahead = tense_of(question) is None
+    with no tense at all asks of the coming weekday: "anything on friday?", "any appointments on thursday?"
+    (a statement with none reads back: "Fun day at the beach on Saturday!"; so do "pics from saturday?",
+    "my spending in september?"); one in the present or future tense asks from the coming month ("where am
+    i working from january?"; a statement's "the photos from march are on the drive" is of the last)."""
+    found = resolve_dates(question, reference)
+    if any(_AHEAD_IF.fullmatch(r.phrase) for r in found):
+        tense = tense_of(question)
+        ahead = {r.phrase: r for r in resolve_dates(question, reference, future=True)}
+        found = [ahead.get(r.phrase, r) if _reads_ahead(r.phrase, tense) else r for r in found]
     # a holiday asked of without its year names no one day ("What does Tim love during Halloween?")
-    found = resolve_dates(question, reference, future=ahead)
     ranges = [r for r in found if not _HOLIDAY.fullmatch(r.phrase.lower())]
     said = {w for r in ranges for w in re.findall(r"[a-z0-9]+", r.phrase.lower())}
     return QueryDates(event_range(ranges), frozenset(said & _DEICTIC), frozenset(said))

@@ -15,6 +15,7 @@ from graphmem.model.date_patterns import (
     CLOCK,
     FUTURE,
     MONTH_ABBR,
+    OPENS_PAST,
     OPENS_PROGRESSIVE,
     ORDINAL_LEADS,
     PAST_TENSE,
@@ -27,10 +28,10 @@ __all__ = ["SAID_BARE", "SAID_ORDINAL", "Stops", "reading", "tense_of"]
 COPULA = {"is": True, "are": True, "was": False, "were": False}
 SAID_BARE = frozenset({*COPULA, "for"})
 """A weekday said after a form of "be" goes its way: "the kickoff call is Monday at 2", "it was Saturday"."""
-MONTH_BY_TENSE = frozenset({"in", "until", "till", "by", "from"})
+MONTH_BY_TENSE = frozenset({"in", "until", "till", "by"})
 """A month after these goes by its clause's tense ("postponed until October": ahead; "I lived there until
-October": the last; "I'm raising my rate from November": ahead), else to the nearest one ("jen's leaving
-for a travel gig in december" said in October); after "last", "next", "since" … by its word, as before."""
+October": the last), else to the nearest one ("jen's leaving for a travel gig in december" said in October);
+after "last", "next", "since", "from" … by its word, as before ("the photos from march" are of the last)."""
 SAID_ORDINAL = frozenset(ORDINAL_LEADS)
 """The words before a day of the month that only a tense reading takes (date_patterns.ORDINAL_LEADS): a
 fact's clause read by the future words only skips them."""
@@ -83,12 +84,13 @@ class Stops:
 
 def tense_of(said: str) -> bool | None:
     """True for a future word or a past verb that arranges what comes (booked, scheduled); else False for a
-    past form anywhere in ``said``; else True for a present form or an opening verb in -ing; None for none
+    past form anywhere in ``said`` or opening it; else True for a present form or an opening verb in -ing of
+    what one does next; None for none
     ("The party is on Saturday, I already bought a dress" reads as past: a known miss, as is reported
     speech)."""
     if FUTURE.search(said) or ARRANGED.search(said):
         return True
-    if PAST_TENSE.search(said):
+    if PAST_TENSE.search(said) or OPENS_PAST.match(said):
         return False
     return True if PRESENT_TENSE.search(said) or OPENS_PROGRESSIVE.match(said) else None
 
@@ -108,9 +110,10 @@ def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -
     if tense is None and kind == "ordinal_day" and lead in ("to", "for"):
         tense = True  # a day aimed at: "Mark your calendar for the 22nd", "moved it to the 3rd"
     if tense is None and year_day:
-        tense = _nearest_ahead(m, kind, today)
+        mon, day_s = m.group(1, 2) if kind == "month_day" else m.group(2, 1)
+        tense = _nearest_ahead(mon, day_s, today)
     if tense is None and kind == "mod_month":
-        tense = _nearest_month_ahead(m.group(2), today)
+        tense = _nearest_ahead(m.group(2), None, today)
     if tense is None and stops.timed(m.start(), m.end()):
         tense = True  # a note of what comes, with its time: "Mammogram Tuesday at 8:15", "on the 16th 9am"
     if tense is None:
@@ -118,20 +121,16 @@ def reading(kind: str, m: re.Match[str], lead: str, stops: Stops, today: date) -
     return tense, tense and kind in ("ordinal_day", "month_day", "day_month")
 
 
-def _nearest_month_ahead(month: str, today: date) -> bool | None:
-    """Whether the nearest month of that name lies ahead of ``today``'s (None for this month: both ways, and
-    for a name the patterns' case folding matched that no month has: "ſept")."""
+def _nearest_ahead(month: str, day_s: str | None, today: date) -> bool | None:
+    """Whether the nearest day of the year (``day_s`` of ``month``) or, without a day, the nearest month lies
+    ahead of ``today``: the one within half a year ahead, else the one back. None for this month (both
+    ways) and for no such day ("Feb 30", a month name the patterns' case folding matched: "ſept")."""
     number = MONTH_ABBR.get(month.lower()[:3])
-    gap = (number - today.month) % 12 if number else 0
-    return None if gap == 0 else gap <= 6
-
-
-def _nearest_ahead(m: re.Match[str], kind: str, today: date) -> bool | None:
-    """Whether the nearest day of the year ``m`` names lies ahead of ``today`` (None for no such day)."""
-    mon, day_s = (m.group(1), m.group(2)) if kind == "month_day" else (m.group(2), m.group(1))
+    if number is None or (day_s is None and number == today.month):
+        return None
     try:
-        this = date(today.year, MONTH_ABBR[mon.lower()[:3]], int(day_s))
-    except (ValueError, KeyError):
+        this = date(today.year, number, int(day_s) if day_s else 1)
+    except ValueError:
         return None
     gap = (this - today).days
     return 0 <= gap <= _HALF_YEAR or gap < -_HALF_YEAR

@@ -23,7 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.model.date_patterns import IRREGULAR_PAST
+from graphmem.model.date_patterns import IRREGULAR_PAST, NOT_ED
 from graphmem.model.date_queries import query_dates
 from graphmem.model.fact_keys import (
     PEOPLE_ROLES,
@@ -67,8 +67,10 @@ _PAST = re.compile(
     r"|\b(?:did|was|were|happened|used to|before|previously|formerly|originally|earlier|back then|"
     r"back when|ago|had|last (?:year|month|week|time|summer|winter|spring|autumn)|in the past|at first|"
     r"former|prior)\b"
-    # who did it, in a past form ("who sorted the room for the offsite?", "who fixed the boiler?")
-    rf"|^\W*who (?:\w{{2,}}ed|{IRREGULAR_PAST})\b",
+    # who did it, in a past form ("who sorted the room for the offsite?", "hey who fixed the boiler?"); not
+    # who holds a role now ("who took over from Dr Feldman?", "who replaced kieran?", "who moved in?")
+    r"|^\W*(?:[\w']+\W+){0,3}?who (?!took over|replaced|succeeded|moved in|stepped in)"
+    rf"{NOT_ED}(?:[a-z]{{2,}}ed|{IRREGULAR_PAST})\b",
     re.IGNORECASE,
 )
 
@@ -121,7 +123,9 @@ def asks_about_the_past(query: str) -> bool:
     """Whether a question asks about an earlier state ("where did I live before?") rather than the
     present ("where do I live now?"); questions without a marker are about the present, as is one that
     asks which option was chosen (:data:`_CHOICE`)."""
-    return _PAST.search(query) is not None and _CHOICE.search(query) is None
+    choice = _CHOICE.search(query)  # its "did" says no past; a past word beside it does ("… last year?")
+    rest = query[: choice.start()] + " " + query[choice.end() :] if choice else query
+    return _PAST.search(rest) is not None
 
 
 def is_outdated(memory: Mapping[str, Any], scope: TimeScope, now: datetime) -> bool:

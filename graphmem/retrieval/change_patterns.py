@@ -9,11 +9,16 @@ import functools
 import re
 
 from graphmem.model.date_patterns import MOVED, SENTENCE_END
+from graphmem.model.people import job_words
 from graphmem.model.planned import SUPPOSING_WORDS, leading
 from graphmem.retrieval.bm25 import stem
 from graphmem.retrieval.restated import NEAR, WHEN, content_words
 
 __all__ = ["CHANGE", "changed_words"]
+
+_HOLDERS = "|".join(sorted(job_words() | {"job", "role", "position", "post", "gig", "boss", "landlord"}))
+"""What a new one got is a change of: a job, or the holder of a role (graphmem.model.people.job_words: the
+head nouns of job titles, "tutor", "dentist", "manager")."""
 
 # A statement that says one's own state changed: "I sold the Corolla", "we moved the wedding", "I stopped
 # learning Spanish and switched to Italian", "we decided to skip Osaka", "my new manager is Priya", "I don't
@@ -49,23 +54,31 @@ CHANGE = re.compile(
     r"|\b(?:my|our) new \w+(?: \w+)?(?: of \w+)? (?:is|are)\b"
     r"|\bnew \w+(?: \w+)? (?:is|are) (?:called|named)\b"
     # the subject left out, as people type ("quit lawson!!", "Sold the Buick", "moved apartments last
-    # weekend"); a new one taken ("hired a new fella, Wade", "got a new phone"); a holder who left a role
-    # ("Dr Feldman retired", "karthik resigned"; not "my retired neighbour"); a holder said by what they are
-    # ("new heart doc is a gal named Dr Patel", "new lead is some guy from Bangalore", "jen's replacement is")
+    # weekend"; not "Sold out!!", "Stopped for coffee", "Moved to tears"); someone new hired for a role, a
+    # new job or holder got ("hired a new fella, Wade", "Jordo got a new job at Telstra", "dan's got a new
+    # tutor"; not "bought a new epipen", "got a new bike for my son": a thing got anew changes no fact that
+    # names it); a holder who left a role ("Dr Feldman retired", "karthik resigned"; not "my retired
+    # neighbour", "a club for retired nurses", "I'm resigned to it"); a holder said by what they are ("new
+    # heart doc is a gal named Dr Patel", "new lead is some guy from Bangalore", "jen's replacement is";
+    # not "mum's hip replacement is on friday")
     r"|(?:^|[.!?;:\n]\s*|\b(?:ok|okay|lol|welp|update)\W+(?:so\W+)?)(?:just |finally |officially )?"
-    r"(?:switched(?! off\b| on\b)|changed|moved|sold|replaced|quit|stopped(?! by| at| in| off)|cancell?ed|"
-    r"postponed|rescheduled|gave up)\b"
-    r"|\b(?:hired|got|found|bought|joined) (?:a|our|my) new\b"
-    r"|\b(?!(?:my|our|your|his|her|their|a|an|the|is|was|are|am|be|been|semi|i'm|im)\b)[A-Za-z][\w-]* "
-    r"(?:has |had |just )?(?:retired|resigned)\b"
+    r"(?:switched(?! off\b| on\b)|changed|moved(?! to tears| by\b)|sold(?! out\b)|replaced|quit|"
+    r"stopped(?! by| at| in| off| for| to| raining| snowing)|cancell?ed|postponed|rescheduled|gave up)\b"
+    r"|\bhired (?:a|our|my) new\b"
+    rf"|\b(?:got|found|has|have|'s) (?:a|our|my) new (?:{_HOLDERS})\b"
+    r"|(?<!['’])\b(?!(?:my|our|your|his|her|their|a|an|the|is|was|are|am|be|been|semi|i'm|im|for|with|of|to|"
+    r"at|by|from|and|or|newly|recently|just|all|many|some|other)\b)[A-Za-z][\w-]* "
+    r"(?:has |had |just )?(?:retired|resigned)\b(?! to\b)"
     r"|\bnew \w+(?: \w+)? (?:is|are|will be) (?:a |some |this )?"
-    r"(?:guy|gal|woman|man|lady|bloke|fella|girl|dude|chap)\b|\breplacement (?:is|will be)\b"
-    # a value corrected, the new one before the old ("sorry the locker is 32 not 23", "wifi password is
-    # BlauerHund!89 not 88"), or said to have been misread or mistyped ("I read the bottle wrong"); not
-    # "correction" alone: "Correction: I don't live in Porto, I live in Braga. I only work in Porto." corrects
-    # the home, not the work said with it
-    r"|(?-i:(?:\d|[A-Z])[\w!.:/-]*),? not (?:the )?(?-i:(?:\d|[A-Z])[\w!.:/-]*)"
-    r"|\b\d\w*(?: [a-z]+)?,? not (?:the )?\d\w*"  # "the 3rd floor not 2nd", "fri 13th nov not 12th"
+    r"(?:guy|gal|woman|man|lady|bloke|fella|girl|dude|chap)\b"
+    r"|(?:\b\w+['’]s|\b(?:my|our|his|her|their)) replacement (?:is|will be)\b"
+    # a value corrected after "is", the new one before the old ("sorry the locker is 32 not 23", "wifi
+    # password is BlauerHund!89 not 88", "its the 3rd floor not 2nd"; not "Maybe not Tuesday", "we have 2
+    # kids not 3"), or said to have been misread or mistyped ("I read the bottle wrong"); not "correction"
+    # alone: "Correction: I don't live in Porto, I live in Braga. I only work in Porto." corrects the home,
+    # not the work said with it
+    r"|\b(?:is|are|its|it's|'s)\s+(?:the\s+|a\s+|on\s+)?(?:[a-z]+\s+)?"
+    r"(?<![\w!.:/-])(?-i:\d|[A-Z])[\w!.:/-]*+(?: [a-z]+)?,? not (?:the )?(?-i:\d|[A-Z])"
     r"|\b(?:mistyped|misread|typo|(?:read|got) (?:it|that|the \w+) wrong)\b"
     # a holder named (a capitalised name, not "I", not a possessive): "new supervisor is Latoya Grant", "New
     # CFO will be Ms. Olga Kim", "interim lead is Bogdan", "Ms. Fujita from Tokyo will be new department head"
@@ -80,7 +93,8 @@ CHANGE = re.compile(
     rf"|\b(?:is|are|'s|'re) back on (?!the \d){WHEN}"
     # a choice made after weighing: "We chose the Mazda CX-5", "We decided!! Mai it is", "Karen it is, ..."
     # (a sentence of its own: not "Paris it is, the most beautiful city", "Yeah it is!"), "decided: pizza"
-    r"|\b(?:I|we) (?:chose|opted for) (?:the |a |an )?(?-i:[A-Z0-9])"
+    r"|\b(?:I|we) (?:chose|opted for|picked|went for|landed on|ended up (?:going )?with) (?:the |a |an )?"
+    r"(?-i:[A-Z0-9])"
     r"|(?:\b(?:I|we) (?:have |'ve )?|^|[.!?]\s*)decided\s*[.!:]"
     rf"|(?:^|[.!?]\s*|\bdecided\W+){_HOLDER} it is\s*(?:[.!]|,(?= found| got| we| I))"
     r"|\b(?:changed|switched|moved) again\b"  # "restaurant changed again: now closed only mondays"
@@ -114,9 +128,11 @@ def changed_words(content: str) -> frozenset[str]:
         if _supposed(content, m.span()):
             continue
         if "replac" in m.group().lower():  # "Mr Osei is leaving ...; Miss Chen replaces him": its sentence
-            begin = max((e.end() for e in SENTENCE_END.finditer(content, 0, m.start())), default=0)
-            end = SENTENCE_END.search(content, m.end())
-            found |= content_words(content[begin : end.start() if end else len(content)])
+            back = max(0, m.start() - _SENTENCE_MAX)
+            begin = max((e.end() for e in SENTENCE_END.finditer(content, back, m.start())), default=back)
+            ahead = min(len(content), m.end() + _SENTENCE_MAX)
+            end = SENTENCE_END.search(content, m.end(), ahead)
+            found |= content_words(content[begin : end.start() if end else ahead])
             continue
         first = max(0, bisect.bisect_right(ends, m.start()) - NEAR)
         last = min(len(ends), bisect.bisect_left(starts, m.end()) + NEAR)
@@ -126,6 +142,7 @@ def changed_words(content: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"\S+")
+_SENTENCE_MAX = 300  # characters either way to a replacement's sentence ends: a long text stays linear
 _NAMING = frozenset(stem(w) for w in ("named", "called", "guy", "gal", "someone", "new"))
 """Words that name anyone new, shared by statements of different things ("jen's replacement is a guy named
 Tomasz", "our contact person is someone named Dana"): no sign that one changed the other."""

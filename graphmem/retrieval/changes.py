@@ -61,7 +61,7 @@ def currencies(
     :func:`inherit` reads them."""
     current = {mid: currency(m, query, scope, now, keys) for mid, m in memories.items()}
     words = _candidates(memories, own, query, k)
-    changers = _claimed(_changes(memories, words, links), links, words, query)
+    changers = _claimed(_changes(memories, words, links, query), links, words, query)
     restated = restated_later(memories, words, query)
     for mid in {*changers, *restated}:
         current[mid] = min(current[mid], STALE_FACTOR)
@@ -197,7 +197,7 @@ def changed_later(
     the closer match to the question's words, ranked first. Only among the best k: both must answer the
     question well enough to be shown. On the LoCoMo development split no change it finds is claimed
     (:func:`_claimed`) in any of 997 recalls (round 61, the value-change wording included)."""
-    return _changes(memories, _candidates(memories, own, query, k), links)
+    return _changes(memories, _candidates(memories, own, query, k), links, query)
 
 
 def _candidates(
@@ -222,9 +222,15 @@ def _changes(
     memories: Mapping[str, Mapping[str, Any]],
     words: Mapping[str, frozenset[str]],
     links: Sequence[Sequence[Any]],
+    query: str,
 ) -> dict[str, set[str]]:
-    """:func:`changed_later` over :func:`_candidates`' ``words``."""
+    """:func:`changed_later` over :func:`_candidates`' ``words``. Linked by formation, or sharing a word of
+    the thing the question asks about beside the change ("hired a new fella, Wade" and "my hired hand is
+    Jesse" for "who is my hired hand now?": formation did not link them), not a name the earlier one writes
+    capitalised ("Darlene's surgery got bumped to the 19th" changes no "wife is Darlene" for "what does
+    darlene do": she is whose the surgery is, not what changed)."""
     related = {frozenset(link[:2]) for link in links if link[2] == "RELATED_TO"}
+    thing = asked_of(query).thing
     changed: dict[str, set[str]] = {}
     for new in words:
         content = str(memories[new].get("content") or "")
@@ -232,9 +238,18 @@ def _changes(
         if not changing:
             continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
         for old in earlier(memories, words, new):  # one's own state, said before
-            if words[old] & changing and frozenset((old, new)) in related:
+            shared = words[old] & changing
+            if shared and (shared & thing - _names(memories[old]) or frozenset((old, new)) in related):
                 changed.setdefault(old, set()).add(new)
     return changed
+
+
+def _names(memory: Mapping[str, Any]) -> frozenset[str]:
+    """The words ``memory`` writes capitalised, as content words."""
+    return content_words(" ".join(_CAPITALISED.findall(str(memory.get("content") or ""))))
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w'-]*")
 
 
 def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:

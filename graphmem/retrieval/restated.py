@@ -12,7 +12,10 @@ the present (graphmem.retrieval.changes: not the past) and for a value with a sh
 time, an amount; not "what" or "where", whose values have none, so that a later statement that only names
 the thing cannot outdate the answer). Round 64 also asked for "now" in so many words (:data:`NOW`); round
 66 dropped that: what was said once is not restated, and what was restated is asked without "now" as often
-("what night is darts", "which day do i do carpool"): the blind sets gained, none lost. Everything else is
+("what night is darts", "which day do i do carpool"): the blind sets gained, none lost. Without "now", a
+later time told in the past tense is one occasion, not the time as it stands ("missed yoga on wednesday"),
+and a thing named as someone else's is theirs ("my mum's birthday" for "when is my birthday"): neither
+restates. Everything else is
 chatter that names the thing and a value of another ("noah practiced piano for an hour on sunday", "the
 landlord sent a plumber, a guy named Pete"): two reviews' probes, measured in round 64 (docs/temporal.md,
 "A value said again")."""
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.model.date_patterns import MONTHS, WEEKDAYS_SHORT
+from graphmem.model.date_tense import tense_of
 from graphmem.model.people import NOT_A_NAME, is_first_name
 from graphmem.model.scoring import asks_only
 from graphmem.retrieval.bm25 import stem
@@ -193,13 +197,15 @@ def restated_later(
     values = _kind(query)
     if values is None:
         return {}
-    asked = asked_of(query)
+    asked, now = asked_of(query), NOW.search(query) is not None
     held = {mid: {v for v, _ in values(str(memories[mid].get("content") or ""))} for mid in words}
     later: dict[str, set[str]] = {}
     for new in words:
         content = str(memories[new].get("content") or "")
-        if not words[new] & asked.thing or asks_only(content):
+        if not words[new] & asked.thing or asks_only(content) or _anothers(content, asked):
             continue
+        if not now and getattr(values, "args", None) == (_TIME,) and tense_of(content) is False:
+            continue  # a report of one time ("missed yoga on wednesday"), not the time as it stands
         given = frozenset().union(*(_near(part, asked, values(part)) for part in _SENTENCE.split(content)))
         for old in earlier(memories, words, new):
             if given - held[old] - asked.whose and same_thing(asked, words[old], words[new]):
@@ -207,6 +213,19 @@ def restated_later(
     return later
 
 
+def _anothers(text: str, asked: Asked) -> bool:
+    """Whether ``text`` names the thing asked as someone else's ("my mum's birthday" for "when is my
+    birthday?", "mira's swimming" for "when is leo's swimming?"): a possessive right before a word of the
+    thing (or one word before it) whose owner the question does not name."""
+    for m in _POSSESSIVE.finditer(text.replace("\u2019", "'")):
+        owner = stem(m.group(1).lower())
+        named = {stem(w.lower()) for w in m.group(2, 3) if w}
+        if named & asked.thing and owner not in asked.whose and owner not in STOP_WORDS:
+            return True
+    return False
+
+
+_POSSESSIVE = re.compile(r"\b([A-Za-z][\w-]*)'s\s+([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
 NEAR = 5
 """How many words from a word of the thing asked a value may stand to be its: a value and what it is of
 stand in one short phrase ("swim lessons thursdays 6pm", "new lead is called hana", "mr pham, as coach"),
