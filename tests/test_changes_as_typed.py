@@ -194,14 +194,9 @@ def test_changes_as_people_type_them_on_the_server(mem: GraphMemory, user_id: st
         (24, "we decided on Nora! Kevin came around"),
         (26, "made soup, watched the match"),
     ]
-    ids = [say(mem, user_id, START + timedelta(days=day), text) for day, text in turns]
-    asked = START + timedelta(days=30)
-    name = mem.recall(
-        "What name did we pick for the baby?", user_id=user_id, k=3, reinforce=False, as_of=asked
+    _first_hits(
+        mem, user_id, turns, [("What name did we pick for the baby?", 4), ("Who is my heart doctor now?", 3)]
     )
-    assert name[0].memory.id == ids[4]
-    doctor = mem.recall("Who is my heart doctor now?", user_id=user_id, k=3, reinforce=False, as_of=asked)
-    assert doctor[0].memory.id == ids[3]
 
 
 def test_a_change_formation_did_not_link_names_what_was_asked(mem: GraphMemory, user_id: str) -> None:
@@ -216,8 +211,15 @@ def test_a_change_formation_did_not_link_names_what_was_asked(mem: GraphMemory, 
         (20, "hired a new fella, Wade Lindgren, starts monday"),
         (25, "Darlene's knee surgery got bumped to the 19th, surgeon had a conflict"),
     ]
+    _first_hits(mem, user_id, turns, [("who is my hired hand now", 3), ("what does darlene do", 2)])
+
+
+def _first_hits(
+    mem: GraphMemory, user_id: str, turns: list[tuple[int, str]], questions: list[tuple[str, int]]
+) -> None:
+    """Say ``turns`` (day, text), then ask each question 30 days in: its first hit is the turn it names."""
     ids = [say(mem, user_id, START + timedelta(days=day), text) for day, text in turns]
     asked = START + timedelta(days=30)
-    for question, answer in (("who is my hired hand now", 3), ("what does darlene do", 2)):
+    for question, answer in questions:
         hits = mem.recall(question, user_id=user_id, k=3, reinforce=False, as_of=asked)
         assert hits[0].memory.id == ids[answer], question

@@ -239,7 +239,7 @@ def _changes(
             continue  # no change stated: none said, or only supposed ("If I moved to Barcelona, would ...")
         for old in earlier(memories, words, new):  # one's own state, said before
             shared = words[old] & changing
-            if shared and (shared & thing - _names(memories[old]) or frozenset((old, new)) in related):
+            if shared and (frozenset((old, new)) in related or shared & thing - _names(memories[old])):
                 changed.setdefault(old, set()).add(new)
     return changed
 

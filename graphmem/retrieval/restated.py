@@ -15,10 +15,9 @@ the thing cannot outdate the answer). Round 64 also asked for "now" in so many w
 ("what night is darts", "which day do i do carpool"): the blind sets gained, none lost. Without "now", a
 later time told in the past tense is one occasion, not the time as it stands ("missed yoga on wednesday"),
 and a thing named as someone else's is theirs ("my mum's birthday" for "when is my birthday"): neither
-restates. Everything else is
-chatter that names the thing and a value of another ("noah practiced piano for an hour on sunday", "the
-landlord sent a plumber, a guy named Pete"): two reviews' probes, measured in round 64 (docs/temporal.md,
-"A value said again")."""
+restates. Everything else is chatter that names the thing and a value of another ("noah practiced piano for
+an hour on sunday", "the landlord sent a plumber, a guy named Pete"): two reviews' probes, measured in round
+64 (docs/temporal.md, "A value said again")."""
 
 from __future__ import annotations
 
@@ -204,7 +203,7 @@ def restated_later(
         content = str(memories[new].get("content") or "")
         if not words[new] & asked.thing or asks_only(content) or _anothers(content, asked):
             continue
-        if not now and getattr(values, "args", None) == (_TIME,) and tense_of(content) is False:
+        if not now and values is _times and tense_of(content) is False:
             continue  # a report of one time ("missed yoga on wednesday"), not the time as it stands
         given = frozenset().union(*(_near(part, asked, values(part)) for part in _SENTENCE.split(content)))
         for old in earlier(memories, words, new):
@@ -215,17 +214,21 @@ def restated_later(
 
 def _anothers(text: str, asked: Asked) -> bool:
     """Whether ``text`` names the thing asked as someone else's ("my mum's birthday" for "when is my
-    birthday?", "mira's swimming" for "when is leo's swimming?"): a possessive right before a word of the
-    thing (or one word before it) whose owner the question does not name."""
+    birthday?", "mira's new coach" for "who is leo's coach?"): a possessive right before a word of the thing
+    (or a word such as "new" before it) whose owner the question does not name; not "Jordo's started work"
+    ("'s" for "has")."""
     for m in _POSSESSIVE.finditer(text.replace("\u2019", "'")):
-        owner = stem(m.group(1).lower())
-        named = {stem(w.lower()) for w in m.group(2, 3) if w}
-        if named & asked.thing and owner not in asked.whose and owner not in STOP_WORDS:
+        owner, word = stem(m.group(1).lower()), stem(m.group(2).lower())
+        if word in asked.thing and owner not in asked.whose and owner not in STOP_WORDS:
             return True
     return False
 
 
-_POSSESSIVE = re.compile(r"\b([A-Za-z][\w-]*)'s\s+([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+_POSSESSIVE = re.compile(
+    r"\b([A-Za-z][\w-]*)'s\s+(?:(?:new|old|first|next|last|usual|regular|weekly|little|big)\s+)?"
+    r"([A-Za-z][\w-]*)",
+    re.IGNORECASE,
+)
 NEAR = 5
 """How many words from a word of the thing asked a value may stand to be its: a value and what it is of
 stand in one short phrase ("swim lessons thursdays 6pm", "new lead is called hana", "mr pham, as coach"),
@@ -244,7 +247,7 @@ def _kind(query: str) -> Callable[[str], Found] | None:
     boiler coming now?")."""
     query = query.replace("\u2019", "'")
     if _ASKS_WHEN.search(query) and not re.match(rf"{_LEAD_IN}(?:who|whom|whose)\b", query, re.IGNORECASE):
-        return functools.partial(_found, _TIME)
+        return _times
     if _ASKS_WHO.search(query):
         return _people_named
     if _ASKS_COUNT.search(query):
@@ -264,6 +267,11 @@ def _found(pattern: re.Pattern[str], text: str) -> Found:
     return tuple(
         (re.sub(r"\s+", "", m.group().lower()).removesuffix("s"), m.start()) for m in pattern.finditer(text)
     )
+
+
+def _times(text: str) -> Found:
+    """The times a text gives (:data:`_TIME`)."""
+    return _found(_TIME, text)
 
 
 @functools.lru_cache(maxsize=65536)
