@@ -6,7 +6,7 @@ work, appointments, plans, errands, preferences, health, things that change), th
         --out benchmarks/results/assistant.json --show
 
 The sets (``tests/data/assistant_dev.json``, ``tests/data/assistant_heldout.json``,
-``tests/data/assistant_heldout2.json`` to ``assistant_heldout6.json``, 12 users each) were written by hand
+``tests/data/assistant_heldout2.json`` to ``assistant_heldout7.json``, 12 users each) were written by hand
 by helpers blind to the
 engine's rules (neither graphmem/model, graphmem/retrieval, docs/temporal.md, docs/formation.md,
 docs/recall.md nor the other sets were read): each user's 16-22 turns on days 1-60 as people type (lower
@@ -22,7 +22,12 @@ and the round's first code; its first six users were read after that, its last s
 scored, once more, on the round's final code. Round 64's first log printed heldout2's misses: it is read
 since. Round 65's heldout6 (95 questions: 36 past events, 29 schedules, 18 current values, as people type
 them) was scored once whole on the base and the round's first commit; its first six users were read after
-that, its last six (h6-07 to h6-12) only scored, twice more, on the round's later code. Day N is N days
+that, its last six (h6-07 to h6-12) only scored, twice more, on the round's later code. Round 66's heldout7
+(102 questions, 56 of them current values said as people say changes: implicit, corrected, reversed, old
+values told again) was scored whole on the base and on each version of the round's code; the misses of its
+first six users were read after its second scoring (the round's first rules), its last six (h7-07 to
+h7-12) never (one question of h7-10 was quoted in its author's report). Round 66 printed, by a slip, the
+current-value misses of heldout5's users h5-10 to h5-12 early in the round: read since. Day N is N days
 after Monday 2026-09-07; a turn is written at 09:00 UTC of its day (or its ``hour``); relative dates in the
 turns ("on Thursday", "the 14th") point where the set's author meant on that calendar. Each user has an
 ``ask_day`` (its weekday in ``note``) and 5-8 questions with the turns that answer them (``evidence``,
