@@ -12,7 +12,7 @@ from conversation import say, small_talk
 
 from graphmem import GraphMemory
 from graphmem.retrieval.changes import _candidates, _claimed
-from graphmem.retrieval.restated import _kind, _people_named, asked_of, restated_later
+from graphmem.retrieval.restated import _kind, asked_of, people_named, restated_later
 
 DAY = 86_400_000
 
@@ -154,7 +154,7 @@ def test_the_thing_asked_leaves_out_whose_it_is() -> None:
     ],
 )
 def test_who_a_statement_names(text: str, named: set[str]) -> None:
-    assert {name for name, _ in _people_named(text)} == named
+    assert {name for name, _ in people_named(text)} == named
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from graphmem.retrieval.restated import (
     content_words,
     earlier,
     names_the_head,
+    people_named,
     restated_later,
 )
 from graphmem.retrieval.signals import via_context
@@ -245,11 +246,8 @@ def _changes(
 
 
 def _names(memory: Mapping[str, Any]) -> frozenset[str]:
-    """The words ``memory`` writes capitalised, as content words."""
-    return content_words(" ".join(_CAPITALISED.findall(str(memory.get("content") or ""))))
-
-
-_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w'-]*")
+    """The people ``memory`` names (graphmem.retrieval.restated.people_named: cached per content)."""
+    return frozenset(name for name, _ in people_named(str(memory.get("content") or "")))
 
 
 def introductions(memories: Mapping[str, Mapping[str, Any]], query: str) -> set[str]:

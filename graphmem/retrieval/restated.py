@@ -43,6 +43,7 @@ __all__ = [
     "content_words",
     "earlier",
     "names_the_head",
+    "people_named",
     "restated_later",
     "same_thing",
 ]
@@ -249,7 +250,7 @@ def _kind(query: str) -> Callable[[str], Found] | None:
     if _ASKS_WHEN.search(query) and not re.match(rf"{_LEAD_IN}(?:who|whom|whose)\b", query, re.IGNORECASE):
         return _times
     if _ASKS_WHO.search(query):
-        return _people_named
+        return people_named
     if _ASKS_COUNT.search(query):
         return functools.partial(_found, _COUNT)
     if _ASKS_MONEY.search(query):
@@ -275,7 +276,7 @@ def _times(text: str) -> Found:
 
 
 @functools.lru_cache(maxsize=65536)
-def _people_named(text: str) -> Found:
+def people_named(text: str) -> Found:
     """The words of ``text`` that name a person (see :data:`_TITLED` and below): no function word, nor a word
     that names no one (graphmem.model.people.NOT_A_NAME: a pronoun, a relative, a month or weekday, written
     short or plural too: "Mondays"). Cached: a memory's words do not change."""
